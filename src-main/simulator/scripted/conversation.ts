@@ -1,0 +1,106 @@
+/**
+ * Reads a request the way the scripted agent needs it: the user's newest words, the tool calls made since then
+ * with their results, the tools on offer, and the whole history (for compaction summaries).
+ *
+ * Convention the app follows (docs/simulator.md): notes and context the app adds to a user message are wrapped
+ * in a tag (`<system-reminder>…`, `<context>…`); the user's own words are the last untagged text block of the
+ * newest user message that is not only tool results.
+ */
+import { blockText, toolResultText, type SimBlock, type SimMessage, type SimRequest } from '../request'
+
+export interface ToolStep {
+  readonly id: string
+  readonly name: string
+  readonly input: Readonly<Record<string, unknown>>
+  /** The tool_result text, or null when the call has no result yet. */
+  readonly result: string | null
+  readonly isError: boolean
+}
+
+export interface OfferedTool {
+  readonly name: string
+  readonly properties: ReadonlyArray<string>
+  readonly required: ReadonlyArray<string>
+}
+
+export interface Turn {
+  /** The user's newest words ('' when there are none). */
+  readonly request: string
+  /** Tool calls since those words, oldest first, grouped by the assistant message that made them. */
+  readonly rounds: ReadonlyArray<ReadonlyArray<ToolStep>>
+  readonly tools: ReadonlyMap<string, OfferedTool>
+}
+
+const TAGGED = /^\s*<([a-zA-Z][\w-]*)[^>]*>[\s\S]*<\/\1>\s*$/
+const INLINE_TAGS = /<(system-reminder|context|note|reminder)[^>]*>[\s\S]*?<\/\1>/g
+
+/** The user's own words in one user message, or null when it has none (tool results or tagged notes only). */
+export function userWords(message: SimMessage): string | null {
+  if (message.role !== 'user') return null
+  const texts = message.content.filter((b) => b.type === 'text').map(blockText)
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const text = texts[i]!
+    if (TAGGED.test(text)) continue
+    const cleaned = text.replace(INLINE_TAGS, '').trim()
+    if (cleaned.length > 0) return cleaned
+  }
+  return null
+}
+
+/** Index of the newest message carrying the user's own words, or -1. */
+export function lastHumanIndex(messages: ReadonlyArray<SimMessage>): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (userWords(messages[i]!) !== null) return i
+  return -1
+}
+
+function resultsById(messages: ReadonlyArray<SimMessage>): Map<string, SimBlock> {
+  const results = new Map<string, SimBlock>()
+  for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') results.set(String(b.tool_use_id), b)
+  return results
+}
+
+export function toolSteps(messages: ReadonlyArray<SimMessage>): ToolStep[][] {
+  const results = resultsById(messages)
+  const rounds: ToolStep[][] = []
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue
+    const calls = m.content.filter((b) => b.type === 'tool_use')
+    if (calls.length === 0) continue
+    rounds.push(
+      calls.map((b) => {
+        const result = results.get(String(b.id))
+        return {
+          id: String(b.id),
+          name: String(b.name),
+          input: (b.input && typeof b.input === 'object' ? b.input : {}) as Record<string, unknown>,
+          result: result ? toolResultText(result) : null,
+          isError: result?.is_error === true,
+        }
+      }),
+    )
+  }
+  return rounds
+}
+
+export function offeredTools(request: SimRequest): Map<string, OfferedTool> {
+  const tools = new Map<string, OfferedTool>()
+  for (const tool of request.tools) {
+    const schema = (tool.input_schema ?? {}) as { properties?: Record<string, unknown>; required?: unknown }
+    tools.set(tool.name, {
+      name: tool.name,
+      properties: Object.keys(schema.properties ?? {}),
+      required: Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+    })
+  }
+  return tools
+}
+
+export function readTurn(request: SimRequest): Turn {
+  const human = lastHumanIndex(request.messages)
+  const since = human >= 0 ? request.messages.slice(human + 1) : request.messages
+  return {
+    request: human >= 0 ? userWords(request.messages[human]!)! : '',
+    rounds: toolSteps(since),
+    tools: offeredTools(request),
+  }
+}
