@@ -1,0 +1,14 @@
+/**
+ * `npm run import -- <session.jsonl> --summary`: a Claude Code session's totals as JSON, without the store.
+ * See src-main/node/transcripts/cli.ts and docs/claude-code-import.md.
+ */
+import { runImportCli } from '../src-main/node/transcripts/cli'
+
+// No top-level await: package.json has no "type": "module", so tsx runs this file as CommonJS.
+void runImportCli(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  env: process.env,
+}).then((code) => {
+  process.exitCode = code
+})

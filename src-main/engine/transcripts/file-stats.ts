@@ -1,0 +1,26 @@
+/** What reading one transcript file gave, before any interpretation: line counts, skips, its distinct requests. */
+import type { ParsedTranscript } from './parser'
+import type { SkipCounts, SkipReason } from './records'
+import type { TranscriptRequest } from './requests'
+import type { ThreadIndex } from './thread'
+
+export interface FileStats {
+  readonly lineCount: number
+  readonly skipped: SkipCounts
+  readonly skippedTotal: number
+  readonly skippedLines: ReadonlyArray<{ readonly line: number; readonly reason: SkipReason }>
+  /** Every distinct request in the file, including 1.x inline sidechains. */
+  readonly requests: ReadonlyArray<TranscriptRequest>
+  readonly duplicateUuids: number
+}
+
+export function fileStats(parsed: ParsedTranscript, requests: ReadonlyArray<TranscriptRequest>, index: ThreadIndex): FileStats {
+  return {
+    lineCount: parsed.lineCount,
+    skipped: parsed.skipped,
+    skippedTotal: parsed.skippedTotal,
+    skippedLines: parsed.skippedLines,
+    requests,
+    duplicateUuids: index.duplicateUuids,
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Loading one session from disk with its subagents, and the per-session facts a listing shows.
+ */
+import { open, readdir } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { collectRequests } from '../../engine/transcripts/requests'
+import { importSession, type ImportedSession, type SubagentFile } from '../../engine/transcripts/session'
+import { readTranscriptFile, type ReadErrorKind, type ReadOptions } from './read'
+import type { SessionFileInfo } from './locate'
+
+export type LoadResult =
+  | {
+      readonly ok: true
+      readonly session: ImportedSession
+      readonly bytes: number
+      /** Subagent files that could not be read (the session imports without them). */
+      readonly unreadableSubagents: ReadonlyArray<{ readonly path: string; readonly kind: ReadErrorKind }>
+    }
+  | { readonly ok: false; readonly error: { readonly kind: ReadErrorKind; readonly message: string } }
+
+export interface LoadOptions extends ReadOptions {
+  /** Default true: read `<session-id>/subagents/agent-*.jsonl` (2.x) and matching sibling `agent-*.jsonl` (1.x). */
+  readonly subagents?: boolean
+}
+
+const SNIFF_BYTES = 64 * 1024
+
+/** The sessionId on the first line of a 1.x sibling agent file, from its first 64 KiB only. */
+async function sniffSessionId(path: string): Promise<string | null> {
+  let handle
+  try {
+    handle = await open(path, 'r')
+    const buffer = Buffer.alloc(SNIFF_BYTES)
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0)
+    const match = /"sessionId":"([^"]+)"/.exec(buffer.subarray(0, bytesRead).toString('utf8'))
+    return match?.[1] ?? null
+  } catch {
+    return null
+  } finally {
+    await handle?.close()
+  }
+}
+
+async function subagentCandidates(path: string): Promise<string[]> {
+  const dir = dirname(path)
+  const sessionId = basename(path, '.jsonl')
+  const out: string[] = []
+  const nested = join(dir, sessionId, 'subagents')
+  try {
+    for (const name of (await readdir(nested)).sort()) if (/^agent-.+\.jsonl$/.test(name)) out.push(join(nested, name))
+  } catch {
+    // No subagents folder: a 1.x session or one without subagents.
+  }
+  try {
+    for (const name of (await readdir(dir)).sort()) {
+      if (!/^agent-.+\.jsonl$/.test(name)) continue
+      const candidate = join(dir, name)
+      if ((await sniffSessionId(candidate)) === sessionId) out.push(candidate)
+    }
+  } catch {
+    // The session's own folder vanished between reads; the main file read reports it.
+  }
+  return out
+}
+
+export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const main = await readTranscriptFile(path, options)
+  if (!main.ok) return main
+  const files: SubagentFile[] = []
+  const unreadable: Array<{ path: string; kind: ReadErrorKind }> = []
+  let bytes = main.bytes
+  if (options.subagents ?? true) {
+    for (const candidate of await subagentCandidates(path)) {
+      // Subagent files must stay next to the session they belong to.
+      const read = await readTranscriptFile(candidate, { ...options, root: options.root ?? dirname(main.realPath) })
+      if (read.ok) {
+        files.push({ name: basename(candidate), parsed: read.parsed })
+        bytes += read.bytes
+      } else unreadable.push({ path: candidate, kind: read.error.kind })
+    }
+  }
+  return { ok: true, session: importSession(main.parsed, files), bytes, unreadableSubagents: unreadable }
+}
+
+export interface SessionDescription extends SessionFileInfo {
+  /** Distinct API requests in the session file (subagent files not included). */
+  readonly requests: number
+  readonly models: ReadonlyArray<string>
+  readonly firstAtMs: number | null
+  readonly lastAtMs: number | null
+  readonly title: string | null
+  readonly skippedLines: number
+}
+
+/** Reads one listed session file for the facts a listing shows. Null when it cannot be read. */
+export async function describeSession(info: SessionFileInfo, options: ReadOptions = {}): Promise<SessionDescription | null> {
+  const read = await readTranscriptFile(info.path, options)
+  if (!read.ok) return null
+  const requests = collectRequests(read.parsed.records)
+  let first: number | null = null
+  let last: number | null = null
+  let title: string | null = null
+  for (const r of read.parsed.records) {
+    if (r.type === 'summary') title ??= r.summary
+    if (!('timestampMs' in r) || r.timestampMs === null) continue
+    first = first === null ? r.timestampMs : Math.min(first, r.timestampMs)
+    last = last === null ? r.timestampMs : Math.max(last, r.timestampMs)
+  }
+  const models: string[] = []
+  for (const r of requests) if (!r.isSidechain && !models.includes(r.model)) models.push(r.model)
+  return {
+    ...info,
+    requests: requests.length,
+    models,
+    firstAtMs: first,
+    lastAtMs: last,
+    title,
+    skippedLines: read.parsed.skippedTotal,
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The one door through which transcript files are read: resolves symlinks and refuses anything outside the folder
+ * it was asked to stay in, checks the size before reading, and streams the bytes into the incremental parser so a
+ * large file is never held as one string.
+ */
+import { open, realpath } from 'node:fs/promises'
+import { isAbsolute, relative } from 'node:path'
+import { TranscriptParser, type ParsedTranscript } from '../../engine/transcripts/parser'
+
+/** Far above any real session (the largest spotter session is 3.5 MB); a guard against reading a wrong file whole. */
+export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
+const CHUNK_BYTES = 1024 * 1024
+
+export type ReadErrorKind = 'not_found' | 'not_a_file' | 'too_large' | 'outside_root' | 'io'
+
+export type ReadResult =
+  | { readonly ok: true; readonly parsed: ParsedTranscript; readonly bytes: number; readonly realPath: string }
+  | { readonly ok: false; readonly error: { readonly kind: ReadErrorKind; readonly message: string } }
+
+export interface ReadOptions {
+  readonly maxFileBytes?: number
+  readonly maxLineChars?: number
+  /** When set, the file (after resolving symlinks) must lie inside this folder (after resolving symlinks). */
+  readonly root?: string
+}
+
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+function failure(kind: ReadErrorKind, message: string): ReadResult {
+  return { ok: false, error: { kind, message } }
+}
+
+function errorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined
+}
+
+/**
+ * Reads and parses one transcript. Reads the file as it was when opened: a session Claude Code is still writing
+ * may end in a half-written line, which the parser counts as `truncated_last_line`. Never throws.
+ */
+export async function readTranscriptFile(path: string, options: ReadOptions = {}): Promise<ReadResult> {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  let real: string
+  try {
+    real = await realpath(path)
+    if (options.root !== undefined && !isInside(await realpath(options.root), real))
+      return failure('outside_root', `${path} resolves to ${real}, outside ${options.root}`)
+  } catch (err) {
+    return errorCode(err) === 'ENOENT' ? failure('not_found', `${path} does not exist`) : failure('io', String(err))
+  }
+  let handle
+  try {
+    handle = await open(real, 'r')
+  } catch (err) {
+    return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', String(err))
+  }
+  try {
+    const stat = await handle.stat()
+    if (!stat.isFile()) return failure('not_a_file', `${path} is not a regular file`)
+    if (stat.size > maxFileBytes) return failure('too_large', `${path} is ${stat.size} bytes, over the ${maxFileBytes}-byte limit`)
+    const parser = new TranscriptParser(options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars })
+    // A streaming decoder keeps a multi-byte character split across two chunks intact; invalid bytes become U+FFFD
+    // and the line they are on fails to parse, which is counted, not thrown.
+    const decoder = new TextDecoder('utf-8')
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size)))
+    let position = 0
+    while (position < stat.size) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stat.size - position), position)
+      if (bytesRead === 0) break
+      position += bytesRead
+      parser.push(decoder.decode(buffer.subarray(0, bytesRead), { stream: true }))
+    }
+    parser.push(decoder.decode())
+    return { ok: true, parsed: parser.end(), bytes: position, realPath: real }
+  } catch (err) {
+    return failure('io', String(err))
+  } finally {
+    await handle.close()
+  }
+}
