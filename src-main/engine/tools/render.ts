@@ -1,0 +1,123 @@
+/**
+ * The texts tools return to the model, built from gathered values. Pure, so each format is tested without a disk;
+ * the node executors gather, these functions speak.
+ */
+import {
+  GLOB_MAX_RESULTS,
+  GREP_MAX_MATCHES,
+  LIST_DIR_MAX_ENTRIES,
+  READ_MAX_LINE_CHARS,
+  TOOL_OUTPUT_MAX_CHARS,
+} from './limits'
+import { capOutput, renderCapped, type CappedText } from './output'
+import { assertNever, type LineRange, type Todo } from './types'
+
+/** Splits file text into lines as editors count them: a final line break does not start another line. */
+export function splitLines(text: string): ReadonlyArray<string> {
+  if (text === '') return []
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+}
+
+/**
+ * `lines[startLine-1 .. endLine-1]`, numbered, each line cut at READ_MAX_LINE_CHARS, stopping early (never before
+ * the first line) when the text would pass `maxChars`. Returns the last line actually shown.
+ */
+export function renderNumberedLines(
+  lines: ReadonlyArray<string>,
+  range: LineRange,
+  maxChars: number = TOOL_OUTPUT_MAX_CHARS,
+): { readonly text: string; readonly endLine: number } {
+  let text = ''
+  let endLine = range.startLine - 1
+  for (let n = range.startLine; n <= range.endLine; n++) {
+    const line = lines[n - 1] ?? ''
+    const shown = line.length > READ_MAX_LINE_CHARS ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} of ${line.length} characters]` : line
+    const next = `${n}\t${shown}\n`
+    if (text.length + next.length > maxChars && n > range.startLine) break
+    text += next
+    endLine = n
+  }
+  return { text, endLine }
+}
+
+export function renderReadResult(path: string, body: string, shown: LineRange, totalLines: number): string {
+  if (totalLines === 0) return `${path} is empty.`
+  if (shown.endLine >= totalLines && shown.startLine === 1) return body
+  const more = shown.endLine < totalLines ? ` Continue with offset=${shown.endLine + 1}.` : ''
+  return `${body}[Lines ${shown.startLine}–${shown.endLine} of ${totalLines} shown.${more}]`
+}
+
+export function renderUnchangedRead(path: string, shown: LineRange, totalLines: number): string {
+  const lines = totalLines === 0 ? 'the file is empty' : `lines ${shown.startLine}–${shown.endLine} of ${totalLines}`
+  return `File unchanged since your last read: ${path} (${lines}). Its content is earlier in this conversation; refer to it there.`
+}
+
+export type ListingKind = 'file' | 'dir' | 'symlink' | 'other'
+export interface ListingEntry {
+  readonly name: string
+  readonly kind: ListingKind
+}
+
+export function renderListing(path: string, entries: ReadonlyArray<ListingEntry>): string {
+  if (entries.length === 0) return `${path} is an empty folder.`
+  const suffix = (kind: ListingKind) => (kind === 'dir' ? '/' : kind === 'symlink' ? '@' : '')
+  const shown = entries.slice(0, LIST_DIR_MAX_ENTRIES).map((e) => `${e.name}${suffix(e.kind)}`)
+  const more =
+    entries.length > LIST_DIR_MAX_ENTRIES
+      ? `\n[${entries.length - LIST_DIR_MAX_ENTRIES} more entries not shown. List a subfolder or use glob with a narrower pattern.]`
+      : ''
+  return capOutput(shown.join('\n') + more, TOOL_OUTPUT_MAX_CHARS, 'head', 'List a subfolder or use glob.')
+}
+
+export function renderGlobResult(pattern: string, paths: ReadonlyArray<string>, ignoredCount: number): string {
+  const ignored = ignoredCount > 0 ? `\n[${ignoredCount} more matched but are ignored by .gitignore.]` : ''
+  if (paths.length === 0) return `No files match ${pattern}.${ignored}`
+  const more =
+    paths.length > GLOB_MAX_RESULTS ? `\n[${paths.length - GLOB_MAX_RESULTS} more paths not shown. Use a narrower pattern.]` : ''
+  return capOutput(paths.slice(0, GLOB_MAX_RESULTS).join('\n') + more + ignored, TOOL_OUTPUT_MAX_CHARS, 'head', 'Use a narrower pattern.')
+}
+
+/** `matches` are `path:line:text` lines; `stoppedEarly` when the search stopped at GREP_MAX_MATCHES. */
+export function renderGrepResult(pattern: string, where: string, matches: ReadonlyArray<string>, stoppedEarly: boolean): string {
+  if (matches.length === 0) return `No matches for /${pattern}/ in ${where}.`
+  const more = stoppedEarly
+    ? `\n[Stopped after ${GREP_MAX_MATCHES} matches. Narrow the search with path or glob, or a more specific pattern.]`
+    : ''
+  return capOutput(matches.join('\n') + more, TOOL_OUTPUT_MAX_CHARS, 'head', 'Narrow the search with path or glob, or a more specific pattern.')
+}
+
+export type CommandEnd =
+  | { readonly kind: 'exited'; readonly exitCode: number }
+  | { readonly kind: 'signalled'; readonly signal: string }
+  | { readonly kind: 'timed_out'; readonly timeoutMs: number }
+  | { readonly kind: 'aborted' }
+
+const REDIRECT_HINT =
+  'To see everything, run the command again with its output redirected to a file in the project ' +
+  '(e.g. `cmd > out.log 2>&1`) and read it with read_file offset/limit, or filter it with grep.'
+
+export function renderCommandResult(output: CappedText, end: CommandEnd): string {
+  const body = output.totalChars === 0 ? '(no output)\n' : renderCapped(output, REDIRECT_HINT)
+  const text = body.endsWith('\n') ? body : `${body}\n`
+  switch (end.kind) {
+    case 'exited':
+      return `${text}[exit code ${end.exitCode}]`
+    case 'signalled':
+      return `${text}[killed by ${end.signal}]`
+    case 'timed_out':
+      return `${text}[timed out after ${end.timeoutMs} ms; the command and every process it started were stopped. Pass a larger timeout_ms if it needs longer.]`
+    case 'aborted':
+      return `${text}[interrupted by the user; the command and every process it started were stopped]`
+    default:
+      return assertNever(end)
+  }
+}
+
+const TODO_MARK = { pending: '[ ]', in_progress: '[~]', done: '[x]' } as const
+
+export function renderTodos(todos: ReadonlyArray<Todo>): string {
+  if (todos.length === 0) return 'The plan is now empty.'
+  return `Plan updated:\n${todos.map((todo) => `${TODO_MARK[todo.status]} ${todo.content}`).join('\n')}`
+}
