@@ -1,0 +1,84 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test } from './fixtures'
+
+test('opens a project folder, creates a session and lists it', async ({ app, host }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-project-'))
+  writeFileSync(join(projectDir, 'README.md'), '# demo\n')
+  try {
+    await expect(app.getByText('Open a project to begin')).toBeVisible()
+    await expect(app.getByText('Offline simulator')).toBeVisible()
+
+    const opened = app.evaluate(
+      () => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === 'project.opened' && resolve(true))),
+    )
+    await app.getByLabel('Folder path').fill(projectDir)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await opened
+    const name = projectDir.split('/').pop()!
+    await expect(app.getByRole('navigation', { name: 'Projects' }).getByText(name, { exact: true })).toBeVisible()
+
+    await app.getByRole('button', { name: '+ New session' }).click()
+    const sessions = app.getByRole('list', { name: 'Sessions' }).getByRole('button')
+    await expect(sessions).toHaveCount(1)
+    await expect(app.getByRole('region', { name: 'Session' })).toBeVisible()
+
+    // The session survives a reload: it came from the store, not from the page's memory.
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await app.getByRole('navigation', { name: 'Projects' }).getByText(name, { exact: true }).click()
+    await expect(app.getByRole('list', { name: 'Sessions' }).getByRole('button')).toHaveCount(1)
+    await app.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+    await app.screenshot({ path: 'e2e/screenshots/shell-project-session.png' })
+    void host
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('explains why a path cannot be opened', async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-bad-'))
+  const file = join(dir, 'a-file.txt')
+  writeFileSync(file, 'x')
+  mkdirSync(join(dir, 'sub'))
+  try {
+    const input = app.getByLabel('Folder path')
+    const open = app.getByRole('button', { name: 'Open folder' })
+    await input.fill(join(dir, 'does-not-exist'))
+    await open.click()
+    await expect(app.getByRole('alert')).toContainText('No folder at')
+    await input.fill(file)
+    await open.click()
+    await expect(app.getByRole('alert')).toContainText('is a file, not a folder')
+    await input.fill('relative/path')
+    await open.click()
+    await expect(app.getByRole('alert')).toContainText('absolute path')
+    // And the app still works after the errors.
+    await input.fill(join(dir, 'sub'))
+    await open.click()
+    await expect(app.getByRole('alert')).toHaveCount(0)
+    await expect(app.getByRole('navigation', { name: 'Projects' }).getByText('sub', { exact: true })).toBeVisible()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('refuses a WebSocket without the token or from another origin', async ({ host }) => {
+  const { WebSocket } = await import('ws')
+  const wsUrl = host.baseUrl.replace('http://', 'ws://') + '/rpc'
+  const statusOf = (url: string, origin: string) =>
+    new Promise<number>((resolve) => {
+      const ws = new WebSocket(url, { origin })
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+      ws.on('open', () => {
+        ws.close()
+        resolve(101)
+      })
+      ws.on('error', () => resolve(-1))
+    })
+  expect(await statusOf(wsUrl, host.baseUrl)).toBe(401)
+  expect(await statusOf(`${wsUrl}?token=wrong`, host.baseUrl)).toBe(401)
+  expect(await statusOf(`${wsUrl}?token=${host.token}`, 'http://evil.example')).toBe(403)
+  expect(await statusOf(`${wsUrl}?token=${host.token}`, host.baseUrl)).toBe(101)
+})

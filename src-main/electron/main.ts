@@ -1,0 +1,132 @@
+/**
+ * The Electron host: one window, the renderer served from a custom `loupe://` scheme out of the built files, and
+ * the contract over IPC. Every item of the security checklist (docs/security.md) is set here, and this is the only
+ * folder in the project that imports electron.
+ */
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type IpcMainInvokeEvent } from 'electron'
+import { existsSync } from 'node:fs'
+import { join, normalize, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { IPC_EVENT_CHANNEL, IPC_REQUEST_CHANNEL, type Result } from '../../src-preload/contract'
+import { createApp, type App } from '../node/app'
+import { createLogger } from '../node/log'
+
+const SCHEME = 'loupe'
+const APP_ORIGIN = `${SCHEME}://app`
+const rendererDir = join(__dirname, '../renderer')
+const preloadFile = join(__dirname, '../preload/index.cjs')
+const log = createLogger()
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ')
+
+// Must run before `ready`: a standard, secure scheme gets a real origin (loupe://app), so relative URLs, workers
+// and the CSP behave as on https.
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
+
+/** Only frames of our own scheme may call the contract (docs/security.md, "IPC sender checks"). */
+function isTrustedSender(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame
+  return frame !== null && frame.url.startsWith(`${APP_ORIGIN}/`)
+}
+
+function serveRenderer(): void {
+  protocol.handle(SCHEME, async (request) => {
+    const url = new URL(request.url)
+    if (url.host !== 'app') return new Response('Not found', { status: 404 })
+    const relative = normalize(decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)).replace(/^([/\\])+/, '')
+    const file = join(rendererDir, relative)
+    if (!file.startsWith(rendererDir + sep) || !existsSync(file)) return new Response('Not found', { status: 404 })
+    const response = await net.fetch(pathToFileURL(file).toString())
+    const headers = new Headers(response.headers)
+    headers.set('Content-Security-Policy', CSP)
+    headers.set('X-Content-Type-Options', 'nosniff')
+    return new Response(response.body, { status: response.status, headers })
+  })
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    title: 'Loupe',
+    show: false,
+    webPreferences: {
+      preload: preloadFile,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  })
+  win.once('ready-to-show', () => win.show())
+  // No navigation away from the app, no new windows: links to the web open in the user's browser instead.
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
+  })
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  void win.loadURL(`${APP_ORIGIN}/index.html`)
+  return win
+}
+
+async function main(): Promise<void> {
+  await app.whenReady()
+  // Deny every permission request (camera, notifications, …): the app needs none.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionCheckHandler(() => false)
+  serveRenderer()
+
+  const nativeBinding = join(app.getAppPath(), '.electron-native', 'better_sqlite3.node')
+  let loupe: App
+  let win: BrowserWindow | null = null
+  loupe = await createApp({
+    host: 'electron',
+    dataDir: app.getPath('userData'),
+    log,
+    ...(existsSync(nativeBinding) ? { sqliteNativeBinding: nativeBinding } : {}),
+    pickFolder: async () => {
+      const options = { properties: ['openDirectory' as const] }
+      const picked = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? null : (picked.filePaths[0] ?? null)
+    },
+  })
+
+  ipcMain.handle(IPC_REQUEST_CHANNEL, async (event, name: unknown, input: unknown): Promise<Result<unknown>> => {
+    if (!isTrustedSender(event)) {
+      log.warn('ipc refused: untrusted sender', { url: event.senderFrame?.url })
+      return { ok: false, error: { code: 'permission_denied', message: 'Untrusted sender' } }
+    }
+    return loupe.dispatch(name, input)
+  })
+  loupe.events.subscribe((name, payload) => {
+    if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT_CHANNEL, name, payload)
+  })
+
+  win = createWindow()
+  win.webContents.on('did-finish-load', () => {
+    win?.webContents.send(IPC_EVENT_CHANNEL, 'app.ready', { at: Date.now(), host: 'electron' })
+  })
+  app.on('window-all-closed', () => {
+    void loupe.close().finally(() => app.quit())
+  })
+}
+
+void main().catch((err: Error) => {
+  log.error('Loupe failed to start', { error: err.stack })
+  app.exit(1)
+})

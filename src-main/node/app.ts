@@ -1,0 +1,67 @@
+/**
+ * The composition root: builds everything a host needs — store, services, handlers, the dispatcher — from a
+ * data folder. Both hosts (src-main/electron/main.ts and src-main/server/main.ts) call `createApp` and then only
+ * carry requests and events.
+ */
+import { homedir } from 'node:os'
+import type { AppInfo } from '../../src-preload/contract'
+import type { Clock, Logger } from '../engine/ports'
+import { createDispatcher, type Dispatch } from '../rpc/dispatch'
+import { EventHub } from '../rpc/events'
+import { createHandlers } from '../rpc/handlers'
+import type { Services } from '../rpc/services'
+import { databaseFile } from './data-dir'
+import { createLogger } from './log'
+import { openStore, type Store } from './store'
+import { APP_VERSION } from './version'
+
+export interface AppOptions {
+  readonly host: AppInfo['host']
+  readonly dataDir: string
+  readonly clock?: Clock
+  readonly log?: Logger
+  readonly homeDir?: string
+  readonly pickFolder?: () => Promise<string | null>
+  /** Electron-ABI build of better-sqlite3 (Electron host only). */
+  readonly sqliteNativeBinding?: string
+}
+
+export interface App {
+  readonly dispatch: Dispatch
+  readonly events: EventHub
+  readonly services: Services
+  close(): Promise<void>
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const clock = options.clock ?? { now: () => Date.now() }
+  const log = options.log ?? createLogger()
+  const store: Store = openStore(databaseFile(options.dataDir), { nativeBinding: options.sqliteNativeBinding })
+  const events = new EventHub()
+  const info: AppInfo = {
+    name: 'Loupe',
+    version: APP_VERSION,
+    host: options.host,
+    dataDir: options.dataDir,
+    capabilities: { folderDialog: options.pickFolder !== undefined },
+    model: { kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-5' },
+  }
+  const services: Services = {
+    store,
+    clock,
+    events,
+    log,
+    info,
+    homeDir: options.homeDir ?? homedir(),
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+  }
+  const dispatch = createDispatcher(createHandlers(services), log)
+  return {
+    dispatch,
+    events,
+    services,
+    async close() {
+      store.close()
+    },
+  }
+}

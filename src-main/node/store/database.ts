@@ -1,0 +1,47 @@
+/**
+ * Opens the Loupe database (one SQLite file in the user-data folder) and brings its schema up to date.
+ *
+ * better-sqlite3 is synchronous, which is what we want in the main process: each pass is committed in one short
+ * transaction before the next is sent, and there is no interleaving to reason about.
+ * The Electron host loads an Electron-ABI build of the native module through `nativeBinding`
+ * (docs/decisions/0002-better-sqlite3-two-abis.md); everything else uses the Node build npm installed.
+ */
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { migrations } from './migrations'
+
+export type Db = Database.Database
+
+export interface OpenOptions {
+  /** Path to an Electron-ABI `better_sqlite3.node`, used only by the Electron host. */
+  readonly nativeBinding?: string
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  // WAL: readers never block the writer, and a killed process loses at most the transaction in flight.
+  db.pragma('journal_mode = WAL')
+  // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  for (const migration of migrations) {
+    if (migration.version <= current) continue
+    db.transaction(() => {
+      db.exec(migration.sql)
+      db.pragma(`user_version = ${migration.version}`)
+    })()
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number
+}

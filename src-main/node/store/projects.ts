@@ -1,0 +1,44 @@
+import { basename } from 'node:path'
+import type { Project } from '../../../src-preload/contract'
+import type { Db } from './database'
+import { newId } from './ids'
+
+interface ProjectRow {
+  id: string
+  name: string
+  root: string
+  created_at: number
+  last_opened_at: number
+}
+
+function toProject(row: ProjectRow): Project {
+  return { id: row.id, name: row.name, root: row.root, createdAt: row.created_at, lastOpenedAt: row.last_opened_at }
+}
+
+export class ProjectRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Adds the project at `root` (an already-resolved real path), or touches it if it is known. */
+  open(root: string, now: number): Project {
+    const existing = this.db.prepare('SELECT * FROM projects WHERE root = ?').get(root) as ProjectRow | undefined
+    if (existing) {
+      this.db.prepare('UPDATE projects SET last_opened_at = ? WHERE id = ?').run(now, existing.id)
+      return toProject({ ...existing, last_opened_at: now })
+    }
+    const row: ProjectRow = { id: newId('prj', now), name: basename(root) || root, root, created_at: now, last_opened_at: now }
+    this.db
+      .prepare('INSERT INTO projects (id, name, root, created_at, last_opened_at) VALUES (@id, @name, @root, @created_at, @last_opened_at)')
+      .run(row)
+    return toProject(row)
+  }
+
+  get(id: string): Project | null {
+    const row = this.db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined
+    return row ? toProject(row) : null
+  }
+
+  list(): Project[] {
+    const rows = this.db.prepare('SELECT * FROM projects ORDER BY last_opened_at DESC, id DESC').all() as ProjectRow[]
+    return rows.map(toProject)
+  }
+}

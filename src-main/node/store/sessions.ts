@@ -1,0 +1,39 @@
+import type { Session } from '../../../src-preload/contract'
+import type { Db } from './database'
+import { newId } from './ids'
+
+interface SessionRow {
+  id: string
+  project_id: string
+  title: string
+  created_at: number
+  updated_at: number
+}
+
+function toSession(row: SessionRow): Session {
+  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at }
+}
+
+export class SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  create(projectId: string, title: string, now: number): Session {
+    const row: SessionRow = { id: newId('ses', now), project_id: projectId, title, created_at: now, updated_at: now }
+    this.db
+      .prepare('INSERT INTO sessions (id, project_id, title, created_at, updated_at) VALUES (@id, @project_id, @title, @created_at, @updated_at)')
+      .run(row)
+    return toSession(row)
+  }
+
+  get(id: string): Session | null {
+    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined
+    return row ? toSession(row) : null
+  }
+
+  listByProject(projectId: string): Session[] {
+    const rows = this.db
+      .prepare('SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at DESC, id DESC')
+      .all(projectId) as SessionRow[]
+    return rows.map(toSession)
+  }
+}

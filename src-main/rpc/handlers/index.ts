@@ -1,0 +1,14 @@
+import type { Handlers } from '../dispatch'
+import type { Services } from '../services'
+import { appHandlers } from './app'
+import { projectHandlers } from './project'
+import { sessionHandlers } from './session'
+
+/** Every request of the contract has exactly one handler; the type makes a missing one a compile error. */
+export function createHandlers(services: Services): Handlers {
+  return {
+    ...appHandlers(services),
+    ...projectHandlers(services),
+    ...sessionHandlers(services),
+  }
+}

@@ -1,0 +1,21 @@
+import { resolveProjectFolder } from '../../node/projects/resolve-folder'
+import { RpcError } from '../errors'
+import type { Handlers } from '../dispatch'
+import type { Services } from '../services'
+
+export function projectHandlers(services: Services): Pick<Handlers, 'project.open' | 'project.list' | 'project.pickFolder'> {
+  const { store, clock, events } = services
+  return {
+    'project.open': async ({ path }) => {
+      const root = await resolveProjectFolder(path, services.homeDir)
+      const project = store.projects.open(root, clock.now())
+      events.emit('project.opened', project)
+      return project
+    },
+    'project.list': () => store.projects.list(),
+    'project.pickFolder': async () => {
+      if (!services.pickFolder) throw new RpcError('unsupported', 'This host has no folder dialog: type the folder path')
+      return { path: await services.pickFolder() }
+    },
+  }
+}

@@ -1,0 +1,32 @@
+import { RpcError } from '../errors'
+import type { Handlers } from '../dispatch'
+import type { Services } from '../services'
+
+export function sessionHandlers(services: Services): Pick<Handlers, 'session.create' | 'session.list'> {
+  const { store, clock, events } = services
+  const requireProject = (projectId: string) => {
+    const project = store.projects.get(projectId)
+    if (!project) throw new RpcError('not_found', `No project ${projectId}`)
+    return project
+  }
+  return {
+    'session.create': ({ projectId, title }) => {
+      requireProject(projectId)
+      const now = clock.now()
+      const session = store.sessions.create(projectId, title?.trim() || defaultTitle(now), now)
+      events.emit('session.created', session)
+      return session
+    },
+    'session.list': ({ projectId }) => {
+      requireProject(projectId)
+      return store.sessions.listByProject(projectId)
+    },
+  }
+}
+
+/** "Session 29 Nov 14:02" — a name that tells sessions apart until the user renames one. */
+function defaultTitle(now: number): string {
+  const d = new Date(now)
+  const month = d.toLocaleString('en-GB', { month: 'short' })
+  return `Session ${d.getDate()} ${month} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+}

@@ -1,0 +1,158 @@
+/**
+ * The one contract between the renderer and the main process.
+ *
+ * Every request (`noun.verb`) and every event (past tense) is declared here once, with its schema. The main
+ * process parses every input with these schemas before a handler runs (src-main/rpc/dispatch.ts) and answers with
+ * a `Result` envelope; nothing throws across the boundary. Both hosts — Electron IPC and the browser-mode
+ * WebSocket — serve exactly this contract. To add a request, see docs/ipc.md.
+ */
+import { z } from 'zod'
+
+// ---------------------------------------------------------------------------------------------------------------
+// Limits shared by the schemas. A request that exceeds them is `invalid_input`, never a crash or a hang.
+
+/** Longest file-system path accepted (Linux PATH_MAX). */
+export const MAX_PATH_CHARS = 4096
+/** Longest free-text field (a chat message, a focus, a file body edited in the app). */
+export const MAX_TEXT_CHARS = 2_000_000
+export const MAX_NAME_CHARS = 200
+
+const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
+const Path = z.string().min(1).max(MAX_PATH_CHARS)
+const Empty = z.object({}).strict()
+
+// ---------------------------------------------------------------------------------------------------------------
+// Domain shapes
+
+export const ProjectSchema = z.object({
+  id: Id,
+  name: z.string(),
+  root: z.string(),
+  createdAt: z.number(),
+  lastOpenedAt: z.number(),
+})
+export type Project = z.infer<typeof ProjectSchema>
+
+export const SessionSchema = z.object({
+  id: Id,
+  projectId: Id,
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+})
+export type Session = z.infer<typeof SessionSchema>
+
+export const ModelEndpointSchema = z.object({
+  kind: z.enum(['simulator', 'anthropic']),
+  /** What the UI shows wherever the model is named: "Offline simulator" or the model id. */
+  label: z.string(),
+  model: z.string(),
+})
+
+export const AppInfoSchema = z.object({
+  name: z.literal('Loupe'),
+  version: z.string(),
+  host: z.enum(['electron', 'browser']),
+  dataDir: z.string(),
+  /** Host features the UI may offer: the native folder dialog exists only in Electron. */
+  capabilities: z.object({ folderDialog: z.boolean() }),
+  model: ModelEndpointSchema,
+})
+export type AppInfo = z.infer<typeof AppInfoSchema>
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests
+
+function request<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, doc: string) {
+  return { input, output, doc } as const
+}
+
+export const requests = {
+  'app.info': request(Empty, AppInfoSchema, 'What this app is, which host serves it, and which model answers.'),
+  'app.ping': request(Empty, z.object({ at: z.number() }), 'A no-op round trip (used by the benchmark).'),
+
+  'project.open': request(
+    z.object({ path: Path }).strict(),
+    ProjectSchema,
+    'Opens a folder as a project (or reopens it if known). The folder must exist and be readable.',
+  ),
+  'project.list': request(Empty, z.array(ProjectSchema), 'Known projects, most recently opened first.'),
+  'project.pickFolder': request(
+    Empty,
+    z.object({ path: z.string().nullable() }),
+    'Shows the native folder dialog (Electron host only; the browser host answers `unsupported`).',
+  ),
+
+  'session.create': request(
+    z.object({ projectId: Id, title: z.string().max(MAX_NAME_CHARS).optional() }).strict(),
+    SessionSchema,
+    'Starts a new session in a project.',
+  ),
+  'session.list': request(
+    z.object({ projectId: Id }).strict(),
+    z.array(SessionSchema),
+    "A project's sessions, newest first.",
+  ),
+} as const
+
+export type Requests = typeof requests
+export type RequestName = keyof Requests
+export type RequestInput<N extends RequestName> = z.input<Requests[N]['input']>
+export type RequestOutput<N extends RequestName> = z.output<Requests[N]['output']>
+
+export const requestNames = Object.keys(requests) as RequestName[]
+export function isRequestName(name: unknown): name is RequestName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Events (main → renderer), named in the past tense.
+
+export const events = {
+  'app.ready': z.object({ at: z.number(), host: z.enum(['electron', 'browser']) }),
+  'project.opened': ProjectSchema,
+  'session.created': SessionSchema,
+} as const
+
+export type Events = typeof events
+export type EventName = keyof Events
+export type EventPayload<N extends EventName> = z.output<Events[N]>
+export const eventNames = Object.keys(events) as EventName[]
+
+// ---------------------------------------------------------------------------------------------------------------
+// The Result envelope
+
+export const errorCodes = [
+  'invalid_input', // the payload does not match the request's schema
+  'unknown_request', // no such request name
+  'not_found', // a referenced project, session, pass or file does not exist
+  'not_a_directory',
+  'permission_denied',
+  'unsupported', // the host cannot do this (e.g. a native dialog in browser mode)
+  'conflict', // the state changed under the request (e.g. a run already in progress)
+  'io_error',
+  'internal', // a bug: the message says what failed, the log has the stack
+] as const
+export type ErrorCode = (typeof errorCodes)[number]
+
+export interface ContractError {
+  readonly code: ErrorCode
+  readonly message: string
+}
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ContractError }
+
+export const ResultSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(errorCodes), message: z.string() }) }),
+])
+
+/** The WebSocket framing (browser mode). Electron IPC carries the same `name`/`input` and `Result`. */
+export const WS_PROTOCOL_VERSION = 1
+export type ClientFrame = { readonly kind: 'request'; readonly id: number; readonly name: string; readonly input: unknown }
+export type ServerFrame =
+  | { readonly kind: 'response'; readonly id: number; readonly result: Result<unknown> }
+  | { readonly kind: 'event'; readonly name: EventName; readonly payload: unknown }
+
+/** The Electron IPC channel names. Only the preload and src-main/electron use them. */
+export const IPC_REQUEST_CHANNEL = 'loupe:request'
+export const IPC_EVENT_CHANNEL = 'loupe:event'

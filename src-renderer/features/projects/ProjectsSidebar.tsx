@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react'
+import { useAppStore } from '../../state/app'
+import { useProjectsStore } from '../../state/projects'
+import { useSessionsStore } from '../../state/sessions'
+import { createSession } from '../sessions/actions'
+import { openProject, pickAndOpenProject, selectProject } from './actions'
+
+export function ProjectsSidebar() {
+  const projects = useProjectsStore((s) => s.projects)
+  const selectedId = useProjectsStore((s) => s.selectedId)
+  const opening = useProjectsStore((s) => s.opening)
+  const openError = useProjectsStore((s) => s.openError)
+  const canBrowse = useAppStore((s) => s.info?.capabilities.folderDialog ?? false)
+  const [path, setPath] = useState('')
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void openProject(path).then(() => {
+      if (!useProjectsStore.getState().openError) setPath('')
+    })
+  }
+
+  return (
+    <nav className="sidebar" aria-label="Projects">
+      <h2 className="sidebar-title">Projects</h2>
+      <form className="open-form" onSubmit={submit}>
+        <input
+          aria-label="Folder path"
+          placeholder="/path/to/project"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          spellCheck={false}
+        />
+        <div className="open-actions">
+          <button type="submit" disabled={opening}>
+            {opening ? 'Opening…' : 'Open folder'}
+          </button>
+          {canBrowse && (
+            <button type="button" onClick={() => void pickAndOpenProject()}>
+              Browse…
+            </button>
+          )}
+        </div>
+        {openError && (
+          <p className="error" role="alert">
+            {openError}
+          </p>
+        )}
+      </form>
+      {projects.length === 0 ? (
+        <p className="empty-hint">No projects yet. Type the path of a folder above and open it.</p>
+      ) : (
+        <ul className="project-list">
+          {projects.map((p) => (
+            <li key={p.id}>
+              <button
+                className={p.id === selectedId ? 'project selected' : 'project'}
+                aria-current={p.id === selectedId ? 'true' : undefined}
+                title={p.root}
+                onClick={() => void selectProject(p.id)}
+              >
+                <span className="project-name">{p.name}</span>
+                <span className="project-root">{p.root}</span>
+              </button>
+              {p.id === selectedId && <SessionList projectId={p.id} />}
+            </li>
+          ))}
+        </ul>
+      )}
+    </nav>
+  )
+}
+
+function SessionList({ projectId }: { projectId: string }) {
+  const sessions = useSessionsStore((s) => s.byProject[projectId])
+  const selectedId = useSessionsStore((s) => s.selectedId)
+  const select = useSessionsStore((s) => s.sessionSelected)
+  return (
+    <div className="sessions">
+      <button className="new-session" onClick={() => void createSession(projectId)}>
+        + New session
+      </button>
+      <ul aria-label="Sessions">
+        {(sessions ?? []).map((s) => (
+          <li key={s.id}>
+            <button
+              className={s.id === selectedId ? 'session selected' : 'session'}
+              aria-current={s.id === selectedId ? 'true' : undefined}
+              onClick={() => select(s.id)}
+            >
+              {s.title}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,35 @@
+import { create } from 'zustand'
+import type { Project } from '../../src-preload/contract'
+
+interface ProjectsState {
+  readonly projects: ReadonlyArray<Project>
+  readonly selectedId: string | null
+  readonly opening: boolean
+  readonly openError: string | null
+  projectsLoaded(projects: ReadonlyArray<Project>): void
+  openStarted(): void
+  projectOpened(project: Project): void
+  openFailed(message: string): void
+  projectSelected(id: string): void
+}
+
+export const useProjectsStore = create<ProjectsState>()((set) => ({
+  projects: [],
+  selectedId: null,
+  opening: false,
+  openError: null,
+  projectsLoaded: (projects) => set((s) => ({ projects, selectedId: s.selectedId ?? projects[0]?.id ?? null })),
+  openStarted: () => set({ opening: true, openError: null }),
+  projectOpened: (project) =>
+    set((s) => ({
+      opening: false,
+      openError: null,
+      selectedId: project.id,
+      projects: [project, ...s.projects.filter((p) => p.id !== project.id)],
+    })),
+  openFailed: (message) => set({ opening: false, openError: message }),
+  projectSelected: (id) => set({ selectedId: id }),
+}))
+
+export const selectSelectedProject = (s: ProjectsState): Project | null =>
+  s.projects.find((p) => p.id === s.selectedId) ?? null

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createApp, type App } from '../../src-main/node/app'
+
+describe('dispatch', () => {
+  let dir: string
+  let app: App
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-rpc-'))
+    app = await createApp({ host: 'browser', dataDir: join(dir, 'home'), clock: { now: () => 1_700_000_000_000 }, homeDir: dir })
+  })
+  afterEach(async () => {
+    await app.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('answers a known request with ok:true', async () => {
+    const result = await app.dispatch('app.info', {})
+    expect(result).toMatchObject({ ok: true, value: { name: 'Loupe', host: 'browser' } })
+  })
+
+  it('names unknown requests and bad inputs with typed errors', async () => {
+    expect(await app.dispatch('nope.never', {})).toMatchObject({ ok: false, error: { code: 'unknown_request' } })
+    expect(await app.dispatch(42, {})).toMatchObject({ ok: false, error: { code: 'unknown_request' } })
+    expect(await app.dispatch('project.open', { path: 7 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await app.dispatch('project.open', { path: '/tmp', extra: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await app.dispatch('project.open', { path: 'x'.repeat(10_000) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await app.dispatch('session.list', { projectId: '../../etc' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('opens a folder, refuses files and missing paths with clear messages', async () => {
+    writeFileSync(join(dir, 'file.txt'), 'x')
+    expect(await app.dispatch('project.open', { path: join(dir, 'missing') })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+    expect(await app.dispatch('project.open', { path: join(dir, 'file.txt') })).toMatchObject({ ok: false, error: { code: 'not_a_directory' } })
+    expect(await app.dispatch('project.open', { path: 'relative' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    const opened = await app.dispatch('project.open', { path: dir })
+    expect(opened).toMatchObject({ ok: true })
+  })
+
+  it('creates a session in a known project and emits an event', async () => {
+    const seen: string[] = []
+    app.events.subscribe((name) => seen.push(name))
+    const project = await app.dispatch('project.open', { path: dir })
+    if (!project.ok) throw new Error('open failed')
+    const projectId = (project.value as { id: string }).id
+    const session = await app.dispatch('session.create', { projectId })
+    expect(session).toMatchObject({ ok: true, value: { projectId } })
+    expect(await app.dispatch('session.list', { projectId })).toMatchObject({ ok: true, value: [{ projectId }] })
+    expect(await app.dispatch('session.create', { projectId: 'prj_unknown' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+    expect(seen).toEqual(['project.opened', 'session.created'])
+  })
+
+  it('says the folder dialog is unsupported in browser mode', async () => {
+    expect(await app.dispatch('project.pickFolder', {})).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+  })
+})
