@@ -40,6 +40,7 @@ export class TranscriptParser {
   }
 
   push(chunk: string): void {
+    if (chunk.length === 0) return
     if (!this.started) {
       this.started = true
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1)
