@@ -35,7 +35,7 @@ export interface Sequence {
 // costs 2 tokens of framing; and every response reported input_tokens 3 after a breakpoint on the last block, so 3
 // tokens after the last block (the assistant turn's opening) are never cacheable.
 export const MESSAGE_FRAMING_TOKENS = 2
-export const SYSTEM_FRAMING_TOKENS = 3
+export const SYSTEM_FRAMING_TOKENS = 2
 export const TOOL_FRAMING_TOKENS = 4
 export const TOOL_CALL_FRAMING_TOKENS = 4
 export const GENERATION_PROMPT_TOKENS = 3

@@ -3,7 +3,7 @@
  *
  * No accurate offline tokenizer exists for current models (docs/reference/anthropic-api.md §7.2), so this is a
  * rule-based count that behaves like a BPE on English text and code:
- *   - a run of ASCII letters is one token per 8 letters (rounded up): most words are one token;
+ *   - a run of ASCII letters is one token per 10 letters (rounded up): most words are one token;
  *   - a run of digits is one token per 3 digits;
  *   - a run of ASCII punctuation is one token per 2 characters;
  *   - a run of whitespace is one token per 8 characters, except that one space just before a word, number or
@@ -19,7 +19,7 @@ const SPACE = 3
 const PUNCT = 4
 const OTHER = 5
 
-const LETTERS_PER_TOKEN = 8
+const LETTERS_PER_TOKEN = 10
 const DIGITS_PER_TOKEN = 3
 const PUNCT_PER_TOKEN = 2
 const SPACES_PER_TOKEN = 8
