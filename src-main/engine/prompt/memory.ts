@@ -1,0 +1,69 @@
+/**
+ * The memory section (issue 3, item 5): project memory `.loupe/memory.md` and user memory `~/.loupe/memory.md`,
+ * each cut at 8,000 characters with a note, under a line saying memory may be out of date. It is frozen with the
+ * rest of the session block; a fact saved mid-session travels as a note in the next user message instead
+ * (notes.ts) and joins this section at the next checkpoint.
+ */
+import type { GatheredContext } from './gathered'
+import type { RenderedPart } from './budget'
+import type { ResolveNote } from './instructions'
+import { cutText } from './budget'
+import { skipWords } from './instructions'
+import { groupDigits } from './format'
+
+/** Per file. Claude Code loads the first 25 KB of MEMORY.md (docs/reference/peers.md §3); memory here is a list
+ * of short facts, and 8,000 characters (≈2,000 tokens) keeps two files under 1% of a 200k window each. */
+export const MEMORY_FILE_BUDGET_CHARS = 8_000
+
+export const MEMORY_HEADER =
+  '# Memory\n\nFacts saved with `remember` in earlier sessions. Memory may be out of date: check anything that matters against the project before relying on it.'
+
+export interface MemorySection {
+  readonly text: string
+  readonly parts: ReadonlyArray<RenderedPart>
+  readonly notes: ReadonlyArray<ResolveNote>
+}
+
+export function renderMemory(gathered: GatheredContext): MemorySection {
+  const notes: ResolveNote[] = []
+  const parts: RenderedPart[] = []
+  let text = ''
+  const sources: Array<{ id: string | null; label: string }> = [
+    { id: gathered.memory.project, label: 'Project memory' },
+    { id: gathered.memory.user, label: 'User memory' },
+  ]
+  for (const source of sources) {
+    if (source.id === null) continue
+    const file = gathered.files[source.id]
+    if (file === undefined) continue
+    if (!file.read.ok) {
+      notes.push({ path: file.path, kind: 'skipped', message: `${file.path} was not read: ${skipWords(file.read.reason)}` })
+      continue
+    }
+    const body = file.read.text.trim()
+    if (body === '') continue
+    let rendered = `## ${source.label} (${file.path})\n\n`
+    if (body.length > MEMORY_FILE_BUDGET_CHARS) {
+      const cut = cutText(body, MEMORY_FILE_BUDGET_CHARS)
+      rendered += `${cut}\n\n[Truncated: ${file.path} is longer than ${groupDigits(MEMORY_FILE_BUDGET_CHARS)} characters; read the file for the rest.]`
+      notes.push({
+        path: file.path,
+        kind: 'truncated',
+        message: `${file.path} was cut to ${groupDigits(cut.length)} of ${groupDigits(body.length)} characters`,
+      })
+    } else {
+      rendered += body
+    }
+    text = text === '' ? MEMORY_HEADER : text
+    text += '\n\n'
+    parts.push({
+      path: file.path,
+      fileId: file.id,
+      allocation: body.length > MEMORY_FILE_BUDGET_CHARS ? 'truncated' : 'full',
+      start: text.length,
+      end: text.length + rendered.length,
+    })
+    text += rendered
+  }
+  return { text, parts, notes }
+}
