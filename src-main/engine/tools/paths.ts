@@ -57,9 +57,11 @@ export function lexicalProjectPath(root: string, input: string): LexicalPath {
   return { ok: true, relative: stack.length === 0 ? '.' : stack.join('/') }
 }
 
+/** `..` as a whole path segment, also as a brace alternative (`{..,src}/*` expands to `../*`). */
+const CLIMBS = /(^|[\\/{,])\.\.($|[\\/},])/
+
 /** A glob pattern stays inside the root when it is relative and never climbs (`..`). */
 export function checkGlobPattern(pattern: string): LexicalPath {
-  if (isAbsolute(pattern) || pattern.startsWith('~')) return outside(pattern)
-  if (segments(pattern, true).some((s) => s === '..')) return outside(pattern)
+  if (isAbsolute(pattern) || pattern.startsWith('~') || CLIMBS.test(pattern)) return outside(pattern)
   return { ok: true, relative: pattern }
 }

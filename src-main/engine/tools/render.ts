@@ -121,3 +121,14 @@ export function renderTodos(todos: ReadonlyArray<Todo>): string {
   if (todos.length === 0) return 'The plan is now empty.'
   return `Plan updated:\n${todos.map((todo) => `${TODO_MARK[todo.status]} ${todo.content}`).join('\n')}`
 }
+
+/** Lines shown around an edit so the model can check it without reading the file again. */
+const EDIT_CONTEXT_LINES = 3
+
+/** `lines` is the whole file after the edit; the replacement starts at `line` and spans `insertedLines` lines. */
+export function renderEditResult(path: string, lines: ReadonlyArray<string>, line: number, insertedLines: number): string {
+  const startLine = Math.max(1, line - EDIT_CONTEXT_LINES)
+  const endLine = Math.min(lines.length, line + Math.max(insertedLines, 1) - 1 + EDIT_CONTEXT_LINES)
+  const excerpt = endLine >= startLine ? renderNumberedLines(lines, { startLine, endLine }, 4_000).text : ''
+  return `Edited ${path} at line ${line}.${excerpt === '' ? '' : `\n${excerpt.trimEnd()}`}`
+}

@@ -38,8 +38,9 @@ export function requestedSections(instruction: string): string[] {
 }
 
 export function focusOf(instruction: string): string | null {
-  const m = instruction.match(/\bfocus(?:ing)?(?:\s+on)?\s*[:\-]?\s+([^\n]+)/i)
-  return m ? m[1]!.trim().replace(/[.!]+$/, '') : null
+  // The focus runs to the end of its sentence or line ("Focus: parser tests. Use …" → "parser tests").
+  const m = instruction.match(/\bfocus(?:ing)?(?:\s+on)?\s*[:\-]?\s+(.+?)(?:[.!?](?:\s|$)|\n|$)/i)
+  return m ? m[1]!.trim() : null
 }
 
 function quote(text: string): string {

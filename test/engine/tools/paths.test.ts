@@ -29,6 +29,9 @@ describe('checkGlobPattern', () => {
   it('keeps patterns inside the root', () => {
     expect(checkGlobPattern('src/**/*.ts').ok).toBe(true)
     expect(checkGlobPattern('**/..x').ok).toBe(true)
-    for (const pattern of ['../*', '/etc/*', 'a/../../b', '~/x', 'C:\\x']) expect(checkGlobPattern(pattern).ok).toBe(false)
+    expect(checkGlobPattern('file{1..9}.txt').ok).toBe(true)
+    for (const pattern of ['../*', '/etc/*', 'a/../../b', '~/x', 'C:\\x', '{..,src}/*', 'src/{a,..}/*', '..']) {
+      expect(checkGlobPattern(pattern).ok).toBe(false)
+    }
   })
 })

@@ -1,0 +1,123 @@
+/**
+ * The tool executor: runs an allowed tool call against the project on disk. Every file access goes through the
+ * project door (project-fs.ts), every process through the process door (process.ts), every file write through
+ * writeFileAtomic. See docs/tools.md.
+ */
+import { errorOutcome, okOutcome, type ToolCallRequest, type ToolExecutionContext, type ToolExecutor, type ToolOutcome } from '../../engine/tools/executor'
+import { renderTodos } from '../../engine/tools/render'
+import type { ParsedToolCall } from '../../engine/tools/schemas'
+import { getToolSpec, TOOL_SPECS } from '../../engine/tools/specs'
+import { assertNever } from '../../engine/tools/types'
+import { bashTool, commandEnvironment, defaultShell, type Shell } from './bash'
+import { editFileTool, writeFileTool } from './change-file'
+import type { ToolDeps } from './deps'
+import { GitignoreRules } from './gitignore'
+import { globTool } from './glob'
+import { grepTool } from './grep'
+import { findRipgrep } from './grep-rg'
+import { listDirTool } from './list-dir'
+import { createProjectFs } from './project-fs'
+import { readFileTool } from './read-file'
+import { rememberTool } from './remember'
+import { skillTool } from './skill'
+
+export interface ToolExecutorOptions {
+  /** The project root. Every tool is confined to its real path. */
+  readonly root: string
+  /** The app's own folder; user memory is `<loupeHome>/memory.md`. */
+  readonly loupeHome: string
+  /** 'auto' (default): ripgrep from PATH when installed; 'off': always the built-in searcher; or rg's path. */
+  readonly ripgrep?: 'auto' | 'off' | (string & {})
+  /** Environment commands start from (default: this process's), before credentials are withheld. */
+  readonly env?: NodeJS.ProcessEnv
+  /** The shell bash runs in (default: /bin/bash, else /bin/sh; cmd.exe on Windows). */
+  readonly shell?: Shell
+}
+
+export interface NodeToolExecutor extends ToolExecutor {
+  /** Stops every call still running (their process groups included) and waits for them to settle. */
+  dispose(): Promise<void>
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecutor {
+  const fs = createProjectFs(options.root)
+  const env = commandEnvironment(options.env ?? process.env)
+  const shell = options.shell ?? defaultShell()
+  const lifetime = new AbortController()
+  const running = new Set<Promise<ToolOutcome>>()
+  let gitignore: Promise<GitignoreRules> | null = null
+  let ripgrep: Promise<string | null> | null = null
+
+  const rules = () => (gitignore ??= fs.root().then((root) => new GitignoreRules(root)))
+  const findRg = (): Promise<string | null> => {
+    const choice = options.ripgrep ?? 'auto'
+    if (choice === 'off') return Promise.resolve(null)
+    if (choice !== 'auto') return Promise.resolve(choice)
+    return (ripgrep ??= findRipgrep(env))
+  }
+
+  async function run(call: ParsedToolCall, deps: ToolDeps): Promise<ToolOutcome> {
+    switch (call.name) {
+      case 'read_file':
+        return readFileTool(call.input, deps)
+      case 'list_dir':
+        return listDirTool(call.input, deps)
+      case 'glob':
+        return globTool(call.input, deps)
+      case 'grep':
+        return grepTool(call.input, deps, { ripgrep: findRg, env })
+      case 'edit_file':
+        return editFileTool(call.input, deps)
+      case 'write_file':
+        return writeFileTool(call.input, deps)
+      case 'bash':
+        return bashTool(call.input, { rootReal: await fs.root(), env, shell, signal: deps.signal })
+      case 'remember':
+        return rememberTool(call.input, deps, options.loupeHome)
+      case 'todo_write':
+        return okOutcome(renderTodos(call.input.todos), [{ type: 'todos_updated', todos: call.input.todos }])
+      case 'skill':
+        return skillTool(call.input, deps)
+      case 'compact':
+        return errorOutcome('not_executable', 'compact is carried out by the compaction layer, not by the tool executor.')
+      default:
+        return assertNever(call)
+    }
+  }
+
+  async function execute(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ToolOutcome> {
+    const spec = getToolSpec(call.name)
+    if (spec === undefined) {
+      return errorOutcome('unknown_tool', `There is no tool named "${call.name}". Available tools: ${TOOL_SPECS.map((s) => s.name).join(', ')}.`)
+    }
+    const parsed = spec.parse(call.input)
+    if (!parsed.ok) return errorOutcome('invalid_input', `Invalid input for ${spec.name}:\n${parsed.error}`)
+    const signal = AbortSignal.any([ctx.signal, lifetime.signal])
+    if (signal.aborted) return errorOutcome('aborted', `${spec.name} was not run: the turn was interrupted.`)
+    const deps: ToolDeps = { fs, gitignore: rules, state: ctx.sessionState, signal }
+    try {
+      return await run({ name: spec.name, input: parsed.value } as ParsedToolCall, deps)
+    } catch (error) {
+      return errorOutcome('io', `${spec.name} failed: ${message(error)}`)
+    }
+  }
+
+  return {
+    execute(call, ctx) {
+      const pending = execute(call, ctx)
+      running.add(pending)
+      void pending.finally(() => running.delete(pending))
+      return pending
+    },
+    async dispose() {
+      lifetime.abort()
+      await Promise.all([...running])
+    },
+  }
+}
+
+export type { Shell } from './bash'

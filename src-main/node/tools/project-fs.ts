@@ -1,0 +1,145 @@
+/**
+ * The project file-system door: the only way the tools read or write project files. Every path the model gives
+ * is resolved here to a real path (symbolic links followed) and refused unless it lies inside the project root's
+ * real path. For a path that does not exist yet, the nearest existing ancestor is resolved instead, so a new file
+ * under a symlink that leads out of the root is refused as well. A dangling symbolic link is refused outright:
+ * writing through it would create a file wherever it points.
+ *
+ * Between resolving and opening, a path could be swapped for a symbolic link by another process; reads open the
+ * resolved path with O_NOFOLLOW and writes rename into the resolved folder, which closes the simple forms of that
+ * race. The door does not defend against a hostile process racing on the same disk.
+ */
+import { createHash } from 'node:crypto'
+import { constants } from 'node:fs'
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { ListingEntry } from '../../engine/tools/render'
+import { writeFileAtomic } from './atomic-write'
+
+declare const insideRoot: unique symbol
+
+/** A path the door resolved and found inside the root. Only the door creates these. */
+export interface InsidePath {
+  readonly [insideRoot]: true
+  /** Real absolute path (the existing part resolved through symbolic links). */
+  readonly abs: string
+  /** Relative to the root's real path, `/`-separated; `.` for the root. */
+  readonly rel: string
+  readonly kind: 'file' | 'dir' | 'other' | 'missing'
+  /** Bytes, for files. */
+  readonly size: number
+}
+
+export type Resolution =
+  | { readonly ok: true; readonly path: InsidePath }
+  | { readonly ok: false; readonly code: 'outside_root' | 'invalid_path'; readonly reason: string }
+
+export interface ProjectFs {
+  /** The root's real path. */
+  root(): Promise<string>
+  resolve(input: string): Promise<Resolution>
+  readBytes(path: InsidePath): Promise<Buffer>
+  /** Writes atomically, creating missing folders (which are inside the root, since the path was resolved). */
+  writeText(path: InsidePath, content: string): Promise<void>
+  list(path: InsidePath): Promise<ReadonlyArray<ListingEntry>>
+}
+
+export function fingerprintOf(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+export function isInside(rootReal: string, candidate: string): boolean {
+  const rel = relative(rootReal, candidate)
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`))
+}
+
+function toRel(rootReal: string, abs: string): string {
+  const rel = relative(rootReal, abs)
+  return rel === '' ? '.' : rel.split(sep).join('/')
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined
+}
+
+function outside(input: string): Resolution {
+  return {
+    ok: false,
+    code: 'outside_root',
+    reason: `${input} is outside the project root (symbolic links included). Tools can only reach files inside the project.`,
+  }
+}
+
+export function createProjectFs(root: string): ProjectFs {
+  let rootReal: Promise<string> | null = null
+  const getRoot = () => (rootReal ??= realpath(resolve(root)))
+
+  async function resolvePath(input: string): Promise<Resolution> {
+    if (input.includes('\0')) return { ok: false, code: 'invalid_path', reason: 'The path contains a NUL character.' }
+    if (input === '~' || input.startsWith('~/') || input.startsWith('~\\')) return outside(input)
+    const base = await getRoot()
+    const wanted = resolve(base, input)
+    // Walk up to the nearest existing ancestor; the missing tail cannot contain links, since it does not exist.
+    const missing: string[] = []
+    let current = wanted
+    let real: string
+    for (;;) {
+      try {
+        real = await realpath(current)
+        break
+      } catch (error) {
+        const code = errorCode(error)
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+        const link = await lstat(current).then((s) => s.isSymbolicLink(), () => false)
+        if (link) {
+          return {
+            ok: false,
+            code: 'invalid_path',
+            reason: `${input} is a symbolic link whose target does not exist; it is not followed.`,
+          }
+        }
+        const parent = dirname(current)
+        if (parent === current) return outside(input)
+        missing.unshift(basename(current))
+        current = parent
+      }
+    }
+    const abs = missing.length === 0 ? real : join(real, ...missing)
+    if (!isInside(base, abs)) return outside(input)
+    let kind: InsidePath['kind'] = 'missing'
+    let size = 0
+    if (missing.length === 0) {
+      const info = await stat(abs)
+      kind = info.isFile() ? 'file' : info.isDirectory() ? 'dir' : 'other'
+      size = info.size
+    }
+    return { ok: true, path: { abs, rel: toRel(base, abs), kind, size } as InsidePath }
+  }
+
+  return {
+    root: getRoot,
+    resolve: resolvePath,
+    async readBytes(path) {
+      const handle = await open(path.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+      try {
+        return await handle.readFile()
+      } finally {
+        await handle.close()
+      }
+    },
+    async writeText(path, content) {
+      const base = await getRoot()
+      if (!isInside(base, path.abs) || path.abs === base) throw new Error(`refusing to write ${path.abs}`)
+      await writeFileAtomic(path.abs, content)
+    },
+    async list(path) {
+      const entries = await readdir(path.abs, { withFileTypes: true })
+      return entries
+        .map((entry): ListingEntry => ({
+          name: entry.name,
+          kind: entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other',
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    },
+  }
+}

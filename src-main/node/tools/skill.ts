@@ -1,0 +1,39 @@
+/** skill: the body of `<root>/.loupe/skills/<name>/SKILL.md`, without its frontmatter, read through the door. */
+import { errorOutcome, okOutcome, type ToolOutcome } from '../../engine/tools/executor'
+import { TOOL_OUTPUT_MAX_CHARS } from '../../engine/tools/limits'
+import { capOutput } from '../../engine/tools/output'
+import type { SkillInput } from '../../engine/tools/schemas'
+import { notAFile, refusal, type ToolDeps } from './deps'
+
+export const SKILLS_FOLDER = '.loupe/skills'
+
+const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/
+
+export function skillBody(text: string): string {
+  return text.replace(/^\uFEFF/, '').replace(FRONTMATTER, '').trim()
+}
+
+async function availableSkills(deps: ToolDeps): Promise<ReadonlyArray<string>> {
+  const folder = await deps.fs.resolve(SKILLS_FOLDER)
+  if (!folder.ok || folder.path.kind !== 'dir') return []
+  return (await deps.fs.list(folder.path)).filter((entry) => entry.kind === 'dir').map((entry) => entry.name)
+}
+
+export async function skillTool(input: SkillInput, deps: ToolDeps): Promise<ToolOutcome> {
+  const resolution = await deps.fs.resolve(`${SKILLS_FOLDER}/${input.name}/SKILL.md`)
+  if (!resolution.ok) return refusal(resolution)
+  const path = resolution.path
+  if (path.kind === 'missing') {
+    const names = await availableSkills(deps)
+    return errorOutcome(
+      'not_found',
+      `There is no skill named "${input.name}". ${names.length === 0 ? 'This project has no skills.' : `Available: ${names.join(', ')}.`}`,
+    )
+  }
+  if (path.kind !== 'file') return notAFile(path)
+  const body = skillBody((await deps.fs.readBytes(path)).toString('utf8'))
+  const text = `Skill "${input.name}" (${path.rel}):\n\n${body}`
+  return okOutcome(capOutput(text, TOOL_OUTPUT_MAX_CHARS, 'head', `Read the rest with read_file on ${path.rel}.`), [
+    { type: 'skill_loaded', name: input.name, path: path.rel },
+  ])
+}

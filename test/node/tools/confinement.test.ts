@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeFixture, Session, type Fixture } from './fixture'
+
+let fx: Fixture
+let session: Session
+beforeEach(() => {
+  fx = makeFixture({ 'src/app.ts': 'export const a = 1\n', 'inside.txt': 'hello\n' })
+  session = new Session(fx)
+})
+afterEach(async () => {
+  await session.executor.dispose()
+  fx.cleanup()
+})
+
+/** Every way out of the root, as the model might spell it. `dangling.txt` is a link to a missing file outside. */
+const escapes = (fx: Fixture) => [
+  '../outside/secret.txt',
+  'src/../../outside/secret.txt',
+  join(fx.outside, 'secret.txt'),
+  '/etc/hostname',
+  '~/.bashrc',
+  'link-out/secret.txt',
+  'secret-link.txt',
+  'link-out',
+  'link-out/new-file.txt',
+  'link-out/new-folder/new-file.txt',
+  'dangling.txt',
+]
+
+const fileCalls = (path: string): ReadonlyArray<readonly [string, Record<string, unknown>]> => [
+  ['read_file', { path }],
+  ['list_dir', { path }],
+  ['grep', { pattern: 'SECRET', path }],
+  ['edit_file', { path, old_string: 'TOP', new_string: 'NOT' }],
+  ['write_file', { path, content: 'pwned\n' }],
+]
+
+describe('no file tool reaches outside the root', () => {
+  it('refuses every escape for every file tool, and leaves the outside untouched', async () => {
+    const before = readdirSync(fx.outside).sort()
+    for (const path of escapes(fx)) {
+      for (const [name, input] of fileCalls(path)) {
+        const outcome = await session.call(name, input)
+        expect(outcome, `${name} ${path}`).toMatchObject({ kind: 'error' })
+        if (outcome.kind === 'error') expect(['outside_root', 'invalid_input'], `${name} ${path}: ${outcome.content}`).toContain(outcome.code)
+        expect(outcome.content).not.toContain('TOP SECRET')
+      }
+    }
+    expect(readdirSync(fx.outside).sort()).toEqual(before)
+    expect(readFileSync(join(fx.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n')
+    expect(existsSync(join(fx.outside, 'does-not-exist.txt'))).toBe(false)
+  })
+
+  it('refuses globs that climb, and never lists through a link out', async () => {
+    for (const pattern of ['../**', '../outside/*', join(fx.outside, '*'), '{..,src}/*']) {
+      expect(await session.call('glob', { pattern })).toMatchObject({ kind: 'error', code: 'outside_root' })
+    }
+    const all = await session.call('glob', { pattern: '**/*' })
+    expect(all.content).not.toContain('secret.txt\n')
+    expect(all.content).not.toMatch(/link-out\//)
+  })
+
+  it('does not search through links out of the root', async () => {
+    const outcome = await session.call('grep', { pattern: 'SECRET' })
+    expect(outcome).toMatchObject({ kind: 'ok' })
+    expect(outcome.content).toMatch(/^No matches/)
+  })
+
+  it('refuses memory and skills when .loupe leads out of the root', async () => {
+    symlinkSync(fx.outside, join(fx.root, '.loupe'))
+    expect(await session.call('remember', { fact: 'x', scope: 'project' })).toMatchObject({ kind: 'error', code: 'outside_root' })
+    expect(existsSync(join(fx.outside, 'memory.md'))).toBe(false)
+    const skill = await session.call('skill', { name: 'evil' })
+    expect(skill).toMatchObject({ kind: 'error', code: 'outside_root' })
+    expect(skill.content).not.toContain('evil body')
+  })
+
+  it('still follows links that stay inside the root', async () => {
+    symlinkSync(join(fx.root, 'src'), join(fx.root, 'src-link'))
+    expect(await session.call('read_file', { path: 'src-link/app.ts' })).toMatchObject({ kind: 'ok', content: '1\texport const a = 1\n' })
+    // Recorded under its real path, so an edit through either spelling sees the same read.
+    expect(Object.keys(session.state.files)).toEqual(['src/app.ts'])
+  })
+
+  it('accepts an absolute path inside the root', async () => {
+    expect(await session.call('read_file', { path: join(fx.root, 'inside.txt') })).toMatchObject({ kind: 'ok', content: '1\thello\n' })
+  })
+})
