@@ -90,7 +90,7 @@ export function walkChain(index: ThreadIndex, tipUuid: string | null): Chain {
  * The user blocks that answer an assistant message: its tool results first, in the order of its tool calls (the API
  * requires results to lead the user message), then anything else the user message held.
  */
-function answerBlocks(
+export function answerBlocks(
   assistant: ReadonlyArray<AssistantContentBlock>,
   user: ReadonlyArray<UserContentBlock>,
   index: ThreadIndex,

@@ -158,3 +158,37 @@ describe('every real fixture', () => {
     })
   }
 })
+
+describe('bulk reconstruction', () => {
+  it('gives, for every request of every fixture, what walking and folding that request alone gives', () => {
+    for (const fixture of allFixtureSessions()) {
+      const session = importSessionText(fixture.text, fixture.subagents)
+      for (const thread of [session, ...session.children]) {
+        const bulk = reconstructPasses(thread)
+        thread.requests.forEach((request, i) => expect(bulk[i], `${fixture.name} ${request.key}`).toEqual(reconstructPass(thread, request)))
+      }
+    }
+  })
+
+  it('handles branches (a rewind) and a cycle like the single walk', () => {
+    const lines = [
+      u('u1', null, 'start'),
+      a('a1', 'u1', 'r1', { type: 'text', text: 'first' }),
+      u('u2', 'a1', 'branch one'),
+      a('a2', 'u2', 'r2', { type: 'text', text: 'one' }),
+      u('u3', 'a1', 'branch two (after a rewind)'),
+      a('a3', 'u3', 'r3', { type: 'text', text: 'two' }),
+      u('u4', 'a2', 'continue one'),
+      a('a4', 'u4', 'r4', { type: 'text', text: 'one again' }),
+      u('c1', 'c2', 'loop'),
+      u('c2', 'c1', 'loop'),
+      a('a5', 'c2', 'r5', { type: 'text', text: 'looped' }),
+    ]
+    const session = importSessionText(lines.join('\n'))
+    const bulk = reconstructPasses(session)
+    session.requests.forEach((r, i) => expect(bulk[i]).toEqual(reconstructPass(session, r)))
+    expect(bulk[2]!.messages.map((m) => m.content[0]?.type === 'text' && m.content[0].text)).toEqual(['start', 'first', 'branch two (after a rewind)'])
+    expect(bulk[3]!.messages).toHaveLength(5)
+    expect(bulk[4]!.start.kind).toBe('broken')
+  })
+})
