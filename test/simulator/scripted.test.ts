@@ -160,7 +160,7 @@ describe('scripted agent: compaction summaries', () => {
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'export function parse() {}' }] },
     { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_b', name: 'bash', input: { command: 'npm test' } }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: 'Error: expected 2 got 3', is_error: true }] },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_c', name: 'todo_write', input: { todos: [{ content: 'fix off-by-one', status: 'pending' }, { content: 'read parser', status: 'completed' }] } }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_c', name: 'todo_write', input: { todos: [{ content: 'fix off-by-one', status: 'pending' }, { content: 'read parser', status: 'done' }] } }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_c', content: 'ok' }] },
     { role: 'assistant', content: [{ type: 'text', text: 'The test fails on an off-by-one in `parse`.' }] },
     { role: 'user', content: 'Also rename the module to grammar' },
@@ -188,7 +188,7 @@ describe('scripted agent: compaction summaries', () => {
     expect(summary).toContain('`src/parser.ts` (read)')
     expect(summary).toContain('bash: Error: expected 2 got 3')
     expect(summary).toContain('fix off-by-one (pending)')
-    expect(summary).not.toContain('read parser (completed)')
+    expect(summary).not.toContain('read parser (done)')
     expect(summary).toContain('3. Files and Code Sections:')
   })
 
@@ -196,5 +196,21 @@ describe('scripted agent: compaction summaries', () => {
     const blocks = respond([...history, { role: 'user', content: 'Summarize the conversation so far.' }])
     expect(calls(blocks)).toEqual([])
     expect(text(blocks)).toContain('User requests:')
+  })
+})
+
+describe('scripted agent: the app tool result formats (src-main/engine/tools/render.ts)', () => {
+  it('quotes read_file text without its line numbers', () => {
+    const { final } = turn('read a.ts', { read_file: () => '1\tconst a = 1\n2\tconst b = 2\n' })
+    expect(final).toContain('`a.ts` (2 lines) begins:\n\n```\nconst a = 1\nconst b = 2\n```')
+  })
+
+  it('reads an empty folder and a bracketed note in a listing', () => {
+    expect(turn('list src', { list_dir: () => 'src is an empty folder.' }).final).toContain('`src` has 0 entries')
+    expect(turn('list src', { list_dir: () => 'a.ts\nb/\n[3 more entries not shown. List a subfolder.]' }).final).toContain('`src` has 2 entries: `a.ts`, `b/`.')
+  })
+
+  it('escapes a quoted word for grep, which takes a regular expression', () => {
+    expect(calls(respond([{ role: 'user', content: 'find "parse(" please' }]))[0]).toEqual({ name: 'grep', input: { pattern: 'parse\\(' } })
   })
 })

@@ -51,10 +51,11 @@ const README = /^readme(\.[a-z]+)?$/i
 
 /** Entry names from a list_dir result: one per line, trailing slash or decorations dropped. */
 export function listingNames(result: string): string[] {
+  if (/ is an empty folder\.$/.test(result.trim())) return []
   return result
     .split('\n')
     .map((line) => line.trim().replace(/^[-*]\s+/, '').replace(/\s+\(.*\)$/, ''))
-    .filter((line) => line.length > 0 && !line.endsWith(':'))
+    .filter((line) => line.length > 0 && !line.endsWith(':') && !line.startsWith('['))
 }
 
 function lastStep(turn: Turn): ToolStep | undefined {

@@ -20,6 +20,13 @@ function firstLines(text: string, n: number): string {
   return text.split('\n').slice(0, n).join('\n')
 }
 
+/** File text without the `N<tab>` line numbers read_file puts in front of each line. */
+function withoutLineNumbers(text: string): string {
+  const lines = text.replace(/\n$/, '').split('\n')
+  const numbered = lines.filter((l) => /^\d+\t/.test(l)).length
+  return numbered > 0 && numbered >= lines.length - 1 ? lines.filter((l) => /^\d+\t/.test(l)).map((l) => l.replace(/^\d+\t/, '')).join('\n') : text
+}
+
 function lastLines(text: string, n: number): string {
   return text.replace(/\s+$/, '').split('\n').slice(-n).join('\n')
 }
@@ -42,21 +49,23 @@ function describeStep(step: ToolStep): string {
   if (step.result === null) return `\`${step.name}\` returned nothing.`
   if (step.isError) return `\`${step.name}\` failed: ${firstLine(result)}`
   switch (step.name) {
-    case 'read_file':
-      return `\`${pathOf(step)}\` (${lineCount(result)} lines) begins:\n\n${fence(firstLines(result, QUOTE_LINES))}`
+    case 'read_file': {
+      const body = withoutLineNumbers(result)
+      return `\`${pathOf(step)}\` (${lineCount(body)} lines) begins:\n\n${fence(firstLines(body, QUOTE_LINES))}`
+    }
     case 'list_dir': {
       const names = listingNames(result)
       const shown = names.slice(0, LIST_NAMES).map((n) => `\`${n}\``).join(', ')
       return `\`${String(step.input.path ?? '.')}\` has ${names.length} entries: ${shown}${names.length > LIST_NAMES ? ', …' : ''}.`
     }
     case 'grep': {
-      const lines = result.split('\n').filter((l) => l.trim().length > 0)
+      const lines = result.split('\n').filter((l) => l.trim().length > 0 && !l.startsWith('['))
       const pattern = String(step.input.pattern ?? step.input.query ?? '')
       if (lines.length === 0 || /^no (matches|results)/i.test(result.trim())) return `No matches for \`${pattern}\`.`
       return `Found ${lines.length} matching line${lines.length === 1 ? '' : 's'} for \`${pattern}\`:\n\n${fence(lines.slice(0, QUOTE_LINES).join('\n'))}`
     }
     case 'glob': {
-      const files = result.split('\n').filter((l) => l.trim().length > 0)
+      const files = /^no files match/i.test(result.trim()) ? [] : result.split('\n').filter((l) => l.trim().length > 0 && !l.startsWith('['))
       return `${files.length} file${files.length === 1 ? '' : 's'} match \`${String(step.input.pattern ?? '')}\`${files.length > 0 ? `: ${files.slice(0, LIST_NAMES).map((f) => `\`${f.trim()}\``).join(', ')}` : ''}.`
     }
     case 'bash':

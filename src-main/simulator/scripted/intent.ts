@@ -92,7 +92,8 @@ export function parseIntent(text: string): Intent {
   const quoted = quotedAll(t)
   if (quoted.length > 0 && /\b(find|search|grep|where|look for|occurrences?|usages?|references?|mentions?)\b/i.test(t)) {
     const paths = pathsIn(t.replace(new RegExp(QUOTED, 'g'), ' '))
-    return { kind: 'grep', pattern: quoted[0]!, path: paths[0] ?? null }
+    // A quoted word is meant literally; grep takes a regular expression, so escape it.
+    return { kind: 'grep', pattern: quoted[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), path: paths[0] ?? null }
   }
   const bareGrep = t.match(/^grep\s+(\S+)(?:\s+(\S+))?/i)
   if (bareGrep) return { kind: 'grep', pattern: bareGrep[1]!, path: bareGrep[2] ?? null }

@@ -80,7 +80,7 @@ function openItems(h: History): string[] {
   const todos = [...h.steps].reverse().find((s) => s.name === 'todo_write')
   if (todos && Array.isArray(todos.input.todos)) {
     for (const t of todos.input.todos as Array<{ content?: unknown; status?: unknown }>) {
-      if (t.status !== 'completed') items.push(`${String(t.content ?? '')} (${String(t.status ?? 'pending')})`)
+      if (t.status !== 'completed' && t.status !== 'done') items.push(`${String(t.content ?? '')} (${String(t.status ?? 'pending')})`)
     }
   }
   const unanswered = h.steps.filter((s) => s.result === null)
