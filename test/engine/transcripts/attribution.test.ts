@@ -5,7 +5,7 @@ import { attributeRequests, cacheReport, CACHE_TTL_5M_MS } from '../../../src-ma
 import type { TranscriptCheckpoint } from '../../../src-main/engine/transcripts/checkpoints'
 import type { TranscriptRequest } from '../../../src-main/engine/transcripts/requests'
 import { importSessionText, type TranscriptThread } from '../../../src-main/engine/transcripts/session'
-import { sumUsage } from '../../../src-main/engine/transcripts/totals'
+import { sumByModel, sumUsage } from '../../../src-main/engine/transcripts/totals'
 import { readFixture } from './fixtures'
 
 function request(i: number, atMs: number, usage: Partial<Usage>, model = 'claude-opus-4-6'): TranscriptRequest {
@@ -117,5 +117,13 @@ describe('the real spotter sessions', () => {
     const switched = cacheReport(session).requests.filter((r) => r.outcome.kind === 'miss' && r.outcome.cause === 'model_switch')
     expect(switched.map((r) => r.model)).toEqual(['claude-haiku-4-5-20251001'])
     expect(session.models).toEqual(['claude-opus-4-6', 'claude-haiku-4-5-20251001'])
+  })
+})
+
+describe('sumByModel', () => {
+  it('keeps models apart, in order of first use', () => {
+    const byModel = sumByModel([request(0, 0, { input_tokens: 1 }, 'b'), request(1, 0, { input_tokens: 2 }, 'a'), request(2, 0, { input_tokens: 4 }, 'b')])
+    expect([...byModel.keys()]).toEqual(['b', 'a'])
+    expect(byModel.get('b')).toMatchObject({ requests: 2, uncachedInputTokens: 5 })
   })
 })
