@@ -111,8 +111,10 @@ export class SimulatorServer {
     for (const [i, event] of events.entries()) {
       if (fault && i === after) {
         if (fault.kind === 'reset') {
-          await this.flush(res, frames)
-          res.socket?.destroy()
+          // Let what was written reach the client first, then drop the connection without ending the response.
+          const socket = res.socket
+          if (frames.length > 0) await new Promise<void>((resolve) => res.write(frames.join(''), () => resolve()))
+          socket?.destroy()
           return
         }
         if (fault.kind === 'stream_error') {

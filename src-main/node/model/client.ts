@@ -1,0 +1,145 @@
+/**
+ * The engine's ModelClient, on `@anthropic-ai/sdk` 1.x. One implementation for the real API and the embedded
+ * simulator: streaming with `messages.stream`, abort through the caller's AbortSignal, the SDK's own retries
+ * for 408/409/429/5xx (it honours retry-after, retry-after-ms and x-should-retry), plus retries of streams that
+ * fail after their 200 (connection reset, stream cut short, overloaded mid-stream), which the SDK does not
+ * retry. Every HTTP attempt is captured as it went over the wire (capture.ts). Never throws from `send`.
+ */
+import Anthropic from '@anthropic-ai/sdk'
+import type { Clock, ModelAttempt, ModelClient, ModelErrorKind, ModelOutcome, ModelSendOptions } from '../../engine/ports'
+import type { AssistantMessage, WireRequest } from '../../engine/model/wire'
+import { capturingFetch, type Fetch } from './capture'
+import { cacheMissReason, classifyError, toAssistantMessage, toStreamEvent } from './convert'
+
+/** docs/reference/anthropic-api.md §0, §6: the beta that turns on `diagnostics.previous_message_id`. */
+export const CACHE_DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07'
+
+export interface ModelClientOptions {
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly kind: 'simulator' | 'anthropic'
+  /** Retries per pass, for the SDK's status retries and again for mid-stream failures. Default 2 (the SDK's). */
+  readonly maxRetries?: number
+  /** Time allowed until response headers arrive, per attempt. Default 10 minutes (the SDK's). */
+  readonly timeoutMs?: number
+  /** Send `diagnostics.previous_message_id` with the cache-diagnosis beta. Default true. */
+  readonly cacheDiagnostics?: boolean
+  /** Extra headers on every request (tests use `x-sim-fault`). */
+  readonly defaultHeaders?: Readonly<Record<string, string>>
+  /** Wait before retrying a stream that failed after its 200; default 0.5 s × 2^(n−1), at most 8 s (§4.3). */
+  readonly streamRetryDelayMs?: (retry: number) => number
+  readonly clock?: Clock
+  /** The fetch the capture wraps. Defaults to the global fetch. */
+  readonly fetch?: Fetch
+}
+
+/** Failures after a 200 that are worth another attempt; status errors were already retried by the SDK. */
+const RETRYABLE_MID_STREAM: ReadonlySet<ModelErrorKind> = new Set(['connection', 'incomplete_stream', 'overloaded', 'rate_limited', 'server_error'])
+
+const systemClock: Clock = { now: () => Date.now() }
+
+function defaultRetryDelayMs(retry: number): number {
+  return Math.min(500 * 2 ** (retry - 1), 8000)
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const timer = setTimeout(done, ms)
+    function done(): void {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
+}
+
+/** The request body as the SDK wants it: the engine's WireRequest minus `stream` (the helper sets it). */
+function streamParams(request: WireRequest, diagnostics: { previous_message_id: string | null } | null): Anthropic.Messages.MessageStreamParams {
+  const { stream: _stream, ...body } = request
+  return { ...body, ...(diagnostics ? { diagnostics } : {}) } as unknown as Anthropic.Messages.MessageStreamParams
+}
+
+type Attempted =
+  | { readonly ok: true; readonly message: AssistantMessage; readonly cacheMissReason: ReturnType<typeof cacheMissReason> }
+  | { readonly ok: false; readonly kind: ModelErrorKind; readonly message: string; readonly status: number | null; readonly partial: AssistantMessage | null; readonly afterHeaders: boolean }
+
+export function createModelClient(options: ModelClientOptions): ModelClient {
+  const clock = options.clock ?? systemClock
+  const maxRetries = options.maxRetries ?? 2
+  const diagnosticsOn = options.cacheDiagnostics ?? true
+  const retryDelay = options.streamRetryDelayMs ?? defaultRetryDelayMs
+  const baseFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init))
+  const sdk = new Anthropic({
+    apiKey: options.apiKey,
+    authToken: null,
+    baseURL: options.baseUrl,
+    maxRetries,
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+    ...(options.defaultHeaders ? { defaultHeaders: { ...options.defaultHeaders } } : {}),
+    openTelemetry: false,
+  })
+
+  function capturing(attempts: ModelAttempt[]): Anthropic {
+    return sdk.withOptions({ fetch: capturingFetch(baseFetch, { clock, secrets: [options.apiKey], onAttempt: (a) => attempts.push(a) }) })
+  }
+
+  async function attempt(client: Anthropic, request: WireRequest, send: ModelSendOptions, attempts: ModelAttempt[]): Promise<Attempted> {
+    const diagnostics = diagnosticsOn ? { previous_message_id: send.previousMessageId ?? null } : null
+    const stream = client.messages.stream(streamParams(request, diagnostics), {
+      ...(send.signal ? { signal: send.signal } : {}),
+      ...(diagnostics ? { headers: { 'anthropic-beta': CACHE_DIAGNOSIS_BETA } } : {}),
+    })
+    let snapshot: Anthropic.Messages.Message | null = null
+    stream.on('streamEvent', (event, messageSnapshot) => {
+      snapshot = messageSnapshot
+      const mapped = toStreamEvent(event)
+      if (mapped && send.onEvent) send.onEvent(mapped)
+    })
+    const before = attempts.length
+    try {
+      const final = await stream.finalMessage()
+      return { ok: true, message: toAssistantMessage(final), cacheMissReason: cacheMissReason(final) }
+    } catch (err) {
+      const classified = classifyError(err, send.signal?.aborted === true)
+      const last = attempts[attempts.length - 1]
+      const afterHeaders = attempts.length > before && last?.status === 200
+      // The HTTP exchange may have ended cleanly (or been cancelled by the SDK on an `event: error`) while the SSE
+      // inside it failed: record the real cause on the attempt.
+      const overwrite = last !== undefined && (last.error === null || (last.error.kind === 'aborted' && classified.kind !== 'aborted'))
+      if (afterHeaders && last && overwrite) attempts[attempts.length - 1] = { ...last, error: { kind: classified.kind, message: classified.message } }
+      const partial = snapshot as Anthropic.Messages.Message | null
+      return { ok: false, ...classified, partial: partial ? toAssistantMessage(partial, true) : null, afterHeaders }
+    }
+  }
+
+  return {
+    endpoint: { kind: options.kind, baseUrl: options.baseUrl },
+
+    async send(request, send): Promise<ModelOutcome> {
+      const attempts: ModelAttempt[] = []
+      const client = capturing(attempts)
+      for (let retry = 0; ; retry++) {
+        const result = await attempt(client, request, send, attempts)
+        if (result.ok) {
+          return { ok: true, message: result.message, attempts, ...(result.cacheMissReason !== undefined ? { cacheMissReason: result.cacheMissReason } : {}) }
+        }
+        const again = result.afterHeaders && RETRYABLE_MID_STREAM.has(result.kind) && retry < maxRetries && !send.signal?.aborted
+        if (!again) {
+          return { ok: false, error: { kind: result.kind, message: result.message, status: result.status }, partial: result.partial, attempts }
+        }
+        await wait(retryDelay(retry + 1), send.signal)
+        if (send.signal?.aborted) {
+          return { ok: false, error: { kind: 'aborted', message: 'The request was cancelled.', status: null }, partial: result.partial, attempts }
+        }
+      }
+    },
+
+    async countTokens(request): Promise<number> {
+      const { max_tokens: _max, stream: _stream, metadata: _metadata, ...body } = request as WireRequest
+      const result = await sdk.messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams)
+      return result.input_tokens
+    },
+  }
+}

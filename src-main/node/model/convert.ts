@@ -1,0 +1,134 @@
+/**
+ * Translation between the SDK's shapes and the engine's: response messages, stream events, and errors. The
+ * engine never sees an SDK type.
+ */
+import Anthropic from '@anthropic-ai/sdk'
+import type { CacheMissReason, ModelErrorKind, ModelStreamEvent } from '../../engine/ports'
+import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from '../../engine/model/wire'
+import { statusKind } from './capture'
+
+type SdkMessage = Anthropic.Messages.Message
+type SdkEvent = Anthropic.Messages.RawMessageStreamEvent
+
+const STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded'])
+
+export function toUsage(usage: SdkMessage['usage']): Usage {
+  const split = usage.cache_creation
+  return {
+    input_tokens: usage.input_tokens ?? 0,
+    output_tokens: usage.output_tokens ?? 0,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+    ...(split ? { cache_creation: { ephemeral_5m_input_tokens: split.ephemeral_5m_input_tokens ?? 0, ephemeral_1h_input_tokens: split.ephemeral_1h_input_tokens ?? 0 } } : {}),
+  }
+}
+
+/**
+ * Keeps the blocks the engine sends back: text, thinking and redacted thinking (unchanged, signatures included,
+ * as the API requires, docs/reference/anthropic-api.md §2.5) and tool calls. With `partial`, only what is safe to
+ * keep from an interrupted stream: text, and thinking that already carries its signature.
+ */
+export function toContent(content: ReadonlyArray<SdkMessage['content'][number]>, partial = false): AssistantContentBlock[] {
+  const out: AssistantContentBlock[] = []
+  for (const block of content) {
+    switch (block.type) {
+      case 'text':
+        if (!partial || block.text.length > 0) out.push({ type: 'text', text: block.text })
+        break
+      case 'thinking':
+        if (!partial || block.signature.length > 0) out.push({ type: 'thinking', thinking: block.thinking, signature: block.signature })
+        break
+      case 'redacted_thinking':
+        out.push({ type: 'redacted_thinking', data: block.data })
+        break
+      case 'tool_use':
+        if (!partial) out.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input })
+        break
+      default:
+        // Server tool blocks: the app offers none, so none should arrive.
+        break
+    }
+  }
+  return out
+}
+
+export function toAssistantMessage(message: SdkMessage, partial = false): AssistantMessage {
+  const stop = message.stop_reason
+  return {
+    id: message.id,
+    model: message.model,
+    content: toContent(message.content, partial),
+    stop_reason: stop !== null && STOP_REASONS.has(stop) ? (stop as StopReason) : null,
+    usage: toUsage(message.usage),
+  }
+}
+
+/** The cache diagnostics a response carried, if any (`diagnostics.cache_miss_reason`). */
+export function cacheMissReason(message: SdkMessage): CacheMissReason | null | undefined {
+  const diagnostics = (message as { diagnostics?: { cache_miss_reason?: unknown } | null }).diagnostics
+  if (diagnostics === undefined) return undefined
+  if (diagnostics === null) return null
+  return (diagnostics.cache_miss_reason ?? null) as CacheMissReason | null
+}
+
+export function toStreamEvent(event: SdkEvent): ModelStreamEvent | null {
+  switch (event.type) {
+    case 'message_start':
+      return { type: 'message_started', messageId: event.message.id, model: event.message.model }
+    case 'content_block_start': {
+      const block = event.content_block
+      switch (block.type) {
+        case 'text':
+        case 'thinking':
+        case 'redacted_thinking':
+          return { type: 'block_started', index: event.index, kind: block.type }
+        case 'tool_use':
+          return { type: 'block_started', index: event.index, kind: 'tool_use', toolName: block.name, toolUseId: block.id }
+        default:
+          return null
+      }
+    }
+    case 'content_block_delta': {
+      const delta = event.delta
+      switch (delta.type) {
+        case 'text_delta':
+          return { type: 'text_delta', index: event.index, text: delta.text }
+        case 'thinking_delta':
+          return { type: 'thinking_delta', index: event.index, thinking: delta.thinking }
+        case 'input_json_delta':
+          return { type: 'tool_input_delta', index: event.index, partialJson: delta.partial_json }
+        default:
+          return null
+      }
+    }
+    case 'content_block_stop':
+      return { type: 'block_stopped', index: event.index }
+    default:
+      return null
+  }
+}
+
+export interface ClassifiedError {
+  readonly kind: ModelErrorKind
+  readonly message: string
+  readonly status: number | null
+}
+
+/** What went wrong, in the engine's words. `afterHeaders`: the failure came after a 200 (mid-stream). */
+export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
+  if (aborted || err instanceof Anthropic.APIUserAbortError) return { kind: 'aborted', message: 'The request was cancelled.', status: null }
+  if (err instanceof Anthropic.APIConnectionError) return { kind: 'connection', message: err.message, status: null }
+  if (err instanceof Anthropic.APIError) {
+    if (typeof err.status === 'number') return { kind: statusKind(err.status), message: err.message, status: err.status }
+    // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3).
+    const type = (err.error as { error?: { type?: string } } | undefined)?.error?.type ?? (err as { type?: string | null }).type ?? ''
+    const kind: ModelErrorKind = type === 'overloaded_error' ? 'overloaded' : type === 'rate_limit_error' ? 'rate_limited' : type === 'api_error' ? 'server_error' : 'unknown'
+    return { kind, message: err.message, status: null }
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  if (/stream ended without producing|request ended without sending any chunks|stream ended before/i.test(message)) return { kind: 'incomplete_stream', message, status: null }
+  // Unparseable SSE data (the SDK rethrows JSON.parse's SyntaxError): not a transport failure.
+  if (err instanceof SyntaxError || /\bJSON\b/.test(message)) return { kind: 'unknown', message, status: null }
+  if (/\bterminated\b|ECONNRESET|\bsocket\b|other side closed|\bnetwork\b/i.test(message)) return { kind: 'connection', message, status: null }
+  return { kind: 'unknown', message, status: null }
+}

@@ -1,0 +1,101 @@
+/**
+ * The client's model table: what the app shows and plans with (label, context window, max output, minimum
+ * cacheable prefix, thinking mode) and what a pass costs. One file, with the source of every number:
+ * docs/reference/anthropic-api.md §5.2 (minimum cacheable length), §5.5 (prices per MTok, multipliers), §8
+ * (context window, max output). Numbers marked UNCONFIRMED there are marked `estimated` here.
+ *
+ * Kept apart from the simulator's own table (src-main/simulator/models.ts) on purpose: the app's predictions are
+ * later measured against the simulator, so the two must not read one shared table.
+ */
+import type { Usage } from '../../engine/model/wire'
+
+export interface Prices {
+  /** USD per million input tokens. */
+  readonly inputPerMTok: number
+  readonly outputPerMTok: number
+  /** A 5-minute cache write: 1.25 × input (§5.5). */
+  readonly cacheWrite5mPerMTok: number
+  /** A 1-hour cache write: 2 × input (§5.5). */
+  readonly cacheWrite1hPerMTok: number
+  /** A cache read: 0.1 × input, except newer models with their own multiplier (§5.5). */
+  readonly cacheReadPerMTok: number
+  readonly source: string
+  /** True when the price comes from third parties only (§5.5 UNCONFIRMED). */
+  readonly estimated: boolean
+}
+
+export interface ModelInfo {
+  readonly id: string
+  readonly label: string
+  readonly contextWindow: number
+  readonly maxOutputTokens: number
+  /** §5.2: below this many prompt tokens a breakpoint neither reads nor writes. */
+  readonly minCacheableTokens: number
+  /** §8: `adaptive` models refuse `thinking.type: "enabled"`; `enabled` models take a budget. */
+  readonly thinking: 'adaptive' | 'enabled'
+  readonly prices: Prices
+}
+
+function prices(input: number, output: number, source: string, readMultiplier = 0.1, estimated = false): Prices {
+  return {
+    inputPerMTok: input,
+    outputPerMTok: output,
+    cacheWrite5mPerMTok: input * 1.25,
+    cacheWrite1hPerMTok: input * 2,
+    cacheReadPerMTok: input * readMultiplier,
+    source,
+    estimated,
+  }
+}
+
+const PC = 'docs/reference/anthropic-api.md §5.5 [DOC-PC]'
+const M = 1_000_000
+
+export const MODELS: ReadonlyArray<ModelInfo> = [
+  { id: 'claude-opus-5-5', label: 'Claude Opus 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(4, 20, '§5.5 official Opus 5.5 model page', 0.05) },
+  { id: 'claude-sonnet-5-5', label: 'Claude Sonnet 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, '§5.5 official Sonnet 5.5 model page (read 0.20; a later cut to 0.10 is unconfirmed)') },
+  { id: 'claude-haiku-5-5', label: 'Claude Haiku 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(0.1, 0.5, '§5.5 third-party only (prompt ≤100k tier)', 0.1, true) },
+  { id: 'claude-fable-5-2', label: 'Claude Fable 5.2', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 Fable 5.1 prices, assumed for 5.2', 0.025, true) },
+  { id: 'claude-mythos-5-2', label: 'Claude Mythos 5.2', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 Mythos 5.1 prices, assumed for 5.2', 0.025, true) },
+  { id: 'claude-fable-5-1', label: 'Claude Fable 5.1', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 [DOC-PRICING]', 0.025) },
+  { id: 'claude-mythos-5-1', label: 'Claude Mythos 5.1', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 [DOC-PRICING]', 0.025) },
+  { id: 'claude-fable-5', label: 'Claude Fable 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, PC) },
+  { id: 'claude-mythos-5', label: 'Claude Mythos 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, PC) },
+  { id: 'claude-opus-5', label: 'Claude Opus 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  { id: 'claude-sonnet-5', label: 'Claude Sonnet 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, PC) },
+  { id: 'claude-opus-4-8', label: 'Claude Opus 4.8', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  { id: 'claude-opus-4-7', label: 'Claude Opus 4.7', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 2048, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  { id: 'claude-opus-4-6', label: 'Claude Opus 4.6', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  { id: 'claude-sonnet-4-6', label: 'Claude Sonnet 4.6', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(3, 15, PC) },
+  { id: 'claude-haiku-4-5', label: 'Claude Haiku 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(1, 5, PC) },
+  { id: 'claude-opus-4-5', label: 'Claude Opus 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(5, 25, PC) },
+  { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 1024, thinking: 'enabled', prices: prices(3, 15, PC) },
+]
+
+/** The model the app starts with. */
+export const DEFAULT_MODEL_ID = 'claude-sonnet-4-6'
+
+/** Finds a model by id, also by a dated id (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`). */
+export function findModel(id: string): ModelInfo | null {
+  return MODELS.find((m) => m.id === id) ?? MODELS.find((m) => id.startsWith(`${m.id}-`) && /^\d{8}$/.test(id.slice(m.id.length + 1))) ?? null
+}
+
+/**
+ * The cost of one pass in USD (§5.5): input, 5m and 1h writes, reads and output, each at its own rate. When the
+ * usage has no 5m/1h split, every write is priced as 5m. Null for a model the table does not know.
+ */
+export function costUsd(model: string | ModelInfo, usage: Usage): number | null {
+  const info = typeof model === 'string' ? findModel(model) : model
+  if (!info) return null
+  const p = info.prices
+  const split = usage.cache_creation
+  const write1h = split ? split.ephemeral_1h_input_tokens : 0
+  const write5m = split ? split.ephemeral_5m_input_tokens : usage.cache_creation_input_tokens
+  return (
+    usage.input_tokens * p.inputPerMTok +
+    write5m * p.cacheWrite5mPerMTok +
+    write1h * p.cacheWrite1hPerMTok +
+    usage.cache_read_input_tokens * p.cacheReadPerMTok +
+    usage.output_tokens * p.outputPerMTok
+  ) / 1_000_000
+}
