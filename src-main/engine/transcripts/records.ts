@@ -3,7 +3,7 @@
  *
  * A transcript is an append-only log, not a message list: one API response is written as several assistant lines
  * (one per content block) sharing `requestId`, and non-message lines (progress, hooks, snapshots) are interleaved.
- * Schema as observed in CC 1.0.98 → 2.1.39: docs/reference/real-material.md §1.2 (copied as docs/claude-code-import.md).
+ * Schema as observed in CC 1.0.98 → 2.1.39: docs/reference/real-material.md §1.2; summary in docs/claude-code-import.md.
  *
  * Only what import needs is kept; everything else on a line (cwd, gitBranch, todos, …) is dropped at parse time.
  */
