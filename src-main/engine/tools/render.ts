@@ -81,7 +81,7 @@ export function renderGlobResult(pattern: string, paths: ReadonlyArray<string>, 
 
 /** `matches` are `path:line:text` lines; `stoppedEarly` when the search stopped at GREP_MAX_MATCHES. */
 export function renderGrepResult(pattern: string, where: string, matches: ReadonlyArray<string>, stoppedEarly: boolean): string {
-  if (matches.length === 0) return `No matches for /${pattern}/ in ${where}.`
+  if (matches.length === 0) return `No matches for /${pattern}/ in ${where === '.' ? 'the project' : where}.`
   const more = stoppedEarly
     ? `\n[Stopped after ${GREP_MAX_MATCHES} matches. Narrow the search with path or glob, or a more specific pattern.]`
     : ''

@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { findRipgrep } from '../../../src-main/node/tools/grep-rg'
+import { makeFixture, Session, type Fixture } from './fixture'
+
+const rg = await findRipgrep(process.env)
+
+const FILES = {
+  '.gitignore': 'dist/\n*.log\n!keep.log\nnode_modules/\n',
+  '.env.example': 'NEEDLE=1\n',
+  '.git/config': 'NEEDLE in git internals\n',
+  'README.md': 'no match here\n',
+  'src/a.ts': 'const x = 1 // NEEDLE\nconst y = 2\nexport const NEEDLE_TOO = 3\n',
+  'src/b.js': 'NEEDLE in js\n',
+  'dist/bundle.js': 'NEEDLE in build output\n',
+  'debug.log': 'NEEDLE in a log\n',
+  'keep.log': 'NEEDLE kept\n',
+  'node_modules/lib/index.js': 'NEEDLE in a dependency\n',
+  'pkg/.gitignore': 'generated.ts\n',
+  'pkg/generated.ts': 'NEEDLE generated\n',
+  'pkg/real.ts': 'NEEDLE real\n',
+}
+
+let fx: Fixture
+beforeEach(() => {
+  fx = makeFixture(FILES)
+})
+afterEach(() => fx.cleanup())
+
+const engines = rg === null ? (['off'] as const) : (['off', rg] as const)
+
+describe.each(engines)('grep (ripgrep: %s)', (ripgrep) => {
+  let session: Session
+  beforeEach(() => {
+    session = new Session(fx, { ripgrep })
+  })
+  afterEach(() => session.executor.dispose())
+
+  it('honours .gitignore at every level, skips .git, includes hidden files, sorted by path', async () => {
+    const outcome = await session.call('grep', { pattern: 'NEEDLE' })
+    expect(outcome).toMatchObject({ kind: 'ok' })
+    expect(outcome.content.split('\n')).toEqual([
+      '.env.example:1:NEEDLE=1',
+      'keep.log:1:NEEDLE kept',
+      'pkg/real.ts:1:NEEDLE real',
+      'src/a.ts:1:const x = 1 // NEEDLE',
+      'src/a.ts:3:export const NEEDLE_TOO = 3',
+      'src/b.js:1:NEEDLE in js',
+    ])
+  })
+
+  it('narrows by path and by file-name glob', async () => {
+    expect((await session.call('grep', { pattern: 'NEEDLE', path: 'src', glob: '*.ts' })).content.split('\n')).toEqual([
+      'src/a.ts:1:const x = 1 // NEEDLE',
+      'src/a.ts:3:export const NEEDLE_TOO = 3',
+    ])
+    expect((await session.call('grep', { pattern: 'NEEDLE_T', path: 'src/a.ts' })).content).toBe('src/a.ts:3:export const NEEDLE_TOO = 3')
+  })
+
+  it('uses regular expressions and says when nothing matched', async () => {
+    expect((await session.call('grep', { pattern: 'const [xy] = \\d', path: 'src' })).content.split('\n')).toHaveLength(2)
+    expect(await session.call('grep', { pattern: 'HAYSTACK' })).toMatchObject({ kind: 'ok', content: 'No matches for /HAYSTACK/ in the project.' })
+  })
+
+  it('stops at the match limit with a note', async () => {
+    fx.write('many.txt', 'NEEDLE\n'.repeat(400))
+    const outcome = await session.call('grep', { pattern: 'NEEDLE', path: 'many.txt' })
+    const lines = outcome.content.split('\n')
+    expect(lines.filter((line) => line.startsWith('many.txt:'))).toHaveLength(300)
+    expect(lines[lines.length - 1]).toMatch(/^\[Stopped after 300 matches\./)
+  })
+})
+
+describe('glob', () => {
+  let session: Session
+  beforeEach(() => {
+    session = new Session(fx)
+  })
+  afterEach(() => session.executor.dispose())
+
+  it('finds files, leaving out .gitignored ones (and saying so), .git and node_modules', async () => {
+    expect((await session.call('glob', { pattern: '**/*.ts' })).content).toBe('pkg/real.ts\nsrc/a.ts\n[1 more matched but are ignored by .gitignore.]')
+    expect((await session.call('glob', { pattern: '**/*.js' })).content).toBe('src/b.js\n[1 more matched but are ignored by .gitignore.]')
+    expect((await session.call('glob', { pattern: '**/config' })).content).toBe('No files match **/config.')
+    expect((await session.call('glob', { pattern: '*.log' })).content).toBe('keep.log\n[1 more matched but are ignored by .gitignore.]')
+  })
+})
+
+describe('list_dir', () => {
+  let session: Session
+  beforeEach(() => {
+    session = new Session(fx)
+  })
+  afterEach(() => session.executor.dispose())
+
+  it('lists a folder sorted, marking folders and links', async () => {
+    expect((await session.call('list_dir', { path: 'pkg' })).content).toBe('.gitignore\ngenerated.ts\nreal.ts')
+    const root = (await session.call('list_dir', { path: '.' })).content.split('\n')
+    expect(root).toContain('src/')
+    expect(root).toContain('link-out@')
+    expect(await session.call('list_dir', { path: 'README.md' })).toMatchObject({ kind: 'error', code: 'not_a_directory' })
+  })
+})
