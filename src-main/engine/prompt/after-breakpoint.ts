@@ -90,7 +90,9 @@ export function selectRelevantContext(input: RelevanceInput): RelevantContext {
   const keys: string[] = []
   const resolveNotes: ResolveNote[] = []
   const included = new IncludedSet(input.system)
+  const governing = new Set(governingDirs(path))
   for (const nested of input.nested) {
+    if (!governing.has(nested.dir)) continue
     const key = deliveryKey('nested', nested.fileId)
     if (input.delivered.has(key) || keys.includes(key)) continue
     const file = input.files[nested.fileId]

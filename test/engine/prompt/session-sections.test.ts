@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { freezeSessionSection, MEMORY_FILE_BUDGET_CHARS, SKILL_DESCRIPTION_MAX_CHARS } from '../../../src-main/engine/prompt'
+import { gathered } from './fakes'
+
+const origin = { kind: 'session_start' } as const
+
+describe('memory section', () => {
+  it('shows project then user memory under a line saying memory may be out of date', () => {
+    const g = gathered({
+      files: { '.loupe/memory.md': { text: '- tabs' }, '~/.loupe/memory.md': { text: '- short answers' } },
+      memory: { project: '.loupe/memory.md', user: '~/.loupe/memory.md' },
+    })
+    const text = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: false }).memory.text
+    expect(text).toContain('Memory may be out of date')
+    expect(text.indexOf('## Project memory (.loupe/memory.md)')).toBeLessThan(text.indexOf('## User memory (~/.loupe/memory.md)'))
+  })
+
+  it(`cuts each file at ${MEMORY_FILE_BUDGET_CHARS} characters with a note`, () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `- fact ${i}`).join('\n')
+    const g = gathered({ files: { '.loupe/memory.md': { text: long } }, memory: { project: '.loupe/memory.md' } })
+    const memory = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: false }).memory
+    expect(memory.text).toContain('[Truncated: .loupe/memory.md is longer than 8,000 characters; read the file for the rest.]')
+    const body = memory.text.slice(memory.text.indexOf('- fact 0'), memory.text.indexOf('\n\n[Truncated'))
+    expect(body.length).toBeLessThanOrEqual(MEMORY_FILE_BUDGET_CHARS)
+    expect(memory.notes).toEqual([expect.objectContaining({ kind: 'truncated', path: '.loupe/memory.md' })])
+  })
+
+  it('is empty when there is no memory', () => {
+    expect(freezeSessionSection(gathered({ files: {} }), { origin, contextWindowTokens: 200_000, skills: false }).memory.text).toBe('')
+  })
+})
+
+function skillFile(name: string, description: string): { text: string } {
+  return { text: `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\nBody of ${name}, never listed.` }
+}
+
+describe('skills listing', () => {
+  it('lists name and description only, sorted by name, and never the body', () => {
+    const g = gathered({
+      files: { 'b/SKILL.md': skillFile('release', 'Cut a release.'), 'a/SKILL.md': skillFile('deploy', 'Deploy to staging.') },
+      skills: [['b', 'b/SKILL.md'], ['a', 'a/SKILL.md']],
+    })
+    const text = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills.text
+    expect(text).toContain('- deploy: Deploy to staging.\n- release: Cut a release.')
+    expect(text).not.toContain('Body of')
+  })
+
+  it(`caps each description at ${SKILL_DESCRIPTION_MAX_CHARS} characters`, () => {
+    const g = gathered({ files: { 'a/SKILL.md': skillFile('long', 'word '.repeat(200)) }, skills: [['a', 'a/SKILL.md']] })
+    const line = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills.text.split('\n').at(-1)!
+    expect(line.length).toBeLessThanOrEqual('- long: '.length + SKILL_DESCRIPTION_MAX_CHARS)
+    expect(line.endsWith('…')).toBe(true)
+  })
+
+  it('shortens descriptions, then lists names only, to stay within 1% of the window', () => {
+    const files: Record<string, { text: string }> = {}
+    const skills: Array<[string, string]> = []
+    for (let i = 0; i < 40; i++) {
+      files[`s${i}/SKILL.md`] = skillFile(`skill-${String(i).padStart(2, '0')}`, 'd'.repeat(240))
+      skills.push([`s${i}`, `s${i}/SKILL.md`])
+    }
+    const g = gathered({ files, skills })
+    const roomy = freezeSessionSection(g, { origin, contextWindowTokens: 1_000_000, skills: true }).skills
+    expect(roomy.descriptionCap).toBe(SKILL_DESCRIPTION_MAX_CHARS)
+    const tight = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills
+    expect(tight.text.length).toBeLessThanOrEqual(200_000 * 0.01 * 4)
+    expect(tight.descriptionCap).toBeLessThan(SKILL_DESCRIPTION_MAX_CHARS)
+    const namesOnly = freezeSessionSection(g, { origin, contextWindowTokens: 20_000, skills: true }).skills
+    expect(namesOnly.descriptionCap).toBe(0)
+    expect(namesOnly.text).toContain('- skill-00\n- skill-01\n')
+    const tiny = freezeSessionSection(g, { origin, contextWindowTokens: 10_000, skills: true }).skills
+    expect(tiny.text.length).toBeLessThanOrEqual(400)
+    expect(tiny.text).toMatch(/- … and \d+ more skills, not listed for space$/)
+  })
+
+  it('skips a skill with bad frontmatter or no name, with a note', () => {
+    const g = gathered({
+      files: { 'a/SKILL.md': { text: '---\nname: [x\n---\n' }, 'b/SKILL.md': { text: '---\ndescription: no name\n---\n' }, 'c/SKILL.md': { text: 'plain' } },
+      skills: [['a', 'a/SKILL.md'], ['b', 'b/SKILL.md'], ['c', 'c/SKILL.md']],
+    })
+    const s = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills
+    expect(s.text).toBe('')
+    expect(s.notes.map((n) => n.path)).toEqual(['a/SKILL.md', 'b/SKILL.md', 'c/SKILL.md'])
+  })
+
+  it('is left out when the skills feature is off', () => {
+    const g = gathered({ files: { 'a/SKILL.md': skillFile('x', 'y') }, skills: [['a', 'a/SKILL.md']] })
+    expect(freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: false }).skills.text).toBe('')
+  })
+})
