@@ -36,13 +36,16 @@ export interface ModelInfo {
   readonly prices: Prices
 }
 
+/** Rounds away float noise (3 × 0.1 = 0.30000000000000004) so prices read as published. */
+const tidy = (usd: number): number => Math.round(usd * 1e6) / 1e6
+
 function prices(input: number, output: number, source: string, readMultiplier = 0.1, estimated = false): Prices {
   return {
     inputPerMTok: input,
     outputPerMTok: output,
-    cacheWrite5mPerMTok: input * 1.25,
-    cacheWrite1hPerMTok: input * 2,
-    cacheReadPerMTok: input * readMultiplier,
+    cacheWrite5mPerMTok: tidy(input * 1.25),
+    cacheWrite1hPerMTok: tidy(input * 2),
+    cacheReadPerMTok: tidy(input * readMultiplier),
     source,
     estimated,
   }
