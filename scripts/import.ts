@@ -2,6 +2,7 @@
  * `npm run import -- <session.jsonl> --summary`: a Claude Code session's totals as JSON, without the store.
  * See src-main/node/transcripts/cli.ts and docs/claude-code-import.md.
  */
+import { costUsd } from '../src-main/node/model/models'
 import { runImportCli } from '../src-main/node/transcripts/cli'
 
 // No top-level await: package.json has no "type": "module", so tsx runs this file as CommonJS.
@@ -9,6 +10,6 @@ void runImportCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
-}).then((code) => {
+}, { price: costUsd }).then((code) => {
   process.exitCode = code
 })

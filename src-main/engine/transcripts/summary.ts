@@ -17,7 +17,10 @@ export interface UsageSummary {
   readonly cache_creation_input_tokens: number
   readonly output_tokens: number
   readonly cached_share: number
-  readonly cost_usd?: number
+  /** Only when prices were given: the sum over requests whose model has a known price; null when none has. */
+  readonly cost_usd?: number | null
+  /** Only when prices were given: requests left out of `cost_usd` because their model has no known price. */
+  readonly unpriced_requests?: number
 }
 
 export interface CompactionSummary {
@@ -72,7 +75,9 @@ function usageSummary(t: UsageTotals): UsageSummary {
     output_tokens: t.outputTokens,
     cached_share: round(t.cachedShare, 4),
   }
-  return t.costUsd === null ? base : { ...base, cost_usd: round(t.costUsd, 4) }
+  if (t.costUsd === null) return base
+  const noneKnown = t.requests > 0 && t.unpricedRequests === t.requests
+  return { ...base, cost_usd: noneKnown ? null : round(t.costUsd, 4), unpriced_requests: t.unpricedRequests }
 }
 
 function skippedByReason(file: FileStats): Partial<Record<SkipReason, number>> {

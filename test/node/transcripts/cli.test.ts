@@ -41,6 +41,7 @@ describe('import --summary', () => {
     expect(code).toBe(0)
     const summary = JSON.parse(out)
     expect(summary.cost_usd).toBeCloseTo(summary.output_tokens / 1e6, 4)
+    expect(summary.unpriced_requests).toBe(0)
   })
 
   it('refuses to import into the store (not available) and unknown options', async () => {
