@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { errorOutcome, okOutcome, type ToolOutcome } from '../../engine/tools/executor'
 import { BASH_DEFAULT_TIMEOUT_MS, TOOL_OUTPUT_MAX_CHARS } from '../../engine/tools/limits'
 import { renderCommandResult } from '../../engine/tools/render'
+import { assertNever } from '../../engine/tools/types'
 import type { BashInput } from '../../engine/tools/schemas'
 import { runProcess } from './process'
 
@@ -64,5 +65,7 @@ export async function bashTool(input: BashInput, deps: BashDeps): Promise<ToolOu
       return errorOutcome('timeout', renderCommandResult(result.output, end))
     case 'aborted':
       return errorOutcome('aborted', renderCommandResult(result.output, end))
+    default:
+      return assertNever(end)
   }
 }

@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { findRipgrep } from '../../../src-main/node/tools/grep-rg'
 import { makeFixture, Session, type Fixture } from './fixture'
+
+const rg = await findRipgrep(process.env)
 
 let fx: Fixture
 let session: Session
@@ -62,10 +65,12 @@ describe('no file tool reaches outside the root', () => {
     expect(all.content).not.toMatch(/link-out\//)
   })
 
-  it('does not search through links out of the root', async () => {
-    const outcome = await session.call('grep', { pattern: 'SECRET' })
+  it.each(rg === null ? ['off'] : ['off', rg])('does not search through links out of the root (ripgrep: %s)', async (ripgrep) => {
+    const searcher = new Session(fx, { ripgrep })
+    const outcome = await searcher.call('grep', { pattern: 'SECRET' })
     expect(outcome).toMatchObject({ kind: 'ok' })
     expect(outcome.content).toMatch(/^No matches/)
+    await searcher.executor.dispose()
   })
 
   it('refuses memory and skills when .loupe leads out of the root', async () => {
