@@ -159,7 +159,8 @@ export function expandFile(
   const base = { tier: visit.tier, fileId: file.id, path: visit.path, importedBy: visit.importedBy, body }
   if (earlier !== null) {
     out.push({ ...base, duplicateOf: earlier })
-    notes.push({ path: visit.path, kind: 'duplicate', message: `${visit.path} has the same text as ${earlier}; included once` })
+    const what = visit.importedBy === null ? visit.path : `${visit.path} (imported by ${visit.importedBy})`
+    notes.push({ path: visit.path, kind: 'duplicate', message: `${what} has the same text as ${earlier}; included once` })
     return
   }
   out.push({ ...base, duplicateOf: null })

@@ -8,7 +8,7 @@ import {
   type HistoryMessage,
   type PromptPlan,
 } from '../../../src-main/engine/prompt'
-import { assistantToolUse, baseInput, gathered, SETTINGS, toolResult, user } from './fakes'
+import { assistantToolUse, baseInput, fakeHasher, gathered, SETTINGS, toolResult, user } from './fakes'
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -213,10 +213,12 @@ describe('buildPromptPlan: fingerprints and re-freezing', () => {
   })
 
   it('hashes each section once while its frozen values stay the same', () => {
-    const input = baseInput()
+    const hasher = fakeHasher()
+    const input = baseInput({ hasher })
     buildPromptPlan(input)
-    const calls = (input.hasher as { calls: number }).calls
+    const calls = hasher.calls
+    expect(calls).toBeGreaterThan(0)
     for (let i = 0; i < 5; i++) buildPromptPlan({ ...input, history: [...input.history, user(`more ${i}`, `x${i}`)] })
-    expect((input.hasher as { calls: number }).calls).toBe(calls)
+    expect(hasher.calls).toBe(calls)
   })
 })
