@@ -3,7 +3,7 @@
  * then every message content block, each with its token count, its running total and the cumulative prefix hash
  * the cache is keyed by. Breakpoints (explicit and automatic, §6.2–6.3) are placed and checked here.
  */
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { invalidRequest } from './errors'
 import type { SimModel } from './models'
 import { blockText, toolResultText, type SimBlock, type SimRequest, type Ttl } from './request'
@@ -56,6 +56,65 @@ export function canonicalJson(value: unknown): string {
   const record = value as Record<string, unknown>
   const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort()
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`
+}
+
+/**
+ * Feeds a value's canonical form (keys sorted, `cache_control` on the block itself left out) straight into a
+ * hash, without building the JSON text: strings go in as length-prefixed raw text, which is unambiguous and skips
+ * JSON escaping of large blocks. Two blocks hash alike exactly when their canonical JSON is alike.
+ */
+function feedCanonical(hash: Hash, value: unknown, skipKey: string | null = null): void {
+  if (typeof value === 'string') {
+    hash.update(`s${value.length}:`)
+    hash.update(value)
+  } else if (value === null || typeof value !== 'object') {
+    hash.update(`${typeof value}:${String(value)};`)
+  } else if (Array.isArray(value)) {
+    hash.update(`[${value.length}`)
+    for (const item of value) feedCanonical(hash, item)
+    hash.update(']')
+  } else {
+    const record = value as Record<string, unknown>
+    const keys = Object.keys(record).filter((k) => k !== skipKey && record[k] !== undefined).sort()
+    hash.update(`{${keys.length}`)
+    for (const key of keys) {
+      hash.update(`k${key.length}:${key}`)
+      feedCanonical(hash, record[key])
+    }
+    hash.update('}')
+  }
+}
+
+// Every pass resends the whole prefix, so most text blocks were hashed before. Looking a text up in a Map costs
+// far less than SHA-256 over it; the memo is bounded by the characters it holds.
+const textDigests = new Map<string, string>()
+const TEXT_DIGEST_MEMO_CHARS = 64 * 1024 * 1024
+let textDigestChars = 0
+
+function isPlainText(block: SimBlock): block is SimBlock & { readonly text: string } {
+  if (block.type !== 'text' || typeof block.text !== 'string') return false
+  for (const key in block) if (key !== 'type' && key !== 'text' && key !== 'cache_control') return false
+  return true
+}
+
+function blockDigest(block: SimBlock): string {
+  const plain = isPlainText(block)
+  if (plain) {
+    const known = textDigests.get(block.text)
+    if (known !== undefined) return known
+  }
+  const hash = createHash('sha256')
+  feedCanonical(hash, block, 'cache_control')
+  const digest = hash.digest('hex')
+  if (plain) {
+    if (textDigestChars + block.text.length > TEXT_DIGEST_MEMO_CHARS) {
+      textDigests.clear()
+      textDigestChars = 0
+    }
+    textDigests.set(block.text, digest)
+    textDigestChars += block.text.length
+  }
+  return digest
 }
 
 function withoutCacheControl(block: object): object {
@@ -228,7 +287,7 @@ export function buildSequence(request: SimRequest, model: SimModel): Sequence {
   }
   for (const e of raw) {
     if (level !== e.level) advance(e.level)
-    const digest = sha256(canonicalJson(withoutCacheControl(e.block)))
+    const digest = blockDigest(e.block)
     const tokens = Math.max(1, memoTokens(`${e.isTool ? 't' : 'b'}:${digest}`, () => contentTokens(e.block, e.isTool)) + e.framing)
     cum += tokens
     key = sha256(`${key}|${digest}`)
