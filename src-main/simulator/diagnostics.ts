@@ -40,7 +40,8 @@ function stripCc(block: object): object {
 
 function fingerprint(request: SimRequest, sequence: Sequence, betas: ReadonlyArray<string>): Fingerprint {
   return {
-    model: request.model,
+    // The SDK documents model_changed as "model or speed differs".
+    model: `${request.model}|${request.speed ?? 'standard'}`,
     tools: levelDigest(request, 'tools'),
     system: levelDigest(request, 'system'),
     keys: sequence.entries.map((e) => e.key),

@@ -109,6 +109,8 @@ export class SimulatorServer {
     const after = fault?.afterEvents ?? 3
     const frames: string[] = []
     for (const [i, event] of events.entries()) {
+      // The client went away (an abort): stop pacing the rest.
+      if (res.destroyed) return
       if (fault && i === after) {
         if (fault.kind === 'reset') {
           // Let what was written reach the client first, then drop the connection without ending the response.
