@@ -126,6 +126,17 @@ describe('scripted agent: tools, notes, thinking, determinism', () => {
     expect(calls(blocks)).toEqual([{ name: 'read_file', input: { path: 'main.go' } }])
   })
 
+  it('skips the app session context and bracketed notes (src-main/engine/prompt)', () => {
+    const context = '# Session context\n\nProject: demo\nRoot: /p\n\nTop level of the root (2 entries; folders end with /):\nREADME.md\nsrc/'
+    expect(calls(respond([{ role: 'user', content: [{ type: 'text', text: context }, { type: 'text', text: 'list src' }] }]))).toEqual([{ name: 'list_dir', input: { path: 'src' } }])
+    const messages: Msg[] = [
+      { role: 'user', content: [{ type: 'text', text: context }, { type: 'text', text: 'read a.ts' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1\tconst a = 1\n' }, { type: 'text', text: '[Instructions for src/, which apply to src/a.ts:]\n\nUse tabs.' }] },
+    ]
+    expect(text(respond(messages))).toContain('const a = 1')
+  })
+
   it('treats tool results followed by a tagged note as the same turn', () => {
     const messages: Msg[] = [
       { role: 'user', content: 'list src' },

@@ -2,9 +2,11 @@
  * Reads a request the way the scripted agent needs it: the user's newest words, the tool calls made since then
  * with their results, the tools on offer, and the whole history (for compaction summaries).
  *
- * Convention the app follows (docs/simulator.md): notes and context the app adds to a user message are wrapped
- * in a tag (`<system-reminder>…`, `<context>…`); the user's own words are the last untagged text block of the
- * newest user message that is not only tool results.
+ * Text the app adds to a user message is not the user's words: the frozen session context ("# Session context",
+ * src-main/engine/prompt/session-context.ts), after-the-breakpoint notes whose first line is a bracketed header
+ * ("[Memory saved to …]", src-main/engine/prompt/notes.ts), and anything wrapped whole in a tag
+ * (`<system-reminder>…</system-reminder>`). The user's words are the last other text block of the newest user
+ * message that is not only tool results (docs/simulator.md).
  */
 import { blockText, toolResultText, type SimBlock, type SimMessage, type SimRequest } from '../request'
 
@@ -32,6 +34,12 @@ export interface Turn {
 }
 
 const TAGGED = /^\s*<([a-zA-Z][\w-]*)[^>]*>[\s\S]*<\/\1>\s*$/
+const SESSION_CONTEXT = /^\s*# Session context\b/
+const BRACKETED_NOTE = /^\[[^\]\n]*\](?:\n|$)/
+
+function isAppText(text: string): boolean {
+  return TAGGED.test(text) || SESSION_CONTEXT.test(text) || BRACKETED_NOTE.test(text)
+}
 const INLINE_TAGS = /<(system-reminder|context|note|reminder)[^>]*>[\s\S]*?<\/\1>/g
 
 /** The user's own words in one user message, or null when it has none (tool results or tagged notes only). */
@@ -40,7 +48,7 @@ export function userWords(message: SimMessage): string | null {
   const texts = message.content.filter((b) => b.type === 'text').map(blockText)
   for (let i = texts.length - 1; i >= 0; i--) {
     const text = texts[i]!
-    if (TAGGED.test(text)) continue
+    if (isAppText(text)) continue
     const cleaned = text.replace(INLINE_TAGS, '').trim()
     if (cleaned.length > 0) return cleaned
   }
