@@ -91,6 +91,30 @@ describe('ModelClient over the SDK, against the simulator', () => {
     })
   })
 
+  it('keeps thinking blocks with their signatures, and the service accepts them sent back unchanged', async () => {
+    await withClient({}, {}, async (client) => {
+      const thinking = { type: 'enabled' as const, budget_tokens: 1024 }
+      const events: ModelStreamEvent[] = []
+      const first = ok(await client.send(request('list the root', { model: 'claude-haiku-4-5', thinking }), { onEvent: (e) => events.push(e) }))
+      const block = first.message.content[0]
+      expect(block?.type).toBe('thinking')
+      expect(block?.type === 'thinking' && block.signature.length).toBeGreaterThan(10)
+      expect(events.some((e) => e.type === 'thinking_delta')).toBe(true)
+      const call = first.message.content.find((b) => b.type === 'tool_use')
+      if (call?.type !== 'tool_use') throw new Error('no tool call')
+      const messages: WireRequest['messages'] = [
+        { role: 'user', content: [{ type: 'text', text: 'list the root' }] },
+        { role: 'assistant', content: first.message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'a.ts' }] },
+      ]
+      expect(ok(await client.send({ ...request('x', { model: 'claude-haiku-4-5', thinking }), messages }, {})).message.stop_reason).toBe('end_turn')
+      const edited = messages.map((m, i) => (i === 1 && m.role === 'assistant' ? { ...m, content: m.content.map((b) => (b.type === 'thinking' ? { ...b, thinking: 'changed' } : b)) } : m)) as WireRequest['messages']
+      const refused = await client.send({ ...request('x', { model: 'claude-haiku-4-5', thinking }), messages: edited }, {})
+      expect(refused.ok).toBe(false)
+      if (!refused.ok) expect(refused.error.kind).toBe('invalid_request')
+    })
+  })
+
   it('aborts through the signal and keeps the partial text', async () => {
     await withClient({ pace: 'realistic' }, {}, async (client) => {
       const controller = new AbortController()
