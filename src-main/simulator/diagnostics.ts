@@ -27,7 +27,9 @@ interface Fingerprint {
   readonly config: string
 }
 
-const FINGERPRINT_LIMIT = 10_000
+// A session only ever compares with its previous response; 1,000 fingerprints of 16-hex-digit keys stay small.
+const FINGERPRINT_LIMIT = 1_000
+const KEY_CHARS = 16
 
 function levelDigest(request: SimRequest, level: 'tools' | 'system'): string {
   return canonicalJson(level === 'tools' ? request.tools.map(stripCc) : request.system.map(stripCc))
@@ -44,7 +46,7 @@ function fingerprint(request: SimRequest, sequence: Sequence, betas: ReadonlyArr
     model: `${request.model}|${request.speed ?? 'standard'}`,
     tools: levelDigest(request, 'tools'),
     system: levelDigest(request, 'system'),
-    keys: sequence.entries.map((e) => e.key),
+    keys: sequence.entries.map((e) => e.key.slice(0, KEY_CHARS)),
     levels: sequence.entries.map((e) => e.level),
     cums: sequence.entries.map((e) => e.cum),
     config: canonicalJson({

@@ -88,7 +88,7 @@ function feedCanonical(hash: Hash, value: unknown, skipKey: string | null = null
 // Every pass resends the whole prefix, so most text blocks were hashed before. Looking a text up in a Map costs
 // far less than SHA-256 over it; the memo is bounded by the characters it holds.
 const textDigests = new Map<string, string>()
-const TEXT_DIGEST_MEMO_CHARS = 64 * 1024 * 1024
+const TEXT_DIGEST_MEMO_CHARS = 16 * 1024 * 1024
 let textDigestChars = 0
 
 function isPlainText(block: SimBlock): block is SimBlock & { readonly text: string } {
