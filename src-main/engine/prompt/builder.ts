@@ -16,7 +16,7 @@ import type { Hasher } from '../ports'
 import type { TextBlock } from '../model/wire'
 import { PlanError } from './errors'
 import { estimateTokens } from './estimate'
-import { planMessage } from './messages'
+import { planHistory } from './history-cache'
 import { planSystem } from './system'
 import { EPHEMERAL_1H, EPHEMERAL_5M, findTail, markBlock } from './breakpoints'
 import { validatePlan } from './validate'
@@ -82,23 +82,22 @@ export function buildPromptPlan(input: PromptInput): PromptPlan {
     breakpoints.push({ tag: 'session', area: 'system', index: 1, blockIndex: 0, ttl: '5m' })
   }
 
-  const history = input.history
-  const messages: PlannedMessage[] = new Array<PlannedMessage>(history.length)
-  let messageTokens = 0
-  for (let i = 0; i < history.length; i++) {
-    const planned = planMessage(history[i]!, i === 0 ? input.context : null)
-    messages[i] = planned
-    messageTokens += planned.tokens
-  }
+  const planned = planHistory(input.history, input.context)
+  const messages: PlannedMessage[] = planned.messages
+  let messageTokens = planned.tokens
+  // Messages reused from an earlier pass were checked then; a marked copy keeps its stability.
+  let firstChanged = planned.reused
 
   const newest = findTail(messages, messages.length - 1)
   const previous = input.previousTailIndex === null ? null : findTail(messages, input.previousTailIndex)
   if (previous !== null && (newest === null || previous.index !== newest.index || previous.blockIndex !== newest.blockIndex)) {
     messages[previous.index] = markBlock(messages[previous.index]!, previous.blockIndex, 'previous_tail')
+    firstChanged = Math.min(firstChanged, previous.index)
     breakpoints.push({ tag: 'previous_tail', area: 'messages', index: previous.index, blockIndex: previous.blockIndex, ttl: '5m' })
   }
   if (newest !== null) {
     messages[newest.index] = markBlock(messages[newest.index]!, newest.blockIndex, 'newest_tail')
+    firstChanged = Math.min(firstChanged, newest.index)
     breakpoints.push({ tag: 'newest_tail', area: 'messages', index: newest.index, blockIndex: newest.blockIndex, ttl: '5m' })
   }
 
@@ -134,6 +133,7 @@ export function buildPromptPlan(input: PromptInput): PromptPlan {
       })
     }
     messages[lastIndex] = { ...last, wire: { role: 'user', content }, blocks, tokens }
+    firstChanged = Math.min(firstChanged, lastIndex)
   }
 
   const systemTokens = systemBlocks.reduce((sum, b) => sum + b.tokens, 0)
@@ -154,6 +154,6 @@ export function buildPromptPlan(input: PromptInput): PromptPlan {
     },
     sessionOrigin: input.session.origin,
   }
-  validatePlan(plan)
+  validatePlan(plan, { fromMessage: firstChanged })
   return plan
 }

@@ -36,6 +36,8 @@ export function findImportRefs(text: string): string[] {
         continue
       }
     }
+    // Most lines hold neither a reference nor a comment: skip the work for them.
+    if (!inComment && !line.includes('@') && !line.includes('<!--')) continue
     const visible = stripComments(line, inComment)
     inComment = visible.inComment
     for (const ref of refsInLine(stripCodeSpans(visible.text))) {
@@ -72,41 +74,33 @@ function stripComments(line: string, startsInComment: boolean): { text: string; 
 
 /** Blanks out inline code spans: a run of N backticks up to the next run of exactly N backticks on the line. */
 function stripCodeSpans(line: string): string {
-  if (!line.includes('`')) return line
+  let tick = line.indexOf('`')
+  if (tick < 0) return line
   let out = ''
-  let i = 0
-  while (i < line.length) {
-    if (line[i] !== '`') {
-      out += line[i]
-      i++
-      continue
-    }
-    let run = 0
-    while (line[i + run] === '`') run++
-    const close = findRun(line, i + run, run)
+  let from = 0
+  while (tick >= 0) {
+    let run = 1
+    while (line[tick + run] === '`') run++
+    const close = findRun(line, tick + run, run)
     if (close < 0) {
       // An unmatched run is literal text (CommonMark), and cannot hide a reference.
-      out += line.slice(i, i + run)
-      i += run
-    } else {
-      out += ' '
-      i = close + run
+      tick = line.indexOf('`', tick + run)
+      continue
     }
+    out += `${line.slice(from, tick)} `
+    from = close + run
+    tick = line.indexOf('`', from)
   }
-  return out
+  return out + line.slice(from)
 }
 
 function findRun(line: string, from: number, length: number): number {
-  let i = from
-  while (i < line.length) {
-    if (line[i] !== '`') {
-      i++
-      continue
-    }
-    let run = 0
+  let i = line.indexOf('`', from)
+  while (i >= 0) {
+    let run = 1
     while (line[i + run] === '`') run++
     if (run === length) return i
-    i += run
+    i = line.indexOf('`', i + run)
   }
   return -1
 }

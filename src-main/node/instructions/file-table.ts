@@ -7,7 +7,7 @@ import type { GatheredFile, GatherNote, ImportLink } from '../../engine/prompt/g
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt/gathered'
 import { MAX_IMPORT_DEPTH, skipWords } from '../../engine/prompt/instructions'
 import { findImportRefs } from '../../engine/prompt/import-refs'
-import type { FileAccess } from './safe-read'
+import type { FileAccess, Located } from './safe-read'
 import { locate, nodeFileAccess, readLocated } from './safe-read'
 
 export interface DisplayRoots {
@@ -34,8 +34,17 @@ interface Entry {
   imports: ImportLink[]
 }
 
+/** Reads in flight at once while prefetching: enough to keep libuv's thread pool busy, few enough for any fd limit. */
+const PREFETCH_CONCURRENCY = 16
+
+interface Fetched {
+  readonly located: Located
+  readonly read: GatheredFile['read'] | null
+}
+
 export class FileTable {
   private readonly entries = new Map<string, Entry>()
+  private readonly fetched = new Map<string, Promise<Fetched>>()
   readonly notes: GatherNote[] = []
 
   constructor(
@@ -55,6 +64,34 @@ export class FileTable {
     return this.readOne(absPath, allowedRoots, false)
   }
 
+  /**
+   * Starts locating and reading `paths` concurrently. The table still takes them in the order it is asked for them,
+   * so notes and ids come out the same whatever order the reads finish in.
+   */
+  async prefetch(paths: ReadonlyArray<string>, allowedRoots: ReadonlyArray<string>): Promise<void> {
+    for (let i = 0; i < paths.length; i += PREFETCH_CONCURRENCY) {
+      await Promise.all(paths.slice(i, i + PREFETCH_CONCURRENCY).map((path) => this.fetch(path, allowedRoots)))
+    }
+  }
+
+  private fetch(absPath: string, allowedRoots: ReadonlyArray<string>): Promise<Fetched> {
+    const key = `${allowedRoots.join('\0')}\0${absPath}`
+    let pending = this.fetched.get(key)
+    if (pending === undefined) {
+      pending = (async () => {
+        const located = await locate(absPath, allowedRoots, this.io)
+        if (located.kind !== 'file') return { located, read: null }
+        const read: GatheredFile['read'] =
+          located.size > MAX_INSTRUCTION_FILE_BYTES
+            ? { ok: false, reason: 'too_large', detail: `${located.size} bytes` }
+            : await readLocated(located.realPath, this.io)
+        return { located, read }
+      })()
+      this.fetched.set(key, pending)
+    }
+    return pending
+  }
+
   get(id: string): GatheredFile | undefined {
     return this.entries.get(id)
   }
@@ -71,7 +108,7 @@ export class FileTable {
 
   private async readOne(absPath: string, allowedRoots: ReadonlyArray<string>, reportNotAFile: boolean): Promise<string | null> {
     const path = displayPathFor(absPath, this.roots)
-    const located = await locate(absPath, allowedRoots, this.io)
+    const { located, read: fetchedRead } = await this.fetch(absPath, allowedRoots)
     switch (located.kind) {
       case 'missing':
         return null
@@ -85,10 +122,7 @@ export class FileTable {
       case 'file': {
         const existing = this.entries.get(located.realPath)
         if (existing !== undefined) return existing.id
-        const read: GatheredFile['read'] =
-          located.size > MAX_INSTRUCTION_FILE_BYTES
-            ? { ok: false, reason: 'too_large', detail: `${located.size} bytes` }
-            : await readLocated(located.realPath, this.io)
+        const read = fetchedRead!
         this.entries.set(located.realPath, { id: located.realPath, path, requestedPath: absPath, read, imports: [] })
         if (!read.ok) this.note(path, read.reason, `${path} was not read: ${skipWords(read.reason)}`)
         else if (read.replacedInvalidUtf8) this.note(path, 'invalid_utf8_replaced', `${path} is not valid UTF-8; invalid bytes were replaced with U+FFFD`)

@@ -82,10 +82,19 @@ async function gather(rootArg: string, options: GatherOptions): Promise<Gathered
     if (id !== null) instructions.push({ tier, fileId: id, path: displayPathFor(absPath, { root, homeDir: options.homeDir }) })
   }
 
+  const rules = await findRuleFiles(join(root, '.claude', 'rules'), '.claude/rules')
+  const skillDir = await findSkillFiles(join(root, '.loupe', 'skills'), '.loupe/skills')
+  await Promise.all([
+    table.prefetch([join(options.loupeHome, 'AGENTS.md'), join(options.loupeHome, 'memory.md')], [loupeHome]),
+    table.prefetch(
+      [...PROJECT_FILES, ...LOCAL_FILES, '.loupe/memory.md'].map((name) => join(root, name)).concat(rules.paths, skillDir.paths),
+      projectRoots,
+    ),
+  ])
+
   await add('global', join(options.loupeHome, 'AGENTS.md'), [loupeHome])
   if (options.includeClaudeUserFile === true) await add('global', join(claudeHome, 'CLAUDE.md'), [claudeHomeReal])
   for (const name of PROJECT_FILES) await add('project', join(root, name), projectRoots)
-  const rules = await findRuleFiles(join(root, '.claude', 'rules'), '.claude/rules')
   extraNotes.push(...rules.notes)
   for (const path of rules.paths) await add('rule', path, projectRoots)
   for (const name of LOCAL_FILES) await add('local', join(root, name), projectRoots)
@@ -93,7 +102,6 @@ async function gather(rootArg: string, options: GatherOptions): Promise<Gathered
   const projectMemory = await table.readPlain(join(root, '.loupe', 'memory.md'), projectRoots)
   const userMemory = await table.readPlain(join(options.loupeHome, 'memory.md'), [loupeHome])
 
-  const skillDir = await findSkillFiles(join(root, '.loupe', 'skills'), '.loupe/skills')
   extraNotes.push(...skillDir.notes)
   const skills: GatheredSkill[] = []
   for (let i = 0; i < skillDir.paths.length; i++) {
