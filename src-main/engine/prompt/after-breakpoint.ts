@@ -111,7 +111,21 @@ export function selectRelevantContext(input: RelevanceInput): RelevantContext {
     if (input.delivered.has(key) || keys.includes(key)) continue
     keys.push(key)
     if (rule.body.trim() === '') continue
-    notes.push({ kind: 'path_rule', path: rule.path, patterns: rule.patterns, trigger: path, text: rule.body })
+    notes.push({ kind: 'path_rule', path: rule.path, patterns: rule.patterns, trigger: path, text: ruleText(input, rule, included, resolveNotes) })
   }
   return { notes, keys, resolveNotes }
+}
+
+/** A rule's body, followed by the files it imports (as in the session block, each under its own heading). */
+function ruleText(input: RelevanceInput, rule: PathRule, included: IncludedSet, notes: ResolveNote[]): string {
+  const file = input.files[rule.fileId]
+  if (file === undefined || !file.imports.some((l) => l.status !== 'not_a_file')) return rule.body
+  const entries: InstructionEntry[] = []
+  const visit = { tier: 'rule' as const, path: rule.path, importedBy: null, depth: 0, chain: [file.id] }
+  expandFile(input.files, file, rule.body, visit, included, entries, notes)
+  const imported = entries.slice(1).filter((e) => e.duplicateOf === null)
+  if (imported.length === 0) return rule.body
+  const rendered = renderWithinBudget('', imported, INSTRUCTIONS_BUDGET_CHARS)
+  notes.push(...rendered.notes)
+  return `${rule.body.trim()}\n\n${rendered.text}`
 }

@@ -32,8 +32,9 @@ export function renderMemory(gathered: GatheredContext): MemorySection {
     { id: gathered.memory.project, label: 'Project memory' },
     { id: gathered.memory.user, label: 'User memory' },
   ]
-  for (const source of sources) {
-    if (source.id === null) continue
+  for (const [i, source] of sources.entries()) {
+    // The same file twice (a project rooted at the home folder) is shown once, as project memory.
+    if (source.id === null || (i === 1 && source.id === sources[0]!.id)) continue
     const file = gathered.files[source.id]
     if (file === undefined) continue
     if (!file.read.ok) {

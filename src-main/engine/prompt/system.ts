@@ -5,7 +5,7 @@
  * and a pass with equal texts in new objects reuses the hashes.
  */
 import type { Hasher } from '../ports'
-import type { TextBlock, WireTool } from '../model/wire'
+import type { WireTool } from '../model/wire'
 import type { PromptInput } from './input'
 import type { PlannedTool, SectionFingerprint, SectionSpan } from './plan'
 import type { ExtraSection, Stability } from './sections'
@@ -197,8 +197,4 @@ function computeSystem(input: PromptInput, previous: ReadonlyMap<string, string>
     fingerprints,
     toolTokens: tools.tokens,
   }
-}
-
-export function systemTextBlock(text: string): TextBlock {
-  return { type: 'text', text }
 }

@@ -5,7 +5,7 @@
 export { gatherProjectContext, PROJECT_FILES, LOCAL_FILES } from './gather'
 export type { GatherOptions } from './gather'
 export { createNestedContextReader } from './nested'
-export type { NestedContextReader, NestedContextOptions, FrozenInstructions } from './nested'
+export type { NestedContext, NestedContextReader, NestedContextOptions, FrozenInstructions } from './nested'
 export { locate, readLocated, isInside, nodeFileAccess } from './safe-read'
 export type { FileAccess, Located } from './safe-read'
 export { displayPathFor } from './file-table'

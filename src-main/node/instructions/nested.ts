@@ -5,7 +5,7 @@
  * session. The pure choice of what to deliver is engine/prompt/after-breakpoint.ts.
  */
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import type { GatheredContext, GatheredFile } from '../../engine/prompt/gathered'
+import type { GatheredContext, GatheredFile, GatherNote } from '../../engine/prompt/gathered'
 import type { InstructionEntry, PathRule } from '../../engine/prompt/instructions'
 import type { NestedInstructionFile, RelevantContext } from '../../engine/prompt/after-breakpoint'
 import { governingDirs, selectRelevantContext } from '../../engine/prompt/after-breakpoint'
@@ -30,12 +30,17 @@ export interface FrozenInstructions {
   readonly pathRules: ReadonlyArray<PathRule>
 }
 
+/** What one read or edit brings in, plus what the reading side skipped on the way (a nested link out of the root…). */
+export interface NestedContext extends RelevantContext {
+  readonly gatherNotes: ReadonlyArray<GatherNote>
+}
+
 export interface NestedContextReader {
   /**
    * Notes for the instruction files and rules that apply to `filePath` (absolute, or relative to the root) and were
    * not delivered yet this session; they are marked delivered. Never throws; a file outside the root gets none.
    */
-  forFile(filePath: string): Promise<RelevantContext>
+  forFile(filePath: string): Promise<NestedContext>
   /** Every key delivered so far, for the loop to persist with its note entries. */
   delivered(): ReadonlyArray<string>
 }
@@ -64,10 +69,13 @@ export function createNestedContextReader(
     return ids
   }
 
-  const run = async (filePath: string): Promise<RelevantContext> => {
+  let notesSeen = 0
+  const none: NestedContext = { notes: [], keys: [], resolveNotes: [], gatherNotes: [] }
+
+  const run = async (filePath: string): Promise<NestedContext> => {
     const abs = isAbsolute(filePath) ? filePath : resolve(root, filePath)
     const rel = relative(root, abs)
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { notes: [], keys: [], resolveNotes: [] }
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return none
     const relPath = rel.split(sep).join('/')
     const nested: NestedInstructionFile[] = []
     for (const dir of governingDirs(relPath)) {
@@ -83,7 +91,9 @@ export function createNestedContextReader(
       system: frozen.entries,
     })
     for (const key of result.keys) delivered.add(key)
-    return result
+    const gatherNotes = table.notes.slice(notesSeen)
+    notesSeen = table.notes.length
+    return { ...result, gatherNotes }
   }
 
   return {
@@ -93,7 +103,7 @@ export function createNestedContextReader(
         () => run(filePath),
       )
       queue = next.catch(() => undefined)
-      return next.catch(() => ({ notes: [], keys: [], resolveNotes: [] }))
+      return next.catch(() => none)
     },
     delivered: () => [...delivered],
   }

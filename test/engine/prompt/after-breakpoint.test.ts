@@ -92,6 +92,23 @@ describe('selectRelevantContext', () => {
   })
 })
 
+describe('selectRelevantContext: rule imports', () => {
+  it('brings the files a rule imports along with the rule', () => {
+    const g = gathered({
+      files: {
+        '.claude/rules/api.md': { text: "---\npaths: ['api/**']\n---\nSee @docs/api.md", imports: [link('docs/api.md', 'docs/api.md')] },
+        'docs/api.md': { text: 'Validate every body.' },
+      },
+      instructions: [['rule', '.claude/rules/api.md']],
+    })
+    const resolved = resolveInstructions(g)
+    const result = selectRelevantContext({ relPath: 'api/x.ts', pathRules: resolved.pathRules, nested: [], files: g.files, delivered: new Set(), system: resolved.entries })
+    expect(renderNote(result.notes[0]!)).toBe(
+      "[Rule .claude/rules/api.md applies to api/x.ts (paths: 'api/**'):]\n\nSee @docs/api.md\n\n## docs/api.md (imported by .claude/rules/api.md)\n\nValidate every body.",
+    )
+  })
+})
+
 describe('renderNote', () => {
   it('renders each kind deterministically', () => {
     expect(renderNote({ kind: 'file_changed', path: 'AGENTS.md', fileKind: 'instructions', change: 'modified', entryId: 'c1' })).toBe(

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import { gatherProjectContext } from '../../../src-main/node/instructions'
+import { createNestedContextReader, gatherProjectContext } from '../../../src-main/node/instructions'
 import { freezeSession, MAX_IMPORT_DEPTH, type GatheredContext } from '../../../src-main/engine/prompt'
 import { recordingAccess, sandbox, SECRET, type Sandbox } from './tmp'
 
@@ -147,5 +147,31 @@ describe('hostile instruction files', () => {
     expect(opened.length).toBeGreaterThan(0)
     for (const path of opened) expect(allowed.some((a) => path.startsWith(a + '/'))).toBe(true)
     expect(JSON.stringify(g)).not.toContain(SECRET)
+  })
+})
+
+describe('hostile nested instruction files', () => {
+  it('refuses a nested AGENTS.md that links out of the root, with a note, and delivers nothing from it', async () => {
+    box.write('pkg/a.ts', '')
+    box.link('pkg/AGENTS.md', join(box.outside, 'secret.md'))
+    const io = recordingAccess()
+    const g = await gatherProjectContext(box.root, { homeDir: box.home, loupeHome: box.loupeHome, now: 0, io })
+    const frozen = freezeSession(g, { contextWindowTokens: 200_000, skills: false })
+    const reader = createNestedContextReader(g, frozen.session.instructions, { homeDir: box.home, io })
+    const result = await reader.forFile('pkg/a.ts')
+    expect(result.notes).toEqual([])
+    expect(result.gatherNotes).toEqual([expect.objectContaining({ path: 'pkg/AGENTS.md', reason: 'outside_allowed_roots' })])
+    expect(io.opened).toEqual([])
+  })
+})
+
+describe('a project rooted at the home folder', () => {
+  it('shows memory once when project and user memory are the same file', async () => {
+    const g = await gatherProjectContext(box.home, { homeDir: box.home, loupeHome: box.loupeHome, now: 0 })
+    expect(g.memory.project).toBeNull()
+    box.write(join(box.loupeHome, 'memory.md'), '- one fact')
+    const again = await gatherProjectContext(box.home, { homeDir: box.home, loupeHome: box.loupeHome, now: 0 })
+    const text = freezeSession(again, { contextWindowTokens: 200_000, skills: false }).session.memory.text
+    expect(text.match(/- one fact/g)).toHaveLength(1)
   })
 })
