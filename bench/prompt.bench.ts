@@ -25,7 +25,7 @@ import { percentile, round, type Bench } from './bench'
 
 const TREES = join(__dirname, '../test/fixtures/real/instructions')
 const PASSES = 200
-const REPLAYS = 31
+const REPLAYS = 51
 const STRINGIFY_RUNS = 41
 const WARM_RUNS = 15
 /** Characters of history per pass: 200 passes × 2,600 characters of tool output, plus the calls and the 40k-character PostHog system block, ≈ 150k tokens at 4 characters a token. */
@@ -179,10 +179,10 @@ const bench: Bench = {
       },
       {
         name: 'prompt.build_vs_stringify_p95',
-        value: round(buildP95 / stringifyP95, 3),
+        value: round(buildP95 / stringifyP95, 4),
         unit: 'ratio',
         baseline: round(stringifyP95, 4),
-        ratio: round(buildP95 / stringifyP95, 3),
+        ratio: round(buildP95 / stringifyP95, 4),
         goal: '≤ 2.5',
         note: `JSON.stringify of the final body: ${bytes} characters, ≈${tokens} tokens; stringify p50 ${round(percentile(stringify, 50), 4)} ms`,
       },
