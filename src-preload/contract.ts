@@ -60,6 +60,77 @@ export const AppInfoSchema = z.object({
 })
 export type AppInfo = z.infer<typeof AppInfoSchema>
 
+/** An entry of a session (src-main/engine/conversation/entries.ts); its body depends on `kind`. */
+export const EntrySchema = z.looseObject({ id: z.string(), sessionId: z.string(), seq: z.number(), at: z.number(), kind: z.string() })
+export type EntryView = z.infer<typeof EntrySchema> & Record<string, unknown>
+
+export const PermissionModeSchema = z.enum(['plan', 'build', 'auto'])
+export type PermissionModeName = z.infer<typeof PermissionModeSchema>
+
+export const UsageSchema = z.looseObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_read_input_tokens: z.number(),
+  cache_creation_input_tokens: z.number(),
+})
+
+export const AttemptSchema = z.looseObject({
+  startedAt: z.number(),
+  firstByteAt: z.number().nullable(),
+  endedAt: z.number(),
+  status: z.number().nullable(),
+  requestId: z.string().nullable(),
+  error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+})
+
+export const PassSummarySchema = z.looseObject({
+  id: z.string(),
+  sessionId: z.string(),
+  seq: z.number(),
+  kind: z.enum(['main', 'summary', 'count']),
+  model: z.string(),
+  status: z.enum(['done', 'failed', 'cancelled']),
+  queuedAt: z.number(),
+  firstByteAt: z.number().nullable(),
+  doneAt: z.number().nullable(),
+  requestSha256: z.string(),
+  requestBytes: z.number(),
+  usage: UsageSchema.nullable(),
+  costUsd: z.number().nullable(),
+  attempts: z.array(AttemptSchema),
+  error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  attribution: z.unknown(),
+})
+export type PassSummaryView = z.infer<typeof PassSummarySchema>
+
+export const PassDetailSchema = PassSummarySchema.extend({
+  requestBody: z.string(),
+  responseRaw: z.string().nullable(),
+  segments: z.array(z.looseObject({ ordinal: z.number(), path: z.string(), hash: z.string(), bytes: z.number(), provenance: z.unknown(), breakpoint: z.string().nullable() })),
+  plan: z.unknown(),
+})
+export type PassDetailView = z.infer<typeof PassDetailSchema>
+
+export const ApprovalRequestSchema = z.looseObject({
+  tool: z.string(),
+  summary: z.string(),
+  suggestedRules: z.array(z.object({ tool: z.string(), pattern: z.string() })),
+  warning: z.string().nullable(),
+})
+
+export const SessionStateSchema = z.object({
+  session: SessionSchema,
+  project: ProjectSchema,
+  entries: z.array(EntrySchema),
+  mode: PermissionModeSchema,
+  model: z.string(),
+  running: z.boolean(),
+  pendingApprovals: z.array(z.object({ toolUseId: z.string(), request: ApprovalRequestSchema })),
+})
+export type SessionStateView = z.infer<typeof SessionStateSchema>
+
+const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
+
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
 
@@ -93,6 +164,54 @@ export const requests = {
     z.array(SessionSchema),
     "A project's sessions, newest first.",
   ),
+  'session.get': request(
+    z.object({ sessionId: Id }).strict(),
+    SessionStateSchema,
+    'A session with its entries, permission mode, model, and whether a turn is running.',
+  ),
+  'session.setMode': request(
+    z.object({ sessionId: Id, mode: PermissionModeSchema }).strict(),
+    z.object({ mode: PermissionModeSchema }),
+    'Switches the permission mode (plan, build, auto); recorded as an entry.',
+  ),
+
+  'run.start': request(
+    z.object({ sessionId: Id, text: z.string().min(1).max(MAX_TEXT_CHARS) }).strict(),
+    z.object({ runId: z.string() }),
+    "Sends the user's message and runs the agent's turn in the background; progress arrives as events.",
+  ),
+  'run.retry': request(
+    z.object({ sessionId: Id }).strict(),
+    z.object({ runId: z.string() }),
+    'Runs the turn again after a model error, from the entries as they are.',
+  ),
+  'run.cancel': request(
+    z.object({ sessionId: Id }).strict(),
+    z.object({ cancelled: z.boolean() }),
+    'Stops the running turn (Esc). The session stays valid: partial text is kept, open tool calls are closed.',
+  ),
+  'approval.answer': request(
+    z
+      .object({
+        sessionId: Id,
+        toolUseId: z.string().min(1).max(200),
+        answer: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('once') }).strict(),
+          z.object({ kind: z.literal('always'), rules: z.array(PermissionRuleInput).max(10).optional() }).strict(),
+          z.object({ kind: z.literal('deny'), reason: z.string().max(2000).optional() }).strict(),
+        ]),
+      })
+      .strict(),
+    z.object({ accepted: z.boolean() }),
+    'Answers a pending approval: once, always for a pattern, or deny with a reason.',
+  ),
+
+  'pass.list': request(z.object({ sessionId: Id }).strict(), z.array(PassSummarySchema), "A session's passes, oldest first."),
+  'pass.get': request(
+    z.object({ passId: Id }).strict(),
+    PassDetailSchema,
+    'One pass with its exact request bytes (re-assembled from the store), segments and raw response.',
+  ),
 } as const
 
 export type Requests = typeof requests
@@ -112,6 +231,16 @@ export const events = {
   'app.ready': z.object({ at: z.number(), host: z.enum(['electron', 'browser']) }),
   'project.opened': ProjectSchema,
   'session.created': SessionSchema,
+  'run.started': z.object({ sessionId: z.string(), runId: z.string() }),
+  /** Stream deltas of the pass in flight, coalesced (about every 30 ms). */
+  'stream.delta': z.object({ sessionId: z.string(), events: z.array(z.looseObject({ type: z.string() })) }),
+  'pass.started': z.object({ sessionId: z.string(), passNumber: z.number(), model: z.string() }),
+  'pass.completed': z.object({ sessionId: z.string(), pass: PassSummarySchema }),
+  'entries.appended': z.object({ sessionId: z.string(), entries: z.array(EntrySchema) }),
+  'tool.started': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
+  'tool.finished': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), isError: z.boolean() }),
+  'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),
+  'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),
 } as const
 
 export type Events = typeof events
@@ -130,6 +259,7 @@ export const errorCodes = [
   'permission_denied',
   'unsupported', // the host cannot do this (e.g. a native dialog in browser mode)
   'conflict', // the state changed under the request (e.g. a run already in progress)
+  'busy', // the session is running a turn; wait for it or cancel it
   'io_error',
   'internal', // a bug: the message says what failed, the log has the stack
 ] as const

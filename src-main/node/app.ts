@@ -10,7 +10,11 @@ import { createDispatcher, type Dispatch } from '../rpc/dispatch'
 import { EventHub } from '../rpc/events'
 import { createHandlers } from '../rpc/handlers'
 import type { Services } from '../rpc/services'
-import { databaseFile } from './data-dir'
+import { browserDataDir, databaseFile } from './data-dir'
+import { openModelEndpoint, type ModelEndpoint } from './model/endpoint'
+import { fileSecretStore } from './model/keys'
+import { SessionManager } from './session/manager'
+import { nodeHasher } from './hasher'
 import { createLogger } from './log'
 import { openStore, type Store } from './store'
 import { APP_VERSION } from './version'
@@ -22,6 +26,10 @@ export interface AppOptions {
   readonly log?: Logger
   readonly homeDir?: string
   readonly pickFolder?: () => Promise<string | null>
+  /** Loupe's own folder for global instructions and user memory (`LOUPE_HOME` or ~/.loupe). */
+  readonly loupeHome?: string
+  /** Model access; by default the real API with a configured key, else the embedded simulator. */
+  readonly endpoint?: ModelEndpoint
   /** Electron-ABI build of better-sqlite3 (Electron host only). */
   readonly sqliteNativeBinding?: string
 }
@@ -38,13 +46,25 @@ export async function createApp(options: AppOptions): Promise<App> {
   const log = options.log ?? createLogger()
   const store: Store = openStore(databaseFile(options.dataDir), { nativeBinding: options.sqliteNativeBinding })
   const events = new EventHub()
+  const endpoint = options.endpoint ?? (await openModelEndpoint({ secrets: fileSecretStore(options.dataDir), clock }))
+  const homeDir = options.homeDir ?? homedir()
+  const sessions = new SessionManager({
+    store,
+    endpoint,
+    clock,
+    hasher: nodeHasher,
+    log,
+    events,
+    loupeHome: options.loupeHome ?? browserDataDir(),
+    homeDir,
+  })
   const info: AppInfo = {
     name: 'Loupe',
     version: APP_VERSION,
     host: options.host,
     dataDir: options.dataDir,
     capabilities: { folderDialog: options.pickFolder !== undefined },
-    model: { kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-5' },
+    model: { kind: endpoint.kind, label: endpoint.label, model: endpoint.model },
   }
   const services: Services = {
     store,
@@ -52,7 +72,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     log,
     info,
-    homeDir: options.homeDir ?? homedir(),
+    homeDir,
+    sessions,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   }
   const dispatch = createDispatcher(createHandlers(services), log)
@@ -61,6 +82,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     services,
     async close() {
+      await sessions.close()
+      await endpoint.close()
       store.close()
     },
   }

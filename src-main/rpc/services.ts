@@ -1,6 +1,7 @@
 import type { AppInfo } from '../../src-preload/contract'
 import type { Clock, Logger } from '../engine/ports'
 import type { Store } from '../node/store'
+import type { SessionManager } from '../node/session/manager'
 import type { EventHub } from './events'
 
 /**
@@ -14,6 +15,7 @@ export interface Services {
   readonly log: Logger
   readonly info: AppInfo
   readonly homeDir: string
+  readonly sessions: SessionManager
   /** Present only where the host has a native folder dialog (Electron). */
   readonly pickFolder?: () => Promise<string | null>
 }

@@ -50,7 +50,7 @@ export function contentSecurityPolicy(port: number): string {
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const log = options.log ?? createLogger()
-  const app = await createApp({ host: 'browser', dataDir: options.dataDir, clock: options.clock, log, homeDir: options.homeDir })
+  const app = await createApp({ host: 'browser', dataDir: options.dataDir, loupeHome: options.dataDir, clock: options.clock, log, homeDir: options.homeDir })
   const token = randomBytes(24).toString('base64url')
   let port = 0
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`]

@@ -1,24 +1,45 @@
 import { openDatabase, type Db, type OpenOptions } from './database'
 import { ProjectRepo } from './projects'
 import { SessionRepo } from './sessions'
+import { EntryRepo } from './entries'
+import { PassRepo } from './passes'
+import { BlobRepo } from './blobs'
 
 export { openDatabase, schemaVersion } from './database'
 export type { Db } from './database'
+export type { PassSummary, PassDetail, NewPass, PassKind, PassStatus, StoredSegment, StoredAttempt } from './passes'
 
 /** The store: one SQLite database and a repository per table family. */
 export interface Store {
   readonly db: Db
   readonly projects: ProjectRepo
   readonly sessions: SessionRepo
+  readonly entries: EntryRepo
+  readonly passes: PassRepo
+  readonly blobs: BlobRepo
+  /** Runs `fn` in one transaction: everything it writes lands together or not at all. */
+  transaction<T>(fn: () => T): T
   close(): void
 }
 
 export function openStore(file: string, options: OpenOptions = {}): Store {
   const db = openDatabase(file, options)
+  const passes = new PassRepo(db)
   return {
     db,
     projects: new ProjectRepo(db),
     sessions: new SessionRepo(db),
+    entries: new EntryRepo(db),
+    passes,
+    blobs: new BlobRepo(db),
+    transaction: <T>(fn: () => T): T => {
+      try {
+        return db.transaction(fn)()
+      } catch (err) {
+        passes.forgetCache()
+        throw err
+      }
+    },
     close: () => db.close(),
   }
 }

@@ -30,4 +30,71 @@ export const migrations: ReadonlyArray<Migration> = [
       CREATE INDEX sessions_by_project ON sessions(project_id, updated_at DESC);
     `,
   },
+  {
+    version: 2,
+    name: 'entries, passes, content-addressed blocks',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN state TEXT NOT NULL DEFAULT '{}';
+
+      -- Append-only: an entry never changes once written. seq is gap-free per session.
+      CREATE TABLE entries (
+        id          TEXT PRIMARY KEY,
+        session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        at          INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        body        TEXT NOT NULL,
+        UNIQUE (session_id, seq)
+      );
+
+      -- Each distinct text (a tool definition, a system block, a message, a skeleton, a raw response) once.
+      CREATE TABLE blobs (
+        hash  TEXT PRIMARY KEY,
+        size  INTEGER NOT NULL,
+        data  BLOB NOT NULL
+      );
+
+      -- One row per request sent to the model. The request body is re-assembled from the skeleton and the
+      -- segments: the first base_count segments are those of base_pass_id, the rest are in pass_blocks.
+      CREATE TABLE passes (
+        id              TEXT PRIMARY KEY,
+        session_id      TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq             INTEGER NOT NULL,
+        kind            TEXT NOT NULL,
+        model           TEXT NOT NULL,
+        status          TEXT NOT NULL,
+        queued_at       INTEGER NOT NULL,
+        first_byte_at   INTEGER,
+        done_at         INTEGER,
+        request_sha256  TEXT NOT NULL,
+        request_bytes   INTEGER NOT NULL,
+        skeleton_hash   TEXT NOT NULL REFERENCES blobs(hash),
+        base_pass_id    TEXT REFERENCES passes(id),
+        base_count      INTEGER NOT NULL DEFAULT 0,
+        segment_count   INTEGER NOT NULL,
+        response_hash   TEXT REFERENCES blobs(hash),
+        message_id      TEXT,
+        stop_reason     TEXT,
+        usage           TEXT,
+        cost_usd        REAL,
+        attempts        TEXT NOT NULL DEFAULT '[]',
+        error           TEXT,
+        plan            TEXT NOT NULL DEFAULT '{}',
+        attribution     TEXT,
+        UNIQUE (session_id, seq)
+      );
+      CREATE INDEX passes_by_base ON passes(base_pass_id);
+
+      CREATE TABLE pass_blocks (
+        pass_id     TEXT NOT NULL REFERENCES passes(id) ON DELETE CASCADE,
+        ordinal     INTEGER NOT NULL,
+        blob_hash   TEXT NOT NULL REFERENCES blobs(hash),
+        path        TEXT NOT NULL,
+        provenance  TEXT NOT NULL,
+        breakpoint  TEXT,
+        PRIMARY KEY (pass_id, ordinal)
+      );
+      CREATE INDEX pass_blocks_by_blob ON pass_blocks(blob_hash);
+    `,
+  },
 ]

@@ -30,6 +30,25 @@ export class SessionRepo {
     return row ? toSession(row) : null
   }
 
+  /** The session's JSON state column (src-main/node/session/state.ts). */
+  state(id: string): string {
+    return (this.db.prepare('SELECT state FROM sessions WHERE id = ?').pluck().get(id) as string | undefined) ?? '{}'
+  }
+
+  saveState(id: string, state: string): void {
+    this.db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, id)
+  }
+
+  rename(id: string, title: string, now: number): Session | null {
+    this.db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?').run(title, now, id)
+    return this.get(id)
+  }
+
+  /** Deletes the session with its entries and passes (cascade); the caller collects unreferenced blobs. */
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0
+  }
+
   listByProject(projectId: string): Session[] {
     const rows = this.db
       .prepare('SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at DESC, id DESC')

@@ -3,6 +3,8 @@ import type { Services } from '../services'
 import { appHandlers } from './app'
 import { projectHandlers } from './project'
 import { sessionHandlers } from './session'
+import { runHandlers } from './run'
+import { passHandlers } from './pass'
 
 /** Every request of the contract has exactly one handler; the type makes a missing one a compile error. */
 export function createHandlers(services: Services): Handlers {
@@ -10,5 +12,7 @@ export function createHandlers(services: Services): Handlers {
     ...appHandlers(services),
     ...projectHandlers(services),
     ...sessionHandlers(services),
+    ...runHandlers(services),
+    ...passHandlers(services),
   }
 }

@@ -2,7 +2,7 @@ import { RpcError } from '../errors'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
 
-export function sessionHandlers(services: Services): Pick<Handlers, 'session.create' | 'session.list'> {
+export function sessionHandlers(services: Services): Pick<Handlers, 'session.create' | 'session.list' | 'session.get'> {
   const { store, clock, events } = services
   const requireProject = (projectId: string) => {
     const project = store.projects.get(projectId)
@@ -20,6 +20,21 @@ export function sessionHandlers(services: Services): Pick<Handlers, 'session.cre
     'session.list': ({ projectId }) => {
       requireProject(projectId)
       return store.sessions.listByProject(projectId)
+    },
+    'session.get': ({ sessionId }) => {
+      const session = store.sessions.get(sessionId)
+      if (!session) throw new RpcError('not_found', `No session ${sessionId}`)
+      const project = requireProject(session.projectId)
+      const runtime = services.sessions.get(sessionId)!
+      return {
+        session,
+        project,
+        entries: runtime.entries() as never,
+        mode: runtime.mode,
+        model: runtime.model,
+        running: runtime.running,
+        pendingApprovals: runtime.pendingApprovals() as never,
+      }
     },
   }
 }

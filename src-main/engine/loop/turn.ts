@@ -1,0 +1,236 @@
+/**
+ * One turn of the agent: the user's input, then passes until the model ends its turn, the user stops it, a model
+ * error survives the client's retries, or the pass limit is reached.
+ *
+ * Invariants the loop keeps, whatever happens (tested in test/engine/loop/):
+ * - every entry a pass depends on is committed before the pass is sent;
+ * - a pass and the entries it produced are committed together;
+ * - every tool_use gets a tool_result entry (run, denied, invalid or interrupted), so the session is always valid
+ *   for the API, after a cancel as after an error.
+ */
+import type { Entry, EntryBody } from '../conversation/entries'
+import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'
+import type { AssistantContentBlock, ToolUseBlock } from '../model/wire'
+import type { Clock, ModelClient, ModelOutcome } from '../ports'
+import { decidePermission, resolveApproval, type PermissionDecision } from '../tools/permissions'
+import { applyToolEffects } from '../tools/session-state'
+import { getToolSpec } from '../tools/specs'
+import type { ToolExecutor, ToolOutcome } from '../tools/executor'
+import type { ToolEffect } from '../tools/types'
+import type { Approvals, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
+
+/** Passes one turn may take before the loop stops and hands back to the user. */
+export const DEFAULT_MAX_PASSES_PER_TURN = 25
+
+export interface TurnDeps {
+  readonly model: ModelClient
+  readonly tools: ToolExecutor
+  readonly log: SessionLog
+  readonly planner: PassPlanner
+  readonly approvals: Approvals
+  readonly controls: SessionControls
+  readonly clock: Clock
+  readonly emit: (event: LoopEvent) => void
+  readonly notes?: ContextNotes
+  readonly maxPasses?: number
+}
+
+export type TurnInput = { readonly kind: 'message'; readonly text: string } | { readonly kind: 'retry' }
+
+export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens'; readonly passes: number }
+
+export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
+  const append = (bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> => {
+    if (bodies.length === 0) return []
+    const entries = deps.log.append(bodies)
+    deps.emit({ type: 'entries_appended', entries })
+    return entries
+  }
+  const end = (reason: TurnResult['reason'], passes: number): TurnResult => {
+    append([{ kind: 'turn_ended', reason }])
+    return { reason, passes }
+  }
+
+  // A session left with unanswered tool calls (a crash, a kill) is repaired before anything is sent.
+  append(unansweredToolUses(deps.log.entries()).map((c) => interrupted(c.id, c.name)))
+  if (input.kind === 'message') append([{ kind: 'user_message', content: [{ type: 'text', text: input.text }] }])
+
+  const maxPasses = deps.maxPasses ?? DEFAULT_MAX_PASSES_PER_TURN
+  for (let passNumber = 1; passNumber <= maxPasses; passNumber++) {
+    if (signal.aborted) return end('cancelled', passNumber - 1)
+    const { request, plan } = deps.planner.plan(deps.log.entries())
+    const queuedAt = deps.clock.now()
+    let firstByteAt: number | null = null
+    deps.emit({ type: 'pass_started', passNumber, model: request.model, requestBytes: 0 })
+    const outcome: ModelOutcome = await deps.model.send(request, {
+      signal,
+      onEvent: (event) => {
+        firstByteAt ??= deps.clock.now()
+        deps.emit({ type: 'stream', event })
+      },
+    })
+    const doneAt = deps.clock.now()
+    const lastAttempt = outcome.attempts.at(-1)
+    firstByteAt = lastAttempt?.firstByteAt ?? firstByteAt
+
+    if (!outcome.ok) {
+      const cancelled = outcome.error.kind === 'aborted' || signal.aborted
+      const partial = outcome.partial
+      const kept = partial ? keepablePartial(partial.content) : []
+      const committed = deps.log.commitPass(
+        { kind: 'main', model: request.model, status: cancelled ? 'cancelled' : 'failed', queuedAt, firstByteAt, doneAt, plan, attempts: outcome.attempts, message: partial, error: { kind: outcome.error.kind, message: outcome.error.message } },
+        (passId) => {
+          const bodies: EntryBody[] = []
+          if (kept.length > 0) {
+            bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true })
+            for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
+          }
+          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error), errorKind: outcome.error.kind, retryable: true })
+          return bodies
+        },
+      )
+      deps.emit({ type: 'pass_committed', passId: committed.passId, status: cancelled ? 'cancelled' : 'failed' })
+      deps.emit({ type: 'entries_appended', entries: committed.entries })
+      return end(cancelled ? 'cancelled' : 'error', passNumber)
+    }
+
+    const message = outcome.message
+    const committed = deps.log.commitPass(
+      { kind: 'main', model: request.model, status: 'done', queuedAt, firstByteAt, doneAt, plan, attempts: outcome.attempts, message, error: null },
+      (passId) => [{ kind: 'assistant_message', passId, content: message.content, stopReason: message.stop_reason, partial: false }],
+    )
+    deps.emit({ type: 'pass_committed', passId: committed.passId, status: 'done' })
+    deps.emit({ type: 'entries_appended', entries: committed.entries })
+
+    const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
+    if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', passNumber)
+
+    await runToolCalls(deps, toolUses, signal, append)
+    if (signal.aborted) return end('cancelled', passNumber)
+  }
+  return end('pass_limit', maxPasses)
+}
+
+/** What of a cut stream is worth keeping: text and thinking that arrived, and tool calls whose input is complete. */
+function keepablePartial(content: ReadonlyArray<AssistantContentBlock>): AssistantContentBlock[] {
+  return content.filter((b) => {
+    if (b.type === 'text') return b.text.length > 0
+    // A thinking block without its signature cannot be sent back (the API rejects it).
+    if (b.type === 'thinking') return b.signature.length > 0
+    return true
+  })
+}
+
+function interrupted(toolUseId: string, toolName: string): EntryBody {
+  return { kind: 'tool_result', toolUseId, toolName, content: INTERRUPTED_RESULT, isError: true, outcome: 'interrupted' }
+}
+
+function describeModelError(error: { kind: string; message: string; status: number | null }): string {
+  const what: Record<string, string> = {
+    rate_limited: 'The model service is rate-limiting requests',
+    overloaded: 'The model service is overloaded',
+    server_error: 'The model service failed',
+    connection: 'The connection to the model service failed',
+    incomplete_stream: 'The answer stopped before it was complete',
+    authentication: 'The API key was refused',
+    invalid_request: 'The model service refused the request',
+  }
+  const head = what[error.kind] ?? 'The model call failed'
+  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}. Nothing was lost; retry when ready.`
+}
+
+/**
+ * Runs the calls of one assistant message in order. Consecutive calls that are allowed and read-only run together;
+ * everything else runs alone, in order. Effects are applied to the session's tool state in call order.
+ */
+async function runToolCalls(
+  deps: TurnDeps,
+  calls: ReadonlyArray<ToolUseBlock>,
+  signal: AbortSignal,
+  append: (bodies: ReadonlyArray<EntryBody>) => ReadonlyArray<Entry>,
+): Promise<void> {
+  const { controls } = deps
+  const results = new Map<string, { outcome: ToolOutcome; how: 'ran' | 'denied' | 'invalid' | 'interrupted' }>()
+  const approvals: EntryBody[] = []
+  let batch: ToolUseBlock[] = []
+
+  const execute = async (call: ToolUseBlock): Promise<void> => {
+    deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name, input: call.input })
+    const outcome = await deps.tools.execute({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: controls.toolState() })
+    results.set(call.id, { outcome, how: signal.aborted && outcome.kind === 'error' && outcome.code === 'aborted' ? 'interrupted' : 'ran' })
+    deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, isError: outcome.kind === 'error' })
+  }
+  const flush = async () => {
+    const running = batch
+    batch = []
+    await Promise.all(running.map(execute))
+    // Apply effects in call order, not completion order, so parallel reads never race on shared state.
+    for (const call of running) applyEffects(deps, results.get(call.id)?.outcome.effects ?? [])
+  }
+
+  for (const call of calls) {
+    if (signal.aborted) break
+    let decision: PermissionDecision = decidePermission({ name: call.name, input: call.input }, controls.mode(), controls.rules(), { root: controls.root })
+    if (decision.kind === 'ask') {
+      await flush()
+      // Ask first, then announce: an answer that arrives as soon as the event is out must find the question.
+      const pendingAnswer = deps.approvals.ask(call.id, decision.request, signal)
+      deps.emit({ type: 'approval_requested', toolUseId: call.id, request: decision.request })
+      const answer = await pendingAnswer
+      if (signal.aborted) break
+      const resolved = resolveApproval(decision.request, answer, controls.rules())
+      controls.setRules(resolved.rules)
+      decision = resolved.decision
+      approvals.push({
+        kind: 'approval',
+        toolUseId: call.id,
+        decision: decision.kind === 'allow' ? 'allowed' : 'denied',
+        via: decision.kind === 'allow' ? decision.via : 'user_denied',
+        ...(answer.kind === 'deny' && answer.reason ? { reason: answer.reason } : {}),
+        ...(decision.kind === 'allow' && decision.rules[0] ? { rule: `${decision.rules[0].tool}: ${decision.rules[0].pattern}` } : {}),
+      })
+    }
+    if (decision.kind === 'deny') {
+      await flush()
+      results.set(call.id, { outcome: { kind: 'error', code: 'denied', content: decision.reason, effects: [] }, how: decision.code === 'invalid_input' || decision.code === 'unknown_tool' ? 'invalid' : 'denied' })
+      continue
+    }
+    const readOnly = getToolSpec(call.name)?.access === 'read'
+    if (readOnly) batch.push(call)
+    else {
+      await flush()
+      await execute(call)
+      applyEffects(deps, results.get(call.id)?.outcome.effects ?? [])
+    }
+  }
+  await flush()
+
+  const bodies: EntryBody[] = [...approvals]
+  for (const call of calls) {
+    const result = results.get(call.id)
+    if (!result) {
+      bodies.push(interrupted(call.id, call.name))
+      continue
+    }
+    const content = result.how === 'interrupted' ? `${INTERRUPTED_RESULT}\n${result.outcome.content}` : result.outcome.content
+    const notes = result.how === 'ran' ? ((await deps.notes?.afterTool({ name: call.name, input: call.input }, result.outcome.effects)) ?? []) : []
+    bodies.push({
+      kind: 'tool_result',
+      toolUseId: call.id,
+      toolName: call.name,
+      content,
+      isError: result.outcome.kind === 'error',
+      outcome: result.how,
+      ...(notes.length > 0 ? { notes } : {}),
+    })
+    for (const effect of result.outcome.effects) {
+      if (effect.type === 'memory_saved') bodies.push({ kind: 'memory_saved', scope: effect.scope, fact: effect.fact })
+      if (effect.type === 'todos_updated') bodies.push({ kind: 'todo_updated', todos: effect.todos.map((t) => ({ content: t.content, status: t.status })) })
+    }
+  }
+  append(bodies)
+}
+
+function applyEffects(deps: TurnDeps, effects: ReadonlyArray<ToolEffect>): void {
+  if (effects.length > 0) deps.controls.setToolState(applyToolEffects(deps.controls.toolState(), effects))
+}

@@ -1,0 +1,126 @@
+/**
+ * Keeps one SessionRuntime per session that has been used since the app started, and turns their events into
+ * contract events. Stream deltas are coalesced (about every 30 ms) so a fast stream does not flood the renderer.
+ */
+import type { ModelStreamEvent } from '../../engine/ports'
+import type { Clock, Hasher, Logger } from '../../engine/ports'
+import type { EventHub } from '../../rpc/events'
+import type { ModelEndpoint } from '../model/endpoint'
+import type { Store } from '../store'
+import { SessionRuntime, type RuntimeEvent } from './runtime'
+
+/** How long stream deltas are gathered before they are sent to the renderer as one event. */
+export const STREAM_COALESCE_MS = 30
+
+export interface ManagerDeps {
+  readonly store: Store
+  readonly endpoint: ModelEndpoint
+  readonly clock: Clock
+  readonly hasher: Hasher
+  readonly log: Logger
+  readonly events: EventHub
+  readonly loupeHome: string
+  readonly homeDir?: string
+}
+
+export class SessionManager {
+  private readonly runtimes = new Map<string, SessionRuntime>()
+  private readonly buffers = new Map<string, { events: ModelStreamEvent[]; timer: NodeJS.Timeout | null }>()
+
+  constructor(private readonly deps: ManagerDeps) {}
+
+  /** The runtime of a session, created on first use; null when the session or its project does not exist. */
+  get(sessionId: string): SessionRuntime | null {
+    const existing = this.runtimes.get(sessionId)
+    if (existing) return existing
+    const session = this.deps.store.sessions.get(sessionId)
+    const project = session ? this.deps.store.projects.get(session.projectId) : null
+    if (!session || !project) return null
+    const runtime = new SessionRuntime({ ...this.deps, emit: (event) => this.forward(sessionId, event) }, sessionId, project.root)
+    this.runtimes.set(sessionId, runtime)
+    return runtime
+  }
+
+  /** Stops and forgets a session's runtime (before the session is deleted). */
+  async drop(sessionId: string): Promise<void> {
+    const runtime = this.runtimes.get(sessionId)
+    this.runtimes.delete(sessionId)
+    await runtime?.dispose()
+  }
+
+  private flush(sessionId: string): void {
+    const buffer = this.buffers.get(sessionId)
+    if (!buffer || buffer.events.length === 0) return
+    if (buffer.timer) clearTimeout(buffer.timer)
+    const events = buffer.events
+    this.buffers.set(sessionId, { events: [], timer: null })
+    this.deps.events.emit('stream.delta', { sessionId, events: events.reduce(mergeDeltas, [] as ModelStreamEvent[]) })
+  }
+
+  private forward(sessionId: string, event: RuntimeEvent): void {
+    const { events } = this.deps
+    if (event.type === 'pass') {
+      this.flush(sessionId)
+      events.emit('pass.completed', { sessionId, pass: event.pass as never })
+      return
+    }
+    if (event.type === 'turn_ended') {
+      this.flush(sessionId)
+      events.emit('turn.ended', { sessionId, runId: event.runId, reason: event.result.reason })
+      return
+    }
+    const e = event.event
+    switch (e.type) {
+      case 'stream': {
+        const buffer = this.buffers.get(sessionId) ?? { events: [], timer: null }
+        buffer.events.push(e.event)
+        buffer.timer ??= setTimeout(() => this.flush(sessionId), STREAM_COALESCE_MS)
+        this.buffers.set(sessionId, buffer)
+        return
+      }
+      case 'pass_started':
+        events.emit('pass.started', { sessionId, passNumber: e.passNumber, model: e.model })
+        return
+      case 'pass_committed':
+        return // pass.completed carries the stored summary
+      case 'entries_appended':
+        this.flush(sessionId)
+        events.emit('entries.appended', { sessionId, entries: e.entries as never })
+        return
+      case 'approval_requested':
+        this.flush(sessionId)
+        events.emit('approval.requested', { sessionId, toolUseId: e.toolUseId, request: e.request as never })
+        return
+      case 'tool_started':
+        events.emit('tool.started', { sessionId, toolUseId: e.toolUseId, name: e.name, input: e.input })
+        return
+      case 'tool_finished':
+        events.emit('tool.finished', { sessionId, toolUseId: e.toolUseId, name: e.name, isError: e.isError })
+        return
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const b of this.buffers.values()) if (b.timer) clearTimeout(b.timer)
+    await Promise.all([...this.runtimes.values()].map((r) => r.dispose()))
+    this.runtimes.clear()
+  }
+}
+
+
+/** Adjacent text (or thinking, or tool input) deltas of the same block become one delta. */
+function mergeDeltas(out: ModelStreamEvent[], e: ModelStreamEvent): ModelStreamEvent[] {
+  const last = out.at(-1)
+  if (last && last.type === e.type && 'index' in last && 'index' in e && last.index === e.index) {
+    if (e.type === 'text_delta' && last.type === 'text_delta') return replaceLast(out, { ...last, text: last.text + e.text })
+    if (e.type === 'thinking_delta' && last.type === 'thinking_delta') return replaceLast(out, { ...last, thinking: last.thinking + e.thinking })
+    if (e.type === 'tool_input_delta' && last.type === 'tool_input_delta') return replaceLast(out, { ...last, partialJson: last.partialJson + e.partialJson })
+  }
+  out.push(e)
+  return out
+}
+
+function replaceLast(out: ModelStreamEvent[], e: ModelStreamEvent): ModelStreamEvent[] {
+  out[out.length - 1] = e
+  return out
+}

@@ -1,0 +1,97 @@
+/**
+ * The loop's SessionLog over the SQLite store: entries appended in one transaction; a pass committed with its
+ * entries in one transaction, its request body as captured on the wire (split into content-addressed segments).
+ */
+import type { Entry, EntryBody, PassId } from '../../engine/conversation/entries'
+import type { PassCommit, SessionLog } from '../../engine/loop/ports'
+import type { PromptPlan } from '../../engine/prompt/plan'
+import { costUsd } from '../model/models'
+import type { Store } from '../store'
+import type { PassSummary, SegmentMeta } from '../store/passes'
+import type { Clock } from '../../engine/ports'
+
+/** Provenance and breakpoint for each segment path of a request rendered from `plan`. */
+export function segmentMetaFromPlan(plan: PromptPlan): (path: string) => SegmentMeta {
+  return (path) => {
+    const m = /^(tools|system|messages)\[(\d+)\]$/.exec(path)
+    if (!m) return { provenance: { kind: 'body' }, breakpoint: null }
+    const index = Number(m[2])
+    if (m[1] === 'tools') {
+      const t = plan.tools[index]
+      return { provenance: t?.provenance ?? null, breakpoint: t?.breakpoint ?? null }
+    }
+    if (m[1] === 'system') {
+      const b = plan.system[index]
+      return { provenance: b ? { ...b.provenance, stability: b.stability, tokens: b.tokens, spans: b.spans } : null, breakpoint: b?.breakpoint ?? null }
+    }
+    const msg = plan.messages[index]
+    const breakpoint = msg?.blocks.find((b) => b.breakpoint)?.breakpoint ?? null
+    return { provenance: msg ? { kind: 'history', entryIds: msg.provenance.entryIds, historyKind: msg.provenance.kind, tokens: msg.tokens, blocks: msg.blocks.map((b) => b.provenance) } : null, breakpoint }
+  }
+}
+
+/** The small part of a plan kept with each pass: enough for the inspector without re-running the builder. */
+export function planSummary(plan: PromptPlan): unknown {
+  return {
+    breakpoints: plan.breakpoints,
+    fingerprints: plan.fingerprints,
+    tokens: plan.tokens,
+    sessionOrigin: plan.sessionOrigin,
+    messageCount: plan.messages.length,
+  }
+}
+
+export class StoreSessionLog implements SessionLog {
+  constructor(
+    private readonly store: Store,
+    private readonly sessionId: string,
+    private readonly clock: Clock,
+    private readonly onPass?: (pass: PassSummary) => void,
+  ) {}
+
+  entries(): ReadonlyArray<Entry> {
+    return this.store.entries.list(this.sessionId)
+  }
+
+  append(bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> {
+    return this.store.transaction(() => this.store.entries.append(this.sessionId, bodies, this.clock.now()))
+  }
+
+  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry> } {
+    // The body the server received: the last attempt's capture (all attempts send the same bytes).
+    const requestBody = pass.attempts.at(-1)?.requestBody
+    const { summary, entries } = this.store.transaction(() => {
+      const summary = this.store.passes.insert({
+        sessionId: this.sessionId,
+        kind: pass.kind,
+        model: pass.model,
+        status: pass.status,
+        queuedAt: pass.queuedAt,
+        firstByteAt: pass.firstByteAt,
+        doneAt: pass.doneAt,
+        requestBody: requestBody ?? '{}',
+        segmentMeta: segmentMetaFromPlan(pass.plan),
+        attempts: pass.attempts.map((a) => ({
+          startedAt: a.startedAt,
+          firstByteAt: a.firstByteAt,
+          endedAt: a.endedAt,
+          status: a.status,
+          requestId: a.requestId,
+          error: a.error,
+          responseHeaders: a.responseHeaders,
+          responseBody: a.responseBody,
+        })),
+        messageId: pass.message?.id ?? null,
+        stopReason: pass.message?.stop_reason ?? null,
+        usage: pass.message?.usage ?? null,
+        costUsd: pass.message?.usage ? costUsd(pass.model, pass.message.usage) : null,
+        error: pass.error,
+        plan: planSummary(pass.plan),
+      })
+      const entries = this.store.entries.append(this.sessionId, makeEntries(summary.id as PassId), this.clock.now())
+      return { summary, entries }
+    })
+    this.onPass?.(summary)
+    return { passId: summary.id as PassId, entries }
+  }
+}

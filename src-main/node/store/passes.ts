@@ -1,0 +1,301 @@
+/**
+ * Passes: one row per request sent to the model, its request body kept as content-addressed segments so storage
+ * grows with new content, not with the square of the session (docs/design.md §5).
+ *
+ * A pass stores only the segments that differ from its base (the session's previous pass): `base_count` leading
+ * segments are the base's, the rest are rows in pass_blocks. The exact body is re-assembled from them and checked
+ * against the captured sha256 before anything is written.
+ */
+import type { Usage } from '../../engine/model/wire'
+import type { Db } from './database'
+import { joinBody, splitBody } from './body-split'
+import { BlobRepo, sha256Hex } from './blobs'
+import { newId } from './ids'
+
+export type PassKind = 'main' | 'summary' | 'count'
+export type PassStatus = 'done' | 'failed' | 'cancelled'
+
+/** Metadata of one HTTP attempt; its raw response is a blob. */
+export interface StoredAttempt {
+  readonly startedAt: number
+  readonly firstByteAt: number | null
+  readonly endedAt: number
+  readonly status: number | null
+  readonly requestId: string | null
+  readonly error: { readonly kind: string; readonly message: string } | null
+  readonly responseHash: string | null
+  readonly responseHeaders: Readonly<Record<string, string>>
+}
+
+export interface SegmentMeta {
+  readonly provenance: unknown
+  readonly breakpoint: string | null
+}
+
+export interface NewPass {
+  readonly sessionId: string
+  readonly kind: PassKind
+  readonly model: string
+  readonly status: PassStatus
+  readonly queuedAt: number
+  readonly firstByteAt: number | null
+  readonly doneAt: number
+  /** The exact request body as captured on the wire. */
+  readonly requestBody: string
+  /** Provenance and breakpoint per segment path (`tools[0]`, `system[1]`, `messages[4]`). */
+  readonly segmentMeta: (path: string) => SegmentMeta
+  readonly attempts: ReadonlyArray<Omit<StoredAttempt, 'responseHash'> & { readonly responseBody: string }>
+  readonly messageId: string | null
+  readonly stopReason: string | null
+  readonly usage: Usage | null
+  readonly costUsd: number | null
+  readonly error: { readonly kind: string; readonly message: string } | null
+  readonly plan: unknown
+}
+
+export interface PassSummary {
+  readonly id: string
+  readonly sessionId: string
+  readonly seq: number
+  readonly kind: PassKind
+  readonly model: string
+  readonly status: PassStatus
+  readonly queuedAt: number
+  readonly firstByteAt: number | null
+  readonly doneAt: number | null
+  readonly requestSha256: string
+  readonly requestBytes: number
+  readonly messageId: string | null
+  readonly stopReason: string | null
+  readonly usage: Usage | null
+  readonly costUsd: number | null
+  readonly attempts: ReadonlyArray<StoredAttempt>
+  readonly error: { readonly kind: string; readonly message: string } | null
+  readonly attribution: unknown
+}
+
+export interface StoredSegment {
+  readonly ordinal: number
+  readonly path: string
+  readonly hash: string
+  readonly bytes: number
+  readonly provenance: unknown
+  readonly breakpoint: string | null
+}
+
+export interface PassDetail extends PassSummary {
+  readonly requestBody: string
+  readonly segments: ReadonlyArray<StoredSegment>
+  readonly responseRaw: string | null
+  readonly plan: unknown
+}
+
+interface PassRow {
+  id: string
+  session_id: string
+  seq: number
+  kind: PassKind
+  model: string
+  status: PassStatus
+  queued_at: number
+  first_byte_at: number | null
+  done_at: number | null
+  request_sha256: string
+  request_bytes: number
+  skeleton_hash: string
+  base_pass_id: string | null
+  base_count: number
+  segment_count: number
+  response_hash: string | null
+  message_id: string | null
+  stop_reason: string | null
+  usage: string | null
+  cost_usd: number | null
+  attempts: string
+  error: string | null
+  plan: string
+  attribution: string | null
+}
+
+interface BlockRow {
+  ordinal: number
+  blob_hash: string
+  path: string
+  provenance: string
+  breakpoint: string | null
+  size: number
+}
+
+function toSummary(row: PassRow): PassSummary {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq: row.seq,
+    kind: row.kind,
+    model: row.model,
+    status: row.status,
+    queuedAt: row.queued_at,
+    firstByteAt: row.first_byte_at,
+    doneAt: row.done_at,
+    requestSha256: row.request_sha256,
+    requestBytes: row.request_bytes,
+    messageId: row.message_id,
+    stopReason: row.stop_reason,
+    usage: row.usage ? (JSON.parse(row.usage) as Usage) : null,
+    costUsd: row.cost_usd,
+    attempts: JSON.parse(row.attempts) as StoredAttempt[],
+    error: row.error ? (JSON.parse(row.error) as PassSummary['error']) : null,
+    attribution: row.attribution ? (JSON.parse(row.attribution) as unknown) : null,
+  }
+}
+
+export class PassRepo {
+  private readonly blobs: BlobRepo
+  /** The newest pass's segment hashes per session, so writing a pass does not walk the chain of bases. */
+  private readonly lastSegments = new Map<string, { passId: string; hashes: string[] }>()
+  constructor(private readonly db: Db) {
+    this.blobs = new BlobRepo(db)
+  }
+
+  /**
+   * Writes a pass. Call inside the transaction that also appends the pass's entries, so both land or neither
+   * does. Throws if the segments do not re-assemble to the captured bytes (a bug, never silently stored).
+   */
+  insert(pass: NewPass): PassSummary {
+    const requestSha256 = sha256Hex(pass.requestBody)
+    const split = splitBody(pass.requestBody)
+    const texts = split.segments.map((s) => s.text)
+    if (sha256Hex(joinBody(split.skeleton, texts)) !== requestSha256) throw new Error('request body does not re-assemble to its captured bytes')
+    const hashes = texts.map((t) => sha256Hex(t))
+
+    const base = this.db
+      .prepare("SELECT id FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1")
+      .pluck()
+      .get(pass.sessionId) as string | undefined
+    let baseCount = 0
+    if (base) {
+      const cached = this.lastSegments.get(pass.sessionId)
+      const baseHashes = cached?.passId === base ? cached.hashes : this.segmentHashes(base).map((s) => s.hash)
+      while (baseCount < baseHashes.length && baseCount < hashes.length && baseHashes[baseCount] === hashes[baseCount]) baseCount++
+    }
+
+    const seq = ((this.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM passes WHERE session_id = ?').pluck().get(pass.sessionId) as number) ?? 0) + 1
+    const id = newId('pas', pass.queuedAt)
+    const skeletonHash = this.blobs.put(split.skeleton)
+    const attempts: StoredAttempt[] = pass.attempts.map(({ responseBody, ...a }) => ({ ...a, responseHash: responseBody ? this.blobs.put(responseBody) : null }))
+    const responseHash = attempts.at(-1)?.responseHash ?? null
+    const row: PassRow = {
+      id,
+      session_id: pass.sessionId,
+      seq,
+      kind: pass.kind,
+      model: pass.model,
+      status: pass.status,
+      queued_at: pass.queuedAt,
+      first_byte_at: pass.firstByteAt,
+      done_at: pass.doneAt,
+      request_sha256: requestSha256,
+      request_bytes: Buffer.byteLength(pass.requestBody, 'utf8'),
+      skeleton_hash: skeletonHash,
+      base_pass_id: baseCount > 0 ? (base ?? null) : null,
+      base_count: baseCount,
+      segment_count: hashes.length,
+      response_hash: responseHash,
+      message_id: pass.messageId,
+      stop_reason: pass.stopReason,
+      usage: pass.usage ? JSON.stringify(pass.usage) : null,
+      cost_usd: pass.costUsd,
+      attempts: JSON.stringify(attempts),
+      error: pass.error ? JSON.stringify(pass.error) : null,
+      plan: JSON.stringify(pass.plan ?? {}),
+      attribution: null,
+    }
+    this.db
+      .prepare(
+        `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
+           request_bytes, skeleton_hash, base_pass_id, base_count, segment_count, response_hash, message_id, stop_reason,
+           usage, cost_usd, attempts, error, plan, attribution)
+         VALUES (@id, @session_id, @seq, @kind, @model, @status, @queued_at, @first_byte_at, @done_at, @request_sha256,
+           @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @segment_count, @response_hash, @message_id,
+           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan, @attribution)`,
+      )
+      .run(row)
+    const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
+    for (let i = baseCount; i < split.segments.length; i++) {
+      const segment = split.segments[i]!
+      const meta = pass.segmentMeta(segment.path)
+      insertBlock.run(id, i, this.blobs.put(segment.text), segment.path, JSON.stringify(meta.provenance ?? null), meta.breakpoint)
+    }
+    this.lastSegments.set(pass.sessionId, { passId: id, hashes })
+    return toSummary(row)
+  }
+
+  /** Forgets cached segment lists (after a rolled-back transaction the cache could name a pass that is not there). */
+  forgetCache(): void {
+    this.lastSegments.clear()
+  }
+
+  setAttribution(passId: string, attribution: unknown): void {
+    this.db.prepare('UPDATE passes SET attribution = ? WHERE id = ?').run(JSON.stringify(attribution), passId)
+  }
+
+  /** The segments of a pass in order, following the chain of bases for the shared leading ones. */
+  segmentHashes(passId: string): StoredSegment[] {
+    const chain: Array<{ row: PassRow; blocks: BlockRow[] }> = []
+    let id: string | null = passId
+    let need = Number.POSITIVE_INFINITY
+    while (id && need > 0) {
+      const row = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(id) as PassRow | undefined
+      if (!row) throw new Error(`pass ${id} missing from its chain`)
+      const blocks = this.db
+        .prepare(
+          `SELECT b.ordinal, b.blob_hash, b.path, b.provenance, b.breakpoint, o.size
+           FROM pass_blocks b JOIN blobs o ON o.hash = b.blob_hash WHERE b.pass_id = ? ORDER BY b.ordinal`,
+        )
+        .all(id) as BlockRow[]
+      chain.push({ row, blocks })
+      need = Math.min(need, row.base_count)
+      id = row.base_count > 0 ? row.base_pass_id : null
+    }
+    // Walk from the oldest base forward: each pass overrides from its base_count on.
+    const out: StoredSegment[] = []
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { row, blocks } = chain[i]!
+      out.length = Math.min(out.length, row.base_count)
+      for (const b of blocks) {
+        out[b.ordinal] = { ordinal: b.ordinal, path: b.path, hash: b.blob_hash, bytes: b.size, provenance: JSON.parse(b.provenance) as unknown, breakpoint: b.breakpoint }
+      }
+      out.length = row.segment_count
+    }
+    return out
+  }
+
+  /** The exact request body of a pass, re-assembled from the store. */
+  requestBody(passId: string): string {
+    const row = this.db.prepare('SELECT skeleton_hash FROM passes WHERE id = ?').get(passId) as { skeleton_hash: string } | undefined
+    if (!row) throw new Error(`no pass ${passId}`)
+    const skeleton = this.blobs.get(row.skeleton_hash)
+    if (skeleton === null) throw new Error(`pass ${passId}: skeleton missing`)
+    return joinBody(skeleton, this.segmentHashes(passId).map((s) => this.blobs.get(s.hash) ?? ''))
+  }
+
+  list(sessionId: string): PassSummary[] {
+    return (this.db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as PassRow[]).map(toSummary)
+  }
+
+  get(passId: string): PassDetail | null {
+    const row = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(passId) as PassRow | undefined
+    if (!row) return null
+    return {
+      ...toSummary(row),
+      requestBody: this.requestBody(passId),
+      segments: this.segmentHashes(passId),
+      responseRaw: row.response_hash ? this.blobs.get(row.response_hash) : null,
+      plan: JSON.parse(row.plan) as unknown,
+    }
+  }
+
+  blobText(hash: string): string | null {
+    return this.blobs.get(hash)
+  }
+}

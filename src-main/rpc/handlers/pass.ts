@@ -1,0 +1,18 @@
+import type { Handlers } from '../dispatch'
+import { RpcError } from '../errors'
+import type { Services } from '../services'
+
+export function passHandlers(services: Services): Pick<Handlers, 'pass.list' | 'pass.get'> {
+  const { store } = services
+  return {
+    'pass.list': ({ sessionId }) => {
+      if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
+      return store.passes.list(sessionId) as never
+    },
+    'pass.get': ({ passId }) => {
+      const pass = store.passes.get(passId)
+      if (!pass) throw new RpcError('not_found', `No pass ${passId}`)
+      return pass as never
+    },
+  }
+}

@@ -1,0 +1,35 @@
+import type { Handlers } from '../dispatch'
+import { RpcError } from '../errors'
+import type { Services } from '../services'
+import type { SessionRuntime } from '../../node/session/runtime'
+
+export function requireRuntime(services: Services, sessionId: string): SessionRuntime {
+  const runtime = services.sessions.get(sessionId)
+  if (!runtime) throw new RpcError('not_found', `No session ${sessionId}`)
+  return runtime
+}
+
+export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode'> {
+  const start = (sessionId: string, input: Parameters<SessionRuntime['start']>[0]) => {
+    const runtime = requireRuntime(services, sessionId)
+    if (runtime.running) throw new RpcError('busy', 'A turn is already running in this session: wait for it or stop it (Esc)')
+    const runId = runtime.start(input)
+    services.events.emit('run.started', { sessionId, runId })
+    return { runId }
+  }
+  return {
+    'run.start': ({ sessionId, text }) => start(sessionId, { kind: 'message', text }),
+    'run.retry': ({ sessionId }) => start(sessionId, { kind: 'retry' }),
+    'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
+    'approval.answer': ({ sessionId, toolUseId, answer }) => {
+      const accepted = requireRuntime(services, sessionId).answerApproval(toolUseId, answer as never)
+      if (!accepted) throw new RpcError('not_found', `No approval is waiting for tool call ${toolUseId}`)
+      return { accepted }
+    },
+    'session.setMode': ({ sessionId, mode }) => {
+      const runtime = requireRuntime(services, sessionId)
+      runtime.setMode(mode)
+      return { mode: runtime.mode }
+    },
+  }
+}
