@@ -19,7 +19,8 @@ export interface BrowserHostProcess {
 export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<BrowserHostProcess & { child: ChildProcess; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-home-'))
   const child = spawn(process.execPath, ['out/main/server.js', '--port', '0'], {
-    env: { ...process.env, LOUPE_HOME: dataDir, ...env },
+    // Instant simulator pace keeps the suite fast; a test that needs a visible stream passes its own.
+    env: { ...process.env, LOUPE_HOME: dataDir, LOUPE_SIM_PACE: 'instant', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
@@ -47,6 +48,31 @@ export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<BrowserHos
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** Calls the contract directly over the host's WebSocket, as the page does (for checks a user cannot see). */
+export async function rpc(host: BrowserHostProcess, name: string, input: unknown): Promise<unknown> {
+  const { WebSocket } = await import('ws')
+  const ws = new WebSocket(`${host.baseUrl.replace('http://', 'ws://')}/rpc?token=${host.token}`, { origin: host.baseUrl })
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  const result = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { kind: string; id?: number; result?: never }
+      if (frame.kind === 'response' && frame.id === 1) resolve(frame.result!)
+    })
+    ws.send(JSON.stringify({ kind: 'request', id: 1, name, input }))
+  })
+  ws.close()
+  if (!result.ok) throw new Error(`${name}: ${result.error?.message}`)
+  return result.value
+}
+
+/** Opens `dir` as a project through the UI and starts a session in it. */
+export async function openProjectWithSession(page: Page, dir: string): Promise<void> {
+  await page.getByLabel('Folder path').fill(dir)
+  await page.getByRole('button', { name: 'Open folder' }).click()
+  await page.getByRole('button', { name: '+ New session' }).click()
+  await expect(page.getByLabel('Message')).toBeVisible()
 }
 
 /** Resolves when the page has received `app.ready` and loaded its first data. */

@@ -4,6 +4,7 @@ import { client } from './platform/client'
 import { AppShell } from './features/shell/AppShell'
 import { loadProjects } from './features/projects/actions'
 import { useAppStore } from './state/app'
+import { useChatStore } from './state/chat'
 import './ui/theme.css'
 
 /**
@@ -24,7 +25,20 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created'] as const) client.on(name, (payload) => announce(name, payload))
+for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished'] as const) {
+  client.on(name, (payload) => announce(name, payload))
+}
+
+// The chat store follows the session's events; the store of record is the main process.
+const chat = () => useChatStore.getState()
+client.on('run.started', (p) => chat().runStarted(p.sessionId))
+client.on('pass.started', (p) => chat().passStarted(p.sessionId))
+client.on('stream.delta', (p) => chat().streamed(p.sessionId, p.events as never))
+client.on('entries.appended', (p) => chat().entriesAppended(p.sessionId, p.entries as never))
+client.on('approval.requested', (p) => chat().approvalRequested(p.sessionId, { toolUseId: p.toolUseId, request: p.request as never }))
+client.on('tool.started', (p) => chat().toolStarted(p.sessionId, p.toolUseId))
+client.on('tool.finished', (p) => chat().toolFinished(p.sessionId, p.toolUseId))
+client.on('turn.ended', (p) => chat().turnEnded(p.sessionId))
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

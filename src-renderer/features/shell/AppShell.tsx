@@ -1,11 +1,14 @@
 import { useAppStore } from '../../state/app'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
+import { useState } from 'react'
+import { ChatPane } from '../chat/ChatPane'
 import { ProjectsSidebar } from '../projects/ProjectsSidebar'
 
 export function AppShell() {
   const info = useAppStore((s) => s.info)
   const connection = useAppStore((s) => s.connection)
+  const [selectedPassId, setSelectedPassId] = useState<string | null>(null)
   const project = useProjectsStore(selectSelectedProject)
   const session = useSessionsStore((s) =>
     project ? (s.byProject[project.id] ?? []).find((x) => x.id === s.selectedId) ?? null : null,
@@ -32,12 +35,7 @@ export function AppShell() {
           ) : !session ? (
             <EmptyState title={project.name} hint="Create a session with + New session, or pick one in the sidebar." />
           ) : (
-            <section className="session-view" aria-label="Session">
-              <h1>{session.title}</h1>
-              <p className="muted">
-                {project.root} · started {new Date(session.createdAt).toLocaleString()}
-              </p>
-            </section>
+            <ChatPane key={session.id} sessionId={session.id} title={session.title} selectedPassId={selectedPassId} onSelectPass={setSelectedPassId} />
           )}
         </main>
       </div>

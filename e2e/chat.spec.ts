@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, openProjectWithSession, rpc, test } from './fixtures'
+
+function fixtureProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
+  writeFileSync(join(dir, 'README.md'), '# Greeter\n\nPrints a friendly hello.\n')
+  writeFileSync(join(dir, 'greet.ts'), 'export const greet = () => "hello"\n')
+  return dir
+}
+
+test('chat: the agent reads a file, asks before editing, and the edit lands on disk', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="read_file"][data-status="done"]')).toHaveCount(1)
+    await expect(app.locator('.msg.assistant').last()).toContainText('Prints a friendly hello')
+
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    await expect(approval).toContainText('Edit greet.ts')
+    await app.screenshot({ path: 'e2e/screenshots/chat-approval.png' })
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+    await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')).toHaveCount(1)
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('goodbye')
+
+    // Every pass was recorded with its exact bytes.
+    const sessions = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+    const list = (await rpc(host, 'session.list', { projectId: sessions[0]!.id })) as Array<{ id: string }>
+    const passes = (await rpc(host, 'pass.list', { sessionId: list[0]!.id })) as Array<{ status: string; requestSha256: string }>
+    expect(passes.length).toBeGreaterThanOrEqual(4)
+    expect(passes.every((p) => p.status === 'done')).toBe(true)
+    await app.screenshot({ path: 'e2e/screenshots/chat-after-edit.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: plan mode refuses the edit without asking, and a denied call is explained to the agent', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await app.getByLabel('Permission mode').selectOption('plan')
+    await expect(app.locator('.note').filter({ hasText: 'Permission mode: plan' })).toHaveCount(1)
+    const composer = app.getByLabel('Message')
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="denied"]')).toHaveCount(1)
+    await expect(app.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('"hello"')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,45 @@
+import { useState } from 'react'
+import type { PendingApproval } from '../../state/chat'
+import { answerApproval } from './actions'
+
+export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
+  const [reason, setReason] = useState('')
+  const [denying, setDenying] = useState(false)
+  const { request, toolUseId } = approval
+  const rule = request.suggestedRules[0]
+  return (
+    <div className="approval" role="group" aria-label="Approval needed">
+      <div className="approval-head">
+        <strong>Allow?</strong> <span className="approval-summary">{request.summary}</span>
+      </div>
+      {request.warning && <p className="approval-warning">{request.warning}</p>}
+      {denying ? (
+        <form
+          className="approval-actions"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void answerApproval(sessionId, toolUseId, { kind: 'deny', ...(reason.trim() ? { reason: reason.trim() } : {}) })
+          }}
+        >
+          <input aria-label="Reason for denying" placeholder="Why not? (the agent reads this)" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+          <button type="submit">Deny</button>
+          <button type="button" onClick={() => setDenying(false)}>
+            Back
+          </button>
+        </form>
+      ) : (
+        <div className="approval-actions">
+          <button className="primary" onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
+            Approve once
+          </button>
+          {rule && (
+            <button onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'always', rules: [rule] })} title="Approve this and future calls that match">
+              Always allow <code>{rule.pattern}</code>
+            </button>
+          )}
+          <button onClick={() => setDenying(true)}>Deny…</button>
+        </div>
+      )}
+    </div>
+  )
+}

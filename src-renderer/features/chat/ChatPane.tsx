@@ -1,0 +1,103 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import type { PermissionModeName } from '../../../src-preload/contract'
+import { useAppStore } from '../../state/app'
+import { selectChat, useChatStore } from '../../state/chat'
+import { loadSession, sendMessage, stopTurn, switchMode } from './actions'
+import { Conversation } from './Conversation'
+
+export interface ChatPaneProps {
+  readonly sessionId: string
+  readonly title: string
+  readonly selectedPassId: string | null
+  readonly onSelectPass: (passId: string) => void
+}
+
+export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: ChatPaneProps) {
+  const chat = useChatStore(selectChat(sessionId))
+  const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
+  const [draft, setDraft] = useState('')
+  const bottom = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    void loadSession(sessionId)
+  }, [sessionId])
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' })
+  }, [chat.entries.length, chat.streaming, chat.approvals.length])
+
+  // Esc stops the running turn, wherever the focus is.
+  useEffect(() => {
+    if (!chat.running) return
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') void stopTurn(sessionId)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [chat.running, sessionId])
+
+  const send = () => {
+    const text = draft
+    void sendMessage(sessionId, text).then((sent) => sent && setDraft(''))
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault()
+      if (!chat.running) send()
+    }
+  }
+
+  return (
+    <section className="chat" aria-label="Session">
+      <header className="chat-head">
+        <h1>{title}</h1>
+        <span className="topbar-spacer" />
+        <label className="mode-switch">
+          Mode
+          <select aria-label="Permission mode" value={chat.mode} onChange={(e) => void switchMode(sessionId, e.target.value as PermissionModeName)}>
+            <option value="plan">plan (read-only)</option>
+            <option value="build">build (ask before changes)</option>
+            <option value="auto">auto (no questions)</option>
+          </select>
+        </label>
+        <span className="model-name" title={chat.model}>
+          {modelLabel || chat.model}
+        </span>
+      </header>
+      <div className="chat-scroll">
+        {chat.loaded && chat.entries.length === 0 && (
+          <div className="chat-empty">
+            <p>Ask the agent about this project.</p>
+            <p className="muted">Try “list the files”, “read README.md”, “grep for "TODO"”, or “replace "a" with "b" in file.ts”.</p>
+          </div>
+        )}
+        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} />
+        <div ref={bottom} />
+      </div>
+      {chat.error && (
+        <p className="error chat-error" role="alert">
+          {chat.error}
+        </p>
+      )}
+      <div className="composer">
+        <textarea
+          aria-label="Message"
+          placeholder={chat.running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          rows={3}
+        />
+        {chat.running ? (
+          <button className="stop" onClick={() => void stopTurn(sessionId)}>
+            Stop (Esc)
+          </button>
+        ) : (
+          <button className="primary" onClick={send} disabled={!draft.trim()}>
+            Send
+          </button>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,136 @@
+import type { EntryView } from '../../../src-preload/contract'
+import type { SessionChat } from '../../state/chat'
+import { ApprovalPrompt } from './Approval'
+import { retryTurn } from './actions'
+import { ToolCall } from './ToolCall'
+
+type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
+
+export interface ConversationProps {
+  readonly sessionId: string
+  readonly chat: SessionChat
+  readonly selectedPassId: string | null
+  readonly onSelectPass: (passId: string) => void
+}
+
+export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: ConversationProps) {
+  const results = new Map<string, EntryView>()
+  for (const e of chat.entries) if (e.kind === 'tool_result') results.set(String(e.toolUseId), e)
+  const lastFailure = [...chat.entries].reverse().find((e) => e.kind === 'turn_failed' || e.kind === 'user_message')
+  return (
+    <div className="conversation" aria-live="polite">
+      {chat.entries.map((entry) => {
+        switch (entry.kind) {
+          case 'user_message':
+            return (
+              <div key={entry.id} className="msg user" data-entry-kind="user_message">
+                <div className="msg-who">You</div>
+                <div className="msg-text">{((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')}</div>
+              </div>
+            )
+          case 'assistant_message': {
+            const passId = String(entry.passId)
+            return (
+              <div
+                key={entry.id}
+                className={`msg assistant${passId === selectedPassId ? ' selected' : ''}`}
+                data-entry-kind="assistant_message"
+                data-pass-id={passId}
+                onClick={() => onSelectPass(passId)}
+                title="Show the pass that produced this message in the inspector"
+              >
+                <div className="msg-who">
+                  Loupe{entry.partial ? <span className="partial-tag"> · stopped</span> : null}
+                </div>
+                {((entry.content as Block[]) ?? []).map((b, i) =>
+                  b.type === 'text' ? (
+                    <div key={i} className="msg-text">
+                      {b.text}
+                    </div>
+                  ) : b.type === 'thinking' ? (
+                    <details key={i} className="thinking">
+                      <summary>Thinking</summary>
+                      <div className="msg-text">{b.thinking}</div>
+                    </details>
+                  ) : b.type === 'tool_use' ? (
+                    <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={chat.runningTools.includes(b.id!)} />
+                  ) : null,
+                )}
+              </div>
+            )
+          }
+          case 'mode_switched':
+            return <Note key={entry.id} text={`Permission mode: ${String(entry.mode)}`} />
+          case 'model_switched':
+            return <Note key={entry.id} text={`Model: ${String(entry.model)}`} />
+          case 'memory_saved':
+            return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
+          case 'approval':
+            return entry.decision === 'denied' ? <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} /> : null
+          case 'todo_updated':
+            return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
+          case 'turn_failed':
+            return (
+              <div key={entry.id} className="turn-failed" role="alert">
+                <p>{String(entry.message)}</p>
+                {entry === lastFailure && !chat.running && (
+                  <button onClick={() => void retryTurn(sessionId)}>Retry</button>
+                )}
+              </div>
+            )
+          case 'turn_ended':
+            return entry.reason === 'cancelled' ? (
+              <Note key={entry.id} text="Stopped." />
+            ) : entry.reason === 'pass_limit' ? (
+              <Note key={entry.id} text="Stopped after the per-turn pass limit; send a message to go on." />
+            ) : null
+          default:
+            return null
+        }
+      })}
+      {chat.streaming.length > 0 && (
+        <div className="msg assistant streaming" data-testid="streaming">
+          <div className="msg-who">Loupe</div>
+          {chat.streaming.map((b) =>
+            b.kind === 'tool_use' ? (
+              <div key={b.index} className="tool-call forming">
+                <span className="tool-name">{b.toolName}</span> <span className="tool-subject">{b.text}</span>
+              </div>
+            ) : b.kind === 'thinking' ? (
+              <details key={b.index} className="thinking" open>
+                <summary>Thinking…</summary>
+                <div className="msg-text">{b.text}</div>
+              </details>
+            ) : (
+              <div key={b.index} className="msg-text">
+                {b.text}
+              </div>
+            ),
+          )}
+        </div>
+      )}
+      {chat.approvals.map((a) => (
+        <ApprovalPrompt key={a.toolUseId} sessionId={sessionId} approval={a} />
+      ))}
+    </div>
+  )
+}
+
+function Note({ text }: { text: string }) {
+  return <div className="note">{text}</div>
+}
+
+function Todos({ todos }: { todos: ReadonlyArray<{ content: string; status: string }> }) {
+  return (
+    <div className="todos" aria-label="Plan">
+      <div className="tool-label">plan</div>
+      <ul>
+        {todos.map((t, i) => (
+          <li key={i} className={`todo ${t.status}`}>
+            <span className="todo-mark">{t.status === 'done' ? '✓' : t.status === 'in_progress' ? '▸' : '○'}</span> {t.content}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,47 @@
+import type { PermissionModeName } from '../../../src-preload/contract'
+import { client } from '../../platform/client'
+import { useChatStore } from '../../state/chat'
+
+export async function loadSession(sessionId: string): Promise<void> {
+  const result = await client.request('session.get', { sessionId })
+  if (result.ok) useChatStore.getState().sessionLoaded(result.value)
+  else useChatStore.getState().failed(sessionId, result.error.message)
+}
+
+export async function sendMessage(sessionId: string, text: string): Promise<boolean> {
+  const trimmed = text.trim()
+  if (!trimmed) return false
+  const result = await client.request('run.start', { sessionId, text: trimmed })
+  if (!result.ok) {
+    useChatStore.getState().failed(sessionId, result.error.message)
+    return false
+  }
+  useChatStore.getState().runStarted(sessionId)
+  return true
+}
+
+export async function retryTurn(sessionId: string): Promise<void> {
+  const result = await client.request('run.retry', { sessionId })
+  if (result.ok) useChatStore.getState().runStarted(sessionId)
+  else useChatStore.getState().failed(sessionId, result.error.message)
+}
+
+export async function stopTurn(sessionId: string): Promise<void> {
+  await client.request('run.cancel', { sessionId })
+}
+
+export async function answerApproval(
+  sessionId: string,
+  toolUseId: string,
+  answer: { kind: 'once' } | { kind: 'always'; rules?: Array<{ tool: string; pattern: string }> } | { kind: 'deny'; reason?: string },
+): Promise<void> {
+  const result = await client.request('approval.answer', { sessionId, toolUseId, answer })
+  useChatStore.getState().approvalAnswered(sessionId, toolUseId)
+  if (!result.ok) useChatStore.getState().failed(sessionId, result.error.message)
+}
+
+export async function switchMode(sessionId: string, mode: PermissionModeName): Promise<void> {
+  const result = await client.request('session.setMode', { sessionId, mode })
+  if (result.ok) useChatStore.getState().modeChanged(sessionId, result.value.mode)
+  else useChatStore.getState().failed(sessionId, result.error.message)
+}

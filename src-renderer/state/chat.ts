@@ -1,0 +1,109 @@
+/**
+ * The chat's state, per session: the entries as the store has them, what is streaming right now, approvals
+ * waiting for the user, and whether a turn is running. Actions are named as the events that cause them.
+ */
+import { create } from 'zustand'
+import type { EntryView, PermissionModeName, SessionStateView } from '../../src-preload/contract'
+
+export interface StreamingBlock {
+  readonly index: number
+  readonly kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use'
+  readonly text: string
+  readonly toolName?: string
+}
+
+export interface PendingApproval {
+  readonly toolUseId: string
+  readonly request: { readonly tool: string; readonly summary: string; readonly suggestedRules: ReadonlyArray<{ tool: string; pattern: string }>; readonly warning: string | null }
+}
+
+export interface SessionChat {
+  readonly loaded: boolean
+  readonly entries: ReadonlyArray<EntryView>
+  readonly streaming: ReadonlyArray<StreamingBlock>
+  readonly running: boolean
+  readonly mode: PermissionModeName
+  readonly model: string
+  readonly approvals: ReadonlyArray<PendingApproval>
+  readonly runningTools: ReadonlyArray<string>
+  readonly error: string | null
+}
+
+const EMPTY: SessionChat = { loaded: false, entries: [], streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null }
+
+type StreamEvent = { type: string; index?: number; kind?: StreamingBlock['kind']; text?: string; thinking?: string; partialJson?: string; toolName?: string }
+
+interface ChatState {
+  readonly bySession: Readonly<Record<string, SessionChat>>
+  sessionLoaded(state: SessionStateView): void
+  entriesAppended(sessionId: string, entries: ReadonlyArray<EntryView>): void
+  streamed(sessionId: string, events: ReadonlyArray<StreamEvent>): void
+  passStarted(sessionId: string): void
+  runStarted(sessionId: string): void
+  turnEnded(sessionId: string): void
+  approvalRequested(sessionId: string, approval: PendingApproval): void
+  approvalAnswered(sessionId: string, toolUseId: string): void
+  toolStarted(sessionId: string, toolUseId: string): void
+  toolFinished(sessionId: string, toolUseId: string): void
+  modeChanged(sessionId: string, mode: PermissionModeName): void
+  failed(sessionId: string, message: string): void
+}
+
+export const useChatStore = create<ChatState>()((set) => {
+  const update = (sessionId: string, fn: (s: SessionChat) => Partial<SessionChat>) =>
+    set((state) => {
+      const current = state.bySession[sessionId] ?? EMPTY
+      return { bySession: { ...state.bySession, [sessionId]: { ...current, ...fn(current) } } }
+    })
+  return {
+    bySession: {},
+    sessionLoaded: (s) =>
+      update(s.session.id, () => ({
+        loaded: true,
+        entries: s.entries as EntryView[],
+        running: s.running,
+        mode: s.mode,
+        model: s.model,
+        approvals: s.pendingApprovals as PendingApproval[],
+        streaming: [],
+        error: null,
+      })),
+    entriesAppended: (sessionId, entries) =>
+      update(sessionId, (s) => {
+        const known = new Set(s.entries.map((e) => e.id))
+        const fresh = entries.filter((e) => !known.has(e.id))
+        // Once the assistant's entry is stored, what streamed for it is shown from the entry instead.
+        const streaming = fresh.some((e) => e.kind === 'assistant_message') ? [] : s.streaming
+        const mode = (fresh.filter((e) => e.kind === 'mode_switched').at(-1)?.mode as PermissionModeName | undefined) ?? s.mode
+        return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode }
+      }),
+    streamed: (sessionId, events) =>
+      update(sessionId, (s) => {
+        const blocks = [...s.streaming]
+        for (const e of events) {
+          const i = blocks.findIndex((b) => b.index === e.index)
+          if (e.type === 'block_started' && e.index !== undefined) {
+            const block: StreamingBlock = { index: e.index, kind: e.kind ?? 'text', text: '', ...(e.toolName ? { toolName: e.toolName } : {}) }
+            if (i >= 0) blocks[i] = block
+            else blocks.push(block)
+          } else if (i >= 0) {
+            const add = e.text ?? e.thinking ?? e.partialJson ?? ''
+            blocks[i] = { ...blocks[i]!, text: blocks[i]!.text + add }
+          }
+        }
+        return { streaming: blocks }
+      }),
+    passStarted: (sessionId) => update(sessionId, () => ({ streaming: [] })),
+    runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null })),
+    turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [] })),
+    approvalRequested: (sessionId, approval) =>
+      update(sessionId, (s) => ({ approvals: [...s.approvals.filter((a) => a.toolUseId !== approval.toolUseId), approval] })),
+    approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId) })),
+    toolStarted: (sessionId, id) => update(sessionId, (s) => ({ runningTools: [...s.runningTools, id] })),
+    toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
+    modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
+    failed: (sessionId, message) => update(sessionId, () => ({ error: message })),
+  }
+})
+
+export const selectChat = (sessionId: string | null) => (s: ChatState): SessionChat => (sessionId ? (s.bySession[sessionId] ?? EMPTY) : EMPTY)
