@@ -164,6 +164,26 @@ export const requests = {
     z.array(SessionSchema),
     "A project's sessions, newest first.",
   ),
+  'session.rename': request(
+    z.object({ sessionId: Id, title: z.string().trim().min(1).max(MAX_NAME_CHARS) }).strict(),
+    SessionSchema,
+    'Renames a session.',
+  ),
+  'session.delete': request(
+    z.object({ sessionId: Id }).strict(),
+    z.object({ deleted: z.boolean(), blobsCollected: z.number() }),
+    'Deletes a session with its entries and passes, and the stored texts nothing else uses.',
+  ),
+  'session.export': request(
+    z.object({ sessionId: Id, path: Path.optional() }).strict(),
+    z.object({ path: z.string(), bytes: z.number() }),
+    'Writes the session (entries, passes, blobs) as one JSON file; by default into the data folder\'s exports/.',
+  ),
+  'session.import': request(
+    z.object({ projectId: Id, path: Path }).strict(),
+    SessionSchema,
+    'Imports a session exported by session.export into a project.',
+  ),
   'session.get': request(
     z.object({ sessionId: Id }).strict(),
     SessionStateSchema,

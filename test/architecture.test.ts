@@ -70,6 +70,16 @@ describe('layering', () => {
     expect(problems).toEqual([])
   })
 
+  it('keeps src-main/rpc transport-agnostic (no Node built-ins: I/O goes through node/ adapters)', () => {
+    const problems: string[] = []
+    for (const file of sourceFiles(join(root, 'src-main/rpc'))) {
+      for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+        if (spec.startsWith('node:') || nodeBuiltins.has(spec) || spec === 'electron') problems.push(`${relative(root, file)}: ${spec}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
   it('keeps the renderer away from Node and main-process code', () => {
     const problems: string[] = []
     for (const file of sourceFiles(join(root, 'src-renderer'))) {

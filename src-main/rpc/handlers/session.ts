@@ -1,8 +1,11 @@
+import { defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
 import { RpcError } from '../errors'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
 
-export function sessionHandlers(services: Services): Pick<Handlers, 'session.create' | 'session.list' | 'session.get'> {
+type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import'
+
+export function sessionHandlers(services: Services): Pick<Handlers, SessionRequests> {
   const { store, clock, events } = services
   const requireProject = (projectId: string) => {
     const project = store.projects.get(projectId)
@@ -20,6 +23,37 @@ export function sessionHandlers(services: Services): Pick<Handlers, 'session.cre
     'session.list': ({ projectId }) => {
       requireProject(projectId)
       return store.sessions.listByProject(projectId)
+    },
+    'session.rename': ({ sessionId, title }) => {
+      const session = store.sessions.rename(sessionId, title, clock.now())
+      if (!session) throw new RpcError('not_found', `No session ${sessionId}`)
+      return session
+    },
+    'session.delete': async ({ sessionId }) => {
+      if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
+      await services.sessions.drop(sessionId)
+      const deleted = store.transaction(() => store.sessions.delete(sessionId))
+      return { deleted, blobsCollected: store.transaction(() => store.blobs.collectGarbage()) }
+    },
+    'session.export': async ({ sessionId, path }) => {
+      const target = path ?? defaultExportPath(services.info.dataDir, sessionId)
+      try {
+        const written = await exportSessionToFile(store.db, sessionId, target)
+        if (!written) throw new RpcError('not_found', `No session ${sessionId}`)
+        return written
+      } catch (err) {
+        if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
+        throw err
+      }
+    },
+    'session.import': async ({ projectId, path }) => {
+      requireProject(projectId)
+      try {
+        return store.sessions.get(await importSessionFromFile(store.db, path, projectId))!
+      } catch (err) {
+        if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
+        throw err
+      }
     },
     'session.get': ({ sessionId }) => {
       const session = store.sessions.get(sessionId)

@@ -1,0 +1,114 @@
+/**
+ * A session as one JSON document — its row, state, entries, passes, their segment rows and every blob they use —
+ * and back. Importing an export gives the same rows, so exporting again gives the same document.
+ */
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join } from 'node:path'
+import { writeFileAtomic } from '../tools/atomic-write'
+import type { Db } from './database'
+
+export const EXPORT_FORMAT = 'loupe-session'
+export const EXPORT_VERSION = 1
+
+type Row = Record<string, unknown>
+
+export interface SessionExport {
+  readonly format: typeof EXPORT_FORMAT
+  readonly version: number
+  readonly project: { readonly name: string; readonly root: string }
+  readonly session: Row
+  readonly entries: ReadonlyArray<Row>
+  readonly passes: ReadonlyArray<Row>
+  readonly passBlocks: ReadonlyArray<Row>
+  /** Blob texts by sha256. */
+  readonly blobs: Readonly<Record<string, string>>
+}
+
+export function exportSession(db: Db, sessionId: string): SessionExport | null {
+  const session = db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as Row | undefined
+  if (!session) return null
+  const project = db.prepare('SELECT name, root FROM projects WHERE id = ?').get(session.project_id) as { name: string; root: string }
+  const entries = db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
+  const passes = db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
+  const passBlocks = db
+    .prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal')
+    .all(sessionId) as Row[]
+  const hashes = new Set<string>()
+  for (const p of passes) {
+    hashes.add(String(p.skeleton_hash))
+    if (p.response_hash) hashes.add(String(p.response_hash))
+    for (const a of JSON.parse(String(p.attempts)) as Array<{ responseHash: string | null }>) if (a.responseHash) hashes.add(a.responseHash)
+  }
+  for (const b of passBlocks) hashes.add(String(b.blob_hash))
+  const blobs: Record<string, string> = {}
+  const get = db.prepare('SELECT data FROM blobs WHERE hash = ?').pluck()
+  for (const hash of [...hashes].sort()) blobs[hash] = (get.get(hash) as Buffer).toString('utf8')
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, project, session, entries, passes, passBlocks, blobs }
+}
+
+export class ImportError extends Error {}
+
+function insertRow(db: Db, table: string, row: Row): void {
+  const columns = Object.keys(row)
+  if (columns.some((c) => !/^[a-z_0-9]+$/.test(c))) throw new ImportError(`unexpected column in ${table}`)
+  db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`).run(row)
+}
+
+/**
+ * Imports an export into `projectId`. Refuses a document of another format or version, and a session that is
+ * already in the store (its id is kept, so an import is identical to what was exported).
+ */
+export function importSession(db: Db, doc: unknown, projectId: string): string {
+  const d = doc as Partial<SessionExport> | null
+  if (!d || d.format !== EXPORT_FORMAT) throw new ImportError('not a Loupe session export')
+  if (d.version !== EXPORT_VERSION) throw new ImportError(`unsupported export version ${String(d.version)}`)
+  if (!d.session || !Array.isArray(d.entries) || !Array.isArray(d.passes) || !Array.isArray(d.passBlocks) || typeof d.blobs !== 'object' || d.blobs === null) {
+    throw new ImportError('the export is incomplete')
+  }
+  const sessionId = String(d.session.id)
+  if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new ImportError(`session ${sessionId} is already in the store`)
+  db.transaction(() => {
+    const put = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?, ?, ?)')
+    for (const [hash, text] of Object.entries(d.blobs!)) {
+      const bytes = Buffer.from(String(text), 'utf8')
+      put.run(hash, bytes.length, bytes)
+    }
+    insertRow(db, 'sessions', { ...d.session, project_id: projectId })
+    for (const e of d.entries!) insertRow(db, 'entries', e)
+    for (const p of d.passes!) insertRow(db, 'passes', p)
+    for (const b of d.passBlocks!) insertRow(db, 'pass_blocks', b)
+  })()
+  return sessionId
+}
+
+/** Largest export file accepted for import. */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024
+
+/** Writes the export of a session to `path` (atomically). Null when there is no such session. */
+export async function exportSessionToFile(db: Db, sessionId: string, path: string): Promise<{ path: string; bytes: number } | null> {
+  const doc = exportSession(db, sessionId)
+  if (!doc) return null
+  if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
+  const text = JSON.stringify(doc)
+  await mkdir(dirname(path), { recursive: true })
+  await writeFileAtomic(path, text)
+  return { path, bytes: Buffer.byteLength(text) }
+}
+
+/** Reads an export file (size-checked, parsed) and imports it; ImportError says what is wrong with the file. */
+export async function importSessionFromFile(db: Db, path: string, projectId: string): Promise<string> {
+  const info = await stat(path).catch(() => null)
+  if (!info?.isFile()) throw new ImportError(`No file at ${path}`)
+  if (info.size > MAX_IMPORT_BYTES) throw new ImportError(`${path} is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB`)
+  let doc: unknown
+  try {
+    doc = JSON.parse(await readFile(path, 'utf8'))
+  } catch {
+    throw new ImportError(`${path} is not valid JSON`)
+  }
+  return importSession(db, doc, projectId)
+}
+
+export function defaultExportPath(dataDir: string, sessionId: string): string {
+  return join(dataDir, 'exports', `${sessionId}.json`)
+}

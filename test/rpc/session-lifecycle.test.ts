@@ -1,0 +1,95 @@
+/**
+ * A session's life through the contract, with the real loop against the embedded simulator: a turn, then rename,
+ * export, delete (blobs collected), import (identical), and the exported passes re-assembling to their bytes.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createApp, type App } from '../../src-main/node/app'
+import { sha256Hex } from '../../src-main/node/store/blobs'
+
+async function call<T>(app: App, name: string, input: unknown): Promise<T> {
+  const result = await app.dispatch(name, input)
+  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
+  return result.value as T
+}
+
+function turnEnded(app: App, sessionId: string): Promise<string> {
+  return new Promise((resolve) => {
+    const off = app.events.subscribe((name, payload) => {
+      const p = payload as { sessionId: string; reason: string }
+      if (name === 'turn.ended' && p.sessionId === sessionId) {
+        off()
+        resolve(p.reason)
+      }
+    })
+  })
+}
+
+describe('session lifecycle', () => {
+  let dir: string
+  let app: App
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-life-'))
+    writeFileSync(join(dir, 'README.md'), '# Lifecycle\n\nA test project.\n')
+    process.env.LOUPE_SIM_PACE = 'instant'
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
+  })
+  afterEach(async () => {
+    await app.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('runs a turn, exports, deletes and imports a session identically', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const ended = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: 'read README.md' })
+    expect(await ended).toBe('end_turn')
+
+    const renamed = await call<{ title: string }>(app, 'session.rename', { sessionId: session.id, title: 'Reading the README' })
+    expect(renamed.title).toBe('Reading the README')
+    const passes = await call<Array<{ id: string; requestSha256: string }>>(app, 'pass.list', { sessionId: session.id })
+    expect(passes.length).toBe(2)
+    for (const p of passes) {
+      const detail = await call<{ requestBody: string }>(app, 'pass.get', { passId: p.id })
+      expect(sha256Hex(detail.requestBody)).toBe(p.requestSha256)
+    }
+
+    const exported = await call<{ path: string }>(app, 'session.export', { sessionId: session.id })
+    const first = readFileSync(exported.path, 'utf8')
+    const deleted = await call<{ deleted: boolean; blobsCollected: number }>(app, 'session.delete', { sessionId: session.id })
+    expect(deleted.deleted).toBe(true)
+    expect(deleted.blobsCollected).toBeGreaterThan(0)
+    expect(await app.dispatch('session.get', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+
+    const imported = await call<{ id: string }>(app, 'session.import', { projectId: project.id, path: exported.path })
+    expect(imported.id).toBe(session.id)
+    const again = await call<{ path: string }>(app, 'session.export', { sessionId: session.id, path: join(dir, 'again.json') })
+    expect(readFileSync(again.path, 'utf8')).toBe(first)
+    const state = await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })
+    expect(state.entries.length).toBeGreaterThan(3)
+
+    // A second import of the same session is refused, and so is a file that is not an export.
+    expect(await app.dispatch('session.import', { projectId: project.id, path: exported.path })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await app.dispatch('session.import', { projectId: project.id, path: join(dir, 'README.md') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('refuses a second turn while one runs, and stops a turn on cancel', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    // In build mode the edit waits for an approval: the turn is running until it is answered.
+    const ended = turnEnded(app, session.id)
+    const asked = new Promise<void>((resolve) => app.events.subscribe((name) => name === 'approval.requested' && resolve()))
+    await call(app, 'run.start', { sessionId: session.id, text: 'replace "test" with "demo" in README.md' })
+    await asked
+    expect(await app.dispatch('run.start', { sessionId: session.id, text: 'again' })).toMatchObject({ ok: false, error: { code: 'busy' } })
+    await call(app, 'run.cancel', { sessionId: session.id })
+    expect(await ended).toBe('cancelled')
+    const state = await call<{ entries: Array<{ kind: string; outcome?: string }> }>(app, 'session.get', { sessionId: session.id })
+    // The edit never ran, and its call got a result saying so: the session stays valid for the API.
+    expect(state.entries.filter((e) => e.kind === 'tool_result').at(-1)?.outcome).toBe('interrupted')
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('A test project')
+  })
+})
