@@ -1,0 +1,108 @@
+/**
+ * Where the breakpoints of a pass sit and what the API did at each: read from cache, written to it, or missed.
+ *
+ * The API reports only totals (usage: cache read A, cache write C − A, uncached), not per breakpoint
+ * (docs/reference/anthropic-api.md §6.4: A is the prefix up to the furthest hit, C the prefix up to the last
+ * breakpoint that writes). The block token counts are estimates, so they are scaled to the billed total and each
+ * breakpoint is matched to the nearest of A and C: breakpoints up to A's are read, those after it up to C's are
+ * written, the rest missed (below the minimum cacheable length, or nothing was written).
+ */
+import type { BlockInfo, BreakpointTag } from './blocks'
+
+export type BreakpointOutcome = 'read' | 'written' | 'missed' | 'unknown'
+
+export interface UsageLike {
+  readonly input_tokens: number
+  readonly output_tokens: number
+  readonly cache_read_input_tokens: number
+  readonly cache_creation_input_tokens: number
+}
+
+export interface MarkerLike {
+  readonly blockPath: string | null
+  readonly ttl: '5m' | '1h'
+}
+
+export interface BreakpointMark<M extends MarkerLike = MarkerLike> {
+  readonly marker: M
+  readonly ordinal: number
+  readonly tag: BreakpointTag | null
+  /** "BP1 static · 5m" */
+  readonly label: string
+  readonly outcome: BreakpointOutcome
+  /** Estimated tokens up to and including the marked block, scaled to the billed input. */
+  readonly prefixTokens: number
+}
+
+export interface BreakpointReport<M extends MarkerLike = MarkerLike> {
+  readonly marks: ReadonlyArray<BreakpointMark<M>>
+  /** The last block read from cache (by ordinal), or -1 when nothing was read. */
+  readonly cachedThroughOrdinal: number
+}
+
+const TAG_NAMES: Readonly<Record<BreakpointTag, string>> = {
+  static: 'BP1 static',
+  session: 'BP2 session',
+  previous_tail: 'BP3 previous tail',
+  newest_tail: 'BP4 tail',
+}
+
+export function breakpointName(tag: BreakpointTag | null): string {
+  return tag ? TAG_NAMES[tag] : 'BP (untagged)'
+}
+
+function nearest(values: ReadonlyArray<number>, target: number, from: number): number {
+  let best = -1
+  for (let i = from; i < values.length; i++) if (best < 0 || Math.abs(values[i]! - target) < Math.abs(values[best]! - target)) best = i
+  return best
+}
+
+export function breakpointReport<M extends MarkerLike>(
+  blocks: ReadonlyArray<Pick<BlockInfo, 'ordinal' | 'path' | 'tokens' | 'breakpoint'>>,
+  markers: ReadonlyArray<M>,
+  usage: UsageLike | null,
+): BreakpointReport<M> {
+  const ordered = [...blocks].sort((a, b) => a.ordinal - b.ordinal)
+  const cumByPath = new Map<string, { ordinal: number; cum: number; tag: BreakpointTag | null }>()
+  let cum = 0
+  for (const b of ordered) {
+    cum += b.tokens
+    cumByPath.set(b.path, { ordinal: b.ordinal, cum, tag: b.breakpoint })
+  }
+  const billed = usage ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : 0
+  const scale = billed > 0 && cum > 0 ? billed / cum : 1
+  const placed = markers
+    .map((marker) => {
+      const at = marker.blockPath === null ? undefined : cumByPath.get(marker.blockPath)
+      // A top-level cache_control (automatic caching) marks the last block.
+      const last = ordered.at(-1)
+      const where = at ?? (last ? cumByPath.get(last.path) : undefined)
+      return where ? { marker, ordinal: where.ordinal, tag: at ? where.tag : null, prefix: Math.round(where.cum * scale) } : null
+    })
+    .filter((m): m is NonNullable<typeof m> => m !== null)
+    .sort((a, b) => a.ordinal - b.ordinal)
+
+  let hit = -1
+  let written = -1
+  if (usage) {
+    const read = usage.cache_read_input_tokens
+    const write = usage.cache_creation_input_tokens
+    const prefixes = placed.map((p) => p.prefix)
+    if (read > 0) hit = nearest(prefixes, read, 0)
+    written = write > 0 ? Math.max(hit, nearest(prefixes, read + write, hit + 1)) : hit
+  }
+  const marks = placed.map((p, i): BreakpointMark<M> => ({
+    marker: p.marker,
+    ordinal: p.ordinal,
+    tag: p.tag,
+    label: `${breakpointName(p.tag)} · ${p.marker.ttl}`,
+    outcome: !usage ? 'unknown' : i <= hit ? 'read' : i <= written ? 'written' : 'missed',
+    prefixTokens: p.prefix,
+  }))
+  let cachedThroughOrdinal = hit >= 0 ? placed[hit]!.ordinal : -1
+  if (hit < 0 && usage && usage.cache_read_input_tokens > 0) {
+    // A read without any marker placed here (the lookback found an older entry): shade by the estimate.
+    for (const b of ordered) if ((cumByPath.get(b.path)?.cum ?? 0) * scale <= usage.cache_read_input_tokens * 1.02) cachedThroughOrdinal = b.ordinal
+  }
+  return { marks, cachedThroughOrdinal }
+}

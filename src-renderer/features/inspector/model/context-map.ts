@@ -1,0 +1,121 @@
+/**
+ * The context map: a pass's estimated tokens by where they came from — tools, static rules, each instruction
+ * file, memory, skills, the session context, the history by kind, and the newest input — in cache order.
+ *
+ * A system block's tokens are shared out over its sections and files by their character spans; a message's over
+ * its content blocks by their JSON size. The result is an estimate like the block counts it is made from.
+ */
+import { isRecord, historyLabel, noteLabel, parsePath, sectionLabel, type BlockInfo, type SegmentLike } from './blocks'
+
+export type SliceGroup = 'tools' | 'static' | 'instructions' | 'memory' | 'skills' | 'session' | 'history' | 'newest' | 'notes' | 'other'
+
+export interface ContextSlice {
+  readonly key: string
+  readonly label: string
+  readonly group: SliceGroup
+  readonly tokens: number
+  /** The first block (cache-order ordinal) with tokens in this slice, to scroll to. */
+  readonly firstOrdinal: number
+  readonly file: string | null
+}
+
+type Mutable = { -readonly [K in keyof ContextSlice]: ContextSlice[K] }
+
+const STATIC_SECTIONS = new Set(['base_rules', 'identity', 'features', 'build_notes'])
+
+function sectionSlice(section: string, file: string | null): Pick<ContextSlice, 'key' | 'label' | 'group' | 'file'> {
+  if (STATIC_SECTIONS.has(section)) return { key: 'static', label: 'Static rules', group: 'static', file: null }
+  if (section === 'project_instructions' || section === 'instructions')
+    return file ? { key: `file:${file}`, label: file, group: 'instructions', file } : { key: 'instructions', label: 'Instructions (headings)', group: 'instructions', file: null }
+  if (section === 'memory') return { key: 'memory', label: 'Memory', group: 'memory', file: null }
+  if (section === 'skills') return { key: 'skills', label: 'Skills', group: 'skills', file: null }
+  if (section === 'session_context') return { key: 'session', label: 'Session context', group: 'session', file: null }
+  return { key: `section:${section}`, label: sectionLabel(section), group: 'other', file: null }
+}
+
+function noteSlice(note: string, file: string | null): Pick<ContextSlice, 'key' | 'label' | 'group' | 'file'> {
+  if ((note === 'nested_instructions' || note === 'path_rule') && file) return { key: `file:${file}`, label: file, group: 'instructions', file }
+  if (note === 'memory_saved') return { key: 'memory', label: 'Memory', group: 'memory', file: null }
+  return { key: `note:${note}`, label: `Notes · ${noteLabel(note)}`, group: 'notes', file: null }
+}
+
+class Slices {
+  private readonly byKey = new Map<string, Mutable>()
+  add(part: Pick<ContextSlice, 'key' | 'label' | 'group' | 'file'>, tokens: number, ordinal: number): void {
+    if (tokens <= 0) return
+    const existing = this.byKey.get(part.key)
+    if (existing) {
+      existing.tokens += tokens
+      existing.firstOrdinal = Math.min(existing.firstOrdinal, ordinal)
+    } else this.byKey.set(part.key, { ...part, tokens, firstOrdinal: ordinal })
+  }
+  list(): ContextSlice[] {
+    return [...this.byKey.values()].map((s) => ({ ...s, tokens: Math.round(s.tokens) })).sort((a, b) => a.firstOrdinal - b.firstOrdinal)
+  }
+}
+
+function addSystem(slices: Slices, block: BlockInfo, provenance: Record<string, unknown>): void {
+  const fallback = provenance.block === 'static' ? sectionSlice('base_rules', null) : { key: 'system', label: 'System (other)', group: 'other' as const, file: null }
+  const spans = Array.isArray(provenance.spans) ? provenance.spans.filter(isRecord) : []
+  const lengthOf = (s: Record<string, unknown>) => Math.max(0, (Number(s.end) || 0) - (Number(s.start) || 0))
+  // A section span contains the spans of its files: only what the files do not cover is the section's own.
+  const parts = spans.map((s) => {
+    const section = typeof s.section === 'string' ? s.section : 'section'
+    if (typeof s.file === 'string') return { slice: sectionSlice(section, s.file), chars: lengthOf(s) }
+    const inner = spans
+      .filter((f) => typeof f.file === 'string' && f.section === section && Number(f.start) >= Number(s.start) && Number(f.end) <= Number(s.end))
+      .reduce((sum, f) => sum + lengthOf(f), 0)
+    return { slice: sectionSlice(section, null), chars: Math.max(0, lengthOf(s) - inner) }
+  })
+  const chars = parts.reduce((sum, p) => sum + p.chars, 0)
+  if (chars <= 0) return slices.add(fallback, block.tokens, block.ordinal)
+  // The separators between sections belong to no span; sharing the block's tokens over the spans keeps the total.
+  for (const p of parts) slices.add(p.slice, (p.chars * block.tokens) / chars, block.ordinal)
+}
+
+function contentSizes(body: Record<string, unknown> | null, index: number): number[] | null {
+  const messages = body?.messages
+  const message = Array.isArray(messages) ? messages[index] : undefined
+  if (!isRecord(message)) return null
+  if (typeof message.content === 'string') return [message.content.length]
+  return Array.isArray(message.content) ? message.content.map((c) => JSON.stringify(c).length) : null
+}
+
+function isNewestInput(body: Record<string, unknown> | null, index: number): boolean {
+  const messages = body?.messages
+  if (!Array.isArray(messages) || index !== messages.length - 1) return false
+  const last: unknown = messages[index]
+  return isRecord(last) && last.role === 'user'
+}
+
+function addMessage(slices: Slices, block: BlockInfo, provenance: Record<string, unknown>, body: Record<string, unknown> | null): void {
+  const kind = typeof provenance.historyKind === 'string' ? provenance.historyKind : 'history'
+  const newest = isNewestInput(body, block.index)
+  const own = newest ? { key: 'newest', label: 'Newest input', group: 'newest' as const, file: null } : { key: `history:${kind}`, label: `History · ${historyLabel(kind)}`, group: 'history' as const, file: null }
+  const parts = Array.isArray(provenance.blocks) ? provenance.blocks.filter(isRecord) : []
+  const sizes = contentSizes(body, block.index)
+  if (parts.length === 0 || !sizes || sizes.length !== parts.length) return slices.add(own, block.tokens, block.ordinal)
+  const total = sizes.reduce((a, b) => a + b, 0) || 1
+  parts.forEach((p, j) => {
+    const tokens = (block.tokens * sizes[j]!) / total
+    if (p.kind === 'section') slices.add(sectionSlice(typeof p.section === 'string' ? p.section : 'section', null), tokens, block.ordinal)
+    else if (p.kind === 'note') slices.add(noteSlice(typeof p.note === 'string' ? p.note : 'text', typeof p.file === 'string' ? p.file : null), tokens, block.ordinal)
+    else slices.add(own, tokens, block.ordinal)
+  })
+}
+
+/** Tokens by source for one pass, in cache order of first appearance. */
+export function contextMap(blocks: ReadonlyArray<BlockInfo>, segments: ReadonlyArray<SegmentLike>, body: Record<string, unknown> | null): ContextSlice[] {
+  const provenanceByPath = new Map(segments.map((s) => [s.path, s.provenance]))
+  const slices = new Slices()
+  for (const block of blocks) {
+    const p = provenanceByPath.get(block.path)
+    const provenance = isRecord(p) ? p : {}
+    const { area } = parsePath(block.path)
+    if (area === 'tools') slices.add({ key: 'tools', label: 'Tools', group: 'tools', file: null }, block.tokens, block.ordinal)
+    else if (area === 'system') addSystem(slices, block, provenance)
+    else if (area === 'messages') addMessage(slices, block, provenance, body)
+    else slices.add({ key: 'other', label: 'Whole body', group: 'other', file: null }, block.tokens, block.ordinal)
+  }
+  return slices.list()
+}

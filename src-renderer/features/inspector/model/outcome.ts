@@ -1,0 +1,60 @@
+/**
+ * The cache outcome badge of a pass in the list, and its cause.
+ *
+ * The outcome is read from usage alone, as the transcript attribution does (src-main/engine/transcripts/
+ * attribution.ts): a pass that reads at least what the previous pass left in the cache (its read + write) is a
+ * hit; one that reads less is a partial hit; one that reads nothing a miss. The cause — why the cache stopped —
+ * comes from the pass's stored attribution; until that is computed the badge says "not yet attributed".
+ */
+import { isRecord } from './blocks'
+import type { UsageLike } from './breakpoints'
+
+export type OutcomeKind = 'first' | 'hit' | 'partial' | 'miss' | 'not_cached' | 'failed' | 'cancelled' | 'running'
+
+export interface PassOutcome {
+  readonly kind: OutcomeKind
+  readonly label: string
+  /** Why, in words; "not yet attributed" when the pass has no attribution yet. */
+  readonly cause: string
+}
+
+export const NOT_ATTRIBUTED = 'not yet attributed'
+
+export interface PassLike {
+  readonly status: 'done' | 'failed' | 'cancelled'
+  readonly usage: UsageLike | null
+  readonly attribution: unknown
+}
+
+/** A cause in words from whatever attribution the store holds, or null when there is none to read. */
+export function attributionCause(attribution: unknown): string | null {
+  if (attribution === null || attribution === undefined) return null
+  if (typeof attribution === 'string') return attribution
+  if (!isRecord(attribution)) return null
+  for (const key of ['summary', 'causeText', 'explanation', 'label']) if (typeof attribution[key] === 'string') return attribution[key]
+  const cause = attribution.cause ?? (isRecord(attribution.outcome) ? attribution.outcome.cause : undefined)
+  if (typeof cause === 'string') return cause.replace(/_/g, ' ')
+  if (isRecord(cause)) {
+    for (const key of ['summary', 'label', 'text']) if (typeof cause[key] === 'string') return cause[key]
+    if (typeof cause.kind === 'string') return cause.kind.replace(/_/g, ' ')
+  }
+  if (isRecord(attribution.outcome) && typeof attribution.outcome.kind === 'string') return attribution.outcome.kind.replace(/_/g, ' ')
+  return null
+}
+
+export function passOutcome(pass: PassLike, previous: PassLike | null): PassOutcome {
+  const cause = attributionCause(pass.attribution)
+  if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
+  if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }
+  const u = pass.usage
+  if (!u) return { kind: 'not_cached', label: 'no usage', cause: cause ?? NOT_ATTRIBUTED }
+  const read = u.cache_read_input_tokens
+  const write = u.cache_creation_input_tokens
+  if (read === 0 && write === 0) return { kind: 'not_cached', label: 'not cached', cause: cause ?? NOT_ATTRIBUTED }
+  const pu = previous?.usage ?? null
+  if (!pu) return read > 0 ? { kind: 'hit', label: 'hit', cause: cause ?? NOT_ATTRIBUTED } : { kind: 'first', label: 'written', cause: cause ?? 'first pass: nothing cached yet' }
+  const expected = pu.cache_read_input_tokens + pu.cache_creation_input_tokens
+  if (read >= expected && read > 0) return { kind: 'hit', label: 'hit', cause: cause ?? 'read everything the previous pass left cached' }
+  if (read > 0) return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
+  return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
+import { breakpointReport } from '../../../src-renderer/features/inspector/model/breakpoints'
+import { parseBody, prettyRequest } from '../../../src-renderer/features/inspector/model/pretty'
+import { recordedPasses } from './fixture'
+
+function reportOf(index: number, usageOverride?: Parameters<typeof breakpointReport>[2]) {
+  const pass = recordedPasses()[index]!
+  const blocks = describeBlocks(pass.segments, pass.plan)
+  const pretty = prettyRequest(parseBody(pass.requestBody)!)
+  return breakpointReport(blocks, pretty.markers, usageOverride === undefined ? pass.usage : usageOverride)
+}
+
+describe('breakpointReport', () => {
+  it('names the breakpoints BP1..BP4 with their TTL, in cache order', () => {
+    expect(reportOf(3).marks.map((m) => m.label)).toEqual(['BP1 static · 5m', 'BP2 session · 5m', 'BP3 previous tail · 5m', 'BP4 tail · 5m'])
+  })
+
+  it('a first pass wrote everything up to its last breakpoint', () => {
+    const report = reportOf(0)
+    expect(report.marks.map((m) => m.outcome)).toEqual(['written', 'written', 'written'])
+    expect(report.cachedThroughOrdinal).toBe(-1)
+  })
+
+  it('a steady pass read up to the previous tail and wrote the new tail', () => {
+    const report = reportOf(3)
+    expect(report.marks.map((m) => m.outcome)).toEqual(['read', 'read', 'read', 'written'])
+    expect(report.cachedThroughOrdinal).toBe(report.marks[2]!.ordinal)
+  })
+
+  it('says missed when nothing was read or written, and unknown without usage', () => {
+    const none = reportOf(3, { input_tokens: 2600, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
+    expect(none.marks.every((m) => m.outcome === 'missed')).toBe(true)
+    expect(reportOf(3, null).marks.every((m) => m.outcome === 'unknown')).toBe(true)
+  })
+
+  it('a read that stopped at the static block marks only BP1 read', () => {
+    const pass = recordedPasses()[3]!
+    const blocks = describeBlocks(pass.segments, pass.plan)
+    const upToStatic = blocks.filter((b) => b.ordinal <= blocks.find((x) => x.breakpoint === 'static')!.ordinal).reduce((s, b) => s + b.tokens, 0)
+    const total = blocks.reduce((s, b) => s + b.tokens, 0)
+    const report = reportOf(3, { input_tokens: 3, output_tokens: 5, cache_read_input_tokens: upToStatic, cache_creation_input_tokens: total - upToStatic - 3 })
+    expect(report.marks.map((m) => m.outcome)).toEqual(['read', 'written', 'written', 'written'])
+  })
+
+  it('places a top-level cache_control on the last block', () => {
+    const blocks = [
+      { ordinal: 0, path: 'messages[0]', tokens: 10, breakpoint: null },
+      { ordinal: 1, path: 'messages[1]', tokens: 10, breakpoint: null },
+    ]
+    const report = breakpointReport(blocks, [{ blockPath: null, ttl: '5m' as const }], { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 20, cache_creation_input_tokens: 0 })
+    expect(report.marks).toMatchObject([{ ordinal: 1, outcome: 'read', label: 'BP (untagged) · 5m' }])
+  })
+})

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { attributionCause, NOT_ATTRIBUTED, passOutcome } from '../../../src-renderer/features/inspector/model/outcome'
+import { curlCommand, requestFileName } from '../../../src-renderer/features/inspector/model/export'
+import { execFileSync } from 'node:child_process'
+
+const usage = (read: number, write: number, input = 3) => ({ input_tokens: input, output_tokens: 10, cache_read_input_tokens: read, cache_creation_input_tokens: write })
+const pass = (u: ReturnType<typeof usage> | null, attribution: unknown = null, status: 'done' | 'failed' | 'cancelled' = 'done') => ({ status, usage: u, attribution })
+
+describe('passOutcome', () => {
+  it('is a hit when the pass read all the previous pass left cached', () => {
+    expect(passOutcome(pass(usage(2500, 40)), pass(usage(2000, 500)))).toMatchObject({ kind: 'hit' })
+  })
+  it('is partial when it read less, a miss when it read nothing, and not yet attributed without an attribution', () => {
+    expect(passOutcome(pass(usage(1000, 1500)), pass(usage(2000, 500)))).toEqual({ kind: 'partial', label: 'partial', cause: NOT_ATTRIBUTED })
+    expect(passOutcome(pass(usage(0, 2500)), pass(usage(2000, 500)))).toEqual({ kind: 'miss', label: 'miss', cause: NOT_ATTRIBUTED })
+  })
+  it('a first pass that wrote is "written", one that neither read nor wrote is "not cached"', () => {
+    expect(passOutcome(pass(usage(0, 2500)), null).kind).toBe('first')
+    expect(passOutcome(pass(usage(0, 0, 900)), null).kind).toBe('not_cached')
+  })
+  it('failed and cancelled passes say so', () => {
+    expect(passOutcome(pass(null, null, 'failed'), null).kind).toBe('failed')
+    expect(passOutcome(pass(null, null, 'cancelled'), null).kind).toBe('cancelled')
+  })
+  it('takes the cause from the attribution when there is one', () => {
+    expect(passOutcome(pass(usage(0, 2500), { outcome: { kind: 'miss', cause: 'ttl_expired' } }), pass(usage(2000, 500))).cause).toBe('ttl expired')
+  })
+})
+
+describe('attributionCause', () => {
+  it('reads the shapes an attribution may take, and null when there is none', () => {
+    expect(attributionCause(null)).toBeNull()
+    expect(attributionCause('model changed')).toBe('model changed')
+    expect(attributionCause({ summary: 'system[1] · CLAUDE.md edited' })).toBe('system[1] · CLAUDE.md edited')
+    expect(attributionCause({ cause: { kind: 'first_changed_block', label: 'tools · the tool list changed' } })).toBe('tools · the tool list changed')
+    expect(attributionCause({ cause: 'idle_gap' })).toBe('idle gap')
+    expect(attributionCause({ nothing: 1 })).toBeNull()
+  })
+})
+
+describe('curlCommand', () => {
+  const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: "it's $HOME and `x` \\ \"q\"\nLOUPE" }] })
+
+  it('never carries a key, only the variable', () => {
+    const cmd = curlCommand(body)
+    expect(cmd).toContain('x-api-key: $ANTHROPIC_API_KEY')
+    expect(cmd).toContain('anthropic-version: 2026-10-21')
+    expect(cmd).not.toContain('anthropic-beta')
+    expect(curlCommand(JSON.stringify({ diagnostics: { previous_message_id: null } }))).toContain('anthropic-beta: cache-diagnosis-2026-04-07')
+  })
+
+  it('hands curl exactly the captured bytes (checked by a real shell)', () => {
+    const cmd = curlCommand(body)
+    // Replace curl with a function that prints its --data-binary argument.
+    const script = `curl() { while [ $# -gt 0 ]; do if [ "$1" = --data-binary ]; then printf '%s' "$2"; fi; shift; done; }\n${cmd}`
+    expect(execFileSync('sh', ['-c', script], { encoding: 'utf8' })).toBe(body)
+  })
+
+  it('names a saved file after the session and pass', () => {
+    expect(requestFileName('ses_1/../x', 4)).toBe('loupe-ses_1x-pass-4.json')
+  })
+})

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { parseResponse, sseEvents } from '../../../src-renderer/features/inspector/model/response'
+import { livePassStarted, liveDeltaApplied, liveChars } from '../../../src-renderer/features/inspector/model/live'
+import { recordedPasses } from './fixture'
+
+describe('parseResponse', () => {
+  it('rebuilds the final message of a recorded SSE stream', () => {
+    const pass = recordedPasses()[0]!
+    const parsed = parseResponse(pass.responseRaw)
+    expect(parsed.format).toBe('sse')
+    expect(parsed.message).toMatchObject({ id: pass.messageId, stopReason: 'tool_use' })
+    expect(parsed.message!.content.map((c) => c.type)).toEqual(['text', 'tool_use'])
+    const tool = parsed.message!.content[1]!
+    expect(tool.type === 'tool_use' && JSON.parse(tool.input)).toEqual({ path: 'README.md' })
+    expect(parsed.message!.usage).toMatchObject({ output_tokens: pass.usage!.output_tokens, cache_creation_input_tokens: pass.usage!.cache_creation_input_tokens })
+  })
+
+  it('reads a JSON message and a JSON error', () => {
+    const ok = parseResponse(JSON.stringify({ id: 'msg_1', model: 'm', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } }))
+    expect(ok).toMatchObject({ format: 'json', message: { id: 'msg_1', stopReason: 'end_turn', content: [{ type: 'text', text: 'hi' }] } })
+    const err = parseResponse(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))
+    expect(err).toMatchObject({ format: 'json', message: null, error: { type: 'overloaded_error', message: 'Overloaded' } })
+  })
+
+  it('keeps an error sent mid-stream', () => {
+    const raw = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"x","usage":{}}}\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"busy"}}\n\n'
+    expect(parseResponse(raw)).toMatchObject({ format: 'sse', eventCount: 2, error: { type: 'overloaded_error' }, message: { id: 'm' } })
+  })
+
+  it('says empty or unreadable instead of throwing', () => {
+    expect(parseResponse(null).format).toBe('empty')
+    expect(parseResponse('{oops').format).toBe('unreadable')
+    expect(parseResponse('garbage').format).toBe('unreadable')
+  })
+
+  it('joins multi-line data as the SSE spec says', () => {
+    expect(sseEvents('data: a\ndata: b\n\nevent: x\ndata: c')).toEqual([{ event: null, data: 'a\nb' }, { event: 'x', data: 'c' }])
+  })
+})
+
+describe('the live pass', () => {
+  it('fills in from stream events and ignores unknown ones', () => {
+    let live = livePassStarted('s', 2, 'model', 100)
+    live = liveDeltaApplied(live, [{ type: 'message_started', messageId: 'msg_9', model: 'model' }, { type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Hel' }], 150)
+    live = liveDeltaApplied(live, [{ type: 'text_delta', index: 0, text: 'lo' }, { type: 'block_started', index: 1, kind: 'tool_use', toolName: 'read_file' }, { type: 'tool_input_delta', index: 1, partialJson: '{"p' }, { type: 'from_the_future' }], 180)
+    expect(live).toMatchObject({ messageId: 'msg_9', firstDeltaAt: 150, blocks: [{ kind: 'text', text: 'Hello' }, { kind: 'tool_use', text: '{"p', toolName: 'read_file' }] })
+    expect(liveChars(live)).toBe(8)
+  })
+})
