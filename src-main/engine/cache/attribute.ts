@@ -1,0 +1,299 @@
+/**
+ * Attribution of one pass: the prediction the cache rules give from what earlier passes left behind, the outcome
+ * the service reported, the best possible hit, and — for anything less than that — the cause, with what it cost.
+ *
+ * The prediction never looks at the pass's cache figures: it uses the request, the earlier passes' facts and, to
+ * turn estimated tokens into real ones, the request's input total (what count_tokens would have said before it was
+ * sent). When the service then reads something other than predicted, the cause is `unexplained`, shown loudly.
+ */
+import type { Usage } from '../model/wire'
+import type { CacheMissReason } from '../ports'
+import type { PassContext } from './context'
+import { findCause } from './explain'
+import { bestPossibleHit, firstNewMessage, type BestHit } from './limit'
+import { finishPrediction, predict, type BreakpointAction, type Prediction, type TokenSplit } from './predict'
+import { inputCost, missCost, outputCost, splitOfUsage, type ModelLookup } from './pricing'
+import { TokenScale } from './scale'
+import { CacheState, type FactAttempt, type PassCacheFacts } from './state'
+import { apiDivergence, type ApiDivergence } from './diff'
+import { utcClock, type EntryDescriber, type MissCause } from './causes'
+import { blockPath, type RequestWalk } from './walk'
+
+export interface PassAttemptRecord {
+  readonly startedAt: number
+  /** The first byte of the response; null when none came (the request failed before a response began). */
+  readonly firstByteAt: number | null
+}
+
+/** One pass as the attribution needs it. */
+export interface PassRecord {
+  readonly id: string
+  /** Order in the session. */
+  readonly seq: number
+  readonly model: string
+  readonly attempts: ReadonlyArray<PassAttemptRecord>
+  readonly usage: Usage | null
+  /** The API's cache diagnostics: undefined when not asked, null when it saw no divergence. */
+  readonly apiDiagnosis?: CacheMissReason | null
+}
+
+export interface PreviousPass {
+  readonly facts: PassCacheFacts
+  /** Its request walk, when still known: needed to name the first changed block. */
+  readonly walk: RequestWalk | null
+  readonly context: PassContext | null
+}
+
+export interface AttributeInput {
+  readonly pass: PassRecord
+  readonly walk: RequestWalk
+  readonly context: PassContext
+  /** Facts of the session's earlier passes. */
+  readonly prior: ReadonlyArray<PassCacheFacts>
+  /** The earlier pass that started last: what this pass is compared with. Null for the first pass. */
+  readonly previous: PreviousPass | null
+  readonly models: ModelLookup
+  readonly describeEntries?: EntryDescriber
+  /** Formats a time of day for causes ("applied now at 14:02"); UTC by default. */
+  readonly clock?: (at: number) => string
+}
+
+export type CacheOutcome = 'full' | 'partial' | 'miss'
+
+export interface BreakpointView {
+  readonly path: string
+  readonly position: number
+  readonly ttl: '5m' | '1h'
+  readonly tokens: number
+  readonly action: BreakpointAction
+  readonly foundPath: string | null
+}
+
+export interface PassAttribution {
+  readonly version: 1
+  readonly passId: string
+  readonly model: string
+  readonly startedAt: number
+  /** full: only the new tail paid; partial: read up to `readPath`; miss: nothing read. */
+  readonly outcome: CacheOutcome
+  /** From the usage the service returned (true) or, with no usage, from the prediction alone (false). */
+  readonly measured: boolean
+  /** The read reached the best possible hit (a cold start or an idle gap over 1h can be a miss at the limit). */
+  readonly atLimit: boolean
+  readonly cause: MissCause
+  /** One line for lists: the outcome and its cause. */
+  readonly summary: string
+  readonly readPath: string | null
+  readonly prediction: {
+    readonly readPosition: number
+    readonly readPath: string | null
+    readonly breakpoints: ReadonlyArray<BreakpointView>
+    readonly tokens: TokenSplit
+  }
+  readonly actual: { readonly readPosition: number | null; readonly readPath: string | null; readonly tokens: TokenSplit } | null
+  /** Prediction and service agree on where the read ended and whether anything was written; null without usage. */
+  readonly agrees: boolean | null
+  readonly limit: BestHit & { readonly path: string | null }
+  /** Tokens that could have been read but were paid more for, and the dollars that cost. */
+  readonly miss: { readonly tokens: number; readonly usd: number | null; readonly actualUsd: number | null; readonly bestUsd: number | null }
+  readonly diagnostics: {
+    /** What the API's cache diagnostics said ('not_asked' when the request did not ask). */
+    readonly api: CacheMissReason | null | 'not_asked'
+    /** What they should say, from the app's own comparison with the previous pass. */
+    readonly ours: ApiDivergence | null | 'no_previous'
+    readonly disagree: boolean
+  }
+  readonly facts: PassCacheFacts
+}
+
+const pathAt = (walk: RequestWalk, position: number | null): string | null =>
+  position === null || position < 0 ? null : blockPath(walk.blocks[position]!)
+
+function latestRatio(prior: ReadonlyArray<PassCacheFacts>): number {
+  for (let i = prior.length - 1; i >= 0; i--) if (prior[i]!.ratio !== null) return prior[i]!.ratio!
+  return 1
+}
+
+export function attribute(input: AttributeInput): PassAttribution {
+  const { pass, walk, context, previous, models } = input
+  const model = models(pass.model)
+  const prior = [...input.prior].sort((a, b) => a.seq - b.seq)
+  const anchors = new Map<string, number>()
+  for (const f of prior) for (const a of f.anchors) anchors.set(a.key, a.tokens)
+  const usage = pass.usage
+  const actualSplit = usage ? splitOfUsage(usage) : null
+  const scale = new TokenScale({ walk, anchors, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })
+  const min = model.minCacheableTokens
+
+  // Each attempt that got a response looked up and wrote; a retry reads what an earlier attempt of it wrote.
+  const responded = pass.attempts.filter((a) => a.firstByteAt !== null)
+  const final = responded.at(-1) ?? pass.attempts.at(-1) ?? { startedAt: 0, firstByteAt: null }
+  const now = final.startedAt
+  const earlier: PassCacheFacts[] = []
+  let prediction: Prediction | null = null
+  for (const attempt of responded.length > 0 ? responded : [final]) {
+    const state = CacheState.at([...prior, ...earlier], attempt.startedAt)
+    prediction = predict({ walk, state, now: attempt.startedAt, scale, minCacheableTokens: min })
+    if (attempt !== final && attempt.firstByteAt !== null) {
+      earlier.push(factsOf(pass, walk, scale, prediction, [{ startedAt: attempt.startedAt, availableAt: attempt.firstByteAt }], [], earlier.length))
+    }
+  }
+  const predicted = prediction!
+  const state = CacheState.at([...prior, ...earlier], now)
+
+  // Where the service's read ended, found from its token count.
+  const actualPosition = actualSplit ? locateRead(actualSplit.read, walk, scale, state, predicted.readPosition) : null
+  const agrees = actualSplit
+    ? actualPosition === predicted.readPosition && (actualSplit.write1h + actualSplit.write5m > 0) === (predicted.tokens.write1h + predicted.tokens.write5m > 0)
+    : null
+
+  const previousStart = previous ? previous.facts.startedAt : null
+  const newFrom = firstNewMessage(context.messages, previous?.context?.messages ?? null, walk.messageCount, previous?.walk?.messageCount ?? previous?.context?.messages?.length ?? 0)
+  const limit = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, now })
+
+  const readPosition = actualSplit ? (actualPosition ?? -1) : predicted.readPosition
+  const readTokens = actualSplit ? actualSplit.read : predicted.tokens.read
+  const outcome: CacheOutcome =
+    readTokens === 0 ? 'miss' : limit.position >= 0 && readPosition >= limit.position ? 'full' : limit.position < 0 && readTokens > 0 ? 'full' : 'partial'
+  const cause: MissCause =
+    agrees === false
+      ? unexplained(walk, predicted, actualSplit!.read, actualPosition)
+      : findCause({ walk, context, previous, state, now, readPosition, limit, scale, model, pass, describe: input.describeEntries, clock: input.clock ?? utcClock })
+
+  const split = actualSplit ?? predicted.tokens
+  const prices = model.prices
+  const missed = prices ? missCost(split, limit.tokens, prices) : { tokens: Math.max(0, limit.tokens - split.read), usd: null }
+  const actualUsd = prices ? inputCost(split, prices) + outputCost(usage?.output_tokens ?? 0, prices) : null
+  const written = actualSplit && actualPosition !== null && agrees !== false ? finishPrediction({ walk, scale, minCacheableTokens: min }, actualPosition, new Map(), []) : predicted
+  const facts = factsOf(
+    pass,
+    walk,
+    scale,
+    written,
+    responded.map((a) => ({ startedAt: a.startedAt, availableAt: a.firstByteAt! })),
+    agrees === true ? anchorsOf(walk, written, actualSplit!) : [],
+    earlier.length,
+    actualSplit !== null && actualSplit.write1h + actualSplit.write5m === 0,
+    predicted,
+  )
+
+  const ours = previous?.walk ? apiDivergence(previous.walk, walk) : 'no_previous'
+  const api = pass.apiDiagnosis === undefined ? 'not_asked' : pass.apiDiagnosis
+  return {
+    version: 1,
+    passId: pass.id,
+    model: pass.model,
+    startedAt: now,
+    outcome,
+    measured: actualSplit !== null,
+    atLimit: readTokens >= limit.tokens || (limit.position >= 0 && readPosition >= limit.position),
+    cause,
+    summary: summaryLine(outcome, walk, readPosition, cause),
+    readPath: pathAt(walk, readPosition),
+    prediction: {
+      readPosition: predicted.readPosition,
+      readPath: pathAt(walk, predicted.readPosition),
+      breakpoints: predicted.breakpoints.map((b) => ({ path: blockPath(walk.blocks[b.position]!), position: b.position, ttl: b.ttl, tokens: b.tokens, action: b.action, foundPath: pathAt(walk, b.foundAt) })),
+      tokens: predicted.tokens,
+    },
+    actual: actualSplit ? { readPosition: actualPosition, readPath: pathAt(walk, actualPosition), tokens: actualSplit } : null,
+    agrees,
+    limit: { ...limit, path: pathAt(walk, limit.position) },
+    miss: { tokens: missed.tokens, usd: missed.usd, actualUsd, bestUsd: actualUsd !== null && missed.usd !== null ? actualUsd - missed.usd : null },
+    diagnostics: { api, ours, disagree: diagnosticsDisagree(api, ours) },
+    facts,
+  }
+}
+
+/**
+ * The position whose real cumulative count is `read`: one where an entry was written earlier (only those can be
+ * read), preferring an exact known count, else the nearest scaled one. Null when no such position is plausible (the
+ * service read a prefix this app never wrote).
+ */
+function locateRead(read: number, walk: RequestWalk, scale: TokenScale, state: CacheState, predicted: number): number | null {
+  if (read === 0) return -1
+  let best: number | null = null
+  let bestError = Number.POSITIVE_INFINITY
+  for (let j = walk.keys.length - 1; j >= 0; j--) {
+    if (j !== predicted && !state.entry(walk.keys[j]!)) continue
+    const error = Math.abs(scale.at(j) - read)
+    if (error === 0 && scale.exact(j)) return j
+    if (error < bestError) {
+      best = j
+      bestError = error
+    }
+  }
+  // A scaled count is an estimate; beyond a quarter off, the position is not one this app wrote.
+  return best !== null && bestError <= Math.max(64, read * 0.25) ? best : null
+}
+
+function anchorsOf(walk: RequestWalk, written: Prediction, actual: TokenSplit): Array<{ key: string; tokens: number }> {
+  const out: Array<{ key: string; tokens: number }> = []
+  if (written.readPosition >= 0) out.push({ key: walk.keys[written.readPosition]!, tokens: actual.read })
+  const last = written.writes.at(-1)
+  if (last) out.push({ key: last.key, tokens: actual.read + actual.write1h + actual.write5m })
+  const last1h = [...written.writes].reverse().find((w) => w.ttl === '1h')
+  if (last1h && last1h !== last) out.push({ key: last1h.key, tokens: actual.read + actual.write1h })
+  return out
+}
+
+function factsOf(
+  pass: PassRecord,
+  walk: RequestWalk,
+  scale: TokenScale,
+  written: Prediction,
+  attempts: ReadonlyArray<FactAttempt>,
+  anchors: ReadonlyArray<{ key: string; tokens: number }>,
+  seqOffset: number,
+  nothingWritten = false,
+  lookups: Prediction = written,
+): PassCacheFacts {
+  return {
+    passId: pass.id,
+    seq: pass.seq + seqOffset / 1000,
+    model: pass.model,
+    attempts,
+    startedAt: pass.attempts.at(-1)?.startedAt ?? 0,
+    reads: lookups.reads
+      .filter((r) => written.readPosition < 0 ? false : r.position <= written.readPosition)
+      .map((r) => ({ key: r.key, ttl: r.ttl, exact: r.exact })),
+    writes: nothingWritten ? [] : written.writes.map((w) => ({ key: w.key, ttl: w.ttl })),
+    anchors,
+    breakpoints: walk.breakpoints.map((p) => ({ key: walk.keys[p]!, tokens: scale.at(p), ttl: walk.blocks[p]!.ttl!, moving: walk.blocks[p]!.area === 'messages' })),
+    totalTokens: pass.usage ? splitOfUsage(pass.usage).total : null,
+    outputTokens: pass.usage?.output_tokens ?? 0,
+    ratio: scale.ratio(),
+  }
+}
+
+function unexplained(walk: RequestWalk, predicted: Prediction, actualRead: number, actualPosition: number | null): MissCause {
+  const predictedPath = pathAt(walk, predicted.readPosition)
+  const actualPath = pathAt(walk, actualPosition)
+  const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+  return {
+    kind: 'unexplained',
+    predictedRead: predicted.tokens.read,
+    actualRead,
+    predictedPath,
+    actualPath,
+    label: `unexplained: the cache rules predicted a read of ${fmt(predicted.tokens.read)} tokens${predictedPath ? ` (up to ${predictedPath})` : ''}, the service read ${fmt(actualRead)}${actualPath ? ` (up to ${actualPath})` : ''} — the app's bug or the provider's`,
+  }
+}
+
+function summaryLine(outcome: CacheOutcome, walk: RequestWalk, readPosition: number, cause: MissCause): string {
+  const head = outcome === 'full' ? 'full hit' : outcome === 'miss' ? 'miss' : `partial hit up to ${pathAt(walk, readPosition) ?? '?'}`
+  return `${head} · ${cause.label}`
+}
+
+function diagnosticsDisagree(api: CacheMissReason | null | 'not_asked', ours: ApiDivergence | null | 'no_previous'): boolean {
+  if (api === 'not_asked' || ours === 'no_previous') return false
+  if (api === null) return ours !== null
+  switch (api.type) {
+    case 'previous_message_not_found':
+      return false
+    case 'unavailable':
+      return ours !== 'settings_changed'
+    default:
+      return api.type !== ours
+  }
+}

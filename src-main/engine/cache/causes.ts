@@ -1,0 +1,143 @@
+/**
+ * Why a pass read less than the best possible hit, as a tagged union with a line of text for each case. The text
+ * names the first changed block and what produced it ("system[1] · project instructions · AGENTS.md changed, applied
+ * now by the user at 14:02"), or the rule that stopped the read ("TTL expired: idle 6 m 10 s > 5 m").
+ */
+import type { SnapshotOrigin } from '../prompt/snapshot'
+import type { SectionPrint } from './context'
+import type { CacheArea } from './walk'
+
+/** What a session entry is, as far as a cause needs to say (the adapter reads the store). */
+export type EntryDescription =
+  | { readonly kind: 'context_edit'; readonly entryId: string; readonly source: string; readonly at: number | null }
+  | { readonly kind: 'checkpoint'; readonly entryId: string; readonly trigger: string | null; readonly at: number | null }
+  | { readonly kind: 'entry'; readonly entryId: string; readonly entryKind: string; readonly at: number | null }
+
+/**
+ * Finds the entry that explains a change: for a message's entry ids, the context edit or checkpoint that rewrote
+ * one of them; for a single id (an apply-now or a checkpoint), that entry. Null when nothing is known.
+ */
+export type EntryDescriber = (entryIds: ReadonlyArray<string>) => EntryDescription | null
+
+export type ChangedWhat =
+  | { readonly kind: 'tools'; readonly added: ReadonlyArray<string>; readonly removed: ReadonlyArray<string>; readonly changed: ReadonlyArray<string> }
+  | {
+      readonly kind: 'system'
+      readonly block: 'static' | 'session' | null
+      readonly sections: ReadonlyArray<Omit<SectionPrint, 'sha256'>>
+      readonly origin: SnapshotOrigin | null
+      readonly originAt: number | null
+    }
+  | { readonly kind: 'message'; readonly historyKind: string | null; readonly entryIds: ReadonlyArray<string>; readonly editedBy: EntryDescription | null }
+  /** tool_choice, thinking or image presence: salts the messages level (§5.3). */
+  | { readonly kind: 'settings' }
+
+export type MissCause =
+  | { readonly kind: 'none'; readonly label: string }
+  | { readonly kind: 'cold'; readonly label: string }
+  | { readonly kind: 'changed_block'; readonly position: number; readonly path: string; readonly area: CacheArea; readonly what: ChangedWhat; readonly label: string }
+  | { readonly kind: 'model_changed'; readonly from: string; readonly to: string; readonly label: string }
+  | { readonly kind: 'ttl_expired'; readonly idleMs: number; readonly ttlMs: number; readonly label: string }
+  | { readonly kind: 'below_minimum'; readonly tokens: number; readonly minimum: number; readonly label: string }
+  | { readonly kind: 'lookback_exceeded'; readonly entryPosition: number; readonly breakpointPosition: number | null; readonly distance: number | null; readonly label: string }
+  | { readonly kind: 'concurrent'; readonly passId: string; readonly startedAt: number; readonly availableAt: number; readonly label: string }
+  /** The previous pass never got a response under way, so it wrote nothing. */
+  | { readonly kind: 'not_written'; readonly passId: string; readonly label: string }
+  /** Nothing was ever written where a hit was possible: no breakpoint covered that prefix. */
+  | { readonly kind: 'no_breakpoint'; readonly label: string }
+  /** The prediction and the service disagree: the app's bug or the provider's. */
+  | {
+      readonly kind: 'unexplained'
+      readonly predictedRead: number
+      readonly actualRead: number
+      readonly predictedPath: string | null
+      readonly actualPath: string | null
+      readonly label: string
+    }
+
+export type MissCauseKind = MissCause['kind']
+
+export function formatDuration(ms: number): string {
+  const totalSeconds = Math.round(ms / 1000)
+  const h = Math.floor(totalSeconds / 3600)
+  const m = Math.floor((totalSeconds % 3600) / 60)
+  const s = totalSeconds % 60
+  const parts: string[] = []
+  if (h > 0) parts.push(`${h} h`)
+  if (m > 0) parts.push(`${m} m`)
+  if (s > 0 || parts.length === 0) parts.push(`${s} s`)
+  return parts.join(' ')
+}
+
+export function formatTokens(n: number): string {
+  return Math.round(n).toLocaleString('en-US')
+}
+
+/** HH:MM in UTC; the node side passes a local-time formatter. */
+export function utcClock(at: number): string {
+  const d = new Date(at)
+  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`
+}
+
+const SECTION_WORDS: Readonly<Record<string, string>> = {
+  project_instructions: 'project instructions',
+  memory: 'memory',
+  skills: 'skills list',
+  base_rules: 'base rules',
+  identity: 'identity line',
+  features: 'feature lines',
+  build_notes: 'build notes',
+  session_context: 'session context',
+}
+
+function sectionWords(sections: ReadonlyArray<Omit<SectionPrint, 'sha256'>>): string {
+  const names: string[] = []
+  for (const s of sections) {
+    const name = SECTION_WORDS[s.section] ?? s.section.replace(/_/g, ' ')
+    const text = s.part ? `${name} · ${s.part}` : name
+    // A file's line says more than its section's line; keep the section alone only when no file of it changed.
+    if (s.part === null && sections.some((o) => o.section === s.section && o.part !== null)) continue
+    if (!names.includes(text)) names.push(text)
+  }
+  return names.join(', ')
+}
+
+function list(names: ReadonlyArray<string>): string {
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
+}
+
+export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: number) => string): string {
+  switch (what.kind) {
+    case 'tools': {
+      const parts: string[] = []
+      if (what.added.length) parts.push(`added ${list(what.added)}`)
+      if (what.removed.length) parts.push(`removed ${list(what.removed)}`)
+      if (what.changed.length) parts.push(`changed ${list(what.changed)}`)
+      return `tools · the tool list changed${parts.length ? ` (${parts.join('; ')})` : ''}`
+    }
+    case 'system': {
+      const block = what.block === 'static' ? 'static block' : what.block === 'session' ? 'session block' : 'system block'
+      const sections = what.sections.length ? sectionWords(what.sections) : block
+      const at = what.originAt !== null ? ` at ${clock(what.originAt)}` : ''
+      const origin = what.origin
+      if (origin?.kind === 'apply_now') {
+        const files = origin.paths.length ? `${list(origin.paths)} edited` : 'an edit'
+        return `${path} · ${sections} · ${files}, applied now by the user${at}`
+      }
+      if (origin?.kind === 'checkpoint') return `${path} · ${sections} · re-frozen at the compaction checkpoint${at}`
+      return `${path} · ${sections} changed`
+    }
+    case 'message': {
+      const edit = what.editedBy
+      if (edit?.kind === 'context_edit') return `${path} · context edit by ${edit.source}${edit.at !== null ? ` at ${clock(edit.at)}` : ''}`
+      if (edit?.kind === 'checkpoint' || what.historyKind === 'compaction_summary') return `${path} · compaction checkpoint`
+      return `${path} · an earlier ${what.historyKind === 'assistant' ? 'answer' : 'message'} changed`
+    }
+    case 'settings':
+      return 'messages · request settings changed (tool_choice, thinking or images), which re-keys every message block'
+  }
+}
+
+export function ttlLabel(idleMs: number, ttlMs: number): string {
+  return `TTL expired: idle ${formatDuration(idleMs)} > ${formatDuration(ttlMs)}`
+}

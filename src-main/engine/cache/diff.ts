@@ -1,0 +1,71 @@
+/**
+ * Two requests compared in cache order: where the current one first differs from the previous one (the cache's
+ * story), what changed in the tool list, and the answer the API's own cache diagnostics would give (the first
+ * divergence in their order: model, system, tools, messages; docs/reference/anthropic-api.md §6).
+ */
+import type { RequestWalk } from './walk'
+
+export interface Divergence {
+  readonly position: number
+  /** `block`: a block's bytes; `settings`: tool_choice, thinking or images, which salt the messages level. */
+  readonly reason: 'block' | 'settings'
+}
+
+/**
+ * The first position where `current` differs from `previous`, model aside (a model switch is told apart by the
+ * caller). Null when every block of `current` that `previous` also had is the same.
+ */
+export function contentDivergence(previous: RequestWalk, current: RequestWalk): Divergence | null {
+  const n = Math.min(previous.blocks.length, current.blocks.length)
+  const settingsSame = previous.salts.messages === current.salts.messages
+  for (let i = 0; i < n; i++) {
+    const a = previous.blocks[i]!
+    const b = current.blocks[i]!
+    if (b.area === 'messages' && !settingsSame) return { position: i, reason: 'settings' }
+    if (a.area !== b.area || a.index !== b.index || a.blockIndex !== b.blockIndex || a.digest !== b.digest) return { position: i, reason: 'block' }
+  }
+  if (current.blocks.length > n && !settingsSame && current.blocks[n]!.area === 'messages' && previous.blocks.every((b) => b.area !== 'messages')) {
+    return { position: n, reason: 'settings' }
+  }
+  return null
+}
+
+export interface ToolChanges {
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+  readonly changed: ReadonlyArray<string>
+}
+
+export function toolChanges(previous: RequestWalk, current: RequestWalk): ToolChanges {
+  const digests = (w: RequestWalk): Map<string, string> => {
+    const m = new Map<string, string>()
+    w.toolNames.forEach((name, i) => m.set(name, w.blocks[i]!.digest))
+    return m
+  }
+  const before = digests(previous)
+  const after = digests(current)
+  return {
+    added: [...after.keys()].filter((n) => !before.has(n)),
+    removed: [...before.keys()].filter((n) => !after.has(n)),
+    changed: [...after].filter(([n, d]) => before.has(n) && before.get(n) !== d).map(([n]) => n),
+  }
+}
+
+/** The API's diagnostic vocabulary; `settings_changed` stands for its `unavailable` (config differs). */
+export type ApiDivergence = 'model_changed' | 'system_changed' | 'tools_changed' | 'messages_changed' | 'settings_changed'
+
+function digestsOf(walk: RequestWalk, area: 'tools' | 'system' | 'messages'): string[] {
+  return walk.blocks.filter((b) => b.area === area).map((b) => b.digest)
+}
+
+/** What the API's cache diagnostics should say for `current` against `previous`; null for no divergence. */
+export function apiDivergence(previous: RequestWalk, current: RequestWalk): ApiDivergence | null {
+  if (previous.salts.model !== current.salts.model) return 'model_changed'
+  if (digestsOf(previous, 'system').join() !== digestsOf(current, 'system').join()) return 'system_changed'
+  if (digestsOf(previous, 'tools').join() !== digestsOf(current, 'tools').join()) return 'tools_changed'
+  if (previous.salts.messages !== current.salts.messages) return 'settings_changed'
+  const before = digestsOf(previous, 'messages')
+  const after = digestsOf(current, 'messages')
+  if (after.length < before.length || before.some((d, i) => after[i] !== d)) return 'messages_changed'
+  return null
+}

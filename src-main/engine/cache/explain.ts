@@ -1,0 +1,119 @@
+/**
+ * The cause of a read that stopped short of the best possible hit, found in this order:
+ *
+ * 1. the limit itself was nothing: first pass, idle longer than any TTL, prefix below the minimum;
+ * 2. the model changed since the previous pass (the cache is per model);
+ * 3. a block before the limit differs from the previous pass: the first one, with what produced it;
+ * 4. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
+ *    pass whose response had not begun), or sat beyond the 20-block lookback of every breakpoint;
+ * 5. nothing was ever written there: the previous pass got no response, or no breakpoint covered that prefix.
+ */
+import type { PassRecord, PreviousPass } from './attribute'
+import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type MissCause } from './causes'
+import { changedSections, type PassContext } from './context'
+import { contentDivergence, toolChanges } from './diff'
+import type { BestHit } from './limit'
+import { LOOKBACK_POSITIONS } from './predict'
+import type { CacheModel } from './pricing'
+import type { TokenScale } from './scale'
+import { LONGEST_TTL_MS, type CacheState } from './state'
+import { blockPath, shortPath, type RequestWalk } from './walk'
+
+export interface CauseInput {
+  readonly walk: RequestWalk
+  readonly context: PassContext
+  readonly previous: PreviousPass | null
+  readonly state: CacheState
+  readonly now: number
+  /** Where the read ended (-1: nothing read). */
+  readonly readPosition: number
+  readonly limit: BestHit
+  readonly scale: TokenScale
+  readonly model: CacheModel
+  readonly pass: PassRecord
+  readonly describe: EntryDescriber | undefined
+  readonly clock: (at: number) => string
+}
+
+export function findCause(input: CauseInput): MissCause {
+  const { walk, previous, state, now, readPosition, limit, scale, model } = input
+  if (limit.position >= 0 && readPosition >= limit.position) return { kind: 'none', label: 'only the new tail paid' }
+  switch (limit.reason) {
+    case 'cold':
+      return { kind: 'cold', label: 'first pass of the session: nothing cached yet' }
+    case 'idle_beyond_ttl': {
+      const idle = limit.idleMs ?? 0
+      return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `${ttlLabel(idle, LONGEST_TTL_MS)}, longer than any TTL` }
+    }
+    case 'below_minimum': {
+      // The largest prefix this request marked: even that is too short to be cached.
+      const last = walk.breakpoints.at(-1)
+      const tokens = last === undefined ? scale.total() : scale.at(last)
+      return { kind: 'below_minimum', tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: ${formatTokens(tokens)} tokens < ${formatTokens(model.minCacheableTokens)} for ${model.id}` }
+    }
+    case 'new_tail':
+      break
+  }
+  if (previous && previous.facts.model !== walk.model) {
+    return { kind: 'model_changed', from: previous.facts.model, to: walk.model, label: `model changed: ${previous.facts.model} → ${walk.model} (the cache is per model)` }
+  }
+  if (previous?.walk) {
+    const d = contentDivergence(previous.walk, walk)
+    if (d && d.position <= limit.position) return changedBlock(input, d.position, d.reason)
+  }
+
+  // The prefix up to the limit is what the previous pass sent: look for the entry that should have been read.
+  for (let j = limit.position; j > readPosition; j--) {
+    const e = state.entry(walk.keys[j]!)
+    if (!e) continue
+    if (e.availableAt > now) {
+      return {
+        kind: 'concurrent',
+        passId: e.writtenBy,
+        startedAt: now,
+        availableAt: e.availableAt,
+        label: `concurrent pass: ${e.writtenBy} wrote ${blockPath(walk.blocks[j]!)} but its response began ${formatDuration(e.availableAt - now)} after this pass was sent (entries are readable only once a response begins)`,
+      }
+    }
+    if (e.expiresAt <= now) return { kind: 'ttl_expired', idleMs: now - e.lastTouchedAt, ttlMs: e.ttlMs, label: ttlLabel(now - e.lastTouchedAt, e.ttlMs) }
+    const after = walk.breakpoints.find((p) => p >= j) ?? null
+    const distance = after === null ? null : after - j + 1
+    return {
+      kind: 'lookback_exceeded',
+      entryPosition: j,
+      breakpointPosition: after,
+      distance,
+      label: `lookback window exceeded: the entry at ${blockPath(walk.blocks[j]!)} is ${distance === null ? 'after every breakpoint' : `${distance} positions back from the breakpoint at ${blockPath(walk.blocks[after!]!)}`} (the API checks ${LOOKBACK_POSITIONS})`,
+    }
+  }
+  if (previous && previous.facts.attempts.length === 0) {
+    return { kind: 'not_written', passId: previous.facts.passId, label: `the previous pass (${previous.facts.passId}) got no response, so it wrote nothing to read` }
+  }
+  return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
+}
+
+function changedBlock(input: CauseInput, position: number, reason: 'block' | 'settings'): MissCause {
+  const { walk, previous, context, describe, clock } = input
+  const block = walk.blocks[position]!
+  const path = shortPath(block)
+  let what: ChangedWhat
+  if (reason === 'settings') what = { kind: 'settings' }
+  else if (block.area === 'tools') {
+    const changes = previous?.walk ? toolChanges(previous.walk, walk) : { added: [], removed: [], changed: [] }
+    what = { kind: 'tools', ...changes }
+  } else if (block.area === 'system') {
+    const kind = context.system[block.index] ?? null
+    const sections = changedSections(previous?.context?.fingerprints ?? [], context.fingerprints)
+      .filter((s) => s.section !== 'session_context' && s.section !== 'tools')
+      .map((s) => ({ section: s.section, part: s.part }))
+    const origin = kind === 'session' || kind === null ? context.sessionOrigin : null
+    const changedOrigin = origin && origin.kind !== 'session_start' && JSON.stringify(origin) !== JSON.stringify(previous?.context?.sessionOrigin ?? null) ? origin : null
+    const originEntry = changedOrigin && describe ? describe([changedOrigin.entryId]) : null
+    what = { kind: 'system', block: kind, sections, origin: changedOrigin, originAt: originEntry?.at ?? null }
+  } else {
+    const origin = context.messages?.[block.index] ?? null
+    const entryIds = origin?.entryIds ?? []
+    what = { kind: 'message', historyKind: origin?.kind ?? null, entryIds, editedBy: describe && entryIds.length ? describe(entryIds) : null }
+  }
+  return { kind: 'changed_block', position, path, area: block.area, what, label: changedBlockLabel(what.kind === 'tools' ? 'tools' : path, what, clock) }
+}

@@ -1,0 +1,79 @@
+/**
+ * The best possible hit for a pass: the physical limit no cache policy can beat. Content that did not exist when
+ * the previous pass was sent (the answer it got back, new tool results, new input, a compaction summary) can only be
+ * paid in full; everything before the first such block could, in principle, have been read from the cache — unless
+ * the idle gap since the previous pass is longer than the longest TTL (1h, docs/reference/anthropic-api.md §5.1), or
+ * the prefix is below the model's minimum (§5.2), or there was no previous pass at all.
+ *
+ * What the limit does not excuse: edits above the tail (an instruction file applied now, a tool set change, a
+ * context edit), a model switch, an expired 5-minute entry, a breakpoint the lookback could not reach. Those are
+ * choices, and each miss they cause gets a cause.
+ */
+import type { TokenScale } from './scale'
+import { LONGEST_TTL_MS } from './state'
+import type { RequestWalk } from './walk'
+
+export type LimitReason = 'new_tail' | 'cold' | 'idle_beyond_ttl' | 'below_minimum'
+
+export interface BestHit {
+  /** The last position that could have been read, -1 for none. */
+  readonly position: number
+  readonly tokens: number
+  readonly reason: LimitReason
+  /** Index of the first message that is new since the previous pass (the message count when none is). */
+  readonly newFromMessage: number
+  /** Idle time since the previous pass started, when there was one. */
+  readonly idleMs: number | null
+}
+
+/** Where each message came from: the session entries it was made from. */
+export interface MessageOrigin {
+  readonly entryIds: ReadonlyArray<string>
+  readonly kind: string
+}
+
+/**
+ * The first message of the current request made from an entry the previous request did not carry. Without
+ * provenance, the conversation is taken to be append-only: messages past the previous request's count are new.
+ */
+export function firstNewMessage(
+  current: ReadonlyArray<MessageOrigin> | null,
+  previous: ReadonlyArray<MessageOrigin> | null,
+  currentCount: number,
+  previousCount: number,
+): number {
+  if (current && previous && current.length === currentCount) {
+    const seen = new Set<string>()
+    for (const m of previous) for (const id of m.entryIds) seen.add(id)
+    for (const [i, m] of current.entries()) {
+      if (m.entryIds.length === 0 || m.entryIds.some((id) => !seen.has(id))) return i
+    }
+    return currentCount
+  }
+  return Math.min(previousCount, currentCount)
+}
+
+export interface LimitInput {
+  readonly walk: RequestWalk
+  readonly scale: TokenScale
+  readonly minCacheableTokens: number
+  /** The previous pass of the session: its start and how many messages it sent. Null for the first pass. */
+  readonly previous: { readonly startedAt: number } | null
+  readonly newFromMessage: number
+  readonly now: number
+}
+
+export function bestPossibleHit(input: LimitInput): BestHit {
+  const { walk, scale, minCacheableTokens, previous, newFromMessage, now } = input
+  const none = (reason: LimitReason, idleMs: number | null): BestHit => ({ position: -1, tokens: 0, reason, newFromMessage, idleMs })
+  if (!previous) return none('cold', null)
+  const idleMs = Math.max(0, now - previous.startedAt)
+  if (idleMs > LONGEST_TTL_MS) return none('idle_beyond_ttl', idleMs)
+  let position = newFromMessage < walk.messageCount ? walk.messageStarts[newFromMessage]! - 1 : walk.blocks.length - 1
+  // A breakpoint can only sit on a block that can carry one.
+  while (position >= 0 && !walk.blocks[position]!.markable) position--
+  if (position < 0) return none('cold', idleMs)
+  const tokens = scale.at(position)
+  if (tokens < minCacheableTokens) return none('below_minimum', idleMs)
+  return { position, tokens, reason: 'new_tail', newFromMessage, idleMs }
+}

@@ -1,0 +1,117 @@
+/**
+ * A session's cache figures: what its passes read, wrote and paid in full, the cached share of input tokens
+ * achieved against the best possible (the limit), what the misses cost by cause, how often the prediction agreed
+ * with the service, and the what-ifs.
+ */
+import type { PassAttribution } from './attribute'
+import type { MissCauseKind } from './causes'
+import type { ModelLookup } from './pricing'
+import { whatIfKeepAlive, whatIfStaticTtl1h, type WhatIf } from './what-if'
+
+export interface SessionCacheTotals {
+  readonly passes: number
+  /** Passes with usage from the service. */
+  readonly measured: number
+  readonly read: number
+  readonly write5m: number
+  readonly write1h: number
+  readonly uncached: number
+  readonly inputTotal: number
+  /** read / input total. */
+  readonly cachedShare: number
+  /** Tokens the best possible hits would have read. */
+  readonly limitRead: number
+  readonly limitShare: number
+  readonly actualUsd: number | null
+  readonly bestUsd: number | null
+  readonly missTokens: number
+  readonly missUsd: number | null
+}
+
+export interface CauseTotal {
+  readonly kind: MissCauseKind
+  readonly passes: number
+  readonly tokens: number
+  readonly usd: number | null
+}
+
+export interface SessionCacheSummary {
+  readonly totals: SessionCacheTotals
+  /** Passes short of the limit, by cause (cold starts and others at the limit included with 0 tokens). */
+  readonly byCause: ReadonlyArray<CauseTotal>
+  readonly agreement: { readonly compared: number; readonly agreed: number; readonly rate: number | null; readonly unexplained: number }
+  readonly diagnosticsDisagreements: number
+  readonly whatIfs: { readonly staticTtl1h: WhatIf; readonly keepAlive: WhatIf }
+}
+
+const addUsd = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b)
+
+export function summarizeSession(attributions: ReadonlyArray<PassAttribution>, models: ModelLookup): SessionCacheSummary {
+  let measured = 0
+  let read = 0
+  let write5m = 0
+  let write1h = 0
+  let uncached = 0
+  let limitRead = 0
+  let actualUsd: number | null = 0
+  let bestUsd: number | null = 0
+  let missTokens = 0
+  let missUsd: number | null = 0
+  let compared = 0
+  let agreed = 0
+  let unexplained = 0
+  let disagreements = 0
+  const causes = new Map<MissCauseKind, { passes: number; tokens: number; usd: number | null }>()
+  for (const a of attributions) {
+    if (a.actual) {
+      measured++
+      read += a.actual.tokens.read
+      write5m += a.actual.tokens.write5m
+      write1h += a.actual.tokens.write1h
+      uncached += a.actual.tokens.uncached
+      // A read beyond the computed limit means the limit was too strict; the share never claims less than was read.
+      limitRead += Math.min(Math.max(a.limit.tokens, a.actual.tokens.read), a.actual.tokens.total)
+      actualUsd = addUsd(actualUsd, a.miss.actualUsd)
+      bestUsd = addUsd(bestUsd, a.miss.bestUsd)
+      missTokens += a.miss.tokens
+      missUsd = addUsd(missUsd, a.miss.usd)
+    }
+    if (a.agrees !== null) {
+      compared++
+      if (a.agrees) agreed++
+    }
+    if (a.cause.kind === 'unexplained') unexplained++
+    if (a.diagnostics.disagree) disagreements++
+    if (a.cause.kind !== 'none') {
+      const c = causes.get(a.cause.kind) ?? { passes: 0, tokens: 0, usd: 0 }
+      c.passes++
+      c.tokens += a.miss.tokens
+      c.usd = addUsd(c.usd, a.miss.usd)
+      causes.set(a.cause.kind, c)
+    }
+  }
+  const inputTotal = read + write5m + write1h + uncached
+  const facts = attributions.map((a) => a.facts)
+  return {
+    totals: {
+      passes: attributions.length,
+      measured,
+      read,
+      write5m,
+      write1h,
+      uncached,
+      inputTotal,
+      cachedShare: inputTotal > 0 ? read / inputTotal : 0,
+      limitRead,
+      limitShare: inputTotal > 0 ? limitRead / inputTotal : 0,
+      actualUsd,
+      bestUsd,
+      missTokens,
+      missUsd,
+    },
+    byCause: [...causes].map(([kind, c]) => ({ kind, ...c })).sort((a, b) => b.tokens - a.tokens),
+    agreement: { compared, agreed, rate: compared > 0 ? agreed / compared : null, unexplained },
+    diagnosticsDisagreements: disagreements,
+    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: whatIfKeepAlive(facts, models) },
+  }
+}

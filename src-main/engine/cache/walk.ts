@@ -1,0 +1,230 @@
+/**
+ * A request as the prompt cache reads it (docs/reference/anthropic-api.md §6.1): every block in cache order —
+ * tools, then system, then each message's content blocks — with a digest of its JSON minus `cache_control`, a token
+ * estimate, its breakpoint if it carries one, and a key for the prefix that ends at it.
+ *
+ * Keys chain the digests (`key_i = sha256(key_{i-1} ‖ digest_i)`), with level salts folded in where §6.1 puts them:
+ * the model before the first tool, and tool_choice, thinking and image presence before the first message. A change
+ * to any of them therefore changes every key after its level, which is the invalidation table of §5.3. Two prefixes
+ * have the same key exactly when the API would treat them as the same cache entry.
+ */
+import type { CacheTtl, ContentBlock, WireRequest } from '../model/wire'
+import type { Hasher } from '../ports'
+import { IMAGE_TOKENS_ESTIMATE } from '../prompt/estimate'
+
+export type CacheArea = 'tools' | 'system' | 'messages'
+
+export interface WalkBlock {
+  readonly area: CacheArea
+  /** Index in `tools`, `system` or `messages`. */
+  readonly index: number
+  /** Index inside the message's content (0 for a tool or a system block). */
+  readonly blockIndex: number
+  /** sha256 of the block's JSON without `cache_control`. */
+  readonly digest: string
+  /** Estimated tokens: ceil(characters / 4), images at a flat estimate (the engine has no tokenizer). */
+  readonly tokens: number
+  /** The block's breakpoint TTL, or null when it carries no marker. */
+  readonly ttl: CacheTtl | null
+  /** Whether a marker may go here (§5.1: not on thinking or an empty text block). */
+  readonly markable: boolean
+}
+
+export interface RequestWalk {
+  readonly model: string
+  readonly blocks: ReadonlyArray<WalkBlock>
+  /** Prefix key ending at each position. */
+  readonly keys: ReadonlyArray<string>
+  /** Estimated cumulative tokens through each position. */
+  readonly cum: ReadonlyArray<number>
+  /** Positions that carry a breakpoint, ascending. */
+  readonly breakpoints: ReadonlyArray<number>
+  readonly estimatedTotal: number
+  readonly messageCount: number
+  /** Position of the first block of each message (the next message's start when a message is empty). */
+  readonly messageStarts: ReadonlyArray<number>
+  readonly toolNames: ReadonlyArray<string>
+  /** The salts, kept so a later walk can tell which level's settings changed. */
+  readonly salts: { readonly model: string; readonly messages: string }
+}
+
+/** `tools[3]`, `system[1]`, `messages[4].content[2]`. */
+export function blockPath(block: Pick<WalkBlock, 'area' | 'index' | 'blockIndex'>): string {
+  return block.area === 'messages' ? `messages[${block.index}].content[${block.blockIndex}]` : `${block.area}[${block.index}]`
+}
+
+/** `messages[4]` for a message block, else the block's path: how a cause names where the change is. */
+export function shortPath(block: Pick<WalkBlock, 'area' | 'index' | 'blockIndex'>): string {
+  return block.area === 'messages' ? `messages[${block.index}]` : `${block.area}[${block.index}]`
+}
+
+interface DigestMemo {
+  readonly digest: string
+  readonly tokens: number
+}
+
+// Blocks are values the builder keeps by identity from pass to pass, so a block seen before costs a lookup.
+const memoByHasher = new WeakMap<Hasher, WeakMap<object, DigestMemo>>()
+
+function memoFor(hasher: Hasher): WeakMap<object, DigestMemo> {
+  let memo = memoByHasher.get(hasher)
+  if (!memo) {
+    memo = new WeakMap()
+    memoByHasher.set(hasher, memo)
+  }
+  return memo
+}
+
+function withoutCacheControl(block: object): object {
+  if (!('cache_control' in block)) return block
+  const { cache_control: _drop, ...rest } = block as { cache_control?: unknown }
+  return rest
+}
+
+/** Characters of text an image's base64 payload would add; replaced by the flat image estimate. */
+function imagePayloadChars(block: object): { chars: number; images: number } {
+  const b = block as { type?: unknown; source?: { data?: unknown }; content?: unknown }
+  if (b.type === 'image' && typeof b.source?.data === 'string') return { chars: b.source.data.length, images: 1 }
+  if (b.type === 'tool_result' && Array.isArray(b.content)) {
+    let chars = 0
+    let images = 0
+    for (const inner of b.content as object[]) {
+      const r = imagePayloadChars(inner)
+      chars += r.chars
+      images += r.images
+    }
+    return { chars, images }
+  }
+  return { chars: 0, images: 0 }
+}
+
+function digestBlock(block: object, hasher: Hasher, memo: WeakMap<object, DigestMemo>): DigestMemo {
+  const known = memo.get(block)
+  if (known) return known
+  const json = JSON.stringify(withoutCacheControl(block))
+  const payload = imagePayloadChars(block)
+  const tokens = Math.ceil(Math.max(0, json.length - payload.chars) / 4) + payload.images * IMAGE_TOKENS_ESTIMATE
+  const result = { digest: hasher.sha256Hex(json), tokens }
+  memo.set(block, result)
+  return result
+}
+
+function ttlOf(block: object): CacheTtl | null {
+  const cc = (block as { cache_control?: { type?: unknown; ttl?: unknown } | null }).cache_control
+  if (!cc || cc.type !== 'ephemeral') return null
+  return cc.ttl === '1h' ? '1h' : '5m'
+}
+
+function isMarkable(block: object): boolean {
+  const b = block as { type?: unknown; text?: unknown }
+  if (b.type === 'thinking' || b.type === 'redacted_thinking') return false
+  if (b.type === 'text') return typeof b.text === 'string' && b.text.length > 0
+  return true
+}
+
+function hasImage(messages: WireRequest['messages']): boolean {
+  return messages.some((m) => m.content.some((b: ContentBlock) => b.type === 'image' || (b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'image'))))
+}
+
+/** The request fields that salt each level (§5.3): what else a cached prefix depends on. */
+function levelSalts(request: WireRequest): { model: string; messages: string } {
+  const extra = request as unknown as { speed?: unknown }
+  return {
+    model: JSON.stringify({ model: request.model, speed: extra.speed ?? null }),
+    messages: JSON.stringify({ tool_choice: request.tool_choice ?? null, thinking: request.thinking ?? null, images: hasImage(request.messages) }),
+  }
+}
+
+export interface WalkOptions {
+  /** The walk of an earlier request: keys of a shared prefix are taken from it instead of hashed again. */
+  readonly previous?: RequestWalk | null
+}
+
+/** Walks a request in cache order. Pure; hashing goes through the Hasher port. */
+export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkOptions = {}): RequestWalk {
+  const memo = memoFor(hasher)
+  const blocks: WalkBlock[] = []
+  const toolNames: string[] = []
+  const messageStarts: number[] = []
+  for (const [i, tool] of (request.tools ?? []).entries()) {
+    const d = digestBlock(tool, hasher, memo)
+    toolNames.push(tool.name)
+    blocks.push({ area: 'tools', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(tool), markable: true })
+  }
+  for (const [i, block] of (request.system ?? []).entries()) {
+    const d = digestBlock(block, hasher, memo)
+    blocks.push({ area: 'system', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+  }
+  for (const [i, message] of request.messages.entries()) {
+    messageStarts.push(blocks.length)
+    for (const [b, block] of message.content.entries()) {
+      const d = digestBlock(block, hasher, memo)
+      blocks.push({ area: 'messages', index: i, blockIndex: b, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+    }
+  }
+  applyAutomaticBreakpoint(request, blocks)
+
+  const salts = levelSalts(request)
+  const keys = chainKeys(blocks, salts, hasher, options.previous ?? null)
+  const cum: number[] = []
+  let running = 0
+  const breakpoints: number[] = []
+  for (const [i, block] of blocks.entries()) {
+    running += block.tokens
+    cum.push(running)
+    if (block.ttl !== null) breakpoints.push(i)
+  }
+  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts }
+}
+
+/**
+ * §6.3: a top-level `cache_control` puts a breakpoint on the last block that can carry one (a no-op when that block
+ * is already marked). The engine's own requests never use it; bodies from elsewhere may.
+ */
+function applyAutomaticBreakpoint(request: WireRequest, blocks: WalkBlock[]): void {
+  const top = (request as unknown as { cache_control?: { type?: unknown; ttl?: unknown } }).cache_control
+  if (!top || top.type !== 'ephemeral') return
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i]!
+    if (!block.markable) continue
+    if (block.ttl === null) blocks[i] = { ...block, ttl: top.ttl === '1h' ? '1h' : '5m' }
+    return
+  }
+}
+
+function chainKeys(blocks: ReadonlyArray<WalkBlock>, salts: RequestWalk['salts'], hasher: Hasher, previous: RequestWalk | null): string[] {
+  const keys: string[] = []
+  // How far the previous walk's keys can be reused: same salts up to a level, same digests up to a position.
+  let reusable = 0
+  if (previous && previous.salts.model === salts.model) {
+    const messagesSame = previous.salts.messages === salts.messages
+    while (reusable < blocks.length && reusable < previous.blocks.length) {
+      const a = blocks[reusable]!
+      const b = previous.blocks[reusable]!
+      if (a.digest !== b.digest || a.area !== b.area) break
+      if (a.area === 'messages' && !messagesSame) break
+      reusable++
+    }
+    // The messages salt is folded in before the first message block, so a first message block can only reuse when
+    // the salt is the same (checked above) and the system level ended at the same place.
+    for (let i = 0; i < reusable; i++) keys.push(previous.keys[i]!)
+  }
+  let h = keys.length > 0 ? keys[keys.length - 1]! : hasher.sha256Hex(`loupe-cache|model|${salts.model}`)
+  const reachedArea: CacheArea = keys.length > 0 ? blocks[keys.length - 1]!.area : 'tools'
+  let systemSalted = reachedArea !== 'tools'
+  let messagesSalted = reachedArea === 'messages'
+  for (let i = keys.length; i < blocks.length; i++) {
+    const block = blocks[i]!
+    if (block.area !== 'tools' && !systemSalted) {
+      h = hasher.sha256Hex(`${h}|system|`)
+      systemSalted = true
+    }
+    if (block.area === 'messages' && !messagesSalted) {
+      h = hasher.sha256Hex(`${h}|messages|${salts.messages}`)
+      messagesSalted = true
+    }
+    h = hasher.sha256Hex(`${h}|${block.digest}`)
+    keys.push(h)
+  }
+  return keys
+}

@@ -1,0 +1,126 @@
+/**
+ * What-ifs over a session's recorded passes: what the input side would have cost had every static breakpoint (the
+ * tools and system ones, which never move) used the 1h TTL, or had the idle gaps been bridged by a keep-alive.
+ *
+ * Both replay the passes through the same simplified cache: an entry is found only at a breakpoint's own key (the
+ * app's kept tail marker makes every hit exact, so the 20-block lookback is left out), TTLs from each request's
+ * start, refresh on read (docs/reference/anthropic-api.md §5.1), writes priced by their TTL (§5.5). The baseline
+ * is the same replay with the TTLs as sent, so a difference is the policy's alone.
+ */
+import type { CacheTtl } from '../model/wire'
+import { inputCost, outputCost, type ModelLookup } from './pricing'
+import { TTL_MS, type PassCacheFacts } from './state'
+
+/** A keep-alive is a small request that re-reads the prefix before its 5-minute entry expires. */
+export const KEEPALIVE_INTERVAL_MS = 4.5 * 60_000
+/** Tokens a keep-alive adds beyond the cached prefix it reads: a one-word message and a one-token answer. */
+export const KEEPALIVE_INPUT_TOKENS = 10
+export const KEEPALIVE_OUTPUT_TOKENS = 1
+
+export interface WhatIf {
+  /** Input-side cost (and keep-alive requests) as recorded policy, in the replay. */
+  readonly baselineUsd: number
+  readonly whatIfUsd: number
+  /** whatIf − baseline: negative means the policy would have saved money. */
+  readonly deltaUsd: number
+  readonly note: string
+}
+
+interface Policy {
+  readonly ttl: (bp: PassCacheFacts['breakpoints'][number]) => CacheTtl
+  readonly keepAlive: { readonly intervalMs: number; readonly maxGapMs: number } | null
+}
+
+interface Replay {
+  readonly usd: number
+  readonly pings: number
+  readonly bridgedGaps: number
+}
+
+function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, policy: Policy): Replay {
+  const sorted = [...facts].filter((f) => f.attempts.length > 0).sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq)
+  const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
+  let usd = 0
+  let pings = 0
+  let bridgedGaps = 0
+  let last: PassCacheFacts | null = null
+  for (const f of sorted) {
+    const model = models(f.model)
+    const now = f.startedAt
+    if (policy.keepAlive && last) {
+      const gap = now - last.startedAt
+      // The keep-alive re-reads the previous pass's prefix every interval through a gap the 5m entries would not
+      // survive, as long as the gap is one it is set to bridge.
+      if (gap > TTL_MS['5m'] && gap <= policy.keepAlive.maxGapMs) {
+        const lastModel = models(last.model)
+        const prefix = Math.max(0, ...last.breakpoints.filter((b) => b.tokens >= lastModel.minCacheableTokens).map((b) => b.tokens))
+        bridgedGaps++
+        for (let t = last.startedAt + policy.keepAlive.intervalMs; t < now; t += policy.keepAlive.intervalMs) {
+          pings++
+          for (const bp of last.breakpoints) {
+            const e = entries.get(bp.key)
+            if (e && e.expiresAt > t) e.expiresAt = Math.max(e.expiresAt, t + e.ttlMs)
+          }
+          if (lastModel.prices) {
+            usd += inputCost({ read: prefix, write1h: 0, write5m: 0, uncached: KEEPALIVE_INPUT_TOKENS, total: prefix + KEEPALIVE_INPUT_TOKENS }, lastModel.prices)
+            usd += outputCost(KEEPALIVE_OUTPUT_TOKENS, lastModel.prices)
+          }
+        }
+      }
+    }
+    last = f
+    const eligible = f.breakpoints.filter((b) => b.tokens >= model.minCacheableTokens)
+    let read = 0
+    for (const bp of eligible) {
+      const e = entries.get(bp.key)
+      if (e && e.expiresAt > now) {
+        read = Math.max(read, bp.tokens)
+        e.ttlMs = Math.max(e.ttlMs, TTL_MS[policy.ttl(bp)])
+        e.expiresAt = Math.max(e.expiresAt, now + e.ttlMs)
+      }
+    }
+    let b = read
+    let c = read
+    for (const bp of eligible) {
+      if (bp.tokens <= read) continue
+      const ttl = policy.ttl(bp)
+      entries.set(bp.key, { expiresAt: now + TTL_MS[ttl], ttlMs: TTL_MS[ttl] })
+      if (ttl === '1h') b = Math.max(b, bp.tokens)
+      c = Math.max(c, bp.tokens)
+    }
+    if (f.totalTokens === null || !model.prices) continue
+    usd += inputCost({ read, write1h: b - read, write5m: Math.max(0, c - b), uncached: Math.max(0, f.totalTokens - c), total: f.totalTokens }, model.prices)
+  }
+  return { usd, pings, bridgedGaps }
+}
+
+const asSent: Policy = { ttl: (bp) => bp.ttl, keepAlive: null }
+
+/** Every breakpoint on tools or system (they never move) with a 1h TTL; message breakpoints as sent. */
+export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup): WhatIf {
+  const base = replay(facts, models, asSent)
+  const alt = replay(facts, models, { ttl: (bp) => (bp.moving ? bp.ttl : '1h'), keepAlive: null })
+  const delta = alt.usd - base.usd
+  return {
+    baselineUsd: base.usd,
+    whatIfUsd: alt.usd,
+    deltaUsd: delta,
+    note: `1h TTL on the tools and system breakpoints: ${delta <= 0 ? 'saves' : 'costs'} $${Math.abs(delta).toFixed(4)} on this session (1h writes cost 2× input, 5m writes 1.25×)`,
+  }
+}
+
+/** A keep-alive every 4.5 minutes through each idle gap of up to `maxGapMs` (1h by default). */
+export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, maxGapMs = TTL_MS['1h']): WhatIf {
+  const base = replay(facts, models, asSent)
+  const alt = replay(facts, models, { ...asSent, keepAlive: { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs } })
+  const delta = alt.usd - base.usd
+  return {
+    baselineUsd: base.usd,
+    whatIfUsd: alt.usd,
+    deltaUsd: delta,
+    note:
+      alt.bridgedGaps === 0
+        ? 'no idle gap longer than the keep-alive interval: nothing to bridge'
+        : `keep-alive through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'} (${alt.pings} requests): ${delta <= 0 ? 'saves' : 'costs'} $${Math.abs(delta).toFixed(4)}`,
+  }
+}

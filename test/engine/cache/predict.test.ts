@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { CacheState, predict, TokenScale, walkRequest, type PassCacheFacts } from '../../../src-main/engine/cache'
+import type { CacheTtl, WireMessage } from '../../../src-main/engine/model/wire'
+import { hasher, request, text, user } from './helpers'
+
+/** A conversation of `n` single-block user messages with breakpoints on the given 1-based blocks. */
+function blocks(n: number, marked: ReadonlyArray<number>, ttl: CacheTtl = '5m'): WireMessage[] {
+  return Array.from({ length: n }, (_, i) => user(text(`block ${i + 1}`, 25, marked.includes(i + 1) ? ttl : null)))
+}
+
+function wrote(passId: string, seq: number, keys: ReadonlyArray<string>, at: number, ttl: CacheTtl = '5m', availableAt = at): PassCacheFacts {
+  return {
+    passId,
+    seq,
+    model: 'claude-sonnet-4-6',
+    attempts: [{ startedAt: at, availableAt }],
+    startedAt: at,
+    reads: [],
+    writes: keys.map((key) => ({ key, ttl })),
+    anchors: [],
+    breakpoints: [],
+    totalTokens: null,
+    outputTokens: 0,
+    ratio: null,
+  }
+}
+
+function run(messages: WireMessage[], facts: PassCacheFacts[], now: number, min = 0) {
+  const walk = walkRequest(request(messages), hasher)
+  const scale = new TokenScale({ walk, anchors: new Map(), realTotal: null, fallbackRatio: 1 })
+  return { walk, prediction: predict({ walk, state: CacheState.at(facts, now), now, scale, minCacheableTokens: min }) }
+}
+
+describe('predict: the docs worked example (§6.4, turns of 10, 15 and 35 blocks)', () => {
+  const t1 = run(blocks(10, [10]), [], 0)
+  const turn1 = wrote('p1', 1, [t1.walk.keys[9]!], 0)
+
+  it('turn 1 writes at block 10', () => {
+    expect(t1.prediction.readPosition).toBe(-1)
+    expect(t1.prediction.writes.map((w) => w.position)).toEqual([9])
+  })
+
+  it('turn 2 hits block 10 through the lookback and writes at 15', () => {
+    const t2 = run(blocks(15, [15]), [turn1], 1000)
+    expect(t2.prediction.readPosition).toBe(9)
+    expect(t2.prediction.breakpoints[0]).toMatchObject({ position: 14, action: 'write', foundAt: 9 })
+    expect(t2.prediction.tokens.read).toBe(t2.walk.cum[9])
+    expect(t2.prediction.tokens.write5m).toBe(t2.walk.cum[14]! - t2.walk.cum[9]!)
+  })
+
+  it('turn 3 finds nothing from a single breakpoint at 35 (blocks 35..16 are the window), and hits 15 with a second one there', () => {
+    const t2 = run(blocks(15, [15]), [turn1], 1000)
+    const turn2 = wrote('p2', 2, [t2.walk.keys[14]!], 1000)
+    const single = run(blocks(35, [35]), [turn1, turn2], 2000)
+    expect(single.prediction.readPosition).toBe(-1)
+    const two = run(blocks(35, [15, 35]), [turn1, turn2], 2000)
+    expect(two.prediction.readPosition).toBe(14)
+    expect(two.prediction.breakpoints.map((b) => b.action)).toEqual(['read', 'write'])
+  })
+})
+
+describe('predict: TTL, refresh, availability and the minimum', () => {
+  const first = run(blocks(4, [4]), [], 0)
+  const key = first.walk.keys[3]!
+
+  it('counts the TTL from the writing request start: 5 m later the entry is gone', () => {
+    expect(run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0, '5m', 30_000)], 299_999).prediction.readPosition).toBe(3)
+    expect(run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0, '5m', 30_000)], 300_000).prediction.readPosition).toBe(-1)
+  })
+
+  it('refreshes an entry on read, so a chain of reads keeps it alive past its first TTL', () => {
+    const reader: PassCacheFacts = { ...wrote('p2', 2, [], 240_000), reads: [{ key, ttl: '5m', exact: true }] }
+    expect(run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0), reader], 500_000).prediction.readPosition).toBe(3)
+  })
+
+  it('keeps a 1h entry through a 30-minute gap', () => {
+    expect(run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0, '1h')], 30 * 60_000).prediction.readPosition).toBe(3)
+  })
+
+  it('cannot read an entry whose response has not begun (§5.1 concurrency)', () => {
+    expect(run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0, '5m', 5_000)], 4_000).prediction.readPosition).toBe(-1)
+    expect(run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0, '5m', 5_000)], 5_000).prediction.readPosition).toBe(3)
+  })
+
+  it('neither reads nor writes at a breakpoint below the minimum (§5.2)', () => {
+    const small = run(blocks(5, [4, 5]), [wrote('p1', 1, [key], 0)], 1_000, 10_000)
+    expect(small.prediction.readPosition).toBe(-1)
+    expect(small.prediction.writes).toEqual([])
+    expect(small.prediction.breakpoints.map((b) => b.action)).toEqual(['below_minimum', 'below_minimum'])
+  })
+})

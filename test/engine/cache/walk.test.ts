@@ -1,0 +1,47 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { blockPath, walkRequest } from '../../../src-main/engine/cache'
+import { assistant, hasher, request, text, tool, user } from './helpers'
+
+describe('walkRequest', () => {
+  it('lists blocks in cache order (tools, system, message content) with their breakpoints', () => {
+    const walk = walkRequest(request([user(text('a'), text('b', 25, '5m')), assistant(text('c'))], { tools: [tool('read'), tool('bash')], system: 'rules', systemTtl: '1h' }), hasher)
+    expect(walk.blocks.map(blockPath)).toEqual(['tools[0]', 'tools[1]', 'system[0]', 'messages[0].content[0]', 'messages[0].content[1]', 'messages[1].content[0]'])
+    expect(walk.breakpoints).toEqual([2, 4])
+    expect(walk.blocks[2]!.ttl).toBe('1h')
+    expect(walk.messageStarts).toEqual([3, 5])
+    expect(walk.cum.at(-1)).toBe(walk.estimatedTotal)
+  })
+
+  it('gives a prefix the same key whatever cache_control its blocks carry', () => {
+    const a = walkRequest(request([user(text('a', 25, '5m')), assistant(text('b'))]), hasher)
+    const b = walkRequest(request([user(text('a')), assistant(text('b', 25, '1h'))]), hasher)
+    expect(b.keys).toEqual(a.keys)
+  })
+
+  it('re-keys everything when the model changes, and only the messages when tool_choice changes (§5.3)', () => {
+    const messages = [user(text('a')), assistant(text('b'))]
+    const base = walkRequest(request(messages, { tools: [tool('read')], system: 's' }), hasher)
+    const otherModel = walkRequest(request(messages, { tools: [tool('read')], system: 's', model: 'claude-opus-4-6' }), hasher)
+    const forced = walkRequest(request(messages, { tools: [tool('read')], system: 's', toolChoice: { type: 'any' } }), hasher)
+    expect(otherModel.keys.every((k, i) => k !== base.keys[i])).toBe(true)
+    expect(forced.keys.slice(0, 2)).toEqual(base.keys.slice(0, 2))
+    expect(forced.keys.slice(2).every((k, i) => k !== base.keys[i + 2])).toBe(true)
+  })
+
+  it('puts the automatic breakpoint of a top-level cache_control on the last markable block (§6.3)', () => {
+    const body = { ...request([user(text('a')), assistant(text('b'), { type: 'thinking', thinking: 'x', signature: 's' } as never)]), cache_control: { type: 'ephemeral' } }
+    const walk = walkRequest(body as never, hasher)
+    expect(walk.breakpoints).toEqual([1])
+  })
+
+  it('takes the keys of a shared prefix from the previous walk and still gives what a fresh walk gives', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 8 }), fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 8 }), fc.boolean(), (xs, ys, choice) => {
+        const first = walkRequest(request(xs.map((x) => user(text(x)))), hasher)
+        const second = request(ys.map((y) => user(text(y))), choice ? { toolChoice: { type: 'any' } } : {})
+        expect(walkRequest(second, hasher, { previous: first }).keys).toEqual(walkRequest(second, hasher).keys)
+      }),
+    )
+  })
+})
