@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
 import { breakpointReport } from '../../../src-renderer/features/inspector/model/breakpoints'
 import { parseBody, prettyRequest } from '../../../src-renderer/features/inspector/model/pretty'
+import { comparePaths, readAttribution } from '../../../src-renderer/features/inspector/model/attribution'
 import { recordedPasses } from './fixture'
 
 function reportOf(index: number, usageOverride?: Parameters<typeof breakpointReport>[2]) {
@@ -48,7 +49,35 @@ describe('breakpointReport', () => {
       { ordinal: 0, path: 'messages[0]', tokens: 10, breakpoint: null },
       { ordinal: 1, path: 'messages[1]', tokens: 10, breakpoint: null },
     ]
-    const report = breakpointReport(blocks, [{ blockPath: null, ttl: '5m' as const }], { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 20, cache_creation_input_tokens: 0 })
+    const report = breakpointReport(blocks, [{ blockPath: null, path: '(request)', ttl: '5m' as const }], { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 20, cache_creation_input_tokens: 0 })
     expect(report.marks).toMatchObject([{ ordinal: 1, outcome: 'read', label: 'BP (untagged) · 5m' }])
+  })
+})
+
+describe('breakpointReport with an attribution', () => {
+  it('takes where the read ended and what each breakpoint did from the attribution', () => {
+    const pass = recordedPasses()[3]!
+    const blocks = describeBlocks(pass.segments, pass.plan)
+    const markers = prettyRequest(parseBody(pass.requestBody)!).markers
+    const attribution = readAttribution({
+      outcome: 'partial',
+      cause: { kind: 'changed_block', label: 'system[1] · instructions changed' },
+      prediction: { breakpoints: [{ path: 'system[0]', action: 'read' }, { path: 'system[1]', action: 'write' }, { path: 'messages[4].content[0]', action: 'write' }, { path: 'messages[6].content[1]', action: 'below_minimum' }], tokens: { write5m: 10, write1h: 0 } },
+      actual: { readPath: 'system[0]', tokens: { write5m: 300, write1h: 0 } },
+    })
+    // The usage says the read went to messages[4]; the attribution (which knows better) says system[0].
+    const report = breakpointReport(blocks, markers, pass.usage, attribution)
+    expect(report.marks.map((m) => m.outcome)).toEqual(['read', 'written', 'written', 'missed'])
+    expect(report.cachedThroughOrdinal).toBe(blocks.find((b) => b.path === 'system[0]')!.ordinal)
+  })
+
+  it('orders block paths in cache order', () => {
+    expect(['messages[1].content[0]', 'system[1]', 'tools[2]', 'messages[0].content[3]', 'messages[1]'].sort(comparePaths)).toEqual([
+      'tools[2]',
+      'system[1]',
+      'messages[0].content[3]',
+      'messages[1].content[0]',
+      'messages[1]',
+    ])
   })
 })

@@ -22,8 +22,10 @@ describe('passOutcome', () => {
     expect(passOutcome(pass(null, null, 'failed'), null).kind).toBe('failed')
     expect(passOutcome(pass(null, null, 'cancelled'), null).kind).toBe('cancelled')
   })
-  it('takes the cause from the attribution when there is one', () => {
-    expect(passOutcome(pass(usage(0, 2500), { outcome: { kind: 'miss', cause: 'ttl_expired' } }), pass(usage(2000, 500))).cause).toBe('ttl expired')
+  it('takes the outcome and cause from the attribution when there is one', () => {
+    const attribution = { version: 1, outcome: 'partial', cause: { kind: 'ttl_expired', label: 'TTL expired: idle 6 m 10 s > 5 m' }, summary: 'partial · TTL expired' }
+    expect(passOutcome(pass(usage(0, 2500), attribution), pass(usage(2000, 500)))).toEqual({ kind: 'partial', label: 'partial', cause: 'TTL expired: idle 6 m 10 s > 5 m' })
+    expect(passOutcome(pass(usage(2500, 40), { outcome: 'full', cause: { kind: 'none', label: 'only the new tail paid' } }), null).kind).toBe('hit')
   })
 })
 
@@ -31,8 +33,8 @@ describe('attributionCause', () => {
   it('reads the shapes an attribution may take, and null when there is none', () => {
     expect(attributionCause(null)).toBeNull()
     expect(attributionCause('model changed')).toBe('model changed')
-    expect(attributionCause({ summary: 'system[1] · CLAUDE.md edited' })).toBe('system[1] · CLAUDE.md edited')
-    expect(attributionCause({ cause: { kind: 'first_changed_block', label: 'tools · the tool list changed' } })).toBe('tools · the tool list changed')
+    expect(attributionCause({ summary: 'miss · system[1] · CLAUDE.md edited' })).toBe('miss · system[1] · CLAUDE.md edited')
+    expect(attributionCause({ cause: { kind: 'changed_block', label: 'tools · the tool list changed' }, summary: 'x' })).toBe('tools · the tool list changed')
     expect(attributionCause({ cause: 'idle_gap' })).toBe('idle gap')
     expect(attributionCause({ nothing: 1 })).toBeNull()
   })

@@ -6,8 +6,12 @@
  * breakpoint that writes). The block token counts are estimates, so they are scaled to the billed total and each
  * breakpoint is matched to the nearest of A and C: breakpoints up to A's are read, those after it up to C's are
  * written, the rest missed (below the minimum cacheable length, or nothing was written).
+ *
+ * When the pass has its cache attribution (src-main/engine/cache/), its answer is used instead: it knows where the
+ * read ended and which breakpoints were below the minimum.
  */
 import type { BlockInfo, BreakpointTag } from './blocks'
+import { comparePaths, segmentPathOf, type AttributionView } from './attribution'
 
 export type BreakpointOutcome = 'read' | 'written' | 'missed' | 'unknown'
 
@@ -20,6 +24,8 @@ export interface UsageLike {
 
 export interface MarkerLike {
   readonly blockPath: string | null
+  /** The marked object's path (`messages[6].content[1]`, `system[0]`). */
+  readonly path: string
   readonly ttl: '5m' | '1h'
 }
 
@@ -61,6 +67,7 @@ export function breakpointReport<M extends MarkerLike>(
   blocks: ReadonlyArray<Pick<BlockInfo, 'ordinal' | 'path' | 'tokens' | 'breakpoint'>>,
   markers: ReadonlyArray<M>,
   usage: UsageLike | null,
+  attributed: AttributionView | null = null,
 ): BreakpointReport<M> {
   const ordered = [...blocks].sort((a, b) => a.ordinal - b.ordinal)
   const cumByPath = new Map<string, { ordinal: number; cum: number; tag: BreakpointTag | null }>()
@@ -82,6 +89,7 @@ export function breakpointReport<M extends MarkerLike>(
     .filter((m): m is NonNullable<typeof m> => m !== null)
     .sort((a, b) => a.ordinal - b.ordinal)
 
+  if (attributed && (attributed.readPath !== null || attributed.actions.size > 0)) return fromAttribution(placed, ordered, attributed)
   let hit = -1
   let written = -1
   if (usage) {
@@ -95,7 +103,7 @@ export function breakpointReport<M extends MarkerLike>(
     marker: p.marker,
     ordinal: p.ordinal,
     tag: p.tag,
-    label: `${breakpointName(p.tag)} · ${p.marker.ttl}`,
+    label: labelOf(p.tag, p.marker.ttl),
     outcome: !usage ? 'unknown' : i <= hit ? 'read' : i <= written ? 'written' : 'missed',
     prefixTokens: p.prefix,
   }))
@@ -104,5 +112,29 @@ export function breakpointReport<M extends MarkerLike>(
     // A read without any marker placed here (the lookback found an older entry): shade by the estimate.
     for (const b of ordered) if ((cumByPath.get(b.path)?.cum ?? 0) * scale <= usage.cache_read_input_tokens * 1.02) cachedThroughOrdinal = b.ordinal
   }
+  return { marks, cachedThroughOrdinal }
+}
+
+function labelOf(tag: BreakpointTag | null, ttl: '5m' | '1h'): string {
+  return `${breakpointName(tag)} · ${ttl}`
+}
+
+interface Placed<M> {
+  readonly marker: M
+  readonly ordinal: number
+  readonly tag: BreakpointTag | null
+  readonly prefix: number
+}
+
+function fromAttribution<M extends MarkerLike>(placed: ReadonlyArray<Placed<M>>, ordered: ReadonlyArray<Pick<BlockInfo, 'ordinal' | 'path'>>, a: AttributionView): BreakpointReport<M> {
+  const readPath = a.readPath
+  const marks = placed.map((p): BreakpointMark<M> => {
+    const action = a.actions.get(p.marker.path)
+    const read = readPath !== null && comparePaths(p.marker.path, readPath) <= 0
+    const outcome: BreakpointOutcome = read ? 'read' : action === 'below_minimum' ? 'missed' : a.wrote === false ? 'missed' : 'written'
+    return { marker: p.marker, ordinal: p.ordinal, tag: p.tag, label: labelOf(p.tag, p.marker.ttl), outcome, prefixTokens: p.prefix }
+  })
+  const readSegment = readPath === null ? null : segmentPathOf(readPath)
+  const cachedThroughOrdinal = readSegment === null ? -1 : (ordered.find((b) => b.path === readSegment)?.ordinal ?? -1)
   return { marks, cachedThroughOrdinal }
 }

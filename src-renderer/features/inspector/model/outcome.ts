@@ -4,9 +4,10 @@
  * The outcome is read from usage alone, as the transcript attribution does (src-main/engine/transcripts/
  * attribution.ts): a pass that reads at least what the previous pass left in the cache (its read + write) is a
  * hit; one that reads less is a partial hit; one that reads nothing a miss. The cause — why the cache stopped —
- * comes from the pass's stored attribution; until that is computed the badge says "not yet attributed".
+ * comes from the pass's stored attribution; until that is computed the badge says "not yet attributed". When the
+ * attribution has an outcome of its own (it knows the best possible hit), that outcome wins.
  */
-import { isRecord } from './blocks'
+import { readAttribution } from './attribution'
 import type { UsageLike } from './breakpoints'
 
 export type OutcomeKind = 'first' | 'hit' | 'partial' | 'miss' | 'not_cached' | 'failed' | 'cancelled' | 'running'
@@ -28,24 +29,18 @@ export interface PassLike {
 
 /** A cause in words from whatever attribution the store holds, or null when there is none to read. */
 export function attributionCause(attribution: unknown): string | null {
-  if (attribution === null || attribution === undefined) return null
-  if (typeof attribution === 'string') return attribution
-  if (!isRecord(attribution)) return null
-  for (const key of ['summary', 'causeText', 'explanation', 'label']) if (typeof attribution[key] === 'string') return attribution[key]
-  const cause = attribution.cause ?? (isRecord(attribution.outcome) ? attribution.outcome.cause : undefined)
-  if (typeof cause === 'string') return cause.replace(/_/g, ' ')
-  if (isRecord(cause)) {
-    for (const key of ['summary', 'label', 'text']) if (typeof cause[key] === 'string') return cause[key]
-    if (typeof cause.kind === 'string') return cause.kind.replace(/_/g, ' ')
-  }
-  if (isRecord(attribution.outcome) && typeof attribution.outcome.kind === 'string') return attribution.outcome.kind.replace(/_/g, ' ')
-  return null
+  const view = readAttribution(attribution)
+  return view ? (view.cause ?? view.summary) : null
 }
 
 export function passOutcome(pass: PassLike, previous: PassLike | null): PassOutcome {
   const cause = attributionCause(pass.attribution)
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
   if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }
+  const attributed = readAttribution(pass.attribution)?.outcome ?? null
+  if (attributed === 'full') return { kind: 'hit', label: 'hit', cause: cause ?? 'only the new tail paid' }
+  if (attributed === 'partial') return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
+  if (attributed === 'miss') return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
   const u = pass.usage
   if (!u) return { kind: 'not_cached', label: 'no usage', cause: cause ?? NOT_ATTRIBUTED }
   const read = u.cache_read_input_tokens

@@ -1,0 +1,154 @@
+/**
+ * The inspector: every pass of the session, and for the selected one its exact request bytes, its response, and
+ * its diff against the pass before. Mounted beside the chat by the shell; its size, dock side and whether it is
+ * collapsed are remembered (state/inspector.ts).
+ */
+import { useEffect, useState, type ReactNode } from 'react'
+import { useMonaco, type Monaco } from '../../monaco'
+import { PANE_MAX_FRACTION, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { usePassesOf } from './data/passes'
+import type { PassView } from './data/pass-view'
+import { usePassView } from './data/use-pass-view'
+import type { UsageLike } from './model/breakpoints'
+import { passOutcome } from './model/outcome'
+import { DiffView } from './components/DiffView'
+import { PassesList } from './components/PassesList'
+import { RequestView } from './components/RequestView'
+import { LiveResponseView, ResponseView } from './components/ResponseView'
+import { Splitter } from './components/Splitter'
+import './inspector.css'
+
+const VIEWS: ReadonlyArray<{ id: InspectorView; label: string }> = [
+  { id: 'request', label: 'Request' },
+  { id: 'response', label: 'Response' },
+  { id: 'diff', label: 'Diff' },
+]
+
+function useWindowSize(): { width: number; height: number } {
+  const [size, setSize] = useState({ width: window.innerWidth, height: window.innerHeight })
+  useEffect(() => {
+    const onResize = () => setSize({ width: window.innerWidth, height: window.innerHeight })
+    window.addEventListener('resize', onResize)
+    return () => window.removeEventListener('resize', onResize)
+  }, [])
+  return size
+}
+
+export function InspectorPane({ sessionId }: { sessionId: string }) {
+  usePassesOf(sessionId)
+  const layout = useInspectorStore((s) => s.layout)
+  const count = useInspectorStore((s) => s.passes.length)
+  const viewport = useWindowSize()
+  const { dock, collapsed } = layout
+  const limit = (dock === 'right' ? viewport.width : viewport.height) * PANE_MAX_FRACTION
+  const paneSize = Math.min(layout.paneSize, limit)
+  const store = useInspectorStore.getState
+
+  if (collapsed) {
+    return (
+      <aside className={`insp collapsed dock-${dock}`} aria-label="Inspector" data-testid="inspector">
+        <button type="button" className="insp-expand" onClick={() => store().collapseToggled()} title="Show the inspector">
+          Inspector · {count} {count === 1 ? 'pass' : 'passes'}
+        </button>
+      </aside>
+    )
+  }
+  return (
+    <aside className={`insp dock-${dock}`} style={dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
+      <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />
+      <div className="insp-body">
+        <Header count={count} />
+        <PassesList height={layout.listHeight} />
+        <Splitter edge="bottom" size={layout.listHeight} onResize={(h) => store().listResized(h)} label="Resize the passes list" />
+        <Detail />
+      </div>
+    </aside>
+  )
+}
+
+function Header({ count }: { count: number }) {
+  const scope = useInspectorStore((s) => s.scope)
+  const dock = useInspectorStore((s) => s.layout.dock)
+  const store = useInspectorStore.getState
+  return (
+    <header className="insp-head">
+      <strong>Inspector</strong>
+      <select value={scope} onChange={(e) => store().scopeChosen(e.target.value === 'project' ? 'project' : 'session')} aria-label="Which passes">
+        <option value="session">This session</option>
+        <option value="project">Whole project</option>
+      </select>
+      <span className="muted" data-testid="pass-count">
+        {count} {count === 1 ? 'pass' : 'passes'}
+      </span>
+      <span className="insp-spacer" />
+      <button type="button" onClick={() => store().dockChosen(dock === 'right' ? 'bottom' : 'right')} title={dock === 'right' ? 'Dock below the chat' : 'Dock beside the chat'}>
+        {dock === 'right' ? 'Dock below' : 'Dock beside'}
+      </button>
+      <button type="button" onClick={() => store().collapseToggled()} aria-label="Collapse the inspector" title="Collapse">
+        Hide
+      </button>
+    </header>
+  )
+}
+
+function Detail() {
+  const selectedId = useInspectorStore((s) => s.selectedPassId)
+  const liveSelected = useInspectorStore((s) => s.liveSelected)
+  const live = useInspectorStore((s) => s.live)
+  const view = useInspectorStore((s) => s.view)
+  const monaco = useMonaco()
+  const state = usePassView(liveSelected ? null : selectedId)
+
+  const tabs = (
+    <div className="insp-tabs" role="tablist" aria-label="Pass views">
+      {VIEWS.map((v) => (
+        <button key={v.id} type="button" role="tab" aria-selected={view === v.id} onClick={() => useInspectorStore.getState().viewChosen(v.id)}>
+          {v.label}
+        </button>
+      ))}
+    </div>
+  )
+  let body: ReactNode
+  if (liveSelected && live) body = <LiveResponseView live={live} />
+  else if (!selectedId) body = <p className="insp-empty">Pick a pass to see what it sent.</p>
+  else if (state.status === 'error') body = <p className="bad insp-empty">Could not load the pass: {state.message}</p>
+  else if (state.status !== 'ready' || !monaco) body = <p className="insp-empty">{monaco ? 'Loading the pass…' : 'Loading the editor…'}</p>
+  else body = <ViewBody monaco={monaco} view={view} pass={state.view} />
+  return (
+    <section className="insp-detail" aria-label="Selected pass">
+      <div className="insp-detail-head">
+        {tabs}
+        {state.status === 'ready' && !liveSelected && <PassLine pass={state.view} />}
+      </div>
+      <div className="insp-view">{body}</div>
+    </section>
+  )
+}
+
+function ViewBody({ monaco, view, pass }: { monaco: Monaco; view: InspectorView; pass: PassView }) {
+  switch (view) {
+    case 'request':
+      return <RequestView monaco={monaco} view={pass} />
+    case 'response':
+      return <ResponseView monaco={monaco} view={pass} />
+    case 'diff':
+      return <DiffView monaco={monaco} view={pass} />
+  }
+}
+
+function PassLine({ pass }: { pass: PassView }) {
+  const passes = useInspectorStore((s) => s.passes)
+  const d = pass.detail
+  const index = passes.findIndex((p) => p.id === d.id)
+  let previous = null
+  for (let i = index - 1; i >= 0; i--) if (passes[i]!.sessionId === d.sessionId) {
+    previous = passes[i]!
+    break
+  }
+  const outcome = passOutcome({ ...d, usage: d.usage as UsageLike | null }, previous ? { ...previous, usage: previous.usage as UsageLike | null } : null)
+  return (
+    <span className="insp-pass-line" data-testid="pass-line">
+      Pass {d.seq} · {d.kind} · {d.model} · <span className={`insp-badge ${outcome.kind}`}>{outcome.label}</span> <span className="muted">{outcome.cause}</span>
+    </span>
+  )
+}

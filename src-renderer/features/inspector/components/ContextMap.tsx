@@ -1,0 +1,45 @@
+/**
+ * The context map: one stacked bar of the pass's tokens by source, with a legend. Clicking a source scrolls the
+ * request to its first block; clicking a file's source opens the file.
+ */
+import { memo } from 'react'
+import type { ContextSlice } from '../model/context-map'
+import { tokens } from '../model/format'
+
+interface Props {
+  readonly slices: ReadonlyArray<ContextSlice>
+  onReveal(ordinal: number): void
+}
+
+export const ContextMap = memo(function ContextMap({ slices, onReveal }: Props) {
+  const total = slices.reduce((sum, s) => sum + s.tokens, 0)
+  if (total === 0) return null
+  const pct = (n: number) => `${((100 * n) / total).toFixed(n / total < 0.1 ? 1 : 0)}%`
+  return (
+    <figure className="insp-map" aria-label="Context map">
+      <div className="insp-map-bar" role="img" aria-label={slices.map((s) => `${s.label} ${tokens(s.tokens)} tokens`).join(', ')}>
+        {slices.map((s) => (
+          <span
+            key={s.key}
+            className={`insp-map-slice g-${s.group}`}
+            style={{ flexGrow: s.tokens }}
+            title={`${s.label}: ≈${s.tokens.toLocaleString('en-US')} tokens (${pct(s.tokens)})`}
+            onClick={() => onReveal(s.firstOrdinal)}
+          />
+        ))}
+      </div>
+      <figcaption className="insp-map-legend">
+        {slices.map((s) => (
+          <button key={s.key} type="button" className="insp-map-item" onClick={() => onReveal(s.firstOrdinal)} title={`Show ${s.label} in the request`}>
+            <i className={`insp-map-dot g-${s.group}`} />
+            <span className="insp-map-label">{s.label}</span>
+            <span className="insp-map-tok">
+              {tokens(s.tokens)} · {pct(s.tokens)}
+            </span>
+          </button>
+        ))}
+        <span className="insp-map-total">≈{tokens(total)} tokens in all (estimates)</span>
+      </figcaption>
+    </figure>
+  )
+})

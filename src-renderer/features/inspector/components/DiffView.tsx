@@ -1,0 +1,131 @@
+/**
+ * The diff between two passes, in cache order (tools → system → messages), in Monaco's diff editor. The first block
+ * that differs is marked "this is where the cache stopped"; the summary line says how many blocks were identical,
+ * which block changed first and what produced it, and how many tokens follow it.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type * as monaco from 'monaco-editor'
+import type { Monaco } from '../../../monaco'
+import { selectComparePassId, useInspectorStore } from '../../../state/inspector'
+import type { PassView } from '../data/pass-view'
+import { usePassView } from '../data/use-pass-view'
+import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
+import { READ_ONLY_OPTIONS } from './editor-options'
+import { changeLabel } from './zones'
+
+export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
+  const compareId = useInspectorStore(selectComparePassId)
+  const chosen = useInspectorStore((s) => s.compareToPassId)
+  const passes = useInspectorStore((s) => s.passes)
+  const other = usePassView(compareId)
+  const sameSession = useMemo(() => passes.filter((p) => p.sessionId === view.detail.sessionId && p.id !== view.detail.id), [passes, view.detail])
+  const base = other.status === 'ready' && other.passId === compareId ? other.view : null
+  const change = useMemo(() => (base ? firstChange(base.comparable(), view.comparable()) : null), [base, view])
+
+  return (
+    <div className="insp-diff">
+      <div className="insp-toolbar">
+        <label>
+          Pass {view.detail.seq} against{' '}
+          <select
+            value={chosen ?? ''}
+            onChange={(e) => useInspectorStore.getState().compareChosen(e.target.value || null)}
+            aria-label="Compare with pass"
+          >
+            <option value="">the previous pass</option>
+            {sameSession.map((p) => (
+              <option key={p.id} value={p.id}>
+                pass {p.seq}
+              </option>
+            ))}
+          </select>
+        </label>
+        {base && <span className="muted">(pass {base.detail.seq}, left; pass {view.detail.seq}, right)</span>}
+      </div>
+      {!compareId ? (
+        <p className="insp-empty">This is the first pass of its session: there is nothing before it to compare with.</p>
+      ) : other.status === 'error' ? (
+        <p className="bad">Could not load the pass to compare with: {other.message}</p>
+      ) : !base || !change ? (
+        <p className="insp-empty">Loading the pass to compare with…</p>
+      ) : (
+        <>
+          <p className={`insp-diff-summary ${change.kind}`} data-testid="diff-summary" data-first-path={change.kind === 'block' ? change.path : ''} data-identical={change.identical}>
+            {summarizeChange(change)}
+          </p>
+          <DiffEditor monaco={monaco} base={base} view={view} change={change} />
+        </>
+      )}
+    </div>
+  )
+}
+
+function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: PassView; view: PassView; change: FirstChange }) {
+  const hostRef = useRef<HTMLDivElement>(null)
+  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
+  const [ready, setReady] = useState<string | null>(null)
+
+  useEffect(() => {
+    const editor = m.editor.createDiffEditor(hostRef.current!, {
+      ...READ_ONLY_OPTIONS,
+      minimap: { enabled: false },
+      renderSideBySide: true,
+      useInlineViewWhenSpaceIsLimited: true,
+      renderSideBySideInlineBreakpoint: 700,
+      hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
+      ignoreTrimWhitespace: false,
+      originalEditable: false,
+      maxComputationTime: 10_000,
+      renderOverviewRuler: true,
+    })
+    editorRef.current = editor
+    return () => {
+      const models = editor.getModel()
+      editor.dispose()
+      models?.original.dispose()
+      models?.modified.dispose()
+      editorRef.current = null
+    }
+  }, [m])
+
+  useEffect(() => {
+    const editor = editorRef.current
+    if (!editor) return
+    setReady(null)
+    const left = base.cacheOrder()
+    const right = view.cacheOrder()
+    const previous = editor.getModel()
+    editor.setModel({
+      original: m.editor.createModel(left?.text ?? base.detail.requestBody, 'json'),
+      modified: m.editor.createModel(right?.text ?? view.detail.requestBody, 'json'),
+    })
+    previous?.original.dispose()
+    previous?.modified.dispose()
+
+    // Mark the first changed block: on the right, or on the left when the change is a removal.
+    const side = change.kind === 'block' && change.change === 'removed' ? editor.getOriginalEditor() : editor.getModifiedEditor()
+    const text = change.kind === 'block' && change.change === 'removed' ? left : right
+    const block = change.kind === 'block' ? text?.blocks.find((b) => b.path === change.path) : null
+    const startLine = change.kind === 'model' ? 1 : (block?.startLine ?? null)
+    const endLine = change.kind === 'model' ? 1 : (block?.endLine ?? null)
+    const decorations = side.createDecorationsCollection()
+    let zoneId: string | null = null
+    if (startLine !== null && endLine !== null) {
+      decorations.set([{ range: new m.Range(startLine, 1, endLine, 1), options: { isWholeLine: true, className: 'insp-first-change', linesDecorationsClassName: 'insp-gutter-first-change' } }])
+      side.changeViewZones((zones) => {
+        zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: this is where the cache stopped`) })
+      })
+    }
+    const sub = editor.onDidUpdateDiff(() => {
+      if (startLine !== null) side.revealLineNearTop(Math.max(1, startLine - 2))
+      setReady(view.detail.id)
+    })
+    return () => {
+      sub.dispose()
+      decorations.clear()
+      if (zoneId) side.changeViewZones((zones) => zones.removeZone(zoneId!))
+    }
+  }, [m, base, view, change])
+
+  return <div ref={hostRef} className="insp-editor insp-diff-editor" data-diff-ready={ready ?? undefined} data-testid="diff-editor" />
+}

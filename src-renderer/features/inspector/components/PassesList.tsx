@@ -1,0 +1,156 @@
+/**
+ * Every pass of the session (or the project), virtualised: only the rows on screen exist in the DOM, so the list
+ * scrolls the same at 5 or 5,000 passes. The pass in flight is the last row until it is stored.
+ */
+import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useInspectorStore, type ListedPass } from '../../../state/inspector'
+import type { UsageLike } from '../model/breakpoints'
+import { clock, ms, shortModel, usd } from '../model/format'
+import { liveChars, type LivePass } from '../model/live'
+import { passOutcome, type PassOutcome } from '../model/outcome'
+import { TokenBar, usageTotal } from './TokenBar'
+
+const ROW_PX = 26
+
+function outcomesOf(passes: ReadonlyArray<ListedPass>): PassOutcome[] {
+  const lastBySession = new Map<string, ListedPass>()
+  return passes.map((p) => {
+    const previous = lastBySession.get(p.sessionId) ?? null
+    lastBySession.set(p.sessionId, p)
+    return passOutcome({ ...p, usage: p.usage as UsageLike | null }, previous ? { ...previous, usage: previous.usage as UsageLike | null } : null)
+  })
+}
+
+export function PassesList({ height }: { height: number }) {
+  const passes = useInspectorStore((s) => s.passes)
+  const live = useInspectorStore((s) => s.live)
+  const selectedId = useInspectorStore((s) => s.selectedPassId)
+  const liveSelected = useInspectorStore((s) => s.liveSelected)
+  const scope = useInspectorStore((s) => s.scope)
+  const loading = useInspectorStore((s) => s.loading)
+  const error = useInspectorStore((s) => s.error)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const count = passes.length + (live ? 1 : 0)
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_PX, overscan: 12 })
+  const max = useMemo(() => passes.reduce((m, p) => Math.max(m, usageTotal(p.usage as UsageLike | null)), 1), [passes])
+  const outcomes = useMemo(() => outcomesOf(passes), [passes])
+
+  const selectedIndex = liveSelected ? passes.length : passes.findIndex((p) => p.id === selectedId)
+  // Keep the selection on screen when it changes from elsewhere (the chat, a new live pass).
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+  }, [selectedIndex, virtualizer])
+
+  const select = useCallback((index: number) => {
+    const s = useInspectorStore.getState()
+    if (index === s.passes.length && s.live) s.liveSelectedChosen()
+    else {
+      const pass = s.passes[index]
+      if (pass) s.passSelected(pass.id)
+    }
+  }, [])
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 10 : e.key === 'PageUp' ? -10 : e.key === 'End' ? count : e.key === 'Home' ? -count : 0
+    if (step === 0 || count === 0) return
+    e.preventDefault()
+    select(Math.min(count - 1, Math.max(0, (selectedIndex < 0 ? count : selectedIndex) + step)))
+  }
+
+  return (
+    <div className="insp-passes" style={{ height }}>
+      <div className="insp-row insp-row-head" aria-hidden="true">
+        <span>#</span>
+        <span>time</span>
+        <span>model</span>
+        <span>kind</span>
+        <span>tokens</span>
+        <span className="num">cost</span>
+        <span className="num">1st byte / total</span>
+        <span title="attempts">×</span>
+        <span>cache</span>
+      </div>
+      <div ref={scrollRef} className="insp-passes-scroll" role="listbox" aria-label="Passes" tabIndex={0} onKeyDown={onKeyDown} data-testid="passes-list">
+        {count === 0 && <div className="insp-empty">{error ? `Could not load the passes: ${error}` : loading ? 'Loading passes…' : 'No pass yet: send a message and each request to the model appears here.'}</div>}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const pass = passes[item.index]
+            return (
+              <div key={item.key} className="insp-row-slot" style={{ transform: `translateY(${item.start}px)` }}>
+                {pass ? (
+                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} showSession={scope === 'project'} index={item.index} onSelect={select} />
+                ) : live ? (
+                  <LiveRow live={live} selected={liveSelected} index={item.index} onSelect={select} />
+                ) : null}
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}
+
+interface RowProps {
+  readonly pass: ListedPass
+  readonly outcome: PassOutcome
+  readonly selected: boolean
+  readonly max: number
+  readonly showSession: boolean
+  readonly index: number
+  onSelect(index: number): void
+}
+
+const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSession, index, onSelect }: RowProps) {
+  const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
+  const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
+  const failedAttempts = pass.attempts.filter((a) => a.error !== null).length
+  return (
+    <div
+      className={`insp-row${selected ? ' selected' : ''}${pass.status !== 'done' ? ` ${pass.status}` : ''}`}
+      role="option"
+      aria-selected={selected}
+      data-pass-id={pass.id}
+      data-seq={pass.seq}
+      onClick={() => onSelect(index)}
+    >
+      <span className="insp-seq" title={showSession ? `${pass.sessionTitle ?? pass.sessionId} · pass ${pass.seq}` : `pass ${pass.seq}`}>
+        {showSession ? `${(pass.sessionTitle ?? '').slice(0, 6)}·${pass.seq}` : pass.seq}
+      </span>
+      <span className="muted">{clock(pass.queuedAt)}</span>
+      <span className="insp-model" title={pass.model}>
+        {shortModel(pass.model)}
+      </span>
+      <span className="muted">{pass.kind}</span>
+      <TokenBar usage={pass.usage as UsageLike | null} max={max} />
+      <span className="num">{usd(pass.costUsd)}</span>
+      <span className="num muted">
+        {ms(firstByte)} / {ms(total)}
+      </span>
+      <span className={failedAttempts > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={`${pass.attempts.length} attempt(s), ${failedAttempts} failed`}>
+        {pass.attempts.length}
+      </span>
+      <span className={`insp-badge ${outcome.kind}`} title={`${outcome.label}: ${outcome.cause}`}>
+        {outcome.label}
+      </span>
+    </div>
+  )
+})
+
+function LiveRow({ live, selected, index, onSelect }: { live: LivePass; selected: boolean; index: number; onSelect(index: number): void }) {
+  const chars = liveChars(live)
+  return (
+    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" aria-selected={selected} data-live="true" onClick={() => onSelect(index)}>
+      <span className="insp-seq">●</span>
+      <span className="muted">{clock(live.startedAt)}</span>
+      <span className="insp-model">{shortModel(live.model)}</span>
+      <span className="muted">main</span>
+      <span className="insp-live-note">{live.firstDeltaAt === null ? 'sent, waiting for the first byte…' : `streaming · ${chars.toLocaleString('en-US')} chars`}</span>
+      <span />
+      <span className="num muted">{live.firstDeltaAt !== null ? ms(live.firstDeltaAt - live.startedAt) : '…'}</span>
+      <span />
+      <span className="insp-badge running">live</span>
+    </div>
+  )
+}

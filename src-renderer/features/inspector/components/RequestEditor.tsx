@@ -1,0 +1,125 @@
+/**
+ * The request's text in a read-only Monaco editor: the pretty-printed body with a header above each block and a
+ * rule at each cache breakpoint, blocks shaded "from cache" up to the last read and "paid" after; or the raw bytes.
+ *
+ * One editor lives for the life of the view; a new pass swaps in a new model, so opening a pass costs the model
+ * and its decorations, not an editor.
+ */
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
+import type * as monaco from 'monaco-editor'
+import { afterPaint, type Monaco } from '../../../monaco'
+import type { PassView } from '../data/pass-view'
+import { READ_ONLY_OPTIONS } from './editor-options'
+import { blockHeader, breakpointRule, type Shade } from './zones'
+import type { RequestMode } from '../../../state/inspector'
+
+export interface RequestEditorHandle {
+  revealBlock(ordinal: number): void
+  revealLine(line: number): void
+  foldBlocks(): void
+  unfoldAll(): void
+}
+
+interface Props {
+  readonly monaco: Monaco
+  readonly view: PassView
+  readonly mode: RequestMode
+  onReady(passId: string): void
+  onFile(path: string): void
+  readonly handle: Ref<RequestEditorHandle>
+}
+
+const HEADER_PX = 22
+const RULE_PX = 24
+
+export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }: Props) {
+  const hostRef = useRef<HTMLDivElement>(null)
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  const zonesRef = useRef<string[]>([])
+  const decorationsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null)
+  const callbacks = useRef({ onReady, onFile })
+  callbacks.current = { onReady, onFile }
+
+  useEffect(() => {
+    const editor = m.editor.create(hostRef.current!, { ...READ_ONLY_OPTIONS, model: null })
+    editorRef.current = editor
+    decorationsRef.current = editor.createDecorationsCollection()
+    return () => {
+      editor.getModel()?.dispose()
+      editor.dispose()
+      editorRef.current = null
+    }
+  }, [m])
+
+  useEffect(() => {
+    const editor = editorRef.current
+    if (!editor) return
+    let alive = true
+    const pretty = mode === 'pretty' ? view.pretty : null
+    const previous = editor.getModel()
+    const model = m.editor.createModel(pretty ? pretty.text : view.detail.requestBody, 'json')
+    editor.updateOptions({ wordWrap: pretty ? 'off' : 'on', folding: pretty !== null })
+    editor.setModel(model)
+    previous?.dispose()
+
+    const cachedThrough = view.breakpoints.cachedThroughOrdinal
+    const known = view.detail.usage !== null
+    const shadeOf = (ordinal: number): Shade => (!known ? 'unknown' : ordinal <= cachedThrough ? 'cached' : 'paid')
+    const decorations: monaco.editor.IModelDeltaDecoration[] = []
+    editor.changeViewZones((zones) => {
+      for (const id of zonesRef.current) zones.removeZone(id)
+      zonesRef.current = []
+      if (!pretty) return
+      const lines = new Map(pretty.blocks.map((b) => [b.path, b]))
+      for (const block of view.blocks) {
+        const at = lines.get(block.path)
+        if (!at) continue
+        const shade = shadeOf(block.ordinal)
+        zonesRef.current.push(zones.addZone({ afterLineNumber: at.startLine - 1, heightInPx: HEADER_PX, domNode: blockHeader(block, shade, (f) => callbacks.current.onFile(f)) }))
+        if (shade !== 'unknown')
+          decorations.push({
+            range: new m.Range(at.startLine, 1, at.endLine, 1),
+            options: { isWholeLine: true, className: `insp-line-${shade}`, linesDecorationsClassName: `insp-gutter-${shade}` },
+          })
+      }
+      const lastRead = view.breakpoints.marks.filter((k) => k.outcome === 'read').at(-1)
+      for (const mark of view.breakpoints.marks) {
+        zonesRef.current.push(
+          zones.addZone({ afterLineNumber: mark.marker.endLine, heightInPx: RULE_PX, showInHiddenAreas: true, ordinal: 1, domNode: breakpointRule(mark, mark === lastRead) }),
+        )
+      }
+    })
+    decorationsRef.current?.set(decorations)
+    editor.setScrollTop(0)
+    void afterPaint().then(() => alive && callbacks.current.onReady(view.detail.id))
+    return () => {
+      alive = false
+    }
+  }, [m, view, mode])
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      revealBlock(ordinal) {
+        const block = view.blocks.find((b) => b.ordinal === ordinal)
+        const at = block && view.pretty?.blocks.find((b) => b.path === block.path)
+        if (at) this.revealLine(at.startLine)
+      },
+      revealLine(line) {
+        const editor = editorRef.current
+        if (!editor) return
+        editor.revealLineNearTop(line, m.editor.ScrollType.Smooth)
+        editor.setPosition({ lineNumber: line, column: 1 })
+      },
+      foldBlocks() {
+        void editorRef.current?.getAction('editor.foldLevel3')?.run()
+      },
+      unfoldAll() {
+        void editorRef.current?.getAction('editor.unfoldAll')?.run()
+      },
+    }),
+    [m, view],
+  )
+
+  return <div ref={hostRef} className="insp-editor" data-testid="request-editor" />
+}

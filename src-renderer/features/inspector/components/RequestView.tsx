@@ -1,0 +1,151 @@
+/**
+ * The request view: the exact bytes of the selected pass, their sha256 checked against the store's and (with the
+ * simulator) the server's own hash of what it received, the context map, the breakpoints and what the API did at
+ * each, and the editor. Copy as JSON or curl, or save as a file.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { Monaco } from '../../../monaco'
+import { useInspectorStore } from '../../../state/inspector'
+import { sha256Hex, type PassView } from '../data/pass-view'
+import { curlCommand, requestFileName } from '../model/export'
+import { bytes, tokens } from '../model/format'
+import { ContextMap } from './ContextMap'
+import { RequestEditor, type RequestEditorHandle } from './RequestEditor'
+
+/** The simulator answers with the sha256 of the body it received (src-main/simulator), a check from the far end. */
+const WIRE_ECHO_HEADER = 'x-sim-request-sha256'
+
+type Check = { readonly shown: string; readonly stored: boolean; readonly echo: boolean | null } | null
+
+function announce(detail: Record<string, unknown>): void {
+  window.dispatchEvent(new CustomEvent('loupe:inspector', { detail }))
+}
+
+export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }) {
+  const mode = useInspectorStore((s) => s.requestMode)
+  const editor = useRef<RequestEditorHandle>(null)
+  const [readyFor, setReadyFor] = useState<string | null>(null)
+  const [check, setCheck] = useState<Check>(null)
+  const [note, setNote] = useState<string | null>(null)
+  const [showMap, setShowMap] = useState(true)
+  const { detail } = view
+
+  useEffect(() => {
+    let alive = true
+    setCheck(null)
+    const echo = detail.attempts.at(-1)?.responseHeaders
+    const echoed = echo && typeof echo === 'object' ? (echo as Record<string, unknown>)[WIRE_ECHO_HEADER] : undefined
+    void sha256Hex(detail.requestBody).then((shown) => {
+      if (!alive) return
+      setCheck({ shown, stored: shown === detail.requestSha256, echo: typeof echoed === 'string' ? shown === echoed : null })
+      announce({ type: 'request-hashed', passId: detail.id, sha256: shown })
+    })
+    return () => {
+      alive = false
+    }
+  }, [detail])
+
+  useEffect(() => setNote(null), [detail.id])
+
+  const onReady = useCallback((passId: string) => {
+    setReadyFor(passId)
+    announce({ type: 'request-ready', passId })
+  }, [])
+  const onFile = useCallback((path: string) => {
+    useInspectorStore.getState().fileOpenRequested(path)
+    setNote(`Asked the Files view to open ${path}`)
+  }, [])
+
+  const copy = async (text: string, what: string) => {
+    try {
+      await navigator.clipboard.writeText(text)
+      setNote(`Copied ${what}`)
+    } catch (err) {
+      setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  const save = () => {
+    const url = URL.createObjectURL(new Blob([detail.requestBody], { type: 'application/json' }))
+    const a = document.createElement('a')
+    a.href = url
+    a.download = requestFileName(detail.sessionId, detail.seq)
+    a.click()
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    setNote(`Saved ${a.download}`)
+  }
+
+  const marks = view.breakpoints.marks
+  const lastRead = marks.filter((k) => k.outcome === 'read').at(-1)
+  const usage = detail.usage
+  return (
+    <div className="insp-request" data-request-ready={readyFor ?? undefined} data-pass-id={detail.id}>
+      <div className="insp-toolbar">
+        <div className="insp-seg" role="group" aria-label="Request text">
+          <button type="button" aria-pressed={mode === 'pretty'} disabled={!view.pretty} onClick={() => useInspectorStore.getState().requestModeChosen('pretty')}>
+            Pretty
+          </button>
+          <button type="button" aria-pressed={mode === 'raw' || !view.pretty} onClick={() => useInspectorStore.getState().requestModeChosen('raw')}>
+            Raw bytes
+          </button>
+        </div>
+        <span className="insp-sha" data-testid="request-sha256" data-sha256={check?.shown ?? ''} title={check ? `sha256 of the ${detail.requestBytes} bytes shown: ${check.shown}` : 'hashing…'}>
+          sha256 <code>{check ? `${check.shown.slice(0, 12)}…` : '…'}</code>
+          {check && (
+            <>
+              <span className={check.stored ? 'ok' : 'bad'}>{check.stored ? '= stored' : '≠ stored'}</span>
+              {check.echo !== null && <span className={check.echo ? 'ok' : 'bad'}>{check.echo ? '= received by server' : '≠ received by server'}</span>}
+            </>
+          )}
+        </span>
+        <span className="muted">{bytes(detail.requestBytes)}</span>
+        <span className="insp-spacer" />
+        {mode === 'pretty' && view.pretty && (
+          <>
+            <button type="button" onClick={() => editor.current?.foldBlocks()} title="Fold every block to its first line">
+              Fold blocks
+            </button>
+            <button type="button" onClick={() => editor.current?.unfoldAll()}>
+              Unfold
+            </button>
+          </>
+        )}
+        <button type="button" onClick={() => void copy(detail.requestBody, 'the request as JSON')}>
+          Copy JSON
+        </button>
+        <button type="button" onClick={() => void copy(curlCommand(detail.requestBody), 'a curl command (key read from $ANTHROPIC_API_KEY)')}>
+          Copy curl
+        </button>
+        <button type="button" onClick={save}>
+          Save…
+        </button>
+      </div>
+      {note && (
+        <div className="insp-note" role="status">
+          {note}
+        </div>
+      )}
+      <div className="insp-bps" aria-label="Cache breakpoints">
+        {marks.length === 0 ? (
+          <span className="muted">No cache breakpoint in this request: nothing can be read from or written to the cache.</span>
+        ) : (
+          marks.map((k) => (
+            <button key={`${k.marker.path}`} type="button" className={`insp-bp-chip ${k.outcome}`} onClick={() => editor.current?.revealLine(k.marker.endLine)} title={`${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}>
+              {k.label} · {k.outcome}
+            </button>
+          ))
+        )}
+        {usage && (
+          <span className="insp-bps-summary">
+            {lastRead ? `from cache through ${view.blocks.find((b) => b.ordinal === lastRead.ordinal)?.path ?? '?'}` : 'nothing read from cache'} · read {tokens(usage.cache_read_input_tokens)}, written{' '}
+            {tokens(usage.cache_creation_input_tokens)}, uncached {tokens(usage.input_tokens)}
+          </span>
+        )}
+        <button type="button" className="insp-link" onClick={() => setShowMap((v) => !v)} aria-expanded={showMap}>
+          {showMap ? 'Hide context map' : 'Context map'}
+        </button>
+      </div>
+      {showMap && view.pretty && <ContextMap slices={view.contextMap()} onReveal={(o) => editor.current?.revealBlock(o)} />}
+      <RequestEditor monaco={monaco} view={view} mode={view.pretty ? mode : 'raw'} onReady={onReady} onFile={onFile} handle={editor} />
+    </div>
+  )
+}

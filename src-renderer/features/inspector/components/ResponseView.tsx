@@ -1,0 +1,135 @@
+/**
+ * The response view: what came back, as received (the SSE events or the JSON body), the final message it built,
+ * the usage and cost, the request-id, and every attempt with its error. For the pass in flight, the text as it
+ * streams.
+ */
+import { useMemo } from 'react'
+import type { Monaco } from '../../../monaco'
+import type { PassView } from '../data/pass-view'
+import { clock, ms, tokens, usd } from '../model/format'
+import type { LivePass } from '../model/live'
+import { parseResponse, type FinalBlock } from '../model/response'
+import { CodeView } from './CodeView'
+
+/** A string field the contract passes through untyped (`messageId`, `stopReason`). */
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+
+export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView }) {
+  const { detail } = view
+  const parsed = useMemo(() => parseResponse(detail.responseRaw), [detail.responseRaw])
+  const u = detail.usage
+  const message = parsed.message
+  return (
+    <div className="insp-response" data-testid="response-view">
+      <dl className="insp-facts">
+        <dt>status</dt>
+        <dd className={detail.status === 'done' ? '' : 'bad'}>{detail.status}{detail.error ? ` · ${detail.error.kind}: ${detail.error.message}` : ''}</dd>
+        <dt>request-id</dt>
+        <dd>
+          <code>{detail.attempts.at(-1)?.requestId ?? '—'}</code>
+        </dd>
+        <dt>message</dt>
+        <dd>
+          <code>{message?.id ?? text(detail.messageId) ?? '—'}</code> · stop: {message?.stopReason ?? text(detail.stopReason) ?? '—'}
+        </dd>
+        <dt>usage</dt>
+        <dd>
+          {u
+            ? `cache read ${tokens(u.cache_read_input_tokens)} · cache write ${tokens(u.cache_creation_input_tokens)} · uncached ${tokens(u.input_tokens)} · output ${tokens(u.output_tokens)} · ${usd(detail.costUsd)}`
+            : 'none (no answer)'}
+        </dd>
+        <dt>timing</dt>
+        <dd>
+          queued {clock(detail.queuedAt)} · first byte {ms(detail.firstByteAt !== null ? detail.firstByteAt - detail.queuedAt : null)} · done{' '}
+          {ms(detail.doneAt !== null ? detail.doneAt - detail.queuedAt : null)}
+        </dd>
+      </dl>
+      {detail.attempts.length > 0 && (
+        <table className="insp-attempts-table">
+          <caption>Attempts</caption>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>status</th>
+              <th>first byte</th>
+              <th>took</th>
+              <th>request-id</th>
+              <th>error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.attempts.map((a, i) => (
+              <tr key={i} className={a.error ? 'bad' : ''}>
+                <td>{i + 1}</td>
+                <td>{a.status ?? '—'}</td>
+                <td>{ms(a.firstByteAt !== null ? a.firstByteAt - a.startedAt : null)}</td>
+                <td>{ms(a.endedAt - a.startedAt)}</td>
+                <td>
+                  <code>{a.requestId ?? '—'}</code>
+                </td>
+                <td>{a.error ? `${a.error.kind}: ${a.error.message}` : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {parsed.error && (
+        <p className="bad">
+          The API sent an error: {parsed.error.type}: {parsed.error.message}
+        </p>
+      )}
+      {message && (
+        <section className="insp-final" aria-label="Final message">
+          <h3>Final message</h3>
+          {message.content.map((b, i) => (
+            <FinalBlockView key={i} block={b} />
+          ))}
+        </section>
+      )}
+      <h3 className="insp-raw-title">
+        As received ({parsed.format === 'sse' ? `${parsed.eventCount} server-sent events` : parsed.format})
+      </h3>
+      {detail.responseRaw ? <CodeView monaco={monaco} text={detail.responseRaw} language={parsed.format === 'json' ? 'json' : 'plaintext'} label="Raw response" /> : <p className="muted">No response was recorded.</p>}
+    </div>
+  )
+}
+
+function FinalBlockView({ block }: { block: FinalBlock }) {
+  switch (block.type) {
+    case 'text':
+      return <pre className="insp-final-text">{block.text}</pre>
+    case 'thinking':
+      return <pre className="insp-final-text thinking">{block.text}</pre>
+    case 'tool_use':
+      return (
+        <pre className="insp-final-text tool">
+          {block.name}({block.input}) <span className="muted">{block.id}</span>
+        </pre>
+      )
+    case 'other':
+      return <p className="muted">[{block.kind} block]</p>
+  }
+}
+
+export function LiveResponseView({ live }: { live: LivePass }) {
+  return (
+    <div className="insp-response" data-testid="live-response">
+      <p className="muted">
+        Pass {live.passNumber} of this turn · {live.model} · sent {clock(live.startedAt)}
+        {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. The exact request bytes appear here once the pass is stored.
+      </p>
+      {live.messageId && (
+        <p>
+          message <code>{live.messageId}</code>
+        </p>
+      )}
+      {live.blocks.map((b, i) => (
+        <pre key={i} className={`insp-final-text ${b.kind === 'tool_use' ? 'tool' : b.kind === 'thinking' ? 'thinking' : ''}`}>
+          {b.toolName ? `${b.toolName}(` : ''}
+          {b.text}
+          {b.toolName ? ')' : ''}
+        </pre>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,64 @@
+/**
+ * The DOM of the request view's view zones: a header above each block (its provenance, files and tokens) and a
+ * rule below each cache breakpoint (its name, TTL and what the API did there). Monaco places these nodes itself,
+ * so they are built directly, not with React.
+ */
+import type { BlockInfo } from '../model/blocks'
+import type { BreakpointMark, BreakpointOutcome } from '../model/breakpoints'
+import { tokens } from '../model/format'
+
+export type Shade = 'cached' | 'paid' | 'unknown'
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag)
+  node.className = className
+  if (text !== undefined) node.textContent = text
+  return node
+}
+
+export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: string) => void): HTMLElement {
+  const root = el('div', `insp-zone-head ${shade}`)
+  root.dataset.block = block.path
+  root.title = block.detail
+  root.append(el('span', 'insp-zone-path', block.path), el('span', 'insp-zone-label', block.label))
+  for (const file of block.files) {
+    const link = el('button', 'insp-file-link', file)
+    link.type = 'button'
+    link.title = `Open ${file} in the Files view`
+    link.addEventListener('mousedown', (e) => e.stopPropagation())
+    link.addEventListener('click', (e) => {
+      e.stopPropagation()
+      onFile(file)
+    })
+    root.append(link)
+  }
+  if (block.entryIds.length) root.append(el('span', 'insp-zone-entry', block.entryIds.length === 1 ? block.entryIds[0]! : `${block.entryIds[0]} +${block.entryIds.length - 1}`))
+  root.append(el('span', 'insp-zone-tok', `≈${tokens(block.tokens)} tok`))
+  if (shade !== 'unknown') root.append(el('span', `insp-zone-shade ${shade}`, shade === 'cached' ? 'from cache' : 'paid'))
+  return root
+}
+
+const OUTCOME_TEXT: Readonly<Record<BreakpointOutcome, string>> = {
+  read: 'read from cache',
+  written: 'written to cache',
+  missed: 'missed: not read, not written',
+  unknown: 'no usage: the API did not answer',
+}
+
+export function breakpointRule(mark: BreakpointMark<{ blockPath: string | null; path: string; ttl: '5m' | '1h'; endLine: number }>, isLastRead: boolean): HTMLElement {
+  const root = el('div', `insp-bp ${mark.outcome}`)
+  root.dataset.afterLine = String(mark.marker.endLine)
+  root.dataset.tag = mark.tag ?? ''
+  root.dataset.outcome = mark.outcome
+  root.setAttribute('role', 'separator')
+  root.setAttribute('aria-label', `${mark.label}: ${OUTCOME_TEXT[mark.outcome]}`)
+  root.append(el('span', 'insp-bp-name', mark.label), el('span', 'insp-bp-what', OUTCOME_TEXT[mark.outcome]), el('span', 'insp-bp-tok', `≈${tokens(mark.prefixTokens)} tokens up to here`))
+  if (isLastRead) root.append(el('span', 'insp-bp-split', '▲ from cache · paid ▼'))
+  return root
+}
+
+export function changeLabel(text: string): HTMLElement {
+  const root = el('div', 'insp-diff-mark', text)
+  root.setAttribute('role', 'note')
+  return root
+}

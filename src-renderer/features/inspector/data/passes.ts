@@ -1,0 +1,51 @@
+/**
+ * Loading the passes list and keeping it live: `pass.list` for the session (or every session of its project),
+ * then `pass.started`, `stream.delta` and `pass.completed` events as a turn runs.
+ */
+import { useEffect } from 'react'
+import { call, client } from '../../../platform/client'
+import { useInspectorStore, type ListedPass, type PassScope } from '../../../state/inspector'
+import { useSessionsStore } from '../../../state/sessions'
+
+function projectOf(sessionId: string): string | null {
+  const byProject = useSessionsStore.getState().byProject
+  for (const [projectId, sessions] of Object.entries(byProject)) if (sessions.some((s) => s.id === sessionId)) return projectId
+  return null
+}
+
+export async function loadPasses(sessionId: string, scope: PassScope): Promise<void> {
+  const store = useInspectorStore.getState()
+  store.passesLoading()
+  try {
+    const projectId = scope === 'project' ? projectOf(sessionId) : null
+    if (!projectId) {
+      store.passesLoaded(sessionId, await call('pass.list', { sessionId }))
+      return
+    }
+    const sessions = await call('session.list', { projectId })
+    const lists = await Promise.all(
+      sessions.map(async (s) => (await call('pass.list', { sessionId: s.id })).map((p): ListedPass => ({ ...p, sessionTitle: s.title }))),
+    )
+    store.passesLoaded(sessionId, lists.flat().sort((a, b) => a.queuedAt - b.queuedAt || a.seq - b.seq))
+  } catch (err) {
+    store.passesFailed(err instanceof Error ? err.message : String(err))
+  }
+}
+
+/** Shows a session's passes and follows its live events while mounted. */
+export function usePassesOf(sessionId: string): void {
+  const scope = useInspectorStore((s) => s.scope)
+  useEffect(() => {
+    const store = useInspectorStore.getState()
+    store.sessionShown(sessionId)
+    void loadPasses(sessionId, scope)
+    const offs = [
+      client.on('pass.started', (e) => useInspectorStore.getState().passStarted(e)),
+      client.on('stream.delta', (e) => useInspectorStore.getState().streamDeltaReceived(e)),
+      client.on('pass.completed', (e) => useInspectorStore.getState().passCompleted(e)),
+      // After a reconnect the list may have missed events: read it again.
+      client.on('app.ready', () => void loadPasses(sessionId, scope)),
+    ]
+    return () => offs.forEach((off) => off())
+  }, [sessionId, scope])
+}

@@ -1,0 +1,67 @@
+/**
+ * Reads the cache attribution stored with a pass (src-main/engine/cache/attribute.ts, `PassAttribution`), when it
+ * has been computed: the outcome, the cause in words, where the read ended and what each breakpoint did. The reader
+ * is tolerant: the store's JSON is not validated by the contract, and a pass without attribution gives null.
+ */
+import { isRecord } from './blocks'
+
+export type AttributedAction = 'read' | 'write' | 'below_minimum'
+
+export interface AttributionView {
+  readonly outcome: 'full' | 'partial' | 'miss' | null
+  /** The cause in one line ("system[1] · project instructions · CLAUDE.md changed …"). */
+  readonly cause: string | null
+  /** Outcome and cause in one line, for lists. */
+  readonly summary: string | null
+  /** The block path where the read ended (`messages[4].content[0]`), measured if known, else predicted. */
+  readonly readPath: string | null
+  readonly actions: ReadonlyMap<string, AttributedAction>
+  /** Whether anything was written (measured, or predicted when there was no usage). */
+  readonly wrote: boolean | null
+  /** The prediction disagreed with the service: the app's bug or the provider's. */
+  readonly unexplained: boolean
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+
+export function readAttribution(attribution: unknown): AttributionView | null {
+  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false } : null
+  const outcome = attribution.outcome === 'full' || attribution.outcome === 'partial' || attribution.outcome === 'miss' ? attribution.outcome : null
+  const cause = isRecord(attribution.cause) ? (str(attribution.cause.label) ?? str(attribution.cause.kind)?.replace(/_/g, ' ') ?? null) : (str(attribution.cause)?.replace(/_/g, ' ') ?? null)
+  const prediction = isRecord(attribution.prediction) ? attribution.prediction : null
+  const actual = isRecord(attribution.actual) ? attribution.actual : null
+  const actions = new Map<string, AttributedAction>()
+  for (const b of Array.isArray(prediction?.breakpoints) ? prediction.breakpoints : []) {
+    if (isRecord(b) && typeof b.path === 'string' && (b.action === 'read' || b.action === 'write' || b.action === 'below_minimum')) actions.set(b.path, b.action)
+  }
+  const split = isRecord(actual?.tokens) ? actual.tokens : isRecord(prediction?.tokens) ? prediction.tokens : null
+  const wrote = split ? Number(split.write5m ?? 0) + Number(split.write1h ?? 0) > 0 : null
+  return {
+    outcome,
+    cause,
+    summary: str(attribution.summary),
+    readPath: actual ? str(actual.readPath) : (str(attribution.readPath) ?? (prediction ? str(prediction.readPath) : null)),
+    actions,
+    wrote,
+    unexplained: isRecord(attribution.cause) && attribution.cause.kind === 'unexplained',
+  }
+}
+
+/** Cache order of a block path: tools, then system, then messages; then index, then content block index. */
+export function pathOrder(path: string): readonly [number, number, number] | null {
+  const m = /^(tools|system|messages)\[(\d+)\](?:\.content\[(\d+)\])?$/.exec(path)
+  if (!m) return null
+  return [['tools', 'system', 'messages'].indexOf(m[1]!), Number(m[2]), m[3] === undefined ? Number.MAX_SAFE_INTEGER : Number(m[3])]
+}
+
+export function comparePaths(a: string, b: string): number {
+  const x = pathOrder(a)
+  const y = pathOrder(b)
+  if (!x || !y) return 0
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]
+}
+
+/** `messages[4]` for `messages[4].content[0]`: the segment a block path lies in. */
+export function segmentPathOf(path: string): string {
+  return path.replace(/\.content\[\d+\]$/, '')
+}

@@ -1,0 +1,32 @@
+/**
+ * Monaco, loaded on first use: the editor is several megabytes, so the app starts without it and the inspector
+ * asks for it when it opens. Other modules import only types from `monaco-editor`.
+ */
+import { useEffect, useState } from 'react'
+
+export type Monaco = typeof import('monaco-editor')
+
+let loading: Promise<Monaco> | null = null
+
+export function loadMonaco(): Promise<Monaco> {
+  loading ??= import('./setup').then((m) => m.monaco)
+  return loading
+}
+
+/** The Monaco namespace once it has loaded (null until then). */
+export function useMonaco(): Monaco | null {
+  const [instance, setInstance] = useState<Monaco | null>(null)
+  useEffect(() => {
+    let alive = true
+    void loadMonaco().then((m) => alive && setInstance(m))
+    return () => {
+      alive = false
+    }
+  }, [])
+  return instance
+}
+
+/** Resolves after the browser has painted the current frame: "the view is on screen". */
+export function afterPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
+}

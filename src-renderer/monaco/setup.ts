@@ -1,0 +1,56 @@
+/**
+ * The one module that loads Monaco. Everything runs from the app's own files: the workers are bundled by Vite
+ * (`?worker`), and `@monaco-editor/react` is pointed at this instance so it never fetches Monaco from a CDN
+ * (docs/reference/toolchain.md §3; the CSP allows `worker-src 'self' blob:` and inline styles for it).
+ *
+ * Only the editor worker and the JSON worker are bundled: the inspector shows JSON and text. The JSON language
+ * keeps its tokenizer (main thread) but not its worker features: validating, outlining or colour-decorating a
+ * 600 KB request body would cost a core for nothing, and folding by indentation is exact for pretty-printed JSON.
+ */
+import * as monaco from 'monaco-editor'
+import editorWorker from 'monaco-editor/editor/editor.worker?worker'
+import jsonWorker from 'monaco-editor/languages/features/json/json.worker?worker'
+import { loader } from '@monaco-editor/react'
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    if (label === 'json') return new jsonWorker()
+    return new editorWorker()
+  },
+}
+loader.config({ monaco })
+
+monaco.json.jsonDefaults.setDiagnosticsOptions({ validate: false })
+monaco.json.jsonDefaults.setModeConfiguration({
+  tokens: true,
+  foldingRanges: false,
+  documentSymbols: false,
+  hovers: false,
+  colors: false,
+  diagnostics: false,
+  selectionRanges: false,
+  completionItems: false,
+  documentFormattingEdits: false,
+  documentRangeFormattingEdits: false,
+})
+
+/** Editor colours follow the app's theme (src-renderer/ui/theme.css), light or dark with the system. */
+monaco.editor.defineTheme('loupe-light', {
+  base: 'vs',
+  inherit: true,
+  rules: [],
+  colors: { 'editor.background': '#ffffff', 'editorGutter.background': '#f7f7f5', 'editorLineNumber.foreground': '#a09f98' },
+})
+monaco.editor.defineTheme('loupe-dark', {
+  base: 'vs-dark',
+  inherit: true,
+  rules: [],
+  colors: { 'editor.background': '#1c1d21', 'editorGutter.background': '#18191c', 'editorLineNumber.foreground': '#5d5e63' },
+})
+
+const dark = window.matchMedia('(prefers-color-scheme: dark)')
+const applyTheme = () => monaco.editor.setTheme(dark.matches ? 'loupe-dark' : 'loupe-light')
+applyTheme()
+dark.addEventListener('change', applyTheme)
+
+export { monaco }

@@ -1,0 +1,164 @@
+/**
+ * The inspector's state: which passes are listed, which one is selected (shared with the chat: selecting a message
+ * selects the pass that produced it, and the chat highlights the message of `selectedPassId`), the view, and the
+ * layout, remembered in localStorage.
+ *
+ * Pass bodies are never kept here: the views ask `pass.get` for the pass they show (features/inspector/data).
+ */
+import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
+import type { PassSummaryView } from '../../src-preload/contract'
+import { liveDeltaApplied, livePassStarted, type LivePass } from '../features/inspector/model/live'
+
+export type InspectorView = 'request' | 'response' | 'diff'
+export type RequestMode = 'pretty' | 'raw'
+export type PassScope = 'session' | 'project'
+export type Dock = 'right' | 'bottom'
+
+/** A pass in the list, with its session's title when the list spans the project. */
+export interface ListedPass extends PassSummaryView {
+  readonly sessionTitle?: string
+}
+
+export interface InspectorLayout {
+  readonly dock: Dock
+  /** Width of the pane (docked right) or its height (docked bottom), in px. */
+  readonly paneSize: number
+  readonly collapsed: boolean
+  /** Height of the passes list above the views, in px. */
+  readonly listHeight: number
+}
+
+/** Sizes the pane never goes below or above, so a remembered layout always leaves room for the chat. */
+export const PANE_MIN_PX = 320
+export const PANE_MAX_FRACTION = 0.8
+export const LIST_MIN_PX = 90
+
+interface InspectorState {
+  readonly sessionId: string | null
+  readonly scope: PassScope
+  readonly passes: ReadonlyArray<ListedPass>
+  readonly loading: boolean
+  readonly error: string | null
+  /** The pass in flight in the shown session, from `pass.started` until `pass.completed`. */
+  readonly live: LivePass | null
+  readonly selectedPassId: string | null
+  /** The live row is selected (it has no id until it is stored). */
+  readonly liveSelected: boolean
+  /** The pass the diff compares against; null means the one before the selected pass. */
+  readonly compareToPassId: string | null
+  readonly view: InspectorView
+  readonly requestMode: RequestMode
+  readonly layout: InspectorLayout
+  /** A file the user asked to open from a provenance label; the Files view opens it and calls fileOpened(). */
+  readonly fileRequest: { readonly path: string; readonly at: number } | null
+
+  sessionShown(sessionId: string | null): void
+  scopeChosen(scope: PassScope): void
+  passesLoading(): void
+  passesLoaded(sessionId: string, passes: ReadonlyArray<ListedPass>): void
+  passesFailed(message: string): void
+  /** Selects a pass (from the list, the chat, or a link); null clears the selection. */
+  passSelected(passId: string | null): void
+  liveSelectedChosen(): void
+  passStarted(e: { sessionId: string; passNumber: number; model: string }): void
+  streamDeltaReceived(e: { sessionId: string; events: ReadonlyArray<unknown> }): void
+  passCompleted(e: { sessionId: string; pass: PassSummaryView }): void
+  compareChosen(passId: string | null): void
+  viewChosen(view: InspectorView): void
+  requestModeChosen(mode: RequestMode): void
+  paneResized(size: number): void
+  listResized(height: number): void
+  collapseToggled(): void
+  dockChosen(dock: Dock): void
+  fileOpenRequested(path: string): void
+  fileOpened(): void
+}
+
+const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, collapsed: false, listHeight: 220 }
+
+export const useInspectorStore = create<InspectorState>()(
+  persist(
+    (set, get) => ({
+      sessionId: null,
+      scope: 'session',
+      passes: [],
+      loading: false,
+      error: null,
+      live: null,
+      selectedPassId: null,
+      liveSelected: false,
+      compareToPassId: null,
+      view: 'request',
+      requestMode: 'pretty',
+      layout: DEFAULT_LAYOUT,
+      fileRequest: null,
+
+      sessionShown: (sessionId) =>
+        set((s) =>
+          s.sessionId === sessionId
+            ? {}
+            : { sessionId, passes: [], live: null, selectedPassId: null, liveSelected: false, compareToPassId: null, error: null },
+        ),
+      scopeChosen: (scope) => set({ scope }),
+      passesLoading: () => set({ loading: true, error: null }),
+      passesLoaded: (sessionId, passes) =>
+        set((s) => {
+          if (s.sessionId !== sessionId) return {}
+          const keep = s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
+          // Opening a session shows its newest pass of that session.
+          const newest = [...passes].reverse().find((p) => p.sessionId === sessionId) ?? passes.at(-1)
+          return { passes, loading: false, selectedPassId: keep ? s.selectedPassId : (newest?.id ?? null) }
+        }),
+      passesFailed: (message) => set({ loading: false, error: message }),
+      passSelected: (passId) => set({ selectedPassId: passId, liveSelected: false }),
+      liveSelectedChosen: () => set((s) => (s.live ? { liveSelected: true } : {})),
+      passStarted: (e) =>
+        set((s) => {
+          if (e.sessionId !== s.sessionId) return {}
+          // Following the newest pass: a user looking at the latest pass keeps looking at the latest one.
+          const following = s.liveSelected || s.selectedPassId === null || s.selectedPassId === s.passes.at(-1)?.id
+          return { live: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now()), liveSelected: following }
+        }),
+      streamDeltaReceived: (e) =>
+        set((s) => (s.live && e.sessionId === s.live.sessionId ? { live: liveDeltaApplied(s.live, e.events, Date.now()) } : {})),
+      passCompleted: (e) =>
+        set((s) => {
+          if (e.sessionId !== s.sessionId) return {}
+          const title = s.passes.find((p) => p.sessionId === e.sessionId)?.sessionTitle
+          const listed: ListedPass = title === undefined ? e.pass : { ...e.pass, sessionTitle: title }
+          const passes = s.passes.some((p) => p.id === e.pass.id) ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
+          return { passes, live: null, liveSelected: false, selectedPassId: s.liveSelected ? e.pass.id : s.selectedPassId }
+        }),
+      compareChosen: (passId) => set({ compareToPassId: passId }),
+      viewChosen: (view) => set({ view }),
+      requestModeChosen: (requestMode) => set({ requestMode }),
+      paneResized: (size) => set((s) => ({ layout: { ...s.layout, paneSize: Math.max(PANE_MIN_PX, Math.round(size)) } })),
+      listResized: (height) => set((s) => ({ layout: { ...s.layout, listHeight: Math.max(LIST_MIN_PX, Math.round(height)) } })),
+      collapseToggled: () => set((s) => ({ layout: { ...s.layout, collapsed: !s.layout.collapsed } })),
+      dockChosen: (dock) => set((s) => ({ layout: { ...s.layout, dock } })),
+      fileOpenRequested: (path) => set({ fileRequest: { path, at: Date.now() } }),
+      fileOpened: () => (get().fileRequest ? set({ fileRequest: null }) : undefined),
+    }),
+    {
+      name: 'loupe.inspector',
+      version: 1,
+      partialize: (s) => ({ layout: s.layout, view: s.view, requestMode: s.requestMode, scope: s.scope }),
+      merge: (persisted, current) => {
+        const p = (persisted ?? {}) as Partial<Pick<InspectorState, 'layout' | 'view' | 'requestMode' | 'scope'>>
+        return { ...current, ...p, layout: { ...DEFAULT_LAYOUT, ...(p.layout ?? {}) } }
+      },
+    },
+  ),
+)
+
+/** The pass the diff compares the selected one against: the chosen one, or the one before it in the list. */
+export function selectComparePassId(s: Pick<InspectorState, 'passes' | 'selectedPassId' | 'compareToPassId'>): string | null {
+  if (s.compareToPassId && s.compareToPassId !== s.selectedPassId) return s.compareToPassId
+  const index = s.passes.findIndex((p) => p.id === s.selectedPassId)
+  if (index <= 0) return null
+  const selected = s.passes[index]!
+  // In the project-wide list, "previous" means the previous pass of the same session.
+  for (let i = index - 1; i >= 0; i--) if (s.passes[i]!.sessionId === selected.sessionId) return s.passes[i]!.id
+  return null
+}
