@@ -129,6 +129,48 @@ export const SessionStateSchema = z.object({
 })
 export type SessionStateView = z.infer<typeof SessionStateSchema>
 
+// Compaction (issue 6; docs/compaction.md)
+
+export const CompactionStatusSchema = z.enum(['applied', 'draft', 'nothing_to_compact', 'refused', 'failed', 'cancelled', 'stale'])
+
+/** A dry run's result: the summary and the new history, before they are applied or thrown away. */
+export const CompactionDraftSchema = z.looseObject({
+  draftId: z.string(),
+  trigger: z.enum(['auto', 'manual', 'partial', 'tool']),
+  focus: z.string().nullable(),
+  stage: z.enum(['trim', 'summary']),
+  summary: z.string().nullable(),
+  form: z.string().nullable(),
+  /** The new first message (text blocks), as the model would see it; null when only stage 1 ran. */
+  head: z.array(z.looseObject({ type: z.literal('text'), text: z.string() })).nullable(),
+  /** The entries kept whole after the head, in order. */
+  keptEntryIds: z.array(z.string()),
+  trimmed: z.array(z.looseObject({ entryId: z.string(), toolName: z.string(), chars: z.number(), keptChars: z.number() })),
+  files: z.array(z.looseObject({ path: z.string(), tokens: z.number(), offered: z.enum(['content', 'path_only']) })),
+  pins: z.array(z.looseObject({ pinId: z.string(), status: z.string() })),
+  tokens: z.looseObject({
+    before: z.object({ real: z.number().nullable(), estimated: z.number() }),
+    after: z.object({ estimated: z.number() }),
+    windowTokens: z.number(),
+    targetTokens: z.number(),
+  }),
+  costUsd: z.number(),
+  passIds: z.array(z.string()),
+  notes: z.array(z.string()),
+})
+
+export const CompactionResultSchema = z.object({
+  status: CompactionStatusSchema,
+  compactionId: z.string(),
+  /** Why nothing was applied (nothing to compact, refused, failed, cancelled, stale). */
+  message: z.string().optional(),
+  /** The checkpoint entry, when applied. */
+  checkpoint: EntrySchema.optional(),
+  draft: CompactionDraftSchema.optional(),
+})
+
+export const PinSchema = z.object({ pinId: z.string(), text: z.string(), sourceEntryId: z.string().nullable(), entryId: z.string() })
+
 const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -232,6 +274,57 @@ export const requests = {
     PassDetailSchema,
     'One pass with its exact request bytes (re-assembled from the store), segments and raw response.',
   ),
+  'compaction.run': request(
+    z
+      .object({
+        sessionId: Id,
+        focus: z.string().max(4000).optional(),
+        /** Summarise only up to this entry (an entry id) or tool call (a toolu_ id), keep the rest whole. */
+        upto: z.string().min(1).max(200).optional(),
+        instructions: z.string().max(20_000).optional(),
+        dryRun: z.boolean().optional(),
+      })
+      .strict(),
+    CompactionResultSchema.extend({ runId: z.string() }),
+    'Compacts now (stage 1 then stage 2, whatever the size), as the session\'s run; answers when done. With dryRun, returns a draft to read, edit and apply or discard.',
+  ),
+  'compaction.apply': request(
+    z.object({ sessionId: Id, draftId: Id, summary: z.string().min(1).max(MAX_TEXT_CHARS).optional() }).strict(),
+    CompactionResultSchema,
+    'Applies a dry run\'s draft, with the summary text as the user edited it. `stale` when the conversation moved on.',
+  ),
+  'compaction.discard': request(
+    z.object({ sessionId: Id, draftId: Id }).strict(),
+    z.object({ discarded: z.boolean() }),
+    'Throws a dry run\'s draft away; the session is unchanged.',
+  ),
+  'compaction.cancel': request(
+    z.object({ sessionId: Id }).strict(),
+    z.object({ cancelled: z.boolean() }),
+    'Stops the compaction (or turn) in flight; the session stays exactly as it was. The summary pass is kept with its cost.',
+  ),
+  'compaction.list': request(
+    z.object({ sessionId: Id }).strict(),
+    z.object({
+      checkpoints: z.array(
+        z.object({
+          checkpoint: EntrySchema,
+          /** Context tokens of the first pass after the checkpoint (the real "after"); null until it ran. */
+          realTokensAfter: z.number().nullable(),
+          passes: z.array(PassSummarySchema),
+        }),
+      ),
+      drafts: z.array(CompactionDraftSchema),
+    }),
+    "A session's checkpoints, oldest first, with their summary passes and the real size after; and the drafts waiting.",
+  ),
+  'pin.add': request(
+    z.object({ sessionId: Id, text: z.string().min(1).max(8000).optional(), entryId: Id.optional() }).strict(),
+    PinSchema,
+    'Pins a sentence or an entry: after every compaction the app checks it survived, re-injects it, or flags it.',
+  ),
+  'pin.remove': request(z.object({ sessionId: Id, pinId: Id }).strict(), z.object({ removed: z.boolean() }), 'Unpins.'),
+  'pin.list': request(z.object({ sessionId: Id }).strict(), z.array(PinSchema), 'The pins in effect.'),
 } as const
 
 export type Requests = typeof requests
@@ -261,6 +354,12 @@ export const events = {
   'tool.finished': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), isError: z.boolean() }),
   'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),
   'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),
+  'compaction.started': z.object({ sessionId: z.string(), compactionId: z.string(), trigger: z.enum(['auto', 'manual', 'partial', 'tool']), focus: z.string().nullable(), dryRun: z.boolean() }),
+  /** stage: trimmed | summary_started | summary_streaming | summary_finished | extension_failed, with its figures. */
+  'compaction.progressed': z.looseObject({ sessionId: z.string(), compactionId: z.string(), stage: z.string() }),
+  'compaction.drafted': z.object({ sessionId: z.string(), compactionId: z.string(), draft: CompactionDraftSchema }),
+  'compaction.applied': z.object({ sessionId: z.string(), compactionId: z.string(), checkpoint: EntrySchema, pins: z.array(z.object({ pinId: z.string(), status: z.string() })) }),
+  'compaction.failed': z.object({ sessionId: z.string(), compactionId: z.string(), reason: z.enum(['failed', 'cancelled', 'refused', 'nothing_to_compact', 'stale']), message: z.string() }),
 } as const
 
 export type Events = typeof events

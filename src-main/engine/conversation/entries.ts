@@ -4,6 +4,7 @@
  */
 import type { ContextNote } from '../prompt/notes'
 import type { AssistantContentBlock, ImageBlock, StopReason, TextBlock } from '../model/wire'
+import type { CheckpointBody, ContextEditBody, NoticeBody, PinBody } from './checkpoint'
 
 export type EntryId = string & { readonly __brand: 'EntryId' }
 export type PassId = string & { readonly __brand: 'PassId' }
@@ -38,6 +39,10 @@ export type EntryBody =
   | { readonly kind: 'todo_updated'; readonly todos: ReadonlyArray<{ readonly content: string; readonly status: string }> }
   | { readonly kind: 'turn_failed'; readonly message: string; readonly errorKind: string; readonly retryable: boolean }
   | { readonly kind: 'turn_ended'; readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' }
+  | CheckpointBody
+  | ContextEditBody
+  | PinBody
+  | NoticeBody
 
 export type EntryKind = EntryBody['kind']
 

@@ -3,13 +3,17 @@
  * `tool_use` answered by a `tool_result` at the start of the next user message; entries are a flat log, so
  * consecutive user-side entries are merged into one user message, tool results first.
  *
+ * The history starts at the last checkpoint (checkpoint.ts): its head message, then the entries it keeps, with the
+ * contents it replaced and without the entries it dropped; context edits after it apply the same way.
+ *
  * The same entries always produce equal messages, and the builder memoises by identity, so a message object made
  * for an entry is kept (see HistoryCache) rather than rebuilt every pass.
  */
 import type { HistoryMessage } from '../prompt/input'
 import type { ContextNote } from '../prompt/notes'
-import type { AssistantContentBlock, ToolResultBlock, UserContentBlock, WireMessage } from '../model/wire'
+import type { AssistantContentBlock, TextBlock, ToolResultBlock, UserContentBlock, WireMessage } from '../model/wire'
 import type { Entry } from './entries'
+import type { CheckpointBody } from './checkpoint'
 
 /** Text sent for a tool call that never got its result (the run was stopped or the app was killed). */
 export const INTERRUPTED_RESULT = 'The run was interrupted before this tool finished; it may or may not have taken effect.'
@@ -17,6 +21,73 @@ export const INTERRUPTED_RESULT = 'The run was interrupted before this tool fini
 interface Group {
   readonly role: 'user' | 'assistant'
   readonly entries: Entry[]
+}
+
+export type CheckpointEntry = Entry & CheckpointBody
+
+/** What the model sees of a session: the last checkpoint's view plus the context edits after it. */
+export interface ModelView {
+  readonly checkpoint: CheckpointEntry | null
+  /** The entries from the view's start on (every kind, in order), without dropped ones. */
+  readonly entries: ReadonlyArray<Entry>
+  /** Entry id → the content the model sees instead, and the entry (checkpoint or context edit) that set it. */
+  readonly replaced: ReadonlyMap<string, { readonly content: string; readonly by: string }>
+  readonly dropped: ReadonlySet<string>
+}
+
+export function lastCheckpoint(entries: ReadonlyArray<Entry>): CheckpointEntry | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!
+    if (e.kind === 'checkpoint') return e
+  }
+  return null
+}
+
+export function modelView(entries: ReadonlyArray<Entry>): ModelView {
+  let at = -1
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i]!.kind === 'checkpoint') {
+      at = i
+      break
+    }
+  }
+  const checkpoint = at >= 0 ? (entries[at] as CheckpointEntry) : null
+  const replaced = new Map<string, { content: string; by: string }>()
+  const dropped = new Set<string>()
+  let start = 0
+  if (checkpoint !== null) {
+    const view = checkpoint.view
+    const found = view.startEntryId === null ? -1 : entries.findIndex((e) => e.id === view.startEntryId)
+    start = found >= 0 ? found : at + 1
+    for (const r of view.replaced) replaced.set(r.entryId, { content: r.content, by: checkpoint.id })
+    for (const d of view.dropped) dropped.add(d)
+  }
+  for (let i = at + 1; i < entries.length; i++) {
+    const e = entries[i]!
+    if (e.kind !== 'context_edit') continue
+    for (const edit of e.edits) {
+      if (edit.action === 'drop') dropped.add(edit.entryId)
+      else if (edit.content !== undefined) replaced.set(edit.entryId, { content: edit.content, by: e.id })
+    }
+  }
+  const visible = entries.slice(start).filter((e) => !dropped.has(e.id))
+  return { checkpoint, entries: visible, replaced, dropped }
+}
+
+/** The entry as the model sees it: with the content a checkpoint or a context edit put in its place. */
+function shown(entry: Entry, view: ModelView): Entry {
+  const r = view.replaced.get(entry.id)
+  if (r === undefined) return entry
+  switch (entry.kind) {
+    case 'tool_result':
+      return { ...entry, content: r.content }
+    case 'user_message':
+      return { ...entry, content: [{ type: 'text', text: r.content }] }
+    case 'assistant_message':
+      return { ...entry, content: [{ type: 'text', text: r.content }] }
+    default:
+      return entry
+  }
 }
 
 function groupEntries(entries: ReadonlyArray<Entry>): Group[] {
@@ -99,20 +170,57 @@ export class HistoryCache {
   private readonly byKey = new Map<string, HistoryMessage>()
 
   toHistory(entries: ReadonlyArray<Entry>): HistoryMessage[] {
+    return this.fromView(modelView(entries))
+  }
+
+  fromView(view: ModelView): HistoryMessage[] {
     const out: HistoryMessage[] = []
     const live = new Set<string>()
-    for (const group of groupEntries(entries)) {
-      const key = `${group.role}:${group.entries.map((e) => e.id).join(',')}`
+    const groups = groupEntries(view.entries.map((e) => shown(e, view)))
+    const head = view.checkpoint?.view.head ?? null
+    let headKey: string | null = null
+    if (head !== null && view.checkpoint !== null) headKey = `head:${view.checkpoint.id}`
+    groups.forEach((group, i) => {
+      // A replaced entry's bytes depend on what replaced it; the key names that entry so it is never stale.
+      const by = group.entries.map((e) => view.replaced.get(e.id)?.by ?? '').join(',')
+      let key = `${group.role}:${group.entries.map((e) => e.id).join(',')}|${by}`
+      const mergeHead = i === 0 && headKey !== null && group.role === 'user'
+      if (mergeHead) key = `${headKey}+${key}`
       live.add(key)
       let message = this.byKey.get(key)
       if (!message) {
         message = group.role === 'user' ? userMessage(group) : assistantMessage(group)
+        if (mergeHead) message = withHead(message, head!, view.checkpoint!.id)
         this.byKey.set(key, message)
       }
+      if (i === 0 && headKey !== null && !mergeHead) out.push(this.headMessage(headKey, head!, view.checkpoint!.id, live))
       out.push(message)
-    }
+    })
+    if (groups.length === 0 && headKey !== null) out.push(this.headMessage(headKey, head!, view.checkpoint!.id, live))
     for (const key of this.byKey.keys()) if (!live.has(key)) this.byKey.delete(key)
     return out
+  }
+
+  private headMessage(key: string, head: ReadonlyArray<TextBlock>, checkpointId: string, live: Set<string>): HistoryMessage {
+    live.add(key)
+    let message = this.byKey.get(key)
+    if (!message) {
+      message = { message: { role: 'user', content: head }, provenance: { entryIds: [checkpointId], kind: 'compaction_summary' } }
+      this.byKey.set(key, message)
+    }
+    return message
+  }
+}
+
+/** A user message that follows the head directly is sent as one message with it (the API wants alternation). */
+function withHead(message: HistoryMessage, head: ReadonlyArray<TextBlock>, checkpointId: string): HistoryMessage {
+  const content = message.message.content as ReadonlyArray<UserContentBlock>
+  const results = content.filter((b) => b.type === 'tool_result')
+  const rest = content.filter((b) => b.type !== 'tool_result')
+  return {
+    ...message,
+    message: { role: 'user', content: [...results, ...head, ...rest] },
+    provenance: { entryIds: [checkpointId, ...message.provenance.entryIds], kind: 'compaction_summary' },
   }
 }
 

@@ -10,6 +10,7 @@ import type { ToolSessionState } from '../tools/session-state'
 import type { PromptPlan } from '../prompt/plan'
 import type { ContextNote } from '../prompt/notes'
 import type { ToolEffect } from '../tools/types'
+import type { ToolOutcome } from '../tools/executor'
 
 /** One planned pass: the request to send and the plan it was rendered from (provenance, breakpoints). */
 export interface PlannedPass {
@@ -69,6 +70,20 @@ export interface SessionControls {
  */
 export interface ContextNotes {
   afterTool(call: { readonly name: string; readonly input: unknown }, effects: ReadonlyArray<ToolEffect>): Promise<ReadonlyArray<ContextNote>>
+}
+
+/**
+ * Compaction as the loop sees it (issue 6): checked at the start of every pass, and the model's `compact` tool.
+ * The node side implements it over src-main/engine/compaction/.
+ */
+export interface CompactionHook {
+  /**
+   * Before each pass: compacts when the policy says so, or when the model's `compact` call asked for it. Appends
+   * the checkpoint (and any notice) itself; never throws. A cancel during the summary leaves the session as it was.
+   */
+  beforePass(signal: AbortSignal): Promise<void>
+  /** The model's `compact` call: validates it and schedules the compaction before the next pass. */
+  fromTool(toolUseId: string, input: unknown): ToolOutcome
 }
 
 export type LoopEvent =

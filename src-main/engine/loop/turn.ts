@@ -17,7 +17,7 @@ import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
 import type { ToolExecutor, ToolOutcome } from '../tools/executor'
 import type { ToolEffect } from '../tools/types'
-import type { Approvals, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
+import type { Approvals, CompactionHook, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
 
 /** Passes one turn may take before the loop stops and hands back to the user. */
 export const DEFAULT_MAX_PASSES_PER_TURN = 25
@@ -32,6 +32,8 @@ export interface TurnDeps {
   readonly clock: Clock
   readonly emit: (event: LoopEvent) => void
   readonly notes?: ContextNotes
+  /** Compaction before each pass and the `compact` tool; without it, `compact` calls fail as not executable. */
+  readonly compaction?: CompactionHook
   readonly maxPasses?: number
 }
 
@@ -58,6 +60,11 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
   const maxPasses = deps.maxPasses ?? DEFAULT_MAX_PASSES_PER_TURN
   for (let passNumber = 1; passNumber <= maxPasses; passNumber++) {
     if (signal.aborted) return end('cancelled', passNumber - 1)
+    // Compaction is checked at the start of every pass, on the entries every earlier pass committed.
+    if (deps.compaction) {
+      await deps.compaction.beforePass(signal)
+      if (signal.aborted) return end('cancelled', passNumber - 1)
+    }
     const { request, plan } = deps.planner.plan(deps.log.entries())
     const queuedAt = deps.clock.now()
     let firstByteAt: number | null = null
@@ -156,7 +163,11 @@ async function runToolCalls(
 
   const execute = async (call: ToolUseBlock): Promise<void> => {
     deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name, input: call.input })
-    const outcome = await deps.tools.execute({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: controls.toolState() })
+    // `compact` changes only what the model sees next: the compaction layer answers it, not the executor.
+    const outcome =
+      call.name === 'compact' && deps.compaction
+        ? deps.compaction.fromTool(call.id, call.input)
+        : await deps.tools.execute({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: controls.toolState() })
     results.set(call.id, { outcome, how: signal.aborted && outcome.kind === 'error' && outcome.code === 'aborted' ? 'interrupted' : 'ran' })
     deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, isError: outcome.kind === 'error' })
   }

@@ -8,6 +8,7 @@ import type { EventHub } from '../../rpc/events'
 import type { ModelEndpoint } from '../model/endpoint'
 import type { Store } from '../store'
 import { SessionRuntime, type RuntimeEvent } from './runtime'
+import type { CompactionEvent } from './compaction'
 
 /** How long stream deltas are gathered before they are sent to the renderer as one event. */
 export const STREAM_COALESCE_MS = 30
@@ -69,6 +70,10 @@ export class SessionManager {
       events.emit('turn.ended', { sessionId, runId: event.runId, reason: event.result.reason })
       return
     }
+    if (event.type === 'compaction') {
+      this.forwardCompaction(sessionId, event.event)
+      return
+    }
     const e = event.event
     switch (e.type) {
       case 'stream': {
@@ -96,6 +101,28 @@ export class SessionManager {
         return
       case 'tool_finished':
         events.emit('tool.finished', { sessionId, toolUseId: e.toolUseId, name: e.name, isError: e.isError })
+        return
+    }
+  }
+
+  private forwardCompaction(sessionId: string, e: CompactionEvent): void {
+    const { events } = this.deps
+    switch (e.type) {
+      case 'started':
+        events.emit('compaction.started', { sessionId, compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun })
+        return
+      case 'progressed':
+        events.emit('compaction.progressed', { sessionId, compactionId: e.compactionId, ...e.progress })
+        return
+      case 'drafted':
+        events.emit('compaction.drafted', { sessionId, compactionId: e.compactionId, draft: e.draft as never })
+        return
+      case 'applied':
+        this.flush(sessionId)
+        events.emit('compaction.applied', { sessionId, compactionId: e.compactionId, checkpoint: e.checkpoint as never, pins: [...e.pins] })
+        return
+      case 'failed':
+        events.emit('compaction.failed', { sessionId, compactionId: e.compactionId, reason: e.reason, message: e.message })
         return
     }
   }

@@ -1,16 +1,21 @@
 /**
- * One open session: its frozen context, its planner, its log, its pending approvals and the turn in flight. The
- * engine's loop does the work (src-main/engine/loop/turn.ts); this class wires the loop's ports to the store, the
- * tools, the model and the contract's events.
+ * One open session: its frozen context, its planner, its log, its pending approvals, its compaction and the run in
+ * flight (a turn, or a compaction the user asked for). The engine's loop does the work
+ * (src-main/engine/loop/turn.ts); this class wires the loop's ports to the store, the tools, the model and the
+ * contract's events.
  */
 import { homedir } from 'node:os'
 import type { Entry } from '../../engine/conversation/entries'
-import { HistoryCache } from '../../engine/conversation/history'
+import { HistoryCache, lastCheckpoint } from '../../engine/conversation/history'
+import { EXTENSION_MODEL_CALLS_PER_TURN, trimOldTools, type UptoTarget } from '../../engine/compaction'
+import type { Pin } from '../../engine/compaction/pins'
+import { foldPins } from '../../engine/compaction/pins'
 import type { Approvals, ContextNotes, LoopEvent, PassPlanner } from '../../engine/loop/ports'
 import { runTurn, type TurnInput, type TurnResult } from '../../engine/loop/turn'
-import { buildPromptPlan, renderRequest } from '../../engine/prompt'
+import type { HistoryMessage } from '../../engine/prompt/input'
+import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
-import { freezeSession } from '../../engine/prompt/snapshot'
+import { freezeSession, type SessionSection } from '../../engine/prompt/snapshot'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 import type { Clock, Hasher, Logger } from '../../engine/ports'
@@ -22,6 +27,12 @@ import { gatherProjectContext, createNestedContextReader, type NestedContextRead
 import { StoreSessionLog } from './store-log'
 import { parseSessionState, type SessionState } from './state'
 import type { PassSummary } from '../store/passes'
+import { DEFAULT_PROJECT_CONFIG, loadProjectConfig, type ProjectConfig } from '../compaction/config'
+import { loadExtensions, type LoadedExtensions } from '../compaction/extensions'
+import { SessionCompaction, type CompactionEvent, type CompactionHost, type CompactOutcome, type DraftView } from './compaction'
+import { createCompactionHook } from './compaction-hook'
+import { collectSections, contextTokensNow, perPassEdits } from './context-extras'
+import { addPin, removePin, type PinResult } from './pins'
 
 export interface RuntimeDeps {
   readonly store: Store
@@ -35,14 +46,20 @@ export interface RuntimeDeps {
   readonly emit: (event: RuntimeEvent) => void
 }
 
+/** How a run ended: a turn's reason, or what a compaction asked for in the chat did. */
+export type RunResult = TurnResult | { readonly reason: 'compacted' | 'nothing_to_compact' | 'compaction_failed' | 'cancelled'; readonly passes: number }
+
 export type RuntimeEvent =
   | { readonly type: 'loop'; readonly event: LoopEvent }
   | { readonly type: 'pass'; readonly pass: PassSummary }
-  | { readonly type: 'turn_ended'; readonly runId: string; readonly result: TurnResult }
+  | { readonly type: 'turn_ended'; readonly runId: string; readonly result: RunResult }
+  | { readonly type: 'compaction'; readonly event: CompactionEvent }
 
-/** Tools offered to the model. `compact` joins when compaction is wired to the loop. */
-const OFFERED_TOOLS = WIRE_TOOLS.filter((t) => t.name !== 'compact')
+/** Every tool, `compact` included: the compaction layer answers it (compaction-hook.ts). */
+const OFFERED_TOOLS = WIRE_TOOLS
 const DEFAULT_MAX_TOKENS = 8192
+/** A chat message that starts with this runs a compaction instead of a turn; the rest is the focus. */
+const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/
 
 interface PendingApproval {
   readonly request: ApprovalRequest
@@ -55,9 +72,17 @@ export class SessionRuntime {
   private readonly sessionLog: StoreSessionLog
   private readonly tools: NodeToolExecutor
   private readonly pending = new Map<string, PendingApproval>()
+  private readonly compaction: SessionCompaction
   private nested: NestedContextReader | null = null
-  private run: { id: string; controller: AbortController; done: Promise<TurnResult> } | null = null
+  private run: { id: string; controller: AbortController; done: Promise<RunResult> } | null = null
   private runCounter = 0
+  private config: ProjectConfig = DEFAULT_PROJECT_CONFIG
+  private extensions: { key: string; loaded: LoadedExtensions } | null = null
+  private lastMainPass: PassSummary | null
+  /** Context sections of extensions for the next pass, rendered in the compaction hook. */
+  private sections: ReadonlyArray<ExtraSection> = []
+  /** Extensions whose failure was already shown (once per session is enough). */
+  private readonly failedSections = new Set<string>()
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -65,8 +90,13 @@ export class SessionRuntime {
     readonly root: string,
   ) {
     this.state = parseSessionState(deps.store.sessions.state(sessionId), deps.endpoint.model)
-    this.sessionLog = new StoreSessionLog(deps.store, sessionId, deps.clock, (pass) => deps.emit({ type: 'pass', pass }))
+    this.sessionLog = new StoreSessionLog(deps.store, sessionId, deps.clock, (pass) => {
+      if (pass.kind === 'main' && pass.status === 'done') this.lastMainPass = pass
+      deps.emit({ type: 'pass', pass })
+    })
     this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome })
+    this.lastMainPass = deps.store.passes.list(sessionId).filter((p) => p.kind === 'main' && p.status === 'done').at(-1) ?? null
+    this.compaction = new SessionCompaction(this.host())
   }
 
   get running(): boolean {
@@ -90,49 +120,126 @@ export class SessionRuntime {
     this.deps.store.sessions.saveState(this.sessionId, JSON.stringify(this.state))
   }
 
+  private appendAndEmit(entries: ReadonlyArray<Entry>): void {
+    if (entries.length > 0) this.deps.emit({ type: 'loop', event: { type: 'entries_appended', entries } })
+  }
+
   setMode(mode: PermissionMode): void {
     if (mode === this.state.mode) return
     this.save({ mode })
-    const entries = this.sessionLog.append([{ kind: 'mode_switched', mode }])
-    this.deps.emit({ type: 'loop', event: { type: 'entries_appended', entries } })
+    this.appendAndEmit(this.sessionLog.append([{ kind: 'mode_switched', mode }]))
   }
 
-  /** Freezes the session block and context on the first run (and reads the project for after-breakpoint notes). */
+  private homeDir(): string {
+    return this.deps.homeDir ?? homedir()
+  }
+
+  private gather() {
+    return gatherProjectContext(this.root, { homeDir: this.homeDir(), loupeHome: this.deps.loupeHome, now: this.deps.clock.now() })
+  }
+
+  private windowTokens(): number {
+    return this.config.settings.windowTokens ?? findModel(this.state.model)?.contextWindow ?? 200_000
+  }
+
+  private maxOutputTokens(): number {
+    return Math.min(DEFAULT_MAX_TOKENS, findModel(this.state.model)?.maxOutputTokens ?? DEFAULT_MAX_TOKENS)
+  }
+
+  /**
+   * Freezes the session block and context on the first run, reads the project's compaction config and extensions,
+   * and the project for after-breakpoint notes.
+   */
   private async prepare(): Promise<void> {
-    const homeDir = this.deps.homeDir ?? homedir()
+    this.config = await loadProjectConfig(this.root)
+    const key = JSON.stringify(this.config.extensions)
+    if (this.extensions?.key !== key) {
+      const loaded = await loadExtensions(this.root, this.config.extensions, { loupeHome: this.deps.loupeHome, onMemoryFailure: (m) => this.notice('extension', m) })
+      this.extensions = { key, loaded }
+      for (const note of [...this.config.problems, ...loaded.notes]) this.notice('extension', note)
+    }
     if (this.state.frozen && this.nested) return
-    const gathered = await gatherProjectContext(this.root, { homeDir, loupeHome: this.deps.loupeHome, now: this.deps.clock.now() })
+    const gathered = await this.gather()
     if (!this.state.frozen) {
-      const info = findModel(this.state.model)
-      const frozen = freezeSession(gathered, { contextWindowTokens: info?.contextWindow ?? 200_000, skills: true })
+      const frozen = freezeSession(gathered, { contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: true })
       this.save({ frozen })
     }
-    this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir, delivered: this.state.deliveredNotes })
+    this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: this.state.deliveredNotes })
+  }
+
+  private notice(source: 'extension' | 'compaction', text: string): void {
+    this.appendAndEmit(this.sessionLog.append([{ kind: 'notice', source, level: 'warning', text }]))
+  }
+
+  /** A pass's plan from the frozen blocks; changes nothing in the session. */
+  private planFor(history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null, maxTokens: number, session?: SessionSection): PromptPlan {
+    const frozen = this.state.frozen!
+    return buildPromptPlan({
+      model: this.state.model,
+      maxTokens,
+      settings: { features: { sandbox: false, hooks: false, todo: true, skills: true }, staticCacheTtl1h: false },
+      tools: OFFERED_TOOLS,
+      project: frozen.project,
+      session: session ?? frozen.session,
+      context: frozen.context,
+      history,
+      previousTailIndex,
+      ...(this.sections.length > 0 && history.at(-1)?.message.role === 'user' ? { extraSections: this.sections } : {}),
+      hasher: this.deps.hasher,
+    })
   }
 
   private planner(): PassPlanner {
     return {
       plan: (entries) => {
-        const frozen = this.state.frozen!
         const history = this.history.toHistory(entries)
         const previous = this.state.previousHistoryLength
-        const info = findModel(this.state.model)
-        const plan = buildPromptPlan({
-          model: this.state.model,
-          maxTokens: Math.min(DEFAULT_MAX_TOKENS, info?.maxOutputTokens ?? DEFAULT_MAX_TOKENS),
-          settings: { features: { sandbox: false, hooks: false, todo: true, skills: true }, staticCacheTtl1h: false },
-          tools: OFFERED_TOOLS,
-          project: frozen.project,
-          session: frozen.session,
-          context: frozen.context,
-          history,
-          // The previous pass's last message keeps its breakpoint, so a hit never depends on the 20-block lookback.
-          previousTailIndex: previous > 0 && previous < history.length ? previous - 1 : null,
-          hasher: this.deps.hasher,
-        })
+        // The previous pass's last message keeps its breakpoint, so a hit never depends on the 20-block lookback.
+        const plan = this.planFor(history, previous > 0 && previous < history.length ? previous - 1 : null, this.maxOutputTokens())
         this.save({ previousHistoryLength: history.length })
         return { request: renderRequest(plan), plan }
       },
+    }
+  }
+
+  private host(): CompactionHost {
+    return {
+      sessionId: this.sessionId,
+      root: this.root,
+      store: this.deps.store,
+      clock: this.deps.clock,
+      model: this.deps.endpoint.client,
+      log: this.sessionLog,
+      tools: this.tools,
+      history: this.history,
+      state: () => this.state,
+      save: (next) => this.save(next),
+      settings: () => this.config.settings,
+      windowTokens: () => this.windowTokens(),
+      maxOutputTokens: () => this.maxOutputTokens(),
+      planner: () => (history, tail, maxTokens) => {
+        // Summary requests carry no context sections: their prefix must be the bytes the passes cached.
+        const sections = this.sections
+        this.sections = []
+        try {
+          return this.planFor(history, tail, maxTokens)
+        } finally {
+          this.sections = sections
+        }
+      },
+      systemTexts: (section) => {
+        const plan = this.planFor([{ message: { role: 'user', content: [{ type: 'text', text: '.' }] }, provenance: { entryIds: [], kind: 'synthetic' } }], null, 1, section)
+        return { static: plan.system[0]?.wire.text ?? '', session: plan.system[1]?.wire.text ?? '' }
+      },
+      gather: () => this.gather(),
+      contextBuilder: () => this.extensions?.loaded.contextBuilder ?? trimOldTools,
+      compactor: () => this.extensions?.loaded.compactor ?? null,
+      realTokens: () => contextTokensNow(this.sessionLog.entries(), this.lastMainPass).real,
+      afterCheckpoint: () => {
+        this.nested = null
+      },
+      emitLoop: (event) => this.deps.emit({ type: 'loop', event }),
+      emitCompaction: (event) => this.deps.emit({ type: 'compaction', event }),
     }
   }
 
@@ -160,13 +267,17 @@ export class SessionRuntime {
 
   private contextNotes(): ContextNotes {
     return {
-      afterTool: async (call, effects) => {
+      afterTool: async (_call, effects) => {
+        // A project's own memory extension hears every fact the model saved (the file memory already has it).
+        const memory = this.extensions?.loaded.memory
+        if (memory && memory.name !== 'file') {
+          for (const e of effects) if (e.type === 'memory_saved') await memory.save(e.fact, e.scope, { signal: new AbortController().signal, root: this.root }).catch(() => undefined)
+        }
         const touched = effects.flatMap((e) => (e.type === 'file_read' || e.type === 'file_written' ? [e.path] : []))
         if (!this.nested || touched.length === 0) return []
         const notes: ContextNote[] = []
         for (const path of touched) notes.push(...(await this.nested.forFile(path)).notes)
         if (notes.length > 0) this.save({ deliveredNotes: this.nested.delivered() })
-        void call
         return notes
       },
     }
@@ -179,44 +290,90 @@ export class SessionRuntime {
     return true
   }
 
-  /** Starts a turn in the background. Throws if one is running (the caller answers `busy`). */
+  /** Starts a run in the background: a turn, or a compaction when the message is `/compact [focus]`. */
   start(input: TurnInput): string {
+    const command = input.kind === 'message' ? COMPACT_COMMAND.exec(input.text.trim()) : null
+    if (command) {
+      const focus = command[1]?.trim() || null
+      return this.begin(async (signal) => {
+        const outcome = await this.compaction.compact({ trigger: 'manual', focus, instructions: null, upto: null, dryRun: false, forceSummary: true, notify: true }, signal)
+        return { reason: outcome.status === 'applied' ? 'compacted' : outcome.status === 'nothing_to_compact' ? 'nothing_to_compact' : outcome.status === 'cancelled' ? 'cancelled' : 'compaction_failed', passes: 0 }
+      }).id
+    }
+    return this.begin((signal) => this.turn(input, signal)).id
+  }
+
+  private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
+    let calls = 0
+    const modelCalls = { take: () => ++calls <= EXTENSION_MODEL_CALLS_PER_TURN }
+    const hook = createCompactionHook({
+      host: this.host(),
+      compaction: this.compaction,
+      modelCalls,
+      contextTokens: () => contextTokensNow(this.sessionLog.entries(), this.lastMainPass, () => this.estimateNow()).tokens,
+      lastPassId: () => this.lastMainPass?.id ?? null,
+      beforeCheck: async (sig) => {
+        const loaded = this.extensions?.loaded
+        if (!loaded) return
+        this.appendAndEmit(await perPassEdits(this.sessionLog, loaded.contextBuilder, this.config.settings, this.lastMainPass, { signal: sig, root: this.root }))
+        const collected = await collectSections(loaded, this.sessionLog.entries(), { signal: sig, root: this.root })
+        this.sections = collected.sections
+        for (const f of collected.failures) {
+          if (this.failedSections.has(f.name)) continue
+          this.failedSections.add(f.name)
+          this.notice('extension', f.message)
+        }
+      },
+    })
+    return runTurn(
+      {
+        model: this.deps.endpoint.client,
+        tools: this.tools,
+        log: this.sessionLog,
+        planner: this.planner(),
+        approvals: this.approvals(),
+        controls: {
+          root: this.root,
+          mode: () => this.state.mode,
+          rules: () => this.state.rules,
+          setRules: (rules) => this.save({ rules }),
+          toolState: () => this.state.toolState,
+          setToolState: (toolState) => this.save({ toolState }),
+        },
+        clock: this.deps.clock,
+        emit: (event) => this.deps.emit({ type: 'loop', event }),
+        notes: this.contextNotes(),
+        compaction: hook,
+      },
+      input,
+      signal,
+    )
+  }
+
+  /** The estimated size of the next pass (used only when no pass has measured the context). */
+  private estimateNow(): number {
+    if (!this.state.frozen) return 0
+    const history = this.history.toHistory(this.sessionLog.entries())
+    return history.length === 0 ? 0 : this.planFor(history, null, 1).tokens.total
+  }
+
+  private begin(work: (signal: AbortSignal) => Promise<RunResult>): { id: string; done: Promise<RunResult> } {
     if (this.run) throw new Error('busy')
     const id = `run_${this.deps.clock.now().toString(36)}_${++this.runCounter}`
     const controller = new AbortController()
-    const done = (async (): Promise<TurnResult> => {
+    const done = (async (): Promise<RunResult> => {
       try {
         await this.prepare()
-        return await runTurn(
-          {
-            model: this.deps.endpoint.client,
-            tools: this.tools,
-            log: this.sessionLog,
-            planner: this.planner(),
-            approvals: this.approvals(),
-            controls: {
-              root: this.root,
-              mode: () => this.state.mode,
-              rules: () => this.state.rules,
-              setRules: (rules) => this.save({ rules }),
-              toolState: () => this.state.toolState,
-              setToolState: (toolState) => this.save({ toolState }),
-            },
-            clock: this.deps.clock,
-            emit: (event) => this.deps.emit({ type: 'loop', event }),
-            notes: this.contextNotes(),
-          },
-          input,
-          controller.signal,
-        )
+        return await work(controller.signal)
       } catch (err) {
         // A bug in the loop: the session stays valid (entries are only ever appended), and the user sees why.
-        this.deps.log.error('turn failed', { sessionId: this.sessionId, error: err instanceof Error ? err.stack : String(err) })
-        const entries = this.sessionLog.append([
-          { kind: 'turn_failed', message: `Loupe failed while running the turn: ${err instanceof Error ? err.message : String(err)}`, errorKind: 'internal', retryable: true },
-          { kind: 'turn_ended', reason: 'error' },
-        ])
-        this.deps.emit({ type: 'loop', event: { type: 'entries_appended', entries } })
+        this.deps.log.error('run failed', { sessionId: this.sessionId, error: err instanceof Error ? err.stack : String(err) })
+        this.appendAndEmit(
+          this.sessionLog.append([
+            { kind: 'turn_failed', message: `Loupe failed while running the turn: ${err instanceof Error ? err.message : String(err)}`, errorKind: 'internal', retryable: true },
+            { kind: 'turn_ended', reason: 'error' },
+          ]),
+        )
         return { reason: 'error', passes: 0 }
       }
     })()
@@ -225,7 +382,79 @@ export class SessionRuntime {
       this.run = null
       this.deps.emit({ type: 'turn_ended', runId: id, result })
     })
-    return id
+    return { id, done }
+  }
+
+  /** A compaction asked for from the UI (`compaction.run`): runs now, as the session's run, and answers when done. */
+  async compactNow(
+    options: { focus: string | null; upto: UptoTarget | null; dryRun: boolean; instructions: string | null },
+    onStarted?: (runId: string) => void,
+  ): Promise<{ runId: string; outcome: CompactOutcome }> {
+    let outcome: CompactOutcome | null = null
+    const run = this.begin(async (signal) => {
+      outcome = await this.compaction.compact({ trigger: options.upto ? 'partial' : 'manual', focus: options.focus, instructions: options.instructions, upto: options.upto, dryRun: options.dryRun, forceSummary: true, notify: !options.dryRun }, signal)
+      const o: CompactOutcome = outcome
+      return { reason: o.status === 'applied' || o.status === 'draft' ? 'compacted' : o.status === 'nothing_to_compact' ? 'nothing_to_compact' : o.status === 'cancelled' ? 'cancelled' : 'compaction_failed', passes: 0 }
+    })
+    onStarted?.(run.id)
+    const result = await run.done
+    if (outcome === null) throw new Error(`The compaction did not run (${result.reason})`)
+    return { runId: run.id, outcome }
+  }
+
+  /** Applies a dry run's draft (null when there is no such draft). Refused while a run is going. */
+  async applyDraft(draftId: string, summary: string | undefined): Promise<CompactOutcome | null> {
+    if (this.run) throw new Error('busy')
+    if (!this.state.frozen) await this.prepare()
+    return this.compaction.apply(draftId, summary)
+  }
+
+  discardDraft(draftId: string): boolean {
+    return this.compaction.discard(draftId)
+  }
+
+  drafts(): DraftView[] {
+    return this.compaction.draftViews()
+  }
+
+  pins(): Pin[] {
+    return foldPins(this.sessionLog.entries())
+  }
+
+  addPin(input: { text?: string; entryId?: string }): PinResult {
+    const result = addPin(this.sessionLog, `pin_${this.deps.clock.now().toString(36)}_${++this.runCounter}`, input)
+    if (result.ok) this.appendAndEmit(result.entries)
+    return result
+  }
+
+  removePin(pinId: string): boolean {
+    const entries = removePin(this.sessionLog, pinId)
+    if (entries) this.appendAndEmit(entries)
+    return entries !== null
+  }
+
+  /** Each checkpoint with its summary passes and the real context size of the first pass after it. */
+  compactionRecords(): Array<{ checkpoint: Entry; realTokensAfter: number | null; passes: PassSummary[] }> {
+    const passes = this.deps.store.passes.list(this.sessionId)
+    const byId = new Map(passes.map((p) => [p.id, p]))
+    return this.sessionLog
+      .entries()
+      .filter((e) => e.kind === 'checkpoint')
+      .map((checkpoint) => {
+        const ids = checkpoint.kind === 'checkpoint' ? checkpoint.summaryPassIds : []
+        const next = passes.find((p) => p.kind === 'main' && p.queuedAt >= checkpoint.at && p.usage !== null)
+        const u = next?.usage
+        return {
+          checkpoint,
+          realTokensAfter: u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : null,
+          passes: ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+        }
+      })
+  }
+
+  /** Whether the model currently sees the session from a checkpoint. */
+  lastCheckpointId(): string | null {
+    return lastCheckpoint(this.sessionLog.entries())?.id ?? null
   }
 
   cancel(): boolean {
@@ -234,7 +463,7 @@ export class SessionRuntime {
     return true
   }
 
-  /** Resolves when the turn in flight (if any) has ended. */
+  /** Resolves when the run in flight (if any) has ended. */
   async idle(): Promise<void> {
     await this.run?.done
   }

@@ -1,11 +1,21 @@
 /**
  * What a session keeps between runs and restarts, beside its entries: the frozen session block and context (so
- * the bytes above the breakpoints stay identical for the session's life), the permission mode and rules, the
- * tools' memory of reads and writes, and where the previous pass's tail was.
+ * the bytes above the breakpoints stay identical until a checkpoint re-freezes the session block), the permission
+ * mode and rules, the tools' memory of reads and writes, where the previous pass's tail was, and the state of
+ * automatic compaction (failures in a row, a compaction the model asked for).
  */
 import type { FrozenSession } from '../../engine/prompt/snapshot'
 import { DEFAULT_PERMISSION_MODE, NO_RULES, type PermissionMode, type PermissionRules } from '../../engine/tools/permissions'
 import { emptyToolSessionState, type ToolSessionState } from '../../engine/tools/session-state'
+import { INITIAL_AUTO_STATE, type AutoCompactionState } from '../../engine/compaction/policy'
+
+/** A compaction the model asked for with its `compact` tool; it runs before the next pass. */
+export interface PendingToolCompaction {
+  readonly toolUseId: string
+  readonly upto: string | null
+  readonly focus: string | null
+  readonly instructions: string | null
+}
 
 export interface SessionState {
   readonly version: 1
@@ -17,6 +27,7 @@ export interface SessionState {
   /** Messages in the previous pass's history; its last one keeps a breakpoint (BP3). */
   readonly previousHistoryLength: number
   readonly deliveredNotes: ReadonlyArray<string>
+  readonly compaction: { readonly auto: AutoCompactionState; readonly pending: PendingToolCompaction | null }
 }
 
 export function initialSessionState(model: string): SessionState {
@@ -29,6 +40,7 @@ export function initialSessionState(model: string): SessionState {
     toolState: emptyToolSessionState(),
     previousHistoryLength: 0,
     deliveredNotes: [],
+    compaction: { auto: INITIAL_AUTO_STATE, pending: null },
   }
 }
 

@@ -5,6 +5,7 @@ import { projectHandlers } from './project'
 import { sessionHandlers } from './session'
 import { runHandlers } from './run'
 import { passHandlers } from './pass'
+import { compactionHandlers } from './compaction'
 
 /** Every request of the contract has exactly one handler; the type makes a missing one a compile error. */
 export function createHandlers(services: Services): Handlers {
@@ -14,5 +15,6 @@ export function createHandlers(services: Services): Handlers {
     ...sessionHandlers(services),
     ...runHandlers(services),
     ...passHandlers(services),
+    ...compactionHandlers(services),
   }
 }

@@ -1,0 +1,30 @@
+/**
+ * Compaction, public API (docs/compaction.md). Pure: policy (when), stage 1 (trim), stage 2 (the summary request
+ * sharing the cached prefix, or a project's compactor), the checkpoint that applies a draft, pins, context edits
+ * and the extension interfaces.
+ */
+export * from './settings'
+export { decideAuto, afterAutoAttempt, INITIAL_AUTO_STATE } from './policy'
+export type { AutoCompactionState, AutoDecision, AttemptOutcome } from './policy'
+export { findSplit } from './split'
+export type { Split, UptoTarget } from './split'
+export { trimToolResult, trimEdits, trimOldTools, howToReadAgain, TRIM_MARKER } from './trim'
+export { summaryInstruction, STANDALONE_SYSTEM } from './prompt'
+export type { InstructionForm, InstructionOptions } from './prompt'
+export { extractSummary } from './summary-text'
+export { chooseForm, prefixSummaryPass, standaloneSummaryPass, textualise, instructionMessage, CUT_PREFIX_TRUST_MS } from './summary-request'
+export type { PrefixPlanner } from './summary-request'
+export { defaultCompactor, SummaryCallError } from './compactor'
+export { runCompaction } from './run'
+export type { CompactionRequest, CompactionInput, CompactionDeps, CompactionDraft, CompactionResult, CompactionProgress, SummaryPassRecord } from './run'
+export { composeCheckpoint, historyFor, messageText } from './checkpoint'
+export type { ComposeInput, ComposeResult } from './checkpoint'
+export { buildHead, headText, pinsBlock, FIRST_REQUEST_MAX_CHARS } from './head'
+export type { HeadInput, ReofferedFile } from './head'
+export { foldPins, checkPins, normaliseForPin } from './pins'
+export type { Pin, PinCheck, PinPlaces } from './pins'
+export { contextEntries, reviewEdits, viewWithEdits, historyAfterEdits } from './edits'
+export type { EditReview } from './edits'
+export { historyProblems } from './validate'
+export { blockChars, blockTokens, messageTokens, messagesTokens, calibrate } from './estimate'
+export * from './extensions'

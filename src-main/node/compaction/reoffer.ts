@@ -1,0 +1,65 @@
+/**
+ * The files offered back after a compaction (issue 6 item 1): the few read or changed most recently, whose content
+ * the summary replaced, read again as they are now with read_file — at most 5 files, 5,000 tokens each, 50,000 in
+ * all. A file over its share is named, not shown. The reads' effects go into the tools' memory, so a later read of
+ * the same lines is answered "unchanged" only because they really are in the context.
+ */
+import type { Entry } from '../../engine/conversation/entries'
+import type { ReofferedFile } from '../../engine/compaction/head'
+import type { CompactionSettings } from '../../engine/compaction/settings'
+import { estimateTokens } from '../../engine/prompt/estimate'
+import type { ToolExecutor } from '../../engine/tools/executor'
+import { forgetReadsAtCompaction, type ToolSessionState } from '../../engine/tools/session-state'
+import type { ToolEffect } from '../../engine/tools/types'
+
+const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file'])
+
+/** Paths of the files touched most recently, newest first, skipping those whose read the model still sees. */
+export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: ReadonlySet<string>, max: number): string[] {
+  const out: string[] = []
+  const skip = new Set<string>()
+  for (let i = entries.length - 1; i >= 0 && out.length < max; i--) {
+    const e = entries[i]!
+    if (e.kind !== 'assistant_message') continue
+    for (const b of [...e.content].reverse()) {
+      if (b.type !== 'tool_use' || !FILE_TOOLS.has(b.name)) continue
+      const path = (b.input as { path?: unknown } | null)?.path
+      if (typeof path !== 'string' || path === '') continue
+      if (keptEntryIds.has(e.id) && b.name === 'read_file') skip.add(path)
+      if (skip.has(path) || out.includes(path)) continue
+      out.push(path)
+      if (out.length >= max) break
+    }
+  }
+  return out
+}
+
+export async function reofferFiles(input: {
+  readonly entries: ReadonlyArray<Entry>
+  readonly keptEntryIds: ReadonlySet<string>
+  readonly tools: ToolExecutor
+  readonly toolState: ToolSessionState
+  readonly settings: CompactionSettings
+  readonly signal: AbortSignal
+}): Promise<{ files: ReofferedFile[]; effects: ToolEffect[] }> {
+  const { settings } = input
+  const files: ReofferedFile[] = []
+  const effects: ToolEffect[] = []
+  let total = 0
+  // No read may be answered "unchanged" here: the earlier reads are about to leave the context.
+  const state = forgetReadsAtCompaction(input.toolState)
+  for (const [i, path] of recentFiles(input.entries, input.keptEntryIds, settings.reofferMaxFiles).entries()) {
+    if (input.signal.aborted) break
+    const outcome = await input.tools.execute({ id: `reoffer_${i}`, name: 'read_file', input: { path } }, { signal: input.signal, sessionState: state })
+    if (outcome.kind !== 'ok') continue
+    const tokens = estimateTokens(outcome.content)
+    if (tokens > settings.reofferFileTokens || total + tokens > settings.reofferTotalTokens) {
+      files.push({ path, text: null, tokens })
+      continue
+    }
+    total += tokens
+    files.push({ path, text: outcome.content, tokens })
+    effects.push(...outcome.effects)
+  }
+  return { files, effects }
+}
