@@ -13,11 +13,13 @@ export type EntryDescription =
   | { readonly kind: 'checkpoint'; readonly entryId: string; readonly trigger: string | null; readonly at: number | null }
   | { readonly kind: 'entry'; readonly entryId: string; readonly entryKind: string; readonly at: number | null }
 
-/**
- * Finds the entry that explains a change: for a message's entry ids, the context edit or checkpoint that rewrote
- * one of them; for a single id (an apply-now or a checkpoint), that entry. Null when nothing is known.
- */
-export type EntryDescriber = (entryIds: ReadonlyArray<string>) => EntryDescription | null
+/** Reads the session's entries for a cause (the adapter answers from the store). */
+export interface EntryDescriber {
+  /** The entry itself (an apply-now, a checkpoint), or null when unknown. */
+  entry(entryId: string): EntryDescription | null
+  /** The context edit or checkpoint that rewrote one of a message's entries, or null. */
+  editOf(entryIds: ReadonlyArray<string>): EntryDescription | null
+}
 
 export type ChangedWhat =
   | { readonly kind: 'tools'; readonly added: ReadonlyArray<string>; readonly removed: ReadonlyArray<string>; readonly changed: ReadonlyArray<string> }
@@ -117,15 +119,15 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
     }
     case 'system': {
       const block = what.block === 'static' ? 'static block' : what.block === 'session' ? 'session block' : 'system block'
-      const sections = what.sections.length ? sectionWords(what.sections) : block
       const at = what.originAt !== null ? ` at ${clock(what.originAt)}` : ''
       const origin = what.origin
       if (origin?.kind === 'apply_now') {
-        const files = origin.paths.length ? `${list(origin.paths)} edited` : 'an edit'
-        return `${path} · ${sections} · ${files}, applied now by the user${at}`
+        const names = sectionWords(what.sections.filter((s) => s.part === null).length ? what.sections.filter((s) => s.part === null) : what.sections.map((s) => ({ section: s.section, part: null })))
+        const files = origin.paths.length ? list(origin.paths) : 'a file'
+        return `${path} · ${names || block} · ${files} edited${at}, applied now by the user`
       }
-      if (origin?.kind === 'checkpoint') return `${path} · ${sections} · re-frozen at the compaction checkpoint${at}`
-      return `${path} · ${sections} changed`
+      if (origin?.kind === 'checkpoint') return `${path} · ${what.sections.length ? sectionWords(what.sections) : block} · re-frozen at the compaction checkpoint${at}`
+      return `${path} · ${what.sections.length ? sectionWords(what.sections) : block} changed`
     }
     case 'message': {
       const edit = what.editedBy

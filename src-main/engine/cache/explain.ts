@@ -64,17 +64,19 @@ export function findCause(input: CauseInput): MissCause {
 
   // The prefix up to the limit is what the previous pass sent: look for the entry that should have been read.
   for (let j = limit.position; j > readPosition; j--) {
-    const e = state.entry(walk.keys[j]!)
-    if (!e) continue
-    if (e.availableAt > now) {
+    const key = walk.keys[j]!
+    const pending = state.pending(key)
+    const e = state.entry(key)
+    if (pending && !(e && e.availableAt <= now && e.expiresAt > now)) {
       return {
         kind: 'concurrent',
-        passId: e.writtenBy,
+        passId: pending.passId,
         startedAt: now,
-        availableAt: e.availableAt,
-        label: `concurrent pass: ${e.writtenBy} wrote ${blockPath(walk.blocks[j]!)} but its response began ${formatDuration(e.availableAt - now)} after this pass was sent (entries are readable only once a response begins)`,
+        availableAt: pending.availableAt,
+        label: `concurrent pass: ${pending.passId} writes ${blockPath(walk.blocks[j]!)}, but its response began ${formatDuration(pending.availableAt - now)} after this pass was sent (entries are readable only once a response begins)`,
       }
     }
+    if (!e) continue
     if (e.expiresAt <= now) return { kind: 'ttl_expired', idleMs: now - e.lastTouchedAt, ttlMs: e.ttlMs, label: ttlLabel(now - e.lastTouchedAt, e.ttlMs) }
     const after = walk.breakpoints.find((p) => p >= j) ?? null
     const distance = after === null ? null : after - j + 1
@@ -108,12 +110,12 @@ function changedBlock(input: CauseInput, position: number, reason: 'block' | 'se
       .map((s) => ({ section: s.section, part: s.part }))
     const origin = kind === 'session' || kind === null ? context.sessionOrigin : null
     const changedOrigin = origin && origin.kind !== 'session_start' && JSON.stringify(origin) !== JSON.stringify(previous?.context?.sessionOrigin ?? null) ? origin : null
-    const originEntry = changedOrigin && describe ? describe([changedOrigin.entryId]) : null
+    const originEntry = changedOrigin && describe ? describe.entry(changedOrigin.entryId) : null
     what = { kind: 'system', block: kind, sections, origin: changedOrigin, originAt: originEntry?.at ?? null }
   } else {
     const origin = context.messages?.[block.index] ?? null
     const entryIds = origin?.entryIds ?? []
-    what = { kind: 'message', historyKind: origin?.kind ?? null, entryIds, editedBy: describe && entryIds.length ? describe(entryIds) : null }
+    what = { kind: 'message', historyKind: origin?.kind ?? null, entryIds, editedBy: describe && entryIds.length ? describe.editOf(entryIds) : null }
   }
   return { kind: 'changed_block', position, path, area: block.area, what, label: changedBlockLabel(what.kind === 'tools' ? 'tools' : path, what, clock) }
 }

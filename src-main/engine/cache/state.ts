@@ -77,8 +77,17 @@ type Event =
   | { readonly at: number; readonly seq: number; readonly order: 0; readonly kind: 'lookup'; readonly reads: ReadonlyArray<FactRead> }
   | { readonly at: number; readonly seq: number; readonly order: 1; readonly kind: 'commit'; readonly startedAt: number; readonly writes: ReadonlyArray<FactWrite>; readonly passId: string }
 
+/** A write whose response had not begun at the time the state describes. */
+export interface PendingWrite {
+  readonly key: string
+  readonly passId: string
+  readonly startedAt: number
+  readonly availableAt: number
+}
+
 export class CacheState {
   private readonly entries = new Map<string, CacheEntry>()
+  private readonly pendingWrites = new Map<string, PendingWrite>()
 
   /**
    * The entries as they stood at `now`: every lookup that started and every commit that became readable by then,
@@ -86,14 +95,15 @@ export class CacheState {
    */
   static at(facts: ReadonlyArray<PassCacheFacts>, now: number): CacheState {
     const events: Event[] = []
+    const state = new CacheState()
     for (const f of facts) {
       for (const a of f.attempts) {
         if (a.startedAt <= now) events.push({ at: a.startedAt, seq: f.seq, order: 0, kind: 'lookup', reads: f.reads })
         if (a.availableAt <= now) events.push({ at: a.availableAt, seq: f.seq, order: 1, kind: 'commit', startedAt: a.startedAt, writes: f.writes, passId: f.passId })
+        else if (a.startedAt <= now) for (const w of f.writes) state.pendingWrites.set(w.key, { key: w.key, passId: f.passId, startedAt: a.startedAt, availableAt: a.availableAt })
       }
     }
     events.sort((a, b) => a.at - b.at || a.seq - b.seq || a.order - b.order)
-    const state = new CacheState()
     for (const e of events) {
       if (e.kind === 'lookup') for (const r of e.reads) state.refresh(r, e.at)
       else for (const w of e.writes) state.write(w, e.startedAt, e.at, e.passId)
@@ -110,6 +120,11 @@ export class CacheState {
   /** Any entry ever written under `key`, live or not. */
   entry(key: string): CacheEntry | null {
     return this.entries.get(key) ?? null
+  }
+
+  /** A write sent before `now` whose response had not begun by then: readable later, not yet. */
+  pending(key: string): PendingWrite | null {
+    return this.pendingWrites.get(key) ?? null
   }
 
   /** Refresh on read (§5.1): a minimum lifetime from this request's start, never shortened. */

@@ -1,0 +1,177 @@
+/**
+ * Attribution of a pass right after it is committed: reads what the session's earlier passes did (their stored
+ * attributions carry their cache facts), walks the new request, runs the engine, and stores the result with the
+ * pass (`passes.attribution`, served by `pass.get`).
+ *
+ * Kept per store and session in memory: the facts of every attributed pass and the walk of the latest one, so the
+ * next pass costs its new blocks, not the session. After a restart the first call reloads the facts from the
+ * stored attributions, and attributes any earlier pass that has none (in order) before the one asked for.
+ */
+import { attribute, contextFromPlan, walkRequest, type ModelLookup, type PassAttribution, type PassContext, type RequestWalk } from '../../engine/cache'
+import type { CacheMissReason, Hasher } from '../../engine/ports'
+import type { WireRequest } from '../../engine/model/wire'
+import type { PromptPlan } from '../../engine/prompt/plan'
+import { renderRequest } from '../../engine/prompt/render'
+import { nodeHasher } from '../hasher'
+import type { Store } from '../store'
+import type { PassSummary } from '../store/passes'
+import { cacheModels } from './models'
+import { contextFromStored, diagnosisFromResponse, requestFromBody, storeDescriber } from './stored'
+
+export interface AttributeOptions {
+  /** The plan the request was rendered from: gives the request and its provenance without reading the stored body. */
+  readonly plan?: PromptPlan
+  /** The request as sent, when there is no plan (a replay, a request built by hand). */
+  readonly request?: WireRequest
+  /** What the API's cache diagnostics said, when the caller has it; otherwise read from the stored response. */
+  readonly apiDiagnosis?: CacheMissReason | null
+  readonly hasher?: Hasher
+  readonly models?: ModelLookup
+  /** Formats times of day in causes; local HH:MM by default. */
+  readonly clock?: (at: number) => string
+  /** Called when attribution fails; it never throws into the caller. */
+  readonly onError?: (error: unknown) => void
+}
+
+interface KnownPass {
+  readonly id: string
+  readonly seq: number
+  readonly attribution: PassAttribution
+  walk: RequestWalk | null
+  context: PassContext | null
+}
+
+/** What is remembered about one session. */
+export interface SessionCache {
+  readonly known: Map<string, KnownPass>
+  /** The highest seq attributed so far. */
+  maxSeq: number
+  loaded: boolean
+}
+
+const caches = new WeakMap<Store, Map<string, SessionCache>>()
+
+export function sessionCache(store: Store, sessionId: string): SessionCache {
+  let byStore = caches.get(store)
+  if (!byStore) caches.set(store, (byStore = new Map()))
+  let cache = byStore.get(sessionId)
+  if (!cache) byStore.set(sessionId, (cache = { known: new Map(), maxSeq: 0, loaded: false }))
+  return cache
+}
+
+/** Forgets a session (after it is deleted). */
+export function forgetSessionCache(store: Store, sessionId: string): void {
+  caches.get(store)?.delete(sessionId)
+}
+
+function localClock(at: number): string {
+  const d = new Date(at)
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+}
+
+function isAttribution(value: unknown): value is PassAttribution {
+  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === 1 && typeof (value as { facts?: unknown }).facts === 'object'
+}
+
+/**
+ * Attributes one committed pass and stores the result with it. Returns null when the pass cannot be attributed
+ * (its body is not a Messages request) or attribution failed (reported through `onError`).
+ */
+export function attributePass(store: Store, pass: PassSummary | string, options: AttributeOptions = {}): PassAttribution | null {
+  try {
+    return attributeOrThrow(store, pass, options)
+  } catch (err) {
+    options.onError?.(err)
+    return null
+  }
+}
+
+function attributeOrThrow(store: Store, pass: PassSummary | string, options: AttributeOptions): PassAttribution | null {
+  const hasher = options.hasher ?? nodeHasher
+  const detail = typeof pass === 'string' ? store.passes.get(pass) : null
+  const summary: PassSummary | null = typeof pass === 'string' ? detail : pass
+  if (!summary) return null
+  const cache = sessionCache(store, summary.sessionId)
+  catchUp(store, cache, summary, options)
+
+  const latest = [...cache.known.values()].reduce<KnownPass | null>((best, k) => (k.seq < summary.seq && (!best || k.seq > best.seq) ? k : best), null)
+  let request = options.request ?? (options.plan ? renderRequest(options.plan) : null)
+  let context: PassContext | null = options.plan ? contextFromPlan(options.plan) : null
+  if (!request || !context) {
+    const stored = detail ?? store.passes.get(summary.id)
+    if (!stored) return null
+    request ??= requestFromBody(stored.requestBody)
+    context ??= contextFromStored(stored.plan, stored.segments)
+  }
+  if (!request) return null
+  const walk = walkRequest(request, hasher, { previous: latest?.walk ?? null })
+
+  const prior = [...cache.known.values()].filter((k) => k.seq < summary.seq)
+  const start = summary.attempts.at(-1)?.startedAt ?? summary.queuedAt
+  // The pass compared with: the earlier one that started last (by seq when two started together).
+  const previous = prior.filter((k) => k.attribution.facts.startedAt <= start).reduce<KnownPass | null>((best, k) => {
+    if (!best) return k
+    const a = k.attribution.facts.startedAt
+    const b = best.attribution.facts.startedAt
+    return a > b || (a === b && k.seq > best.seq) ? k : best
+  }, null)
+  if (previous && (!previous.walk || !previous.context)) loadWalk(store, previous, hasher)
+
+  const apiDiagnosis = options.apiDiagnosis !== undefined ? options.apiDiagnosis : diagnosisFromResponse(responseOf(store, summary))
+  const result = attribute({
+    pass: {
+      id: summary.id,
+      seq: summary.seq,
+      model: summary.model,
+      attempts: summary.attempts.map((a) => ({ startedAt: a.startedAt, firstByteAt: a.firstByteAt })),
+      usage: summary.usage,
+      ...(apiDiagnosis !== undefined ? { apiDiagnosis } : {}),
+    },
+    walk,
+    context,
+    prior: prior.map((k) => k.attribution.facts),
+    previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
+    models: options.models ?? cacheModels,
+    describeEntries: storeDescriber(store, summary.sessionId),
+    clock: options.clock ?? localClock,
+  })
+  store.passes.setAttribution(summary.id, result)
+  // Only the newest walk is kept: it is the one the next pass is compared with and takes its shared keys from.
+  for (const k of cache.known.values()) if (k.seq < summary.seq) k.walk = null
+  cache.known.set(summary.id, { id: summary.id, seq: summary.seq, attribution: result, walk, context })
+  cache.maxSeq = Math.max(cache.maxSeq, summary.seq)
+  return result
+}
+
+function responseOf(store: Store, summary: PassSummary): string | null {
+  const hash = summary.attempts.at(-1)?.responseHash ?? null
+  return hash ? store.passes.blobText(hash) : null
+}
+
+function loadWalk(store: Store, known: KnownPass, hasher: Hasher): void {
+  const stored = store.passes.get(known.id)
+  if (!stored) return
+  const request = requestFromBody(stored.requestBody)
+  if (request) known.walk = walkRequest(request, hasher)
+  known.context = contextFromStored(stored.plan, stored.segments)
+}
+
+/**
+ * Makes sure every earlier pass of the session is known: loads stored attributions the first time, and attributes
+ * (in order) any earlier pass that has none yet.
+ */
+function catchUp(store: Store, cache: SessionCache, summary: PassSummary, options: AttributeOptions): void {
+  if (cache.loaded && cache.maxSeq >= summary.seq - 1) return
+  const passes = store.passes.list(summary.sessionId).filter((p) => p.seq < summary.seq && !cache.known.has(p.id))
+  cache.loaded = true
+  for (const p of passes) {
+    if (isAttribution(p.attribution)) {
+      cache.known.set(p.id, { id: p.id, seq: p.seq, attribution: p.attribution, walk: null, context: null })
+      cache.maxSeq = Math.max(cache.maxSeq, p.seq)
+    } else {
+      // Attributed from what the store kept: the options that describe the asked-for pass do not apply to it.
+      const { plan: _plan, request: _request, apiDiagnosis: _api, ...shared } = options
+      attributeOrThrow(store, p, shared)
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * A session's cache summary and edit prices, from the store: what `session.cacheSummary` and `cache.priceEdit`
+ * answer. Passes that were never attributed are attributed first.
+ */
+import { CacheState, priceEdit, summarizeSession, TokenScale, type EditPrice, type ModelLookup, type PassAttribution, type ProposedEdit, type SessionCacheSummary } from '../../engine/cache'
+import type { Hasher } from '../../engine/ports'
+import type { Store } from '../store'
+import { attributePass, sessionCache } from './attribute-pass'
+import { cacheModels } from './models'
+import { contextFromStored, requestFromBody } from './stored'
+import { walkRequest } from '../../engine/cache'
+import { nodeHasher } from '../hasher'
+
+export interface CacheSummaryOptions {
+  readonly models?: ModelLookup
+  readonly hasher?: Hasher
+}
+
+export interface SessionCacheReport extends SessionCacheSummary {
+  readonly sessionId: string
+  /** Every pass's attribution, oldest first (null for a pass that could not be attributed). */
+  readonly passes: ReadonlyArray<{ readonly passId: string; readonly seq: number; readonly attribution: PassAttribution | null }>
+}
+
+function isAttribution(value: unknown): value is PassAttribution {
+  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === 1
+}
+
+export function sessionCacheSummary(store: Store, sessionId: string, options: CacheSummaryOptions = {}): SessionCacheReport {
+  const models = options.models ?? cacheModels
+  const passes = store.passes.list(sessionId).map((p) => ({
+    passId: p.id,
+    seq: p.seq,
+    attribution: isAttribution(p.attribution) ? p.attribution : attributePass(store, p, { models, ...(options.hasher ? { hasher: options.hasher } : {}) }),
+  }))
+  const attributions = passes.flatMap((p) => (p.attribution ? [p.attribution] : []))
+  return { sessionId, passes, ...summarizeSession(attributions, models) }
+}
+
+/**
+ * Prices a proposed edit against the session's latest pass and the cache as it stands at `now`. Null when the
+ * session has no pass yet (there is no cache to lose).
+ */
+export function priceSessionEdit(store: Store, sessionId: string, edit: ProposedEdit, now: number, options: CacheSummaryOptions = {}): EditPrice | null {
+  const models = options.models ?? cacheModels
+  const hasher = options.hasher ?? nodeHasher
+  const passes = store.passes.list(sessionId)
+  const last = passes.at(-1)
+  if (!last) return null
+  const attribution = isAttribution(last.attribution) ? last.attribution : attributePass(store, last, { models, hasher })
+  if (!attribution) return null
+  const known = sessionCache(store, sessionId).known.get(last.id)
+  let walk = known?.walk ?? null
+  let context = known?.context ?? null
+  if (!walk || !context) {
+    const stored = store.passes.get(last.id)
+    const request = stored ? requestFromBody(stored.requestBody) : null
+    if (!stored || !request) return null
+    walk = walkRequest(request, hasher)
+    context = contextFromStored(stored.plan, stored.segments)
+  }
+  const facts = passes.flatMap((p) => (isAttribution(p.attribution) ? [p.attribution.facts] : p.id === last.id ? [attribution.facts] : []))
+  const anchors = new Map<string, number>()
+  for (const f of facts) for (const a of f.anchors) anchors.set(a.key, a.tokens)
+  const scale = new TokenScale({ walk, anchors, realTotal: attribution.facts.totalTokens, fallbackRatio: attribution.facts.ratio ?? 1 })
+  return priceEdit({ walk, context, scale, last: attribution.facts, state: CacheState.at(facts, now), now, models, edit })
+}

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest'
+import { attribute, EMPTY_CONTEXT, walkRequest, type PassContext } from '../../../src-main/engine/cache'
+import type { WireMessage } from '../../../src-main/engine/model/wire'
+import { assistant, endOf, hasher, modelsWith, request, runSession, SONNET, text, tool, usageFor, user } from './helpers'
+
+const MIN = 60_000
+const SYSTEM = 'You are a careful agent. '.repeat(40)
+
+/** A Loupe-shaped request: tools, one system block with a breakpoint, messages with the previous and newest tail marked. */
+function loupe(messages: WireMessage[], options: { model?: string; tools?: string[]; systemTtl?: '5m' | '1h' } = {}) {
+  return request(messages, { system: SYSTEM, systemTtl: options.systemTtl ?? '5m', tools: (options.tools ?? ['bash', 'read']).map((n) => tool(n)), ...(options.model ? { model: options.model } : {}) })
+}
+
+const u0 = (ttl: '5m' | null = '5m') => user(text('first request', 40, ttl))
+const a1 = assistant(text('answer one', 60))
+const u2 = (ttl: '5m' | null = '5m') => user(text('second request', 40, ttl))
+const a3 = assistant(text('answer two', 60))
+const u4 = (ttl: '5m' | null = '5m') => user(text('third request', 40, ttl))
+
+/** The first three passes of a steady conversation, each reading what the one before wrote. */
+const steady = [loupe([u0()]), loupe([u0(), a1, u2()]), loupe([u0(null), a1, u2(), a3, u4()])]
+const w = steady.map((r) => walkRequest(r, hasher))
+const systemEnd = 2
+
+describe('attribute: outcomes and causes', () => {
+  it('a steady conversation: cold first pass, then full hits where only the new tail is paid', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: steady[1]!, at: 10_000, readPosition: endOf(w[1]!, 0) },
+      { request: steady[2]!, at: 20_000, readPosition: endOf(w[2]!, 2) },
+    ])
+    expect(out.map((a) => a.outcome)).toEqual(['miss', 'full', 'full'])
+    expect(out.map((a) => a.cause.kind)).toEqual(['cold', 'none', 'none'])
+    expect(out.every((a) => a.agrees)).toBe(true)
+    expect(out[0]!.atLimit).toBe(true)
+    expect(out[2]!.readPath).toBe('messages[2].content[0]')
+    expect(out[2]!.miss.tokens).toBe(0)
+    // The read was pinned by the previous pass's write: predicted tokens are the real ones.
+    expect(out[2]!.prediction.tokens.read).toBe(out[2]!.actual!.tokens.read)
+  })
+
+  it('an idle gap longer than 5 minutes: a miss, with the idle time in the cause and the re-billed tokens priced', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: steady[1]!, at: 370_000, readPosition: -1 },
+    ])
+    const second = out[1]!
+    expect(second.outcome).toBe('miss')
+    expect(second.agrees).toBe(true)
+    expect(second.cause).toMatchObject({ kind: 'ttl_expired', idleMs: 370_000, ttlMs: 300_000 })
+    expect(second.cause.label).toBe('TTL expired: idle 6 m 10 s > 5 m')
+    // Everything up to the previous tail could have been read; it was written again at 5m prices instead.
+    const limit = w[1]!.cum[endOf(w[1]!, 0)]!
+    expect(second.limit.tokens).toBe(limit)
+    expect(second.miss.tokens).toBe(limit)
+    expect(second.miss.usd).toBeCloseTo((limit * (3.75 - 0.3)) / 1e6, 9)
+    expect(second.atLimit).toBe(false)
+  })
+
+  it('an idle gap longer than 1 hour is at the limit: no cache can bridge it', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: steady[1]!, at: 2 * 3_600_000, readPosition: -1 },
+    ])
+    expect(out[1]!.limit.reason).toBe('idle_beyond_ttl')
+    expect(out[1]!.atLimit).toBe(true)
+    expect(out[1]!.cause.kind).toBe('ttl_expired')
+  })
+
+  it('a 1h static breakpoint survives a 30-minute gap: partial hit up to the system block, the rest expired', () => {
+    const r = [loupe([u0()], { systemTtl: '1h' }), loupe([u0(), a1, u2()], { systemTtl: '1h' })]
+    const out = runSession([
+      { request: r[0]!, at: 0, readPosition: -1 },
+      { request: r[1]!, at: 30 * 60_000, readPosition: systemEnd },
+    ])
+    expect(out[1]!.outcome).toBe('partial')
+    expect(out[1]!.readPath).toBe('system[0]')
+    expect(out[1]!.agrees).toBe(true)
+    expect(out[1]!.cause.label).toBe('TTL expired: idle 30 m > 5 m')
+  })
+
+  it('a model switch misses everything and names both models', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: loupe([u0(), a1, u2()], { model: 'claude-opus-4-6' }), at: 10_000, readPosition: -1 },
+    ])
+    expect(out[1]!.cause).toMatchObject({ kind: 'model_changed', from: 'claude-sonnet-4-6', to: 'claude-opus-4-6' })
+    expect(out[1]!.diagnostics.ours).toBe('model_changed')
+  })
+
+  it('a tool set change misses from the first tool, and says which tool went', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: loupe([u0(), a1, u2()], { tools: ['read'] }), at: 10_000, readPosition: -1 },
+    ])
+    expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', area: 'tools', what: { kind: 'tools', removed: ['bash'], added: [] } })
+    expect(out[1]!.cause.label).toBe('tools · the tool list changed (removed bash)')
+  })
+
+  it('an instruction file applied now: partial hit up to the static block, and the edit named with its time', () => {
+    const base: PassContext = { system: ['static', 'session'], messages: null, sessionOrigin: { kind: 'session_start' }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a' }, { section: 'project_instructions', part: null, sha256: 'b' }] }
+    const edited: PassContext = { ...base, sessionOrigin: { kind: 'apply_now', entryId: 'ent_edit', paths: ['AGENTS.md'] }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a2' }, { section: 'project_instructions', part: null, sha256: 'b2' }] }
+    const two = (text2: string) => ({ ...loupe([u0()]), system: [{ type: 'text' as const, text: SYSTEM, cache_control: { type: 'ephemeral' as const } }, { type: 'text' as const, text: text2, cache_control: { type: 'ephemeral' as const } }] })
+    const first = two('# AGENTS.md\nRun the tests.')
+    const second = { ...two('# AGENTS.md\nRun the tests twice.'), messages: [u0(), a1, u2()] }
+    const out = runSession(
+      [
+        { request: first, at: 0, readPosition: -1, context: base },
+        { request: second, at: 10_000, readPosition: systemEnd, context: edited },
+      ],
+      { describe: { entry: (id) => (id === 'ent_edit' ? { kind: 'entry', entryId: 'ent_edit', entryKind: 'instructions_applied', at: Date.UTC(2026, 10, 29, 14, 2) } : null), editOf: () => null } },
+    )
+    expect(out[1]!.outcome).toBe('partial')
+    expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]', area: 'system' })
+    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md edited at 14:02 UTC, applied now by the user')
+    expect(out[1]!.diagnostics.ours).toBe('system_changed')
+  })
+
+  it('a context edit of an earlier message is named with the extension that made it', () => {
+    const ctx = (n: number): PassContext => ({ system: ['static'], messages: [{ entryIds: ['e1'], kind: 'user_input' }, { entryIds: ['e2'], kind: 'assistant' }, { entryIds: ['e3'], kind: 'tool_results' }, { entryIds: ['e4'], kind: 'assistant' }, { entryIds: ['e5'], kind: 'user_input' }].slice(0, n), sessionOrigin: null, fingerprints: [] })
+    const trimmed = user(text('second request, trimmed', 10))
+    const third = loupe([u0(null), a1, trimmed, a3, u4()])
+    const out = runSession(
+      [
+        { request: steady[0]!, at: 0, readPosition: -1, context: ctx(1) },
+        { request: steady[1]!, at: 10_000, readPosition: endOf(w[1]!, 0), context: ctx(3) },
+        // The lookback from the newest tail still finds the first pass's write at messages[0].
+        { request: third, at: 20_000, readPosition: endOf(walkRequest(third, hasher), 0), context: ctx(5) },
+      ],
+      { describe: { entry: () => null, editOf: (ids) => (ids.includes('e3') ? { kind: 'context_edit', entryId: 'ce1', source: 'trim-old-tools', at: null } : null) } },
+    )
+    expect(out[2]!.cause).toMatchObject({ kind: 'changed_block', path: 'messages[2]' })
+    expect(out[2]!.cause.label).toBe('messages[2] · context edit by trim-old-tools')
+  })
+
+  it('a prefix below the model minimum is a miss at the limit', () => {
+    const out = runSession(
+      [
+        { request: steady[0]!, at: 0, readPosition: -1 },
+        { request: steady[1]!, at: 10_000, readPosition: -1 },
+      ],
+      { models: modelsWith({ [SONNET.id]: { minCacheableTokens: MIN } }) },
+    )
+    expect(out[1]!.cause.kind).toBe('below_minimum')
+    expect(out[1]!.cause.label).toMatch(/^prefix below the minimum: [\d,]+ tokens < 60,000 for claude-sonnet-4-6$/)
+    expect(out[1]!.prediction.breakpoints.every((b) => b.action === 'below_minimum')).toBe(true)
+    expect(out[1]!.atLimit).toBe(true)
+  })
+
+  it('more than 20 blocks between breakpoints without the kept tail marker: the lookback cannot reach the last write', () => {
+    const calls = assistant(...Array.from({ length: 12 }, (_, i) => text(`call ${i}`, 10)))
+    const results = user(...Array.from({ length: 10 }, (_, i) => text(`result ${i}`, 10, i === 9 ? '5m' : null)))
+    const second = loupe([u0(null), calls, results])
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: second, at: 10_000, readPosition: systemEnd },
+    ])
+    expect(out[1]!.agrees).toBe(true)
+    expect(out[1]!.cause).toMatchObject({ kind: 'lookback_exceeded', distance: 23 })
+  })
+
+  it('a pass sent before the writing response began cannot read what it writes', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: steady[1]!, at: 10_000, firstByteAt: 30_000, readPosition: endOf(w[1]!, 0) },
+      { request: steady[1]!, at: 20_000, firstByteAt: 25_000, readPosition: endOf(w[1]!, 0) },
+    ])
+    expect(out[2]!.agrees).toBe(true)
+    expect(out[2]!.cause).toMatchObject({ kind: 'concurrent', passId: 'pass2', availableAt: 30_000 })
+  })
+
+  it('a read other than predicted is unexplained, loudly, with both figures', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: steady[1]!, at: 10_000, readPosition: systemEnd },
+    ])
+    expect(out[1]!.agrees).toBe(false)
+    expect(out[1]!.cause.kind).toBe('unexplained')
+    expect(out[1]!.cause.label).toMatch(/^unexplained: the cache rules predicted a read of [\d,]+ tokens \(up to messages\[0\]\.content\[0\]\), the service read [\d,]+ \(up to system\[0\]\)/)
+  })
+
+  it('sets its answer beside the API diagnostics and flags a disagreement', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1, apiDiagnosis: null },
+      { request: steady[1]!, at: 10_000, readPosition: endOf(w[1]!, 0), apiDiagnosis: null },
+      { request: steady[2]!, at: 20_000, readPosition: endOf(w[2]!, 2), apiDiagnosis: { type: 'tools_changed', cache_missed_input_tokens: 100 } },
+    ])
+    expect(out[1]!.diagnostics).toEqual({ api: null, ours: null, disagree: false })
+    expect(out[2]!.diagnostics).toMatchObject({ ours: null, disagree: true })
+    expect(out[0]!.diagnostics.ours).toBe('no_previous')
+  })
+
+  it('a retried pass reads what its own first attempt wrote', () => {
+    const walk = w[0]!
+    const result = attribute({
+      pass: {
+        id: 'p1',
+        seq: 1,
+        model: SONNET.id,
+        // The first attempt's stream broke after its response began: it wrote; the retry reads that.
+        attempts: [{ startedAt: 0, firstByteAt: 1_000 }, { startedAt: 5_000, firstByteAt: 6_000 }],
+        usage: usageFor(walk, endOf(walk, 0)),
+      },
+      walk,
+      context: EMPTY_CONTEXT,
+      prior: [],
+      previous: null,
+      models: modelsWith(),
+    })
+    expect(result.prediction.readPosition).toBe(endOf(walk, 0))
+    expect(result.agrees).toBe(true)
+    expect(result.facts.attempts).toHaveLength(2)
+  })
+})

@@ -1,0 +1,62 @@
+/**
+ * Every pass of every scenario: the app's prediction (src-main/engine/cache) must equal what the simulator's own
+ * cache model did (src-main/simulator), and the cause must be the one the scenario constructed.
+ */
+import { describe, expect, it } from 'vitest'
+import { runSuite, type SuiteResult } from './scenarios'
+
+describe('cache scenarios against the simulator', () => {
+  let suite: SuiteResult
+  it('runs every scenario', async () => {
+    suite = await runSuite()
+    expect(suite.scenarios.length).toBe(12)
+  }, 60_000)
+
+  it('agrees with the simulator on every pass, with no unexplained outcome', () => {
+    const rows = suite.scenarios.flatMap((s) => s.checks.map((c) => `${s.name}#${c.pass}: ${c.attribution.agrees ? 'agrees' : 'DISAGREES'} · ${c.attribution.summary}`))
+    expect(rows.filter((r) => !r.includes(': agrees'))).toEqual([])
+    expect(suite.unexplained).toBe(0)
+    expect(suite.agreed).toBe(suite.passes)
+  })
+
+  it('finds the cause each scenario constructed', () => {
+    const wrong = suite.scenarios.flatMap((s) => s.checks.filter((c) => c.attribution.cause.kind !== c.expected).map((c) => `${s.name}#${c.pass}: expected ${c.expected}, got ${c.attribution.cause.kind} (${c.attribution.cause.label})`))
+    expect(wrong).toEqual([])
+  })
+
+  it('answers like the API cache diagnostics on every pass', () => {
+    const disagreeing = suite.scenarios.flatMap((s) => s.checks.filter((c) => c.attribution.diagnostics.disagree).map((c) => `${s.name}#${c.pass}: api ${JSON.stringify(c.attribution.diagnostics.api)} vs ours ${c.attribution.diagnostics.ours}`))
+    expect(disagreeing).toEqual([])
+  })
+
+  it('names what produced each change', () => {
+    const labels = new Map(suite.scenarios.map((s) => [s.name, s.checks.map((c) => c.attribution.cause.label)]))
+    expect(labels.get('instructions_applied_now')![2]).toMatch(/^system\[1\] · project instructions · AGENTS\.md edited at \d\d:\d\d, applied now by the user$/)
+    expect(labels.get('tools_changed')![2]).toBe('tools · the tool list changed (removed glob)')
+    expect(labels.get('model_switch')![2]).toBe('model changed: claude-sonnet-4-6 → claude-opus-4-8 (the cache is per model)')
+    expect(labels.get('ttl_expired')![2]).toBe('TTL expired: idle 6 m 10 s > 5 m')
+    expect(labels.get('ttl_1h_survives')![2]).toBe('TTL expired: idle 30 m > 5 m')
+    expect(labels.get('below_minimum')![1]).toMatch(/^prefix below the minimum: [\d,]+ tokens < 4,096 for claude-haiku-4-5$/)
+    expect(labels.get('lookback_exceeded')![1]).toMatch(/^lookback window exceeded: the entry at messages\[0\]\.content\[1\] is \d+ positions back/)
+    expect(labels.get('concurrent')![2]).toMatch(/^concurrent pass: pas_\w+ writes messages\[2\]\.content\[0\], but its response began 1 s after this pass was sent/)
+    expect(labels.get('compaction')![5]).toMatch(/^system\[1\] · memory · \.loupe\/memory\.md · re-frozen at the compaction checkpoint at \d\d:\d\d$/)
+    expect(labels.get('context_edit')![4]).toMatch(/^messages\[2\] · context edit by trim-old-tools at \d\d:\d\d$/)
+  })
+
+  it('reads exactly the tokens it predicted when the read ends on an earlier write', () => {
+    const steady = suite.scenarios.find((s) => s.name === 'steady')!
+    for (const c of steady.checks.slice(1)) expect(c.attribution.prediction.tokens.read).toBe(c.attribution.actual!.tokens.read)
+  })
+
+  it('keeps the 1h static entry through a 30-minute gap and reads up to it', () => {
+    const pass = suite.scenarios.find((s) => s.name === 'ttl_1h_survives')!.checks[2]!.attribution
+    expect(pass.outcome).toBe('partial')
+    expect(pass.readPath).toBe('system[0]')
+  })
+
+  it('reads the first model\'s entries when switching back, up to the other model\'s first answer', () => {
+    const back = suite.scenarios.find((s) => s.name === 'model_switch')!.checks[3]!.attribution
+    expect(back.outcome).toBe('partial')
+    expect(back.actual!.tokens.read).toBeGreaterThan(0)
+  })
+})

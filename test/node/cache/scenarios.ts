@@ -1,0 +1,232 @@
+/**
+ * The cache scenario suite (issue 7, "Tests"): each scenario's cause is known by construction, and every pass's
+ * prediction is set against what the simulator's cache model did. Shared by the test and the bench
+ * (`cache.scenarios_agreement`, `cache.unexplained`).
+ */
+import type { ResponderOutput } from '../../../src-main/simulator/index'
+import { projectGathered, runScenario, type PassCheck, type Scenario, type ScenarioResult } from './harness'
+
+const FILE = (path: string) => `export function total(cart) {\n  return cart.items.reduce((sum, item) => sum + item.cents, 0)\n}\n// ${path}\n`.repeat(12)
+
+const readCall = (path: string, id?: string): ResponderOutput => ({ content: [{ type: 'text', text: `Reading ${path}.` }, { type: 'tool_use', name: 'read_file', input: { path }, ...(id ? { id } : {}) }] })
+const answer = (text: string): ResponderOutput => ({ content: [{ type: 'text', text }] })
+
+/** A user request answered by one read and a text answer: two passes. */
+async function readTurn(s: Scenario, request: string, path: string, expected: [PassCheck['expected'], PassCheck['expected']]): Promise<void> {
+  s.replies.push(readCall(path), answer(`The total in ${path} sums the items in cents.`))
+  s.user(request)
+  await s.pass(expected[0])
+  s.clock.advance(2_000)
+  s.results(() => FILE(path))
+  await s.pass(expected[1])
+  s.clock.advance(20_000)
+}
+
+export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
+  // Steady conversation: after the cold start, every pass reads what the previous one wrote.
+  () =>
+    runScenario('steady', {}, async (s) => {
+      await readTurn(s, 'Why does checkout fail for carts over $100?', 'src/checkout.ts', ['cold', 'none'])
+      await readTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+      await readTurn(s, 'Check the tax module too.', 'src/tax.ts', ['none', 'none'])
+    }),
+
+  // An instruction file edited and applied now: only system[1] moves; the static block still hits.
+  () =>
+    runScenario('instructions_applied_now', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      const entry = s.store.entries.append(s.sessionId, [{ kind: 'instructions_applied', paths: ['AGENTS.md'] } as never], s.clock.now())[0]!
+      s.refreeze(projectGathered({ agents: '# Agents\n\nRun `npm test` before you finish. Money is always integer cents. Never round half up.' }), { kind: 'apply_now', entryId: entry.id, paths: ['AGENTS.md'] })
+      s.user('Go on with the new rule.')
+      await s.pass('changed_block')
+      s.clock.advance(5_000)
+      s.user('Thanks.')
+      await s.pass('none')
+    }),
+
+  // A fact saved with `remember` travels as a note after the breakpoints: it must not bust the cache.
+  () =>
+    runScenario('memory_saved', {}, async (s) => {
+      s.replies.push({ content: [{ type: 'tool_use', name: 'remember', input: { fact: 'Deploys go through make ship.', scope: 'project' } }] }, answer('Saved.'))
+      s.user('Remember that deploys go through make ship.')
+      await s.pass('cold')
+      s.clock.advance(2_000)
+      s.results(() => 'Saved to .loupe/memory.md.', [{ kind: 'memory_saved', scope: 'project', text: '- Deploys go through make ship.', entryId: s.entryId() }])
+      await s.pass('none')
+      s.clock.advance(10_000)
+      s.user('What did I ask you to remember?')
+      await s.pass('none')
+    }),
+
+  // The tool set changed: tools come first, so everything is written again.
+  () =>
+    runScenario('tools_changed', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      s.tools = s.tools.filter((t) => t.name !== 'glob')
+      s.user('Carry on without glob.')
+      await s.pass('changed_block')
+      s.clock.advance(5_000)
+      s.user('And again.')
+      await s.pass('none')
+    }),
+
+  // Model switched and switched back: the switch misses; the way back reads the first model's entries up to where
+  // the other model's answer begins.
+  () =>
+    runScenario('model_switch', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      s.model = 'claude-opus-4-8'
+      s.user('Now think harder about it.')
+      await s.pass('model_changed')
+      s.clock.advance(30_000)
+      s.model = 'claude-sonnet-4-6'
+      s.user('Back to the quick model.')
+      await s.pass('model_changed')
+      s.clock.advance(5_000)
+      s.user('Thanks.')
+      await s.pass('none')
+    }),
+
+  // Idle for 6 m 10 s: every 5-minute entry expired.
+  () =>
+    runScenario('ttl_expired', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      // Idle since the last pass started: the 20 s after it (readTurn) and 5 m 50 s more.
+      s.clock.advance(5 * 60_000 + 50_000)
+      s.user('Back from lunch: where were we?')
+      await s.pass('ttl_expired')
+      s.clock.advance(5_000)
+      s.user('Right.')
+      await s.pass('none')
+    }),
+
+  // A 1h TTL on the static block survives a 30-minute gap; the 5-minute entries after it do not.
+  () =>
+    runScenario('ttl_1h_survives', { staticCacheTtl1h: true }, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      s.clock.advance(30 * 60_000 - 20_000)
+      s.user('Back after a meeting.')
+      await s.pass('ttl_expired')
+    }),
+
+  // Haiku 4.5 caches nothing below 4,096 tokens: the small prompt is never cached, and that is the limit.
+  () =>
+    runScenario('below_minimum', { model: 'claude-haiku-4-5' }, async (s) => {
+      s.user('Hello.')
+      await s.pass('cold')
+      s.clock.advance(5_000)
+      s.user('Anything to do?')
+      await s.pass('below_minimum')
+    }),
+
+  // Without the kept tail marker, eleven parallel reads put the last write 24 positions back from the newest
+  // breakpoint: past the 20-position lookback, so the read stops at the session block.
+  () =>
+    runScenario('lookback_exceeded', { keepTail: false }, async (s) => {
+      const paths = Array.from({ length: 11 }, (_, i) => `src/module${i}.ts`)
+      s.replies.push({ content: [{ type: 'text', text: 'Reading all modules.' }, ...paths.map((path) => ({ type: 'tool_use' as const, name: 'read_file', input: { path } }))] }, answer('All read.'))
+      s.user('Read every module.')
+      await s.pass('cold')
+      s.clock.advance(2_000)
+      s.results((_n, input) => `contents of ${(input as { path: string }).path}`)
+      await s.pass('lookback_exceeded')
+      s.clock.advance(2_000)
+      s.user('Summarise them.')
+      await s.pass('none')
+    }),
+
+  // Two passes sent at once: the second starts before the first's response begins, so it cannot read what the
+  // first writes.
+  () =>
+    runScenario('concurrent', {}, async (s) => {
+      s.user('Read the checkout code.')
+      await s.pass('cold')
+      s.clock.advance(10_000)
+      s.user('Two questions at once.')
+      let release!: () => void
+      let entered!: () => void
+      const gate = new Promise<void>((resolve) => (release = resolve))
+      const inside = new Promise<void>((resolve) => (entered = resolve))
+      s.replies.push(async () => {
+        // The simulator calls the responder after its cache lookup and commits the writes when it returns.
+        entered()
+        await gate
+        return answer('First answer.')
+      }, answer('Second answer.'))
+      const plan = s.plan()
+      const first = s.sendUncommitted(plan)
+      await inside
+      s.clock.advance(1_000)
+      const second = await s.sendUncommitted(plan)
+      s.clock.advance(1_000)
+      release()
+      const a = await first
+      s.previousLength = plan.messages.length
+      s.attribute(a.commit(), plan, 'none')
+      s.attribute(second.commit(), plan, 'concurrent')
+    }),
+
+  // Compaction: the summary request reuses the cached prefix; after the checkpoint the session block is frozen
+  // again with the memory saved since, so system[1] moves.
+  () =>
+    runScenario('compaction', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      await readTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+      s.replies.push(answer('Summary: the user asked about checkout and refunds; both sum cents.'))
+      s.user('Summarise the conversation so far for a compaction.')
+      await s.pass('none', { kind: 'summary' })
+      const summary = s.history.at(-1)!.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+      const checkpoint = s.store.entries.append(s.sessionId, [{ kind: 'checkpoint', trigger: 'manual', view: { replaced: [] } } as never], s.clock.now())[0]!
+      s.refreeze(projectGathered({ memory: '- The user deploys with `make ship`.\n- Refunds are always in cents.' }), { kind: 'checkpoint', entryId: checkpoint.id })
+      s.history = []
+      s.previousLength = 0
+      // The head of the new view: the summary, then the user's next request, in one user message.
+      s.push({ role: 'user', content: [{ type: 'text', text: `[Conversation summary]\n\n${summary}` }, { type: 'text', text: 'Continue with the tax module.' }] }, 'compaction_summary', undefined, [checkpoint.id, s.entryId()])
+      s.clock.advance(5_000)
+      await s.pass('changed_block')
+      s.clock.advance(5_000)
+      s.user('Thanks.')
+      await s.pass('none')
+    }),
+
+  // A context edit trims an old tool result: the message it rewrote is the first changed block.
+  () =>
+    runScenario('context_edit', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      await readTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+      const index = s.history.findIndex((m) => m.provenance.kind === 'tool_results')
+      const old = s.history[index]!
+      const resultEntry = old.provenance.entryIds[0]!
+      s.store.entries.append(s.sessionId, [{ kind: 'context_edit', source: 'trim-old-tools', edits: [{ entryId: resultEntry, action: 'replace', content: '[trimmed]', reason: 'old tool output' }] } as never], s.clock.now())
+      const block = old.message.content[0]!
+      s.history = s.history.map((m, i) => (i === index ? { ...m, message: { role: 'user', content: [{ ...(block as object), content: '[trimmed: 1,000 characters of src/checkout.ts]' } as never] } } : m))
+      s.user('Now the tax module.')
+      await s.pass('changed_block')
+      s.clock.advance(5_000)
+      s.user('Thanks.')
+      await s.pass('none')
+    }),
+]
+
+export interface SuiteResult {
+  readonly scenarios: ReadonlyArray<ScenarioResult>
+  readonly passes: number
+  readonly agreed: number
+  readonly causesMatched: number
+  readonly unexplained: number
+  readonly diagnosticsDisagreements: number
+}
+
+export async function runSuite(): Promise<SuiteResult> {
+  const scenarios: ScenarioResult[] = []
+  for (const run of SCENARIOS) scenarios.push(await run())
+  const checks = scenarios.flatMap((s) => s.checks)
+  return {
+    scenarios,
+    passes: checks.length,
+    agreed: checks.filter((c) => c.attribution.agrees === true).length,
+    causesMatched: checks.filter((c) => c.attribution.cause.kind === c.expected).length,
+    unexplained: checks.filter((c) => c.attribution.cause.kind === 'unexplained').length,
+    diagnosticsDisagreements: checks.filter((c) => c.attribution.diagnostics.disagree).length,
+  }
+}
