@@ -171,6 +171,61 @@ export const CompactionResultSchema = z.object({
 
 export const PinSchema = z.object({ pinId: z.string(), text: z.string(), sourceEntryId: z.string().nullable(), entryId: z.string() })
 
+/** Cache-hit attribution (docs/cache-attribution.md): a session's totals against the best possible, and the what-ifs. */
+const WhatIfSchema = z.object({ baselineUsd: z.number(), whatIfUsd: z.number(), deltaUsd: z.number(), note: z.string() })
+export const CacheSummarySchema = z.object({
+  sessionId: z.string(),
+  totals: z.object({
+    passes: z.number(),
+    measured: z.number(),
+    read: z.number(),
+    write5m: z.number(),
+    write1h: z.number(),
+    uncached: z.number(),
+    inputTotal: z.number(),
+    cachedShare: z.number(),
+    limitRead: z.number(),
+    limitShare: z.number(),
+    actualUsd: z.number().nullable(),
+    bestUsd: z.number().nullable(),
+    missTokens: z.number(),
+    missUsd: z.number().nullable(),
+  }),
+  byCause: z.array(z.object({ kind: z.string(), passes: z.number(), tokens: z.number(), usd: z.number().nullable() })),
+  agreement: z.object({ compared: z.number(), agreed: z.number(), rate: z.number().nullable(), unexplained: z.number() }),
+  diagnosticsDisagreements: z.number(),
+  whatIfs: z.object({ staticTtl1h: WhatIfSchema, keepAlive: WhatIfSchema }),
+  /** One line per pass for the cache timeline; the whole attribution is on `pass.get`. */
+  passes: z.array(
+    z.object({
+      passId: z.string(),
+      seq: z.number(),
+      outcome: z.enum(['full', 'partial', 'miss']).nullable(),
+      cause: z.string().nullable(),
+      summary: z.string().nullable(),
+      missTokens: z.number(),
+      missUsd: z.number().nullable(),
+    }),
+  ),
+})
+export type CacheSummaryView = z.infer<typeof CacheSummarySchema>
+
+const FilePath = z.string().min(1).max(MAX_PATH_CHARS)
+export const ProposedEditSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['instruction_file', 'memory_file']), path: FilePath, applyNow: z.boolean(), charsBefore: z.number().int().min(0).optional(), charsAfter: z.number().int().min(0).optional() }).strict(),
+  z.object({ kind: z.literal('tools'), added: z.array(z.string().max(200)).max(100).optional(), removed: z.array(z.string().max(200)).max(100).optional() }).strict(),
+  z.object({ kind: z.literal('model'), model: z.string().min(1).max(200) }).strict(),
+])
+export const EditPriceSchema = z.object({
+  movedBlock: z.object({ path: z.string(), label: z.string() }).nullable(),
+  rebilledTokens: z.number(),
+  nextPassUsd: z.number().nullable(),
+  withoutEditUsd: z.number().nullable(),
+  deltaUsd: z.number().nullable(),
+  cacheWarm: z.boolean(),
+  label: z.string(),
+})
+
 const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -273,6 +328,16 @@ export const requests = {
     z.object({ passId: Id }).strict(),
     PassDetailSchema,
     'One pass with its exact request bytes (re-assembled from the store), segments and raw response.',
+  ),
+  'session.cacheSummary': request(
+    z.object({ sessionId: Id }).strict(),
+    CacheSummarySchema,
+    "A session's cache figures: read / written / paid in full, the cached share against the best possible, misses by cause, prediction agreement, and the 1h-TTL and keep-alive what-ifs.",
+  ),
+  'cache.priceEdit': request(
+    z.object({ sessionId: Id, edit: ProposedEditSchema }).strict(),
+    EditPriceSchema.nullable(),
+    'Prices a proposed change (an instruction or memory file applied now or later, a tool set change, a model switch) before it happens: which block moves, the tokens the next pass re-bills, the $. Null before the first pass.',
   ),
   'compaction.run': request(
     z

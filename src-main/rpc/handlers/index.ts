@@ -6,6 +6,7 @@ import { sessionHandlers } from './session'
 import { runHandlers } from './run'
 import { passHandlers } from './pass'
 import { compactionHandlers } from './compaction'
+import { cacheHandlers } from './cache'
 
 /** Every request of the contract has exactly one handler; the type makes a missing one a compile error. */
 export function createHandlers(services: Services): Handlers {
@@ -16,5 +17,6 @@ export function createHandlers(services: Services): Handlers {
     ...runHandlers(services),
     ...passHandlers(services),
     ...compactionHandlers(services),
+    ...cacheHandlers(services),
   }
 }

@@ -1,0 +1,138 @@
+/**
+ * Attribution of the passes the real session runtime writes, through the contract: `session.cacheSummary`
+ * attributes what the store holds (from the stored bytes, plan summary and segment provenance), `pass.get` then
+ * carries each attribution, and `cache.priceEdit` prices edits against the cache as it stands.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { PassAttribution } from '../../../src-main/engine/cache'
+import { createApp, type App } from '../../../src-main/node/app'
+import { attributePass, forgetSessionCache } from '../../../src-main/node/cache'
+import { createModelClient } from '../../../src-main/node/model/client'
+import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
+import { manualClock } from './harness'
+
+async function call<T>(app: App, name: string, input: unknown): Promise<T> {
+  const result = await app.dispatch(name, input)
+  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
+  return result.value as T
+}
+
+function turnEnded(app: App, sessionId: string): Promise<string> {
+  return new Promise((resolve) => {
+    const off = app.events.subscribe((name, payload) => {
+      const p = payload as { sessionId: string; reason: string }
+      if (name === 'turn.ended' && p.sessionId === sessionId) {
+        off()
+        resolve(p.reason)
+      }
+    })
+  })
+}
+
+interface Summary {
+  totals: { passes: number; measured: number; read: number; cachedShare: number; limitShare: number; missTokens: number }
+  agreement: { compared: number; agreed: number; rate: number; unexplained: number }
+  byCause: Array<{ kind: string; passes: number }>
+  whatIfs: { staticTtl1h: { deltaUsd: number; note: string }; keepAlive: { deltaUsd: number; note: string } }
+  passes: Array<{ passId: string; outcome: string; cause: string; summary: string }>
+}
+
+describe('cache attribution of the runtime\'s passes, through the contract', () => {
+  let dir: string
+  let app: App
+  let sim: RunningSimulator
+  const clock = manualClock()
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-cache-app-'))
+    const root = join(dir, 'shop')
+    mkdirSync(root)
+    writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n' + 'Totals are integer cents. '.repeat(60))
+    writeFileSync(join(root, 'AGENTS.md'), '# Agents\n\nRun `npm test` before you finish.\n')
+    sim = await startSimulator({ clock, seed: 'cache-app' })
+    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock })
+    app = await createApp({
+      host: 'browser',
+      dataDir: join(dir, '.home'),
+      loupeHome: join(dir, '.home'),
+      homeDir: dir,
+      clock,
+      endpoint: { client, kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-6', close: async () => {} },
+    })
+  })
+  afterEach(async () => {
+    await app.close()
+    await sim.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function turn(sessionId: string, text: string): Promise<void> {
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text })
+    expect(await ended).toBe('end_turn')
+  }
+
+  it('attributes every pass, agrees with the simulator, and prices edits', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(30_000)
+    await turn(session.id, 'read AGENTS.md')
+    clock.advance(7 * 60_000)
+    await turn(session.id, 'list the root')
+
+    const summary = await call<Summary>(app, 'session.cacheSummary', { sessionId: session.id })
+    expect(summary.totals.passes).toBe(6)
+    expect(summary.agreement).toMatchObject({ compared: 6, agreed: 6, rate: 1, unexplained: 0 })
+    expect(summary.passes.map((p) => p.cause)).toEqual(['cold', 'none', 'none', 'none', 'ttl_expired', 'none'])
+    expect(summary.passes[4]!.summary).toBe('miss · TTL expired: idle 7 m > 5 m')
+    expect(summary.totals.cachedShare).toBeLessThan(summary.totals.limitShare)
+    expect(summary.byCause.find((c) => c.kind === 'ttl_expired')).toMatchObject({ passes: 1 })
+    expect(summary.whatIfs.keepAlive.note).toMatch(/^keep-alive through 1 idle gap \(1 requests\): saves \$/)
+    expect(summary.whatIfs.keepAlive.deltaUsd).toBeLessThan(0)
+
+    // pass.get carries the stored attribution.
+    const detail = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: summary.passes[1]!.passId })
+    expect(detail.attribution).toMatchObject({ version: 1, outcome: 'full', agrees: true, readPath: 'messages[0].content[1]' })
+
+    // Edits, priced against the cache as it stands a minute after the last pass.
+    clock.advance(60_000)
+    const applyNow = await call<{ movedBlock: { path: string }; rebilledTokens: number; deltaUsd: number; cacheWarm: boolean; label: string }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true } })
+    expect(applyNow).toMatchObject({ movedBlock: { path: 'system[1]' }, cacheWarm: true })
+    expect(applyNow.rebilledTokens).toBeGreaterThan(0)
+    expect(applyNow.deltaUsd).toBeGreaterThan(0)
+    expect(applyNow.label).toMatch(/^moves system\[1\]: the next pass re-bills ≈[\d,]+ tokens \(\+\$0\.\d+\)$/)
+    const later = await call<{ movedBlock: null; rebilledTokens: number }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false } })
+    expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0 })
+    const tools = await call<{ movedBlock: { path: string }; rebilledTokens: number }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'tools', removed: ['bash'] } })
+    expect(tools.movedBlock.path).toBe('tools[0]')
+    expect(tools.rebilledTokens).toBeGreaterThan(applyNow.rebilledTokens)
+    const model = await call<{ rebilledTokens: number; deltaUsd: number }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'model', model: 'claude-opus-4-8' } })
+    expect(model.deltaUsd).toBeGreaterThan(0)
+
+    // Ten minutes on, the cache has expired: an edit re-bills nothing the expiry would not have.
+    clock.advance(10 * 60_000)
+    const cold = await call<{ rebilledTokens: number; cacheWarm: boolean }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true } })
+    expect(cold).toMatchObject({ rebilledTokens: 0, cacheWarm: false })
+
+    expect(await app.dispatch('session.cacheSummary', { sessionId: 'ses_nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+  })
+
+  it('gives the same attribution after a restart, from what the store kept', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(10_000)
+    await turn(session.id, 'read AGENTS.md')
+    const store = app.services.store
+    const passes = store.passes.list(session.id)
+    const first = passes.map((p) => attributePass(store, p, { onError: (e) => { throw e } }))
+    forgetSessionCache(store, session.id)
+    const again = attributePass(store, passes.at(-1)!.id, { onError: (e) => { throw e } })
+    expect(again).toEqual(first.at(-1))
+    expect(first.map((a) => a?.cause.kind)).toEqual(['cold', 'none', 'none', 'none'])
+  })
+})
