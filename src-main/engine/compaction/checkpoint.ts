@@ -9,7 +9,7 @@
 import type { CheckpointBody, CheckpointView } from '../conversation/checkpoint'
 import type { Entry, EntryId } from '../conversation/entries'
 import { HistoryCache, modelView } from '../conversation/history'
-import type { WireMessage } from '../model/wire'
+import type { TextBlock, WireMessage } from '../model/wire'
 import type { HistoryMessage } from '../prompt/input'
 import { messagesTokens } from './estimate'
 import { buildHead, pinsBlock, type ReofferedFile } from './head'
@@ -73,6 +73,10 @@ export function composeCheckpoint(input: ComposeInput): ComposeResult {
   let viewOut: CheckpointView
   let pinChecks: PinCheck[]
   let summary: string | null = null
+  let offered: ReofferedFile[] = []
+  const blockDelta = input.sessionBlock ? input.sessionBlock.tokensAfter - input.sessionBlock.tokensBefore : 0
+  const keptTokens = messagesTokens(kept.map((m) => m.message))
+  const shrinks = (head: ReadonlyArray<TextBlock>) => draft.tokens.overhead + blockDelta + keptTokens + messagesTokens([{ role: 'user', content: head }]) < draft.tokens.before.estimated
   if (draft.stage === 'trim') {
     const trimmed = new Map(draft.trimEdits.map((e) => [e.entryId as string, e.content ?? '']))
     const allReplaced = [...replaced.filter((r) => !trimmed.has(r.entryId)), ...draft.trimEdits.map((e) => ({ entryId: e.entryId, content: e.content ?? '' }))]
@@ -89,16 +93,26 @@ export function composeCheckpoint(input: ComposeInput): ComposeResult {
     const summaryText = normaliseForPin(`${draft.firstRequest ?? ''}\n${summary}\n${draft.latestRequest ?? ''}`)
     const { checks, reinject } = checkPins(input.pins, { keptText, keptEntryIds: keptIds, summaryText })
     pinChecks = checks
-    const head = buildHead({
-      trigger: draft.request.trigger,
-      focus: draft.request.focus,
-      keptSteps: draft.keptSteps,
-      firstRequest: draft.firstRequest,
-      latestRequest: draft.latestRequest,
-      summary,
-      files: input.files,
-      pins: reinject,
-    })
+    const headWith = (files: ReadonlyArray<ReofferedFile>) =>
+      buildHead({
+        trigger: draft.request.trigger,
+        focus: draft.request.focus,
+        keptSteps: draft.keptSteps,
+        firstRequest: draft.firstRequest,
+        latestRequest: draft.latestRequest,
+        summary: summary!,
+        files,
+        pins: reinject,
+      })
+    // The files offered back must not make the compaction pointless: on a small session they can be most of what
+    // was summarised. The least recent ones are named instead of shown until the context shrinks.
+    offered = [...input.files]
+    let head = headWith(offered)
+    for (let i = offered.length - 1; i >= 0 && !shrinks(head); i--) {
+      if (offered[i]!.text === null) continue
+      offered[i] = { ...offered[i]!, text: null }
+      head = headWith(offered)
+    }
     const startAt = entries.findIndex((e) => e.id === draft.splitEntryId)
     const laterIds = new Set(entries.slice(startAt).map((e) => e.id as string))
     viewOut = {
@@ -114,7 +128,6 @@ export function composeCheckpoint(input: ComposeInput): ComposeResult {
   const after = historyFor(entries, viewOut)
   const problems = historyProblems(after.map((m) => m.message))
   if (problems.length > 0) return { ok: false, code: 'invalid', reason: `The compacted history would not be valid: ${problems[0]}.` }
-  const blockDelta = input.sessionBlock ? input.sessionBlock.tokensAfter - input.sessionBlock.tokensBefore : 0
   const afterTokens = draft.tokens.overhead + blockDelta + messagesTokens(after.map((m) => m.message))
   if (afterTokens >= draft.tokens.before.estimated) {
     return {
@@ -136,7 +149,7 @@ export function composeCheckpoint(input: ComposeInput): ComposeResult {
     trimmed: draft.trims,
     replaced: draft.replaced,
     reinjected: {
-      files: draft.stage === 'summary' ? input.files.map((f) => ({ path: f.path, tokens: f.tokens, offered: f.text === null ? ('path_only' as const) : ('content' as const) })) : [],
+      files: draft.stage === 'summary' ? offered.map((f) => ({ path: f.path, tokens: f.tokens, offered: f.text === null ? ('path_only' as const) : ('content' as const) })) : [],
       pins: pinChecks.map((c) => ({ pinId: c.pin.pinId, status: c.status })),
       sessionBlock: input.sessionBlock,
     },

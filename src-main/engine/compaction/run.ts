@@ -15,6 +15,7 @@ import type { SnapshotOrigin } from '../prompt/snapshot'
 import { defaultCompactor, SummaryCallError } from './compactor'
 import { contextEntries, historyAfterEdits, reviewEdits } from './edits'
 import { calibrate, messagesTokens } from './estimate'
+import { estimateTokens } from '../prompt/estimate'
 import type { Compactor, CompactorContext, ContextBuilder, ContextEdit, ModelAnswer, StandaloneAsk } from './extensions'
 import { summaryInstruction } from './prompt'
 import { findSplit, type UptoTarget } from './split'
@@ -31,7 +32,15 @@ export interface CompactionRequest {
   readonly forceSummary: boolean
   /** Keep this many assistant turns instead of the setting (automatic compaction retries with 1). */
   readonly keepSteps?: number
+  /**
+   * Keep fewer steps when the usual tail alone would take more than half of the target, so the compaction can
+   * reach it (automatic compaction; a manual one keeps what the user's settings say).
+   */
+  readonly adaptKeep?: boolean
 }
+
+/** The least a summary with its marker takes (estimated tokens): less than this before the split is not worth one. */
+export const MIN_SUMMARY_TOKENS = 300
 
 export interface CompactionInput {
   readonly entries: ReadonlyArray<Entry>
@@ -68,6 +77,8 @@ export interface CompactionDeps {
   readonly modelCalls?: { take(): boolean }
   readonly onProgress?: (progress: CompactionProgress) => void
   readonly onStream?: (event: ModelStreamEvent) => void
+  /** The session's history cache, so the summary request reuses the very message objects the passes sent. */
+  readonly history?: HistoryCache
 }
 
 export interface SummaryPassRecord {
@@ -80,6 +91,8 @@ export interface SummaryPassRecord {
 export interface CompactionDraft {
   readonly request: CompactionRequest
   readonly stage: 'trim' | 'summary'
+  /** Stage 1 alone brought the (calibrated) estimate to the target. */
+  readonly reachedTarget: boolean
   /** First kept message: its index in the history and its first entry. */
   readonly splitIndex: number
   readonly splitEntryId: EntryId
@@ -138,18 +151,26 @@ function keptStartText(message: HistoryMessage | undefined): string | null {
 
 export async function runCompaction(deps: CompactionDeps, input: CompactionInput, request: CompactionRequest, signal: AbortSignal): Promise<CompactionResult> {
   const view = modelView(input.entries)
-  const history = new HistoryCache().fromView(view)
-  const keepSteps = request.keepSteps ?? input.settings.keepSteps
-  const split = findSplit(history, keepSteps, request.upto)
-  if (!split.ok) return { status: 'nothing_to_compact', reason: split.reason }
-  const notes: string[] = []
-  if (split.clamped) notes.push('Nothing came after the chosen entry, so the last step is kept whole and everything before it is summarised.')
-
+  const history = (deps.history ?? new HistoryCache()).fromView(view)
   const basePlan = deps.planner(history, input.previousTailIndex, input.maxOutputTokens)
   const overhead = basePlan.tokens.tools + basePlan.tokens.system
   const wire = history.map((m) => m.message)
   const estimatedBefore = overhead + messagesTokens(wire)
   const targetTokens = Math.floor(input.settings.target * input.windowTokens)
+
+  let keepSteps = request.keepSteps ?? input.settings.keepSteps
+  let split = findSplit(history, keepSteps, request.upto)
+  const notes: string[] = []
+  if (request.adaptKeep && request.upto === null && split.ok) {
+    const keptTokens = (index: number) => calibrate(messagesTokens(wire.slice(index)), input.realTokens, estimatedBefore)
+    while (split.ok && keepSteps > 1 && keptTokens(split.index) > targetTokens / 2) {
+      keepSteps -= 1
+      split = findSplit(history, keepSteps, null)
+    }
+    if (keepSteps < (request.keepSteps ?? input.settings.keepSteps)) notes.push(`Kept the last ${keepSteps} step${keepSteps === 1 ? '' : 's'} instead of ${input.settings.keepSteps}: the usual tail alone was more than half of the target.`)
+  }
+  if (!split.ok) return { status: 'nothing_to_compact', reason: split.reason }
+  if (split.clamped) notes.push('Nothing came after the chosen entry, so the last step is kept whole and everything before it is summarised.')
 
   // Stage 1.
   const entryIndex = new Map<string, number>()
@@ -197,6 +218,7 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
     splitIndex: split.index,
     splitEntryId: firstKept,
     keptSteps: history.slice(split.index).filter((m) => m.message.role === 'assistant').length,
+    reachedTarget: enough,
     trims,
     trimEdits,
     tokens: { before: { real: input.realTokens, estimated: estimatedBefore }, overhead, afterStage1, windowTokens: input.windowTokens, targetTokens },
@@ -209,7 +231,20 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
     return { status: 'draft', draft: { ...base, stage: 'trim', summary: null, form: null, passes: [], costUsd: 0, replaced: null, notes } }
   }
 
-  // Stage 2.
+  // Stage 2, unless what it would replace is smaller than the least a head costs: the summary could only grow the
+  // context, and it is better refused before it is paid for (issue 6 item 10).
+  const summarisedTokens = messagesTokens(trimmedHistory.slice(0, split.index).map((m) => m.message))
+  const headFloor = estimateTokens(base.firstRequest ?? '') + MIN_SUMMARY_TOKENS
+  if (summarisedTokens <= headFloor) {
+    if (trims.length > 0) {
+      notes.push('Stage 2 was skipped: after stage 1, the part before the kept steps is no larger than a summary of it would be.')
+      return { status: 'draft', draft: { ...base, stage: 'trim', summary: null, form: null, passes: [], costUsd: 0, replaced: null, notes } }
+    }
+    return {
+      status: 'nothing_to_compact',
+      reason: `Nothing worth compacting: the part before the kept steps is about ${summarisedTokens.toLocaleString('en-US')} tokens, no more than a summary of it would take.`,
+    }
+  }
   const passes: SummaryPassRecord[] = []
   const costOf = () => passes.reduce((n, p) => n + p.costUsd, 0)
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, input.maxOutputTokens)

@@ -64,7 +64,7 @@ export function createCompactionHook(deps: HookDeps): CompactionHook {
       const lastPassId = deps.lastPassId()
       const decision = decideAuto({ settings: host.settings(), windowTokens: host.windowTokens(), tokens: deps.contextTokens(), lastPassId, state: state.compaction.auto })
       if (!decision.compact) return
-      const options = { trigger: 'auto' as const, focus: null, instructions: null, upto: null, dryRun: false, forceSummary: false, modelCalls: deps.modelCalls, notify: false }
+      const options = { trigger: 'auto' as const, focus: null, instructions: null, upto: null, dryRun: false, forceSummary: false, adaptKeep: true, modelCalls: deps.modelCalls, notify: false }
       let outcome = await compaction.compact(options, signal)
       // The usual tail can hold everything (one long step): keep only the last step rather than fail.
       if (outcome.status === 'nothing_to_compact' && host.settings().keepSteps > 1) outcome = await compaction.compact({ ...options, keepSteps: 1 }, signal)

@@ -99,6 +99,8 @@ export interface CompactOptions {
   /** Stage 2 whatever stage 1 achieved (everything but automatic compaction). */
   readonly forceSummary: boolean
   readonly keepSteps?: number
+  /** Keep fewer steps when the usual tail would leave no room to reach the target (automatic compaction). */
+  readonly adaptKeep?: boolean
   /** The turn's model-call cap, shared with the extensions (issue 6 item 9). */
   readonly modelCalls?: { take(): boolean }
   /** Show failures as a notice in the conversation. */
@@ -161,6 +163,7 @@ export class SessionCompaction {
         ...(host.compactor() ? { compactor: host.compactor()! } : {}),
         ...(options.modelCalls ? { modelCalls: options.modelCalls } : {}),
         onProgress: (progress) => host.emitCompaction({ type: 'progressed', compactionId: id, progress }),
+        history: host.history,
       },
       {
         entries,
@@ -173,7 +176,7 @@ export class SessionCompaction {
         root: host.root,
         origin: state.frozen?.session.origin ?? { kind: 'session_start' },
       },
-      { trigger: options.trigger, focus: options.focus, instructions: options.instructions, upto: options.upto, forceSummary: options.forceSummary, ...(options.keepSteps ? { keepSteps: options.keepSteps } : {}) },
+      { trigger: options.trigger, focus: options.focus, instructions: options.instructions, upto: options.upto, forceSummary: options.forceSummary, ...(options.keepSteps ? { keepSteps: options.keepSteps } : {}), ...(options.adaptKeep ? { adaptKeep: true } : {}) },
       signal,
     )
     switch (result.status) {

@@ -75,7 +75,9 @@ async function compactOnce(session: FakeSession, trigger: 'auto' | 'manual', kee
     expect(JSON.stringify(after.slice(1).map((m) => m.message))).toBe(JSON.stringify(before.slice(draft.splitIndex).map((m) => m.message)))
   } else {
     expect(JSON.stringify(after.slice(draft.splitIndex).map((m) => m.message))).toBe(JSON.stringify(before.slice(draft.splitIndex).map((m) => m.message)))
-    expect(composed.body.tokens.after.estimated).toBeLessThanOrEqual(draft.tokens.targetTokens)
+    // Stage 1 can also be all there is (nothing worth a summary before the split); the target holds when it sufficed.
+    if (draft.reachedTarget) expect(composed.body.tokens.after.estimated).toBeLessThanOrEqual(draft.tokens.targetTokens)
+    else expect(trigger === 'manual' || composed.body.tokens.after.estimated > draft.tokens.targetTokens).toBe(true)
   }
   // The checkpoint is written; the model's view from now on is the composed one.
   session.append(composed.body)

@@ -1,0 +1,138 @@
+/**
+ * Manual compaction end to end (store, runtime, loop, the simulator as the model): `/compact <focus>` in the chat,
+ * the summary request reading the cached prefix, the history starting at the checkpoint afterwards, "nothing to
+ * compact", and a cancel during the summary stream that leaves the session unchanged byte for byte.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ModelClient, ModelOutcome } from '../../../src-main/engine/ports'
+import { isSummaryRequest, openHarness, type Harness } from './harness'
+
+const FILES = {
+  'README.md': '# Demo\n\nThe API is versioned under /v2. Keep handlers small.\n',
+  'src/api.ts': Array.from({ length: 150 }, (_, i) => `export function handler${i}() { return { version: 2, route: '/v2/items/${i}' } }`).join('\n'),
+  'docs/notes.md': '# Notes\n\nDecision: the API returns JSON only.\n'.repeat(20),
+}
+
+/** Four turns, eight assistant turns: the first two (a read and a long search) are summarised. */
+async function threeTurns(h: Harness): Promise<void> {
+  expect(await h.send('read README.md')).toBe('end_turn')
+  expect(await h.send('find "handler"')).toBe('end_turn')
+  expect(await h.send('find "Decision"')).toBe('end_turn')
+  expect(await h.send('read src/api.ts')).toBe('end_turn')
+}
+
+interface Pass {
+  id: string
+  kind: string
+  status: string
+  costUsd: number | null
+  usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number } | null
+}
+
+describe('manual compaction', () => {
+  let h: Harness
+  afterEach(async () => h?.close())
+
+  it('/compact with a focus writes a checkpoint whose summary request read the cached prefix, and the next pass starts from it', async () => {
+    h = await openHarness({ files: FILES })
+    await threeTurns(h)
+    const before = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
+    expect(await h.send('/compact keep the API decisions')).toBe('compacted')
+
+    const checkpoint = h.entries().at(-1) as Record<string, any>
+    expect(checkpoint.kind).toBe('checkpoint')
+    expect(checkpoint.trigger).toBe('manual')
+    expect(checkpoint.focus).toBe('keep the API decisions')
+    expect(checkpoint.stage).toBe('summary')
+    expect(checkpoint.summary).toContain('Focus: keep the API decisions')
+    expect(checkpoint.summary).not.toContain('<analysis>')
+    expect(checkpoint.view.head[0].text).toContain('read README.md')
+    expect(checkpoint.summaryPassIds).toHaveLength(1)
+    expect(checkpoint.costUsd).toBeGreaterThan(0)
+    expect(checkpoint.tokens.after.estimated).toBeLessThan(checkpoint.tokens.before.estimated)
+    // No user message was recorded for the command: it is not a request to the model.
+    expect(h.entries().filter((e) => e.kind === 'user_message')).toHaveLength(4)
+
+    const passes = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
+    const summary = passes.at(-1)!
+    expect(summary.kind).toBe('summary')
+    expect(summary.status).toBe('done')
+    expect(summary.id).toBe(checkpoint.summaryPassIds[0])
+    // The prefix was a cache read, not a fresh write.
+    const u = summary.usage!
+    const total = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+    expect(u.cache_read_input_tokens / total).toBeGreaterThan(0.8)
+    const lastMain = before.at(-1)!.usage!
+    expect(u.cache_read_input_tokens).toBeGreaterThan(lastMain.cache_read_input_tokens * 0.5)
+    const detail = await h.call<{ requestBody: string }>('pass.get', { passId: summary.id })
+    const body = JSON.parse(detail.requestBody)
+    expect(body.tools.map((t: { name: string }) => t.name)).toContain('compact')
+    expect(isSummaryRequest(body)).toBe(true)
+
+    // The next pass sends the head first, and the session block was frozen again at the checkpoint.
+    expect(checkpoint.reinjected.files).toEqual([{ path: 'README.md', tokens: expect.any(Number), offered: 'content' }])
+    expect(await h.send('read README.md and src/api.ts')).toBe('end_turn')
+    const after = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
+    const next = await h.call<{ requestBody: string; plan: { sessionOrigin: { kind: string; entryId: string } } }>('pass.get', { passId: after[after.length - 2]!.id })
+    const sent = JSON.parse(next.requestBody)
+    expect(JSON.stringify(sent.messages[0])).toContain('Compacted at the user')
+    expect(JSON.stringify(sent.messages)).not.toContain('Decision: the API returns JSON only.\\n# Notes')
+    expect(next.plan.sessionOrigin).toEqual({ kind: 'checkpoint', entryId: checkpoint.id })
+    // The dedup memory was cleared at the checkpoint: src/api.ts comes back whole; README.md was offered back in
+    // the head, so its read is answered "unchanged".
+    const results = h.entries().filter((e) => e.kind === 'tool_result').slice(-2)
+    expect(String(results[0]!.content)).toMatch(/unchanged/i)
+    expect(String(results[1]!.content)).toContain('handler149')
+
+    const listed = await h.call<{ checkpoints: Array<{ checkpoint: { id: string }; realTokensAfter: number | null; passes: unknown[] }> }>('compaction.list', { sessionId: h.sessionId })
+    expect(listed.checkpoints).toHaveLength(1)
+    expect(listed.checkpoints[0]!.realTokensAfter).toBeGreaterThan(0)
+    expect(listed.checkpoints[0]!.passes).toHaveLength(1)
+  })
+
+  it('answers "nothing to compact" when there are not more than keepSteps assistant turns', async () => {
+    h = await openHarness({ files: FILES })
+    expect(await h.send('read README.md')).toBe('end_turn')
+    expect(await h.send('/compact')).toBe('nothing_to_compact')
+    const notice = h.entries().at(-1)!
+    expect(notice.kind).toBe('notice')
+    expect(String(notice.text)).toMatch(/^Nothing to compact/)
+    expect(h.entries().some((e) => e.kind === 'checkpoint')).toBe(false)
+  })
+
+  it('leaves the session unchanged byte for byte when the summary stream is cancelled, and records the cancelled pass', async () => {
+    const hold = (client: ModelClient): ModelClient => ({
+      ...client,
+      endpoint: client.endpoint,
+      countTokens: (r) => client.countTokens(r),
+      async send(request, options): Promise<ModelOutcome> {
+        if (!isSummaryRequest(request as never)) return client.send(request, options)
+        options.onEvent?.({ type: 'message_started', messageId: 'msg_hold', model: request.model })
+        options.onEvent?.({ type: 'block_started', index: 0, kind: 'text' })
+        options.onEvent?.({ type: 'text_delta', index: 0, text: '1. User requests:' })
+        await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }))
+        const usage = { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 5000, cache_creation_input_tokens: 10 }
+        return { ok: false, error: { kind: 'aborted', message: 'The request was aborted.', status: null }, partial: { id: 'msg_hold', model: request.model, content: [{ type: 'text', text: '1. User requests:' }], stop_reason: null, usage }, attempts: [] }
+      },
+    })
+    h = await openHarness({ files: FILES, wrap: hold })
+    await threeTurns(h)
+    const db = h.app.services.store.db
+    const snapshot = () => ({
+      entries: JSON.stringify(db.prepare('SELECT id, seq, at, kind, body FROM entries WHERE session_id = ? ORDER BY seq').all(h.sessionId)),
+      state: db.prepare('SELECT state FROM sessions WHERE id = ?').pluck().get(h.sessionId) as string,
+    })
+    const before = snapshot()
+    const streaming = h.next('compaction.progressed', (p) => p.stage === 'summary_streaming')
+    const ended = h.next('turn.ended')
+    await h.call('run.start', { sessionId: h.sessionId, text: '/compact' })
+    await streaming
+    expect(await h.call('compaction.cancel', { sessionId: h.sessionId })).toEqual({ cancelled: true })
+    expect((await ended).reason).toBe('cancelled')
+    expect(snapshot()).toEqual(before)
+    const passes = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
+    expect(passes.at(-1)).toMatchObject({ kind: 'summary', status: 'cancelled' })
+    expect(passes.at(-1)!.costUsd).toBeGreaterThan(0)
+    expect(h.events.some((e) => e.name === 'compaction.failed' && e.payload.reason === 'cancelled')).toBe(true)
+  })
+})
