@@ -4,6 +4,7 @@
  * `diagnostics.previous_message_id` gets the first divergence, checked in the order model, system, tools,
  * messages. `cache_missed_input_tokens` is the previous prompt's tokens from the first differing block on.
  */
+import { createHash } from 'node:crypto'
 import { canonicalJson, type Sequence } from './sequence'
 import type { SimRequest } from './request'
 
@@ -28,11 +29,17 @@ interface Fingerprint {
 }
 
 // A session only ever compares with its previous response; 1,000 fingerprints of 16-hex-digit keys stay small.
-const FINGERPRINT_LIMIT = 1_000
+/**
+ * Responses whose fingerprint is kept. A client names the previous response of its own conversation, so a short
+ * window serves every live conversation; each fingerprint holds a key per block, so the window bounds memory.
+ */
+const FINGERPRINT_LIMIT = 64
 const KEY_CHARS = 16
 
+/** A hash, not the text: fingerprints are kept for many responses, and a level's text can be tens of kB. */
 function levelDigest(request: SimRequest, level: 'tools' | 'system'): string {
-  return canonicalJson(level === 'tools' ? request.tools.map(stripCc) : request.system.map(stripCc))
+  const json = canonicalJson(level === 'tools' ? request.tools.map(stripCc) : request.system.map(stripCc))
+  return createHash('sha256').update(json).digest('hex')
 }
 
 function stripCc(block: object): object {

@@ -32,7 +32,7 @@ describe('session lifecycle', () => {
   let app: App
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'loupe-life-'))
-    writeFileSync(join(dir, 'README.md'), '# Lifecycle\n\nA test project.\n')
+    writeFileSync(join(dir, 'README.md'), '# Lifecycle\n\nA test project.\n' + 'Long enough to be stored compressed. '.repeat(120))
     process.env.LOUPE_SIM_PACE = 'instant'
     app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
   })

@@ -1,29 +1,43 @@
 import { createHash } from 'node:crypto'
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { Db } from './database'
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex')
 }
 
-/** Content-addressed text: each distinct string is stored once, under its sha256. */
+/** Below this size compression saves too little to be worth a decode on every read. */
+const COMPRESS_MIN_BYTES = 256
+
+/**
+ * Content-addressed text: each distinct string is stored once, under the sha256 of its text, compressed with raw
+ * deflate when that saves at least a tenth (request texts — JSON, code, prose — usually shrink 3–5×).
+ * `size` is always the text's own byte length.
+ */
 export class BlobRepo {
   private readonly insert
   private readonly select
+  private readonly exists
   constructor(private readonly db: Db) {
-    this.insert = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?, ?, ?)')
-    this.select = db.prepare('SELECT data FROM blobs WHERE hash = ?').pluck()
+    this.insert = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data, encoding) VALUES (?, ?, ?, ?)')
+    this.select = db.prepare('SELECT data, encoding FROM blobs WHERE hash = ?')
+    this.exists = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
   }
 
   put(text: string): string {
     const hash = sha256Hex(text)
+    if (this.exists.get(hash)) return hash
     const bytes = Buffer.from(text, 'utf8')
-    this.insert.run(hash, bytes.length, bytes)
+    const packed = bytes.length >= COMPRESS_MIN_BYTES ? deflateRawSync(bytes) : null
+    if (packed && packed.length < bytes.length * 0.9) this.insert.run(hash, bytes.length, packed, 'deflate')
+    else this.insert.run(hash, bytes.length, bytes, 'utf8')
     return hash
   }
 
   get(hash: string): string | null {
-    const data = this.select.get(hash) as Buffer | undefined
-    return data ? data.toString('utf8') : null
+    const row = this.select.get(hash) as { data: Buffer; encoding: string } | undefined
+    if (!row) return null
+    return (row.encoding === 'deflate' ? inflateRawSync(row.data) : row.data).toString('utf8')
   }
 
   /** Removes blobs no pass refers to any more (after a session is deleted). Returns how many went. */
@@ -33,7 +47,10 @@ export class BlobRepo {
         `DELETE FROM blobs WHERE hash NOT IN (
            SELECT blob_hash FROM pass_blocks
            UNION SELECT skeleton_hash FROM passes
-           UNION SELECT response_hash FROM passes WHERE response_hash IS NOT NULL)`,
+           UNION SELECT response_hash FROM passes WHERE response_hash IS NOT NULL
+           UNION SELECT plan_hash FROM passes WHERE plan_hash IS NOT NULL
+           UNION SELECT json_extract(a.value, '$.responseHash') FROM passes, json_each(passes.attempts) a
+             WHERE json_extract(a.value, '$.responseHash') IS NOT NULL)`,
       )
       .run()
     return result.changes

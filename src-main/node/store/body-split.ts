@@ -6,8 +6,6 @@
  * gives back the same bytes. Where that does not hold (a body written some other way), the whole body is one
  * segment. Either way the caller checks the joined bytes against the captured hash before storing.
  */
-import { randomBytes } from 'node:crypto'
-
 export interface Segment {
   /** Where the segment sits in the request: `tools[3]`, `system[1]`, `messages[12]`, or `body`. */
   readonly path: string
@@ -21,8 +19,20 @@ export interface SplitBody {
 
 const AREAS = ['tools', 'system', 'messages'] as const
 
-function placeholder(nonce: string, index: number): string {
-  return `\u0000${nonce}:${index}\u0000`
+/**
+ * The marker that stands for an area's items in the skeleton. It names the first segment and how many follow,
+ * so the skeleton stays a few hundred bytes however long the conversation, and equal skeletons are stored once.
+ */
+function placeholder(nonce: string, first: number, count: number): string {
+  return `\u0000${nonce}:${first}:${count}\u0000`
+}
+
+/** A marker prefix that the body does not contain, so a placeholder can never match the request's own text. */
+function pickNonce(body: string): string {
+  for (let i = 0; ; i++) {
+    const nonce = `seg${i}`
+    if (!body.includes(nonce)) return nonce
+  }
 }
 
 export function splitBody(body: string): SplitBody {
@@ -33,22 +43,18 @@ export function splitBody(body: string): SplitBody {
     return wholeBody(body)
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || JSON.stringify(parsed) !== body) return wholeBody(body)
-  // The nonce keeps a placeholder from ever matching text that happens to be inside the request.
-  const nonce = randomBytes(8).toString('hex')
+  const nonce = pickNonce(body)
   const record = parsed as Record<string, unknown>
   const segments: Segment[] = []
   const clone: Record<string, unknown> = { ...record }
   for (const area of AREAS) {
     const list = record[area]
     if (!Array.isArray(list)) continue
-    clone[area] = list.map((item, i) => {
-      const ph = placeholder(nonce, segments.length)
-      segments.push({ path: `${area}[${i}]`, text: JSON.stringify(item) })
-      return ph
-    })
+    const first = segments.length
+    list.forEach((item, i) => segments.push({ path: `${area}[${i}]`, text: JSON.stringify(item) }))
+    clone[area] = placeholder(nonce, first, list.length)
   }
-  const skeleton = `${nonce}\n${JSON.stringify(clone)}`
-  const split = { skeleton, segments }
+  const split = { skeleton: `${nonce}\n${JSON.stringify(clone)}`, segments }
   return joinBody(split.skeleton, segments.map((s) => s.text)) === body ? split : wholeBody(body)
 }
 
@@ -56,17 +62,18 @@ function wholeBody(body: string): SplitBody {
   return { skeleton: '\n\u0000', segments: [{ path: 'body', text: body }] }
 }
 
-/** The inverse of splitBody. */
+/** The inverse of splitBody: `JSON.stringify` of an array is `[` + its items' JSON joined by `,` + `]`. */
 export function joinBody(skeleton: string, texts: ReadonlyArray<string>): string {
   const newline = skeleton.indexOf('\n')
   const nonce = skeleton.slice(0, newline)
   const json = skeleton.slice(newline + 1)
   if (nonce === '' && json === '\u0000') return texts[0] ?? ''
-  // A placeholder inside JSON text is the quoted, escaped form of `\u0000<nonce>:<n>\u0000`.
-  const pattern = new RegExp(`"\\\\u0000${nonce}:(\\d+)\\\\u0000"`, 'g')
-  return json.replace(pattern, (_m, n: string) => {
-    const text = texts[Number(n)]
-    if (text === undefined) throw new Error(`segment ${n} missing`)
-    return text
+  // A placeholder inside JSON text is the quoted, escaped form of `\u0000<nonce>:<first>:<count>\u0000`.
+  const pattern = new RegExp(`"\\\\u0000${nonce}:(\\d+):(\\d+)\\\\u0000"`, 'g')
+  return json.replace(pattern, (_m, first: string, count: string) => {
+    const start = Number(first)
+    const items = texts.slice(start, start + Number(count))
+    if (items.length !== Number(count)) throw new Error(`segments ${first}+${count} missing`)
+    return `[${items.join(',')}]`
   })
 }

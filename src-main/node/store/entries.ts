@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
 import type { Db } from './database'
 import { newId } from './ids'
@@ -8,11 +9,25 @@ interface EntryRow {
   seq: number
   at: number
   kind: string
-  body: string
+  /** JSON text, or (for bodies over COMPRESS_MIN_CHARS that shrink) the JSON raw-deflated. */
+  body: string | Buffer
+}
+
+/** Entries above this size (tool results, long answers) are compressed; small ones stay readable in the file. */
+const COMPRESS_MIN_CHARS = 1024
+
+export function encodeEntryBody(json: string): string | Buffer {
+  if (json.length < COMPRESS_MIN_CHARS) return json
+  const packed = deflateRawSync(Buffer.from(json, 'utf8'))
+  return packed.length < Buffer.byteLength(json) * 0.9 ? packed : json
+}
+
+function decodeBody(body: string | Buffer): string {
+  return typeof body === 'string' ? body : inflateRawSync(body).toString('utf8')
 }
 
 function toEntry(row: EntryRow): Entry {
-  const body = JSON.parse(row.body) as EntryBody
+  const body = JSON.parse(decodeBody(row.body)) as EntryBody
   return { ...body, id: row.id as EntryId, sessionId: row.session_id, seq: row.seq, at: row.at } as Entry
 }
 
@@ -26,7 +41,7 @@ export class EntryRepo {
     const insert = this.db.prepare('INSERT INTO entries (id, session_id, seq, at, kind, body) VALUES (?, ?, ?, ?, ?, ?)')
     const out: Entry[] = []
     bodies.forEach((body, i) => {
-      const row: EntryRow = { id: newId('ent', now), session_id: sessionId, seq: last + i + 1, at: now, kind: body.kind, body: JSON.stringify(body) }
+      const row: EntryRow = { id: newId('ent', now), session_id: sessionId, seq: last + i + 1, at: now, kind: body.kind, body: encodeEntryBody(JSON.stringify(body)) }
       insert.run(row.id, row.session_id, row.seq, row.at, row.kind, row.body)
       out.push(toEntry(row))
     })

@@ -5,6 +5,9 @@
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join } from 'node:path'
 import { writeFileAtomic } from '../tools/atomic-write'
+import { inflateRawSync } from 'node:zlib'
+import { BlobRepo } from './blobs'
+import { encodeEntryBody } from './entries'
 import type { Db } from './database'
 
 export const EXPORT_FORMAT = 'loupe-session'
@@ -28,7 +31,11 @@ export function exportSession(db: Db, sessionId: string): SessionExport | null {
   const session = db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as Row | undefined
   if (!session) return null
   const project = db.prepare('SELECT name, root FROM projects WHERE id = ?').get(session.project_id) as { name: string; root: string }
-  const entries = db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
+  // Entry bodies go out as JSON text whatever their stored encoding (see entries.ts).
+  const entries = (db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]).map((e) => ({
+    ...e,
+    body: typeof e.body === 'string' ? e.body : inflateRawSync(e.body as Buffer).toString('utf8'),
+  }))
   const passes = db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
   const passBlocks = db
     .prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal')
@@ -37,12 +44,13 @@ export function exportSession(db: Db, sessionId: string): SessionExport | null {
   for (const p of passes) {
     hashes.add(String(p.skeleton_hash))
     if (p.response_hash) hashes.add(String(p.response_hash))
+    if (p.plan_hash) hashes.add(String(p.plan_hash))
     for (const a of JSON.parse(String(p.attempts)) as Array<{ responseHash: string | null }>) if (a.responseHash) hashes.add(a.responseHash)
   }
   for (const b of passBlocks) hashes.add(String(b.blob_hash))
   const blobs: Record<string, string> = {}
-  const get = db.prepare('SELECT data FROM blobs WHERE hash = ?').pluck()
-  for (const hash of [...hashes].sort()) blobs[hash] = (get.get(hash) as Buffer).toString('utf8')
+  const repo = new BlobRepo(db)
+  for (const hash of [...hashes].sort()) blobs[hash] = repo.get(hash) ?? ''
   return { format: EXPORT_FORMAT, version: EXPORT_VERSION, project, session, entries, passes, passBlocks, blobs }
 }
 
@@ -68,13 +76,12 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
   const sessionId = String(d.session.id)
   if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new ImportError(`session ${sessionId} is already in the store`)
   db.transaction(() => {
-    const put = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?, ?, ?)')
+    const repo = new BlobRepo(db)
     for (const [hash, text] of Object.entries(d.blobs!)) {
-      const bytes = Buffer.from(String(text), 'utf8')
-      put.run(hash, bytes.length, bytes)
+      if (repo.put(String(text)) !== hash) throw new ImportError(`blob ${hash.slice(0, 12)}… does not match its text`)
     }
     insertRow(db, 'sessions', { ...d.session, project_id: projectId })
-    for (const e of d.entries!) insertRow(db, 'entries', e)
+    for (const e of d.entries!) insertRow(db, 'entries', { ...e, body: encodeEntryBody(String(e.body)) })
     for (const p of d.passes!) insertRow(db, 'passes', p)
     for (const b of d.passBlocks!) insertRow(db, 'pass_blocks', b)
   })()

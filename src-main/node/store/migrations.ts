@@ -43,15 +43,18 @@ export const migrations: ReadonlyArray<Migration> = [
         seq         INTEGER NOT NULL,
         at          INTEGER NOT NULL,
         kind        TEXT NOT NULL,
-        body        TEXT NOT NULL,
+        -- The entry's JSON; large bodies (tool results, long answers) are stored raw-deflated as a BLOB.
+        body        BLOB NOT NULL,
         UNIQUE (session_id, seq)
       );
 
       -- Each distinct text (a tool definition, a system block, a message, a skeleton, a raw response) once.
+      -- encoding 'utf8': data is the text; 'deflate': the text compressed with raw deflate. size is the text's.
       CREATE TABLE blobs (
-        hash  TEXT PRIMARY KEY,
-        size  INTEGER NOT NULL,
-        data  BLOB NOT NULL
+        hash      TEXT PRIMARY KEY,
+        size      INTEGER NOT NULL,
+        data      BLOB NOT NULL,
+        encoding  TEXT NOT NULL DEFAULT 'utf8'
       );
 
       -- One row per request sent to the model. The request body is re-assembled from the skeleton and the
@@ -79,7 +82,7 @@ export const migrations: ReadonlyArray<Migration> = [
         cost_usd        REAL,
         attempts        TEXT NOT NULL DEFAULT '[]',
         error           TEXT,
-        plan            TEXT NOT NULL DEFAULT '{}',
+        plan_hash       TEXT REFERENCES blobs(hash),
         attribution     TEXT,
         UNIQUE (session_id, seq)
       );

@@ -113,7 +113,7 @@ interface PassRow {
   cost_usd: number | null
   attempts: string
   error: string | null
-  plan: string
+  plan_hash: string | null
   attribution: string | null
 }
 
@@ -207,17 +207,17 @@ export class PassRepo {
       cost_usd: pass.costUsd,
       attempts: JSON.stringify(attempts),
       error: pass.error ? JSON.stringify(pass.error) : null,
-      plan: JSON.stringify(pass.plan ?? {}),
+      plan_hash: this.blobs.put(JSON.stringify(pass.plan ?? {})),
       attribution: null,
     }
     this.db
       .prepare(
         `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
            request_bytes, skeleton_hash, base_pass_id, base_count, segment_count, response_hash, message_id, stop_reason,
-           usage, cost_usd, attempts, error, plan, attribution)
+           usage, cost_usd, attempts, error, plan_hash, attribution)
          VALUES (@id, @session_id, @seq, @kind, @model, @status, @queued_at, @first_byte_at, @done_at, @request_sha256,
            @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @segment_count, @response_hash, @message_id,
-           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan, @attribution)`,
+           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution)`,
       )
       .run(row)
     const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
@@ -291,7 +291,7 @@ export class PassRepo {
       requestBody: this.requestBody(passId),
       segments: this.segmentHashes(passId),
       responseRaw: row.response_hash ? this.blobs.get(row.response_hash) : null,
-      plan: JSON.parse(row.plan) as unknown,
+      plan: row.plan_hash ? (JSON.parse(this.blobs.get(row.plan_hash) ?? '{}') as unknown) : {},
     }
   }
 

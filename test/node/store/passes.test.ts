@@ -60,7 +60,7 @@ describe('request body segments', () => {
   })
 
   it('is not fooled by text that looks like a placeholder', () => {
-    const b = body(['\u0000abcdef0123456789:0\u0000', 'x'])
+    const b = body(['\u0000seg0:0:1\u0000', 'seg1', 'x'])
     const split = splitBody(b)
     expect(joinBody(split.skeleton, split.segments.map((s) => s.text))).toBe(b)
   })
