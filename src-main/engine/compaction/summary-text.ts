@@ -11,7 +11,12 @@ export function extractSummary(text: string): string {
     const summaryAt = out.search(/<summary>/i)
     out = summaryAt > open ? out.slice(0, open) + out.slice(summaryAt) : out.slice(0, open)
   }
-  const wrapped = /<summary>([\s\S]*?)(?:<\/summary>|$)/i.exec(out)
-  if (wrapped) out = wrapped[1]!
+  // From the first opening tag to the last closing one: the summary may quote text that has its own tags.
+  const open2 = out.search(/<summary>/i)
+  if (open2 >= 0) {
+    const body = out.slice(open2 + '<summary>'.length)
+    const close = body.toLowerCase().lastIndexOf('</summary>')
+    out = close >= 0 ? body.slice(0, close) : body
+  }
   return out.trim()
 }
