@@ -1,14 +1,18 @@
 import { useAppStore } from '../../state/app'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
-import { useState } from 'react'
+import { useInspectorStore } from '../../state/inspector'
 import { ChatPane } from '../chat/ChatPane'
+import { InspectorPane } from '../inspector/InspectorPane'
 import { ProjectsSidebar } from '../projects/ProjectsSidebar'
 
 export function AppShell() {
   const info = useAppStore((s) => s.info)
   const connection = useAppStore((s) => s.connection)
-  const [selectedPassId, setSelectedPassId] = useState<string | null>(null)
+  // The chat and the inspector share one selection: picking a message selects the pass that produced it.
+  const selectedPassId = useInspectorStore((s) => s.selectedPassId)
+  const selectPass = useInspectorStore((s) => s.passSelected)
+  const dock = useInspectorStore((s) => s.layout.dock)
   const project = useProjectsStore(selectSelectedProject)
   const session = useSessionsStore((s) =>
     project ? (s.byProject[project.id] ?? []).find((x) => x.id === s.selectedId) ?? null : null,
@@ -35,7 +39,10 @@ export function AppShell() {
           ) : !session ? (
             <EmptyState title={project.name} hint="Create a session with + New session, or pick one in the sidebar." />
           ) : (
-            <ChatPane key={session.id} sessionId={session.id} title={session.title} selectedPassId={selectedPassId} onSelectPass={setSelectedPassId} />
+            <div className={`workspace dock-${dock}`}>
+              <ChatPane key={session.id} sessionId={session.id} title={session.title} selectedPassId={selectedPassId} onSelectPass={selectPass} />
+              <InspectorPane sessionId={session.id} />
+            </div>
           )}
         </main>
       </div>
