@@ -6,7 +6,10 @@
  * - every entry a pass depends on is committed before the pass is sent;
  * - a pass and the entries it produced are committed together;
  * - every tool_use gets a tool_result entry (run, denied, invalid or interrupted), so the session is always valid
- *   for the API, after a cancel as after an error.
+ *   for the API, after a cancel as after an error;
+ * - compaction is checked at the start of every pass (`CompactionHook.beforePass`): its checkpoint is committed
+ *   before the pass that depends on it is planned, and a cancelled or failed compaction changes no entry the model
+ *   sees (issue 6 item 7).
  */
 import type { Entry, EntryBody } from '../conversation/entries'
 import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'

@@ -87,6 +87,11 @@ export async function perPassEdits(
 
 const SECTION_REASON = "an extension's context section, recomputed before each pass; it sits after every breakpoint"
 
+/** Wrapped in a tag, so neither the model nor a reader takes the app's text for the user's words. */
+function wrap(name: string, text: string): string {
+  return `<context-section name="${name.replace(/[^\w:.-]/g, '_')}">\n${text.trim()}\n</context-section>`
+}
+
 /** The extensions' context sections for the next pass; a section that fails or runs late is left out. */
 export async function collectSections(
   loaded: LoadedExtensions,
@@ -99,7 +104,7 @@ export async function collectSections(
   for (const provider of loaded.sections) {
     try {
       const text = await provider.section({ passNumber }, ctx)
-      if (text !== null && text.trim() !== '') sections.push({ name: `ext:${provider.name}`, stability: 'volatile', placement: 'tail', text, reason: SECTION_REASON })
+      if (text !== null && text.trim() !== '') sections.push({ name: `ext:${provider.name}`, stability: 'volatile', placement: 'tail', text: wrap(provider.name, text), reason: SECTION_REASON })
     } catch (err) {
       failures.push({ name: provider.name, message: `The context section ${provider.name} was left out (${err instanceof Error ? err.message : String(err)}).` })
     }
@@ -110,7 +115,7 @@ export async function collectSections(
     const newestText = newest?.kind === 'user_message' ? newest.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n') : ''
     try {
       const text = await recall.call(loaded.memory, { newestText }, ctx)
-      if (text !== null && text.trim() !== '') sections.push({ name: `ext:${loaded.memory.name}:recall`, stability: 'volatile', placement: 'tail', text, reason: SECTION_REASON })
+      if (text !== null && text.trim() !== '') sections.push({ name: `ext:${loaded.memory.name}:recall`, stability: 'volatile', placement: 'tail', text: wrap(`${loaded.memory.name}:recall`, text), reason: SECTION_REASON })
     } catch (err) {
       failures.push({ name: `${loaded.memory.name}:recall`, message: `The memory recall of ${loaded.memory.name} was left out (${err instanceof Error ? err.message : String(err)}).` })
     }

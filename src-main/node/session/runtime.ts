@@ -402,11 +402,16 @@ export class SessionRuntime {
     return { runId: run.id, outcome }
   }
 
-  /** Applies a dry run's draft (null when there is no such draft). Refused while a run is going. */
+  /** Applies a dry run's draft (null when there is no such draft), as the session's run: nothing else runs meanwhile. */
   async applyDraft(draftId: string, summary: string | undefined): Promise<CompactOutcome | null> {
-    if (this.run) throw new Error('busy')
-    if (!this.state.frozen) await this.prepare()
-    return this.compaction.apply(draftId, summary)
+    let outcome: CompactOutcome | null = null
+    const run = this.begin(async () => {
+      outcome = await this.compaction.apply(draftId, summary)
+      const o = outcome as CompactOutcome | null
+      return { reason: o === null ? 'compaction_failed' : o.status === 'applied' ? 'compacted' : 'compaction_failed', passes: 0 }
+    })
+    await run.done
+    return outcome
   }
 
   discardDraft(draftId: string): boolean {
