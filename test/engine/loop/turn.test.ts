@@ -1,0 +1,239 @@
+/**
+ * The agent loop under plain Node with fakes for every port: a scripted model, an in-memory log, a recording tool
+ * executor. What is checked is what the loop promises whatever happens: every tool_use ends up with a result,
+ * passes and their entries are committed together, plan mode never runs a mutating tool, and a cancel or an error
+ * leaves a session the API would accept.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Entry, EntryBody, PassId } from '../../../src-main/engine/conversation/entries'
+import { unansweredToolUses } from '../../../src-main/engine/conversation/history'
+import type { PassCommit, PlannedPass, SessionLog } from '../../../src-main/engine/loop/ports'
+import { runTurn, type TurnDeps } from '../../../src-main/engine/loop/turn'
+import type { AssistantContentBlock, AssistantMessage, WireRequest } from '../../../src-main/engine/model/wire'
+import type { ModelClient, ModelOutcome, ModelSendOptions } from '../../../src-main/engine/ports'
+import { NO_RULES, type PermissionMode } from '../../../src-main/engine/tools/permissions'
+import { emptyToolSessionState } from '../../../src-main/engine/tools/session-state'
+import type { ToolCallRequest, ToolExecutor, ToolOutcome } from '../../../src-main/engine/tools/executor'
+import type { PromptPlan } from '../../../src-main/engine/prompt/plan'
+
+class MemoryLog implements SessionLog {
+  readonly all: Entry[] = []
+  readonly passes: PassCommit[] = []
+  private seq = 0
+  entries(): ReadonlyArray<Entry> {
+    return this.all
+  }
+  append(bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> {
+    const made = bodies.map((b) => ({ ...b, id: `e${++this.seq}`, sessionId: 's', seq: this.seq, at: this.seq }) as Entry)
+    this.all.push(...made)
+    return made
+  }
+  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>) {
+    this.passes.push(pass)
+    const passId = `p${this.passes.length}` as PassId
+    return { passId, entries: this.append(makeEntries(passId)) }
+  }
+}
+
+const use = (id: string, name: string, input: unknown): AssistantContentBlock => ({ type: 'tool_use', id, name, input })
+const text = (t: string): AssistantContentBlock => ({ type: 'text', text: t })
+
+function message(content: AssistantContentBlock[], stop: AssistantMessage['stop_reason'] = 'tool_use'): AssistantMessage {
+  return { id: 'msg', model: 'm', content, stop_reason: stop, usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } }
+}
+
+type Step = AssistantMessage | ((options: ModelSendOptions) => Promise<ModelOutcome>)
+
+/** A model that answers each pass with the next scripted step; after the script, it ends the turn. */
+function scriptedModel(steps: Step[]): ModelClient & { requests: WireRequest[] } {
+  const requests: WireRequest[] = []
+  return {
+    requests,
+    endpoint: { kind: 'simulator', baseUrl: 'http://fake' },
+    countTokens: async () => 0,
+    async send(request, options) {
+      requests.push(request)
+      const step = steps.shift() ?? message([text('Done.')], 'end_turn')
+      if (typeof step === 'function') return step(options)
+      return { ok: true, message: step, attempts: [] }
+    },
+  }
+}
+
+function recordingTools(run: (call: ToolCallRequest, signal: AbortSignal) => Promise<ToolOutcome> = async () => ({ kind: 'ok', content: 'ok', effects: [] })) {
+  const calls: string[] = []
+  let active = 0
+  let maxActive = 0
+  const executor: ToolExecutor = {
+    async execute(call, ctx) {
+      calls.push(call.name)
+      active++
+      maxActive = Math.max(maxActive, active)
+      try {
+        return await run(call, ctx.signal)
+      } finally {
+        active--
+      }
+    },
+  }
+  return { executor, calls, maxActive: () => maxActive }
+}
+
+const planner = { plan: (): PlannedPass => ({ request: { model: 'm', max_tokens: 10, messages: [] }, plan: {} as PromptPlan }) }
+
+function deps(model: ModelClient, tools: ToolExecutor, log: MemoryLog, mode: PermissionMode = 'build', answer: 'once' | 'deny' = 'once'): TurnDeps {
+  let state = emptyToolSessionState()
+  let rules = NO_RULES
+  return {
+    model,
+    tools,
+    log,
+    planner,
+    approvals: { ask: async () => (answer === 'once' ? { kind: 'once' } : { kind: 'deny', reason: 'not now' }) },
+    controls: { root: '/project', mode: () => mode, rules: () => rules, setRules: (r) => (rules = r), toolState: () => state, setToolState: (s) => (state = s) },
+    clock: { now: () => 0 },
+    emit: () => {},
+  }
+}
+
+/** What the API requires of the history: every tool_use answered; entries in order. */
+function expectValid(log: MemoryLog): void {
+  expect(unansweredToolUses(log.all)).toEqual([])
+  expect(log.all.map((e) => e.seq)).toEqual(log.all.map((_, i) => i + 1))
+}
+
+describe('runTurn', () => {
+  it('runs tool round trips, reads in parallel and writes alone, each pass committed with its entries', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const tools = recordingTools(async (call) => {
+      // Both reads must be running at once for this to resolve.
+      if (call.name === 'read_file') {
+        if (tools.calls.filter((c) => c === 'read_file').length === 2) release()
+        await gate
+      }
+      return { kind: 'ok', content: `${call.name} ok`, effects: [] }
+    })
+    const model = scriptedModel([
+      message([text('Reading two files.'), use('t1', 'read_file', { path: 'a.ts' }), use('t2', 'read_file', { path: 'b.ts' })]),
+      message([use('t3', 'write_file', { path: 'c.ts', content: 'x' })]),
+    ])
+    const log = new MemoryLog()
+    const result = await runTurn(deps(model, tools.executor, log), { kind: 'message', text: 'go' }, new AbortController().signal)
+    expect(result).toEqual({ reason: 'end_turn', passes: 3 })
+    expect(tools.maxActive()).toBe(2)
+    expect(tools.calls).toEqual(['read_file', 'read_file', 'write_file'])
+    expect(log.passes.map((p) => p.status)).toEqual(['done', 'done', 'done'])
+    expect(log.all.filter((e) => e.kind === 'approval')).toHaveLength(1)
+    expectValid(log)
+  })
+
+  it.each(['edit_file', 'write_file', 'bash', 'remember'] as const)('plan mode denies %s without running it or asking', async (tool) => {
+    const inputs = {
+      edit_file: { path: 'a.ts', old_string: 'a', new_string: 'b' },
+      write_file: { path: 'a.ts', content: 'x' },
+      bash: { command: 'ls' },
+      remember: { fact: 'x', scope: 'project' },
+    }
+    const tools = recordingTools()
+    const log = new MemoryLog()
+    let asked = false
+    const d = deps(scriptedModel([message([use('t1', tool, inputs[tool])])]), tools.executor, log, 'plan')
+    await runTurn({ ...d, approvals: { ask: async () => ((asked = true), { kind: 'once' }) } }, { kind: 'message', text: 'change it' }, new AbortController().signal)
+    expect(tools.calls).toEqual([])
+    expect(asked).toBe(false)
+    const result = log.all.find((e) => e.kind === 'tool_result')
+    expect(result).toMatchObject({ isError: true, outcome: 'denied' })
+    expectValid(log)
+  })
+
+  it('gives a denied call a result the model can act on, with the reason', async () => {
+    const tools = recordingTools()
+    const log = new MemoryLog()
+    await runTurn(deps(scriptedModel([message([use('t1', 'bash', { command: 'npm test' })])]), tools.executor, log, 'build', 'deny'), { kind: 'message', text: 'test' }, new AbortController().signal)
+    expect(tools.calls).toEqual([])
+    const result = log.all.find((e) => e.kind === 'tool_result') as Extract<Entry, { kind: 'tool_result' }>
+    expect(result.outcome).toBe('denied')
+    expect(result.content).toContain('not now')
+    expectValid(log)
+  })
+
+  it('keeps partial text and closes open tool calls when the user stops mid-stream', async () => {
+    const controller = new AbortController()
+    const model = scriptedModel([
+      async (options) => {
+        controller.abort()
+        expect(options.signal?.aborted).toBe(true)
+        return {
+          ok: false,
+          error: { kind: 'aborted', message: 'stopped', status: null },
+          partial: message([text('Half an ans'), use('t1', 'read_file', { path: 'a.ts' })], null),
+          attempts: [],
+        }
+      },
+    ])
+    const log = new MemoryLog()
+    const result = await runTurn(deps(model, recordingTools().executor, log), { kind: 'message', text: 'go' }, controller.signal)
+    expect(result.reason).toBe('cancelled')
+    expect(log.passes[0]!.status).toBe('cancelled')
+    const assistant = log.all.find((e) => e.kind === 'assistant_message') as Extract<Entry, { kind: 'assistant_message' }>
+    expect(assistant.partial).toBe(true)
+    expect(log.all.find((e) => e.kind === 'tool_result')).toMatchObject({ toolUseId: 't1', outcome: 'interrupted' })
+    expectValid(log)
+  })
+
+  it('closes every call of the message when the user stops in the middle of a tool', async () => {
+    const controller = new AbortController()
+    const tools = recordingTools(
+      (call, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => resolve({ kind: 'error', code: 'aborted', content: 'killed', effects: [] }))
+          if (call.name === 'bash') controller.abort()
+        }),
+    )
+    const model = scriptedModel([message([use('t1', 'bash', { command: 'sleep 100' }), use('t2', 'write_file', { path: 'x', content: 'y' })])])
+    const log = new MemoryLog()
+    const result = await runTurn(deps(model, tools.executor, log, 'auto'), { kind: 'message', text: 'go' }, controller.signal)
+    expect(result.reason).toBe('cancelled')
+    expect(tools.calls).toEqual(['bash'])
+    const results = log.all.filter((e) => e.kind === 'tool_result') as Array<Extract<Entry, { kind: 'tool_result' }>>
+    expect(results.map((r) => [r.toolUseId, r.outcome])).toEqual([
+      ['t1', 'interrupted'],
+      ['t2', 'interrupted'],
+    ])
+    expectValid(log)
+  })
+
+  it('ends the turn with a retryable failure after a model error, and a retry goes on from the same entries', async () => {
+    const failing: Step = async () => ({ ok: false, error: { kind: 'overloaded', message: 'Overloaded', status: 529 }, partial: null, attempts: [] })
+    const log = new MemoryLog()
+    const model = scriptedModel([failing])
+    const first = await runTurn(deps(model, recordingTools().executor, log), { kind: 'message', text: 'hello' }, new AbortController().signal)
+    expect(first.reason).toBe('error')
+    expect(log.all.find((e) => e.kind === 'turn_failed')).toMatchObject({ retryable: true, errorKind: 'overloaded' })
+    expect(log.passes[0]!.status).toBe('failed')
+    const second = await runTurn(deps(model, recordingTools().executor, log), { kind: 'retry' }, new AbortController().signal)
+    expect(second.reason).toBe('end_turn')
+    expect(log.all.filter((e) => e.kind === 'user_message')).toHaveLength(1)
+    expectValid(log)
+  })
+
+  it('repairs a session left with an unanswered call (after a crash) before sending', async () => {
+    const log = new MemoryLog()
+    log.append([
+      { kind: 'user_message', content: [{ type: 'text', text: 'hi' }] },
+      { kind: 'assistant_message', passId: 'p0' as PassId, content: [use('old', 'bash', { command: 'make' })], stopReason: 'tool_use', partial: false },
+    ])
+    await runTurn(deps(scriptedModel([]), recordingTools().executor, log), { kind: 'message', text: 'go on' }, new AbortController().signal)
+    expect(log.all.find((e) => e.kind === 'tool_result')).toMatchObject({ toolUseId: 'old', outcome: 'interrupted' })
+    expectValid(log)
+  })
+
+  it('stops at the pass limit', async () => {
+    const forever: Step[] = Array.from({ length: 10 }, (_, i) => message([use(`t${i}`, 'read_file', { path: 'a' })]))
+    const log = new MemoryLog()
+    const result = await runTurn({ ...deps(scriptedModel(forever), recordingTools().executor, log), maxPasses: 3 }, { kind: 'message', text: 'loop' }, new AbortController().signal)
+    expect(result).toEqual({ reason: 'pass_limit', passes: 3 })
+    expectValid(log)
+  })
+})
