@@ -50,8 +50,8 @@ export interface CompactionHost {
   compactor(): Compactor | null
   /** The real size of the context now, when a pass has measured it since the last checkpoint. */
   realTokens(): number | null
-  /** Called after a checkpoint was committed (the nested-instructions reader starts over). */
-  afterCheckpoint(): void
+  /** Called after a checkpoint was committed, with what was gathered for it (nested instructions start over). */
+  afterCheckpoint(gathered: GatheredContext): void
   emitLoop(event: LoopEvent): void
   emitCompaction(event: CompactionEvent): void
 }
@@ -237,7 +237,7 @@ export class SessionCompaction {
       systemText: `${texts.static}\n${texts.session}`,
       sessionBlock: { changed: before !== texts.session, tokensBefore: estimateTokens(before), tokensAfter: estimateTokens(texts.session) },
     })
-    return composed.ok ? { ...composed, section } : composed
+    return composed.ok ? { ...composed, section, gathered } : composed
   }
 
   private async commit(id: string, held: Omit<HeldDraft, 'view'>, summary: string | undefined, notify: boolean): Promise<CompactOutcome> {
@@ -259,7 +259,7 @@ export class SessionCompaction {
       })
       return { checkpoint: checkpoint!, pins: composed.pins }
     })
-    host.afterCheckpoint()
+    host.afterCheckpoint(composed.gathered)
     host.emitLoop({ type: 'entries_appended', entries: [checkpoint] })
     host.emitCompaction({ type: 'applied', compactionId: id, checkpoint, pins: pins.map((p: PinCheck) => ({ pinId: p.pin.pinId, status: p.status })) })
     const lost = pins.filter((p: PinCheck) => p.status === 'lost')

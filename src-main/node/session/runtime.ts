@@ -235,8 +235,9 @@ export class SessionRuntime {
       contextBuilder: () => this.extensions?.loaded.contextBuilder ?? trimOldTools,
       compactor: () => this.extensions?.loaded.compactor ?? null,
       realTokens: () => contextTokensNow(this.sessionLog.entries(), this.lastMainPass).real,
-      afterCheckpoint: () => {
-        this.nested = null
+      afterCheckpoint: (gathered) => {
+        // Nested instruction files and rules the summary replaced are delivered again when a read needs them.
+        this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: [] })
       },
       emitLoop: (event) => this.deps.emit({ type: 'loop', event }),
       emitCompaction: (event) => this.deps.emit({ type: 'compaction', event }),
