@@ -81,6 +81,10 @@ export class Scenario {
   readonly clock = manualClock()
   readonly replies = new ScriptedReplies()
   readonly checks: PassCheck[] = []
+  /** Wall time of each pass's attributePass call, ms. */
+  readonly attributionMs: number[] = []
+  /** Every pass sent, with the plan it was built from, in order (to attribute again in isolation). */
+  readonly sent: Array<{ readonly summary: PassSummary; readonly plan: PromptPlan }> = []
   history: HistoryMessage[] = []
   model: string
   tools: ReadonlyArray<WireTool> = TOOLS
@@ -210,7 +214,10 @@ export class Scenario {
   }
 
   attribute(summary: PassSummary, plan: PromptPlan, expected: MissCauseKind): PassAttribution {
+    this.sent.push({ summary, plan })
+    const started = performance.now()
     const attribution = attributePass(this.store, summary, { plan, onError: (e) => { throw e } })
+    this.attributionMs.push(performance.now() - started)
     if (!attribution) throw new Error(`pass ${summary.id} was not attributed`)
     this.checks.push({ scenario: this.name, pass: this.checks.length + 1, expected, attribution })
     return attribution

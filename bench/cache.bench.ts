@@ -1,0 +1,82 @@
+/**
+ * Cache-hit attribution (issue 7, "Benchmark"):
+ *
+ * - the three real Claude Code sessions replayed through Loupe's builder and the simulator (src-main/node/replay):
+ *   the cached share of input tokens for Loupe, for Claude Code on the same session (its recorded usage), for the
+ *   best possible (the limit, from Loupe's own attribution) and for a naive client (a timestamp in the system
+ *   prompt, no breakpoint on the messages);
+ * - the scenario suite's agreement with the simulator (test/node/cache/scenarios.ts) and its unexplained count;
+ * - attributePass's time per pass over a 300-pass session (the runtime's path: the plan in hand).
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { replayTranscript } from '../src-main/node/replay'
+import { Scenario } from '../test/node/cache/harness'
+import { runSuite } from '../test/node/cache/scenarios'
+import { percentile, round, type Bench, type Figure } from './bench'
+
+const SESSIONS = ['fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl']
+const LONG_SESSION_PASSES = 300
+
+async function attributionTimes(): Promise<number[]> {
+  const s = new Scenario('bench300')
+  await s.open()
+  try {
+    for (let i = 0; s.checks.length < LONG_SESSION_PASSES; i++) {
+      s.replies.push({ content: [{ type: 'text', text: `Reading src/file${i}.ts.` }, { type: 'tool_use', name: 'read_file', input: { path: `src/file${i}.ts` } }] })
+      if (i === 0) s.user('Read every file in src, one by one.')
+      await s.pass(i === 0 ? 'cold' : 'none')
+      s.clock.advance(3_000)
+      s.results(() => `export const value${i} = ${i}\n`.repeat(40))
+    }
+  } finally {
+    await s.close()
+  }
+  // The first passes warm the JIT; the figure is the steady state of a long session.
+  return s.attributionMs.slice(10)
+}
+
+const bench: Bench = {
+  figures: [
+    ...SESSIONS.flatMap((f) => ['loupe_share', 'claude_code_share', 'limit_share', 'naive_share'].map((k) => `cache.replay.${f.slice(0, 8)}.${k}`)),
+    'cache.scenarios_agreement',
+    'cache.unexplained',
+    'cache.attribution_p95_ms',
+  ],
+  async run() {
+    const figures: Figure[] = []
+    const dir = join(import.meta.dirname ?? __dirname, '..', 'test', 'fixtures', 'real', 'spotter')
+    let unexplained = 0
+    for (const file of SESSIONS) {
+      const r = await replayTranscript(readFileSync(join(dir, file), 'utf8'), file)
+      const id = `cache.replay.${r.session}`
+      unexplained += r.loupe.summary.agreement.unexplained
+      const paidLoupe = r.loupe.total - r.loupe.read
+      const paidCc = r.claudeCode.total - r.claudeCode.read
+      figures.push(
+        {
+          name: `${id}.loupe_share`,
+          value: round(r.loupe.share, 4),
+          unit: 'fraction',
+          baseline: round(r.claudeCode.share, 4),
+          ratio: round(r.loupe.share / r.claudeCode.share, 4),
+          goal: '>= claude_code_share, within 0.005 of limit_share',
+          note: `${r.passes} passes; ${r.loupe.summary.agreement.agreed}/${r.loupe.summary.agreement.compared} predictions agree; paid in full ${paidLoupe.toLocaleString('en-US')} tokens (Claude Code ${paidCc.toLocaleString('en-US')})`,
+        },
+        { name: `${id}.claude_code_share`, value: round(r.claudeCode.share, 4), unit: 'fraction', note: `recorded usage; its own limit ${round(r.claudeCode.limitShare, 4)}` },
+        { name: `${id}.limit_share`, value: round(r.loupe.limitShare, 4), unit: 'fraction' },
+        { name: `${id}.naive_share`, value: round(r.naive?.share ?? 0, 4), unit: 'fraction' },
+      )
+    }
+    const suite = await runSuite()
+    figures.push(
+      { name: 'cache.scenarios_agreement', value: round(suite.agreed / suite.passes, 4), unit: 'fraction', goal: '1', note: `${suite.agreed}/${suite.passes} passes over ${suite.scenarios.length} scenarios; causes as constructed ${suite.causesMatched}/${suite.passes}` },
+      { name: 'cache.unexplained', value: suite.unexplained + unexplained, unit: 'passes', goal: '0', note: 'scenario suite and the three replays' },
+    )
+    const times = await attributionTimes()
+    figures.push({ name: 'cache.attribution_p95_ms', value: round(percentile(times, 95), 3), unit: 'ms', goal: '< 2', note: `attributePass with the plan, passes 11–${LONG_SESSION_PASSES} of a ${LONG_SESSION_PASSES}-pass session; p50 ${round(percentile(times, 50), 3)} ms` })
+    return figures
+  },
+}
+
+export default bench

@@ -1,0 +1,73 @@
+/**
+ * `npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--json]`: replays recorded Claude Code
+ * sessions through Loupe's builder and the simulator, and prints the cached share of input tokens — Loupe, Claude
+ * Code on the same session, the best possible (the limit), and a naive client — with Loupe's misses by cause.
+ * See src-main/node/replay/replay.ts and docs/cache-attribution.md.
+ */
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { replayTranscript, type ReplayReport } from '../src-main/node/replay'
+
+const args = process.argv.slice(2)
+const files = args.filter((a) => !a.startsWith('--'))
+const json = args.includes('--json')
+
+const pct = (x: number): string => `${(x * 100).toFixed(2)}%`
+
+function table(reports: ReadonlyArray<ReplayReport>): string {
+  const rows = [['session', 'passes', 'loupe', 'claude code', 'limit', 'naive', 'agree', 'unexplained', 'loupe $', 'best $']]
+  for (const r of reports) {
+    const t = r.loupe.summary.totals
+    rows.push([
+      r.session,
+      String(r.passes),
+      pct(r.loupe.share),
+      pct(r.claudeCode.share),
+      pct(r.loupe.limitShare),
+      r.naive ? pct(r.naive.share) : '-',
+      `${r.loupe.summary.agreement.agreed}/${r.loupe.summary.agreement.compared}`,
+      String(r.loupe.summary.agreement.unexplained),
+      t.actualUsd === null ? '-' : t.actualUsd.toFixed(2),
+      t.bestUsd === null ? '-' : t.bestUsd.toFixed(2),
+    ])
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  const lines = rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd())
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const r of reports) {
+    const causes = r.loupe.summary.byCause.filter((c) => c.kind !== 'cold').map((c) => `${c.kind} ×${c.passes} (${c.tokens.toLocaleString('en-US')} tokens)`)
+    lines.push(`\n${r.session}: misses ${causes.length ? causes.join(', ') : 'none'}`)
+    lines.push(`  what-if 1h static TTL: ${r.loupe.summary.whatIfs.staticTtl1h.note}`)
+    lines.push(`  what-if keep-alive: ${r.loupe.summary.whatIfs.keepAlive.note}`)
+  }
+  return lines.join('\n')
+}
+
+async function main(): Promise<void> {
+  if (files.length === 0) {
+    process.stderr.write('usage: npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--json]\n')
+    process.exitCode = 2
+    return
+  }
+  const reports: ReplayReport[] = []
+  for (const file of files) {
+    const name = basename(file)
+    const report = await replayTranscript(readFileSync(file, 'utf8'), name, {
+      naive: !args.includes('--no-naive'),
+      staticCacheTtl1h: args.includes('--ttl-1h'),
+      onPass: (done, total) => process.stderr.write(`\r${name}: ${done}/${total} passes`),
+    })
+    process.stderr.write('\n')
+    reports.push(report)
+  }
+  if (json) {
+    const plain = reports.map(({ attributions: _a, attributionMs: _m, ...r }) => r)
+    process.stdout.write(`${JSON.stringify(plain, null, 2)}\n`)
+  } else process.stdout.write(`${table(reports)}\n`)
+}
+
+// No top-level await: package.json has no "type": "module", so tsx runs this file as CommonJS.
+void main().catch((err: unknown) => {
+  process.stderr.write(`replay: ${err instanceof Error ? err.stack : String(err)}\n`)
+  process.exitCode = 1
+})

@@ -1,0 +1,85 @@
+/**
+ * A recorded Claude Code session as Loupe passes: for each request of the main thread, the conversation it carried
+ * (reconstructed from the transcript, docs/claude-code-import.md) as the history Loupe's builder takes, when it was
+ * sent, the model, what came back, and what it recorded for usage.
+ *
+ * What changes on the way: thinking blocks are dropped (their signatures belong to the real service, and Loupe's
+ * requests do not turn thinking on), empty text blocks are dropped (the API refuses them), and any cache_control is
+ * removed (Loupe places its own breakpoints). Each message gets a stable entry id from its content, so the best
+ * possible hit can tell what is new on each pass.
+ */
+import type { AssistantContentBlock, ContentBlock, Usage, UserContentBlock, WireMessage } from '../../engine/model/wire'
+import type { HistoryMessage } from '../../engine/prompt/input'
+import { reconstructPasses, type ImportedSession } from '../../engine/transcripts'
+import type { Hasher } from '../../engine/ports'
+
+export interface ReplayPass {
+  readonly index: number
+  readonly model: string
+  /** When the request was sent, epoch ms (never earlier than the pass before). */
+  readonly startedAt: number
+  readonly history: ReadonlyArray<HistoryMessage>
+  /** The previous pass's last message, when this pass's history continues it. */
+  readonly previousTailIndex: number | null
+  /** A compaction came just before this pass. */
+  readonly afterCompaction: boolean
+  /** The answer to give: the recorded response without thinking. */
+  readonly response: ReadonlyArray<AssistantContentBlock>
+  /** What Claude Code's request recorded. */
+  readonly recordedUsage: Usage
+}
+
+function cleanBlock<B extends ContentBlock>(block: B): B | null {
+  if (block.type === 'thinking' || block.type === 'redacted_thinking') return null
+  if (block.type === 'text' && block.text.length === 0) return null
+  if (!('cache_control' in block)) return block
+  const { cache_control: _drop, ...rest } = block as B & { cache_control?: unknown }
+  return rest as B
+}
+
+export function cleanMessage(message: WireMessage): WireMessage {
+  if (message.role === 'assistant') {
+    const content = message.content.map(cleanBlock).filter((b): b is AssistantContentBlock => b !== null)
+    return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: '(no answer)' }] }
+  }
+  const content = message.content.map(cleanBlock).filter((b): b is UserContentBlock => b !== null)
+  return { role: 'user', content: content.length ? content : [{ type: 'text', text: '(empty)' }] }
+}
+
+export function transcriptPasses(session: ImportedSession, hasher: Hasher): ReplayPass[] {
+  const converted = new WeakMap<WireMessage, HistoryMessage>()
+  const checkpointsAfter = new Set(session.checkpoints.flatMap((c) => (c.requestAfter === null ? [] : [c.requestAfter])))
+  const out: ReplayPass[] = []
+  let lastStart = 0
+  let previous: ReadonlyArray<HistoryMessage> = []
+  for (const [i, pass] of reconstructPasses(session).entries()) {
+    if (pass.messages.length === 0 || pass.messages[0]!.role !== 'user') continue
+    const history = pass.messages.map((m, j) => {
+      const known = converted.get(m)
+      if (known) return known
+      const message = cleanMessage(m)
+      const kind = j === 0 && pass.start.kind === 'compaction' ? 'compaction_summary' : message.role === 'assistant' ? 'assistant' : message.content.every((b) => b.type === 'tool_result') ? 'tool_results' : 'user_input'
+      // Equal content, equal id: the same message seen again on a later pass is recognised as old.
+      const made: HistoryMessage = { message, provenance: { entryIds: [`msg_${hasher.sha256Hex(JSON.stringify(message)).slice(0, 16)}`], kind } }
+      converted.set(m, made)
+      return made
+    })
+    const r = pass.request
+    const tip = r.contextTipUuid === null ? null : (session.index.get(r.contextTipUuid)?.timestampMs ?? null)
+    const startedAt = Math.max(lastStart, tip ?? r.firstLineAtMs ?? lastStart)
+    lastStart = startedAt
+    const continues = previous.length > 0 && previous.length <= history.length && previous[previous.length - 1]!.provenance.entryIds[0] === history[previous.length - 1]!.provenance.entryIds[0]
+    out.push({
+      index: i,
+      model: r.model,
+      startedAt,
+      history,
+      previousTailIndex: continues ? previous.length - 1 : null,
+      afterCompaction: checkpointsAfter.has(i),
+      response: r.response.map(cleanBlock).filter((b): b is AssistantContentBlock => b !== null),
+      recordedUsage: r.usage,
+    })
+    previous = history
+  }
+  return out
+}
