@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { IPC_EVENT_CHANNEL, IPC_REQUEST_CHANNEL, type Result } from '../../src-preload/contract'
 import { createApp, type App } from '../node/app'
 import { createLogger } from '../node/log'
+import { safeStorageSecretStore } from './secrets'
 
 const SCHEME = 'loupe'
 const APP_ORIGIN = `${SCHEME}://app`
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
   loupe = await createApp({
     host: 'electron',
     dataDir: app.getPath('userData'),
+    secrets: safeStorageSecretStore(app.getPath('userData')),
     log,
     ...(existsSync(nativeBinding) ? { sqliteNativeBinding: nativeBinding } : {}),
     pickFolder: async () => {

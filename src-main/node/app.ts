@@ -12,7 +12,7 @@ import { createHandlers } from '../rpc/handlers'
 import type { Services } from '../rpc/services'
 import { browserDataDir, databaseFile } from './data-dir'
 import { openModelEndpoint, type ModelEndpoint } from './model/endpoint'
-import { fileSecretStore } from './model/keys'
+import { fileSecretStore, type SecretStore } from './model/keys'
 import { SessionManager } from './session/manager'
 import { nodeHasher } from './hasher'
 import { createLogger } from './log'
@@ -28,6 +28,8 @@ export interface AppOptions {
   readonly pickFolder?: () => Promise<string | null>
   /** Loupe's own folder for global instructions and user memory (`LOUPE_HOME` or ~/.loupe). */
   readonly loupeHome?: string
+  /** Where the API key is kept: the OS keychain in Electron; by default a 0600 file in the data folder. */
+  readonly secrets?: SecretStore
   /** Model access; by default the real API with a configured key, else the embedded simulator. */
   readonly endpoint?: ModelEndpoint
   /** Electron-ABI build of better-sqlite3 (Electron host only). */
@@ -46,7 +48,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const log = options.log ?? createLogger()
   const store: Store = openStore(databaseFile(options.dataDir), { nativeBinding: options.sqliteNativeBinding })
   const events = new EventHub()
-  const endpoint = options.endpoint ?? (await openModelEndpoint({ secrets: fileSecretStore(options.dataDir), clock }))
+  const secrets = options.secrets ?? fileSecretStore(options.dataDir)
+  const endpoint = options.endpoint ?? (await openModelEndpoint({ secrets, clock }))
   const homeDir = options.homeDir ?? homedir()
   const sessions = new SessionManager({
     store,
@@ -74,6 +77,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     info,
     homeDir,
     sessions,
+    secrets,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   }
   const dispatch = createDispatcher(createHandlers(services), log)
