@@ -1,0 +1,152 @@
+/**
+ * Reading, saving and creating instruction and memory files from the Files view: the one door through which the
+ * app (not the agent) writes them.
+ *
+ * - Only files the prompt builder lists (and the few the view offers to create) can be read or written, and only
+ *   inside the project root or ~/.loupe, checked on the real path (paths.ts).
+ * - A save states the version it was edited from (`baseSha256`). If the file changed on disk since, nothing is
+ *   written: the user's text is kept in the data folder and the disk's text comes back to be merged. A save that
+ *   goes through keeps the version it replaced. Either way both versions stay recoverable (backups.ts).
+ * - The write is atomic (temporary file + rename, node/tools/atomic-write.ts): a reader sees the old file or the
+ *   new one. The check and the rename are two steps, so an edit landing in the microseconds between them would be
+ *   replaced — but it is still in the backup taken just before.
+ * - Files over 1 MB, binary files and invalid UTF-8 are refused with a message; the builder would skip them, and
+ *   saving them from a text editor would corrupt them.
+ */
+import { createHash } from 'node:crypto'
+import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt'
+import { locate, readLocated } from '../instructions'
+import { writeFileAtomic } from '../tools/atomic-write'
+import { keepVersion } from './backups'
+import { listInstructionFiles, type Creatable, type FileNode, type FilesListing } from './listing'
+import { confine, type FileRoots } from './paths'
+
+export type FilesErrorCode = 'not_found' | 'permission_denied' | 'invalid_input' | 'unsupported' | 'conflict' | 'io_error'
+
+export class FilesError extends Error {
+  constructor(
+    readonly code: FilesErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface FilesContext extends FileRoots {
+  /** Where backups and the user's refused text are kept. */
+  readonly dataDir: string
+  readonly now: () => number
+}
+
+export interface OpenedFile {
+  readonly path: string
+  readonly absPath: string
+  /** Empty for a file that does not exist yet. */
+  readonly text: string
+  readonly exists: boolean
+  /** sha256 of the text (hex), or null when the file does not exist: what a save must name as its base. */
+  readonly sha256: string | null
+}
+
+export type SaveResult =
+  | { readonly status: 'saved'; readonly path: string; readonly sha256: string; readonly backupPath: string | null; readonly charsBefore: number; readonly charsAfter: number }
+  | { readonly status: 'unchanged'; readonly path: string; readonly sha256: string }
+  /** The file changed on disk since it was opened: nothing was written. */
+  | { readonly status: 'conflict'; readonly path: string; readonly disk: { readonly text: string; readonly sha256: string | null; readonly exists: boolean }; readonly minePath: string }
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+function flatten(nodes: ReadonlyArray<FileNode>): FileNode[] {
+  return nodes.flatMap((n) => [n, ...flatten(n.children)])
+}
+
+/** The paths the view may open (`read`) and write (`write`), from the listing. */
+export function allowedPaths(listing: FilesListing): { read: Set<string>; write: Set<string>; creatable: Map<string, Creatable> } {
+  const nodes = flatten([...listing.instructions, ...listing.memory])
+  const creatable = new Map(listing.creatable.map((c) => [c.path, c]))
+  return {
+    read: new Set([...nodes.map((n) => n.path), ...creatable.keys()]),
+    write: new Set([...nodes.filter((n) => n.editable).map((n) => n.path), ...creatable.keys()]),
+    creatable,
+  }
+}
+
+async function listing(ctx: FilesContext): Promise<FilesListing> {
+  return listInstructionFiles({ root: ctx.root, loupeHome: ctx.loupeHome, homeDir: ctx.homeDir, now: ctx.now() })
+}
+
+/** Reads the file at `realPath` as editable text, or says why it cannot be edited. */
+async function readText(path: string, realPath: string): Promise<{ text: string; sha256: string }> {
+  const located = await locate(realPath, [realPath])
+  if (located.kind === 'missing') throw new FilesError('not_found', `${path} does not exist any more`)
+  if (located.kind !== 'file') throw new FilesError('unsupported', `${path} is not a regular file`)
+  const read = await readLocated(located.realPath)
+  if (!read.ok) {
+    const why = read.reason === 'too_large' ? `it is larger than 1 MB (the prompt builder skips it too)` : read.reason === 'binary' ? 'it is a binary file' : `it could not be read (${read.detail})`
+    throw new FilesError('unsupported', `${path} cannot be edited here: ${why}`)
+  }
+  if (read.replacedInvalidUtf8) throw new FilesError('unsupported', `${path} cannot be edited here: it is not valid UTF-8, and saving it from a text editor would change bytes you did not touch`)
+  return { text: read.text, sha256: sha256(read.text) }
+}
+
+async function confined(ctx: FilesContext, path: string, mode: 'read' | 'write') {
+  const allowed = allowedPaths(await listing(ctx))
+  if (!(mode === 'read' ? allowed.read : allowed.write).has(path)) {
+    throw new FilesError('permission_denied', `${path} is not an instruction or memory file of this project: the Files view only opens the files the prompt builder lists`)
+  }
+  const where = await confine(path, ctx)
+  if (!where.ok) throw new FilesError(where.code, where.message)
+  return { ...where, creatable: allowed.creatable.get(path) ?? null }
+}
+
+export async function openFile(ctx: FilesContext, path: string): Promise<OpenedFile> {
+  const where = await confined(ctx, path, 'read')
+  if (!where.exists) return { path, absPath: where.absPath, text: '', exists: false, sha256: null }
+  const { text, sha256: sha } = await readText(path, where.realPath)
+  return { path, absPath: where.absPath, text, exists: true, sha256: sha }
+}
+
+export async function saveFile(ctx: FilesContext, input: { path: string; text: string; baseSha256: string | null }): Promise<SaveResult> {
+  const bytes = Buffer.byteLength(input.text, 'utf8')
+  if (bytes > MAX_INSTRUCTION_FILE_BYTES) throw new FilesError('invalid_input', `The text is ${bytes.toLocaleString('en-US')} bytes: over the 1 MB the prompt builder reads, so it would be skipped`)
+  if (input.text.includes('\0')) throw new FilesError('invalid_input', 'The text contains a NUL character: instruction files are text')
+  const where = await confined(ctx, input.path, 'write')
+  const current = where.exists ? await readText(input.path, where.realPath) : null
+  const currentSha = current?.sha256 ?? null
+  if (currentSha !== input.baseSha256) {
+    const minePath = await keepVersion(ctx.dataDir, where.realPath, 'mine', input.text, ctx.now())
+    return { status: 'conflict', path: input.path, disk: { text: current?.text ?? '', sha256: currentSha, exists: current !== null }, minePath }
+  }
+  const next = sha256(input.text)
+  if (current !== null && currentSha === next) return { status: 'unchanged', path: input.path, sha256: next }
+  const backupPath = current !== null ? await keepVersion(ctx.dataDir, where.realPath, 'backup', current.text, ctx.now()) : null
+  try {
+    await writeFileAtomic(where.realPath, input.text)
+  } catch (err) {
+    throw new FilesError('io_error', `${input.path} could not be written: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  return { status: 'saved', path: input.path, sha256: next, backupPath, charsBefore: current?.text.length ?? 0, charsAfter: input.text.length }
+}
+
+const TEMPLATES: Readonly<Record<Creatable['kind'], string>> = {
+  instructions: '# Instructions for agents\n\n## Build and test\n\n- \n\n## Conventions\n\n- \n',
+  global_instructions: '# My instructions for every project\n\n- \n',
+  project_memory: '# Project memory\n\n',
+  user_memory: '# User memory\n\n',
+}
+
+/** Creates one of the files the listing offers, with a short starting text; refused if it exists. */
+export async function createFile(ctx: FilesContext, path: string): Promise<OpenedFile> {
+  const where = await confined(ctx, path, 'write')
+  if (where.exists) throw new FilesError('conflict', `${path} already exists: open it instead`)
+  if (!where.creatable) throw new FilesError('invalid_input', `${path} is not a file the Files view creates (AGENTS.md or a memory file)`)
+  const text = TEMPLATES[where.creatable.kind]
+  try {
+    await writeFileAtomic(where.realPath, text)
+  } catch (err) {
+    throw new FilesError('io_error', `${path} could not be created: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  return { path, absPath: where.absPath, text, exists: true, sha256: sha256(text) }
+}

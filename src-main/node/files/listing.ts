@@ -1,0 +1,202 @@
+/**
+ * The project's instruction and memory files as the prompt builder resolved them (docs/context-engine.md): one
+ * gathering of the project, one freeze of the session block, and for every file found its fate — included whole,
+ * cut, omitted, kept once as a duplicate, skipped (and why), or waiting for a matching read (`paths:` rules) — with
+ * its imports as children. The Files view shows this tree; what it lists is also what it may edit.
+ */
+import { join } from 'node:path'
+import {
+  estimateTokens,
+  freezeSessionSection,
+  INSTRUCTIONS_BUDGET_CHARS,
+  type GatheredContext,
+  type GatheredFile,
+  type InstructionTier,
+  type SessionSection,
+} from '../../engine/prompt'
+import { skipWords } from '../../engine/prompt/instructions'
+import { displayPathFor, gatherProjectContext } from '../instructions'
+import { absoluteFor, type FileRoots } from './paths'
+
+export type FileKind = 'instruction' | 'rule' | 'import' | 'memory'
+
+export type FileStatus =
+  /** Sent whole in the session block. */
+  | 'included'
+  /** Sent up to the budget, with a note to read the rest. */
+  | 'cut'
+  /** Only listed: it did not fit the budget. */
+  | 'omitted'
+  /** Same text (or the same real file) as an earlier one: a one-line pointer. */
+  | 'duplicate'
+  | 'empty'
+  /** Not read: outside the allowed roots, binary, over 1 MB, not a file, unreadable, an import cycle or too deep. */
+  | 'skipped'
+  /** A rule with `paths:`: it enters the conversation when a matching file is read or edited. */
+  | 'conditional'
+
+export interface FileNode {
+  /** The display path (relative to the root, `~/…`, or absolute): what the other requests take. */
+  readonly path: string
+  readonly absPath: string
+  readonly kind: FileKind
+  readonly tier: InstructionTier | null
+  readonly status: FileStatus
+  /** Why, in words, for every status but `included`. */
+  readonly reason: string | null
+  /** Characters on disk (null when the file was not read). */
+  readonly chars: number | null
+  /** Estimated tokens this file puts in the session block (0 when it puts nothing). */
+  readonly tokens: number
+  readonly patterns: ReadonlyArray<string>
+  readonly importedBy: string | null
+  readonly editable: boolean
+  readonly children: ReadonlyArray<FileNode>
+}
+
+export interface Creatable {
+  readonly path: string
+  readonly kind: 'instructions' | 'project_memory' | 'user_memory' | 'global_instructions'
+  readonly label: string
+}
+
+export interface FilesListing {
+  readonly root: string
+  readonly instructions: ReadonlyArray<FileNode>
+  readonly memory: ReadonlyArray<FileNode>
+  readonly creatable: ReadonlyArray<Creatable>
+  /** Everything the builder skipped, cut, deduplicated or refused, in its words. */
+  readonly notes: ReadonlyArray<{ readonly path: string; readonly kind: string; readonly message: string }>
+  /** The session block these files make now (instructions + memory), in estimated tokens. */
+  readonly sessionBlockTokens: number
+  readonly budgetChars: number
+  readonly usedChars: number
+}
+
+export interface ListOptions extends FileRoots {
+  readonly now: number
+  readonly contextWindowTokens?: number
+}
+
+export async function listInstructionFiles(options: ListOptions): Promise<FilesListing> {
+  const gathered = await gatherProjectContext(options.root, { homeDir: options.homeDir, loupeHome: options.loupeHome, now: options.now })
+  const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: false })
+  return describe(gathered, section, options)
+}
+
+/** Pure: the tree from a gathering and its frozen section (exported for tests). */
+export function describe(gathered: GatheredContext, section: SessionSection, roots: FileRoots): FilesListing {
+  const { entries, parts, pathRules, text } = section.instructions
+  const abs = (file: GatheredFile | undefined, path: string) => (file && file.id.startsWith('/') ? file.id : absoluteFor(path, roots))
+
+  const partOf = (path: string, importedBy: string | null) => {
+    const index = entries.findIndex((e) => e.path === path && e.importedBy === importedBy)
+    return index < 0 ? null : { entry: entries[index]!, part: parts[index]! }
+  }
+
+  const node = (file: GatheredFile, path: string, kind: FileKind, tier: InstructionTier, importedBy: string | null, chain: ReadonlyArray<string>): FileNode => {
+    const base = { path, absPath: abs(file, path), kind, tier, importedBy, patterns: [] as string[], editable: true }
+    if (!file.read.ok) return { ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, chars: null, tokens: 0, editable: false, children: [] }
+    const chars = file.read.text.length
+    const rule = kind === 'rule' ? pathRules.find((r) => r.path === path) : undefined
+    if (rule) return { ...base, status: 'conditional', reason: `sent after the breakpoints when a read or edit matches ${rule.patterns.join(', ')}`, chars, tokens: 0, patterns: rule.patterns, children: [] }
+    const found = partOf(path, importedBy)
+    const children = file.imports.flatMap((link): FileNode[] => {
+      switch (link.status) {
+        case 'not_a_file':
+          return []
+        case 'skipped':
+          return [leaf(link.path, 'skipped', `@${link.ref}: not read, ${skipWords(link.reason)}`, tier, path)]
+        case 'depth_limit':
+          return [leaf(link.path, 'skipped', `@${link.ref}: past the import depth limit`, tier, path)]
+        case 'file': {
+          const target = gathered.files[link.targetId]
+          if (!target) return []
+          if (chain.includes(target.id)) return [leaf(target.path, 'skipped', `@${link.ref} leads back to ${target.path}: the cycle was stopped`, tier, path)]
+          return [node(target, target.path, 'import', tier, path, [...chain, target.id])]
+        }
+      }
+    })
+    if (!found) {
+      const empty = file.read.text.trim() === ''
+      return { ...base, status: empty ? 'empty' : 'skipped', reason: empty ? 'empty: nothing to send' : 'not reached (an import cycle or the depth limit)', chars, tokens: 0, children }
+    }
+    const tokens = estimateTokens(text.slice(found.part.start, found.part.end))
+    switch (found.part.allocation) {
+      case 'full':
+        return { ...base, status: 'included', reason: null, chars, tokens, children }
+      case 'truncated':
+        return { ...base, status: 'cut', reason: 'cut to fit the instructions budget: the model is told to read the rest', chars, tokens, children }
+      case 'omitted':
+        return { ...base, status: 'omitted', reason: 'did not fit the instructions budget: only its name is sent', chars, tokens, children }
+      case 'pointer':
+        return { ...base, status: 'duplicate', reason: `same text as ${found.entry.duplicateOf}: sent once`, chars, tokens, children }
+    }
+  }
+
+  const leaf = (path: string, status: FileStatus, reason: string, tier: InstructionTier | null, importedBy: string | null): FileNode => ({
+    path,
+    absPath: absoluteFor(path, roots),
+    kind: 'import',
+    tier,
+    status,
+    reason,
+    chars: null,
+    tokens: 0,
+    patterns: [],
+    importedBy,
+    editable: false,
+    children: [],
+  })
+
+  const instructions: FileNode[] = []
+  for (const item of gathered.instructions) {
+    const file = gathered.files[item.fileId]
+    if (!file) continue
+    instructions.push(node(file, item.path, item.tier === 'rule' ? 'rule' : 'instruction', item.tier, null, [file.id]))
+  }
+
+  const memory: FileNode[] = []
+  const memoryIds = [gathered.memory.project, gathered.memory.user]
+  for (const [i, id] of memoryIds.entries()) {
+    if (id === null || (i === 1 && id === memoryIds[0])) continue
+    const file = gathered.files[id]
+    if (!file) continue
+    const part = section.memory.parts.find((p) => p.fileId === id)
+    const base = { path: file.path, absPath: abs(file, file.path), kind: 'memory' as const, tier: null, importedBy: null, patterns: [], editable: true, children: [] }
+    if (!file.read.ok) memory.push({ ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, chars: null, tokens: 0, editable: false })
+    else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
+    else {
+      const tokens = estimateTokens(section.memory.text.slice(part.start, part.end))
+      memory.push({ ...base, status: part.allocation === 'truncated' ? 'cut' : 'included', reason: part.allocation === 'truncated' ? 'cut at 8,000 characters: the model is told to read the rest' : null, chars: file.read.text.length, tokens })
+    }
+  }
+
+  return {
+    root: gathered.root,
+    instructions,
+    memory,
+    creatable: creatable(gathered, roots),
+    notes: [...gathered.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message })), ...section.notes],
+    sessionBlockTokens: estimateTokens(section.instructions.text) + estimateTokens(section.memory.text),
+    budgetChars: INSTRUCTIONS_BUDGET_CHARS,
+    usedChars: section.instructions.text.length,
+  }
+}
+
+/** The files the view offers to create: the ones a project usually has and this one lacks. */
+function creatable(gathered: GatheredContext, roots: FileRoots): Creatable[] {
+  const found = new Set(Object.values(gathered.files).map((f) => f.path))
+  for (const i of gathered.instructions) found.add(i.path)
+  const display = (abs: string) => displayPathFor(abs, { root: gathered.root, homeDir: roots.homeDir })
+  const out: Creatable[] = []
+  const want = (abs: string, kind: Creatable['kind'], label: string) => {
+    const path = display(abs)
+    if (!found.has(path)) out.push({ path, kind, label })
+  }
+  want(join(gathered.root, 'AGENTS.md'), 'instructions', 'Project instructions (AGENTS.md)')
+  if (gathered.memory.project === null) want(join(gathered.root, '.loupe', 'memory.md'), 'project_memory', 'Project memory (.loupe/memory.md)')
+  if (gathered.memory.user === null) want(join(roots.loupeHome, 'memory.md'), 'user_memory', 'User memory (every project)')
+  want(join(roots.loupeHome, 'AGENTS.md'), 'global_instructions', 'Global instructions (every project)')
+  return out
+}

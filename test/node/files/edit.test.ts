@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createFile, listVersions, openFile, saveFile, sha256, type FilesError } from '../../../src-main/node/files'
+import { filesSandbox, SECRET, type FilesSandbox } from './sandbox'
+
+let box: FilesSandbox
+let clock = 0
+beforeEach(() => {
+  clock = Date.UTC(2026, 10, 29, 12, 0)
+  box = filesSandbox(() => (clock += 1000))
+})
+afterEach(() => box.cleanup())
+
+async function failure(p: Promise<unknown>): Promise<FilesError> {
+  try {
+    await p
+  } catch (err) {
+    return err as FilesError
+  }
+  throw new Error('expected a refusal')
+}
+
+describe('saving an instruction file', () => {
+  it('writes the new text and keeps the version it replaced', async () => {
+    box.write('CLAUDE.md', 'old rules\n')
+    const opened = await openFile(box, 'CLAUDE.md')
+    expect(opened).toMatchObject({ text: 'old rules\n', exists: true, sha256: sha256('old rules\n') })
+    const saved = await saveFile(box, { path: 'CLAUDE.md', text: 'new rules\n', baseSha256: opened.sha256 })
+    expect(saved).toMatchObject({ status: 'saved', charsBefore: 10, charsAfter: 10 })
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('new rules\n')
+    if (saved.status !== 'saved') throw new Error('not saved')
+    expect(readFileSync(saved.backupPath!, 'utf8')).toBe('old rules\n')
+    // Nothing but the file itself is left in the project (the temporary file was renamed over it).
+    expect(readdirSync(box.root)).toEqual(['CLAUDE.md'])
+  })
+
+  it('never overwrites a change made on disk while the file was open: both versions stay recoverable', async () => {
+    box.write('CLAUDE.md', 'version A\n')
+    const opened = await openFile(box, 'CLAUDE.md')
+    box.write('CLAUDE.md', 'version B, edited in another editor\n')
+
+    const refused = await saveFile(box, { path: 'CLAUDE.md', text: 'version A plus my edit\n', baseSha256: opened.sha256 })
+    expect(refused.status).toBe('conflict')
+    if (refused.status !== 'conflict') throw new Error('no conflict')
+    expect(refused.disk.text).toBe('version B, edited in another editor\n')
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('version B, edited in another editor\n')
+    expect(readFileSync(refused.minePath, 'utf8')).toBe('version A plus my edit\n')
+
+    // The merge is saved against the disk's version; the disk's version is kept as a backup.
+    const merged = await saveFile(box, { path: 'CLAUDE.md', text: 'version B plus my edit\n', baseSha256: refused.disk.sha256 })
+    expect(merged.status).toBe('saved')
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('version B plus my edit\n')
+    const versions = await listVersions(box.dataDir, join(box.root, 'CLAUDE.md'))
+    const texts = versions.map((v) => [v.kind, readFileSync(v.path, 'utf8')])
+    expect(texts).toContainEqual(['mine', 'version A plus my edit\n'])
+    expect(texts).toContainEqual(['backup', 'version B, edited in another editor\n'])
+  })
+
+  it('treats a file deleted on disk while open as a change too', async () => {
+    box.write('AGENTS.md', 'keep me\n')
+    const opened = await openFile(box, 'AGENTS.md')
+    box.write('CLAUDE.md', 'another file so the listing still has one\n')
+    const { rmSync } = await import('node:fs')
+    rmSync(join(box.root, 'AGENTS.md'))
+    // AGENTS.md is now offered for creation, so a save is allowed but still compared with the disk (absent).
+    const result = await saveFile(box, { path: 'AGENTS.md', text: 'keep me, edited\n', baseSha256: opened.sha256 })
+    expect(result).toMatchObject({ status: 'conflict', disk: { exists: false, sha256: null } })
+    expect(existsSync(join(box.root, 'AGENTS.md'))).toBe(false)
+  })
+
+  it('writes through a link inside the project and leaves the link in place', async () => {
+    box.write('AGENTS.md', 'shared\n')
+    box.link('CLAUDE.md', 'AGENTS.md')
+    const opened = await openFile(box, 'CLAUDE.md')
+    await saveFile(box, { path: 'CLAUDE.md', text: 'shared, edited\n', baseSha256: opened.sha256 })
+    expect(lstatSync(join(box.root, 'CLAUDE.md')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe('shared, edited\n')
+  })
+
+  it('answers unchanged when the text is what the disk holds', async () => {
+    box.write('CLAUDE.md', 'same\n')
+    const opened = await openFile(box, 'CLAUDE.md')
+    expect(await saveFile(box, { path: 'CLAUDE.md', text: 'same\n', baseSha256: opened.sha256 })).toMatchObject({ status: 'unchanged' })
+    expect(await listVersions(box.dataDir, join(box.root, 'CLAUDE.md'))).toEqual([])
+  })
+})
+
+describe('the Files door refuses', () => {
+  it('a link that leaves the project, without reading or writing the target', async () => {
+    box.link('AGENTS.md', join(box.outside, 'secret.md'))
+    expect((await failure(openFile(box, 'AGENTS.md'))).code).toBe('permission_denied')
+    expect((await failure(saveFile(box, { path: 'AGENTS.md', text: 'pwned', baseSha256: null }))).code).toBe('permission_denied')
+    expect(readFileSync(join(box.outside, 'secret.md'), 'utf8')).toBe(SECRET)
+  })
+
+  it('any path the prompt builder does not list: other files, parent folders, version control', async () => {
+    box.write('CLAUDE.md', 'x')
+    box.write('src/main.ts', 'code')
+    for (const path of ['src/main.ts', '../outside/secret.md', join(box.outside, 'secret.md'), '.git/config', '~/.bashrc']) {
+      const err = await failure(saveFile(box, { path, text: 'pwned', baseSha256: null }))
+      expect(err.code, path).toBe('permission_denied')
+    }
+    expect(readFileSync(join(box.root, 'src/main.ts'), 'utf8')).toBe('code')
+    expect(readFileSync(join(box.outside, 'secret.md'), 'utf8')).toBe(SECRET)
+  })
+
+  it('binary, invalid UTF-8 and over-1-MB files, with a message that says why', async () => {
+    box.write('CLAUDE.md', new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x0a]))
+    const invalid = await failure(openFile(box, 'CLAUDE.md'))
+    expect(invalid.code).toBe('unsupported')
+    expect(invalid.message).toContain('not valid UTF-8')
+    box.write('AGENTS.md', new Uint8Array([0x61, 0x00]))
+    expect((await failure(openFile(box, 'AGENTS.md'))).message).toContain('binary')
+    box.write('LOUPE.md', 'x'.repeat(1024 * 1024 + 1))
+    expect((await failure(openFile(box, 'LOUPE.md'))).message).toContain('larger than 1 MB')
+    writeFileSync(join(box.root, 'AGENTS.md'), 'fine now\n')
+    const opened = await openFile(box, 'AGENTS.md')
+    const tooBig = await failure(saveFile(box, { path: 'AGENTS.md', text: 'y'.repeat(1024 * 1024 + 1), baseSha256: opened.sha256 }))
+    expect(tooBig.code).toBe('invalid_input')
+    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe('fine now\n')
+  })
+})
+
+describe('creating a file from the Files view', () => {
+  it('creates AGENTS.md and project memory (with its folder), and refuses to create one that exists', async () => {
+    const agents = await createFile(box, 'AGENTS.md')
+    expect(agents.exists).toBe(true)
+    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe(agents.text)
+    const memory = await createFile(box, '.loupe/memory.md')
+    expect(readFileSync(join(box.root, '.loupe/memory.md'), 'utf8')).toBe(memory.text)
+    const again = await failure(createFile(box, 'AGENTS.md'))
+    expect(again.code).toBe('conflict')
+    const user = await createFile(box, '~/.loupe/memory.md')
+    expect(readFileSync(join(box.loupeHome, 'memory.md'), 'utf8')).toBe(user.text)
+  })
+
+  it('refuses to create a file the view does not offer', async () => {
+    box.write('AGENTS.md', 'x')
+    expect((await failure(createFile(box, 'AGENTS.md'))).code).toBe('conflict')
+    expect((await failure(createFile(box, 'notes.md'))).code).toBe('permission_denied')
+  })
+})

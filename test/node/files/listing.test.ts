@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { listInstructionFiles, type FileNode } from '../../../src-main/node/files'
+import { filesSandbox, type FilesSandbox } from './sandbox'
+
+let box: FilesSandbox
+beforeEach(() => {
+  box = filesSandbox()
+})
+afterEach(() => box.cleanup())
+
+const list = () => listInstructionFiles({ root: box.root, loupeHome: box.loupeHome, homeDir: box.homeDir, now: box.now() })
+const byPath = (nodes: ReadonlyArray<FileNode>, path: string): FileNode | undefined => {
+  for (const n of nodes) {
+    if (n.path === path) return n
+    const inner = byPath(n.children, path)
+    if (inner) return inner
+  }
+  return undefined
+}
+
+describe('listInstructionFiles: the files as the prompt builder resolved them', () => {
+  it('shows every instruction file with its fate, imports as children and paths: rules as conditional', async () => {
+    box.write('CLAUDE.md', '# Project\n\nSee @docs/style.md for the style.\n')
+    box.write('docs/style.md', 'Tabs, not spaces.\n')
+    box.write('.claude/rules/tests.md', '---\npaths:\n  - "test/**"\n---\nTests use vitest.\n')
+    box.write('.claude/rules/empty.md', '   \n')
+    box.write('CLAUDE.local.md', new Uint8Array([0x61, 0x00, 0x62]))
+    const listing = await list()
+
+    expect(listing.instructions.map((n) => [n.path, n.status])).toEqual([
+      ['CLAUDE.md', 'included'],
+      ['.claude/rules/empty.md', 'empty'],
+      ['.claude/rules/tests.md', 'conditional'],
+      ['CLAUDE.local.md', 'skipped'],
+    ])
+    const claude = byPath(listing.instructions, 'CLAUDE.md')!
+    expect(claude.children.map((c) => [c.path, c.kind, c.status, c.importedBy])).toEqual([['docs/style.md', 'import', 'included', 'CLAUDE.md']])
+    expect(claude.tokens).toBeGreaterThan(0)
+    expect(byPath(listing.instructions, '.claude/rules/tests.md')!.patterns).toEqual(['test/**'])
+    const binary = byPath(listing.instructions, 'CLAUDE.local.md')!
+    expect(binary.reason).toContain('binary')
+    expect(binary.editable).toBe(false)
+  })
+
+  it('marks a file cut or omitted when the 40,000-character budget runs out, and a same-text file as a duplicate', async () => {
+    // The budget goes to the most specific files first: the local file takes most of it, AGENTS.md is cut.
+    box.write('CLAUDE.local.md', `${'local rule line\n'.repeat(2300)}`)
+    box.write('AGENTS.md', `${'project rule line\n'.repeat(1000)}`)
+    box.link('CLAUDE.md', 'AGENTS.md')
+    const listing = await list()
+    const status = Object.fromEntries(listing.instructions.map((n) => [n.path, n.status]))
+    expect(status).toEqual({ 'AGENTS.md': 'cut', 'CLAUDE.md': 'duplicate', 'CLAUDE.local.md': 'included' })
+    expect(byPath(listing.instructions, 'CLAUDE.md')!.reason).toContain('same text as AGENTS.md')
+    expect(listing.usedChars).toBeLessThanOrEqual(listing.budgetChars)
+  })
+
+  it('lists memory files and offers the missing ones (and AGENTS.md) for creation', async () => {
+    box.write('.loupe/memory.md', '- the build is `make`\n')
+    const listing = await list()
+    expect(listing.memory.map((m) => [m.path, m.status])).toEqual([['.loupe/memory.md', 'included']])
+    expect(listing.creatable.map((c) => c.kind)).toEqual(['instructions', 'user_memory', 'global_instructions'])
+    expect(listing.creatable.find((c) => c.kind === 'user_memory')!.path).toBe('~/.loupe/memory.md')
+  })
+
+  it('shows a link out of the project as skipped and not editable, without reading it', async () => {
+    box.link('AGENTS.md', join(box.outside, 'secret.md'))
+    const listing = await list()
+    const node = byPath(listing.instructions, 'AGENTS.md')!
+    expect(node.status).toBe('skipped')
+    expect(node.reason).toContain('outside')
+    expect(node.editable).toBe(false)
+    expect(JSON.stringify(listing)).not.toContain('TOP-SECRET')
+  })
+})
