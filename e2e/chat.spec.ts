@@ -37,6 +37,8 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     const passes = (await rpc(host, 'pass.list', { sessionId: list[0]!.id })) as Array<{ status: string; requestSha256: string }>
     expect(passes.length).toBeGreaterThanOrEqual(4)
     expect(passes.every((p) => p.status === 'done')).toBe(true)
+    // …and the inspector beside the chat lists them.
+    await expect(app.getByTestId('pass-count')).toHaveText(`${passes.length} passes`)
     await app.screenshot({ path: 'e2e/screenshots/chat-after-edit.png' })
   } finally {
     rmSync(dir, { recursive: true, force: true })
