@@ -100,6 +100,11 @@ export const PassSummarySchema = z.looseObject({
   attempts: z.array(AttemptSchema),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
   attribution: z.unknown(),
+  /**
+   * `loupe` and `proxy` bodies are exact wire bytes; `transcript` is reconstructed from a Claude Code transcript
+   * (conversation only, not wire bytes) and must be shown as such. Absent from older hosts: read it as `loupe`.
+   */
+  source: z.enum(['loupe', 'transcript', 'proxy']).optional(),
 })
 export type PassSummaryView = z.infer<typeof PassSummarySchema>
 

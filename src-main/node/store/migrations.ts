@@ -100,4 +100,21 @@ export const migrations: ReadonlyArray<Migration> = [
       CREATE INDEX pass_blocks_by_blob ON pass_blocks(blob_hash);
     `,
   },
+  {
+    version: 3,
+    name: 'pass source, session origin and parent (imported transcripts, captured requests)',
+    sql: `
+      -- Where a pass's request body came from: 'loupe' (sent by the app, exact wire bytes), 'proxy' (another agent's
+      -- request recorded by the capture proxy, exact wire bytes), 'transcript' (reconstructed from a Claude Code
+      -- transcript: the conversation part only, not wire bytes).
+      ALTER TABLE passes ADD COLUMN source TEXT NOT NULL DEFAULT 'loupe';
+      -- 'loupe', 'transcript' (imported from Claude Code) or 'captured' (the capture proxy's session per client).
+      ALTER TABLE sessions ADD COLUMN origin TEXT NOT NULL DEFAULT 'loupe';
+      -- What the session was made from, as JSON (the transcript file and its session id, or the proxy client).
+      ALTER TABLE sessions ADD COLUMN origin_ref TEXT;
+      -- A subagent or compaction call of an imported session points at the session that started it.
+      ALTER TABLE sessions ADD COLUMN parent_session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
+      CREATE INDEX sessions_by_parent ON sessions(parent_session_id);
+    `,
+  },
 ]

@@ -14,6 +14,12 @@ import { newId } from './ids'
 
 export type PassKind = 'main' | 'summary' | 'count'
 export type PassStatus = 'done' | 'failed' | 'cancelled'
+/**
+ * Where the request body came from: `loupe` (sent by the app) and `proxy` (another agent's request, recorded by the
+ * capture proxy) are exact wire bytes; `transcript` is reconstructed from a Claude Code transcript (the conversation
+ * only: its system prompt, tools and injected reminders are never logged) and is not wire bytes.
+ */
+export type PassSource = 'loupe' | 'transcript' | 'proxy'
 
 /** Metadata of one HTTP attempt; its raw response is a blob. */
 export interface StoredAttempt {
@@ -51,6 +57,8 @@ export interface NewPass {
   readonly costUsd: number | null
   readonly error: { readonly kind: string; readonly message: string } | null
   readonly plan: unknown
+  /** Default `loupe`. */
+  readonly source?: PassSource
 }
 
 export interface PassSummary {
@@ -72,6 +80,7 @@ export interface PassSummary {
   readonly attempts: ReadonlyArray<StoredAttempt>
   readonly error: { readonly kind: string; readonly message: string } | null
   readonly attribution: unknown
+  readonly source: PassSource
 }
 
 export interface StoredSegment {
@@ -115,6 +124,7 @@ interface PassRow {
   error: string | null
   plan_hash: string | null
   attribution: string | null
+  source: PassSource
 }
 
 interface BlockRow {
@@ -146,6 +156,7 @@ function toSummary(row: PassRow): PassSummary {
     attempts: JSON.parse(row.attempts) as StoredAttempt[],
     error: row.error ? (JSON.parse(row.error) as PassSummary['error']) : null,
     attribution: row.attribution ? (JSON.parse(row.attribution) as unknown) : null,
+    source: row.source ?? 'loupe',
   }
 }
 
@@ -209,15 +220,16 @@ export class PassRepo {
       error: pass.error ? JSON.stringify(pass.error) : null,
       plan_hash: this.blobs.put(JSON.stringify(pass.plan ?? {})),
       attribution: null,
+      source: pass.source ?? 'loupe',
     }
     this.db
       .prepare(
         `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
            request_bytes, skeleton_hash, base_pass_id, base_count, segment_count, response_hash, message_id, stop_reason,
-           usage, cost_usd, attempts, error, plan_hash, attribution)
+           usage, cost_usd, attempts, error, plan_hash, attribution, source)
          VALUES (@id, @session_id, @seq, @kind, @model, @status, @queued_at, @first_byte_at, @done_at, @request_sha256,
            @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @segment_count, @response_hash, @message_id,
-           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution)`,
+           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution, @source)`,
       )
       .run(row)
     const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
