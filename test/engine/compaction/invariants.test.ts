@@ -56,7 +56,8 @@ async function compactOnce(session: FakeSession, trigger: 'auto' | 'manual', kee
   )
   if (result.status === 'nothing_to_compact') {
     const turns = before.filter((m, i) => i > 0 && m.message.role === 'assistant').length
-    if (trigger === 'manual') expect(turns).toBeLessThanOrEqual(keepSteps)
+    // Manual: either too few turns, or too little before them to be worth a summary (refused before paying).
+    if (trigger === 'manual' && turns > keepSteps) expect(result.reason).toMatch(/^Nothing worth compacting/)
     return
   }
   expect(result.status).toBe('draft')
