@@ -1,0 +1,110 @@
+/**
+ * What `settings.get`, `settings.set` and `settings.setApiKey` answer: the app's settings, the project's compaction
+ * settings, the model table (window and prices), the key's status (a hint only), and the folders in use.
+ *
+ * The model client is chosen when the app starts (the real API with a key, else the simulator), so a key set or
+ * cleared here takes effect at the next start; the view says so (`restartNeeded`).
+ */
+import type { SecretStore } from '../model/keys'
+import { MODELS, DEFAULT_MODEL_ID, findModel } from '../model/models'
+import { hintOf, keyProblem, keyStatus, type KeyStatus } from './api-key'
+import { readProjectCompaction, writeProjectCompaction, type ProjectCompaction, type ProjectCompactionView } from './project'
+import type { AppSettings } from './schema'
+import type { SettingsStore } from './store'
+
+export interface ModelRow {
+  readonly id: string
+  readonly label: string
+  readonly contextWindow: number
+  readonly maxOutputTokens: number
+  readonly minCacheableTokens: number
+  /** USD per million tokens. */
+  readonly prices: { readonly input: number; readonly output: number; readonly cacheWrite5m: number; readonly cacheWrite1h: number; readonly cacheRead: number }
+  readonly pricesEstimated: boolean
+}
+
+export interface SettingsView {
+  readonly app: AppSettings
+  readonly problems: ReadonlyArray<string>
+  readonly apiKey: KeyStatus & { readonly restartNeeded: boolean }
+  readonly models: ReadonlyArray<ModelRow>
+  /** The model new sessions start with (the setting, else LOUPE_MODEL or the default). */
+  readonly effectiveModel: string
+  /** What answers now: the simulator or the API. */
+  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string }
+  readonly dataDir: string
+  readonly loupeHome: string
+  readonly project: (ProjectCompactionView & { readonly projectId: string }) | null
+}
+
+export interface SettingsServiceDeps {
+  readonly store: SettingsStore
+  readonly secrets: SecretStore
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string; readonly model: string }
+  readonly dataDir: string
+  readonly loupeHome: string
+}
+
+export class SettingsValueError extends Error {}
+
+export const MODEL_ROWS: ReadonlyArray<ModelRow> = MODELS.map((m) => ({
+  id: m.id,
+  label: m.label,
+  contextWindow: m.contextWindow,
+  maxOutputTokens: m.maxOutputTokens,
+  minCacheableTokens: m.minCacheableTokens,
+  prices: { input: m.prices.inputPerMTok, output: m.prices.outputPerMTok, cacheWrite5m: m.prices.cacheWrite5mPerMTok, cacheWrite1h: m.prices.cacheWrite1hPerMTok, cacheRead: m.prices.cacheReadPerMTok },
+  pricesEstimated: m.prices.estimated,
+}))
+
+export class SettingsService {
+  /** The key's status when the app started: the model client was chosen from it. */
+  private readonly startKey: Promise<KeyStatus>
+
+  constructor(private readonly deps: SettingsServiceDeps) {
+    this.startKey = keyStatus(deps.secrets, deps.env)
+  }
+
+  /** The model new sessions start with. */
+  effectiveModel(): string {
+    const chosen = this.deps.store.current().model
+    return chosen && findModel(chosen) ? chosen : this.deps.endpoint.model || DEFAULT_MODEL_ID
+  }
+
+  async view(project: { id: string; root: string } | null): Promise<SettingsView> {
+    const [status, atStart] = await Promise.all([keyStatus(this.deps.secrets, this.deps.env), this.startKey])
+    return {
+      app: this.deps.store.current(),
+      problems: this.deps.store.problems(),
+      apiKey: { ...status, restartNeeded: status.configured !== atStart.configured || status.hint !== atStart.hint },
+      models: MODEL_ROWS,
+      effectiveModel: this.effectiveModel(),
+      endpoint: { kind: this.deps.endpoint.kind, label: this.deps.endpoint.label },
+      dataDir: this.deps.dataDir,
+      loupeHome: this.deps.loupeHome,
+      project: project ? { ...(await readProjectCompaction(project.root)), projectId: project.id } : null,
+    }
+  }
+
+  async update(patch: Partial<AppSettings>, project: { id: string; root: string; compaction: ProjectCompaction } | null): Promise<SettingsView> {
+    if (patch.model !== undefined && patch.model !== null && !findModel(patch.model)) throw new SettingsValueError(`Unknown model ${patch.model}: pick one from the model table`)
+    if (Object.keys(patch).length > 0) await this.deps.store.update(patch)
+    if (project) await writeProjectCompaction(project.root, project.compaction)
+    return this.view(project)
+  }
+
+  /** Stores the key (or forgets it with null) and answers with its hint only. */
+  async setApiKey(key: string | null): Promise<KeyStatus & { readonly restartNeeded: boolean }> {
+    const trimmed = key?.trim() ?? null
+    if (trimmed !== null) {
+      const problem = keyProblem(trimmed)
+      if (problem) throw new SettingsValueError(problem)
+    }
+    await this.deps.secrets.set(trimmed)
+    const view = await this.view(null)
+    // An environment key wins over a stored one; say which is in effect, never the key.
+    if (trimmed !== null && view.apiKey.source === 'store' && view.apiKey.hint !== hintOf(trimmed)) throw new SettingsValueError('The key was stored but does not read back the same; try again')
+    return view.apiKey
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Reads and writes `<dataDir>/settings.json`. A missing file means the defaults; a file that does not parse, or a
+ * value out of range, means the default for that value and a problem to show — never a crash at start. Writes are
+ * atomic (temporary file + rename), so a crash leaves the old settings or the new ones.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../tools/atomic-write'
+import { AppSettingsSchema, DEFAULT_SETTINGS, SETTINGS_FILE, type AppSettings } from './schema'
+
+export interface SettingsStore {
+  /** The settings in effect (read once at start, then kept in step with every change). */
+  current(): AppSettings
+  /** What was wrong with the file at start, if anything. */
+  problems(): ReadonlyArray<string>
+  /** Applies a change, writes the file, and returns the settings in effect. Invalid values are refused whole. */
+  update(patch: Partial<AppSettings>): Promise<AppSettings>
+  /** Called after every change (the composition root hands the model choice to new sessions). */
+  subscribe(listener: (settings: AppSettings) => void): () => void
+}
+
+/** Keeps each valid value of a parsed file and drops the rest (with a problem each). */
+export function parseSettings(text: string): { settings: AppSettings; problems: string[] } {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    return { settings: DEFAULT_SETTINGS, problems: [`${SETTINGS_FILE} does not parse (${err instanceof Error ? err.message : String(err)}); using the defaults`] }
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { settings: DEFAULT_SETTINGS, problems: [`${SETTINGS_FILE} is not an object; using the defaults`] }
+  const problems: string[] = []
+  const out: Record<string, unknown> = { ...DEFAULT_SETTINGS }
+  const shape = AppSettingsSchema.shape
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(key in shape)) continue // a setting this version does not know (a newer version wrote it): ignored
+    const parsed = shape[key as keyof typeof shape].safeParse(value)
+    if (parsed.success) out[key] = parsed.data
+    else problems.push(`${key} in ${SETTINGS_FILE} is not valid (${JSON.stringify(value)}); using the default`)
+  }
+  return { settings: out as AppSettings, problems }
+}
+
+export async function openSettings(dataDir: string): Promise<SettingsStore> {
+  const path = join(dataDir, SETTINGS_FILE)
+  let loaded: { settings: AppSettings; problems: string[] }
+  try {
+    loaded = parseSettings(await readFile(path, 'utf8'))
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    loaded = { settings: DEFAULT_SETTINGS, problems: code === 'ENOENT' ? [] : [`${SETTINGS_FILE} could not be read (${code ?? String(err)}); using the defaults`] }
+  }
+  let settings = loaded.settings
+  const listeners = new Set<(s: AppSettings) => void>()
+  // Changes are written one after another, so two quick changes cannot land in the wrong order.
+  let queue: Promise<unknown> = Promise.resolve()
+  return {
+    current: () => settings,
+    problems: () => loaded.problems,
+    async update(patch) {
+      const next = AppSettingsSchema.parse({ ...settings, ...patch })
+      const write = queue.then(async () => {
+        await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`)
+        settings = next
+        for (const l of listeners) l(settings)
+        return settings
+      })
+      queue = write.catch(() => undefined)
+      return write
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
