@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { attributePass, forgetSessionCache } from '../src-main/node/cache'
 import { replayTranscript } from '../src-main/node/replay'
 import { Scenario } from '../test/node/cache/harness'
 import { runSuite } from '../test/node/cache/scenarios'
@@ -18,9 +19,20 @@ import { percentile, round, type Bench, type Figure } from './bench'
 const SESSIONS = ['fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl']
 const LONG_SESSION_PASSES = 300
 
-async function attributionTimes(): Promise<number[]> {
+const ISOLATED_ROUNDS = 5
+
+/**
+ * attributePass per pass over a 300-pass session, as the runtime calls it (the plan in hand). The session is
+ * recorded first (through the simulator, attributed live); then its passes are attributed again in order with the
+ * session's memory cleared, once to warm up and `ISOLATED_ROUNDS` times measured, so the simulator and the SDK
+ * sharing the process do not land their garbage collection in the figure. Returns each round's p50 and p95, and
+ * the live p95.
+ */
+async function attributionTimes(): Promise<{ p50: number[]; p95: number[]; liveP95: number }> {
   const s = new Scenario('bench300')
   await s.open()
+  const p50: number[] = []
+  const p95: number[] = []
   try {
     for (let i = 0; s.checks.length < LONG_SESSION_PASSES; i++) {
       s.replies.push({ content: [{ type: 'text', text: `Reading src/file${i}.ts.` }, { type: 'tool_use', name: 'read_file', input: { path: `src/file${i}.ts` } }] })
@@ -29,11 +41,22 @@ async function attributionTimes(): Promise<number[]> {
       s.clock.advance(3_000)
       s.results(() => `export const value${i} = ${i}\n`.repeat(40))
     }
+    for (let round = 0; round <= ISOLATED_ROUNDS; round++) {
+      forgetSessionCache(s.store, s.sessionId)
+      const times: number[] = []
+      for (const { summary, plan } of s.sent) {
+        const started = performance.now()
+        attributePass(s.store, summary, { plan })
+        times.push(performance.now() - started)
+      }
+      if (round === 0) continue
+      p50.push(percentile(times, 50))
+      p95.push(percentile(times, 95))
+    }
   } finally {
     await s.close()
   }
-  // The first passes warm the JIT; the figure is the steady state of a long session.
-  return s.attributionMs.slice(10)
+  return { p50, p95, liveP95: percentile(s.attributionMs.slice(10), 95) }
 }
 
 const bench: Bench = {
@@ -74,7 +97,13 @@ const bench: Bench = {
       { name: 'cache.unexplained', value: suite.unexplained + unexplained, unit: 'passes', goal: '0', note: 'scenario suite and the three replays' },
     )
     const times = await attributionTimes()
-    figures.push({ name: 'cache.attribution_p95_ms', value: round(percentile(times, 95), 3), unit: 'ms', goal: '< 2', note: `attributePass with the plan, passes 11–${LONG_SESSION_PASSES} of a ${LONG_SESSION_PASSES}-pass session; p50 ${round(percentile(times, 50), 3)} ms` })
+    figures.push({
+      name: 'cache.attribution_p95_ms',
+      value: round(percentile(times.p95, 50), 3),
+      unit: 'ms',
+      goal: '< 2',
+      note: `attributePass with the plan over a ${LONG_SESSION_PASSES}-pass session: median of ${ISOLATED_ROUNDS} rounds' p95 (rounds ${times.p95.map((t) => round(t, 2)).join(', ')}; p50 ${round(percentile(times.p50, 50), 3)} ms); live in the same process as the simulator: p95 ${round(times.liveP95, 2)} ms`,
+    })
     return figures
   },
 }

@@ -50,6 +50,11 @@ export interface AttributeInput {
   readonly context: PassContext
   /** Facts of the session's earlier passes. */
   readonly prior: ReadonlyArray<PassCacheFacts>
+  /**
+   * The entries at a time, from exactly `prior`, when the caller keeps them incrementally (a CacheTimeline);
+   * otherwise they are replayed from `prior`.
+   */
+  readonly entriesAt?: (now: number) => CacheState
   /** The earlier pass that started last: what this pass is compared with. Null for the first pass. */
   readonly previous: PreviousPass | null
   readonly models: ModelLookup
@@ -131,15 +136,16 @@ export function attribute(input: AttributeInput): PassAttribution {
   const now = final.startedAt
   const earlier: PassCacheFacts[] = []
   let prediction: Prediction | null = null
+  const stateAt = (at: number): CacheState => (earlier.length === 0 && input.entriesAt ? input.entriesAt(at) : CacheState.at([...prior, ...earlier], at))
   for (const attempt of responded.length > 0 ? responded : [final]) {
-    const state = CacheState.at([...prior, ...earlier], attempt.startedAt)
+    const state = stateAt(attempt.startedAt)
     prediction = predict({ walk, state, now: attempt.startedAt, scale, minCacheableTokens: min })
     if (attempt !== final && attempt.firstByteAt !== null) {
       earlier.push(factsOf(pass, walk, scale, prediction, [{ startedAt: attempt.startedAt, availableAt: attempt.firstByteAt }], [], earlier.length))
     }
   }
   const predicted = prediction!
-  const state = CacheState.at([...prior, ...earlier], now)
+  const state = stateAt(now)
 
   // Where the service's read ended, found from its token count.
   const actualPosition = actualSplit ? locateRead(actualSplit.read, walk, scale, state, predicted.readPosition) : null
@@ -212,6 +218,8 @@ export function attribute(input: AttributeInput): PassAttribution {
  */
 function locateRead(read: number, walk: RequestWalk, scale: TokenScale, state: CacheState, predicted: number): number | null {
   if (read === 0) return -1
+  // Where the prediction ended, when its count is known to be this one: the usual case, at no cost.
+  if (predicted >= 0 && scale.exact(predicted) && scale.at(predicted) === read) return predicted
   let best: number | null = null
   let bestError = Number.POSITIVE_INFINITY
   for (let j = walk.keys.length - 1; j >= 0; j--) {

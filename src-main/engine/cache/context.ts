@@ -24,10 +24,17 @@ export interface PassContext {
 
 export const EMPTY_CONTEXT: PassContext = { system: [], messages: null, sessionOrigin: null, fingerprints: [] }
 
+// A history message keeps its provenance object from pass to pass; its origin is made once.
+const origins = new WeakMap<object, MessageOrigin>()
+
 export function contextFromPlan(plan: PromptPlan): PassContext {
   return {
     system: plan.system.map((b) => (b.provenance.kind === 'system' ? b.provenance.block : null)),
-    messages: plan.messages.map((m) => ({ entryIds: m.provenance.entryIds, kind: m.provenance.kind })),
+    messages: plan.messages.map((m) => {
+      let origin = origins.get(m.provenance)
+      if (!origin) origins.set(m.provenance, (origin = { entryIds: m.provenance.entryIds, kind: m.provenance.kind }))
+      return origin
+    }),
     sessionOrigin: plan.sessionOrigin,
     fingerprints: plan.fingerprints.map((f) => ({ section: f.section, part: f.part, sha256: f.sha256 })),
   }

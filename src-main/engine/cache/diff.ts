@@ -54,18 +54,29 @@ export function toolChanges(previous: RequestWalk, current: RequestWalk): ToolCh
 /** The API's diagnostic vocabulary; `settings_changed` stands for its `unavailable` (config differs). */
 export type ApiDivergence = 'model_changed' | 'system_changed' | 'tools_changed' | 'messages_changed' | 'settings_changed'
 
-function digestsOf(walk: RequestWalk, area: 'tools' | 'system' | 'messages'): string[] {
-  return walk.blocks.filter((b) => b.area === area).map((b) => b.digest)
+/** Whether the blocks of `area` have the same digests in both walks (`prefixOnly`: `a`'s are a prefix of `b`'s). */
+function sameArea(a: RequestWalk, b: RequestWalk, area: 'tools' | 'system' | 'messages', prefixOnly = false): boolean {
+  const range = (w: RequestWalk): [number, number] => {
+    let start = 0
+    while (start < w.blocks.length && w.blocks[start]!.area !== area) start++
+    let end = start
+    while (end < w.blocks.length && w.blocks[end]!.area === area) end++
+    return [start, end]
+  }
+  const [as, ae] = range(a)
+  const [bs, be] = range(b)
+  if (prefixOnly ? ae - as > be - bs : ae - as !== be - bs) return false
+  for (let i = 0; i < ae - as; i++) if (a.blocks[as + i]!.digest !== b.blocks[bs + i]!.digest) return false
+  return true
 }
 
 /** What the API's cache diagnostics should say for `current` against `previous`; null for no divergence. */
 export function apiDivergence(previous: RequestWalk, current: RequestWalk): ApiDivergence | null {
   if (previous.salts.model !== current.salts.model) return 'model_changed'
-  if (digestsOf(previous, 'system').join() !== digestsOf(current, 'system').join()) return 'system_changed'
-  if (digestsOf(previous, 'tools').join() !== digestsOf(current, 'tools').join()) return 'tools_changed'
+  if (!sameArea(previous, current, 'system')) return 'system_changed'
+  if (!sameArea(previous, current, 'tools')) return 'tools_changed'
   if (previous.salts.messages !== current.salts.messages) return 'settings_changed'
-  const before = digestsOf(previous, 'messages')
-  const after = digestsOf(current, 'messages')
-  if (after.length < before.length || before.some((d, i) => after[i] !== d)) return 'messages_changed'
+  // Messages may only have been appended to.
+  if (!sameArea(previous, current, 'messages', true)) return 'messages_changed'
   return null
 }

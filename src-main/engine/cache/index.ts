@@ -8,8 +8,9 @@
  */
 export { walkRequest, blockPath, shortPath } from './walk'
 export type { RequestWalk, WalkBlock, CacheArea, WalkOptions } from './walk'
-export { CacheState, TTL_MS, LONGEST_TTL_MS } from './state'
-export type { PassCacheFacts, FactAttempt, FactRead, FactWrite, FactBreakpoint, CacheEntry } from './state'
+export { CacheState, TTL_MS, LONGEST_TTL_MS, eventsOf, compareEvents } from './state'
+export { CacheTimeline } from './timeline'
+export type { PassCacheFacts, FactAttempt, FactRead, FactWrite, FactBreakpoint, CacheEntry, CacheEvent, PendingWrite } from './state'
 export { TokenScale } from './scale'
 export { predict, LOOKBACK_POSITIONS } from './predict'
 export type { Prediction, BreakpointPrediction, BreakpointAction, TokenSplit } from './predict'

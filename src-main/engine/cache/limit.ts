@@ -43,9 +43,16 @@ export function firstNewMessage(
   previousCount: number,
 ): number {
   if (current && previous && current.length === currentCount) {
+    // The builder keeps each message's provenance from pass to pass: the same entry list is the same message.
+    let i = 0
+    while (i < current.length && i < previous.length && current[i]!.entryIds === previous[i]!.entryIds) i++
+    if (i === current.length) return currentCount
+    // Every earlier message is still in place, in order: what follows was not sent before.
+    if (i === previous.length) return i
     const seen = new Set<string>()
     for (const m of previous) for (const id of m.entryIds) seen.add(id)
-    for (const [i, m] of current.entries()) {
+    for (; i < current.length; i++) {
+      const m = current[i]!
       if (m.entryIds.length === 0 || m.entryIds.some((id) => !seen.has(id))) return i
     }
     return currentCount

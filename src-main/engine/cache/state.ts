@@ -73,9 +73,25 @@ export interface CacheEntry {
   writtenBy: string
 }
 
-type Event =
+/** A lookup (at a request's start) or a commit (when its response began), replayed in time order. */
+export type CacheEvent =
   | { readonly at: number; readonly seq: number; readonly order: 0; readonly kind: 'lookup'; readonly reads: ReadonlyArray<FactRead> }
   | { readonly at: number; readonly seq: number; readonly order: 1; readonly kind: 'commit'; readonly startedAt: number; readonly writes: ReadonlyArray<FactWrite>; readonly passId: string }
+
+/** The events of one pass: a lookup and a commit per attempt that got a response under way. */
+export function eventsOf(f: PassCacheFacts): CacheEvent[] {
+  const out: CacheEvent[] = []
+  for (const a of f.attempts) {
+    out.push({ at: a.startedAt, seq: f.seq, order: 0, kind: 'lookup', reads: f.reads })
+    out.push({ at: a.availableAt, seq: f.seq, order: 1, kind: 'commit', startedAt: a.startedAt, writes: f.writes, passId: f.passId })
+  }
+  return out
+}
+
+/** Time order; on a tie, the earlier pass first, and a pass's lookup before its own commit. */
+export function compareEvents(a: CacheEvent, b: CacheEvent): number {
+  return a.at - b.at || a.seq - b.seq || a.order - b.order
+}
 
 /** A write whose response had not begun at the time the state describes. */
 export interface PendingWrite {
@@ -87,28 +103,32 @@ export interface PendingWrite {
 
 export class CacheState {
   private readonly entries = new Map<string, CacheEntry>()
-  private readonly pendingWrites = new Map<string, PendingWrite>()
+  private pendingWrites = new Map<string, PendingWrite>()
 
   /**
    * The entries as they stood at `now`: every lookup that started and every commit that became readable by then,
-   * in time order (on a tie, the earlier pass first, and a pass's lookup before its own commit).
+   * in time order.
    */
   static at(facts: ReadonlyArray<PassCacheFacts>, now: number): CacheState {
-    const events: Event[] = []
+    const events = facts.flatMap(eventsOf).sort(compareEvents)
     const state = new CacheState()
-    for (const f of facts) {
-      for (const a of f.attempts) {
-        if (a.startedAt <= now) events.push({ at: a.startedAt, seq: f.seq, order: 0, kind: 'lookup', reads: f.reads })
-        if (a.availableAt <= now) events.push({ at: a.availableAt, seq: f.seq, order: 1, kind: 'commit', startedAt: a.startedAt, writes: f.writes, passId: f.passId })
-        else if (a.startedAt <= now) for (const w of f.writes) state.pendingWrites.set(w.key, { key: w.key, passId: f.passId, startedAt: a.startedAt, availableAt: a.availableAt })
-      }
-    }
-    events.sort((a, b) => a.at - b.at || a.seq - b.seq || a.order - b.order)
-    for (const e of events) {
-      if (e.kind === 'lookup') for (const r of e.reads) state.refresh(r, e.at)
-      else for (const w of e.writes) state.write(w, e.startedAt, e.at, e.passId)
-    }
+    for (const e of events) if (e.at <= now) state.apply(e)
+    state.setPending(events, now)
     return state
+  }
+
+  apply(e: CacheEvent): void {
+    if (e.kind === 'lookup') for (const r of e.reads) this.refresh(r, e.at)
+    else for (const w of e.writes) this.write(w, e.startedAt, e.at, e.passId)
+  }
+
+  /** Writes sent by `now` whose response had not begun: the commits among `events` still to come. */
+  setPending(events: Iterable<CacheEvent>, now: number): void {
+    this.pendingWrites = new Map()
+    for (const e of events) {
+      if (e.kind !== 'commit' || e.at <= now || e.startedAt > now) continue
+      for (const w of e.writes) this.pendingWrites.set(w.key, { key: w.key, passId: e.passId, startedAt: e.startedAt, availableAt: e.at })
+    }
   }
 
   /** An entry that is readable at `now`: written, its response begun, not expired. */

@@ -46,6 +46,13 @@ export interface RequestWalk {
   readonly toolNames: ReadonlyArray<string>
   /** The salts, kept so a later walk can tell which level's settings changed. */
   readonly salts: { readonly model: string; readonly messages: string }
+  /**
+   * The request's tools, system blocks and messages as objects, in order, and the block count after each: a later
+   * walk of a request that holds the same objects (the builder keeps them from pass to pass) takes their blocks,
+   * keys and counts from this one instead of walking them again.
+   */
+  readonly refs: ReadonlyArray<object>
+  readonly refEnds: ReadonlyArray<number>
 }
 
 /** `tools[3]`, `system[1]`, `messages[4].content[2]`. */
@@ -122,8 +129,17 @@ function isMarkable(block: object): boolean {
   return true
 }
 
+const imageMemo = new WeakMap<object, boolean>()
+
 function hasImage(messages: WireRequest['messages']): boolean {
-  return messages.some((m) => m.content.some((b: ContentBlock) => b.type === 'image' || (b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'image'))))
+  return messages.some((m) => {
+    let known = imageMemo.get(m)
+    if (known === undefined) {
+      known = m.content.some((b: ContentBlock) => b.type === 'image' || (b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'image')))
+      imageMemo.set(m, known)
+    }
+    return known
+  })
 }
 
 /** The request fields that salt each level (§5.3): what else a cached prefix depends on. */
@@ -143,38 +159,66 @@ export interface WalkOptions {
 /** Walks a request in cache order. Pure; hashing goes through the Hasher port. */
 export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkOptions = {}): RequestWalk {
   const memo = memoFor(hasher)
-  const blocks: WalkBlock[] = []
-  const toolNames: string[] = []
-  const messageStarts: number[] = []
-  for (const [i, tool] of (request.tools ?? []).entries()) {
-    const d = digestBlock(tool, hasher, memo)
-    toolNames.push(tool.name)
-    blocks.push({ area: 'tools', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(tool), markable: true })
-  }
-  for (const [i, block] of (request.system ?? []).entries()) {
-    const d = digestBlock(block, hasher, memo)
-    blocks.push({ area: 'system', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
-  }
-  for (const [i, message] of request.messages.entries()) {
-    messageStarts.push(blocks.length)
-    for (const [b, block] of message.content.entries()) {
-      const d = digestBlock(block, hasher, memo)
-      blocks.push({ area: 'messages', index: i, blockIndex: b, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+  const salts = levelSalts(request)
+  const tools = request.tools ?? []
+  const system = request.system ?? []
+  const refs: object[] = [...tools, ...system, ...request.messages]
+  const automatic = (request as unknown as { cache_control?: unknown }).cache_control !== undefined
+  const previous = options.previous ?? null
+
+  // Leading objects shared with the previous walk (same model, and the same messages salt for message objects).
+  let shared = 0
+  if (previous && !automatic && previous.salts.model === salts.model && previous.refs.length > 0) {
+    const firstMessage = tools.length + system.length
+    const messagesSame = previous.salts.messages === salts.messages
+    const previousFirstMessage = previous.refs.length - previous.messageCount
+    while (shared < refs.length && shared < previous.refs.length && refs[shared] === previous.refs[shared]) {
+      if (shared >= firstMessage && (!messagesSame || previousFirstMessage !== firstMessage)) break
+      shared++
     }
   }
-  applyAutomaticBreakpoint(request, blocks)
+  const sharedBlocks = shared > 0 ? previous!.refEnds[shared - 1]! : 0
+  const blocks: WalkBlock[] = sharedBlocks > 0 ? previous!.blocks.slice(0, sharedBlocks) : []
+  const refEnds: number[] = shared > 0 ? previous!.refEnds.slice(0, shared) : []
+  const messageStarts: number[] = []
+  const toolNames = tools.map((t) => t.name)
 
-  const salts = levelSalts(request)
-  const keys = chainKeys(blocks, salts, hasher, options.previous ?? null)
-  const cum: number[] = []
-  let running = 0
-  const breakpoints: number[] = []
-  for (const [i, block] of blocks.entries()) {
-    running += block.tokens
-    cum.push(running)
-    if (block.ttl !== null) breakpoints.push(i)
+  for (let r = shared; r < refs.length; r++) {
+    if (r < tools.length) {
+      const tool = tools[r]!
+      const d = digestBlock(tool, hasher, memo)
+      blocks.push({ area: 'tools', index: r, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(tool), markable: true })
+    } else if (r < tools.length + system.length) {
+      const i = r - tools.length
+      const block = system[i]!
+      const d = digestBlock(block, hasher, memo)
+      blocks.push({ area: 'system', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+    } else {
+      const i = r - tools.length - system.length
+      for (const [b, block] of request.messages[i]!.content.entries()) {
+        const d = digestBlock(block, hasher, memo)
+        blocks.push({ area: 'messages', index: i, blockIndex: b, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+      }
+    }
+    refEnds.push(blocks.length)
   }
-  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts }
+  const firstMessageRef = tools.length + system.length
+  for (let i = 0; i < request.messages.length; i++) {
+    const r = firstMessageRef + i
+    messageStarts.push(r === 0 ? 0 : refEnds[r - 1]!)
+  }
+  if (automatic) applyAutomaticBreakpoint(request, blocks)
+
+  const keys = chainKeys(blocks, salts, hasher, previous, sharedBlocks)
+  const cum: number[] = sharedBlocks > 0 ? previous!.cum.slice(0, sharedBlocks) : []
+  let running = sharedBlocks > 0 ? cum[sharedBlocks - 1]! : 0
+  for (let i = sharedBlocks; i < blocks.length; i++) {
+    running += blocks[i]!.tokens
+    cum.push(running)
+  }
+  const breakpoints: number[] = []
+  for (const [i, block] of blocks.entries()) if (block.ttl !== null) breakpoints.push(i)
+  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts, refs, refEnds }
 }
 
 /**
@@ -192,10 +236,10 @@ function applyAutomaticBreakpoint(request: WireRequest, blocks: WalkBlock[]): vo
   }
 }
 
-function chainKeys(blocks: ReadonlyArray<WalkBlock>, salts: RequestWalk['salts'], hasher: Hasher, previous: RequestWalk | null): string[] {
-  const keys: string[] = []
-  // How far the previous walk's keys can be reused: same salts up to a level, same digests up to a position.
-  let reusable = 0
+function chainKeys(blocks: ReadonlyArray<WalkBlock>, salts: RequestWalk['salts'], hasher: Hasher, previous: RequestWalk | null, known: number): string[] {
+  // Keys of the first `known` blocks are the previous walk's (same objects); beyond them, keys are reused as long as
+  // the digests match and the salts of the levels crossed are the same.
+  let reusable = known
   if (previous && previous.salts.model === salts.model) {
     const messagesSame = previous.salts.messages === salts.messages
     while (reusable < blocks.length && reusable < previous.blocks.length) {
@@ -205,10 +249,8 @@ function chainKeys(blocks: ReadonlyArray<WalkBlock>, salts: RequestWalk['salts']
       if (a.area === 'messages' && !messagesSame) break
       reusable++
     }
-    // The messages salt is folded in before the first message block, so a first message block can only reuse when
-    // the salt is the same (checked above) and the system level ended at the same place.
-    for (let i = 0; i < reusable; i++) keys.push(previous.keys[i]!)
-  }
+  } else reusable = 0
+  const keys: string[] = reusable > 0 ? previous!.keys.slice(0, reusable) : []
   let h = keys.length > 0 ? keys[keys.length - 1]! : hasher.sha256Hex(`loupe-cache|model|${salts.model}`)
   const reachedArea: CacheArea = keys.length > 0 ? blocks[keys.length - 1]!.area : 'tools'
   let systemSalted = reachedArea !== 'tools'

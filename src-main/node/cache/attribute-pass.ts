@@ -7,7 +7,7 @@
  * next pass costs its new blocks, not the session. After a restart the first call reloads the facts from the
  * stored attributions, and attributes any earlier pass that has none (in order) before the one asked for.
  */
-import { attribute, contextFromPlan, walkRequest, type ModelLookup, type PassAttribution, type PassContext, type RequestWalk } from '../../engine/cache'
+import { attribute, CacheTimeline, contextFromPlan, walkRequest, type ModelLookup, type PassAttribution, type PassContext, type RequestWalk } from '../../engine/cache'
 import type { CacheMissReason, Hasher } from '../../engine/ports'
 import type { WireRequest } from '../../engine/model/wire'
 import type { PromptPlan } from '../../engine/prompt/plan'
@@ -44,8 +44,11 @@ interface KnownPass {
 /** What is remembered about one session. */
 export interface SessionCache {
   readonly known: Map<string, KnownPass>
-  /** The highest seq attributed so far. */
+  /** The highest seq attributed so far, and that pass. */
   maxSeq: number
+  latest: KnownPass | null
+  /** The cache entries the attributed passes left, kept up to date as passes come in order. */
+  timeline: CacheTimeline
   loaded: boolean
 }
 
@@ -55,7 +58,7 @@ export function sessionCache(store: Store, sessionId: string): SessionCache {
   let byStore = caches.get(store)
   if (!byStore) caches.set(store, (byStore = new Map()))
   let cache = byStore.get(sessionId)
-  if (!cache) byStore.set(sessionId, (cache = { known: new Map(), maxSeq: 0, loaded: false }))
+  if (!cache) byStore.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, timeline: new CacheTimeline(), loaded: false }))
   return cache
 }
 
@@ -94,7 +97,11 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   const cache = sessionCache(store, summary.sessionId)
   catchUp(store, cache, summary, options)
 
-  const latest = [...cache.known.values()].reduce<KnownPass | null>((best, k) => (k.seq < summary.seq && (!best || k.seq > best.seq) ? k : best), null)
+  // Passes come in order (the usual case): the latest one is this pass's predecessor and the timeline holds
+  // exactly the earlier passes. Otherwise (attributing an earlier pass again), both are rebuilt for it.
+  const inOrder = summary.seq > cache.maxSeq
+  const prior = inOrder ? [...cache.known.values()] : [...cache.known.values()].filter((k) => k.seq < summary.seq)
+  const latest = inOrder ? cache.latest : prior.reduce<KnownPass | null>((best, k) => (!best || k.seq > best.seq ? k : best), null)
   let request = options.request ?? (options.plan ? renderRequest(options.plan) : null)
   let context: PassContext | null = options.plan ? contextFromPlan(options.plan) : null
   if (!request || !context) {
@@ -106,16 +113,20 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   if (!request) return null
   const walk = walkRequest(request, hasher, { previous: latest?.walk ?? null })
 
-  const prior = [...cache.known.values()].filter((k) => k.seq < summary.seq)
   const start = summary.attempts.at(-1)?.startedAt ?? summary.queuedAt
   // The pass compared with: the earlier one that started last (by seq when two started together).
-  const previous = prior.filter((k) => k.attribution.facts.startedAt <= start).reduce<KnownPass | null>((best, k) => {
-    if (!best) return k
-    const a = k.attribution.facts.startedAt
-    const b = best.attribution.facts.startedAt
-    return a > b || (a === b && k.seq > best.seq) ? k : best
-  }, null)
+  let previous: KnownPass | null = latest && latest.attribution.facts.startedAt <= start ? latest : null
+  if (!previous || prior.some((k) => k !== previous && k.attribution.facts.startedAt > previous!.attribution.facts.startedAt && k.attribution.facts.startedAt <= start)) {
+    previous = prior.filter((k) => k.attribution.facts.startedAt <= start).reduce<KnownPass | null>((best, k) => {
+      if (!best) return k
+      const a = k.attribution.facts.startedAt
+      const b = best.attribution.facts.startedAt
+      return a > b || (a === b && k.seq > best.seq) ? k : best
+    }, null)
+  }
   if (previous && (!previous.walk || !previous.context)) loadWalk(store, previous, hasher)
+  const timeline = inOrder ? cache.timeline : new CacheTimeline()
+  if (!inOrder) for (const k of [...prior].sort((a, b) => a.seq - b.seq)) timeline.add(k.attribution.facts)
 
   const apiDiagnosis = options.apiDiagnosis !== undefined ? options.apiDiagnosis : diagnosisFromResponse(responseOf(store, summary))
   const result = attribute({
@@ -129,17 +140,31 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     },
     walk,
     context,
-    prior: prior.map((k) => k.attribution.facts),
+    prior: timeline.facts,
+    entriesAt: (at) => timeline.stateAt(at),
     previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
     models: options.models ?? cacheModels,
     describeEntries: storeDescriber(store, summary.sessionId),
     clock: options.clock ?? localClock,
   })
   store.passes.setAttribution(summary.id, result)
-  // Only the newest walk is kept: it is the one the next pass is compared with and takes its shared keys from.
-  for (const k of cache.known.values()) if (k.seq < summary.seq) k.walk = null
-  cache.known.set(summary.id, { id: summary.id, seq: summary.seq, attribution: result, walk, context })
-  cache.maxSeq = Math.max(cache.maxSeq, summary.seq)
+  const known: KnownPass = { id: summary.id, seq: summary.seq, attribution: result, walk, context }
+  const replaced = cache.known.get(summary.id)
+  cache.known.set(summary.id, known)
+  if (inOrder) {
+    // Only the newest walk is kept: the next pass is compared with it and takes its shared keys from it.
+    if (cache.latest) {
+      cache.latest.walk = null
+      cache.latest.context = null
+    }
+    cache.latest = known
+    cache.maxSeq = summary.seq
+    cache.timeline.add(result.facts)
+  } else if (replaced) {
+    // An earlier pass attributed again: the session's timeline is rebuilt from the facts now known.
+    cache.timeline = new CacheTimeline()
+    for (const k of [...cache.known.values()].sort((a, b) => a.seq - b.seq)) cache.timeline.add(k.attribution.facts)
+  }
   return result
 }
 
@@ -166,8 +191,16 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
   cache.loaded = true
   for (const p of passes) {
     if (isAttribution(p.attribution)) {
-      cache.known.set(p.id, { id: p.id, seq: p.seq, attribution: p.attribution, walk: null, context: null })
-      cache.maxSeq = Math.max(cache.maxSeq, p.seq)
+      const known: KnownPass = { id: p.id, seq: p.seq, attribution: p.attribution, walk: null, context: null }
+      cache.known.set(p.id, known)
+      if (p.seq > cache.maxSeq) {
+        cache.maxSeq = p.seq
+        cache.latest = known
+        cache.timeline.add(p.attribution.facts)
+      } else {
+        cache.timeline = new CacheTimeline()
+        for (const k of [...cache.known.values()].sort((a, b) => a.seq - b.seq)) cache.timeline.add(k.attribution.facts)
+      }
     } else {
       // Attributed from what the store kept: the options that describe the asked-for pass do not apply to it.
       const { plan: _plan, request: _request, apiDiagnosis: _api, ...shared } = options

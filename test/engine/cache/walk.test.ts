@@ -44,4 +44,26 @@ describe('walkRequest', () => {
       }),
     )
   })
+
+  it('takes the blocks of objects the previous request also held, and still gives what a fresh walk gives', () => {
+    const pool = ['a', 'b', 'c', 'd'].map((x) => user(text(x)))
+    const marked = pool.map((m) => ({ ...m, content: m.content.map((b) => ({ ...b, cache_control: { type: 'ephemeral' as const } })) }))
+    const tools = [tool('read'), tool('bash')]
+    const pick = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.boolean()), { minLength: 1, maxLength: 8 })
+    fc.assert(
+      fc.property(pick, pick, fc.boolean(), (xs, ys, choice) => {
+        const build = (picks: Array<[number, boolean]>, forced = false) =>
+          request(picks.map(([i, m]) => (m ? marked[i]! : pool[i]!)) as never, { tools, ...(forced ? { toolChoice: { type: 'any' } } : {}) })
+        const first = walkRequest(build(xs), hasher)
+        const second = build(ys, choice)
+        const reused = walkRequest(second, hasher, { previous: first })
+        const fresh = walkRequest(second, hasher)
+        expect(reused.keys).toEqual(fresh.keys)
+        expect(reused.cum).toEqual(fresh.cum)
+        expect(reused.breakpoints).toEqual(fresh.breakpoints)
+        expect(reused.messageStarts).toEqual(fresh.messageStarts)
+        expect(reused.blocks).toEqual(fresh.blocks)
+      }),
+    )
+  })
 })
