@@ -9,7 +9,7 @@ export const READ_ONLY_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptio
   fontSize: 12,
   lineHeight: 18,
   scrollBeyondLastLine: false,
-  minimap: { enabled: true, renderCharacters: false, maxColumn: 80 },
+  minimap: { enabled: true, renderCharacters: false, maxColumn: 80, showMarkSectionHeaders: false, showRegionSectionHeaders: false },
   stickyScroll: { enabled: false },
   renderLineHighlight: 'none',
   occurrencesHighlight: 'off',

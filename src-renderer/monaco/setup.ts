@@ -54,3 +54,5 @@ applyTheme()
 dark.addEventListener('change', applyTheme)
 
 export { monaco }
+
+if (localStorage.getItem('loupe.bench') === '1') void import('./bench-hook').then((h) => h.installBenchHook(monaco))

@@ -2,6 +2,7 @@ import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { ApprovalPrompt } from './Approval'
 import { retryTurn } from './actions'
+import { MessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
@@ -44,9 +45,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: 
                 </div>
                 {((entry.content as Block[]) ?? []).map((b, i) =>
                   b.type === 'text' ? (
-                    <div key={i} className="msg-text">
-                      {b.text}
-                    </div>
+                    <MessageText key={i} text={b.text ?? ''} />
                   ) : b.type === 'thinking' ? (
                     <details key={i} className="thinking">
                       <summary>Thinking</summary>
@@ -78,9 +77,23 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: 
                 )}
               </div>
             )
+          case 'checkpoint':
+            return <Checkpoint key={entry.id} entry={entry} />
+          case 'context_edit':
+            return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
+          case 'pin':
+            return <Note key={entry.id} text={entry.action === 'added' ? `Pinned: ${String(entry.text)}` : 'Pin removed'} />
+          case 'notice':
+            return (
+              <div key={entry.id} className={`notice ${String(entry.level)}`} role={entry.level === 'warning' ? 'alert' : undefined}>
+                {String(entry.text)}
+              </div>
+            )
           case 'turn_ended':
             return entry.reason === 'cancelled' ? (
               <Note key={entry.id} text="Stopped." />
+            ) : entry.reason === 'nothing_to_compact' ? (
+              <Note key={entry.id} text="Nothing to compact yet: the conversation is short enough." />
             ) : entry.reason === 'pass_limit' ? (
               <Note key={entry.id} text="Stopped after the per-turn pass limit; send a message to go on." />
             ) : null
@@ -112,6 +125,37 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: 
       {chat.approvals.map((a) => (
         <ApprovalPrompt key={a.toolUseId} sessionId={sessionId} approval={a} />
       ))}
+    </div>
+  )
+}
+
+/** A compaction checkpoint: what the model no longer sees, and what replaced it. */
+function Checkpoint({ entry }: { entry: EntryView }) {
+  const tokens = entry.tokens as { before: { real: number | null; estimated: number }; after: { estimated: number } } | undefined
+  const before = tokens?.before.real ?? tokens?.before.estimated
+  const trimmed = (entry.trimmed as unknown[] | undefined)?.length ?? 0
+  const replaced = entry.replaced as { entries: number } | null | undefined
+  return (
+    <div className="checkpoint" data-entry-kind="checkpoint" aria-label="Compaction checkpoint">
+      <div className="checkpoint-head">
+        <strong>Compacted</strong> · {String(entry.trigger)}
+        {entry.focus ? <> · focus “{String(entry.focus)}”</> : null}
+        {tokens && (
+          <span className="muted">
+            {' '}
+            · ≈{before?.toLocaleString()} → {tokens.after.estimated.toLocaleString()} tokens
+          </span>
+        )}
+      </div>
+      <div className="muted checkpoint-detail">
+        {entry.stage === 'trim' ? `Trimmed ${trimmed} old tool results; no summary needed.` : `Summarised ${replaced?.entries ?? 0} entries${trimmed ? ` after trimming ${trimmed} tool results` : ''}.`} The earlier entries stay in the session; the model no longer sees them.
+      </div>
+      {typeof entry.summary === 'string' && (
+        <details>
+          <summary>Summary the model sees</summary>
+          <div className="msg-text">{entry.summary}</div>
+        </details>
+      )}
     </div>
   )
 }

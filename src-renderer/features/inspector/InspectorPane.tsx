@@ -111,14 +111,15 @@ function Detail() {
   let body: ReactNode
   if (liveSelected && live) body = <LiveResponseView live={live} />
   else if (!selectedId) body = <p className="insp-empty">Pick a pass to see what it sent.</p>
-  else if (state.status === 'error') body = <p className="bad insp-empty">Could not load the pass: {state.message}</p>
-  else if (state.status !== 'ready' || !monaco) body = <p className="insp-empty">{monaco ? 'Loading the pass…' : 'Loading the editor…'}</p>
+  else if (state.error) body = <p className="bad insp-empty">Could not load the pass: {state.error}</p>
+  else if (!state.view || !monaco) body = <p className="insp-empty">{monaco ? 'Loading the pass…' : 'Loading the editor…'}</p>
   else body = <ViewBody monaco={monaco} view={view} pass={state.view} />
   return (
-    <section className="insp-detail" aria-label="Selected pass">
+    <section className="insp-detail" aria-label="Selected pass" aria-busy={state.loading}>
       <div className="insp-detail-head">
         {tabs}
-        {state.status === 'ready' && !liveSelected && <PassLine pass={state.view} />}
+        {state.view && !liveSelected && <PassLine pass={state.view} />}
+        {state.loading && <span className="insp-loading">loading…</span>}
       </div>
       <div className="insp-view">{body}</div>
     </section>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
-import { READ_ONLY_OPTIONS } from './editor-options'
+import { READ_ONLY_OPTIONS } from '../../../monaco/options'
 
 /** A plain read-only editor for a text (a raw response stream, a JSON body). */
 export function CodeView({ monaco: m, text, language, label }: { monaco: Monaco; text: string; language: string; label: string }) {

@@ -4,7 +4,7 @@
  */
 import { memo } from 'react'
 import type { ContextSlice } from '../model/context-map'
-import { tokens } from '../model/format'
+import { grouped, tokens } from '../model/format'
 
 interface Props {
   readonly slices: ReadonlyArray<ContextSlice>
@@ -23,7 +23,7 @@ export const ContextMap = memo(function ContextMap({ slices, onReveal }: Props) 
             key={s.key}
             className={`insp-map-slice g-${s.group}`}
             style={{ flexGrow: s.tokens }}
-            title={`${s.label}: ≈${s.tokens.toLocaleString('en-US')} tokens (${pct(s.tokens)})`}
+            title={`${s.label}: ≈${grouped(s.tokens)} tokens (${pct(s.tokens)})`}
             onClick={() => onReveal(s.firstOrdinal)}
           />
         ))}

@@ -10,7 +10,7 @@ import { selectComparePassId, useInspectorStore } from '../../../state/inspector
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
 import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
-import { READ_ONLY_OPTIONS } from './editor-options'
+import { READ_ONLY_OPTIONS } from '../../../monaco/options'
 import { changeLabel } from './zones'
 
 export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
@@ -19,7 +19,8 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   const passes = useInspectorStore((s) => s.passes)
   const other = usePassView(compareId)
   const sameSession = useMemo(() => passes.filter((p) => p.sessionId === view.detail.sessionId && p.id !== view.detail.id), [passes, view.detail])
-  const base = other.status === 'ready' && other.passId === compareId ? other.view : null
+  // While another pass to compare with loads, the previous comparison stays up (the editor is kept).
+  const base = other.view
   const change = useMemo(() => (base ? firstChange(base.comparable(), view.comparable()) : null), [base, view])
 
   return (
@@ -44,13 +45,20 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
       </div>
       {!compareId ? (
         <p className="insp-empty">This is the first pass of its session: there is nothing before it to compare with.</p>
-      ) : other.status === 'error' ? (
-        <p className="bad">Could not load the pass to compare with: {other.message}</p>
+      ) : other.error ? (
+        <p className="bad">Could not load the pass to compare with: {other.error}</p>
       ) : !base || !change ? (
         <p className="insp-empty">Loading the pass to compare with…</p>
       ) : (
         <>
-          <p className={`insp-diff-summary ${change.kind}`} data-testid="diff-summary" data-first-path={change.kind === 'block' ? change.path : ''} data-identical={change.identical}>
+          <p
+            className={`insp-diff-summary ${change.kind}`}
+            data-testid="diff-summary"
+            data-pair={`${base.detail.id}:${view.detail.id}`}
+            data-first-path={change.kind === 'block' ? change.path : ''}
+            data-identical={change.identical}
+            aria-busy={other.loading}
+          >
             {summarizeChange(change)}
           </p>
           <DiffEditor monaco={monaco} base={base} view={view} change={change} />
@@ -118,7 +126,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     }
     const sub = editor.onDidUpdateDiff(() => {
       if (startLine !== null) side.revealLineNearTop(Math.max(1, startLine - 2))
-      setReady(view.detail.id)
+      setReady(`${base.detail.id}:${view.detail.id}`)
     })
     return () => {
       sub.dispose()

@@ -6,7 +6,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } fro
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useInspectorStore, type ListedPass } from '../../../state/inspector'
 import type { UsageLike } from '../model/breakpoints'
-import { clock, ms, shortModel, usd } from '../model/format'
+import { clock, grouped, latencyPair, ms, shortModel, usd } from '../model/format'
 import { liveChars, type LivePass } from '../model/live'
 import { passOutcome, type PassOutcome } from '../model/outcome'
 import { TokenBar, usageTotal } from './TokenBar'
@@ -125,9 +125,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSessio
       <span className="muted">{pass.kind}</span>
       <TokenBar usage={pass.usage as UsageLike | null} max={max} />
       <span className="num">{usd(pass.costUsd)}</span>
-      <span className="num muted">
-        {ms(firstByte)} / {ms(total)}
-      </span>
+      <span className="num muted">{latencyPair(firstByte, total)}</span>
       <span className={failedAttempts > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={`${pass.attempts.length} attempt(s), ${failedAttempts} failed`}>
         {pass.attempts.length}
       </span>
@@ -146,7 +144,7 @@ function LiveRow({ live, selected, index, onSelect }: { live: LivePass; selected
       <span className="muted">{clock(live.startedAt)}</span>
       <span className="insp-model">{shortModel(live.model)}</span>
       <span className="muted">main</span>
-      <span className="insp-live-note">{live.firstDeltaAt === null ? 'sent, waiting for the first byte…' : `streaming · ${chars.toLocaleString('en-US')} chars`}</span>
+      <span className="insp-live-note">{live.firstDeltaAt === null ? 'sent, waiting for the first byte…' : `streaming · ${grouped(chars)} chars`}</span>
       <span />
       <span className="num muted">{live.firstDeltaAt !== null ? ms(live.firstDeltaAt - live.startedAt) : '…'}</span>
       <span />

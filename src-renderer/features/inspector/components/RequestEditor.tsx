@@ -5,11 +5,11 @@
  * One editor lives for the life of the view; a new pass swaps in a new model, so opening a pass costs the model
  * and its decorations, not an editor.
  */
-import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
+import { useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react'
 import type * as monaco from 'monaco-editor'
 import { afterPaint, type Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
-import { READ_ONLY_OPTIONS } from './editor-options'
+import { READ_ONLY_OPTIONS } from '../../../monaco/options'
 import { blockHeader, breakpointRule, type Shade } from './zones'
 import type { RequestMode } from '../../../state/inspector'
 
@@ -40,7 +40,7 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
   const callbacks = useRef({ onReady, onFile })
   callbacks.current = { onReady, onFile }
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const editor = m.editor.create(hostRef.current!, { ...READ_ONLY_OPTIONS, model: null })
     editorRef.current = editor
     decorationsRef.current = editor.createDecorationsCollection()
@@ -51,7 +51,8 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
     }
   }, [m])
 
-  useEffect(() => {
+  // A layout effect: the new text goes in before the browser paints, not a frame after.
+  useLayoutEffect(() => {
     const editor = editorRef.current
     if (!editor) return
     let alive = true

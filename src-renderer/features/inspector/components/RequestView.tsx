@@ -24,15 +24,18 @@ function announce(detail: Record<string, unknown>): void {
 export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   const mode = useInspectorStore((s) => s.requestMode)
   const editor = useRef<RequestEditorHandle>(null)
+  /** The pass whose text is on screen; the context map and the hash follow it. */
   const [readyFor, setReadyFor] = useState<string | null>(null)
   const [check, setCheck] = useState<Check>(null)
   const [note, setNote] = useState<string | null>(null)
   const [showMap, setShowMap] = useState(true)
   const { detail } = view
 
+  // Hashing 600 KB takes tens of milliseconds on the main thread: it starts once the text is on screen.
   useEffect(() => {
-    let alive = true
     setCheck(null)
+    if (readyFor !== detail.id) return
+    let alive = true
     const echo = detail.attempts.at(-1)?.responseHeaders
     const echoed = echo && typeof echo === 'object' ? (echo as Record<string, unknown>)[WIRE_ECHO_HEADER] : undefined
     void sha256Hex(detail.requestBody).then((shown) => {
@@ -43,7 +46,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
     return () => {
       alive = false
     }
-  }, [detail])
+  }, [detail, readyFor])
 
   useEffect(() => setNote(null), [detail.id])
 
@@ -144,7 +147,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
           {showMap ? 'Hide context map' : 'Context map'}
         </button>
       </div>
-      {showMap && view.pretty && <ContextMap slices={view.contextMap()} onReveal={(o) => editor.current?.revealBlock(o)} />}
+      {showMap && view.pretty && readyFor === detail.id && <ContextMap slices={view.contextMap()} onReveal={(o) => editor.current?.revealBlock(o)} />}
       <RequestEditor monaco={monaco} view={view} mode={view.pretty ? mode : 'raw'} onReady={onReady} onFile={onFile} handle={editor} />
     </div>
   )

@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import type { UsageLike } from '../model/breakpoints'
-import { tokens } from '../model/format'
+import { grouped, tokens } from '../model/format'
 
 /** Total tokens of a pass (input of every kind plus output), the scale of its bar. */
 export function usageTotal(u: UsageLike | null): number {
@@ -20,7 +20,7 @@ export const TokenBar = memo(function TokenBar({ usage, max }: { usage: UsageLik
     ['uncached', usage.input_tokens],
     ['output', usage.output_tokens],
   ] as const
-  const title = `cache read ${usage.cache_read_input_tokens.toLocaleString('en-US')} · cache write ${usage.cache_creation_input_tokens.toLocaleString('en-US')} · uncached ${usage.input_tokens.toLocaleString('en-US')} · output ${usage.output_tokens.toLocaleString('en-US')}`
+  const title = `cache read ${grouped(usage.cache_read_input_tokens)} · cache write ${grouped(usage.cache_creation_input_tokens)} · uncached ${grouped(usage.input_tokens)} · output ${grouped(usage.output_tokens)}`
   return (
     <span className="insp-bar" title={title}>
       <span className="insp-bar-track">

@@ -9,6 +9,13 @@ import { tokens } from '../model/format'
 
 export type Shade = 'cached' | 'paid' | 'unknown'
 
+/** Monaco sets `display` on a zone's own node as it shows and hides it, so the styled content goes one level in. */
+function zone(content: HTMLElement): HTMLElement {
+  const outer = document.createElement('div')
+  outer.append(content)
+  return outer
+}
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag)
   node.className = className
@@ -16,11 +23,18 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
   return node
 }
 
+/**
+ * A request of 150k tokens has hundreds of blocks, so a header is kept to a few nodes: the path and label as one
+ * text, the file links (only where there are files) and the token count with the cached/paid tag.
+ */
 export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: string) => void): HTMLElement {
   const root = el('div', `insp-zone-head ${shade}`)
   root.dataset.block = block.path
   root.title = block.detail
-  root.append(el('span', 'insp-zone-path', block.path), el('span', 'insp-zone-label', block.label))
+  const entry = block.entryIds.length === 0 ? '' : block.entryIds.length === 1 ? `  ${block.entryIds[0]}` : `  ${block.entryIds[0]} +${block.entryIds.length - 1}`
+  const label = el('span', 'insp-zone-label')
+  label.append(el('b', 'insp-zone-path', block.path), ` ${block.label}${entry}`)
+  root.append(label)
   for (const file of block.files) {
     const link = el('button', 'insp-file-link', file)
     link.type = 'button'
@@ -32,10 +46,8 @@ export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: strin
     })
     root.append(link)
   }
-  if (block.entryIds.length) root.append(el('span', 'insp-zone-entry', block.entryIds.length === 1 ? block.entryIds[0]! : `${block.entryIds[0]} +${block.entryIds.length - 1}`))
-  root.append(el('span', 'insp-zone-tok', `≈${tokens(block.tokens)} tok`))
-  if (shade !== 'unknown') root.append(el('span', `insp-zone-shade ${shade}`, shade === 'cached' ? 'from cache' : 'paid'))
-  return root
+  root.append(el('span', 'insp-zone-tok', `≈${tokens(block.tokens)} tok${shade === 'cached' ? ' · from cache' : shade === 'paid' ? ' · paid' : ''}`))
+  return zone(root)
 }
 
 const OUTCOME_TEXT: Readonly<Record<BreakpointOutcome, string>> = {
@@ -54,11 +66,11 @@ export function breakpointRule(mark: BreakpointMark<{ blockPath: string | null; 
   root.setAttribute('aria-label', `${mark.label}: ${OUTCOME_TEXT[mark.outcome]}`)
   root.append(el('span', 'insp-bp-name', mark.label), el('span', 'insp-bp-what', OUTCOME_TEXT[mark.outcome]), el('span', 'insp-bp-tok', `≈${tokens(mark.prefixTokens)} tokens up to here`))
   if (isLastRead) root.append(el('span', 'insp-bp-split', '▲ from cache · paid ▼'))
-  return root
+  return zone(root)
 }
 
 export function changeLabel(text: string): HTMLElement {
   const root = el('div', 'insp-diff-mark', text)
   root.setAttribute('role', 'note')
-  return root
+  return zone(root)
 }

@@ -1,29 +1,41 @@
 import { useEffect, useState } from 'react'
 import { loadPassView, type PassView } from './pass-view'
 
-export type PassViewState =
-  | { readonly status: 'idle' }
-  | { readonly status: 'loading'; readonly passId: string }
-  | { readonly status: 'ready'; readonly passId: string; readonly view: PassView }
-  | { readonly status: 'error'; readonly passId: string; readonly message: string }
+export interface PassViewState {
+  /** The pass asked for. */
+  readonly passId: string | null
+  /**
+   * The latest view that finished loading. While the next pass loads, the previous one stays on screen, so the
+   * editors showing it are kept and only their models change (creating an editor costs more than opening a text).
+   */
+  readonly view: PassView | null
+  /** The asked-for pass is still loading (`view` may show an earlier one). */
+  readonly loading: boolean
+  readonly error: string | null
+}
 
 /** The view of one pass, fetched with `pass.get` when the id changes. */
 export function usePassView(passId: string | null): PassViewState {
-  const [state, setState] = useState<PassViewState>({ status: 'idle' })
+  const [state, setState] = useState<PassViewState>({ passId: null, view: null, loading: false, error: null })
   useEffect(() => {
     if (!passId) {
-      setState({ status: 'idle' })
+      setState({ passId: null, view: null, loading: false, error: null })
       return
     }
     let alive = true
-    setState({ status: 'loading', passId })
+    setState((s) => ({ passId, view: s.view, loading: s.view?.detail.id !== passId, error: null }))
     loadPassView(passId).then(
-      (view) => alive && setState({ status: 'ready', passId, view }),
-      (err: Error) => alive && setState({ status: 'error', passId, message: err.message }),
+      (view) => alive && setState({ passId, view, loading: false, error: null }),
+      (err: Error) => alive && setState((s) => ({ passId, view: s.view, loading: false, error: err.message })),
     )
     return () => {
       alive = false
     }
   }, [passId])
   return state
+}
+
+/** The view of the asked-for pass only once it has loaded (null while another pass's view is still shown). */
+export function currentView(state: PassViewState): PassView | null {
+  return state.view && state.view.detail.id === state.passId ? state.view : null
 }

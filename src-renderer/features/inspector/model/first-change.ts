@@ -7,6 +7,7 @@
  * `tool_choice` / `thinking` change (hashed before the first message, §6.1), is a change of its own.
  */
 import { isRecord, type BlockInfo } from './blocks'
+import { grouped as groupDigits } from './format'
 
 export interface ComparableBlock {
   readonly path: string
@@ -85,7 +86,6 @@ export function firstChange(before: ComparablePass, after: ComparablePass): Firs
   return { kind: 'identical', identical: n }
 }
 
-const groupDigits = (n: number) => Math.round(n).toLocaleString('en-US')
 
 /** "12 blocks identical, first change at block 13 (messages[1] · assistant), 45 tokens after it." */
 export function summarizeChange(change: FirstChange): string {

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, openProjectWithSession, test } from './fixtures'
+
+test('chat: /compact with a focus leaves a checkpoint in the conversation', async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  for (let i = 0; i < 6; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const send = app.getByRole('button', { name: 'Send' })
+    for (let i = 0; i < 6; i++) {
+      await composer.fill(`read notes${i}.md`)
+      await composer.press('Enter')
+      await expect(app.locator(`.tool-call[data-tool="read_file"][data-status="done"]`)).toHaveCount(i + 1)
+      await expect(send).toBeVisible()
+    }
+    await composer.fill('/compact keep the API decisions')
+    await composer.press('Enter')
+    const checkpoint = app.getByLabel('Compaction checkpoint')
+    await expect(checkpoint).toHaveCount(1)
+    await expect(checkpoint).toContainText('keep the API decisions')
+    await expect(send).toBeVisible()
+    await checkpoint.scrollIntoViewIfNeeded()
+    await app.screenshot({ path: 'e2e/screenshots/chat-compacted.png' })
+
+    // The conversation goes on after the checkpoint.
+    await composer.fill('list the files')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="list_dir"][data-status="done"]')).toHaveCount(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
