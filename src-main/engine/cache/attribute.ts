@@ -267,7 +267,8 @@ function factsOf(
       .map((r) => ({ key: r.key, ttl: r.ttl, exact: r.exact })),
     writes: nothingWritten ? [] : written.writes.map((w) => ({ key: w.key, ttl: w.ttl })),
     anchors,
-    breakpoints: walk.breakpoints.map((p) => ({ key: walk.keys[p]!, tokens: scale.at(p), ttl: walk.blocks[p]!.ttl!, moving: walk.blocks[p]!.area === 'messages' })),
+    // A count this pass's usage pinned beats the scaled one (the scale did not know it yet).
+    breakpoints: walk.breakpoints.map((p) => ({ key: walk.keys[p]!, tokens: anchors.find((a) => a.key === walk.keys[p])?.tokens ?? scale.at(p), ttl: walk.blocks[p]!.ttl!, moving: walk.blocks[p]!.area === 'messages' })),
     totalTokens: pass.usage ? splitOfUsage(pass.usage).total : null,
     outputTokens: pass.usage?.output_tokens ?? 0,
     ratio: scale.ratio(),

@@ -1,0 +1,66 @@
+/**
+ * The replay harness on a real Claude Code session (test/fixtures/real/spotter/subagent.jsonl): every pass is
+ * predicted as the simulator then answers, Loupe reaches its limit, and the naive client shows the spread.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { usageLimits, usageRequestsOf } from '../../../src-main/engine/cache'
+import { importSessionText } from '../../../src-main/engine/transcripts'
+import { nodeHasher } from '../../../src-main/node/hasher'
+import { naiveRequest, replayTranscript, transcriptPasses } from '../../../src-main/node/replay'
+
+const FILE = fileURLToPath(new URL('../../fixtures/real/spotter/subagent.jsonl', import.meta.url))
+const text = readFileSync(FILE, 'utf8')
+
+describe('transcriptPasses', () => {
+  const session = importSessionText(text)
+  const passes = transcriptPasses(session, nodeHasher)
+
+  it('gives one pass per request, without thinking and with no cache_control of its own', () => {
+    expect(passes).toHaveLength(session.requests.length)
+    for (const p of passes) {
+      const blocks = p.history.flatMap((h) => h.message.content)
+      expect(blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')).toBe(false)
+      expect(blocks.some((b) => 'cache_control' in b)).toBe(false)
+      expect(p.response.some((b) => b.type === 'thinking')).toBe(false)
+    }
+  })
+
+  it('keeps each message\'s id from pass to pass, and the previous pass\'s tail marked when the history continues', () => {
+    expect(passes[0]!.previousTailIndex).toBeNull()
+    for (let i = 1; i < passes.length; i++) {
+      const before = passes[i - 1]!.history
+      const now = passes[i]!.history
+      expect(now.slice(0, before.length).map((h) => h.provenance.entryIds[0])).toEqual(before.map((h) => h.provenance.entryIds[0]))
+      expect(passes[i]!.previousTailIndex).toBe(before.length - 1)
+      expect(passes[i]!.startedAt).toBeGreaterThanOrEqual(passes[i - 1]!.startedAt)
+    }
+  })
+})
+
+describe('naiveRequest', () => {
+  it('puts the time at the top of the system prompt and takes every breakpoint off the messages', () => {
+    const request = naiveRequest(
+      { model: 'm', max_tokens: 1, system: [{ type: 'text', text: 'rules', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }] },
+      Date.UTC(2026, 10, 29, 14, 2, 3),
+    )
+    expect(request.system).toEqual([{ type: 'text', text: 'Current time: 2026-11-29T14:02:03.000Z\n\nrules', cache_control: { type: 'ephemeral' } }])
+    expect(request.messages[0]!.content[0]).toEqual({ type: 'text', text: 'hi' })
+  })
+})
+
+describe('replayTranscript', () => {
+  it('replays a real session: every prediction agrees, Loupe reaches its limit, the naive client caches nothing', async () => {
+    const report = await replayTranscript(text, 'subagent.jsonl')
+    const recorded = usageLimits(usageRequestsOf(importSessionText(text)))
+    expect(report.session).toBe('subagent')
+    expect(report.passes).toBe(12)
+    expect(report.loupe.summary.agreement).toEqual({ compared: 12, agreed: 12, rate: 1, unexplained: 0 })
+    expect(report.loupe.share).toBeGreaterThan(0.8)
+    expect(report.loupe.limitShare - report.loupe.share).toBeLessThan(0.005)
+    expect(report.claudeCode.share).toBe(recorded.cachedShare)
+    expect(report.naive!.share).toBeLessThan(0.05)
+    expect(report.attributions.map((a) => a.cause.kind)).toEqual(['cold', ...Array(11).fill('none')])
+  }, 120_000)
+})
