@@ -20,7 +20,7 @@ describe('transcriptPasses', () => {
   it('gives one pass per request, without thinking and with no cache_control of its own', () => {
     expect(passes).toHaveLength(session.requests.length)
     for (const p of passes) {
-      const blocks = p.history.flatMap((h) => h.message.content)
+      const blocks = p.history.flatMap((h): ReadonlyArray<object & { type: string }> => h.message.content)
       expect(blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')).toBe(false)
       expect(blocks.some((b) => 'cache_control' in b)).toBe(false)
       expect(p.response.some((b) => b.type === 'thinking')).toBe(false)
