@@ -15,7 +15,7 @@ import { runTurn, type TurnInput, type TurnResult } from '../../engine/loop/turn
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
-import { freezeSession, type SessionSection } from '../../engine/prompt/snapshot'
+import { freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 import type { Clock, Hasher, Logger } from '../../engine/ports'
@@ -93,7 +93,7 @@ export class SessionRuntime {
     this.sessionLog = new StoreSessionLog(deps.store, sessionId, deps.clock, (pass) => {
       if (pass.kind === 'main' && pass.status === 'done') this.lastMainPass = pass
       deps.emit({ type: 'pass', pass })
-    })
+    }, (err) => deps.log.warn('cache attribution failed', { sessionId, error: err instanceof Error ? err.stack : String(err) }))
     this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome })
     this.lastMainPass = deps.store.passes.list(sessionId).filter((p) => p.kind === 'main' && p.status === 'done').at(-1) ?? null
     this.compaction = new SessionCompaction(this.host())
@@ -461,6 +461,32 @@ export class SessionRuntime {
   /** Whether the model currently sees the session from a checkpoint. */
   lastCheckpointId(): string | null {
     return lastCheckpoint(this.sessionLog.entries())?.id ?? null
+  }
+
+  // --- Instruction and memory edits applied now (the Files view, issue 9 item 3) ---------------------------------
+
+  /**
+   * Freezes the session block again from the files on disk, so the next pass sends the edited instruction or memory
+   * files now instead of at the next compaction. The session block moves, so the next pass re-bills it (priced
+   * beforehand by cache.priceEdit); the notice entry written here is what the cache attribution names as the cause
+   * (origin `apply_now`). Before the first pass nothing is frozen yet, and the first pass reads the files as they are.
+   */
+  async applyInstructionEdits(paths: ReadonlyArray<string>): Promise<{ applied: boolean; entryId: string | null; message: string }> {
+    if (this.run) throw new Error('busy')
+    if (!this.state.frozen) return { applied: false, entryId: null, message: 'The session has not sent a pass yet: its first pass reads the files as they are now.' }
+    const gathered = await this.gather()
+    if (this.run || !this.state.frozen) throw new Error('busy')
+    const names = paths.join(', ')
+    const entry = this.deps.store.transaction(() => {
+      const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now: the session block was read again from disk, so the next pass re-bills it.` }])
+      const session = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: notice!.id, paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: true })
+      this.save({ frozen: { ...this.state.frozen!, session } })
+      return notice!
+    })
+    // Nested instruction files are delivered against the frozen block: the reader is made again from the new one.
+    this.nested = null
+    this.appendAndEmit([entry])
+    return { applied: true, entryId: entry.id, message: `${names} applied now` }
   }
 
   cancel(): boolean {

@@ -5,6 +5,7 @@
 import type { Entry, EntryBody, PassId } from '../../engine/conversation/entries'
 import type { PassCommit, SessionLog } from '../../engine/loop/ports'
 import type { PromptPlan } from '../../engine/prompt/plan'
+import { attributePass } from '../cache'
 import { costUsd } from '../model/models'
 import type { Store } from '../store'
 import type { PassSummary, SegmentMeta } from '../store/passes'
@@ -47,6 +48,7 @@ export class StoreSessionLog implements SessionLog {
     private readonly sessionId: string,
     private readonly clock: Clock,
     private readonly onPass?: (pass: PassSummary) => void,
+    private readonly onAttributionError?: (error: unknown) => void,
   ) {}
 
   entries(): ReadonlyArray<Entry> {
@@ -91,7 +93,9 @@ export class StoreSessionLog implements SessionLog {
       const entries = this.store.entries.append(this.sessionId, makeEntries(summary.id as PassId), this.clock.now())
       return { summary, entries }
     })
-    this.onPass?.(summary)
+    // Attribution runs after the commit: the pass is durable first, and a failure here only leaves it unattributed.
+    const attribution = attributePass(this.store, summary, { plan: pass.plan, onError: (err) => this.onAttributionError?.(err) })
+    this.onPass?.(attribution ? { ...summary, attribution } : summary)
     return { passId: summary.id as PassId, entries }
   }
 }
