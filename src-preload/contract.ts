@@ -231,6 +231,87 @@ export const EditPriceSchema = z.object({
   label: z.string(),
 })
 
+// Files view (issue 9; docs/inspector.md "Part 2"): instruction and memory files as the prompt builder resolved them.
+
+export const FileNodeSchema = z.object({
+  path: z.string(),
+  absPath: z.string(),
+  kind: z.enum(['instruction', 'rule', 'import', 'memory']),
+  tier: z.enum(['global', 'project', 'rule', 'local']).nullable(),
+  status: z.enum(['included', 'cut', 'omitted', 'duplicate', 'empty', 'skipped', 'conditional']),
+  reason: z.string().nullable(),
+  chars: z.number().nullable(),
+  tokens: z.number(),
+  patterns: z.array(z.string()),
+  importedBy: z.string().nullable(),
+  editable: z.boolean(),
+  get children(): z.ZodArray<typeof FileNodeSchema> {
+    return z.array(FileNodeSchema)
+  },
+})
+export type FileNodeView = z.infer<typeof FileNodeSchema>
+
+export const FilesListingSchema = z.object({
+  root: z.string(),
+  instructions: z.array(FileNodeSchema),
+  memory: z.array(FileNodeSchema),
+  creatable: z.array(z.object({ path: z.string(), kind: z.enum(['instructions', 'project_memory', 'user_memory', 'global_instructions']), label: z.string() })),
+  notes: z.array(z.object({ path: z.string(), kind: z.string(), message: z.string() })),
+  sessionBlockTokens: z.number(),
+  budgetChars: z.number(),
+  usedChars: z.number(),
+})
+export type FilesListingView = z.infer<typeof FilesListingSchema>
+
+export const OpenedFileSchema = z.object({ path: z.string(), absPath: z.string(), text: z.string(), exists: z.boolean(), sha256: z.string().nullable() })
+export type OpenedFileView = z.infer<typeof OpenedFileSchema>
+
+export const SaveResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('saved'), path: z.string(), sha256: z.string(), backupPath: z.string().nullable(), charsBefore: z.number(), charsAfter: z.number() }),
+  z.object({ status: z.literal('unchanged'), path: z.string(), sha256: z.string() }),
+  z.object({ status: z.literal('conflict'), path: z.string(), disk: z.object({ text: z.string(), sha256: z.string().nullable(), exists: z.boolean() }), minePath: z.string() }),
+])
+export type SaveResultView = z.infer<typeof SaveResultSchema>
+
+// Settings (issue 9 item 4). The API key is never sent back: only whether one is set, its source and a hint.
+
+const ThemeSchema = z.enum(['light', 'dark', 'system'])
+export const AppSettingsSchema = z.object({
+  model: z.string().min(1).max(200).nullable(),
+  staticCacheTtl1h: z.boolean(),
+  defaultMode: PermissionModeSchema,
+  theme: ThemeSchema,
+})
+export const ProjectCompactionSchema = z.object({
+  auto: z.boolean(),
+  threshold: z.number().gt(0).lt(1),
+  target: z.number().gt(0).lt(1),
+  keepSteps: z.number().int().min(1).max(100),
+})
+export const KeyStatusSchema = z.object({ configured: z.boolean(), source: z.enum(['env', 'store']).nullable(), hint: z.string().nullable(), restartNeeded: z.boolean() })
+export const SettingsViewSchema = z.object({
+  app: AppSettingsSchema,
+  problems: z.array(z.string()),
+  apiKey: KeyStatusSchema,
+  models: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      contextWindow: z.number(),
+      maxOutputTokens: z.number(),
+      minCacheableTokens: z.number(),
+      prices: z.object({ input: z.number(), output: z.number(), cacheWrite5m: z.number(), cacheWrite1h: z.number(), cacheRead: z.number() }),
+      pricesEstimated: z.boolean(),
+    }),
+  ),
+  effectiveModel: z.string(),
+  endpoint: z.object({ kind: z.enum(['simulator', 'anthropic']), label: z.string() }),
+  dataDir: z.string(),
+  loupeHome: z.string(),
+  project: ProjectCompactionSchema.extend({ projectId: z.string(), configPath: z.string(), problems: z.array(z.string()) }).nullable(),
+})
+export type SettingsViewData = z.infer<typeof SettingsViewSchema>
+
 const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -395,6 +476,51 @@ export const requests = {
   ),
   'pin.remove': request(z.object({ sessionId: Id, pinId: Id }).strict(), z.object({ removed: z.boolean() }), 'Unpins.'),
   'pin.list': request(z.object({ sessionId: Id }).strict(), z.array(PinSchema), 'The pins in effect.'),
+  'files.list': request(
+    z.object({ projectId: Id }).strict(),
+    FilesListingSchema,
+    "The project's instruction and memory files as the prompt builder resolves them now: included, cut, omitted, skipped and why, imports and `paths:` rules as a tree, and the files it could create.",
+  ),
+  'files.read': request(
+    z.object({ projectId: Id, path: Path }).strict(),
+    OpenedFileSchema,
+    'Opens one listed file for editing, with the sha256 a save must name. Files over 1 MB, binary files and invalid UTF-8 are refused (`unsupported`).',
+  ),
+  'files.save': request(
+    z.object({ projectId: Id, path: Path, text: z.string().max(MAX_TEXT_CHARS), baseSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() }).strict(),
+    SaveResultSchema,
+    'Saves atomically and keeps a backup of the replaced version. If the file changed on disk since `baseSha256`, nothing is written: the answer is `conflict` with the disk text, and the text sent is kept in the data folder.',
+  ),
+  'files.create': request(
+    z.object({ projectId: Id, path: Path }).strict(),
+    OpenedFileSchema,
+    'Creates a file the listing offers (AGENTS.md, project or user memory, global instructions) with a starting text; `conflict` if it exists.',
+  ),
+  'files.apply': request(
+    z.object({ sessionId: Id, paths: z.array(Path).min(1).max(50) }).strict(),
+    z.object({ applied: z.boolean(), entryId: z.string().nullable(), message: z.string() }),
+    "Applies edited instruction or memory files to the session now: the session block is frozen again from disk, so the next pass re-bills it (priced by cache.priceEdit). Without it an edit waits for the next compaction. `busy` while a turn runs.",
+  ),
+  'settings.get': request(
+    z.object({ projectId: Id.optional() }).strict(),
+    SettingsViewSchema,
+    "The app's settings, the project's compaction settings, the model table with windows and prices, the API key's status (a hint, never the key), and the folders in use.",
+  ),
+  'settings.set': request(
+    z
+      .object({
+        app: AppSettingsSchema.partial().strict().optional(),
+        project: z.object({ projectId: Id, compaction: ProjectCompactionSchema.strict() }).strict().optional(),
+      })
+      .strict(),
+    SettingsViewSchema,
+    "Changes app settings (saved in the data folder) and a project's compaction settings (saved in its .loupe/config.toml, which the next pass reads).",
+  ),
+  'settings.setApiKey': request(
+    z.object({ key: z.string().min(1).max(1000).nullable() }).strict(),
+    KeyStatusSchema,
+    "Stores the Anthropic API key in the host's secret storage (null forgets it). The answer is the key's status and last four characters; the key is never sent back. Takes effect at the next start.",
+  ),
 } as const
 
 export type Requests = typeof requests

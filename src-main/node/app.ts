@@ -13,6 +13,7 @@ import type { Services } from '../rpc/services'
 import { browserDataDir, databaseFile } from './data-dir'
 import { openModelEndpoint, type ModelEndpoint } from './model/endpoint'
 import { fileSecretStore, type SecretStore } from './model/keys'
+import { openSettings, SettingsService } from './settings'
 import { SessionManager } from './session/manager'
 import { nodeHasher } from './hasher'
 import { createLogger } from './log'
@@ -51,14 +52,28 @@ export async function createApp(options: AppOptions): Promise<App> {
   const secrets = options.secrets ?? fileSecretStore(options.dataDir)
   const endpoint = options.endpoint ?? (await openModelEndpoint({ secrets, clock }))
   const homeDir = options.homeDir ?? homedir()
+  const loupeHome = options.loupeHome ?? browserDataDir()
+  const settings = new SettingsService({ store: await openSettings(options.dataDir), secrets, env: process.env, endpoint, dataDir: options.dataDir, loupeHome })
+  // New sessions start with the model chosen in Settings; a session keeps the model it started with.
+  const sessionEndpoint: ModelEndpoint = {
+    get client() {
+      return endpoint.client
+    },
+    kind: endpoint.kind,
+    label: endpoint.label,
+    get model() {
+      return settings.effectiveModel()
+    },
+    close: () => endpoint.close(),
+  }
   const sessions = new SessionManager({
     store,
-    endpoint,
+    endpoint: sessionEndpoint,
     clock,
     hasher: nodeHasher,
     log,
     events,
-    loupeHome: options.loupeHome ?? browserDataDir(),
+    loupeHome,
     homeDir,
   })
   const info: AppInfo = {
@@ -78,6 +93,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     homeDir,
     sessions,
     secrets,
+    loupeHome,
+    settings,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   }
   const dispatch = createDispatcher(createHandlers(services), log)

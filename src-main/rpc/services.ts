@@ -2,6 +2,7 @@ import type { AppInfo } from '../../src-preload/contract'
 import type { Clock, Logger } from '../engine/ports'
 import type { Store } from '../node/store'
 import type { SessionManager } from '../node/session/manager'
+import type { SettingsService } from '../node/settings'
 import type { SecretStore } from '../node/model/keys'
 import type { EventHub } from './events'
 
@@ -17,6 +18,9 @@ export interface Services {
   readonly info: AppInfo
   readonly homeDir: string
   readonly sessions: SessionManager
+  /** Loupe's own folder (global instructions, user memory): `LOUPE_HOME` or ~/.loupe. */
+  readonly loupeHome: string
+  readonly settings: SettingsService
   /** Where the API key is kept (the host's secret storage). The key itself never crosses the contract. */
   readonly secrets: SecretStore
   /** Present only where the host has a native folder dialog (Electron). */

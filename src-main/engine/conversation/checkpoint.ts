@@ -102,7 +102,8 @@ export type PinBody =
 /** Something the app tells the user in the conversation (never sent to the model). */
 export interface NoticeBody {
   readonly kind: 'notice'
-  readonly source: 'compaction' | 'extension' | 'pins'
+  /** `instructions`: an edited instruction or memory file was applied now from the Files view. */
+  readonly source: 'compaction' | 'extension' | 'pins' | 'instructions'
   readonly level: 'info' | 'warning'
   readonly text: string
 }

@@ -7,6 +7,8 @@ import { runHandlers } from './run'
 import { passHandlers } from './pass'
 import { compactionHandlers } from './compaction'
 import { cacheHandlers } from './cache'
+import { filesHandlers } from './files'
+import { settingsHandlers } from './settings'
 
 /** Every request of the contract has exactly one handler; the type makes a missing one a compile error. */
 export function createHandlers(services: Services): Handlers {
@@ -18,5 +20,7 @@ export function createHandlers(services: Services): Handlers {
     ...passHandlers(services),
     ...compactionHandlers(services),
     ...cacheHandlers(services),
+    ...filesHandlers(services),
+    ...settingsHandlers(services),
   }
 }

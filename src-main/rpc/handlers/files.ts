@@ -1,0 +1,42 @@
+import { createFile, FilesError, listInstructionFiles, openFile, saveFile, type FilesContext } from '../../node/files'
+import type { Handlers } from '../dispatch'
+import { RpcError } from '../errors'
+import type { Services } from '../services'
+import { requireRuntime } from './run'
+
+/** The Files view (issue 9 item 3; docs/inspector.md "Part 2"): every path goes through node/files. */
+export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.create' | 'files.apply'> {
+  const context = (projectId: string): FilesContext => {
+    const project = services.store.projects.get(projectId)
+    if (!project) throw new RpcError('not_found', `No project ${projectId}`)
+    return { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir, dataDir: services.info.dataDir, now: () => services.clock.now() }
+  }
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (err) {
+      if (err instanceof FilesError) throw new RpcError(err.code, err.message)
+      throw err
+    }
+  }
+  return {
+    'files.list': ({ projectId }) => {
+      const ctx = context(projectId)
+      // The listing's arrays are readonly; the contract's schema types them as plain arrays (same values).
+      return listInstructionFiles({ ...ctx, now: ctx.now() }) as never
+    },
+    'files.read': ({ projectId, path }) => guard(() => openFile(context(projectId), path)),
+    'files.save': ({ projectId, path, text, baseSha256 }) => guard(() => saveFile(context(projectId), { path, text, baseSha256 })),
+    'files.create': ({ projectId, path }) => guard(() => createFile(context(projectId), path)),
+    'files.apply': async ({ sessionId, paths }) => {
+      const runtime = requireRuntime(services, sessionId)
+      if (runtime.running) throw new RpcError('busy', 'A turn or a compaction is running: apply the edit when it ends (or stop it with Esc)')
+      try {
+        return await runtime.applyInstructionEdits(paths)
+      } catch (err) {
+        if (err instanceof Error && err.message === 'busy') throw new RpcError('busy', 'A turn started meanwhile: apply the edit when it ends')
+        throw err
+      }
+    },
+  }
+}

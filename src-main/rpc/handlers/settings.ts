@@ -1,0 +1,37 @@
+import { ProjectSettingsError, SettingsValueError, type SettingsView } from '../../node/settings'
+import type { Handlers } from '../dispatch'
+import { RpcError } from '../errors'
+import type { Services } from '../services'
+
+/** Settings (issue 9 item 4). The API key goes in and never comes back out. */
+export function settingsHandlers(services: Services): Pick<Handlers, 'settings.get' | 'settings.set' | 'settings.setApiKey'> {
+  const project = (projectId: string | undefined) => {
+    if (projectId === undefined) return null
+    const found = services.store.projects.get(projectId)
+    if (!found) throw new RpcError('not_found', `No project ${projectId}`)
+    return found
+  }
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (err) {
+      if (err instanceof ProjectSettingsError) throw new RpcError(err.code, err.message)
+      if (err instanceof SettingsValueError) throw new RpcError('invalid_input', err.message)
+      throw err
+    }
+  }
+  return {
+    'settings.get': ({ projectId }) => guard(() => services.settings.view(project(projectId))).then(wire),
+    'settings.set': ({ app, project: change }) =>
+      guard(() => {
+        const target = change ? project(change.projectId) : null
+        return services.settings.update(app ?? {}, target && change ? { id: target.id, root: target.root, compaction: change.compaction } : null)
+      }).then(wire),
+    'settings.setApiKey': ({ key }) => guard(() => services.settings.setApiKey(key)),
+  }
+}
+
+/** The view with plain arrays, as the contract's schema types it. */
+function wire(view: SettingsView) {
+  return { ...view, problems: [...view.problems], models: [...view.models], project: view.project ? { ...view.project, problems: [...view.project.problems] } : null }
+}
