@@ -314,6 +314,78 @@ export type SettingsViewData = z.infer<typeof SettingsViewSchema>
 
 const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
 
+// Claude Code transcripts (issue 10; docs/claude-code-import.md) and the capture proxy (docs/proxy.md).
+
+export const TranscriptFileSchema = z.object({
+  path: z.string(),
+  sessionId: z.string(),
+  sizeBytes: z.number(),
+  modifiedMs: z.number(),
+  firstAtMs: z.number().nullable(),
+  lastAtMs: z.number().nullable(),
+  models: z.array(z.string()),
+  /** Distinct API requests in the session file (subagent files not included); null when it could not be read. */
+  requests: z.number().nullable(),
+  subagentFiles: z.number(),
+  title: z.string().nullable(),
+  skippedLines: z.number(),
+  /** The Loupe session it was imported as; `changed` when the file grew since. */
+  imported: z.object({ sessionId: z.string(), projectId: z.string(), changed: z.boolean() }).nullable(),
+})
+export type TranscriptFileView = z.infer<typeof TranscriptFileSchema>
+
+export const TranscriptListingSchema = z.object({
+  projectsDir: z.string(),
+  projects: z.array(z.object({ project: z.string(), cwd: z.string().nullable(), sessions: z.array(TranscriptFileSchema) })),
+  /** Entries not listed: symlinks leading out of the folder, unreadable entries. */
+  skippedEntries: z.number(),
+})
+
+const TranscriptUsageSchema = z.object({
+  passes: z.number(),
+  uncached: z.number(),
+  read: z.number(),
+  write: z.number(),
+  output: z.number(),
+  /** Null when no pass's model has a known price. */
+  costUsd: z.number().nullable(),
+  cachedShare: z.number(),
+})
+
+export const TranscriptTotalsSchema = TranscriptUsageSchema.extend({
+  sessionId: z.string(),
+  title: z.string(),
+  hits: z.number(),
+  misses: z.record(z.string(), z.number()),
+  compactions: z.array(z.object({ trigger: z.string(), preTokens: z.number().nullable(), tokensAfter: z.number().nullable(), summaryChars: z.number().nullable(), costUsd: z.number() })),
+  children: z.array(TranscriptUsageSchema.extend({ sessionId: z.string(), title: z.string(), kind: z.string() })),
+  includingChildren: TranscriptUsageSchema,
+})
+export type TranscriptTotalsView = z.infer<typeof TranscriptTotalsSchema>
+
+export const TranscriptImportSchema = z.object({
+  status: z.enum(['imported', 'unchanged', 'replaced']),
+  sessionId: z.string(),
+  projectId: z.string(),
+  title: z.string(),
+  skippedLines: z.number(),
+  totals: TranscriptTotalsSchema,
+})
+export type TranscriptImportView = z.infer<typeof TranscriptImportSchema>
+
+export const ProxyStatusSchema = z.object({
+  running: z.boolean(),
+  /** What to set as ANTHROPIC_BASE_URL in the agent to record: `http://127.0.0.1:PORT`. */
+  url: z.string().nullable(),
+  upstream: z.string().nullable(),
+  upstreamKind: z.enum(['simulator', 'anthropic', 'custom']).nullable(),
+  startedAt: z.number().nullable(),
+  projectId: z.string().nullable(),
+  requests: z.number(),
+  sessions: z.array(z.object({ sessionId: z.string(), client: z.string(), passes: z.number() })),
+})
+export type ProxyStatusView = z.infer<typeof ProxyStatusSchema>
+
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
 
@@ -476,6 +548,38 @@ export const requests = {
   ),
   'pin.remove': request(z.object({ sessionId: Id, pinId: Id }).strict(), z.object({ removed: z.boolean() }), 'Unpins.'),
   'pin.list': request(z.object({ sessionId: Id }).strict(), z.array(PinSchema), 'The pins in effect.'),
+  'transcripts.list': request(
+    z.object({ folder: Path.optional() }).strict(),
+    TranscriptListingSchema,
+    'Claude Code sessions under the projects folder (default ~/.claude/projects), by project, newest first: date, size, models, request count, and whether each is imported.',
+  ),
+  'transcripts.import': request(
+    z.object({ path: Path, folder: Path.optional(), projectId: Id.optional() }).strict(),
+    TranscriptImportSchema,
+    'Imports one session file (it must lie inside the projects folder) as a session of reconstructed passes, with its compactions as checkpoints and its subagents as linked child sessions. An unchanged file is not imported twice.',
+  ),
+  'transcripts.importAll': request(
+    z.object({ folder: Path.optional(), project: z.string().min(1).max(MAX_NAME_CHARS).optional() }).strict(),
+    z.object({ results: z.array(TranscriptImportSchema), failed: z.array(z.object({ path: z.string(), message: z.string() })) }),
+    'Imports every session of the projects folder (or of one of its projects).',
+  ),
+  'transcripts.totals': request(
+    z.object({ sessionId: Id }).strict(),
+    TranscriptTotalsSchema,
+    "An imported session's totals from the store: read / write / uncached input, $, cached share, misses by cause, compactions with their before/after, and its child sessions.",
+  ),
+  'transcripts.continue': request(
+    z.object({ sessionId: Id, projectId: Id.optional() }).strict(),
+    SessionSchema,
+    'Starts a Loupe session whose history is the imported conversation (its last summary and what followed), to go on from there.',
+  ),
+  'proxy.start': request(
+    z.object({ port: z.number().int().min(0).max(65535).optional(), upstream: z.string().url().max(2000).optional() }).strict(),
+    ProxyStatusSchema,
+    "Starts the capture proxy on 127.0.0.1 (port 0 picks one). Upstream: the app's model service by default; an explicit URL must be the Anthropic API or a loopback address.",
+  ),
+  'proxy.stop': request(Empty, ProxyStatusSchema, 'Stops the capture proxy; requests in flight are finished and recorded.'),
+  'proxy.status': request(Empty, ProxyStatusSchema, 'Whether the capture proxy runs, where, and what it has recorded.'),
   'files.list': request(
     z.object({ projectId: Id }).strict(),
     FilesListingSchema,

@@ -89,6 +89,8 @@ export interface SessionDescription extends SessionFileInfo {
   readonly firstAtMs: number | null
   readonly lastAtMs: number | null
   readonly title: string | null
+  /** The working folder Claude Code ran in (the first line that names one). */
+  readonly cwd: string | null
   readonly skippedLines: number
 }
 
@@ -100,8 +102,10 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
   let first: number | null = null
   let last: number | null = null
   let title: string | null = null
+  let cwd: string | null = null
   for (const r of read.parsed.records) {
     if (r.type === 'summary') title ??= r.summary
+    if ('cwd' in r) cwd ??= r.cwd
     if (!('timestampMs' in r) || r.timestampMs === null) continue
     first = first === null ? r.timestampMs : Math.min(first, r.timestampMs)
     last = last === null ? r.timestampMs : Math.max(last, r.timestampMs)
@@ -115,6 +119,7 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
     firstAtMs: first,
     lastAtMs: last,
     title,
+    cwd,
     skippedLines: read.parsed.skippedTotal,
   }
 }

@@ -7,6 +7,8 @@ import { runHandlers } from './run'
 import { passHandlers } from './pass'
 import { compactionHandlers } from './compaction'
 import { cacheHandlers } from './cache'
+import { transcriptHandlers } from './transcripts'
+import { proxyHandlers } from './proxy'
 import { filesHandlers } from './files'
 import { settingsHandlers } from './settings'
 
@@ -20,6 +22,8 @@ export function createHandlers(services: Services): Handlers {
     ...passHandlers(services),
     ...compactionHandlers(services),
     ...cacheHandlers(services),
+    ...transcriptHandlers(services),
+    ...proxyHandlers(services),
     ...filesHandlers(services),
     ...settingsHandlers(services),
   }

@@ -1,0 +1,156 @@
+/**
+ * One request through the capture proxy: read the client's body whole (its exact bytes are what gets recorded, and
+ * the upstream needs it whole anyway), send it upstream, and pass every response chunk to the client the moment it
+ * arrives — no buffering, backpressure respected — while keeping a copy. A client that goes away mid-stream takes
+ * the upstream request down with it, so the upstream sees the abort. When the exchange is over, one `Exchange`
+ * describes it; recording happens after, off the streaming path.
+ */
+import { request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http'
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
+import type { Clock } from '../../engine/ports'
+import { clientHeaders, clientKey, recordedHeaders, secretsOf, upstreamHeaders } from './headers'
+
+export interface Exchange {
+  readonly method: string
+  /** Path and query as the client sent them: `/v1/messages?beta=true`. */
+  readonly path: string
+  readonly client: string
+  readonly userAgent: string | null
+  /** The request body bytes exactly as received (and forwarded). */
+  readonly requestBody: Buffer
+  readonly requestHeaders: Readonly<Record<string, string>>
+  readonly startedAt: number
+  readonly firstByteAt: number | null
+  readonly endedAt: number
+  readonly status: number | null
+  readonly responseHeaders: Readonly<Record<string, string>>
+  /** What reached the client, byte for byte (still compressed if the upstream compressed it). */
+  readonly responseBody: Buffer
+  readonly outcome: 'done' | 'failed' | 'cancelled'
+  readonly error: { readonly kind: string; readonly message: string } | null
+}
+
+export interface ForwardOptions {
+  /** `https://api.anthropic.com` or `http://127.0.0.1:PORT` (a path prefix is kept). */
+  readonly upstream: URL
+  readonly clock: Clock
+  readonly onExchange: (exchange: Exchange) => void
+}
+
+/** Keep-alive agents: a new TCP (and TLS) connection per request would add its setup to every first byte. */
+const httpAgent = new HttpAgent({ keepAlive: true })
+const httpsAgent = new HttpsAgent({ keepAlive: true })
+
+/** The API's error shape (docs/reference/anthropic-api.md §4), so an SDK reads a proxy failure like an API one. */
+function apiErrorBody(message: string): string {
+  return JSON.stringify({ type: 'error', error: { type: 'api_error', message } })
+}
+
+export function targetUrl(upstream: URL, path: string): URL {
+  const prefix = upstream.pathname.replace(/\/+$/, '')
+  return new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, upstream)
+}
+
+/**
+ * Forwards one request. Resolves `abandoned` when the client went away before its body arrived (nothing was sent
+ * and `onExchange` is never called), else `forwarded` as soon as the request is on its way (`onExchange` follows).
+ */
+export async function forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): Promise<'forwarded' | 'abandoned'> {
+  const { clock, upstream } = options
+  const startedAt = clock.now()
+  const parts: Buffer[] = []
+  try {
+    for await (const chunk of req) parts.push(chunk as Buffer)
+  } catch {
+    return 'abandoned' // the client went away while sending: nothing was forwarded, nothing to record
+  }
+  const body = Buffer.concat(parts)
+  const path = req.url ?? '/'
+  const target = targetUrl(upstream, path)
+  const secure = target.protocol === 'https:'
+  const response: Buffer[] = []
+  let firstByteAt: number | null = null
+  let status: number | null = null
+  let responseHeaders: Record<string, string> = {}
+  let finished = false
+  const secrets = secretsOf(req.headers)
+  const finish = (outcome: Exchange['outcome'], error: Exchange['error']): void => {
+    if (finished) return
+    finished = true
+    const ua = req.headers['user-agent']
+    options.onExchange({
+      method: req.method ?? 'GET',
+      path,
+      client: clientKey(req.headers),
+      userAgent: typeof ua === 'string' ? ua : null,
+      requestBody: body,
+      requestHeaders: recordedHeaders(req.headers, secrets),
+      startedAt,
+      firstByteAt,
+      endedAt: clock.now(),
+      status,
+      responseHeaders,
+      responseBody: Buffer.concat(response),
+      outcome,
+      error,
+    })
+  }
+
+  const upstreamRequest = (secure ? httpsRequest : httpRequest)(target, {
+    method: req.method ?? 'GET',
+    headers: upstreamHeaders(req.headers, target.host, body.length),
+    agent: secure ? httpsAgent : httpAgent,
+  })
+
+  // The client went away before the response ended: abort upstream, which closes that connection (the agent does
+  // not reuse a destroyed socket), so the upstream stops generating.
+  res.on('close', () => {
+    if (res.writableFinished) return
+    upstreamRequest.destroy()
+    finish('cancelled', { kind: 'aborted', message: 'the client closed the connection before the response ended' })
+  })
+
+  upstreamRequest.on('response', (up) => {
+    status = up.statusCode ?? null
+    responseHeaders = recordedHeaders(up.headers, secrets)
+    res.writeHead(up.statusCode ?? 502, up.statusMessage, clientHeaders(up.rawHeaders))
+    res.flushHeaders()
+    up.on('data', (chunk: Buffer) => {
+      firstByteAt ??= clock.now()
+      response.push(chunk)
+      if (!res.write(chunk)) {
+        up.pause()
+        res.once('drain', () => up.resume())
+      }
+    })
+    up.on('end', () => {
+      res.end()
+      finish(status !== null && status < 400 ? 'done' : 'failed', status !== null && status >= 400 ? { kind: 'http_status', message: `HTTP ${status}` } : null)
+    })
+    // The upstream dropped the stream: drop the client's too, so it sees a cut stream as it would directly.
+    const cut = (message: string): void => {
+      if (finished) return
+      finish('failed', { kind: 'connection', message })
+      res.destroy()
+    }
+    up.on('error', (err) => cut(err.message))
+    up.on('close', () => {
+      if (!up.complete) cut('the upstream closed the connection before the response ended')
+    })
+  })
+
+  upstreamRequest.on('error', (err) => {
+    if (finished) return
+    if (!res.headersSent) {
+      const text = apiErrorBody(`The capture proxy could not reach ${upstream.origin}: ${err.message}`)
+      status = 502
+      response.push(Buffer.from(text))
+      res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      res.end(text)
+    } else res.destroy()
+    finish('failed', { kind: 'connection', message: err.message })
+  })
+
+  upstreamRequest.end(body)
+  return 'forwarded'
+}

@@ -1,0 +1,175 @@
+/**
+ * Records what went through the capture proxy as passes (source `proxy`): the exact request bytes, the response as
+ * received, usage, cost and timing, in a "captured" session per client (one per client per proxy run) of the
+ * project for captured requests. Secrets never reach the store: headers that carry one are dropped (headers.ts).
+ *
+ * A foreign agent's request has no Loupe provenance, so each block is labelled by its position and kind (tool and
+ * its name, system block N, user input / tool results / assistant), and the cache attribution is the engine's own,
+ * by first changed block (src-main/node/cache).
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Session } from '../../../src-preload/contract'
+import type { Clock, Logger } from '../../engine/ports'
+import { attributePass } from '../cache'
+import { costUsd } from '../model/models'
+import type { Store } from '../store'
+import type { NewPass, PassStatus, PassSummary, SegmentMeta } from '../store/passes'
+import { markSession, nameProject } from '../transcripts/origins'
+import type { Exchange } from './forward'
+import { decodeBody, readResponse } from './response'
+
+export const CAPTURED_PROJECT_NAME = 'Captured requests'
+
+export interface RecorderOptions {
+  readonly store: Store
+  readonly clock: Clock
+  /** The captured project's folder: `<data folder>/captured`. */
+  readonly capturedRoot: string
+  /** The upstream, as recorded with each session. */
+  readonly upstream: string
+  readonly log?: Logger
+  readonly onSessionCreated?: (session: Session) => void
+  readonly onPassRecorded?: (sessionId: string, pass: PassSummary) => void
+}
+
+/** The Messages API paths whose exchanges are passes; anything else (the model list) is forwarded only. */
+function passKind(method: string, path: string): NewPass['kind'] | null {
+  if (method !== 'POST') return null
+  const pathname = path.split('?')[0]!.replace(/\/+$/, '')
+  if (pathname.endsWith('/v1/messages')) return 'main'
+  if (pathname.endsWith('/v1/messages/count_tokens')) return 'count'
+  return null
+}
+
+type Json = Record<string, unknown>
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function messageKind(message: unknown): string {
+  if (!isRecord(message)) return 'unknown'
+  if (message.role === 'assistant') return 'assistant'
+  const content = message.content
+  return Array.isArray(content) && content.length > 0 && content.every((b) => isRecord(b) && b.type === 'tool_result') ? 'tool_results' : 'user_input'
+}
+
+/** Provenance by position and kind: all a proxy can know of a foreign agent's blocks. */
+export function foreignSegmentMeta(body: unknown): (path: string) => SegmentMeta {
+  const request = isRecord(body) ? body : {}
+  return (path) => {
+    const m = /^(tools|system|messages)\[(\d+)\]$/.exec(path)
+    if (!m) return { provenance: { kind: 'body', foreign: true }, breakpoint: null }
+    const index = Number(m[2])
+    const list = request[m[1]!]
+    const item = Array.isArray(list) ? (list[index] as unknown) : undefined
+    switch (m[1]) {
+      case 'tools':
+        return { provenance: { kind: 'tool', name: isRecord(item) && typeof item.name === 'string' ? item.name : `#${index}`, foreign: true }, breakpoint: null }
+      case 'system':
+        return { provenance: { kind: 'system', block: `block ${index}`, foreign: true }, breakpoint: null }
+      default:
+        return { provenance: { kind: 'history', historyKind: messageKind(item), position: index, foreign: true }, breakpoint: null }
+    }
+  }
+}
+
+export class CaptureRecorder {
+  private readonly sessions = new Map<string, string>()
+  private projectId: string | null = null
+  private recordedCount = 0
+
+  constructor(private readonly options: RecorderOptions) {}
+
+  get requests(): number {
+    return this.recordedCount
+  }
+
+  /** client → session id, and how many passes each has. */
+  capturedSessions(): Array<{ sessionId: string; client: string; passes: number }> {
+    return [...this.sessions].map(([client, sessionId]) => ({ sessionId, client, passes: this.options.store.passes.list(sessionId).length }))
+  }
+
+  get project(): string | null {
+    return this.projectId
+  }
+
+  private sessionFor(exchange: Exchange): string {
+    const known = this.sessions.get(exchange.client)
+    if (known !== undefined) return known
+    const { store, clock } = this.options
+    const now = clock.now()
+    if (this.projectId === null) {
+      mkdirSync(this.options.capturedRoot, { recursive: true })
+      const project = store.projects.open(this.options.capturedRoot, now)
+      if (project.name !== CAPTURED_PROJECT_NAME) nameProject(store, project.id, CAPTURED_PROJECT_NAME)
+      this.projectId = project.id
+    }
+    const d = new Date(exchange.startedAt)
+    const title = `Captured: ${exchange.client.slice(0, 60)} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+    const session = store.sessions.create(this.projectId, title, now)
+    markSession(store, session.id, 'captured', { kind: 'proxy', client: exchange.client, userAgent: exchange.userAgent, upstream: this.options.upstream, startedAt: exchange.startedAt })
+    this.sessions.set(exchange.client, session.id)
+    this.options.onSessionCreated?.(session)
+    return session.id
+  }
+
+  /** Records one exchange; returns the stored pass, or null for a request that is not a Messages API pass. */
+  record(exchange: Exchange): PassSummary | null {
+    const kind = passKind(exchange.method, exchange.path)
+    if (kind === null) return null
+    const { store } = this.options
+    const requestText = exchange.requestBody.toString('utf8')
+    // Bodies are JSON, hence UTF-8; a body that is not valid UTF-8 is recorded as decoded, and says so.
+    const exact = Buffer.byteLength(requestText) === exchange.requestBody.length && Buffer.from(requestText, 'utf8').equals(exchange.requestBody)
+    let body: unknown = null
+    try {
+      body = JSON.parse(requestText)
+    } catch {
+      body = null
+    }
+    const contentType = exchange.responseHeaders['content-type']
+    const responseText = decodeBody(exchange.responseBody, exchange.responseHeaders['content-encoding'])
+    const read = kind === 'count' ? { messageId: null, model: null, usage: null, stopReason: null, error: null } : readResponse(responseText, contentType)
+    const model = (isRecord(body) && typeof body.model === 'string' ? body.model : null) ?? read.model ?? 'unknown'
+    const error = exchange.error ?? read.error
+    const status: PassStatus = exchange.outcome === 'cancelled' ? 'cancelled' : exchange.outcome === 'done' && read.error === null ? 'done' : 'failed'
+    const pass: NewPass = {
+      sessionId: '',
+      kind,
+      model,
+      status,
+      queuedAt: exchange.startedAt,
+      firstByteAt: exchange.firstByteAt,
+      doneAt: exchange.endedAt,
+      requestBody: requestText,
+      segmentMeta: foreignSegmentMeta(body),
+      attempts: [{
+        startedAt: exchange.startedAt,
+        firstByteAt: exchange.firstByteAt,
+        endedAt: exchange.endedAt,
+        status: exchange.status,
+        requestId: exchange.responseHeaders['request-id'] ?? null,
+        error,
+        responseHeaders: exchange.responseHeaders,
+        responseBody: responseText,
+      }],
+      messageId: read.messageId,
+      stopReason: read.stopReason,
+      usage: read.usage,
+      costUsd: read.usage === null ? null : costUsd(model, read.usage),
+      error,
+      plan: { captured: { client: exchange.client, userAgent: exchange.userAgent, method: exchange.method, path: exchange.path, upstream: this.options.upstream, requestHeaders: exchange.requestHeaders, bytesExact: exact } },
+      source: 'proxy',
+    }
+    const summary = store.transaction(() => store.passes.insert({ ...pass, sessionId: this.sessionFor(exchange) }))
+    this.recordedCount++
+    const attribution = kind === 'main' ? attributePass(store, summary, { onError: (err) => this.options.log?.warn('captured pass not attributed', { error: String(err) }) }) : null
+    const stored: PassSummary = attribution === null ? summary : { ...summary, attribution }
+    this.options.onPassRecorded?.(summary.sessionId, stored)
+    return stored
+  }
+}
+
+/** `<data folder>/captured`: the root of the project captured sessions belong to. */
+export function capturedRoot(dataDir: string): string {
+  return join(dataDir, 'captured')
+}

@@ -1,0 +1,116 @@
+/**
+ * The capture proxy: a loopback HTTP server that speaks the Messages API by forwarding it. Point any agent at it
+ * with `ANTHROPIC_BASE_URL=http://127.0.0.1:<port>`; each request goes to the upstream (the real API or the
+ * simulator), its response streams back unchanged, and the exchange is recorded (docs/proxy.md).
+ *
+ * It listens on 127.0.0.1 only, and refuses requests a web page could make (an `Origin` header, or a `Host` that is
+ * not the loopback address, as DNS rebinding would send): agents do not send those.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Clock, Logger } from '../../engine/ports'
+import { forward, type Exchange } from './forward'
+
+export interface ProxyOptions {
+  readonly upstream: string
+  /** 0 (the default) picks a free port. */
+  readonly port?: number
+  readonly clock?: Clock
+  readonly log?: Logger
+  /** Called after each exchange, off the streaming path (after the client has its last byte). */
+  readonly onExchange: (exchange: Exchange) => void
+}
+
+export interface RunningProxy {
+  /** `http://127.0.0.1:PORT`: what the agent sets as ANTHROPIC_BASE_URL. */
+  readonly url: string
+  readonly port: number
+  readonly upstream: string
+  /** Stops listening, lets the requests in flight finish (and be recorded), then resolves. */
+  close(): Promise<void>
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  const text = JSON.stringify({ type: 'error', error: { type: status === 403 ? 'permission_error' : 'invalid_request_error', message } })
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+function fromLoopbackClient(req: IncomingMessage): boolean {
+  if (req.headers.origin !== undefined) return false
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase()
+  return LOOPBACK_HOSTS.has(host)
+}
+
+export function parseUpstream(upstream: string): URL {
+  const url = new URL(upstream)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the upstream must be an http(s) URL (got ${url.protocol})`)
+  return url
+}
+
+export async function startCaptureProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const upstream = parseUpstream(options.upstream)
+  const clock = options.clock ?? { now: () => Date.now() }
+  let inFlight = 0
+  let drained: (() => void) | null = null
+  const settled = (): void => {
+    inFlight--
+    if (inFlight === 0) drained?.()
+  }
+  const onExchange = (exchange: Exchange): void => {
+    // Recording writes to the store; do it after the response has been handed to the client.
+    setImmediate(() => {
+      try {
+        options.onExchange(exchange)
+      } catch (err) {
+        options.log?.error('capture proxy: recording failed', { error: err instanceof Error ? err.message : String(err) })
+      } finally {
+        settled()
+      }
+    })
+  }
+  const server: Server = createServer({ noDelay: true }, (req, res) => {
+    if (!fromLoopbackClient(req)) {
+      refuse(res, 403, 'The capture proxy answers local agents only (no Origin header, Host 127.0.0.1 or localhost).')
+      return
+    }
+    inFlight++
+    void forward(req, res, { upstream, clock, onExchange }).then(
+      (result) => {
+        if (result === 'abandoned') settled()
+      },
+      (err: unknown) => {
+        options.log?.error('capture proxy: forwarding failed', { error: err instanceof Error ? err.message : String(err) })
+        settled()
+      },
+    )
+  })
+  server.keepAliveTimeout = 60_000
+  const sockets = new Set<Socket>()
+  server.on('connection', (s) => {
+    sockets.add(s)
+    s.once('close', () => sockets.delete(s))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    upstream: upstream.toString().replace(/\/$/, ''),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve))
+    },
+  }
+}

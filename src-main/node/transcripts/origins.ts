@@ -1,0 +1,103 @@
+/**
+ * Where a session came from (migration 3: `sessions.origin`, `origin_ref`, `parent_session_id`): a Loupe session,
+ * a Claude Code transcript imported into the store, or the capture proxy's session for one client. The session
+ * repository knows only Loupe's own columns; the importer and the proxy read and write these through here.
+ */
+import type { Store } from '../store'
+
+export type SessionOrigin = 'loupe' | 'transcript' | 'captured'
+
+/** What an imported transcript session records about its file, so a second import can tell if it changed. */
+export interface TranscriptRef {
+  readonly kind: 'claude-code'
+  /** The session file as resolved when imported. */
+  readonly path: string
+  /** Claude Code's session id (or, for a child, the agent id / sidechain root). */
+  readonly transcriptId: string
+  readonly bytes: number
+  readonly modifiedMs: number
+  readonly threadKind: 'main' | 'task' | 'compaction' | 'sidechain'
+  /** A subagent: the Task tool_use in the parent that started it, when known. */
+  readonly parentToolUseId: string | null
+  readonly importedAt: number
+}
+
+export interface CapturedRef {
+  readonly kind: 'proxy'
+  /** The client key (docs/proxy.md "One session per client"): never an API key. */
+  readonly client: string
+  readonly userAgent: string | null
+  readonly upstream: string
+  readonly startedAt: number
+}
+
+/** A Loupe session that continues an imported conversation. */
+export interface ContinuedRef {
+  readonly kind: 'continued'
+  readonly fromSessionId: string
+  readonly at: number
+}
+
+export type OriginRef = TranscriptRef | CapturedRef | ContinuedRef
+
+export interface SessionOriginRow {
+  readonly sessionId: string
+  readonly projectId: string
+  readonly origin: SessionOrigin
+  readonly ref: OriginRef | null
+  readonly parentSessionId: string | null
+}
+
+interface Row {
+  id: string
+  project_id: string
+  origin: SessionOrigin
+  origin_ref: string | null
+  parent_session_id: string | null
+}
+
+function toOrigin(row: Row): SessionOriginRow {
+  let ref: OriginRef | null = null
+  try {
+    ref = row.origin_ref === null ? null : (JSON.parse(row.origin_ref) as OriginRef)
+  } catch {
+    ref = null
+  }
+  return { sessionId: row.id, projectId: row.project_id, origin: row.origin, ref, parentSessionId: row.parent_session_id }
+}
+
+export function markSession(store: Store, sessionId: string, origin: SessionOrigin, ref: OriginRef | null, parentSessionId: string | null = null): void {
+  store.db
+    .prepare('UPDATE sessions SET origin = ?, origin_ref = ?, parent_session_id = ? WHERE id = ?')
+    .run(origin, ref === null ? null : JSON.stringify(ref), parentSessionId, sessionId)
+}
+
+export function sessionOrigin(store: Store, sessionId: string): SessionOriginRow | null {
+  const row = store.db.prepare('SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE id = ?').get(sessionId) as Row | undefined
+  return row ? toOrigin(row) : null
+}
+
+/** Top-level sessions imported from transcripts (children are reached through `childSessions`). */
+export function importedSessions(store: Store): SessionOriginRow[] {
+  const rows = store.db
+    .prepare("SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE origin = 'transcript' AND parent_session_id IS NULL")
+    .all() as Row[]
+  return rows.map(toOrigin)
+}
+
+/** The imported session made from the transcript file at `path`, if any. */
+export function importedFrom(store: Store, path: string): SessionOriginRow | null {
+  return importedSessions(store).find((s) => s.ref?.kind === 'claude-code' && s.ref.path === path) ?? null
+}
+
+export function childSessions(store: Store, parentSessionId: string): SessionOriginRow[] {
+  const rows = store.db
+    .prepare('SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')
+    .all(parentSessionId) as Row[]
+  return rows.map(toOrigin)
+}
+
+/** Gives a project a readable name (a project made for a transcript folder is named after the session's cwd). */
+export function nameProject(store: Store, projectId: string, name: string): void {
+  store.db.prepare('UPDATE projects SET name = ? WHERE id = ?').run(name, projectId)
+}

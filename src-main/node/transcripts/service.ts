@@ -1,0 +1,93 @@
+/**
+ * What the `transcripts.*` requests do, with the Node I/O kept here (the rpc layer stays transport-agnostic): list
+ * the sessions under a projects folder, import one or all into the store, read an imported session's totals back,
+ * and continue one as a Loupe session.
+ */
+import { realpath } from 'node:fs/promises'
+import type { Session } from '../../../src-preload/contract'
+import type { Store } from '../store'
+import { continueImported } from './continue'
+import { DescriptionCache, listTranscripts, type TranscriptListing } from './listing'
+import { defaultProjectsDir, listSessionFiles } from './locate'
+import { importTranscript, type StoreImportResult } from './store-import'
+import { importedTotals, type ImportedTotals } from './store-totals'
+
+export interface TranscriptServiceDeps {
+  readonly store: Store
+  readonly now: () => number
+  readonly homeDir: string
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Stops a session's runtime before an earlier import of a grown file is replaced. */
+  readonly dropSession?: (sessionId: string) => Promise<void>
+}
+
+export interface ImportOutcome {
+  readonly status: StoreImportResult['status']
+  readonly sessionId: string
+  readonly projectId: string
+  readonly title: string
+  readonly skippedLines: number
+  readonly totals: ImportedTotals
+}
+
+export class TranscriptService {
+  private readonly descriptions = new DescriptionCache()
+
+  constructor(private readonly deps: TranscriptServiceDeps) {}
+
+  projectsDir(folder?: string): string {
+    return folder ?? defaultProjectsDir(this.deps.env ?? process.env, this.deps.homeDir)
+  }
+
+  list(folder?: string): Promise<TranscriptListing> {
+    return listTranscripts(this.deps.store, this.projectsDir(folder), this.descriptions)
+  }
+
+  /** Imports one session file, which must lie inside the projects folder (after resolving symlinks). */
+  async import(path: string, folder?: string, projectId?: string): Promise<ImportOutcome> {
+    const { store } = this.deps
+    let root: string
+    try {
+      root = await realpath(this.projectsDir(folder))
+    } catch {
+      root = this.projectsDir(folder)
+    }
+    const result = await importTranscript(store, path, {
+      now: this.deps.now(),
+      root,
+      ...(projectId !== undefined ? { projectId } : {}),
+      ...(this.deps.dropSession ? { beforeReplace: this.deps.dropSession } : {}),
+    })
+    return {
+      status: result.status,
+      sessionId: result.sessionId,
+      projectId: result.projectId,
+      title: result.title,
+      skippedLines: result.summary.skipped_lines,
+      totals: importedTotals(store, result.sessionId)!,
+    }
+  }
+
+  /** Imports every session of the folder (or of one Claude Code project in it), oldest first; failures are listed. */
+  async importAll(folder?: string, project?: string): Promise<{ results: ImportOutcome[]; failed: Array<{ path: string; message: string }> }> {
+    const listing = await listSessionFiles(this.projectsDir(folder), project)
+    const results: ImportOutcome[] = []
+    const failed: Array<{ path: string; message: string }> = []
+    for (const info of [...listing.sessions].reverse()) {
+      try {
+        results.push(await this.import(info.path, folder))
+      } catch (err) {
+        failed.push({ path: info.path, message: err instanceof Error ? err.message : String(err) })
+      }
+    }
+    return { results, failed }
+  }
+
+  totals(sessionId: string): ImportedTotals | null {
+    return importedTotals(this.deps.store, sessionId)
+  }
+
+  continue(sessionId: string, projectId?: string): Session {
+    return continueImported(this.deps.store, sessionId, { now: this.deps.now(), ...(projectId !== undefined ? { projectId } : {}) })
+  }
+}

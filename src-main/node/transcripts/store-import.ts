@@ -1,0 +1,248 @@
+/**
+ * A Claude Code session imported into the store: a Loupe session (origin `transcript`) whose passes are the
+ * transcript's requests, reconstructed. Each pass's request body is the JSON of the reconstructed request
+ * (`{model, messages}`: the conversation only, never wire bytes, marked `source: 'transcript'`), with the request's
+ * usage, model, times, cost and the transcript-level cache attribution. Compactions become checkpoint entries;
+ * subagents and compaction calls become child sessions linked by `parent_session_id`.
+ *
+ * Importing the same file again does nothing when it has not changed, and replaces the earlier import when it has
+ * (a session still being written grows).
+ */
+import { realpath, stat } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
+import type { Project } from '../../../src-preload/contract'
+import type { EntryBody } from '../../engine/conversation/entries'
+import type { WireMessage } from '../../engine/model/wire'
+import { attributeRequests } from '../../engine/transcripts/attribution'
+import type { ImportedSession, SubagentSession, TranscriptThread } from '../../engine/transcripts/session'
+import { reconstructPasses, type ReconstructedPass } from '../../engine/transcripts/reconstruct'
+import { summarizeSession, type SessionSummary } from '../../engine/transcripts/summary'
+import type { PriceFn } from '../../engine/transcripts/totals'
+import { costUsd, findModel } from '../model/models'
+import type { Store } from '../store'
+import type { PassKind } from '../store/passes'
+import { loadSession } from './load'
+import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
+import { passAttribution } from './pass-attribution'
+import { passRecord } from './pass-record'
+import { AnswerIndex, checkpointBody, messageEntries, splitHead, stretches, type TimedBody } from './thread-entries'
+
+export const modelPrice: PriceFn = (model, usage) => costUsd(model, usage)
+
+export interface StoreImportOptions {
+  /** Import time: the fallback for requests the transcript gives no time for. */
+  readonly now: number
+  /** Import into this project instead of the one for the session's working folder. */
+  readonly projectId?: string
+  readonly price?: PriceFn
+  /** Called with the earlier import's session id before it is replaced (the host stops its runtime). */
+  readonly beforeReplace?: (sessionId: string) => Promise<void>
+  /** When set, the file (after resolving symlinks) must lie inside this folder: the projects folder listed. */
+  readonly root?: string
+}
+
+export interface ImportedChild {
+  readonly sessionId: string
+  readonly kind: SubagentSession['kind']
+  readonly transcriptId: string
+  /** `file`: a 2.x subagent file (`fileName`); `inline`: 1.x sidechain lines inside the session file. */
+  readonly source: 'file' | 'inline'
+  readonly fileName: string | null
+  readonly passes: number
+}
+
+export interface StoreImportResult {
+  readonly status: 'imported' | 'unchanged' | 'replaced'
+  readonly sessionId: string
+  readonly projectId: string
+  readonly title: string
+  readonly passes: number
+  readonly entries: number
+  readonly checkpoints: number
+  readonly children: ReadonlyArray<ImportedChild>
+  /** Totals as `npm run import -- --summary` prints them (read / write / uncached, $, compactions …). */
+  readonly summary: SessionSummary
+  readonly unreadableSubagents: ReadonlyArray<{ readonly path: string; readonly kind: string }>
+}
+
+export class TranscriptImportError extends Error {
+  constructor(
+    readonly kind: 'not_found' | 'unreadable' | 'too_large' | 'outside_root' | 'not_a_file',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const TITLE_CHARS = 60
+
+/** The first thing the user typed (not a command wrapper, caveat or reminder), for a title. */
+function firstPrompt(passes: ReadonlyArray<ReconstructedPass>): string | null {
+  const first = passes[0]?.messages ?? []
+  for (const m of first) {
+    if (m.role !== 'user') continue
+    for (const b of m.content) if (b.type === 'text' && b.text.trim() !== '' && !b.text.trimStart().startsWith('<')) return b.text.trim()
+  }
+  return null
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ')
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line
+}
+
+function childTitle(child: SubagentSession): string {
+  switch (child.kind) {
+    case 'compaction':
+      return `↳ compaction call ${child.id}`
+    case 'task':
+      return `↳ subagent ${child.id}`
+    case 'sidechain':
+      return `↳ sidechain ${child.id.slice(0, 8)}`
+  }
+}
+
+/** The project for the session's working folder when it exists here, else one made for the transcript's folder. */
+async function projectFor(store: Store, session: ImportedSession, transcriptDir: string, now: number): Promise<Project> {
+  if (session.cwd !== null) {
+    try {
+      const real = await realpath(session.cwd)
+      if ((await stat(real)).isDirectory()) return store.projects.open(real, now)
+    } catch {
+      // The folder is on another machine or gone: fall through to the transcript's folder.
+    }
+  }
+  const project = store.projects.open(transcriptDir, now)
+  if (project.name === basename(transcriptDir)) {
+    const name = `${(session.cwd !== null && basename(session.cwd)) || basename(transcriptDir)} (Claude Code)`
+    nameProject(store, project.id, name)
+    return { ...project, name }
+  }
+  return project
+}
+
+interface WrittenThread {
+  readonly passes: ReadonlyArray<ReconstructedPass>
+  readonly passIds: ReadonlyArray<string>
+  readonly costUsd: number
+}
+
+function writePasses(store: Store, sessionId: string, thread: TranscriptThread, kind: PassKind, price: PriceFn, now: number, passes = reconstructPasses(thread)): WrittenThread {
+  const attributions = attributeRequests(thread, price)
+  const passIds: string[] = []
+  let cost = 0
+  let previousDoneAt = now
+  passes.forEach((pass, i) => {
+    const record = passRecord(sessionId, kind, thread, pass, price, previousDoneAt)
+    const summary = store.passes.insert(record)
+    store.passes.setAttribution(summary.id, passAttribution(attributions[i]!, i > 0 ? passes[i - 1]!.request.model : null))
+    passIds.push(summary.id)
+    cost += record.costUsd ?? 0
+    previousDoneAt = record.doneAt
+  })
+  return { passes, passIds, costUsd: cost }
+}
+
+interface CompactionCall {
+  readonly passIds: ReadonlyArray<string>
+  readonly costUsd: number
+}
+
+/** Appends the thread's conversation (and its compactions as checkpoints); returns entries and checkpoints written. */
+function writeEntries(store: Store, sessionId: string, thread: TranscriptThread, written: WrittenThread, calls: ReadonlyMap<number, CompactionCall>, now: number): { entries: number; checkpoints: number } {
+  const answers = new AnswerIndex(written.passes)
+  let lastAt = written.passes[0]?.request.firstLineAtMs ?? now
+  let entries = 0
+  let checkpoints = 0
+  let previous = { fromEntryId: null as string | null, toEntryId: null as string | null, entries: 0, messages: 0 }
+  const append = (timed: ReadonlyArray<TimedBody>): string[] => {
+    const ids: string[] = []
+    for (const t of timed) {
+      lastAt = Math.max(lastAt, t.atMs ?? lastAt)
+      ids.push(store.entries.append(sessionId, [t.body], lastAt)[0]!.id)
+    }
+    entries += ids.length
+    return ids
+  }
+  for (const stretch of stretches(written.passes, thread.checkpoints)) {
+    const last = stretch.lastPass === null ? null : written.passes[stretch.lastPass]!
+    let messages: WireMessage[] = last === null ? [] : [...last.messages]
+    if (last !== null && last.request.response.length > 0) messages.push({ role: 'assistant', content: last.request.response })
+    if (stretch.checkpoint !== null) {
+      const cp = stretch.checkpoint
+      const split = last?.start.kind === 'compaction' ? splitHead(messages[0], cp.summary) : splitHead(undefined, cp.summary)
+      if (last?.start.kind === 'compaction') messages = [...split.rest, ...messages.slice(1)]
+      const call = calls.get(thread.checkpoints.indexOf(cp))
+      const model = last?.request.model ?? written.passes[0]?.request.model ?? ''
+      const body: EntryBody = checkpointBody({
+        checkpoint: cp,
+        head: split.head,
+        replaced: previous,
+        windowTokens: findModel(model)?.contextWindow ?? 200_000,
+        summaryPassIds: call?.passIds ?? [],
+        costUsd: call?.costUsd ?? 0,
+      })
+      append([{ body: split.head.length === 0 ? { ...body, view: { ...body.view, head: null } } : body, atMs: cp.atMs }])
+      checkpoints++
+    }
+    if (last === null) continue
+    const ids = append(messageEntries(messages, { passes: written.passes, passIds: written.passIds, answers, fallbackPass: stretch.lastPass! }, lastAt))
+    previous = { fromEntryId: ids[0] ?? null, toEntryId: ids.at(-1) ?? null, entries: ids.length, messages: messages.length }
+  }
+  return { entries, checkpoints }
+}
+
+/** Writes an imported session (and its children) into `projectId`, in the caller's transaction. */
+export function writeImportedSession(store: Store, session: ImportedSession, projectId: string, ref: Omit<TranscriptRef, 'threadKind' | 'parentToolUseId' | 'transcriptId'>, options: { now: number; price: PriceFn }): Omit<StoreImportResult, 'status' | 'summary' | 'unreadableSubagents'> {
+  const { now, price } = options
+  const main = reconstructPasses(session)
+  const title = `Claude Code: ${clip(session.title ?? firstPrompt(main) ?? session.sessionId ?? basename(ref.path))}`
+  const createdAt = session.requests[0]?.firstLineAtMs ?? now
+  const mainSession = store.sessions.create(projectId, title, createdAt)
+  markSession(store, mainSession.id, 'transcript', { ...ref, transcriptId: session.sessionId ?? '', threadKind: 'main', parentToolUseId: null })
+  const written = writePasses(store, mainSession.id, session, 'main', price, now, main)
+  const children: ImportedChild[] = []
+  const calls = new Map<number, CompactionCall>()
+  for (const child of session.children) {
+    const s = store.sessions.create(projectId, childTitle(child), child.requests[0]?.firstLineAtMs ?? createdAt)
+    markSession(store, s.id, 'transcript', { ...ref, transcriptId: child.id, threadKind: child.kind, parentToolUseId: child.parentToolUseId }, mainSession.id)
+    const w = writePasses(store, s.id, child, child.kind === 'compaction' ? 'summary' : 'main', price, now)
+    writeEntries(store, s.id, child, w, new Map(), now)
+    if (child.kind === 'compaction' && child.checkpointIndex !== null) calls.set(child.checkpointIndex, { passIds: w.passIds, costUsd: w.costUsd })
+    children.push({ sessionId: s.id, kind: child.kind, transcriptId: child.id, source: child.source, fileName: child.fileName, passes: w.passIds.length })
+  }
+  const { entries, checkpoints } = writeEntries(store, mainSession.id, session, written, calls, now)
+  return { sessionId: mainSession.id, projectId, title, passes: written.passIds.length, entries, checkpoints, children }
+}
+
+/** Reads a Claude Code session file (with its subagents) and imports it into the store. */
+export async function importTranscript(store: Store, path: string, options: StoreImportOptions): Promise<StoreImportResult> {
+  const loaded = await loadSession(path, options.root === undefined ? {} : { root: options.root })
+  if (!loaded.ok) {
+    const kind = loaded.error.kind
+    throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', `${path}: ${loaded.error.message}`)
+  }
+  const realPath = await realpath(path)
+  const info = await stat(realPath)
+  const price = options.price ?? modelPrice
+  const summary = summarizeSession(loaded.session, price)
+  const unreadableSubagents = loaded.unreadableSubagents
+  const existing = importedFrom(store, realPath)
+  if (existing !== null && existing.ref?.kind === 'claude-code' && existing.ref.bytes === loaded.bytes && existing.ref.modifiedMs === info.mtimeMs) {
+    const session = store.sessions.get(existing.sessionId)
+    if (session !== null) {
+      const passes = store.passes.list(session.id).length
+      return { status: 'unchanged', sessionId: session.id, projectId: session.projectId, title: session.title, passes, entries: store.entries.count(session.id), checkpoints: summary.compactions.length, children: [], summary, unreadableSubagents }
+    }
+  }
+  if (existing !== null) await options.beforeReplace?.(existing.sessionId)
+  const project = options.projectId !== undefined ? store.projects.get(options.projectId) : await projectFor(store, loaded.session, dirname(realPath), options.now)
+  if (project === null) throw new TranscriptImportError('not_found', `No project ${options.projectId}`)
+  const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now }
+  const written = store.transaction(() => {
+    if (existing !== null) store.sessions.delete(existing.sessionId)
+    return writeImportedSession(store, loaded.session, project.id, ref, { now: options.now, price })
+  })
+  if (existing !== null) store.transaction(() => store.blobs.collectGarbage())
+  return { status: existing !== null ? 'replaced' : 'imported', ...written, summary, unreadableSubagents }
+}

@@ -1,0 +1,33 @@
+import { ProxyController, ProxyError } from '../../node/proxy/controller'
+import type { Handlers } from '../dispatch'
+import { RpcError } from '../errors'
+import type { Services } from '../services'
+
+/**
+ * The capture proxy switch. The proxy lives as long as the host process; its recorded passes reach the renderer as
+ * `pass.completed` (the inspector of a captured session updates live) and its new sessions as `session.created`.
+ */
+export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' | 'proxy.stop' | 'proxy.status'> {
+  const { events } = services
+  const proxy = new ProxyController({
+    store: services.store,
+    clock: services.clock,
+    dataDir: services.info.dataDir,
+    modelKind: services.info.model.kind,
+    log: services.log,
+    onSessionCreated: (session) => events.emit('session.created', session),
+    onPassRecorded: (sessionId, pass) => events.emit('pass.completed', { sessionId, pass: pass as never }),
+  })
+  return {
+    'proxy.start': async ({ port, upstream }) => {
+      try {
+        return (await proxy.start({ ...(port !== undefined ? { port } : {}), ...(upstream !== undefined ? { upstream } : {}) })) as never
+      } catch (err) {
+        if (err instanceof ProxyError) throw new RpcError(err.kind === 'running' ? 'conflict' : err.kind === 'upstream_refused' ? 'permission_denied' : 'io_error', err.message)
+        throw err
+      }
+    },
+    'proxy.stop': () => proxy.stop() as never,
+    'proxy.status': () => proxy.status() as never,
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Every copied real transcript imported into a real temporary store: its passes add up to an independent count of
+ * the file (and each subagent file), every pass is marked as reconstructed, compactions are checkpoint entries with
+ * Claude Code's pre-token figure and the summary, subagents are child sessions, and the model's view of the imported
+ * session is exactly what the transcript's last request carried plus its answer.
+ */
+import { basename } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { toHistory } from '../../../src-main/engine/conversation/history'
+import type { WireMessage } from '../../../src-main/engine/model/wire'
+import { reconstructPasses } from '../../../src-main/engine/transcripts/reconstruct'
+import type { PassSummary } from '../../../src-main/node/store/passes'
+import { loadSession } from '../../../src-main/node/transcripts/load'
+import { childSessions, sessionOrigin } from '../../../src-main/node/transcripts/origins'
+import { importTranscript, type StoreImportResult } from '../../../src-main/node/transcripts/store-import'
+import { importedTotals } from '../../../src-main/node/transcripts/store-totals'
+import { add, compactBoundaries, fixtureFiles, independentCount, tempStore, type Count, type TempStore } from './store-helpers'
+
+const NOW = Date.UTC(2026, 10, 29, 12, 0, 0)
+const files = fixtureFiles()
+
+function countOf(passes: ReadonlyArray<PassSummary>): Count {
+  const c: Count = { requests: 0, input: 0, read: 0, write: 0, output: 0 }
+  for (const p of passes) {
+    c.requests++
+    c.input += p.usage?.input_tokens ?? 0
+    c.read += p.usage?.cache_read_input_tokens ?? 0
+    c.write += p.usage?.cache_creation_input_tokens ?? 0
+    c.output += p.usage?.output_tokens ?? 0
+  }
+  return c
+}
+
+/** Tool results as entries keep text (an image is named): compare the model's view in those terms. */
+function comparable(messages: ReadonlyArray<WireMessage>): unknown {
+  return messages.map((m) => ({
+    role: m.role,
+    content: m.content.map((b) => {
+      if (b.type !== 'tool_result') return b
+      const content = typeof b.content === 'string' ? b.content : b.content.map((x) => (x.type === 'text' ? x.text : `[image: ${x.source.media_type}]`)).join('\n')
+      return { type: 'tool_result', tool_use_id: b.tool_use_id, content, ...(b.is_error === true ? { is_error: true } : {}) }
+    }),
+  }))
+}
+
+describe('importing every copied fixture into the store', () => {
+  let t: TempStore
+  const results = new Map<string, StoreImportResult>()
+  beforeAll(async () => {
+    t = tempStore()
+    for (const f of files) results.set(f.name, await importTranscript(t.store, f.path, { now: NOW }))
+  }, 300_000)
+  afterAll(() => t.dispose())
+
+  it('finds the nine fixtures', () => {
+    expect(files).toHaveLength(9)
+  })
+
+  for (const f of files) {
+    describe(f.name, () => {
+      it('stores as many passes, with the same usage, as an independent dedupe of the file', () => {
+        const r = results.get(f.name)!
+        expect(r.status).toBe('imported')
+        const inline = childSessions(t.store, r.sessionId).filter((c) => c.ref?.kind === 'claude-code' && c.ref.threadKind === 'sidechain')
+        const stored = [...t.store.passes.list(r.sessionId), ...inline.flatMap((c) => t.store.passes.list(c.sessionId))]
+        const expected = independentCount(f.path)
+        expect(expected.requests).toBeGreaterThan(0)
+        expect(countOf(stored)).toEqual(expected)
+      })
+
+      it('stores each subagent file as a child session counted like that file', () => {
+        const r = results.get(f.name)!
+        for (const sub of f.subagentPaths) {
+          const child = r.children.find((c) => c.fileName === basename(sub))
+          expect(child, basename(sub)).toBeDefined()
+          expect(sessionOrigin(t.store, child!.sessionId)?.parentSessionId).toBe(r.sessionId)
+          expect(countOf(t.store.passes.list(child!.sessionId))).toEqual(independentCount(sub))
+        }
+        const totals = importedTotals(t.store, r.sessionId)!
+        const all = f.subagentPaths.reduce((c, p) => add(c, independentCount(p)), independentCount(f.path))
+        expect({ requests: totals.includingChildren.passes, input: totals.includingChildren.uncached, read: totals.includingChildren.read, write: totals.includingChildren.write, output: totals.includingChildren.output }).toEqual(all)
+      })
+
+      it('marks every pass as reconstructed from a transcript, its body the JSON of {model, messages}', () => {
+        const r = results.get(f.name)!
+        const passes = t.store.passes.list(r.sessionId)
+        for (const p of passes) expect(p.source).toBe('transcript')
+        const detail = t.store.passes.get(passes.at(-1)!.id)!
+        const body = JSON.parse(detail.requestBody) as Record<string, unknown>
+        expect(Object.keys(body)).toEqual(['model', 'messages'])
+        expect(body.model).toBe(detail.model)
+        expect((detail.attribution as { source: string }).source).toBe('transcript')
+        expect(JSON.parse(detail.responseRaw!)).toMatchObject({ type: 'message', role: 'assistant', model: detail.model })
+      })
+
+      it('writes each compaction as a checkpoint entry with its pre-tokens and summary', () => {
+        const r = results.get(f.name)!
+        const boundaries = compactBoundaries(f.path)
+        const checkpoints = t.store.entries.list(r.sessionId).filter((e) => e.kind === 'checkpoint')
+        expect(checkpoints.map((c) => (c.kind === 'checkpoint' ? c.tokens.before.real : null))).toEqual(boundaries.map((b) => b.preTokens))
+        for (const c of checkpoints) {
+          if (c.kind !== 'checkpoint') continue
+          expect(c.summary?.length ?? 0).toBeGreaterThan(100)
+          expect(c.view.head?.length ?? 0).toBeGreaterThan(0)
+          // The compaction call's own file (2.x agent-acompact-*) is linked from the checkpoint.
+          const call = r.children.find((ch) => ch.kind === 'compaction')
+          if (call) expect(c.summaryPassIds).toEqual(t.store.passes.list(call.sessionId).map((p) => p.id))
+        }
+      })
+
+      it("gives a model view equal to the last request's conversation and its answer", async () => {
+        const r = results.get(f.name)!
+        const loaded = await loadSession(f.path)
+        if (!loaded.ok) throw new Error(loaded.error.message)
+        const last = reconstructPasses(loaded.session).at(-1)!
+        const expected: WireMessage[] = [...last.messages, ...(last.request.response.length > 0 ? [{ role: 'assistant' as const, content: last.request.response }] : [])]
+        const view = toHistory(t.store.entries.list(r.sessionId)).map((h) => h.message)
+        expect(comparable(view)).toEqual(comparable(expected))
+      })
+    })
+  }
+})
