@@ -75,7 +75,7 @@ interface InspectorState {
   fileOpened(): void
 }
 
-const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, collapsed: false, listHeight: 220 }
+const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, collapsed: false, listHeight: 180 }
 
 export const useInspectorStore = create<InspectorState>()(
   persist(

@@ -26,6 +26,7 @@ describe('passOutcome', () => {
     const attribution = { version: 1, outcome: 'partial', cause: { kind: 'ttl_expired', label: 'TTL expired: idle 6 m 10 s > 5 m' }, summary: 'partial · TTL expired' }
     expect(passOutcome(pass(usage(0, 2500), attribution), pass(usage(2000, 500)))).toEqual({ kind: 'partial', label: 'partial', cause: 'TTL expired: idle 6 m 10 s > 5 m' })
     expect(passOutcome(pass(usage(2500, 40), { outcome: 'full', cause: { kind: 'none', label: 'only the new tail paid' } }), null).kind).toBe('hit')
+    expect(passOutcome(pass(usage(0, 2500), { outcome: 'miss', cause: { kind: 'cold', label: 'cold start: nothing cached yet' } }), null)).toEqual({ kind: 'first', label: 'cold', cause: 'cold start: nothing cached yet' })
   })
 })
 

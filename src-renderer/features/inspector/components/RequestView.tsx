@@ -121,12 +121,10 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
         <button type="button" onClick={save}>
           Save…
         </button>
+        <span className="insp-note" role="status">
+          {note ?? ''}
+        </span>
       </div>
-      {note && (
-        <div className="insp-note" role="status">
-          {note}
-        </div>
-      )}
       <div className="insp-bps" aria-label="Cache breakpoints">
         {marks.length === 0 ? (
           <span className="muted">No cache breakpoint in this request: nothing can be read from or written to the cache.</span>

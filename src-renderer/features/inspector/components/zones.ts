@@ -32,9 +32,8 @@ export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: strin
   root.dataset.block = block.path
   root.title = block.detail
   const entry = block.entryIds.length === 0 ? '' : block.entryIds.length === 1 ? `  ${block.entryIds[0]}` : `  ${block.entryIds[0]} +${block.entryIds.length - 1}`
-  const label = el('span', 'insp-zone-label')
-  label.append(el('b', 'insp-zone-path', block.path), ` ${block.label}${entry}`)
-  root.append(label)
+  // The token count and the cached/paid tag come first: the minimap covers the right end of a zone.
+  root.append(el('b', 'insp-zone-path', block.path), el('span', 'insp-zone-tok', `≈${tokens(block.tokens)} tok${shade === 'cached' ? ' · from cache' : shade === 'paid' ? ' · paid' : ''}`))
   for (const file of block.files) {
     const link = el('button', 'insp-file-link', file)
     link.type = 'button'
@@ -46,7 +45,7 @@ export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: strin
     })
     root.append(link)
   }
-  root.append(el('span', 'insp-zone-tok', `≈${tokens(block.tokens)} tok${shade === 'cached' ? ' · from cache' : shade === 'paid' ? ' · paid' : ''}`))
+  root.append(el('span', 'insp-zone-label', `${block.label}${entry}`))
   return zone(root)
 }
 

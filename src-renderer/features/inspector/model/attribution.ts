@@ -11,6 +11,8 @@ export interface AttributionView {
   readonly outcome: 'full' | 'partial' | 'miss' | null
   /** The cause in one line ("system[1] · project instructions · CLAUDE.md changed …"). */
   readonly cause: string | null
+  /** The cause's kind (`cold`, `changed_block`, `ttl_expired` …), src-main/engine/cache/causes.ts. */
+  readonly causeKind: string | null
   /** Outcome and cause in one line, for lists. */
   readonly summary: string | null
   /** The block path where the read ended (`messages[4].content[0]`), measured if known, else predicted. */
@@ -25,7 +27,7 @@ export interface AttributionView {
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 export function readAttribution(attribution: unknown): AttributionView | null {
-  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false } : null
+  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false } : null
   const outcome = attribution.outcome === 'full' || attribution.outcome === 'partial' || attribution.outcome === 'miss' ? attribution.outcome : null
   const cause = isRecord(attribution.cause) ? (str(attribution.cause.label) ?? str(attribution.cause.kind)?.replace(/_/g, ' ') ?? null) : (str(attribution.cause)?.replace(/_/g, ' ') ?? null)
   const prediction = isRecord(attribution.prediction) ? attribution.prediction : null
@@ -39,6 +41,7 @@ export function readAttribution(attribution: unknown): AttributionView | null {
   return {
     outcome,
     cause,
+    causeKind: isRecord(attribution.cause) ? str(attribution.cause.kind) : str(attribution.cause),
     summary: str(attribution.summary),
     readPath: actual ? str(actual.readPath) : (str(attribution.readPath) ?? (prediction ? str(prediction.readPath) : null)),
     actions,

@@ -37,7 +37,10 @@ export function passOutcome(pass: PassLike, previous: PassLike | null): PassOutc
   const cause = attributionCause(pass.attribution)
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
   if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }
-  const attributed = readAttribution(pass.attribution)?.outcome ?? null
+  const view = readAttribution(pass.attribution)
+  const attributed = view?.outcome ?? null
+  // A cold start is a miss at the physical limit: nothing could have been cached yet.
+  if (view?.causeKind === 'cold') return { kind: 'first', label: 'cold', cause: cause ?? 'first pass: nothing cached yet' }
   if (attributed === 'full') return { kind: 'hit', label: 'hit', cause: cause ?? 'only the new tail paid' }
   if (attributed === 'partial') return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
   if (attributed === 'miss') return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }

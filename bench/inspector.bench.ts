@@ -1,0 +1,323 @@
+/**
+ * Inspector figures, measured in Chromium (playwright-core) against the built browser host:
+ * - time from selecting a pass to its request view being interactive, for a ≈150k-token request (≈600 KB), and
+ *   side by side in the same run the same pretty text opened in a plain read-only Monaco editor (no rules, labels
+ *   or folding): ours / plain;
+ * - frames over 50 ms while the passes list of 5,000+ passes scrolls for 3 seconds.
+ *
+ * The store is written directly (openStore(...).passes.insert) into a temporary LOUPE_HOME before the host starts.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { chromium, type Page } from 'playwright-core'
+import WebSocket from 'ws'
+import { openStore } from '../src-main/node/store'
+import type { NewPass, SegmentMeta } from '../src-main/node/store/passes'
+import { CHROMIUM_ARGS, findChromium } from '../scripts/chromium.cjs'
+import { percentile, round, type Bench } from './bench'
+
+const root = join(__dirname, '..')
+/** The built app: out/ (npm run build); LOUPE_OUT_DIR points elsewhere, e.g. at a build of another checkout. */
+const outDir = process.env.LOUPE_OUT_DIR ?? join(root, 'out')
+const SMALL_PASSES = 5000
+/** More big passes than the view cache keeps (4), so every opening fetches and prepares its pass afresh. */
+const BIG_PASSES = 6
+/** Tool-result pairs per big pass: ≈3.3 KB each, ≈600 KB in all (≈150k tokens at 4 characters per token). */
+const BIG_PAIRS = 180
+const WARMUP = 2
+const RUNS = 20
+const SCROLL_MS = 3000
+const LONG_FRAME_MS = 50
+
+const CODE_LINE = 'export function compute(value: number): number { return value * 2 + offset(value) } // line\n'
+
+const tool = (name: string) => ({ name, description: `The ${name} tool. `.repeat(30), input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } })
+const TOOLS = ['bash', 'edit_file', 'glob', 'grep', 'list_dir', 'read_file', 'remember', 'skill', 'todo_write', 'write_file'].map(tool)
+const STATIC = 'You are Loupe, a coding agent. '.repeat(50)
+const SESSION = `# Project instructions\n\n${'Use tabs. Run npm test before committing. '.repeat(60)}`
+
+interface Built {
+  readonly body: string
+  readonly meta: (path: string) => SegmentMeta
+  readonly tokens: number
+}
+
+/** A request with `pairs` assistant/tool-result exchanges after the first message, with the app's breakpoints. */
+function request(pairs: number, tag: string, previousTail: number | null): Built {
+  const messages: Array<{ role: string; content: Array<Record<string, unknown>> }> = [
+    { role: 'user', content: [{ type: 'text', text: `<session>project demo</session>` }, { type: 'text', text: `Start ${tag}` }] },
+  ]
+  for (let i = 0; i < pairs; i++) {
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading file ${i}.` }, { type: 'tool_use', id: `toolu_${tag}_${i}`, name: 'read_file', input: { path: `src/f${i}.ts` } }] })
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${tag}_${i}`, content: `${i}\t${CODE_LINE.repeat(34)}` }] })
+  }
+  const last = messages.length - 1
+  const mark = (index: number) => {
+    const blocks = messages[index]!.content
+    blocks[blocks.length - 1] = { ...blocks[blocks.length - 1]!, cache_control: { type: 'ephemeral' } }
+  }
+  if (previousTail !== null && previousTail < last) mark(previousTail)
+  mark(last)
+  const body = JSON.stringify({
+    model: 'claude-sonnet-4-6',
+    max_tokens: 8192,
+    system: [
+      { type: 'text', text: STATIC, cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: SESSION, cache_control: { type: 'ephemeral' } },
+    ],
+    tools: TOOLS,
+    messages,
+    stream: true,
+  })
+  const tokensOf = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4)
+  const meta = (path: string): SegmentMeta => {
+    const m = /^(tools|system|messages)\[(\d+)\]$/.exec(path)
+    const i = Number(m?.[2])
+    if (m?.[1] === 'tools') return { provenance: { kind: 'tool', name: TOOLS[i]!.name }, breakpoint: null }
+    if (m?.[1] === 'system') {
+      const text = i === 0 ? STATIC : SESSION
+      return {
+        provenance: { kind: 'system', block: i === 0 ? 'static' : 'session', tokens: Math.ceil(text.length / 4), spans: [{ section: i === 0 ? 'base_rules' : 'project_instructions', file: i === 0 ? null : 'CLAUDE.md', start: 0, end: text.length }] },
+        breakpoint: i === 0 ? 'static' : 'session',
+      }
+    }
+    const message = messages[i]!
+    const kind = i === 0 ? 'user_input' : message.role === 'assistant' ? 'assistant' : 'tool_results'
+    const blocks = message.content.map((_, j) => (i === 0 && j === 0 ? { kind: 'section', section: 'session_context', reason: null } : { kind: 'history', entryIds: [`ent_${tag}_${i}`], historyKind: kind }))
+    return {
+      provenance: { kind: 'history', entryIds: [`ent_${tag}_${i}`], historyKind: kind, tokens: tokensOf(message), blocks },
+      breakpoint: i === last ? 'newest_tail' : i === previousTail ? 'previous_tail' : null,
+    }
+  }
+  return { body, meta, tokens: Math.ceil(body.length / 4) }
+}
+
+function pass(sessionId: string, built: Built, at: number, read: number): NewPass {
+  const write = Math.max(0, built.tokens - read - 3)
+  return {
+    sessionId,
+    kind: 'main',
+    model: 'claude-sonnet-4-6',
+    status: 'done',
+    queuedAt: at,
+    firstByteAt: at + 400,
+    doneAt: at + 1200,
+    requestBody: built.body,
+    segmentMeta: built.meta,
+    attempts: [{ startedAt: at + 5, firstByteAt: at + 400, endedAt: at + 1200, status: 200, requestId: `req_${at}`, error: null, responseHeaders: {}, responseBody: 'event: message_stop\ndata: {"type":"message_stop"}\n\n' }],
+    messageId: `msg_${at}`,
+    stopReason: 'tool_use',
+    usage: { input_tokens: 3, output_tokens: 40, cache_read_input_tokens: read, cache_creation_input_tokens: write },
+    costUsd: 0.001,
+    error: null,
+    plan: { tokens: { tools: Math.ceil(JSON.stringify(TOOLS).length / 4) } },
+  }
+}
+
+/**
+ * Writes one project with two sessions: one of 5,000 small passes (the list to scroll) and one of the big passes
+ * (the requests to open). They are apart because the store re-assembles a body by walking the chain of passes it
+ * was delta-encoded against, which in one session of 5,000 passes is the whole session (seconds per pass.get).
+ */
+export function seedStore(home: string, projectRoot: string): { projectName: string; longSession: string; bigSession: string; bigIds: string[] } {
+  const store = openStore(join(home, 'loupe.db'))
+  try {
+    const t0 = Date.UTC(2026, 10, 29, 9)
+    const project = store.projects.open(projectRoot, t0)
+    const long = store.sessions.create(project.id, 'Bench: 5,000 passes', t0)
+    store.transaction(() => {
+      let read = 0
+      for (let i = 0; i < SMALL_PASSES; i++) {
+        const built = request(1 + (i % 3), `s${i}`, null)
+        store.passes.insert(pass(long.id, built, t0 + i * 2000, read))
+        read = Math.floor(built.tokens * 0.9)
+      }
+    })
+    const big = store.sessions.create(project.id, 'Bench: 150k-token requests', t0 + 1)
+    const bigIds: string[] = []
+    let read = 0
+    for (let k = 0; k < BIG_PASSES; k++) {
+      const built = request(BIG_PAIRS + k, 'big', k === 0 ? null : 2 * (BIG_PAIRS + k - 1))
+      bigIds.push(store.transaction(() => store.passes.insert(pass(big.id, built, t0 + (SMALL_PASSES + k) * 2000, read))).id)
+      read = built.tokens - 200
+    }
+    return { projectName: project.name, longSession: long.title, bigSession: big.title, bigIds }
+  } finally {
+    store.close()
+  }
+}
+
+async function startHost(home: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(outDir, 'main/server.js'), '--port', '0'], { env: { ...process.env, LOUPE_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('http://') && resolve(line.trim()))
+    child.once('exit', (code) => reject(new Error(`host exited ${code}`)))
+  })
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+/** The pretty text the request view shows, fetched over the contract like the app does. */
+async function prettyTexts(url: string, ids: ReadonlyArray<string>): Promise<string[]> {
+  const [base, token] = url.split('/#token=') as [string, string]
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/rpc?token=${token}`, { origin: base })
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  try {
+    const out: string[] = []
+    for (const [i, passId] of ids.entries()) {
+      const answer = await new Promise<{ result: { ok: boolean; value: { requestBody: string } } }>((resolve) => {
+        const onMessage = (data: WebSocket.RawData) => {
+          const frame = JSON.parse(data.toString()) as { kind: string; id?: number }
+          if (frame.kind === 'response' && frame.id === i + 1) {
+            ws.off('message', onMessage)
+            resolve(frame as never)
+          }
+        }
+        ws.on('message', onMessage)
+        ws.send(JSON.stringify({ kind: 'request', id: i + 1, name: 'pass.get', input: { passId } }))
+      })
+      out.push(JSON.stringify(JSON.parse(answer.result.value.requestBody), null, 2))
+    }
+    return out
+  } finally {
+    ws.close()
+  }
+}
+
+async function openOurs(page: Page, passId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const done = new Promise<number>((resolve) => {
+      const on = (e: Event) => {
+        const d = (e as CustomEvent<{ type: string; passId: string }>).detail
+        if (d.type === 'request-ready' && d.passId === id) {
+          window.removeEventListener('loupe:inspector', on)
+          resolve(performance.now())
+        }
+      }
+      window.addEventListener('loupe:inspector', on)
+    })
+    const row = document.querySelector<HTMLElement>(`[data-pass-id="${id}"]`)
+    if (!row) throw new Error(`row of ${id} not rendered`)
+    const started = performance.now()
+    row.click()
+    return (await done) - started
+  }, passId)
+}
+
+async function scrollLongFrames(page: Page): Promise<{ long: number; frames: number; worstMs: number }> {
+  return page.evaluate(
+    async ({ durationMs, longMs }) => {
+      const list = document.querySelector<HTMLElement>('[data-testid="passes-list"]')!
+      const box = list.parentElement!
+      box.style.height = '600px'
+      list.scrollTop = 0
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      const deltas: number[] = []
+      await new Promise<void>((resolve) => {
+        const start = performance.now()
+        let last = start
+        const step = (now: number) => {
+          deltas.push(now - last)
+          last = now
+          // About 140 rows a second: a fast, steady wheel scroll.
+          list.scrollTop = list.scrollTop + 60 >= list.scrollHeight - list.clientHeight ? 0 : list.scrollTop + 60
+          if (now - start < durationMs) requestAnimationFrame(step)
+          else resolve()
+        }
+        requestAnimationFrame(step)
+      })
+      deltas.shift()
+      return { long: deltas.filter((d) => d > longMs).length, frames: deltas.length, worstMs: Math.max(...deltas) }
+    },
+    { durationMs: SCROLL_MS, longMs: LONG_FRAME_MS },
+  )
+}
+
+const bench: Bench = {
+  figures: ['inspector.request_view_p95_ms', 'inspector.request_view_vs_plain', 'inspector.passes_scroll_long_frames'],
+  async run() {
+    if (!existsSync(join(outDir, 'main/server.js'))) throw new Error('build first: npm run build')
+    const executablePath = findChromium()
+    if (!executablePath) throw new Error('no Chromium found (see scripts/chromium.cjs)')
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-bench-inspector-'))
+    const home = join(dir, 'home')
+    const projectRoot = mkdtempSync(join(dir, 'project-'))
+    const seeded = seedStore(home, projectRoot)
+    const host = await startHost(home)
+    const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
+    try {
+      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
+      // tsx names functions with a `__name` helper that the page does not have; functions passed to evaluate need it.
+      await page.addInitScript({ content: "globalThis.__name = (f) => f; localStorage.setItem('loupe.bench', '1')" })
+      await page.goto(host.url)
+      await page.waitForSelector('html[data-app-ready="true"]')
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(seeded.projectName, { exact: true }).click()
+      const sessions = page.getByRole('list', { name: 'Sessions' })
+      await sessions.getByText(seeded.bigSession).click()
+      await page.getByTestId('pass-count').filter({ hasText: `${BIG_PASSES} passes` }).waitFor()
+      await page.waitForSelector(`[data-request-ready="${seeded.bigIds.at(-1)}"]`, { timeout: 60_000 })
+      const editorBox = (await page.getByTestId('request-editor').boundingBox())!
+
+      const ours: number[] = []
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        const ms = await openOurs(page, seeded.bigIds[i % BIG_PASSES]!)
+        if (i >= WARMUP) ours.push(ms)
+      }
+      const texts = await prettyTexts(host.url, seeded.bigIds)
+      const plain: number[] = []
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        const ms = await page.evaluate(([text, w, h]) => window.__loupeBench!.openPlain(text, w, h), [texts[i % BIG_PASSES]!, editorBox.width, editorBox.height] as const)
+        if (i >= WARMUP) plain.push(ms)
+      }
+      await page.evaluate(() => window.__loupeBench!.closePlain())
+      await sessions.getByText(seeded.longSession).click()
+      await page.getByTestId('pass-count').filter({ hasText: `${SMALL_PASSES} passes` }).waitFor()
+      const scroll = await scrollLongFrames(page)
+
+      const p95 = percentile(ours, 95)
+      const plainP95 = percentile(plain, 95)
+      const kb = Math.round(texts[0]!.length / 1024)
+      return [
+        {
+          name: 'inspector.request_view_p95_ms',
+          value: round(p95, 1),
+          unit: 'ms',
+          goal: '< 300',
+          note: `click on a pass row → request view painted (pass.get, prettify, blocks, rules, labels, shading); ${RUNS} runs over ${BIG_PASSES} passes of ≈${Math.round(texts[0]!.length / 4 / 1000)}k tokens (${kb} KB pretty); median ${round(percentile(ours, 50), 1)} ms`,
+        },
+        {
+          name: 'inspector.request_view_vs_plain',
+          value: round(p95 / plainP95, 2),
+          unit: 'ratio',
+          baseline: round(plainP95, 1),
+          ratio: round(p95 / plainP95, 2),
+          goal: '≤ 1.5',
+          note: `p95 ours / p95 plain read-only Monaco given the same pretty text (no fetch, rules, labels or folding); medians ${round(percentile(ours, 50), 1)} / ${round(percentile(plain, 50), 1)} ms`,
+        },
+        {
+          name: 'inspector.passes_scroll_long_frames',
+          value: scroll.long,
+          unit: 'frames',
+          goal: '0',
+          note: `frames over ${LONG_FRAME_MS} ms in a ${SCROLL_MS / 1000} s scroll of ${SMALL_PASSES} passes (600 px list); ${scroll.frames} frames, worst ${round(scroll.worstMs, 1)} ms`,
+        },
+      ]
+    } finally {
+      await browser.close()
+      await host.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  },
+}
+
+export default bench

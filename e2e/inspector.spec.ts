@@ -1,0 +1,270 @@
+/**
+ * The inspector against the browser host and the simulator: a short scripted conversation, then every view of it.
+ * The request view's bytes must hash to what went over the wire (the store's sha256 and the simulator's own hash of
+ * what it received), its breakpoint rules must sit where the request's cache_control markers are, and the diff of
+ * pass 2 against pass 1 must name the new history block as the first change. Screenshots of each view are saved
+ * in e2e/screenshots/.
+ */
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import WebSocket from 'ws'
+import type { PassDetailView } from '../src-preload/contract'
+import { expect, openApp, startHost, test as base, type BrowserHostProcess } from './fixtures'
+
+const test = base.extend<{ host: BrowserHostProcess }>({
+  host: async ({}, use) => {
+    const host = await startHost({ LOUPE_SIM_PACE: 'instant' })
+    await use(host)
+    await host.stop()
+  },
+})
+
+function fixtureProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-inspector-'))
+  writeFileSync(join(dir, 'README.md'), '# demo\nHello\n')
+  writeFileSync(join(dir, 'CLAUDE.md'), '# Project rules\nUse tabs. Run npm test before committing.\n')
+  mkdirSync(join(dir, 'src'))
+  writeFileSync(join(dir, 'src/CLAUDE.md'), '# src rules\nKeep functions small.\n')
+  writeFileSync(join(dir, 'src/a.ts'), 'export const x = 1\n')
+  return dir
+}
+
+/** The contract over its own WebSocket, to read what the store holds independently of the page. */
+async function contract(host: BrowserHostProcess): Promise<{ call<T>(name: string, input: unknown): Promise<T>; close(): void }> {
+  const ws = new WebSocket(`${host.baseUrl.replace('http', 'ws')}/rpc?token=${host.token}`, { origin: host.baseUrl })
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  let next = 1
+  return {
+    call<T>(name: string, input: unknown): Promise<T> {
+      const id = next++
+      return new Promise<T>((resolve, reject) => {
+        const on = (data: WebSocket.RawData) => {
+          const frame = JSON.parse(data.toString()) as { kind: string; id?: number; result?: { ok: boolean; value?: T; error?: { message: string } } }
+          if (frame.kind !== 'response' || frame.id !== id) return
+          ws.off('message', on)
+          if (frame.result?.ok) resolve(frame.result.value as T)
+          else reject(new Error(frame.result?.error?.message ?? 'failed'))
+        }
+        ws.on('message', on)
+        ws.send(JSON.stringify({ kind: 'request', id, name, input }))
+      })
+    },
+    close: () => ws.close(),
+  }
+}
+
+function appEvent(page: Page, name: string): Promise<unknown> {
+  return page.evaluate((n) => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true))), name)
+}
+
+async function say(page: Page, text: string): Promise<void> {
+  const ended = appEvent(page, 'turn.ended')
+  await page.getByLabel('Message').fill(text)
+  await page.getByRole('button', { name: 'Send' }).click()
+  await ended
+}
+
+/** Where the API's cache prefix ends for each cache_control key in pretty JSON: the close of the marked object. */
+function markerLinesFromText(pretty: string): number[] {
+  const lines = pretty.split('\n')
+  const out: number[] = []
+  lines.forEach((line, i) => {
+    const m = /^(\s*)"cache_control": \{/.exec(line)
+    if (!m) return
+    const objectIndent = m[1]!.length - 2
+    for (let j = i + 1; j < lines.length; j++) {
+      if (lines[j]!.length - lines[j]!.trimStart().length === objectIndent && lines[j]!.trimStart().startsWith('}')) {
+        out.push(j + 1)
+        return
+      }
+    }
+  })
+  return out
+}
+
+async function startSession(page: Page, projectDir: string): Promise<void> {
+  await page.getByLabel('Folder path').fill(projectDir)
+  await page.getByRole('button', { name: 'Open folder' }).click()
+  await page.getByRole('button', { name: '+ New session' }).click()
+  await expect(page.getByLabel('Message')).toBeVisible()
+}
+
+test('shows the exact bytes of each pass, its breakpoints, its response, and the diff with the pass before', async ({ page, host, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const projectDir = fixtureProject()
+  const rpc = await contract(host)
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
+    const details = await Promise.all(passIds.map((passId) => rpc.call<PassDetailView>('pass.get', { passId })))
+    const last = details[3]!
+
+    // The newest pass is shown; its bytes hash to the store's sha256 and to what the simulator received.
+    await expect(inspector.locator(`[data-request-ready="${last.id}"]`)).toHaveCount(1)
+    const sha = inspector.getByTestId('request-sha256')
+    await expect(sha).toHaveAttribute('data-sha256', /^[0-9a-f]{64}$/)
+    const shown = await sha.getAttribute('data-sha256')
+    const wireEcho = last.attempts.at(-1)!.responseHeaders as Record<string, string>
+    expect(shown).toBe(last.requestSha256)
+    expect(shown).toBe(wireEcho['x-sim-request-sha256'])
+    expect(createHash('sha256').update(last.requestBody, 'utf8').digest('hex')).toBe(last.requestSha256)
+    await expect(sha).toContainText('= stored')
+    await expect(sha).toContainText('= received by server')
+
+    // Copy JSON puts exactly those bytes on the clipboard.
+    await inspector.getByRole('button', { name: 'Copy JSON' }).click()
+    await expect(inspector.getByRole('status')).toContainText('Copied')
+    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    expect(createHash('sha256').update(copied, 'utf8').digest('hex')).toBe(last.requestSha256)
+
+    // One rule per cache_control marker, right below the object that carries it.
+    const pretty = JSON.stringify(JSON.parse(last.requestBody), null, 2)
+    const rules = inspector.locator('.insp-bp')
+    const ruleLines = (await rules.evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.afterLine)))).sort((a, b) => a - b)
+    expect(ruleLines).toEqual(markerLinesFromText(pretty))
+    expect(await rules.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.tag))).toEqual(['static', 'session', 'previous_tail', 'newest_tail'])
+    // A steady pass reads up to the previous tail and writes the new one.
+    expect(await rules.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.outcome))).toEqual(['read', 'read', 'read', 'written'])
+    await expect(inspector.getByRole('button', { name: /BP1 static · 5m · read/ })).toBeVisible()
+    // Provenance: the session block names the instruction file it carries.
+    await expect(inspector.locator('.insp-zone-head[data-block="system[1]"]')).toContainText('CLAUDE.md')
+    await expect(inspector.getByLabel('Context map')).toContainText('CLAUDE.md')
+    mkdirSync('e2e/screenshots', { recursive: true })
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request.png' })
+
+    // The context map scrolls the request to a source; clicking a file label asks the Files view to open it.
+    await inspector.getByLabel('Context map').getByRole('button', { name: /^CLAUDE\.md/ }).click()
+    await inspector.locator('.insp-zone-head[data-block="system[1]"] .insp-file-link').first().click()
+    await expect(inspector.getByRole('status')).toContainText('Asked the Files view to open CLAUDE.md')
+
+    // Raw bytes: the same text, unformatted.
+    await inspector.getByRole('button', { name: 'Raw bytes' }).click()
+    await expect(inspector.locator('.insp-bp')).toHaveCount(0)
+    await expect(inspector.locator(`[data-request-ready="${last.id}"]`)).toHaveCount(1)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-raw.png' })
+    await inspector.getByRole('button', { name: 'Pretty' }).click()
+
+    // Response view: request-id, usage, the final message.
+    await inspector.getByRole('tab', { name: 'Response' }).click()
+    const response = inspector.getByTestId('response-view')
+    await expect(response).toContainText(last.attempts.at(-1)!.requestId!)
+    await expect(response.getByRole('region', { name: 'Final message' })).toContainText('export const x = 1')
+    await page.screenshot({ path: 'e2e/screenshots/inspector-response.png' })
+
+    // Diff of pass 2 against pass 1: the first change is the new history block.
+    await rows.nth(1).click()
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+    const summary = inspector.getByTestId('diff-summary')
+    await expect(summary).toHaveAttribute('data-pair', `${passIds[0]}:${passIds[1]}`)
+    await expect(summary).toHaveAttribute('data-first-path', 'messages[1]')
+    await expect(summary).toContainText(/\d+ blocks identical, first change at block \d+ \(messages\[1\] · assistant; new block\), [\d,]+ tokens after it\./)
+    await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
+    // Monaco keeps its view zones out of the accessibility tree, so the mark is found by its class.
+    await expect(inspector.locator('.insp-diff-mark')).toContainText('messages[1]: this is where the cache stopped')
+    await expect(inspector.locator('.insp-diff-mark')).toBeVisible()
+    await page.screenshot({ path: 'e2e/screenshots/inspector-diff.png' })
+
+    // Selecting a message in the chat selects the pass that produced it, and the other way round.
+    await page.locator(`.msg.assistant[data-pass-id="${passIds[0]}"]`).click()
+    await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true')
+    await rows.nth(3).click()
+    await expect(page.locator(`.msg.assistant[data-pass-id="${passIds[3]}"]`)).toHaveClass(/selected/)
+  } finally {
+    rpc.close()
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('remembers its layout and lists a whole project', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(2)
+
+    await page.getByRole('button', { name: '+ New session' }).click()
+    await say(page, 'hello')
+    await expect(rows).toHaveCount(1)
+    await inspector.getByLabel('Which passes').selectOption('project')
+    await expect(rows).toHaveCount(3)
+
+    await inspector.getByRole('button', { name: 'Collapse the inspector' }).click()
+    await expect(inspector.getByRole('button', { name: /Inspector · 3 passes/ })).toBeVisible()
+    await page.reload()
+    await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+    const collapsed = page.getByRole('complementary', { name: 'Inspector' })
+    await expect(collapsed.getByRole('button', { name: /Inspector · \d+ pass/ })).toBeVisible()
+    await collapsed.getByRole('button', { name: /Inspector ·/ }).click()
+    await expect(collapsed.getByRole('listbox', { name: 'Passes' })).toBeVisible()
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test.describe('live', () => {
+  // The realistic pace streams for a second or two, long enough to watch the pass fill in.
+  const live = base.extend<{ host: BrowserHostProcess }>({
+    host: async ({}, use) => {
+      const host = await startHost({ LOUPE_SIM_PACE: 'realistic' })
+      await use(host)
+      await host.stop()
+    },
+  })
+
+  live('a pass appears as soon as it is sent and fills in as the response streams', async ({ page, host }) => {
+    const projectDir = fixtureProject()
+    try {
+      await openApp(page, host.url)
+      await startSession(page, projectDir)
+      // Record what the pane shows while the pass is in flight: the stream lasts well under a second, so the
+      // page watches its own DOM rather than the test polling it.
+      await page.evaluate(() => {
+        const seen = { row: false, streamingRow: false, liveText: '' }
+        ;(window as unknown as { __seen: typeof seen }).__seen = seen
+        new MutationObserver(() => {
+          const row = document.querySelector('[data-live="true"]')
+          if (row) seen.row = true
+          if (row && /streaming · [\d,]+ chars/.test(row.textContent ?? '')) seen.streamingRow = true
+          const text = document.querySelector('[data-testid="live-response"] pre')?.textContent ?? ''
+          if (text.length > seen.liveText.length) seen.liveText = text
+        }).observe(document.body, { subtree: true, childList: true, characterData: true })
+      })
+      const inspector = page.getByRole('complementary', { name: 'Inspector' })
+      const started = appEvent(page, 'pass.started')
+      const ended = appEvent(page, 'turn.ended')
+      await page.getByLabel('Message').fill('hello there, what can you do?')
+      await page.getByRole('button', { name: 'Send' }).click()
+      await started
+      await page.screenshot({ path: 'e2e/screenshots/inspector-live.png' })
+      await ended
+      const seen = await page.evaluate(() => (window as unknown as { __seen: { row: boolean; streamingRow: boolean; liveText: string } }).__seen)
+      expect(seen.row).toBe(true)
+      expect(seen.streamingRow).toBe(true)
+      // The pane was following the newest pass, so the live response was shown as it streamed.
+      expect(seen.liveText.length).toBeGreaterThan(20)
+      const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+      await expect(inspector.locator('[data-live="true"]')).toHaveCount(0)
+      await expect(rows).toHaveCount(1)
+      // The stored pass took the live row's place and is selected, its request on screen.
+      await expect(rows.first()).toHaveAttribute('aria-selected', 'true')
+      const id = await rows.first().getAttribute('data-pass-id')
+      await expect(inspector.locator(`[data-request-ready="${id}"]`)).toHaveCount(1)
+    } finally {
+      rmSync(projectDir, { recursive: true, force: true })
+    }
+  })
+})
