@@ -36,7 +36,7 @@ export function makeProject(dir: string, files: number, bytesPerFile: number): v
   }
 }
 
-export async function startDriver(options: { files?: number; bytesPerFile?: number; faults?: FaultPlan } = {}): Promise<Driver> {
+export async function startDriver(options: { files?: number; bytesPerFile?: number; faults?: FaultPlan; model?: string } = {}): Promise<Driver> {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-bench-session-'))
   const projectDir = join(dir, 'project')
   const dataDir = join(dir, 'home')
@@ -56,7 +56,7 @@ export async function startDriver(options: { files?: number; bytesPerFile?: numb
       }
     },
   }
-  const endpoint: ModelEndpoint = { client, kind: 'simulator', label: 'Offline simulator', model: DEFAULT_MODEL_ID, close: () => simulator.close() }
+  const endpoint: ModelEndpoint = { client, kind: 'simulator', label: 'Offline simulator', model: options.model ?? DEFAULT_MODEL_ID, close: () => simulator.close() }
   const app = await createApp({ host: 'browser', dataDir, loupeHome: dataDir, homeDir: dir, endpoint })
   const call = async <T>(name: string, input: unknown): Promise<T> => {
     const r = await app.dispatch(name, input)
