@@ -55,6 +55,8 @@ export interface AttributeInput {
    * otherwise they are replayed from `prior`.
    */
   readonly entriesAt?: (now: number) => CacheState
+  /** Real token counts by prefix key from `prior`, when the caller keeps them (a CacheTimeline's `anchors`). */
+  readonly anchors?: ReadonlyMap<string, number>
   /** The earlier pass that started last: what this pass is compared with. Null for the first pass. */
   readonly previous: PreviousPass | null
   readonly models: ModelLookup
@@ -115,16 +117,21 @@ const pathAt = (walk: RequestWalk, position: number | null): string | null =>
   position === null || position < 0 ? null : blockPath(walk.blocks[position]!)
 
 function latestRatio(prior: ReadonlyArray<PassCacheFacts>): number {
-  for (let i = prior.length - 1; i >= 0; i--) if (prior[i]!.ratio !== null) return prior[i]!.ratio!
-  return 1
+  let best: PassCacheFacts | null = null
+  for (const f of prior) if (f.ratio !== null && (!best || f.seq > best.seq)) best = f
+  return best?.ratio ?? 1
 }
 
 export function attribute(input: AttributeInput): PassAttribution {
   const { pass, walk, context, previous, models } = input
   const model = models(pass.model)
-  const prior = [...input.prior].sort((a, b) => a.seq - b.seq)
-  const anchors = new Map<string, number>()
-  for (const f of prior) for (const a of f.anchors) anchors.set(a.key, a.tokens)
+  const prior = input.prior
+  let anchors = input.anchors
+  if (!anchors) {
+    const known = new Map<string, number>()
+    for (const f of [...prior].sort((a, b) => a.seq - b.seq)) for (const a of f.anchors) known.set(a.key, a.tokens)
+    anchors = known
+  }
   const usage = pass.usage
   const actualSplit = usage ? splitOfUsage(usage) : null
   const scale = new TokenScale({ walk, anchors, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })

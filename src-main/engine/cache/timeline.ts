@@ -7,6 +7,7 @@ import { CacheState, compareEvents, eventsOf, type CacheEvent, type PassCacheFac
 
 export class CacheTimeline {
   private readonly all: PassCacheFacts[] = []
+  private readonly counts = new Map<string, number>()
   private state = new CacheState()
   private time = Number.NEGATIVE_INFINITY
   /** Events not applied yet, in order. */
@@ -17,8 +18,14 @@ export class CacheTimeline {
     return this.all
   }
 
+  /** Real token counts known by prefix key, from every pass added. */
+  get anchors(): ReadonlyMap<string, number> {
+    return this.counts
+  }
+
   add(facts: PassCacheFacts): void {
     this.all.push(facts)
+    for (const a of facts.anchors) this.counts.set(a.key, a.tokens)
     const events = eventsOf(facts)
     if (events.some((e) => e.at < this.time)) {
       this.stale = true

@@ -166,58 +166,61 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
   const automatic = (request as unknown as { cache_control?: unknown }).cache_control !== undefined
   const previous = options.previous ?? null
 
-  // Leading objects shared with the previous walk (same model, and the same messages salt for message objects).
-  let shared = 0
-  if (previous && !automatic && previous.salts.model === salts.model && previous.refs.length > 0) {
-    const firstMessage = tools.length + system.length
-    const messagesSame = previous.salts.messages === salts.messages
-    const previousFirstMessage = previous.refs.length - previous.messageCount
-    while (shared < refs.length && shared < previous.refs.length && refs[shared] === previous.refs[shared]) {
-      if (shared >= firstMessage && (!messagesSame || previousFirstMessage !== firstMessage)) break
-      shared++
-    }
-  }
-  const sharedBlocks = shared > 0 ? previous!.refEnds[shared - 1]! : 0
-  const blocks: WalkBlock[] = sharedBlocks > 0 ? previous!.blocks.slice(0, sharedBlocks) : []
-  const refEnds: number[] = shared > 0 ? previous!.refEnds.slice(0, shared) : []
+  // Objects the previous request also held, at the same place: their blocks are taken as they are (same object,
+  // same bytes, same marker). Message objects only when the messages salt is the same.
+  const reuse = previous !== null && !automatic && previous.salts.model === salts.model
+  const firstMessageRef = tools.length + system.length
+  // A message block records its message's index, so messages are shared only when they start at the same ref.
+  const messagesSame = reuse && previous.salts.messages === salts.messages && previous.refs.length - previous.messageCount === firstMessageRef
+  const blocks: WalkBlock[] = []
+  const refEnds: number[] = []
   const messageStarts: number[] = []
   const toolNames = tools.map((t) => t.name)
-
-  for (let r = shared; r < refs.length; r++) {
-    if (r < tools.length) {
-      const tool = tools[r]!
-      const d = digestBlock(tool, hasher, memo)
-      blocks.push({ area: 'tools', index: r, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(tool), markable: true })
-    } else if (r < tools.length + system.length) {
-      const i = r - tools.length
-      const block = system[i]!
-      const d = digestBlock(block, hasher, memo)
-      blocks.push({ area: 'system', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+  let sharedBlocks = 0
+  let sharing = true
+  for (let r = 0; r < refs.length; r++) {
+    const ref = refs[r]!
+    const start = blocks.length
+    if (r >= firstMessageRef) messageStarts.push(start)
+    if (reuse && previous.refs[r] === ref && (r < firstMessageRef || messagesSame) && (r === 0 ? 0 : previous.refEnds[r - 1]) === start) {
+      const end = previous.refEnds[r]!
+      for (let i = start; i < end; i++) blocks.push(previous.blocks[i]!)
+      if (sharing) sharedBlocks = end
     } else {
-      const i = r - tools.length - system.length
-      for (const [b, block] of request.messages[i]!.content.entries()) {
+      sharing = false
+      if (r < tools.length) {
+        const tool = tools[r]!
+        const d = digestBlock(tool, hasher, memo)
+        blocks.push({ area: 'tools', index: r, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(tool), markable: true })
+      } else if (r < firstMessageRef) {
+        const i = r - tools.length
+        const block = system[i]!
         const d = digestBlock(block, hasher, memo)
-        blocks.push({ area: 'messages', index: i, blockIndex: b, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+        blocks.push({ area: 'system', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+      } else {
+        const i = r - firstMessageRef
+        const content = request.messages[i]!.content
+        for (let b = 0; b < content.length; b++) {
+          const block = content[b]!
+          const d = digestBlock(block, hasher, memo)
+          blocks.push({ area: 'messages', index: i, blockIndex: b, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
+        }
       }
     }
     refEnds.push(blocks.length)
   }
-  const firstMessageRef = tools.length + system.length
-  for (let i = 0; i < request.messages.length; i++) {
-    const r = firstMessageRef + i
-    messageStarts.push(r === 0 ? 0 : refEnds[r - 1]!)
-  }
   if (automatic) applyAutomaticBreakpoint(request, blocks)
 
-  const keys = chainKeys(blocks, salts, hasher, previous, sharedBlocks)
-  const cum: number[] = sharedBlocks > 0 ? previous!.cum.slice(0, sharedBlocks) : []
-  let running = sharedBlocks > 0 ? cum[sharedBlocks - 1]! : 0
-  for (let i = sharedBlocks; i < blocks.length; i++) {
-    running += blocks[i]!.tokens
-    cum.push(running)
-  }
+  const keys = chainKeys(blocks, salts, hasher, reuse ? previous : null, sharedBlocks)
+  const cum: number[] = new Array<number>(blocks.length)
   const breakpoints: number[] = []
-  for (const [i, block] of blocks.entries()) if (block.ttl !== null) breakpoints.push(i)
+  let running = 0
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!
+    running += block.tokens
+    cum[i] = running
+    if (block.ttl !== null) breakpoints.push(i)
+  }
   return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts, refs, refEnds }
 }
 

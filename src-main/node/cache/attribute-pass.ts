@@ -23,8 +23,10 @@ export interface AttributeOptions {
   readonly plan?: PromptPlan
   /** The request as sent, when there is no plan (a replay, a request built by hand). */
   readonly request?: WireRequest
-  /** What the API's cache diagnostics said, when the caller has it; otherwise read from the stored response. */
+  /** What the API's cache diagnostics said, when the caller has it; otherwise read from the response. */
   readonly apiDiagnosis?: CacheMissReason | null
+  /** The last attempt's raw response as captured, when the caller has it in memory; otherwise read from the store. */
+  readonly responseBody?: string
   readonly hasher?: Hasher
   readonly models?: ModelLookup
   /** Formats times of day in causes; local HH:MM by default. */
@@ -128,7 +130,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   const timeline = inOrder ? cache.timeline : new CacheTimeline()
   if (!inOrder) for (const k of [...prior].sort((a, b) => a.seq - b.seq)) timeline.add(k.attribution.facts)
 
-  const apiDiagnosis = options.apiDiagnosis !== undefined ? options.apiDiagnosis : diagnosisFromResponse(responseOf(store, summary))
+  const apiDiagnosis = options.apiDiagnosis !== undefined ? options.apiDiagnosis : diagnosisFromResponse(options.responseBody ?? responseOf(store, summary))
   const result = attribute({
     pass: {
       id: summary.id,
@@ -142,6 +144,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     context,
     prior: timeline.facts,
     entriesAt: (at) => timeline.stateAt(at),
+    anchors: timeline.anchors,
     previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
     models: options.models ?? cacheModels,
     describeEntries: storeDescriber(store, summary.sessionId),
@@ -203,7 +206,7 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
       }
     } else {
       // Attributed from what the store kept: the options that describe the asked-for pass do not apply to it.
-      const { plan: _plan, request: _request, apiDiagnosis: _api, ...shared } = options
+      const { plan: _plan, request: _request, apiDiagnosis: _api, responseBody: _body, ...shared } = options
       attributeOrThrow(store, p, shared)
     }
   }

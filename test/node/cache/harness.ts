@@ -84,7 +84,8 @@ export class Scenario {
   /** Wall time of each pass's attributePass call, ms. */
   readonly attributionMs: number[] = []
   /** Every pass sent, with the plan it was built from, in order (to attribute again in isolation). */
-  readonly sent: Array<{ readonly summary: PassSummary; readonly plan: PromptPlan }> = []
+  readonly sent: Array<{ readonly summary: PassSummary; readonly plan: PromptPlan; readonly responseBody: string | undefined }> = []
+  private lastResponseBody: string | undefined
   history: HistoryMessage[] = []
   model: string
   tools: ReadonlyArray<WireTool> = TOOLS
@@ -190,6 +191,7 @@ export class Scenario {
 
   commit(plan: PromptPlan, outcome: ModelOutcome, queuedAt: number, kind: 'main' | 'summary'): PassSummary {
     const last = outcome.attempts.at(-1)
+    this.lastResponseBody = last?.responseBody
     const message = outcome.ok ? outcome.message : null
     return this.store.transaction(() =>
       this.store.passes.insert({
@@ -214,7 +216,7 @@ export class Scenario {
   }
 
   attribute(summary: PassSummary, plan: PromptPlan, expected: MissCauseKind): PassAttribution {
-    this.sent.push({ summary, plan })
+    this.sent.push({ summary, plan, responseBody: this.lastResponseBody })
     const started = performance.now()
     const attribution = attributePass(this.store, summary, { plan, onError: (e) => { throw e } })
     this.attributionMs.push(performance.now() - started)
