@@ -107,6 +107,8 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
   res.on('close', () => {
     if (res.writableFinished) return
     upstreamRequest.destroy()
+    // The client's side may be half-open (it sent FIN): end it too, or its socket would stay open.
+    res.destroy()
     finish('cancelled', { kind: 'aborted', message: 'the client closed the connection before the response ended' })
   })
 

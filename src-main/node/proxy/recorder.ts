@@ -17,6 +17,7 @@ import type { Store } from '../store'
 import type { NewPass, PassStatus, PassSummary, SegmentMeta } from '../store/passes'
 import { markSession, nameProject } from '../transcripts/origins'
 import type { Exchange } from './forward'
+import { wireRequestOf } from './normalise'
 import { decodeBody, readResponse } from './response'
 
 export const CAPTURED_PROJECT_NAME = 'Captured requests'
@@ -162,7 +163,8 @@ export class CaptureRecorder {
     }
     const summary = store.transaction(() => store.passes.insert({ ...pass, sessionId: this.sessionFor(exchange) }))
     this.recordedCount++
-    const attribution = kind === 'main' ? attributePass(store, summary, { onError: (err) => this.options.log?.warn('captured pass not attributed', { error: String(err) }) }) : null
+    const request = kind === 'main' ? wireRequestOf(body) : null
+    const attribution = request === null ? null : attributePass(store, summary, { request, onError: (err) => this.options.log?.warn('captured pass not attributed', { error: String(err) }) })
     const stored: PassSummary = attribution === null ? summary : { ...summary, attribution }
     this.options.onPassRecorded?.(summary.sessionId, stored)
     return stored

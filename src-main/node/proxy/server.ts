@@ -7,7 +7,7 @@
  * not the loopback address, as DNS rebinding would send): agents do not send those.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import type { Clock, Logger } from '../../engine/ports'
 import { forward, type Exchange } from './forward'
 
@@ -88,11 +88,6 @@ export async function startCaptureProxy(options: ProxyOptions): Promise<RunningP
     )
   })
   server.keepAliveTimeout = 60_000
-  const sockets = new Set<Socket>()
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.once('close', () => sockets.delete(s))
-  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -106,11 +101,12 @@ export async function startCaptureProxy(options: ProxyOptions): Promise<RunningP
     port,
     upstream: upstream.toString().replace(/\/$/, ''),
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-      })
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve))
+      // Every exchange is recorded; what is left are idle keep-alive connections of clients.
+      server.closeAllConnections()
+      await closed
     },
   }
 }

@@ -1,0 +1,112 @@
+/** Test harness for the capture proxy: a store, simulators (plain, or tapped to see what they receive), the SDK. */
+import Anthropic from '@anthropic-ai/sdk'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Exchange } from '../../../src-main/node/proxy/forward'
+import { CaptureRecorder } from '../../../src-main/node/proxy/recorder'
+import { startCaptureProxy, type RunningProxy } from '../../../src-main/node/proxy/server'
+import { openStore, type Store } from '../../../src-main/node/store'
+import type { PassSummary } from '../../../src-main/node/store/passes'
+import { IdSource } from '../../../src-main/simulator/ids'
+import { createScriptedResponder } from '../../../src-main/simulator/scripted/responder'
+import { SimulatorServer, type Pace } from '../../../src-main/simulator/server'
+
+export const API_KEY = 'sk-ant-test-secret-0123456789abcdef'
+
+/** What the tapped simulator saw of one request: whether the client went away before the response ended. */
+export interface Tapped {
+  readonly path: string
+  readonly closedEarly: boolean
+}
+
+export interface TappedSimulator {
+  readonly baseUrl: string
+  /** Resolves with each request's fate once its connection is done. */
+  next(): Promise<Tapped>
+  close(): Promise<void>
+}
+
+/** The simulator's own request handler in a server of ours, so a test sees when a client goes away. */
+export async function tappedSimulator(pace: Pace, seed = 'proxy-test'): Promise<TappedSimulator> {
+  const simulator = new SimulatorServer({ clock: { now: () => Date.now() }, pace, ids: new IdSource(seed), responder: createScriptedResponder(), faultHeader: true })
+  const done: Tapped[] = []
+  const waiting: Array<(t: Tapped) => void> = []
+  const server: Server = createServer((req, res) => {
+    res.once('close', () => {
+      const t = { path: req.url ?? '', closedEarly: !res.writableFinished }
+      const w = waiting.shift()
+      if (w) w(t)
+      else done.push(t)
+    })
+    simulator.handle(req, res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    next: () => new Promise((resolve) => (done.length > 0 ? resolve(done.shift()!) : waiting.push(resolve))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+export interface ProxyRig {
+  readonly store: Store
+  readonly proxy: RunningProxy
+  readonly recorder: CaptureRecorder
+  readonly dir: string
+  /** Resolves with the next recorded pass (or null for an exchange that is not a pass). */
+  nextRecorded(): Promise<{ exchange: Exchange; pass: PassSummary | null }>
+  close(): Promise<void>
+}
+
+export async function proxyRig(upstream: string): Promise<ProxyRig> {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-proxy-'))
+  const store = openStore(join(dir, 'loupe.db'))
+  const recorder = new CaptureRecorder({ store, clock: { now: () => Date.now() }, capturedRoot: join(dir, 'captured'), upstream })
+  const recorded: Array<{ exchange: Exchange; pass: PassSummary | null }> = []
+  const waiting: Array<(r: { exchange: Exchange; pass: PassSummary | null }) => void> = []
+  const proxy = await startCaptureProxy({
+    upstream,
+    onExchange: (exchange) => {
+      const r = { exchange, pass: recorder.record(exchange) }
+      const w = waiting.shift()
+      if (w) w(r)
+      else recorded.push(r)
+    },
+  })
+  return {
+    store,
+    proxy,
+    recorder,
+    dir,
+    nextRecorded: () => new Promise((resolve) => (recorded.length > 0 ? resolve(recorded.shift()!) : waiting.push(resolve))),
+    close: async () => {
+      await proxy.close()
+      store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The real SDK, as any foreign agent would use it, with a fetch that keeps what was sent and received. */
+export function foreignClient(baseURL: string, wire: Array<{ sent: string; received: Promise<string>; headers: Headers }> = []): Anthropic {
+  const fetchAndKeep = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init)
+    const [forSdk, forTest] = response.body ? response.body.tee() : [null, null]
+    wire.push({ sent: typeof init?.body === 'string' ? init.body : '', received: forTest ? new Response(forTest).text().catch(() => '') : Promise.resolve(''), headers: response.headers })
+    return new Response(forSdk, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+  return new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0, fetch: fetchAndKeep as never, defaultHeaders: { 'x-stainless-os': 'Test', 'x-stainless-runtime-version': 'test' } })
+}
+
+export const TOOLS: Anthropic.Messages.Tool[] = [
+  { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+]
+
+export const SYSTEM = `You are a coding agent.\n${'Keep answers short and cite files. '.repeat(300)}`
