@@ -102,6 +102,10 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
     agent: secure ? httpsAgent : httpAgent,
   })
 
+  // Headers and body go out as separate writes; with Nagle's algorithm on, the second waits for the first's ACK,
+  // which the upstream delays up to 40 ms. Both hops of a streaming proxy need every write sent at once.
+  upstreamRequest.on('socket', (socket) => socket.setNoDelay(true))
+
   // The client went away before the response ended: abort upstream, which closes that connection (the agent does
   // not reuse a destroyed socket), so the upstream stops generating.
   res.on('close', () => {
