@@ -14,7 +14,8 @@ import { bestPossibleHit, firstNewMessage, type BestHit } from './limit'
 import { finishPrediction, predict, type BreakpointAction, type Prediction, type TokenSplit } from './predict'
 import { inputCost, missCost, outputCost, splitOfUsage, type ModelLookup } from './pricing'
 import { TokenScale } from './scale'
-import { CacheState, type FactAttempt, type PassCacheFacts } from './state'
+import { CacheState, type PassCacheFacts } from './state'
+import { anchorsOf, factsOf, locateRead } from './facts'
 import { apiDivergence, type ApiDivergence } from './diff'
 import { utcClock, type EntryDescriber, type MissCause } from './causes'
 import { blockPath, type RequestWalk } from './walk'
@@ -148,7 +149,7 @@ export function attribute(input: AttributeInput): PassAttribution {
     const state = stateAt(attempt.startedAt)
     prediction = predict({ walk, state, now: attempt.startedAt, scale, minCacheableTokens: min })
     if (attempt !== final && attempt.firstByteAt !== null) {
-      earlier.push(factsOf(pass, walk, scale, prediction, [{ startedAt: attempt.startedAt, availableAt: attempt.firstByteAt }], [], earlier.length))
+      earlier.push(factsOf(pass, walk, scale, prediction, [{ startedAt: attempt.startedAt, availableAt: attempt.firstByteAt }], []))
     }
   }
   const predicted = prediction!
@@ -185,7 +186,6 @@ export function attribute(input: AttributeInput): PassAttribution {
     written,
     responded.map((a) => ({ startedAt: a.startedAt, availableAt: a.firstByteAt! })),
     agrees === true ? anchorsOf(walk, written, actualSplit!) : [],
-    earlier.length,
     actualSplit !== null && actualSplit.write1h + actualSplit.write5m === 0,
     predicted,
   )
@@ -215,70 +215,6 @@ export function attribute(input: AttributeInput): PassAttribution {
     miss: { tokens: missed.tokens, usd: missed.usd, actualUsd, bestUsd: actualUsd !== null && missed.usd !== null ? actualUsd - missed.usd : null },
     diagnostics: { api, ours, disagree: diagnosticsDisagree(api, ours) },
     facts,
-  }
-}
-
-/**
- * The position whose real cumulative count is `read`: one where an entry was written earlier (only those can be
- * read), preferring an exact known count, else the nearest scaled one. Null when no such position is plausible (the
- * service read a prefix this app never wrote).
- */
-function locateRead(read: number, walk: RequestWalk, scale: TokenScale, state: CacheState, predicted: number): number | null {
-  if (read === 0) return -1
-  // Where the prediction ended, when its count is known to be this one: the usual case, at no cost.
-  if (predicted >= 0 && scale.exact(predicted) && scale.at(predicted) === read) return predicted
-  let best: number | null = null
-  let bestError = Number.POSITIVE_INFINITY
-  for (let j = walk.keys.length - 1; j >= 0; j--) {
-    if (j !== predicted && !state.entry(walk.keys[j]!)) continue
-    const error = Math.abs(scale.at(j) - read)
-    if (error === 0 && scale.exact(j)) return j
-    if (error < bestError) {
-      best = j
-      bestError = error
-    }
-  }
-  // A scaled count is an estimate; beyond a quarter off, the position is not one this app wrote.
-  return best !== null && bestError <= Math.max(64, read * 0.25) ? best : null
-}
-
-function anchorsOf(walk: RequestWalk, written: Prediction, actual: TokenSplit): Array<{ key: string; tokens: number }> {
-  const out: Array<{ key: string; tokens: number }> = []
-  if (written.readPosition >= 0) out.push({ key: walk.keys[written.readPosition]!, tokens: actual.read })
-  const last = written.writes.at(-1)
-  if (last) out.push({ key: last.key, tokens: actual.read + actual.write1h + actual.write5m })
-  const last1h = [...written.writes].reverse().find((w) => w.ttl === '1h')
-  if (last1h && last1h !== last) out.push({ key: last1h.key, tokens: actual.read + actual.write1h })
-  return out
-}
-
-function factsOf(
-  pass: PassRecord,
-  walk: RequestWalk,
-  scale: TokenScale,
-  written: Prediction,
-  attempts: ReadonlyArray<FactAttempt>,
-  anchors: ReadonlyArray<{ key: string; tokens: number }>,
-  seqOffset: number,
-  nothingWritten = false,
-  lookups: Prediction = written,
-): PassCacheFacts {
-  return {
-    passId: pass.id,
-    seq: pass.seq + seqOffset / 1000,
-    model: pass.model,
-    attempts,
-    startedAt: pass.attempts.at(-1)?.startedAt ?? 0,
-    reads: lookups.reads
-      .filter((r) => written.readPosition < 0 ? false : r.position <= written.readPosition)
-      .map((r) => ({ key: r.key, ttl: r.ttl, exact: r.exact })),
-    writes: nothingWritten ? [] : written.writes.map((w) => ({ key: w.key, ttl: w.ttl })),
-    anchors,
-    // A count this pass's usage pinned beats the scaled one (the scale did not know it yet).
-    breakpoints: walk.breakpoints.map((p) => ({ key: walk.keys[p]!, tokens: anchors.find((a) => a.key === walk.keys[p])?.tokens ?? scale.at(p), ttl: walk.blocks[p]!.ttl!, moving: walk.blocks[p]!.area === 'messages' })),
-    totalTokens: pass.usage ? splitOfUsage(pass.usage).total : null,
-    outputTokens: pass.usage?.output_tokens ?? 0,
-    ratio: scale.ratio(),
   }
 }
 

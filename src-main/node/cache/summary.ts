@@ -2,14 +2,24 @@
  * A session's cache summary and edit prices, from the store: what `session.cacheSummary` and `cache.priceEdit`
  * answer. Passes that were never attributed are attributed first.
  */
-import { CacheState, priceEdit, summarizeSession, TokenScale, type EditPrice, type ModelLookup, type PassAttribution, type ProposedEdit, type SessionCacheSummary } from '../../engine/cache'
+import {
+  CacheState,
+  priceEdit,
+  summarizeSession,
+  TokenScale,
+  walkRequest,
+  type EditPrice,
+  type ModelLookup,
+  type PassAttribution,
+  type ProposedEdit,
+  type SessionCacheSummary,
+} from '../../engine/cache'
 import type { Hasher } from '../../engine/ports'
+import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
 import { attributePass, sessionCache } from './attribute-pass'
 import { cacheModels } from './models'
 import { contextFromStored, requestFromBody } from './stored'
-import { walkRequest } from '../../engine/cache'
-import { nodeHasher } from '../hasher'
 
 export interface CacheSummaryOptions {
   readonly models?: ModelLookup
