@@ -90,7 +90,14 @@ export class ProxyController {
   }
 
   async start(options: { port?: number; upstream?: string } = {}): Promise<ProxyStatus> {
-    if (this.running !== null) throw new ProxyError('running', `The capture proxy already runs at ${this.running.proxy.url}`)
+    if (this.running !== null) {
+      // Asking again for what runs is answered with its status; asking for another port or upstream is a conflict.
+      const r = this.running
+      const samePort = options.port === undefined || options.port === 0 || options.port === r.proxy.port
+      const sameUpstream = options.upstream === undefined || allowedUpstream(options.upstream).url === r.proxy.upstream
+      if (samePort && sameUpstream) return this.status()
+      throw new ProxyError('running', `The capture proxy already runs at ${r.proxy.url} (upstream ${r.proxy.upstream}); stop it first`)
+    }
     const { deps } = this
     let simulator: RunningSimulator | null = null
     let upstream: string

@@ -24,7 +24,7 @@ import type { PassKind } from '../store/passes'
 import { loadSession } from './load'
 import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
-import { passRecord } from './pass-record'
+import { passRecord, passTimes } from './pass-record'
 import { AnswerIndex, checkpointBody, messageEntries, splitHead, stretches, type TimedBody } from './thread-entries'
 
 export const modelPrice: PriceFn = (model, usage) => costUsd(model, usage)
@@ -151,7 +151,8 @@ interface CompactionCall {
 /** Appends the thread's conversation (and its compactions as checkpoints); returns entries and checkpoints written. */
 function writeEntries(store: Store, sessionId: string, thread: TranscriptThread, written: WrittenThread, calls: ReadonlyMap<number, CompactionCall>, now: number): { entries: number; checkpoints: number } {
   const answers = new AnswerIndex(written.passes)
-  let lastAt = written.passes[0]?.request.firstLineAtMs ?? now
+  // The first prompt was written just before the first request was sent.
+  let lastAt = written.passes[0] === undefined ? now : passTimes(thread, written.passes[0], now).queuedAt
   let entries = 0
   let checkpoints = 0
   let previous = { fromEntryId: null as string | null, toEntryId: null as string | null, entries: 0, messages: 0 }

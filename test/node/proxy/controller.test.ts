@@ -60,7 +60,8 @@ describe('ProxyController', () => {
       expect(controller.status()).toMatchObject({ running: false, url: null })
       const status = await controller.start()
       expect(status).toMatchObject({ running: true, upstreamKind: 'simulator' })
-      await expect(controller.start()).rejects.toMatchObject({ kind: 'running' })
+      expect(await controller.start()).toEqual(status)
+      await expect(controller.start({ upstream: 'http://127.0.0.1:9' })).rejects.toMatchObject({ kind: 'running' })
       const answer = await foreignClient(status.url!).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
       expect(answer.type).toBe('message')
       await oneRecorded

@@ -1,0 +1,110 @@
+/**
+ * The transcripts and proxy requests through the contract, with the real app against its embedded simulator: list
+ * a projects folder, import a session, read its totals back, continue it as a Loupe session and run a turn on top of
+ * the imported conversation; start the proxy, send a request through it, see the captured pass, stop it.
+ */
+import Anthropic from '@anthropic-ai/sdk'
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createApp, type App } from '../../../src-main/node/app'
+import { FIXTURES } from './store-helpers'
+
+async function call<T>(app: App, name: string, input: unknown): Promise<T> {
+  const result = await app.dispatch(name, input)
+  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
+  return result.value as T
+}
+
+function nextEvent<T>(app: App, event: string, match: (payload: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const off = app.events.subscribe((name, payload) => {
+      if (name === event && match(payload as T)) {
+        off()
+        resolve(payload as T)
+      }
+    })
+  })
+}
+
+describe('transcripts.* and proxy.* through the contract', () => {
+  let dir: string
+  let projects: string
+  let app: App
+  beforeEach(async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'loupe-cc-rpc-')))
+    projects = join(dir, 'claude', 'projects')
+    const project = join(projects, '-home-marco-projects-spotter')
+    mkdirSync(project, { recursive: true })
+    copyFileSync(join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), join(project, 'tool_heavy.jsonl'))
+    copyFileSync(join(FIXTURES, 'spotter', 'short.jsonl'), join(project, 'short.jsonl'))
+    process.env.LOUPE_SIM_PACE = 'instant'
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
+  })
+  afterEach(async () => {
+    await call(app, 'proxy.stop', {})
+    await app.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('lists, imports, totals and continues a Claude Code session', async () => {
+    const listing = await call<{ projects: Array<{ project: string; cwd: string | null; sessions: Array<{ path: string; requests: number; imported: unknown; models: string[] }> }> }>(app, 'transcripts.list', { folder: projects })
+    expect(listing.projects).toHaveLength(1)
+    expect(listing.projects[0]!.cwd).toBe('/home/marco/projects/spotter')
+    const heavy = listing.projects[0]!.sessions.find((s) => s.path.endsWith('tool_heavy.jsonl'))!
+    expect(heavy).toMatchObject({ requests: 4, imported: null, models: ['claude-opus-4-6'] })
+
+    const imported = await call<{ status: string; sessionId: string; totals: { passes: number; read: number; costUsd: number; compactions: unknown[] } }>(app, 'transcripts.import', { path: heavy.path, folder: projects })
+    expect(imported.status).toBe('imported')
+    expect(imported.totals.passes).toBe(4)
+    expect(imported.totals.costUsd).toBeGreaterThan(0)
+    const passes = await call<Array<{ source: string }>>(app, 'pass.list', { sessionId: imported.sessionId })
+    expect(passes.map((p) => p.source)).toEqual(['transcript', 'transcript', 'transcript', 'transcript'])
+    const again = await call<{ projects: Array<{ sessions: Array<{ path: string; imported: { sessionId: string; changed: boolean } | null }> }> }>(app, 'transcripts.list', { folder: projects })
+    expect(again.projects[0]!.sessions.find((s) => s.path === heavy.path)!.imported).toMatchObject({ sessionId: imported.sessionId, changed: false })
+
+    const totals = await call<{ passes: number }>(app, 'transcripts.totals', { sessionId: imported.sessionId })
+    expect(totals.passes).toBe(4)
+
+    // A file outside the projects folder is refused.
+    const outside = await app.dispatch('transcripts.import', { path: join(FIXTURES, 'spotter', 'short.jsonl'), folder: projects })
+    expect(outside).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
+
+    const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId: imported.sessionId })
+    const ended = nextEvent<{ sessionId: string; reason: string }>(app, 'turn.ended', (p) => p.sessionId === continued.id)
+    await call(app, 'run.start', { sessionId: continued.id, text: 'what did we do so far?' })
+    expect((await ended).reason).toBe('end_turn')
+    const loupePasses = await call<Array<{ id: string; source: string }>>(app, 'pass.list', { sessionId: continued.id })
+    expect(loupePasses[0]!.source).toBe('loupe')
+    const first = await call<{ requestBody: string }>(app, 'pass.get', { passId: loupePasses[0]!.id })
+    // The Loupe pass carries the imported conversation: its first prompt and the tool calls Claude Code made.
+    expect(first.requestBody).toContain('start phoenix in background')
+    expect(first.requestBody).toContain('toolu_018GZVh9ymkrdx1TnR8reg5Y')
+  })
+
+  it('imports every session of the folder', async () => {
+    const all = await call<{ results: Array<{ status: string }>; failed: unknown[] }>(app, 'transcripts.importAll', { folder: projects })
+    expect(all.failed).toEqual([])
+    expect(all.results.map((r) => r.status)).toEqual(['imported', 'imported'])
+    const twice = await call<{ results: Array<{ status: string }> }>(app, 'transcripts.importAll', { folder: projects })
+    expect(twice.results.map((r) => r.status)).toEqual(['unchanged', 'unchanged'])
+  })
+
+  it('starts the proxy, records a foreign request as a captured pass, and stops', async () => {
+    const started = await call<{ running: boolean; url: string; upstreamKind: string }>(app, 'proxy.start', {})
+    expect(started).toMatchObject({ running: true, upstreamKind: 'simulator' })
+    expect((await app.dispatch('proxy.start', {})) as unknown).toMatchObject({ ok: true, value: { url: started.url } })
+    expect((await app.dispatch('proxy.start', { upstream: 'http://127.0.0.1:9' })) as unknown).toMatchObject({ ok: false, error: { code: 'conflict' } })
+    expect((await app.dispatch('proxy.start', { upstream: 'https://collector.example' })) as unknown).toMatchObject({ ok: false })
+    const completed = nextEvent<{ sessionId: string; pass: { source: string } }>(app, 'pass.completed')
+    const client = new Anthropic({ apiKey: 'sk-foreign', baseURL: started.url, maxRetries: 0 })
+    await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
+    const event = await completed
+    expect(event.pass.source).toBe('proxy')
+    const status = await call<{ requests: number; sessions: Array<{ sessionId: string; passes: number }> }>(app, 'proxy.status', {})
+    expect(status.requests).toBe(1)
+    expect(status.sessions).toEqual([expect.objectContaining({ sessionId: event.sessionId, passes: 1 })])
+    expect(await call<{ running: boolean }>(app, 'proxy.stop', {})).toMatchObject({ running: false })
+  })
+})

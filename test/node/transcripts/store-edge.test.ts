@@ -1,0 +1,151 @@
+/**
+ * Store import at its edges: hostile lines are skipped with counts and the rest imports; importing again does
+ * nothing for an unchanged file and replaces the import of a grown one; the project is the session's folder when it
+ * exists here, else one made for the transcript's folder; files outside the allowed root are refused; continuing an
+ * imported conversation gives a history the API accepts.
+ */
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { toHistory, unansweredToolUses } from '../../../src-main/engine/conversation/history'
+import { continueImported, UNANSWERED_RESULT } from '../../../src-main/node/transcripts/continue'
+import { sessionOrigin } from '../../../src-main/node/transcripts/origins'
+import { importTranscript, TranscriptImportError } from '../../../src-main/node/transcripts/store-import'
+import { FIXTURES, tempStore, type TempStore } from './store-helpers'
+
+const NOW = Date.UTC(2026, 10, 29, 12)
+const stamp = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString()
+
+function user(uuid: string, parent: string | null, text: string, cwd: string): string {
+  return JSON.stringify({ type: 'user', uuid, parentUuid: parent, sessionId: 'hostile-1', cwd, version: '2.1.39', timestamp: stamp(Number(uuid.slice(1)) * 10), message: { role: 'user', content: text } })
+}
+function assistant(uuid: string, parent: string, requestId: string, content: unknown[] = [{ type: 'text', text: 'ok' }]): string {
+  return JSON.stringify({
+    type: 'assistant', uuid, parentUuid: parent, sessionId: 'hostile-1', requestId, timestamp: stamp(Number(uuid.slice(1)) * 10 + 5),
+    message: { id: `msg_${requestId}`, model: 'claude-opus-4-6', role: 'assistant', content, usage: { input_tokens: 3, cache_read_input_tokens: 5000, cache_creation_input_tokens: 200, output_tokens: 40 } },
+  })
+}
+
+let t: TempStore | null = null
+const dirs: string[] = []
+afterEach(() => {
+  t?.dispose()
+  t = null
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+function projectsDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'loupe-cc-projects-'))
+  dirs.push(d)
+  return realpathSync(d)
+}
+
+function sessionFile(root: string, lines: string[], cwd = '/nowhere/on/this/machine/app'): string {
+  const dir = join(root, cwd.replace(/[/.]/g, '-'))
+  mkdirSync(dir, { recursive: true })
+  const path = join(dir, 'hostile-1.jsonl')
+  writeFileSync(path, lines.join('\n'))
+  return path
+}
+
+describe('hostile input through the store', () => {
+  it('skips a truncated last line, a 5 MB line, binary garbage, an unknown type and a missing message, with counts', async () => {
+    t = tempStore()
+    const cwd = '/nowhere/on/this/machine/app'
+    let garbage = ''
+    for (let i = 0; i < 2048; i++) garbage += String.fromCharCode((i * 7919) % 256)
+    const last = assistant('a5', 'u4', 'r3')
+    const path = sessionFile(projectsDir(), [
+      user('u1', null, 'first question', cwd),
+      assistant('a2', 'u1', 'r1'),
+      JSON.stringify({ type: 'user', uuid: 'big', parentUuid: 'a2', message: { role: 'user', content: 'x'.repeat(5 * 1024 * 1024) } }),
+      garbage.replace(/\n/g, ' '),
+      JSON.stringify({ type: 'hologram', uuid: 'h1', parentUuid: 'a2' }),
+      JSON.stringify({ type: 'assistant', uuid: 'a9', parentUuid: 'a2', requestId: 'r9' }),
+      user('u3', 'a2', 'second question', cwd),
+      assistant('a4', 'u3', 'r2'),
+      last.slice(0, last.length / 2),
+    ])
+    const r = await importTranscript(t.store, path, { now: NOW })
+    expect(r.status).toBe('imported')
+    expect(r.summary.skipped_by_reason).toEqual({ too_long: 1, malformed_json: 1, unknown_type: 1, missing_message: 1, truncated_last_line: 1 })
+    const passes = t.store.passes.list(r.sessionId)
+    expect(passes.map((p) => p.usage?.cache_read_input_tokens)).toEqual([5000, 5000])
+    expect(toHistory(t.store.entries.list(r.sessionId)).map((h) => h.message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+  })
+
+  it('refuses a file outside the allowed root, and a file that is not there', async () => {
+    t = tempStore()
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', '/x'), assistant('a2', 'u1', 'r1')])
+    await expect(importTranscript(t.store, path, { now: NOW, root: projectsDir() })).rejects.toMatchObject({ kind: 'outside_root' })
+    await expect(importTranscript(t.store, join(projectsDir(), 'missing.jsonl'), { now: NOW })).rejects.toBeInstanceOf(TranscriptImportError)
+  })
+})
+
+describe('importing again', () => {
+  it('does nothing for an unchanged file, and replaces the import of a grown one', async () => {
+    t = tempStore()
+    const cwd = '/nowhere/app'
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', cwd), assistant('a2', 'u1', 'r1')], cwd)
+    const first = await importTranscript(t.store, path, { now: NOW })
+    const again = await importTranscript(t.store, path, { now: NOW })
+    expect(again).toMatchObject({ status: 'unchanged', sessionId: first.sessionId, passes: 1 })
+    appendFileSync(path, '\n' + [user('u3', 'a2', 'more', cwd), assistant('a4', 'u3', 'r2')].join('\n') + '\n')
+    const replaced: string[] = []
+    const grown = await importTranscript(t.store, path, { now: NOW, beforeReplace: async (id) => void replaced.push(id) })
+    expect(grown.status).toBe('replaced')
+    expect(replaced).toEqual([first.sessionId])
+    expect(t.store.sessions.get(first.sessionId)).toBeNull()
+    expect(t.store.passes.list(grown.sessionId)).toHaveLength(2)
+  })
+})
+
+describe('the project an import lands in', () => {
+  it("is the session's working folder when it exists here", async () => {
+    t = tempStore()
+    const work = projectsDir()
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', work), assistant('a2', 'u1', 'r1')], work)
+    const r = await importTranscript(t.store, path, { now: NOW })
+    expect(t.store.projects.get(r.projectId)!.root).toBe(work)
+  })
+
+  it("else one made for the transcript's folder, named after the working folder", async () => {
+    t = tempStore()
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', '/gone/away/shop'), assistant('a2', 'u1', 'r1')], '/gone/away/shop')
+    const r = await importTranscript(t.store, path, { now: NOW })
+    const project = t.store.projects.get(r.projectId)!
+    expect(project.name).toBe('shop (Claude Code)')
+    expect(project.root.endsWith('-gone-away-shop')).toBe(true)
+    expect(sessionOrigin(t.store, r.sessionId)).toMatchObject({ origin: 'transcript', parentSessionId: null, ref: { kind: 'claude-code', transcriptId: 'hostile-1', threadKind: 'main' } })
+  })
+})
+
+describe('continuing an imported conversation', () => {
+  it('starts a Loupe session with the conversation as entries: no thinking, every tool call answered', async () => {
+    t = tempStore()
+    const dir = projectsDir()
+    copyFileSync(join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), join(dir, 'tool_heavy.jsonl'))
+    const imported = await importTranscript(t.store, join(dir, 'tool_heavy.jsonl'), { now: NOW })
+    const session = continueImported(t.store, imported.sessionId, { now: NOW })
+    expect(session.title).toBe('Continued: start phoenix in background')
+    expect(sessionOrigin(t.store, session.id)).toMatchObject({ origin: 'loupe', ref: { kind: 'continued', fromSessionId: imported.sessionId } })
+    const entries = t.store.entries.list(session.id)
+    const history = toHistory(entries).map((h) => h.message)
+    const original = toHistory(t.store.entries.list(imported.sessionId)).map((h) => h.message)
+    // The same turns, plus the results the last answer's tool calls never got.
+    expect(history.map((m) => m.role)).toEqual([...original.map((m) => m.role), 'user'])
+    expect(JSON.stringify(original)).toContain('"thinking"')
+    expect(JSON.stringify(history)).not.toContain('"thinking"')
+    expect(unansweredToolUses(entries)).toEqual([])
+    // The last answer called two tools the transcript never answered: each gets a result that says so.
+    const closing = entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'interrupted')
+    expect(closing.map((e) => (e.kind === 'tool_result' ? e.content : ''))).toEqual([UNANSWERED_RESULT, UNANSWERED_RESULT])
+  })
+
+  it('refuses a session that was not imported', async () => {
+    t = tempStore()
+    const project = t.store.projects.open(projectsDir(), NOW)
+    const own = t.store.sessions.create(project.id, 'mine', NOW)
+    expect(() => continueImported(t!.store, own.id, { now: NOW })).toThrow(/not imported/)
+  })
+})
