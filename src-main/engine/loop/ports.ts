@@ -61,6 +61,8 @@ export interface SessionControls {
   setRules(rules: PermissionRules): void
   toolState(): ToolSessionState
   setToolState(state: ToolSessionState): void
+  /** The id of the last response this session received, for the API's cache diagnostics (previous_message_id). */
+  lastMessageId?(): string | null
   readonly root: string
 }
 

@@ -72,8 +72,10 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     const queuedAt = deps.clock.now()
     let firstByteAt: number | null = null
     deps.emit({ type: 'pass_started', passNumber, model: request.model, requestBytes: 0 })
+    const previousMessageId = deps.controls.lastMessageId?.() ?? null
     const outcome: ModelOutcome = await deps.model.send(request, {
       signal,
+      ...(previousMessageId ? { previousMessageId } : {}),
       onEvent: (event) => {
         firstByteAt ??= deps.clock.now()
         deps.emit({ type: 'stream', event })

@@ -57,6 +57,9 @@ export type RuntimeEvent =
 
 /** Every tool, `compact` included: the compaction layer answers it (compaction-hook.ts). */
 const OFFERED_TOOLS = WIRE_TOOLS
+/** One object for every pass, so the builder can reuse its planned system blocks (it memoises by identity). */
+const PROMPT_SETTINGS = { features: { sandbox: false, hooks: false, todo: true, skills: true }, staticCacheTtl1h: false } as const
+
 const DEFAULT_MAX_TOKENS = 8192
 /** A chat message that starts with this runs a compaction instead of a turn; the rest is the focus. */
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/
@@ -177,7 +180,7 @@ export class SessionRuntime {
     return buildPromptPlan({
       model: this.state.model,
       maxTokens,
-      settings: { features: { sandbox: false, hooks: false, todo: true, skills: true }, staticCacheTtl1h: false },
+      settings: PROMPT_SETTINGS,
       tools: OFFERED_TOOLS,
       project: frozen.project,
       session: session ?? frozen.session,
@@ -340,6 +343,7 @@ export class SessionRuntime {
           setRules: (rules) => this.save({ rules }),
           toolState: () => this.state.toolState,
           setToolState: (toolState) => this.save({ toolState }),
+              lastMessageId: () => this.lastMainPass?.messageId ?? null,
         },
         clock: this.deps.clock,
         emit: (event) => this.deps.emit({ type: 'loop', event }),

@@ -94,7 +94,7 @@ export class StoreSessionLog implements SessionLog {
       return { summary, entries }
     })
     // Attribution runs after the commit: the pass is durable first, and a failure here only leaves it unattributed.
-    const attribution = attributePass(this.store, summary, { plan: pass.plan, onError: (err) => this.onAttributionError?.(err) })
+    const attribution = attributePass(this.store, summary, { plan: pass.plan, responseBody: pass.attempts.at(-1)?.responseBody, onError: (err) => this.onAttributionError?.(err) })
     this.onPass?.(attribution ? { ...summary, attribution } : summary)
     return { passId: summary.id as PassId, entries }
   }

@@ -74,6 +74,8 @@ export const migrations: ReadonlyArray<Migration> = [
         skeleton_hash   TEXT NOT NULL REFERENCES blobs(hash),
         base_pass_id    TEXT REFERENCES passes(id),
         base_count      INTEGER NOT NULL DEFAULT 0,
+        -- How many bases re-assembly walks through; capped (see passes.ts) so a read stays a few queries.
+        chain_depth     INTEGER NOT NULL DEFAULT 0,
         segment_count   INTEGER NOT NULL,
         response_hash   TEXT REFERENCES blobs(hash),
         message_id      TEXT,

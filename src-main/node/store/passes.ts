@@ -12,6 +12,9 @@ import { joinBody, splitBody } from './body-split'
 import { BlobRepo, sha256Hex } from './blobs'
 import { newId } from './ids'
 
+/** The most bases a pass's re-assembly walks through (see insert). */
+export const MAX_CHAIN_DEPTH = 32
+
 export type PassKind = 'main' | 'summary' | 'count'
 export type PassStatus = 'done' | 'failed' | 'cancelled'
 /**
@@ -114,6 +117,7 @@ interface PassRow {
   skeleton_hash: string
   base_pass_id: string | null
   base_count: number
+  chain_depth: number
   segment_count: number
   response_hash: string | null
   message_id: string | null
@@ -163,7 +167,7 @@ function toSummary(row: PassRow): PassSummary {
 export class PassRepo {
   private readonly blobs: BlobRepo
   /** The newest pass's segment hashes per session, so writing a pass does not walk the chain of bases. */
-  private readonly lastSegments = new Map<string, { passId: string; hashes: string[] }>()
+  private readonly lastSegments = new Map<string, { passId: string; hashes: string[]; depth: number }>()
   constructor(private readonly db: Db) {
     this.blobs = new BlobRepo(db)
   }
@@ -184,10 +188,19 @@ export class PassRepo {
       .pluck()
       .get(pass.sessionId) as string | undefined
     let baseCount = 0
+    let chainDepth = 0
     if (base) {
       const cached = this.lastSegments.get(pass.sessionId)
       const baseHashes = cached?.passId === base ? cached.hashes : this.segmentHashes(base).map((s) => s.hash)
+      const baseDepth = cached?.passId === base ? cached.depth : ((this.db.prepare('SELECT chain_depth FROM passes WHERE id = ?').pluck().get(base) as number) ?? 0)
       while (baseCount < baseHashes.length && baseCount < hashes.length && baseHashes[baseCount] === hashes[baseCount]) baseCount++
+      chainDepth = baseCount > 0 ? baseDepth + 1 : 0
+      // Every MAX_CHAIN_DEPTH passes the whole segment list is written again, so reading any pass walks at most
+      // that many bases; the cost is one list of hashes (not texts) per MAX_CHAIN_DEPTH passes.
+      if (chainDepth > MAX_CHAIN_DEPTH) {
+        baseCount = 0
+        chainDepth = 0
+      }
     }
 
     const seq = ((this.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM passes WHERE session_id = ?').pluck().get(pass.sessionId) as number) ?? 0) + 1
@@ -210,6 +223,7 @@ export class PassRepo {
       skeleton_hash: skeletonHash,
       base_pass_id: baseCount > 0 ? (base ?? null) : null,
       base_count: baseCount,
+      chain_depth: chainDepth,
       segment_count: hashes.length,
       response_hash: responseHash,
       message_id: pass.messageId,
@@ -225,10 +239,10 @@ export class PassRepo {
     this.db
       .prepare(
         `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
-           request_bytes, skeleton_hash, base_pass_id, base_count, segment_count, response_hash, message_id, stop_reason,
+           request_bytes, skeleton_hash, base_pass_id, base_count, chain_depth, segment_count, response_hash, message_id, stop_reason,
            usage, cost_usd, attempts, error, plan_hash, attribution, source)
          VALUES (@id, @session_id, @seq, @kind, @model, @status, @queued_at, @first_byte_at, @done_at, @request_sha256,
-           @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @segment_count, @response_hash, @message_id,
+           @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @chain_depth, @segment_count, @response_hash, @message_id,
            @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution, @source)`,
       )
       .run(row)
@@ -238,7 +252,7 @@ export class PassRepo {
       const meta = pass.segmentMeta(segment.path)
       insertBlock.run(id, i, this.blobs.put(segment.text), segment.path, JSON.stringify(meta.provenance ?? null), meta.breakpoint)
     }
-    this.lastSegments.set(pass.sessionId, { passId: id, hashes })
+    this.lastSegments.set(pass.sessionId, { passId: id, hashes, depth: chainDepth })
     return toSummary(row)
   }
 

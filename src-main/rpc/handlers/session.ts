@@ -1,4 +1,5 @@
 import { defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
+import { forgetSessionCache } from '../../node/cache'
 import { RpcError } from '../errors'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
@@ -33,6 +34,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
       if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
       await services.sessions.drop(sessionId)
       const deleted = store.transaction(() => store.sessions.delete(sessionId))
+      forgetSessionCache(store, sessionId)
       return { deleted, blobsCollected: store.transaction(() => store.blobs.collectGarbage()) }
     },
     'session.export': async ({ sessionId, path }) => {
