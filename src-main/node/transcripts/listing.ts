@@ -20,6 +20,7 @@ export interface ListedTranscript {
   readonly models: ReadonlyArray<string>
   readonly requests: number | null
   readonly subagentFiles: number
+  /** The 1.x summary line, else the first prompt. */
   readonly title: string | null
   readonly skippedLines: number
   readonly imported: { readonly sessionId: string; readonly projectId: string; readonly changed: boolean } | null
@@ -49,9 +50,9 @@ export class DescriptionCache {
 
 export async function listTranscripts(store: Store, projectsDir: string, cache: DescriptionCache, project?: string): Promise<TranscriptListing> {
   const listing = await listSessionFiles(projectsDir, project)
-  const imported = new Map<string, { sessionId: string; projectId: string; bytes: number; modifiedMs: number }>()
+  const imported = new Map<string, { sessionId: string; projectId: string; modifiedMs: number }>()
   for (const s of importedSessions(store)) {
-    if (s.ref?.kind === 'claude-code') imported.set(s.ref.path, { sessionId: s.sessionId, projectId: s.projectId, bytes: s.ref.bytes, modifiedMs: s.ref.modifiedMs })
+    if (s.ref?.kind === 'claude-code') imported.set(s.ref.path, { sessionId: s.sessionId, projectId: s.projectId, modifiedMs: s.ref.modifiedMs })
   }
   const groups = new Map<string, { project: string; cwd: string | null; sessions: ListedTranscript[] }>()
   for (const info of listing.sessions) {
@@ -69,9 +70,9 @@ export async function listTranscripts(store: Store, projectsDir: string, cache: 
       models: d?.models ?? [],
       requests: d?.requests ?? null,
       subagentFiles: info.subagentPaths.length,
-      title: d?.title ?? null,
+      title: d?.title ?? d?.firstPrompt ?? null,
       skippedLines: d?.skippedLines ?? 0,
-      // Imports remember the size of the session with its subagent files: a grown session file reads as changed.
+      // A session file written to since its import reads as changed.
       imported: mine === undefined ? null : { sessionId: mine.sessionId, projectId: mine.projectId, changed: mine.modifiedMs !== info.modifiedMs },
     })
     groups.set(info.project, group)

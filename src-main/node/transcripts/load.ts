@@ -91,6 +91,8 @@ export interface SessionDescription extends SessionFileInfo {
   readonly title: string | null
   /** The working folder Claude Code ran in (the first line that names one). */
   readonly cwd: string | null
+  /** The first prompt the user typed (not a command wrapper, caveat or reminder), up to 200 characters. */
+  readonly firstPrompt: string | null
   readonly skippedLines: number
 }
 
@@ -103,9 +105,14 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
   let last: number | null = null
   let title: string | null = null
   let cwd: string | null = null
+  let firstPrompt: string | null = null
   for (const r of read.parsed.records) {
     if (r.type === 'summary') title ??= r.summary
     if ('cwd' in r) cwd ??= r.cwd
+    if (firstPrompt === null && r.type === 'user' && !r.isMeta && !r.isSidechain && !r.isCompactSummary) {
+      const text = r.content.find((b) => b.type === 'text' && b.text.trim() !== '' && !b.text.trimStart().startsWith('<'))
+      if (text?.type === 'text') firstPrompt = text.text.trim().replace(/\s+/g, ' ').slice(0, 200)
+    }
     if (!('timestampMs' in r) || r.timestampMs === null) continue
     first = first === null ? r.timestampMs : Math.min(first, r.timestampMs)
     last = last === null ? r.timestampMs : Math.max(last, r.timestampMs)
@@ -120,6 +127,7 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
     lastAtMs: last,
     title,
     cwd,
+    firstPrompt,
     skippedLines: read.parsed.skippedTotal,
   }
 }

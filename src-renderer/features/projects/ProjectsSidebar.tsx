@@ -3,6 +3,7 @@ import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { createSession } from '../sessions/actions'
+import { TranscriptsEntry } from '../transcripts/TranscriptsPanel'
 import { openProject, pickAndOpenProject, selectProject } from './actions'
 
 export function ProjectsSidebar() {
@@ -47,6 +48,7 @@ export function ProjectsSidebar() {
           </p>
         )}
       </form>
+      <TranscriptsEntry />
       {projects.length === 0 ? (
         <p className="empty-hint">No projects yet. Type the path of a folder above and open it.</p>
       ) : (

@@ -10,6 +10,8 @@ import { clock, grouped, latencyPair, ms, shortModel, usd } from '../model/forma
 import { liveChars, type LivePass } from '../model/live'
 import { passOutcome, type PassOutcome } from '../model/outcome'
 import { TokenBar, usageTotal } from './TokenBar'
+// Issue 10: passes imported from a transcript or captured by the proxy say so (features/transcripts).
+import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
 const ROW_PX = 26
 
@@ -122,7 +124,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSessio
       <span className="insp-model" title={pass.model}>
         {shortModel(pass.model)}
       </span>
-      <span className="muted">{pass.kind}</span>
+      <span className="muted">{pass.source === 'transcript' || pass.source === 'proxy' ? <PassSourceBadge source={pass.source} kind={pass.kind} /> : pass.kind}</span>
       <TokenBar usage={pass.usage as UsageLike | null} max={max} />
       <span className="num">{usd(pass.costUsd)}</span>
       <span className="num muted">{latencyPair(firstByte, total)}</span>

@@ -11,6 +11,8 @@ import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../model/format'
 import { ContextMap } from './ContextMap'
 import { RequestEditor, type RequestEditorHandle } from './RequestEditor'
+// Issue 10: a reconstructed (transcript) or captured (proxy) request says so above its bytes (features/transcripts).
+import { PassSourceBanner } from '../../transcripts/SourceBadge'
 
 /** The simulator answers with the sha256 of the body it received (src-main/simulator), a check from the far end. */
 const WIRE_ECHO_HEADER = 'x-sim-request-sha256'
@@ -125,6 +127,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
           {note ?? ''}
         </span>
       </div>
+      <PassSourceBanner source={detail.source} />
       <div className="insp-bps" aria-label="Cache breakpoints">
         {marks.length === 0 ? (
           <span className="muted">No cache breakpoint in this request: nothing can be read from or written to the cache.</span>

@@ -1,0 +1,73 @@
+/**
+ * Claude Code sessions and the capture proxy through the UI: the panel lists a projects folder (CLAUDE_CONFIG_DIR
+ * points the host at a temporary one holding a copied real session), imports the session, shows its totals, opens
+ * it in the inspector where every pass is marked as reconstructed from a transcript, and starts the proxy, whose
+ * captured request shows up as a pass marked "captured". Screenshots go to e2e/screenshots/.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, openApp, startHost, test as base, type BrowserHostProcess } from './fixtures'
+
+const configDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-claude-'))
+const projectDir = join(configDir, 'projects', '-home-marco-projects-spotter')
+mkdirSync(projectDir, { recursive: true })
+copyFileSync(join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter', 'tool_heavy.jsonl'), join(projectDir, 'tool_heavy.jsonl'))
+
+const test = base.extend<{ host: BrowserHostProcess }>({
+  host: async ({}, use) => {
+    const host = await startHost({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
+    await use(host)
+    await host.stop()
+  },
+})
+
+test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
+
+test('imports a Claude Code session and shows its passes in the inspector, marked as reconstructed', async ({ page, host }) => {
+  await openApp(page, host.url)
+  await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+  const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+  await expect(panel.getByLabel('Claude Code projects folder')).toHaveValue(join(configDir, 'projects'))
+  const row = panel.locator('tr[data-session-file="tool_heavy"]')
+  await expect(row).toContainText('start phoenix')
+  await expect(row.locator('td').nth(3)).toHaveText('4')
+  await row.getByRole('button', { name: 'Import' }).click()
+
+  const totals = panel.getByTestId('transcript-totals')
+  await expect(totals).toContainText('Claude Code: start phoenix in background')
+  await expect(totals.locator('dd').first()).toHaveText('4')
+  await page.screenshot({ path: 'e2e/screenshots/transcripts-panel.png' })
+
+  await totals.getByRole('button', { name: 'Open in the inspector' }).click()
+  await expect(panel).toHaveCount(0)
+  const rows = page.getByTestId('passes-list').getByRole('option')
+  await expect(rows).toHaveCount(4)
+  await expect(page.getByTestId('passes-list').getByTestId('reconstructed-badge')).toHaveCount(4)
+  await rows.nth(2).click()
+  await expect(page.getByTestId('reconstructed-banner')).toContainText('not wire bytes')
+  // The chat shows the imported conversation.
+  await expect(page.getByText('start phoenix in background').first()).toBeVisible()
+  await page.screenshot({ path: 'e2e/screenshots/transcripts-inspector.png' })
+})
+
+test('starts the capture proxy, and a request sent through it becomes a captured pass', async ({ page, host }) => {
+  await openApp(page, host.url)
+  await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+  const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+  await panel.getByRole('button', { name: 'Start the proxy' }).click()
+  const url = ((await panel.getByTestId('proxy-url').textContent()) ?? '').replace('ANTHROPIC_BASE_URL=', '')
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  const response = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': 'sk-e2e', 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'x-loupe-client': 'e2e-agent' },
+    body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hello' }] }),
+  })
+  expect(response.status).toBe(200)
+  expect(await response.text()).toContain('message_stop')
+  await expect(panel).toContainText('1 request(s) recorded')
+  await panel.getByRole('button', { name: 'e2e-agent' }).click()
+  await expect(page.getByTestId('passes-list').getByRole('option')).toHaveCount(1)
+  await expect(page.getByTestId('passes-list').getByTestId('captured-badge')).toHaveCount(1)
+  await page.screenshot({ path: 'e2e/screenshots/transcripts-proxy.png' })
+})

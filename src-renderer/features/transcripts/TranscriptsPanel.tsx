@@ -1,0 +1,283 @@
+/**
+ * Claude Code sessions and the capture proxy (issue 10; docs/claude-code-import.md, docs/proxy.md): a dialog that
+ * lists the sessions under the projects folder by project, imports one or all, shows an imported session's totals
+ * (read / write / uncached input, $, cached share, misses by cause, compactions before and after), opens it in the
+ * inspector or continues it as a Loupe session; and switches the capture proxy on and off.
+ */
+import { useEffect, useState, type FormEvent } from 'react'
+import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
+import { client } from '../../platform/client'
+import { useTranscriptsStore } from '../../state/transcripts'
+import { bytes, grouped, shortModel, usd } from '../inspector/model/format'
+import { continueImported, importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
+import './transcripts.css'
+
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`
+
+function day(ms: number | null): string {
+  if (ms === null) return '—'
+  const d = new Date(ms)
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+}
+
+/** The sidebar's entry point: a button that opens the panel, and the panel itself. */
+export function TranscriptsEntry() {
+  return (
+    <>
+      <button type="button" className="cc-open" onClick={() => void openPanel()}>
+        Claude Code sessions & proxy…
+      </button>
+      <TranscriptsPanel />
+    </>
+  )
+}
+
+export function TranscriptsPanel() {
+  const open = useTranscriptsStore((s) => s.open)
+  const close = useTranscriptsStore((s) => s.panelClosed)
+  useEffect(() => {
+    if (!open) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [open, close])
+  if (!open) return null
+  return (
+    <div className="cc-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
+      <div className="cc-panel" role="dialog" aria-modal="true" aria-label="Claude Code sessions" data-testid="transcripts-panel">
+        <header className="cc-head">
+          <h1>Claude Code sessions</h1>
+          <span className="cc-spacer" />
+          <button type="button" onClick={close} aria-label="Close">
+            Close
+          </button>
+        </header>
+        <ProxySection />
+        <FolderForm />
+        <Listing />
+        <Picked />
+      </div>
+    </div>
+  )
+}
+
+function FolderForm() {
+  const listing = useTranscriptsStore((s) => s.listing)
+  const loading = useTranscriptsStore((s) => s.loading)
+  const importing = useTranscriptsStore((s) => s.importing)
+  const error = useTranscriptsStore((s) => s.error)
+  const [folder, setFolder] = useState('')
+  useEffect(() => {
+    if (listing && folder === '') setFolder(listing.projectsDir)
+  }, [listing, folder])
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    useTranscriptsStore.getState().folderChosen(folder)
+    void listTranscripts()
+  }
+  const count = listing?.projects.reduce((n, p) => n + p.sessions.length, 0) ?? 0
+  return (
+    <form className="cc-folder" onSubmit={submit}>
+      <label>
+        <span>Projects folder</span>
+        <input aria-label="Claude Code projects folder" value={folder} onChange={(e) => setFolder(e.target.value)} spellCheck={false} placeholder="~/.claude/projects" />
+      </label>
+      <button type="submit" disabled={loading}>
+        {loading ? 'Listing…' : 'List'}
+      </button>
+      <button type="button" disabled={count === 0 || importing.length > 0} onClick={() => void importAll()}>
+        {importing.includes('*') ? 'Importing all…' : `Import all (${count})`}
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  )
+}
+
+function Listing() {
+  const listing = useTranscriptsStore((s) => s.listing)
+  if (!listing) return null
+  if (listing.projects.length === 0) return <p className="muted cc-empty">No Claude Code session in {listing.projectsDir}.</p>
+  return (
+    <div className="cc-list" aria-label="Sessions by project">
+      {listing.projects.map((p) => (
+        <section key={p.project} className="cc-project">
+          <h2 title={p.project}>{p.cwd ?? p.project}</h2>
+          <table>
+            <thead>
+              <tr>
+                <th>last active</th>
+                <th>session</th>
+                <th>model</th>
+                <th className="num">requests</th>
+                <th className="num">size</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {p.sessions.map((s) => (
+                <SessionRow key={s.path} s={s} />
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </div>
+  )
+}
+
+function SessionRow({ s }: { s: TranscriptFileView }) {
+  const importing = useTranscriptsStore((st) => st.importing.includes(s.path) || st.importing.includes('*'))
+  const picked = useTranscriptsStore((st) => st.picked?.path === s.path)
+  return (
+    <tr className={picked ? 'picked' : undefined} data-session-file={s.sessionId}>
+      <td>{day(s.lastAtMs ?? s.modifiedMs)}</td>
+      <td className="cc-title" title={s.path}>
+        {s.title ?? s.sessionId}
+        {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
+        {s.skippedLines > 0 && <span className="warn"> · {s.skippedLines} line(s) skipped</span>}
+      </td>
+      <td>{s.models.map(shortModel).join(', ') || '—'}</td>
+      <td className="num">{s.requests ?? '—'}</td>
+      <td className="num">{bytes(s.sizeBytes)}</td>
+      <td className="cc-actions">
+        {s.imported ? (
+          <>
+            <button type="button" onClick={() => void showTotals(s.path, s.imported!.sessionId)}>
+              Totals
+            </button>
+            <button type="button" onClick={() => void openImported(s.imported!.projectId, s.imported!.sessionId)}>
+              Open
+            </button>
+            {s.imported.changed && (
+              <button type="button" disabled={importing} onClick={() => void importOne(s.path)} title="The file grew since it was imported">
+                Re-import
+              </button>
+            )}
+          </>
+        ) : (
+          <button type="button" disabled={importing} onClick={() => void importOne(s.path)}>
+            {importing ? 'Importing…' : 'Import'}
+          </button>
+        )}
+      </td>
+    </tr>
+  )
+}
+
+function Figures({ t }: { t: Pick<TranscriptTotalsView, 'passes' | 'read' | 'write' | 'uncached' | 'output' | 'costUsd' | 'cachedShare'> }) {
+  return (
+    <dl className="cc-figures">
+      <dt>requests</dt>
+      <dd>{grouped(t.passes)}</dd>
+      <dt>cache read</dt>
+      <dd>{grouped(t.read)}</dd>
+      <dt>cache write</dt>
+      <dd>{grouped(t.write)}</dd>
+      <dt>uncached input</dt>
+      <dd>{grouped(t.uncached)}</dd>
+      <dt>output</dt>
+      <dd>{grouped(t.output)}</dd>
+      <dt>cached share</dt>
+      <dd>{percent(t.cachedShare)}</dd>
+      <dt>cost</dt>
+      <dd>{t.costUsd === null ? 'model not priced' : usd(t.costUsd)}</dd>
+    </dl>
+  )
+}
+
+function Picked() {
+  const picked = useTranscriptsStore((s) => s.picked)
+  const listing = useTranscriptsStore((s) => s.listing)
+  if (!picked) return null
+  const t = picked.totals
+  const file = listing?.projects.flatMap((p) => p.sessions).find((s) => s.path === picked.path)
+  const misses = Object.entries(t.misses)
+  return (
+    <section className="cc-picked" aria-label="Session totals" data-testid="transcript-totals">
+      <header>
+        <h2>{t.title}</h2>
+        <span className="cc-spacer" />
+        {file?.imported && (
+          <>
+            <button type="button" onClick={() => void openImported(file.imported!.projectId, t.sessionId)}>
+              Open in the inspector
+            </button>
+            <button type="button" onClick={() => void continueImported(t.sessionId)} title="A new Loupe session whose history is this conversation">
+              Continue as a Loupe session
+            </button>
+          </>
+        )}
+      </header>
+      <p className="muted">Reconstructed from the transcript: usage and times as Claude Code logged them; the request bodies hold the conversation only, not wire bytes.</p>
+      <Figures t={t} />
+      <p>
+        {grouped(t.hits)} hit(s){misses.length > 0 ? `; misses: ${misses.map(([cause, n]) => `${n} ${cause.replace(/_/g, ' ')}`).join(', ')}` : '; no miss'}
+      </p>
+      {t.compactions.length > 0 && (
+        <ul className="cc-compactions" aria-label="Compactions">
+          {t.compactions.map((c, i) => (
+            <li key={i}>
+              {c.trigger} compaction: {c.preTokens === null ? '?' : grouped(c.preTokens)} → {c.tokensAfter === null ? '?' : grouped(c.tokensAfter)} tokens
+              {c.summaryChars !== null && <span className="muted"> · summary {grouped(c.summaryChars)} chars</span>}
+              {c.costUsd > 0 && <span className="muted"> · the call cost {usd(c.costUsd)}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {t.children.length > 0 && (
+        <>
+          <p className="muted">
+            With {t.children.length} child session(s) (subagents, compaction calls): {grouped(t.includingChildren.passes)} requests, {usd(t.includingChildren.costUsd)}, cached share {percent(t.includingChildren.cachedShare)}.
+          </p>
+        </>
+      )}
+    </section>
+  )
+}
+
+function ProxySection() {
+  const proxy = useTranscriptsStore((s) => s.proxy)
+  const busy = useTranscriptsStore((s) => s.proxyBusy)
+  const [port, setPort] = useState('')
+  const running = proxy?.running ?? false
+  // Each captured pass arrives as pass.completed: keep the counts current while the panel shows them.
+  useEffect(() => (running ? client.on('pass.completed', () => void refreshProxy()) : undefined), [running])
+  const parsedPort = port.trim() === '' ? null : Number(port)
+  const portOk = parsedPort === null || (Number.isInteger(parsedPort) && parsedPort >= 0 && parsedPort <= 65535)
+  return (
+    <section className="cc-proxy" aria-label="Capture proxy">
+      <h2>Capture proxy</h2>
+      <p className="muted">Records another agent's exact requests: point it at the proxy and each request is forwarded, streamed back unchanged, and stored as a pass of a captured session. API keys pass through and are never stored.</p>
+      <div className="cc-proxy-row">
+        {!running && <input aria-label="Proxy port" placeholder="port (any)" value={port} onChange={(e) => setPort(e.target.value)} inputMode="numeric" />}
+        <button type="button" disabled={busy || !portOk} onClick={() => void toggleProxy(parsedPort)}>
+          {busy ? '…' : running ? 'Stop the proxy' : 'Start the proxy'}
+        </button>
+        {running && proxy && (
+          <>
+            <code data-testid="proxy-url">ANTHROPIC_BASE_URL={proxy.url}</code>
+            <span className="muted">
+              → {proxy.upstreamKind === 'simulator' ? 'the offline simulator' : proxy.upstream} · {grouped(proxy.requests)} request(s) recorded
+            </span>
+          </>
+        )}
+      </div>
+      {running && proxy && proxy.sessions.length > 0 && proxy.projectId && (
+        <ul className="cc-captured">
+          {proxy.sessions.map((s) => (
+            <li key={s.sessionId}>
+              <button type="button" onClick={() => void openImported(proxy.projectId!, s.sessionId)}>
+                {s.client}
+              </button>{' '}
+              <span className="muted">{grouped(s.passes)} pass(es)</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

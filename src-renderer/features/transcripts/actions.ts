@@ -1,0 +1,73 @@
+import { client } from '../../platform/client'
+import { useProjectsStore } from '../../state/projects'
+import { useSessionsStore } from '../../state/sessions'
+import { useTranscriptsStore } from '../../state/transcripts'
+import { loadProjects, selectProject } from '../projects/actions'
+
+const store = () => useTranscriptsStore.getState()
+const folderInput = () => (store().folder === null ? {} : { folder: store().folder! })
+
+export async function listTranscripts(): Promise<void> {
+  store().listingStarted()
+  const result = await client.request('transcripts.list', folderInput())
+  if (!result.ok) return store().failed(`Could not list the sessions: ${result.error.message}`)
+  store().listingLoaded(result.value)
+}
+
+export async function openPanel(): Promise<void> {
+  store().panelOpened()
+  await Promise.all([listTranscripts(), refreshProxy()])
+}
+
+/** Shows an imported session in the app: its project, then the session (the chat and the inspector follow). */
+export async function openImported(projectId: string, sessionId: string): Promise<void> {
+  await loadProjects()
+  if (!useProjectsStore.getState().projects.some((p) => p.id === projectId)) return
+  await selectProject(projectId)
+  useSessionsStore.getState().sessionSelected(sessionId)
+  store().panelClosed()
+}
+
+export async function showTotals(path: string, sessionId: string): Promise<void> {
+  const result = await client.request('transcripts.totals', { sessionId })
+  if (!result.ok) return store().failed(`Could not read the totals: ${result.error.message}`)
+  store().totalsShown(path, result.value)
+}
+
+export async function importOne(path: string): Promise<void> {
+  store().importStarted(path)
+  const result = await client.request('transcripts.import', { path, ...folderInput() })
+  store().importFinished(path)
+  if (!result.ok) return store().failed(`Could not import ${path}: ${result.error.message}`)
+  store().totalsShown(path, result.value.totals)
+  await Promise.all([listTranscripts(), loadProjects()])
+}
+
+export async function importAll(): Promise<void> {
+  store().importStarted('*')
+  const result = await client.request('transcripts.importAll', folderInput())
+  store().importFinished('*')
+  if (!result.ok) return store().failed(`Could not import the sessions: ${result.error.message}`)
+  if (result.value.failed.length > 0) store().failed(`${result.value.failed.length} session(s) could not be imported: ${result.value.failed[0]!.message}`)
+  await Promise.all([listTranscripts(), loadProjects()])
+}
+
+export async function continueImported(sessionId: string): Promise<void> {
+  const result = await client.request('transcripts.continue', { sessionId })
+  if (!result.ok) return store().failed(`Could not continue the session: ${result.error.message}`)
+  await openImported(result.value.projectId, result.value.id)
+}
+
+export async function refreshProxy(): Promise<void> {
+  const result = await client.request('proxy.status', {})
+  if (result.ok) store().proxyUpdated(result.value)
+}
+
+export async function toggleProxy(port: number | null): Promise<void> {
+  store().proxyChanging()
+  const running = store().proxy?.running ?? false
+  const result = running ? await client.request('proxy.stop', {}) : await client.request('proxy.start', port === null ? {} : { port })
+  if (!result.ok) return store().failed(`The capture proxy: ${result.error.message}`)
+  store().proxyUpdated(result.value)
+  if (!running) await loadProjects()
+}
