@@ -6,6 +6,13 @@ import { loadProjects } from './features/projects/actions'
 import { useAppStore } from './state/app'
 import { useChatStore } from './state/chat'
 import './ui/theme.css'
+import { connectCompactionEvents } from './features/compaction/events'
+import { installShortcuts } from './features/palette/shortcuts'
+import { applyTheme } from './features/settings/theme'
+import { useSettingsStore } from './state/settings'
+
+// The theme remembered from last time, before the first paint (the main process's copy arrives with settings.get).
+applyTheme(useSettingsStore.getState().theme)
 
 /**
  * Every contract event is also re-dispatched as a DOM event (`loupe:event`), and the root element carries
@@ -25,7 +32,7 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished'] as const) {
+for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.drafted', 'compaction.applied', 'compaction.failed'] as const) {
   client.on(name, (payload) => announce(name, payload))
 }
 
@@ -39,6 +46,8 @@ client.on('approval.requested', (p) => chat().approvalRequested(p.sessionId, { t
 client.on('tool.started', (p) => chat().toolStarted(p.sessionId, p.toolUseId))
 client.on('tool.finished', (p) => chat().toolFinished(p.sessionId, p.toolUseId))
 client.on('turn.ended', (p) => chat().turnEnded(p.sessionId))
+connectCompactionEvents()
+installShortcuts()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

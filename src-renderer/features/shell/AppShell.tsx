@@ -5,6 +5,13 @@ import { useInspectorStore } from '../../state/inspector'
 import { ChatPane } from '../chat/ChatPane'
 import { InspectorPane } from '../inspector/InspectorPane'
 import { ProjectsSidebar } from '../projects/ProjectsSidebar'
+import { useSettingsStore } from '../../state/settings'
+import { CacheView } from '../cache/CacheView'
+import { CompactionView } from '../compaction/CompactionView'
+import { FilesView } from '../files/FilesView'
+import { Palette } from '../palette/Palette'
+import { ViewTabs } from '../palette/ViewTabs'
+import { SettingsView } from '../settings/SettingsView'
 
 export function AppShell() {
   const info = useAppStore((s) => s.info)
@@ -17,10 +24,15 @@ export function AppShell() {
   const session = useSessionsStore((s) =>
     project ? (s.byProject[project.id] ?? []).find((x) => x.id === s.selectedId) ?? null : null,
   )
+  // Chat | Compaction | Cache | Files | Settings; a view that needs a session (or a project) falls back to the chat's
+  // empty state until there is one.
+  const chosen = useSettingsStore((s) => s.view)
+  const view = chosen === 'settings' || (chosen === 'files' && project) || session ? chosen : 'chat'
   return (
     <div className="shell">
       <header className="topbar">
         <span className="brand">Loupe</span>
+        <ViewTabs hasProject={project !== null} hasSession={session !== null} />
         <span className="topbar-spacer" />
         {info && (
           <span className={`model-badge ${info.model.kind}`} title={info.model.model}>
@@ -34,10 +46,18 @@ export function AppShell() {
       <div className="body">
         <ProjectsSidebar />
         <main className="main-pane">
-          {!project ? (
+          {view === 'settings' ? (
+            <SettingsView projectId={project?.id ?? null} projectName={project?.name ?? null} />
+          ) : view === 'files' && project ? (
+            <FilesView projectId={project.id} session={session ? { id: session.id, title: session.title } : null} />
+          ) : !project ? (
             <EmptyState title="Open a project to begin" hint="Type a folder path in the sidebar and press Open folder." />
           ) : !session ? (
             <EmptyState title={project.name} hint="Create a session with + New session, or pick one in the sidebar." />
+          ) : view === 'compaction' ? (
+            <CompactionView sessionId={session.id} />
+          ) : view === 'cache' ? (
+            <CacheView sessionId={session.id} />
           ) : (
             <div className={`workspace dock-${dock}`}>
               <ChatPane key={session.id} sessionId={session.id} title={session.title} selectedPassId={selectedPassId} onSelectPass={selectPass} />
@@ -46,6 +66,7 @@ export function AppShell() {
           )}
         </main>
       </div>
+      <Palette />
     </div>
   )
 }

@@ -1,0 +1,274 @@
+/**
+ * The inspector, part 2 (issue 9), in Chromium against the browser host and the simulator: the Files view prices an
+ * edit before it is saved and applies it now, and the next pass's cache badge names the edit as the cause of its
+ * miss at the price shown; /compact with a focus shows its range and focus in the compaction view; a dry run's
+ * edited summary is what the next pass sends; the cache view marks the compaction and the applied edit. Every view
+ * is photographed in light and dark (e2e/screenshots/, and the README's from docs/screenshots/).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, openProjectWithSession, rpc, test } from './fixtures'
+
+const SHOTS = 'e2e/screenshots'
+const README_SHOTS = 'docs/screenshots'
+
+function fixtureProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-insp2-'))
+  const prose = 'Every posting moves cents from one account to another, and the two sides of an entry always sum to zero. '
+  writeFileSync(join(dir, 'README.md'), `# Ledger\n\nA tiny double-entry ledger. Amounts are integer cents; never floats.\n\n${prose.repeat(60)}\n`)
+  writeFileSync(
+    join(dir, 'CLAUDE.md'),
+    [
+      '# Ledger: notes for agents',
+      '',
+      'See @docs/style.md for the code style.',
+      '',
+      '## Build and test',
+      '',
+      '- `npm test` runs the unit tests; run them before you finish.',
+      '- Amounts are integer cents. Never use floating point for money.',
+      '',
+      '## Layout',
+      '',
+      '- `src/parser.ts` reads journal files; `src/ledger.ts` posts entries; `src/report.ts` prints balances.',
+      '',
+    ].join('\n'),
+  )
+  mkdirSync(join(dir, 'docs'))
+  writeFileSync(join(dir, 'docs/style.md'), '# Style\n\nTwo-space indent, no semicolons, named exports only.\n')
+  mkdirSync(join(dir, 'src'))
+  const body = Array.from({ length: 80 }, (_, i) => `  if (line.startsWith('${'#'.repeat(1 + (i % 3))}${i}')) return { kind: 'rule${i}', cents: ${i * 100} }`).join('\n')
+  writeFileSync(join(dir, 'src/parser.ts'), `export function parse(line: string) {\n  // TODO: handle comments\n${body}\n  return line.split(" ")\n}\n`)
+  writeFileSync(join(dir, 'src/ledger.ts'), 'export const post = (a: number, b: number) => a + b // TODO: check balance\n')
+  // Keep one step whole, so a short e2e conversation already has something to summarise.
+  mkdirSync(join(dir, '.loupe'))
+  writeFileSync(join(dir, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+  return dir
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const composer = page.getByLabel('Message')
+  await composer.fill(text)
+  await composer.press('Enter')
+  // The turn has ended when the Send button is back.
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+  await expect(page.locator('.msg.streaming')).toHaveCount(0)
+}
+
+async function view(page: Page, name: 'Chat' | 'Compaction' | 'Cache' | 'Files' | 'Settings'): Promise<void> {
+  await page.getByRole('tab', { name }).click()
+}
+
+/** Switches the theme as a user does, through the command palette (the page and Monaco both follow). */
+async function theme(page: Page, which: 'light' | 'dark' | 'system'): Promise<void> {
+  await page.keyboard.press('Control+k')
+  await page.getByLabel('Type a command').fill(which === 'system' ? 'theme follow' : `theme ${which}`)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('palette')).toHaveCount(0)
+  if (which === 'system') await expect(page.locator('html[data-theme]')).toHaveCount(0)
+  else await expect(page.locator(`html[data-theme="${which}"]`)).toHaveCount(1)
+  // Monaco repaints on the next frame.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+}
+
+/** A screenshot of the page in light and in dark. */
+async function shots(page: Page, name: string, readme = false): Promise<void> {
+  for (const t of ['light', 'dark'] as const) {
+    await theme(page, t)
+    await page.screenshot({ path: `${SHOTS}/${name}-${t}.png` })
+    if (readme && t === 'light') await page.screenshot({ path: `${README_SHOTS}/${name}.png` })
+  }
+  await theme(page, 'system')
+}
+
+async function sessionIdOf(host: Parameters<typeof rpc>[0]): Promise<string> {
+  const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+  const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
+  return sessions[0]!.id
+}
+
+interface PassSummary {
+  id: string
+  seq: number
+  kind: string
+  usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number } | null
+}
+
+test.describe.configure({ timeout: 180_000 })
+
+test('files: an edit priced before it is saved, applied now, and the next pass pays that price with the edit named as the cause', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    const sessionId = await sessionIdOf(host)
+
+    await view(app, 'Files')
+    const tree = app.getByRole('navigation', { name: 'Instruction and memory files' })
+    await expect(tree.locator('[data-path="CLAUDE.md"]')).toHaveAttribute('data-status', 'included')
+    await expect(tree.locator('[data-path="docs/style.md"]')).toHaveAttribute('data-status', 'included')
+    await tree.locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    const editor = app.getByTestId('file-editor')
+    await editor.locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\n- Run `npm run lint` too; it checks the cents rule.\n')
+
+    const priceNow = app.getByTestId('price-now')
+    await expect(priceNow).toContainText('system[1]')
+    await expect(priceNow).toHaveAttribute('data-tokens', /^[1-9]\d*$/)
+    const pricedTokens = Number(await priceNow.getAttribute('data-tokens'))
+    const pricedUsd = Number(await priceNow.getAttribute('data-usd'))
+    expect(pricedUsd).toBeGreaterThan(0)
+    await shots(app, 'files-priced-edit', true)
+
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toHaveAttribute('data-applied', 'now')
+    expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('npm run lint')
+
+    await view(app, 'Chat')
+    await send(app, 'list the root')
+    const passes = (await rpc(host, 'pass.list', { sessionId })) as PassSummary[]
+    const firstAfter = passes.filter((p) => p.kind === 'main')[2]!
+    // The badge in the passes list names the edit, applied now, as the cause.
+    const badge = app.locator(`.insp-row[data-pass-id="${firstAfter.id}"] .insp-badge`)
+    await expect(badge).toHaveAttribute('title', /CLAUDE\.md edited .*applied now by the user/)
+    await expect(badge).toHaveText('partial')
+    const detail = (await rpc(host, 'pass.get', { passId: firstAfter.id })) as { requestBody: string }
+    expect(detail.requestBody).toContain('npm run lint')
+
+    // What it cost: the tokens the edit moved out of the cache, paid as a write instead of a read.
+    const before = passes.filter((p) => p.kind === 'main')[1]!.usage!
+    const after = firstAfter.usage!
+    const rebilled = before.cache_read_input_tokens + before.cache_creation_input_tokens - after.cache_read_input_tokens
+    // claude-sonnet-4-6: a 5-minute write is $3.75 / MTok and a read $0.30 (src-main/node/model/models.ts).
+    const paidUsd = (rebilled * (3.75 - 0.3)) / 1_000_000
+    // The price scales the chars/4 estimate between measured points, so it is close, not exact (docs/inspector.md).
+    expect(Math.abs(rebilled - pricedTokens) / rebilled).toBeLessThan(0.35)
+    expect(Math.abs(paidUsd - pricedUsd) / paidUsd).toBeLessThan(0.35)
+    await app.locator(`.insp-row[data-pass-id="${firstAfter.id}"]`).click()
+    await expect(app.getByTestId('pass-line')).toContainText('applied now')
+    await shots(app, 'chat-inspector-after-edit', true)
+
+    await view(app, 'Cache')
+    await expect(app.getByTestId('cache-timeline')).toBeVisible()
+    await expect(app.locator('[data-testid="cache-marker"][data-kind="file_edit"]')).toHaveCount(1)
+    await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText('CLAUDE.md')
+    await shots(app, 'cache-after-edit')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('files: a change on disk while a file is edited is offered as a merge, and both versions are kept', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nMY-EDIT\n')
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nTHEIR-EDIT\n')
+    // The view looks at the disk every two seconds: the change is seen and offered as a merge, not overwritten.
+    await expect(app.getByTestId('merge-panel')).toBeVisible()
+    expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('THEIR-EDIT')
+    await shots(app, 'files-merge')
+    await app.getByTestId('keep-merge').click()
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toBeVisible()
+    const saved = readFileSync(join(dir, 'CLAUDE.md'), 'utf8')
+    expect(saved).toContain('MY-EDIT')
+    // The disk's version was kept as a backup in the data folder.
+    const backups = join(host.dataDir, 'file-backups')
+    const kept = readdirSync(backups).flatMap((d) => readdirSync(join(backups, d)).map((f) => readFileSync(join(backups, d, f), 'utf8')))
+    expect(kept.some((t) => t.includes('THEIR-EDIT'))).toBe(true)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('compaction: /compact with a focus, a dry run with an edited summary that the next pass sends, and the cache view marks both', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    await send(app, 'read src/parser.ts')
+    await send(app, 'grep for "TODO"')
+    const sessionId = await sessionIdOf(host)
+
+    await send(app, '/compact the parser module')
+    await view(app, 'Compaction')
+    await expect(app.getByTestId('checkpoint-card')).toHaveCount(1)
+    await expect(app.getByTestId('summarised-range')).toContainText(/Summarised entries #\d+–#\d+/)
+    await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
+    await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+    await shots(app, 'compaction-checkpoint', true)
+
+    // A dry run: read the draft, edit the summary, apply it.
+    await view(app, 'Chat')
+    await send(app, 'read src/ledger.ts')
+    await send(app, 'list the root')
+    await view(app, 'Compaction')
+    await app.getByLabel('Compaction focus').fill('the ledger')
+    await app.getByRole('button', { name: 'Dry run' }).click()
+    const draft = app.getByTestId('draft-detail')
+    await expect(draft).toBeVisible()
+    await expect(app.getByTestId('draft-card')).toHaveCount(1)
+    await app.getByTestId('summary-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nEDITED-SUMMARY-MARKER: the user keeps this line.')
+    await expect(draft).toContainText('edited')
+    await shots(app, 'compaction-dry-run')
+    await app.getByTestId('apply-draft').click()
+    await expect(app.getByTestId('checkpoint-card')).toHaveCount(2)
+    await expect(app.getByTestId('checkpoint-detail')).toContainText('edited by the user')
+
+    await view(app, 'Chat')
+    await send(app, 'read README.md')
+    const passes = (await rpc(host, 'pass.list', { sessionId })) as PassSummary[]
+    const last = passes.filter((p) => p.kind === 'main').at(-1)!
+    const body = ((await rpc(host, 'pass.get', { passId: last.id })) as { requestBody: string }).requestBody
+    expect(body).toContain('EDITED-SUMMARY-MARKER: the user keeps this line.')
+
+    await view(app, 'Cache')
+    await expect(app.locator('[data-testid="cache-marker"][data-kind="compaction"]')).toHaveCount(2)
+    await shots(app, 'cache-timeline', true)
+    await view(app, 'Settings')
+    await expect(app.getByTestId('data-dir')).toHaveText(host.dataDir)
+    await shots(app, 'settings')
+
+    // The palette runs any action by name.
+    for (const t of ['light', 'dark'] as const) {
+      await theme(app, t)
+      await app.keyboard.press('Control+k')
+      await app.getByLabel('Type a command').fill('compact')
+      await expect(app.getByTestId('palette')).toContainText('Compact now with a focus')
+      await app.screenshot({ path: `${SHOTS}/palette-${t}.png` })
+      await app.keyboard.press('Escape')
+    }
+    await app.keyboard.press('Control+k')
+    await app.getByLabel('Type a command').fill('go to cache')
+    await app.keyboard.press('Enter')
+    await expect(app.getByTestId('cache-view')).toBeVisible()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('settings: the theme switch, and the API key shown again only as its last four characters', async ({ app, host }) => {
+  await view(app, 'Settings')
+  await app.getByRole('radio', { name: 'Dark' }).check()
+  await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
+  await app.getByRole('textbox', { name: 'API key' }).fill('sk-ant-api03-e2e-example-key-0123456789-ABCD')
+  await app.getByRole('button', { name: 'Save key' }).click()
+  await expect(app.getByTestId('key-status')).toContainText('…ABCD')
+  await expect(app.getByTestId('key-status')).toContainText('Restart Loupe')
+  expect(await app.content()).not.toContain('e2e-example-key')
+  const settings = (await rpc(host, 'settings.get', {})) as { app: { theme: string } }
+  expect(settings.app.theme).toBe('dark')
+  await app.reload()
+  await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
+})

@@ -1,0 +1,236 @@
+/**
+ * The cache view (issue 9 item 2): where the cache money went in a session. A timeline of cache read / written /
+ * paid in full / output tokens and $ per pass, with compactions, context edits, file edits applied now, model
+ * switches and idle gaps past the TTL marked on it and misses flagged with their causes; the totals: paid, saved by
+ * the cache, lost to misses by cause, the cached share against the best possible, and the 1h-TTL and keep-alive
+ * what-ifs.
+ */
+import { useEffect, useMemo } from 'react'
+import { client } from '../../platform/client'
+import { selectCache, useCacheStore } from '../../state/cache'
+import { selectChat, useChatStore } from '../../state/chat'
+import { useInspectorStore } from '../../state/inspector'
+import { useSettingsStore } from '../../state/settings'
+import { useSlow } from '../palette/use-slow'
+import { loadCache } from './actions'
+import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
+import { buildTimeline, savedByCache, type Bar } from './model/timeline'
+import './cache.css'
+
+const usd = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${n < 0 ? '−' : ''}$${Math.abs(n).toFixed(Math.abs(n) < 1 ? 4 : 2)}`)
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`
+const tok = (n: number) => Math.round(n).toLocaleString('en-US')
+
+const CAUSE_WORDS: Readonly<Record<string, string>> = {
+  changed_block: 'a block above the breakpoint changed',
+  model_changed: 'model switched',
+  ttl_expired: 'TTL expired while idle',
+  below_minimum: 'prefix below the minimum cacheable size',
+  lookback_exceeded: 'past the 20-block lookback',
+  concurrent: 'a pass sent before the cache was written',
+  not_written: 'the previous pass wrote nothing',
+  no_breakpoint: 'no breakpoint covered the prefix',
+  unexplained: 'unexplained (prediction and service disagree)',
+  cold: 'first pass (nothing cached yet)',
+  none: 'only the new tail paid',
+}
+
+export function CacheView({ sessionId }: { sessionId: string }) {
+  const data = useCacheStore(selectCache(sessionId))
+  const focusedPassId = useCacheStore((s) => s.focusedPassId)
+  const entries = useChatStore(selectChat(sessionId)).entries
+  const models = useSettingsStore((s) => s.data?.models ?? null)
+  const slow = useSlow(data.loading)
+
+  useEffect(() => {
+    void loadCache(sessionId)
+    const offs = [
+      client.on('pass.completed', (e) => e.sessionId === sessionId && void loadCache(sessionId)),
+      client.on('app.ready', () => void loadCache(sessionId)),
+    ]
+    return () => offs.forEach((off) => off())
+  }, [sessionId])
+
+  const timeline = useMemo(() => buildTimeline(data.passes, data.summary, entries), [data.passes, data.summary, entries])
+  const saved = useMemo(() => {
+    if (!models) return null
+    const byId = new Map(models.map((m) => [m.id, m.prices]))
+    return savedByCache(timeline.bars, (model) => byId.get(model) ?? null)
+  }, [timeline, models])
+  const summary = data.summary
+  const focused = timeline.bars.find((b) => b.passId === focusedPassId) ?? null
+
+  if (!summary) {
+    return (
+      <div className="view-page cache" data-testid="cache-view">
+        <header className="view-head">
+          <h1>Cache</h1>
+          {slow && <span className="muted">Attributing the passes…</span>}
+        </header>
+        {data.error ? (
+          <p className="error-box" role="alert">
+            <strong>{data.error}</strong> Reopen the view to try again.
+          </p>
+        ) : null}
+      </div>
+    )
+  }
+  const t = summary.totals
+  const paid = data.passes.reduce((s, p) => s + (p.costUsd ?? 0), 0)
+  return (
+    <div className="view-page cache" data-testid="cache-view">
+      <header className="view-head">
+        <h1>Cache</h1>
+        <span className="muted">
+          {t.passes} pass{t.passes === 1 ? '' : 'es'}
+          {slow && ' · updating…'}
+        </span>
+      </header>
+      {t.passes === 0 ? (
+        <div className="view-empty">
+          <h2>No pass yet</h2>
+          <p>Send a message in the chat: every pass then shows here with what it read from the cache, what it wrote, and what it paid in full — and why.</p>
+        </div>
+      ) : (
+        <>
+          <div className="cache-totals" data-testid="cache-totals">
+            <Figure label="Paid" value={usd(paid)} hint="every pass of the session, output included" />
+            <Figure label="Saved by the cache" value={usd(saved)} hint="against sending every input token at the full price" />
+            <Figure label="Lost to misses" value={usd(t.missUsd)} hint={`${tok(t.missTokens)} tokens paid for that could have been read`} tone={t.missUsd && t.missUsd > 0 ? 'bad' : ''} />
+            <div className="cache-figure wide">
+              <span className="cache-figure-label">Cached share of input</span>
+              <div className="cache-share" role="img" aria-label={`${pct(t.cachedShare)} read from the cache; the best possible was ${pct(t.limitShare)}`}>
+                <div className="cache-share-limit" style={{ width: pct(t.limitShare) }} />
+                <div className="cache-share-actual" style={{ width: pct(t.cachedShare) }} />
+              </div>
+              <span className="muted small">
+                {pct(t.cachedShare)} read from the cache · best possible {pct(t.limitShare)} · {tok(t.read)} of {tok(t.inputTotal)} input tokens
+              </span>
+            </div>
+          </div>
+          <Legend />
+          <TimelineChart timeline={timeline} focusedPassId={focusedPassId} onFocus={(id) => useCacheStore.getState().passFocused(id)} />
+          {focused ? <FocusedPass bar={focused} /> : <p className="muted small">Click a bar to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
+          <div className="cache-columns">
+            <section className="cache-section" aria-labelledby="cache-misses">
+              <h2 id="cache-misses">Misses and their causes</h2>
+              <MissList bars={timeline.bars} />
+            </section>
+            <section className="cache-section" aria-labelledby="cache-causes">
+              <h2 id="cache-causes">Lost to misses, by cause</h2>
+              {summary.byCause.filter((c) => c.kind !== 'none' && c.kind !== 'cold').length === 0 ? (
+                <p className="muted small">Nothing was lost: every pass read everything it could.</p>
+              ) : (
+                <table className="cache-table">
+                  <thead>
+                    <tr>
+                      <th>cause</th>
+                      <th>passes</th>
+                      <th>tokens</th>
+                      <th>$</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {summary.byCause
+                      .filter((c) => c.kind !== 'none' && c.kind !== 'cold')
+                      .map((c) => (
+                        <tr key={c.kind}>
+                          <td>{CAUSE_WORDS[c.kind] ?? c.kind.replace(/_/g, ' ')}</td>
+                          <td>{c.passes}</td>
+                          <td>{tok(c.tokens)}</td>
+                          <td>{usd(c.usd)}</td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              )}
+              <h2>What if</h2>
+              <ul className="cache-whatifs">
+                <li data-testid="whatif-ttl">
+                  <strong>1h TTL for the static prefix:</strong> {summary.whatIfs.staticTtl1h.note} ({usd(summary.whatIfs.staticTtl1h.deltaUsd)})
+                </li>
+                <li data-testid="whatif-keepalive">
+                  <strong>Keep-alive:</strong> {summary.whatIfs.keepAlive.note} ({usd(summary.whatIfs.keepAlive.deltaUsd)})
+                </li>
+              </ul>
+              <p className="muted small">
+                Predictions agreed with the service on {summary.agreement.agreed} of {summary.agreement.compared} passes
+                {summary.agreement.unexplained > 0 ? `; ${summary.agreement.unexplained} unexplained` : ''}.
+              </p>
+            </section>
+          </div>
+          {timeline.markers.length > 0 && (
+            <section className="cache-section" aria-labelledby="cache-events">
+              <h2 id="cache-events">Events on the timeline</h2>
+              <ul className="cache-events">
+                {timeline.markers.map((m, i) => (
+                  <li key={i} data-kind={m.kind}>
+                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} before pass {timeline.bars[m.beforeIndex]?.seq ?? '(next)'}: {m.label}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  )
+}
+
+function Figure({ label, value, hint, tone = '' }: { label: string; value: string; hint: string; tone?: string }) {
+  return (
+    <div className="cache-figure" title={hint}>
+      <span className="cache-figure-label">{label}</span>
+      <strong className={`cache-figure-value ${tone}`}>{value}</strong>
+      <span className="muted small">{hint}</span>
+    </div>
+  )
+}
+
+function Legend() {
+  return (
+    <p className="cache-legend small">
+      <span className="cache-swatch cache-read" /> read from the cache <span className="cache-swatch cache-write" /> written <span className="cache-swatch cache-uncached" /> paid in full{' '}
+      <span className="cache-swatch cache-output" /> output <span className="cache-swatch line" /> $ per pass · markers: <b>C</b> compaction <b>E</b> context edit <b>F</b> file edit applied now <b>M</b> model switch <b>Z</b> idle past the TTL
+    </p>
+  )
+}
+
+function openInInspector(passId: string): void {
+  useInspectorStore.getState().passSelected(passId)
+  useSettingsStore.getState().viewChosen('chat')
+}
+
+function FocusedPass({ bar }: { bar: Bar }) {
+  return (
+    <p className="cache-focused" data-testid="cache-focused">
+      <strong>
+        Pass {bar.seq} · {bar.kind}
+      </strong>{' '}
+      · read {tok(bar.read)} · written {tok(bar.write)} · paid in full {tok(bar.uncached)} · output {tok(bar.output)} · {usd(bar.costUsd)}
+      {bar.summary && <> · {bar.summary}</>}{' '}
+      <button type="button" onClick={() => openInInspector(bar.passId)}>
+        Open in the inspector
+      </button>
+    </p>
+  )
+}
+
+function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
+  // A cold start is not a miss anything could have avoided.
+  const misses = bars.filter((b) => (b.outcome === 'miss' || b.outcome === 'partial') && b.cause !== 'none' && b.cause !== 'cold')
+  if (misses.length === 0) return <p className="muted small">No miss: every pass after the first read what the one before it left.</p>
+  return (
+    <ul className="cache-misses">
+      {misses.map((b) => (
+        <li key={b.passId} data-testid="miss-row" data-cause={b.cause ?? ''}>
+          <button type="button" className="linklike" onClick={() => useCacheStore.getState().passFocused(b.passId)}>
+            pass {b.seq}
+          </button>{' '}
+          <span className={`chip ${b.outcome === 'miss' ? 'bad' : 'warn'}`}>{b.outcome}</span> {b.summary ?? CAUSE_WORDS[b.cause ?? ''] ?? b.cause}
+          {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,148 @@
+/**
+ * The cache timeline drawn as plain SVG in React (no charting library: nothing to evaluate at run time, so it runs
+ * under the CSP's `script-src 'self'` without `unsafe-eval`, and it follows the theme through CSS variables).
+ *
+ * One stacked bar per pass — cache read, written, paid in full, output — with the pass's cost as a line on the right
+ * axis; misses and partial hits flagged above their bar with their cause; the events that explain the cache drawn as
+ * dashed lines between passes.
+ */
+import { useEffect, useRef, useState, type RefObject } from 'react'
+import type { Bar, Marker, MarkerKind, Timeline } from '../model/timeline'
+
+const HEIGHT = 280
+const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
+
+const MARKER_GLYPH: Readonly<Record<MarkerKind, string>> = { compaction: 'C', context_edit: 'E', file_edit: 'F', model_switch: 'M', idle: 'Z' }
+export const MARKER_WORDS: Readonly<Record<MarkerKind, string>> = {
+  compaction: 'compaction',
+  context_edit: 'context edit',
+  file_edit: 'file edit applied now',
+  model_switch: 'model switch',
+  idle: 'idle longer than the TTL',
+}
+
+function useWidth(): [RefObject<HTMLDivElement | null>, number] {
+  const ref = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useState(800)
+  useEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.max(320, Math.floor(entry.contentRect.width))))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
+  return [ref, width]
+}
+
+/** The smallest 1, 2, 2.5 or 5 × 10ⁿ at or above `n`, so the axis ticks fall on round numbers. */
+export function niceCeil(n: number): number {
+  if (n <= 0) return 1
+  const p = 10 ** Math.floor(Math.log10(n))
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= n) return m * p
+  return 10 * p
+}
+
+const k = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(Math.round(n)))
+
+export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void }) {
+  const [ref, width] = useWidth()
+  const { bars, markers } = timeline
+  const maxTokens = niceCeil(timeline.maxTokens)
+  const maxUsd = timeline.maxUsd > 0 ? niceCeil(timeline.maxUsd) : 0
+  const plotW = width - PAD.left - PAD.right
+  const plotH = HEIGHT - PAD.top - PAD.bottom
+  const slot = plotW / Math.max(1, bars.length)
+  const barW = Math.max(1, Math.min(28, slot * 0.68))
+  const y = (tokens: number) => PAD.top + plotH - (tokens / maxTokens) * plotH
+  const yUsd = (usd: number) => PAD.top + plotH - (maxUsd > 0 ? (usd / maxUsd) * plotH : 0)
+  const cx = (i: number) => PAD.left + slot * i + slot / 2
+  const boundary = (i: number) => PAD.left + slot * i
+  const costPoints = bars.map((b, i) => (b.costUsd === null ? null : `${cx(i).toFixed(1)},${yUsd(b.costUsd).toFixed(1)}`)).filter((p): p is string => p !== null)
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+
+  return (
+    <div ref={ref} className="cache-chart">
+      <svg width={width} height={HEIGHT} role="img" aria-label={`Cache timeline of ${bars.length} passes`} data-testid="cache-timeline">
+        {ticks.map((t) => (
+          <g key={t}>
+            <line x1={PAD.left} x2={width - PAD.right} y1={y(maxTokens * t)} y2={y(maxTokens * t)} className="cache-grid" />
+            <text x={PAD.left - 6} y={y(maxTokens * t) + 4} className="cache-axis" textAnchor="end">
+              {k(maxTokens * t)}
+            </text>
+            {maxUsd > 0 && (
+              <text x={width - PAD.right + 6} y={yUsd(maxUsd * t) + 4} className="cache-axis">
+                ${Number((maxUsd * t).toFixed(5))}
+              </text>
+            )}
+          </g>
+        ))}
+        <text x={PAD.left - 6} y={PAD.top - 20} className="cache-axis" textAnchor="end">
+          tokens
+        </text>
+        <text x={width - PAD.right + 6} y={PAD.top - 20} className="cache-axis">
+          $ / pass
+        </text>
+        {bars.map((b, i) => (
+          <BarShape key={b.passId} bar={b} x={cx(i) - barW / 2} width={barW} y={y} focused={b.passId === focusedPassId} onFocus={() => onFocus(b.passId)} />
+        ))}
+        {costPoints.length > 1 && <polyline points={costPoints.join(' ')} className="cache-cost-line" />}
+        {bars.map((b, i) => (b.costUsd === null ? null : <circle key={b.passId} cx={cx(i)} cy={yUsd(b.costUsd)} r={2.5} className="cache-cost-dot" />))}
+        {bars.map((b, i) => {
+          if (b.outcome !== 'miss' && b.outcome !== 'partial') return null
+          if (b.cause === 'none' || b.cause === 'cold') return null
+          const top = y(b.read + b.write + b.uncached + b.output) - 6
+          return (
+            <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}`} onClick={() => onFocus(b.passId)}>
+              <title>{`pass ${b.seq}: ${b.summary ?? b.outcome}`}</title>
+              <path d={`M ${cx(i) - 5} ${top - 8} L ${cx(i) + 5} ${top - 8} L ${cx(i)} ${top} Z`} />
+            </g>
+          )
+        })}
+        {markers.map((m, i) => (
+          <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} top={PAD.top - 12} bottom={PAD.top + plotH} />
+        ))}
+        {bars.length <= 40 &&
+          bars.map((b, i) => (
+            <text key={`l-${b.passId}`} x={cx(i)} y={HEIGHT - 8} className="cache-axis" textAnchor="middle">
+              {b.seq}
+            </text>
+          ))}
+      </svg>
+    </div>
+  )
+}
+
+function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void }) {
+  const parts: Array<[string, number]> = [
+    ['read', bar.read],
+    ['write', bar.write],
+    ['uncached', bar.uncached],
+    ['output', bar.output],
+  ]
+  let base = 0
+  return (
+    <g className={`cache-bar${bar.kind !== 'main' ? ' side' : ''}${focused ? ' focused' : ''}`} onClick={onFocus} data-pass={bar.passId}>
+      <title>{`pass ${bar.seq} (${bar.kind}) · read ${bar.read.toLocaleString('en-US')} · written ${bar.write.toLocaleString('en-US')} · paid in full ${bar.uncached.toLocaleString('en-US')} · output ${bar.output.toLocaleString('en-US')}${bar.costUsd !== null ? ` · $${bar.costUsd.toFixed(4)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`}</title>
+      {parts.map(([name, value]) => {
+        if (value <= 0) return null
+        const top = y(base + value)
+        const rect = <rect key={name} className={`cache-${name}`} x={x} y={top} width={width} height={Math.max(0.5, y(base) - top)} />
+        base += value
+        return rect
+      })}
+    </g>
+  )
+}
+
+function MarkerLine({ marker, x, top, bottom }: { marker: Marker; x: number; top: number; bottom: number }) {
+  return (
+    <g className={`cache-marker ${marker.kind}`} data-testid="cache-marker" data-kind={marker.kind}>
+      <title>{`${MARKER_WORDS[marker.kind]}: ${marker.label}`}</title>
+      <line x1={x} x2={x} y1={top + 10} y2={bottom} />
+      <circle cx={x} cy={top} r={8} />
+      <text x={x} y={top + 4} textAnchor="middle">
+        {MARKER_GLYPH[marker.kind]}
+      </text>
+    </g>
+  )
+}

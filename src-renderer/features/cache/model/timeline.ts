@@ -1,0 +1,132 @@
+/**
+ * The cache timeline's data, from a session's passes, its cache summary and its entries: one bar per pass (cache
+ * read, written, paid in full, output; its cost; its outcome and cause), and the events between passes that explain
+ * the cache — compactions, context edits, file edits applied now, model switches, and idle gaps longer than the TTL.
+ * Pure: the view draws it.
+ */
+import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../src-preload/contract'
+
+export interface Bar {
+  readonly passId: string
+  readonly seq: number
+  readonly kind: 'main' | 'summary' | 'count'
+  readonly model: string
+  readonly at: number
+  readonly read: number
+  readonly write: number
+  /** Of `write`, the tokens written with the 1-hour TTL. */
+  readonly write1h: number
+  readonly uncached: number
+  readonly output: number
+  readonly costUsd: number | null
+  readonly outcome: 'full' | 'partial' | 'miss' | null
+  readonly cause: string | null
+  readonly summary: string | null
+  readonly missTokens: number
+  readonly missUsd: number | null
+}
+
+export type MarkerKind = 'compaction' | 'context_edit' | 'file_edit' | 'model_switch' | 'idle'
+
+export interface Marker {
+  readonly kind: MarkerKind
+  /** The bar the event comes before (bars.length when it comes after the last pass). */
+  readonly beforeIndex: number
+  readonly at: number
+  readonly label: string
+}
+
+export interface Timeline {
+  readonly bars: ReadonlyArray<Bar>
+  readonly markers: ReadonlyArray<Marker>
+  readonly maxTokens: number
+  readonly maxUsd: number
+}
+
+/** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
+export const DEFAULT_TTL_MS = 5 * 60_000
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+function minutes(ms: number): string {
+  const m = Math.round(ms / 60_000)
+  return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} m` : `${m} m`
+}
+
+export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: CacheSummaryView | null, entries: ReadonlyArray<EntryView>, ttlMs = DEFAULT_TTL_MS): Timeline {
+  const rows = new Map((summary?.passes ?? []).map((r) => [r.passId, r]))
+  const bars: Bar[] = passes.map((p) => {
+    const u = (p.usage ?? {}) as Record<string, unknown>
+    const row = rows.get(p.id)
+    return {
+      passId: p.id,
+      seq: p.seq,
+      kind: p.kind,
+      model: p.model,
+      at: p.attempts.at(-1)?.startedAt ?? p.queuedAt,
+      read: num(u.cache_read_input_tokens),
+      write: num(u.cache_creation_input_tokens),
+      write1h: typeof u.cache_creation === 'object' && u.cache_creation !== null ? num((u.cache_creation as Record<string, unknown>).ephemeral_1h_input_tokens) : 0,
+      uncached: num(u.input_tokens),
+      output: num(u.output_tokens),
+      costUsd: p.costUsd,
+      outcome: row?.outcome ?? null,
+      cause: row?.cause ?? null,
+      summary: row?.summary ?? null,
+      missTokens: row?.missTokens ?? 0,
+      missUsd: row?.missUsd ?? null,
+    }
+  })
+  const beforeIndexOf = (at: number) => {
+    const i = bars.findIndex((b) => b.at >= at)
+    return i < 0 ? bars.length : i
+  }
+  const markers: Marker[] = []
+  for (const e of entries) {
+    const body = e as Record<string, unknown>
+    if (e.kind === 'checkpoint') {
+      const trigger = typeof body.trigger === 'string' ? body.trigger : 'manual'
+      const focus = typeof body.focus === 'string' && body.focus ? ` · focus “${body.focus}”` : ''
+      markers.push({ kind: 'compaction', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `compaction (${trigger})${focus}` })
+    } else if (e.kind === 'context_edit') {
+      markers.push({ kind: 'context_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}` })
+    } else if (e.kind === 'notice' && body.source === 'instructions') {
+      markers.push({ kind: 'file_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label: String(body.text ?? 'instruction file applied now') })
+    } else if (e.kind === 'model_switched') {
+      markers.push({ kind: 'model_switch', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `model switched to ${String(body.model)}` })
+    }
+  }
+  // A model change between two main passes with no entry for it (a session imported from elsewhere) is marked too.
+  let lastMain: Bar | null = null
+  bars.forEach((b, i) => {
+    if (b.kind !== 'main') return
+    if (lastMain && lastMain.model !== b.model && !markers.some((m) => m.kind === 'model_switch' && m.beforeIndex === i)) {
+      markers.push({ kind: 'model_switch', beforeIndex: i, at: b.at, label: `model: ${lastMain.model} → ${b.model}` })
+    }
+    if (i > 0) {
+      const gap = b.at - (passes[i - 1]!.doneAt ?? bars[i - 1]!.at)
+      if (gap > ttlMs) markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `idle ${minutes(gap)} (longer than the ${minutes(ttlMs)} TTL)` })
+    }
+    lastMain = b
+  })
+  markers.sort((a, b) => a.beforeIndex - b.beforeIndex || a.at - b.at)
+  return {
+    bars,
+    markers,
+    maxTokens: Math.max(1, ...bars.map((b) => b.read + b.write + b.uncached + b.output)),
+    maxUsd: Math.max(0, ...bars.map((b) => b.costUsd ?? 0)),
+  }
+}
+
+/** Dollars the cache saved against sending every input token at the full price, per model's prices. */
+export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) => { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number } | null): number | null {
+  let saved = 0
+  for (const b of bars) {
+    const p = priceOf(b.model)
+    if (!p) return null
+    // Reads cost less than input; writes cost more (§5.5: 1.25× for 5 minutes, 2× for an hour).
+    const write5m = b.write - b.write1h
+    saved += (b.read * (p.input - p.cacheRead) - write5m * (p.cacheWrite5m - p.input) - b.write1h * (p.cacheWrite1h - p.input)) / 1_000_000
+  }
+  return saved
+}

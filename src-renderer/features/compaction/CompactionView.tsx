@@ -1,0 +1,178 @@
+/**
+ * The compaction view (issue 9 item 1): every checkpoint of the session as a card; for the one opened, the history
+ * the model saw before and after as a diff (summarised range, trimmed tool results and the summary head marked) and
+ * the summary itself. From here: compact now with a focus, a dry run whose summary can be edited before it is
+ * applied or thrown away, pins, and the compaction in flight with its progress and a way to cancel it.
+ */
+import { useEffect, useMemo, useState } from 'react'
+import { useMonaco } from '../../monaco'
+import { selectChat, useChatStore } from '../../state/chat'
+import { selectCompactions, useCompactionStore } from '../../state/compaction'
+import { useSlow } from '../palette/use-slow'
+import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompactions, removePin } from './actions'
+import { CheckpointCard, checkpointFacts, draftFacts } from './components/CheckpointCard'
+import { CheckpointDetail, DraftDetail } from './components/Detail'
+import { LiveProgress } from './components/LiveProgress'
+import './compaction.css'
+
+export function CompactionView({ sessionId }: { sessionId: string }) {
+  const data = useCompactionStore(selectCompactions(sessionId))
+  const selection = useCompactionStore((s) => s.selection)
+  const chat = useChatStore(selectChat(sessionId))
+  const monaco = useMonaco()
+
+  useEffect(() => {
+    void loadCompactions(sessionId)
+  }, [sessionId])
+
+  // Open the newest card when nothing (or something of another session) is open.
+  const ids = useMemo(() => new Set([...data.checkpoints.map((c) => c.checkpoint.id), ...data.drafts.map((d) => d.draftId)]), [data])
+  useEffect(() => {
+    if (selection && ids.has(selection.id)) return
+    const draft = data.drafts.at(-1)
+    const last = data.checkpoints.at(-1)
+    useCompactionStore.getState().selected(draft ? { kind: 'draft', id: draft.draftId } : last ? { kind: 'checkpoint', id: last.checkpoint.id } : null)
+  }, [ids, selection, data])
+
+  const record = selection?.kind === 'checkpoint' ? data.checkpoints.find((c) => c.checkpoint.id === selection.id) : undefined
+  const draft = selection?.kind === 'draft' ? data.drafts.find((d) => d.draftId === selection.id) : undefined
+
+  return (
+    <div className="view-page compaction" data-testid="compaction-view">
+      <header className="view-head">
+        <h1>Compaction</h1>
+        <span className="muted">
+          {data.checkpoints.length} checkpoint{data.checkpoints.length === 1 ? '' : 's'}
+          {data.drafts.length > 0 && ` · ${data.drafts.length} dry run${data.drafts.length === 1 ? '' : 's'} waiting`}
+        </span>
+      </header>
+      <ComposeBar sessionId={sessionId} running={chat.running} />
+      {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
+      {data.lastFailure && !data.live && (
+        <p className="error-box" role="alert" data-testid="compaction-failure">
+          <strong>{compactionMessage(data.lastFailure.reason, data.lastFailure.message)}</strong>
+        </p>
+      )}
+      {data.error && (
+        <p className="error-box" role="alert">
+          <strong>{data.error}</strong> Reopen the view to try again.
+        </p>
+      )}
+      <div className="cmp-body">
+        <div className="cmp-side">
+          {data.checkpoints.length === 0 && data.drafts.length === 0 ? (
+            <div className="cmp-empty muted">
+              <p>
+                <strong>No compaction yet.</strong>
+              </p>
+              <p>
+                Loupe compacts on its own when the context reaches the threshold set in Settings. You can compact now with a focus above, type <code>/compact [focus]</code> in the chat, or try a dry run to read and edit the summary first.
+              </p>
+            </div>
+          ) : (
+            <ol className="cmp-cards" reversed>
+              {[...data.drafts].reverse().map((d) => (
+                <li key={d.draftId}>
+                  <CheckpointCard facts={draftFacts(d)} at={null} draft selected={selection?.id === d.draftId} onSelect={() => useCompactionStore.getState().selected({ kind: 'draft', id: d.draftId })} />
+                </li>
+              ))}
+              {[...data.checkpoints].reverse().map((c) => (
+                <li key={c.checkpoint.id}>
+                  <CheckpointCard facts={checkpointFacts(c)} at={c.checkpoint.at} draft={false} selected={selection?.id === c.checkpoint.id} onSelect={() => useCompactionStore.getState().selected({ kind: 'checkpoint', id: c.checkpoint.id })} />
+                </li>
+              ))}
+            </ol>
+          )}
+          <Pins sessionId={sessionId} pins={data.pins} />
+        </div>
+        <div className="cmp-detail">
+          {!monaco ? (
+            <p className="muted">Loading the editor…</p>
+          ) : draft ? (
+            <DraftDetail key={draft.draftId} monaco={monaco} sessionId={sessionId} draft={draft} entries={chat.entries} />
+          ) : record ? (
+            <CheckpointDetail monaco={monaco} sessionId={sessionId} record={record} entries={chat.entries} />
+          ) : (
+            <p className="muted cmp-empty">Open a card to see what the model saw before and after it.</p>
+          )}
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function ComposeBar({ sessionId, running }: { sessionId: string; running: boolean }) {
+  const [focus, setFocus] = useState('')
+  const [busy, setBusy] = useState<'now' | 'dry' | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const slow = useSlow(busy !== null)
+  const run = async (dryRun: boolean) => {
+    setBusy(dryRun ? 'dry' : 'now')
+    setMessage(null)
+    const failure = await compactNow(sessionId, focus, dryRun)
+    setBusy(null)
+    setMessage(failure)
+    if (!failure && !dryRun) setFocus('')
+  }
+  return (
+    <form
+      className="cmp-compose"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void run(false)
+      }}
+    >
+      <input id="compaction-focus" aria-label="Compaction focus" placeholder="Focus (optional): what the summary must keep, e.g. “the failing parser test”" value={focus} onChange={(e) => setFocus(e.target.value)} maxLength={4000} />
+      <button type="submit" className="primary" disabled={busy !== null || running} title="Summarise the older part of the conversation now">
+        {busy === 'now' && slow ? 'Compacting…' : 'Compact now'}
+      </button>
+      <button type="button" disabled={busy !== null || running} onClick={() => void run(true)} title="Write the summary without applying it: read it, edit it, then apply or discard">
+        {busy === 'dry' && slow ? 'Writing the draft…' : 'Dry run'}
+      </button>
+      {running && !busy && <span className="muted small">The agent is working: compact when the turn ends.</span>}
+      {message && (
+        <span className="error" role="alert">
+          {message}
+        </span>
+      )}
+    </form>
+  )
+}
+
+function Pins({ sessionId, pins }: { sessionId: string; pins: ReadonlyArray<{ pinId: string; text: string }> }) {
+  const [text, setText] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  return (
+    <section className="cmp-pins" aria-label="Pinned facts">
+      <h2>Pinned facts</h2>
+      <p className="muted small">After every compaction Loupe checks that each pinned fact survived, re-injects it, or says it was lost.</p>
+      <ul>
+        {pins.map((p) => (
+          <li key={p.pinId}>
+            <span>{p.text}</span>
+            <button type="button" onClick={() => void removePin(sessionId, p.pinId)} aria-label={`Unpin ${p.text.slice(0, 40)}`}>
+              Unpin
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="cmp-pin-form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (!text.trim()) return
+          void addPin(sessionId, text).then((failure) => {
+            setProblem(failure)
+            if (!failure) setText('')
+          })
+        }}
+      >
+        <input aria-label="Fact to pin" placeholder="A fact the summary must keep" value={text} onChange={(e) => setText(e.target.value)} maxLength={8000} />
+        <button type="submit" disabled={!text.trim()}>
+          Pin
+        </button>
+      </form>
+      {problem && <p className="error small">{problem}</p>}
+    </section>
+  )
+}

@@ -1,0 +1,99 @@
+/**
+ * One compaction as a card: how it was triggered, its focus, tokens before → after, what it cost, what stage 1
+ * trimmed, what was offered again, and whether the pins survived.
+ */
+import type { CheckpointRecord, DraftView } from '../../../state/compaction'
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
+const k = (n: number | null) => (n === null ? '—' : n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString('en-US'))
+const usd = (n: number | null) => (n === null ? '—' : n === 0 ? '$0' : `$${n.toFixed(4)}`)
+const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+
+export interface CardFacts {
+  readonly trigger: string
+  readonly stage: string
+  readonly focus: string | null
+  readonly before: number | null
+  readonly beforeEstimated: boolean
+  readonly after: number | null
+  readonly afterEstimated: boolean
+  readonly costUsd: number | null
+  readonly trims: number
+  readonly trimmedChars: number
+  readonly files: number
+  readonly sessionBlockReread: boolean
+  readonly pins: ReadonlyArray<{ pinId: string; status: string }>
+  readonly edited: boolean
+}
+
+export function checkpointFacts(record: CheckpointRecord): CardFacts {
+  const c = record.checkpoint as Record<string, unknown>
+  const tokens = isRecord(c.tokens) ? c.tokens : {}
+  const before = isRecord(tokens.before) ? tokens.before : {}
+  const after = isRecord(tokens.after) ? tokens.after : {}
+  const trimmed = Array.isArray(c.trimmed) ? c.trimmed.filter(isRecord) : []
+  const reinjected = isRecord(c.reinjected) ? c.reinjected : {}
+  const realBefore = num(before.real)
+  return {
+    trigger: String(c.trigger ?? 'manual'),
+    stage: String(c.stage ?? 'summary'),
+    focus: typeof c.focus === 'string' ? c.focus : null,
+    before: realBefore ?? num(before.estimated),
+    beforeEstimated: realBefore === null,
+    after: record.realTokensAfter ?? num(after.estimated),
+    afterEstimated: record.realTokensAfter === null,
+    costUsd: num(c.costUsd),
+    trims: trimmed.length,
+    trimmedChars: trimmed.reduce((s, t) => s + ((num(t.chars) ?? 0) - (num(t.keptChars) ?? 0)), 0),
+    files: Array.isArray(reinjected.files) ? reinjected.files.length : 0,
+    sessionBlockReread: isRecord(reinjected.sessionBlock),
+    pins: Array.isArray(reinjected.pins) ? reinjected.pins.filter(isRecord).map((p) => ({ pinId: String(p.pinId), status: String(p.status) })) : [],
+    edited: c.summaryEdited === true,
+  }
+}
+
+export function draftFacts(draft: DraftView): CardFacts {
+  return {
+    trigger: draft.trigger,
+    stage: draft.stage,
+    focus: draft.focus,
+    before: draft.tokens.before.real ?? draft.tokens.before.estimated,
+    beforeEstimated: draft.tokens.before.real === null,
+    after: draft.tokens.after.estimated,
+    afterEstimated: true,
+    costUsd: draft.costUsd,
+    trims: draft.trimmed.length,
+    trimmedChars: draft.trimmed.reduce((s, t) => s + t.chars - t.keptChars, 0),
+    files: draft.files.length,
+    sessionBlockReread: true,
+    pins: draft.pins,
+    edited: false,
+  }
+}
+
+export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts: CardFacts; at: number | null; selected: boolean; draft: boolean; onSelect(): void }) {
+  const lost = facts.pins.filter((p) => p.status === 'lost').length
+  return (
+    <button type="button" className={`cmp-card${selected ? ' selected' : ''}${draft ? ' draft' : ''}`} onClick={onSelect} aria-pressed={selected} data-testid={draft ? 'draft-card' : 'checkpoint-card'}>
+      <div className="cmp-card-head">
+        <span className={`chip ${draft ? 'accent' : facts.trigger === 'auto' ? 'warn' : ''}`}>{draft ? 'dry run' : facts.trigger}</span>
+        <span className="chip">{facts.stage === 'trim' ? 'stage 1 only' : 'summary'}</span>
+        {facts.edited && <span className="chip accent">summary edited</span>}
+        <span className="topbar-spacer" />
+        {at !== null && <span className="muted small">{time(at)}</span>}
+      </div>
+      <div className="cmp-card-tokens">
+        {facts.beforeEstimated ? '≈' : ''}
+        {k(facts.before)} → {facts.afterEstimated ? '≈' : ''}
+        {k(facts.after)} tokens <span className="muted">· {usd(facts.costUsd)}</span>
+      </div>
+      {facts.focus && <div className="cmp-card-focus">focus: “{facts.focus}”</div>}
+      <div className="cmp-card-meta muted small">
+        {facts.trims > 0 ? `${facts.trims} tool result${facts.trims === 1 ? '' : 's'} trimmed (${k(facts.trimmedChars)} chars)` : 'nothing trimmed'}
+        {facts.files > 0 && ` · ${facts.files} file${facts.files === 1 ? '' : 's'} offered again`}
+        {facts.pins.length > 0 && ` · pins: ${facts.pins.length - lost} kept${lost ? `, ${lost} lost` : ''}`}
+      </div>
+    </button>
+  )
+}

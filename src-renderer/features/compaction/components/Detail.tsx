@@ -1,0 +1,154 @@
+/**
+ * An opened card: for a checkpoint, what was summarised and kept, the focus, what was offered again, the summary,
+ * and the before/after diff; for a dry run's draft, the summary in an editor and the history it would make, with
+ * Apply and Discard.
+ */
+import { useMemo, useState } from 'react'
+import type { EntryView } from '../../../../src-preload/contract'
+import type { Monaco } from '../../../monaco'
+import type { CheckpointRecord, DraftView } from '../../../state/compaction'
+import { MarkdownEditor } from '../../files/components/MarkdownEditor'
+import { useSlow } from '../../palette/use-slow'
+import { applyDraft, discardDraft } from '../actions'
+import { useHistoryPair } from '../data/use-history-pair'
+import { HistoryDiff } from './HistoryDiff'
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const n = (v: number) => v.toLocaleString('en-US')
+
+function Legend({ afterIsPreview, beforeSeq, afterSeq }: { afterIsPreview: boolean; beforeSeq: number | null; afterSeq: number | null }) {
+  return (
+    <p className="cmp-legend small">
+      <span>
+        Left: {beforeSeq !== null ? `pass ${beforeSeq}, the last before` : 'the history before'}. Right:{' '}
+        {afterIsPreview ? 'what the next pass will send (from the entries; the session context is added by the builder)' : `pass ${afterSeq}, the first after`}.
+      </span>{' '}
+      <span className="cmp-key summarised">summarised</span> <span className="cmp-key trimmed">trimmed by stage 1</span> <span className="cmp-key summary">summary head</span>
+    </p>
+  )
+}
+
+function PairView({ monaco, sessionId, subject, entries }: { monaco: Monaco; sessionId: string; subject: Parameters<typeof useHistoryPair>[1]; entries: ReadonlyArray<EntryView> }) {
+  const { pair, error, loading } = useHistoryPair(sessionId, subject, entries)
+  const slow = useSlow(loading)
+  if (error) return <p className="error-box">Could not load the passes around this compaction: {error}</p>
+  if (!pair) return <p className="muted">{slow ? 'Loading the passes around this compaction…' : ''}</p>
+  return (
+    <>
+      <Legend afterIsPreview={pair.afterIsPreview} beforeSeq={pair.beforePassSeq} afterSeq={pair.afterPassSeq} />
+      <HistoryDiff monaco={monaco} before={pair.before} after={pair.after} pairKey={subject ? (subject.kind === 'checkpoint' ? subject.record.checkpoint.id : subject.draft.draftId) : ''} />
+    </>
+  )
+}
+
+export function CheckpointDetail({ monaco, sessionId, record, entries }: { monaco: Monaco; sessionId: string; record: CheckpointRecord; entries: ReadonlyArray<EntryView> }) {
+  const c = record.checkpoint as EntryView & Record<string, unknown>
+  const seq = (id: unknown) => entries.find((e) => e.id === id)?.seq
+  const replaced = isRecord(c.replaced) ? c.replaced : null
+  const view = isRecord(c.view) ? c.view : {}
+  const reinjected = isRecord(c.reinjected) ? c.reinjected : {}
+  const files = Array.isArray(reinjected.files) ? reinjected.files.filter(isRecord) : []
+  const pins = Array.isArray(reinjected.pins) ? reinjected.pins.filter(isRecord) : []
+  const block = isRecord(reinjected.sessionBlock) ? reinjected.sessionBlock : null
+  const notes = Array.isArray(c.notes) ? c.notes.map(String) : []
+  const summary = typeof c.summary === 'string' ? c.summary : null
+  const startSeq = seq(view.startEntryId)
+  const subject = useMemo(() => ({ kind: 'checkpoint' as const, record }), [record])
+  return (
+    <article className="cmp-detail-body" data-testid="checkpoint-detail">
+      <h2>
+        Checkpoint, entry #{c.seq} · {String(c.trigger)} · {new Date(c.at).toLocaleString()}
+      </h2>
+      <p data-testid="summarised-range">
+        {replaced ? (
+          <>
+            <strong>Summarised</strong> entries #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'} ({n(Number(replaced.entries))} entries, {n(Number(replaced.messages))} messages, ≈{n(Number(replaced.estimatedTokens))} tokens)
+            {startSeq !== undefined ? `; kept whole from entry #${startSeq} on.` : '; nothing kept whole.'}
+          </>
+        ) : (
+          <>
+            <strong>Stage 1 only</strong>: old tool results were trimmed and nothing was summarised{startSeq !== undefined ? `; the history still starts at entry #${startSeq}` : ''}.
+          </>
+        )}
+      </p>
+      <p data-testid="checkpoint-focus">{typeof c.focus === 'string' && c.focus ? <>Focus: “{c.focus}”</> : <span className="muted">No focus was given.</span>}</p>
+      <ul className="cmp-facts small">
+        {files.length > 0 && <li>Offered again: {files.map((f) => `${String(f.path)} (${f.offered === 'content' ? `≈${n(Number(f.tokens))} tokens` : 'path only'})`).join(', ')}</li>}
+        {pins.length > 0 && <li>Pins: {pins.map((p) => `${String(p.pinId)} ${String(p.status).replace('_', ' ')}`).join(', ')}</li>}
+        {block && <li>Session block read again from disk: {block.changed ? `changed, ≈${n(Number(block.tokensBefore))} → ≈${n(Number(block.tokensAfter))} tokens` : 'unchanged'}</li>}
+        {c.summaryEdited === true && <li>The summary was edited by the user before it was applied.</li>}
+        {notes.map((note, i) => (
+          <li key={i}>{note}</li>
+        ))}
+      </ul>
+      <PairView monaco={monaco} sessionId={sessionId} subject={subject} entries={entries} />
+      {summary !== null && (
+        <details className="cmp-summary" open>
+          <summary>The summary as applied ({n(summary.length)} characters)</summary>
+          <pre data-testid="summary-text">{summary}</pre>
+        </details>
+      )}
+    </article>
+  )
+}
+
+export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Monaco; sessionId: string; draft: DraftView; entries: ReadonlyArray<EntryView> }) {
+  const [summary, setSummary] = useState(draft.summary ?? '')
+  const [busy, setBusy] = useState<'apply' | 'discard' | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const slow = useSlow(busy !== null)
+  const edited = draft.summary !== null && summary !== draft.summary
+  const subject = useMemo(() => ({ kind: 'draft' as const, draft }), [draft])
+  const apply = async () => {
+    setBusy('apply')
+    const failure = await applyDraft(sessionId, draft.draftId, edited ? summary : null)
+    setBusy(null)
+    setProblem(failure)
+  }
+  return (
+    <article className="cmp-detail-body" data-testid="draft-detail">
+      <h2>Dry run · nothing has changed yet</h2>
+      <p>
+        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(draft.tokens.after.estimated)} tokens (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window) · the summary cost ${draft.costUsd.toFixed(4)}
+        {draft.focus && <> · focus “{draft.focus}”</>}
+      </p>
+      {draft.notes.length > 0 && (
+        <ul className="cmp-facts small">
+          {draft.notes.map((note, i) => (
+            <li key={i}>{note}</li>
+          ))}
+        </ul>
+      )}
+      {draft.summary !== null ? (
+        <>
+          <p className="small muted">The summary the model wrote. Edit it before applying: what stands here is what every later pass sends.</p>
+          <MarkdownEditor monaco={monaco} value={summary} onChange={setSummary} onSave={() => void apply()} label="Edit the summary" testId="summary-editor" />
+        </>
+      ) : (
+        <p className="muted">Stage 1 reached the target alone: old tool results are trimmed and no summary is needed.</p>
+      )}
+      <div className="files-toolbar">
+        <button type="button" className="primary" disabled={busy !== null} onClick={() => void apply()} data-testid="apply-draft">
+          {busy === 'apply' && slow ? 'Applying…' : edited ? 'Apply with my edits' : 'Apply'}
+        </button>
+        <button
+          type="button"
+          disabled={busy !== null}
+          onClick={() => {
+            setBusy('discard')
+            void discardDraft(sessionId, draft.draftId).finally(() => setBusy(null))
+          }}
+        >
+          Discard
+        </button>
+        {edited && <span className="chip accent">edited</span>}
+        {problem && (
+          <span className="error" role="alert">
+            {problem}
+          </span>
+        )}
+      </div>
+      <PairView monaco={monaco} sessionId={sessionId} subject={subject} entries={entries} />
+    </article>
+  )
+}

@@ -1,0 +1,24 @@
+/**
+ * Keeps the compaction store in step with the session's compaction events, wherever the user is in the app: a
+ * compaction started from the chat (/compact) shows its progress in the Compaction view too.
+ */
+import { client } from '../../platform/client'
+import { useCompactionStore } from '../../state/compaction'
+import { loadCompactions } from './actions'
+
+export function connectCompactionEvents(): void {
+  const store = () => useCompactionStore.getState()
+  const known = (sessionId: string) => store().bySession[sessionId]?.loaded === true
+  client.on('compaction.started', (e) => store().compactionStarted(e, Date.now()))
+  client.on('compaction.progressed', (e) => store().compactionProgressed(e))
+  client.on('compaction.drafted', (e) => store().compactionDrafted(e))
+  client.on('compaction.applied', (e) => {
+    store().compactionApplied(e)
+    if (known(e.sessionId)) void loadCompactions(e.sessionId)
+  })
+  client.on('compaction.failed', (e) => store().compactionFailed(e))
+  // The real size after a checkpoint is known once its first pass has run.
+  client.on('turn.ended', (e) => {
+    if (known(e.sessionId)) void loadCompactions(e.sessionId)
+  })
+}

@@ -1,0 +1,205 @@
+/**
+ * The Files view (issue 9 item 3): the project's instruction and memory files as the prompt builder resolved them,
+ * each editable in Monaco, with the price of the edit for the session's next pass shown before it is saved, and the
+ * choice to apply it now or at the next compaction. A change made on disk while a file is open is offered as a
+ * merge, never overwritten. Clicking a file label in the inspector opens that file here.
+ */
+import { useEffect, useMemo, useState, type PointerEvent } from 'react'
+import type { FileNodeView } from '../../../src-preload/contract'
+import { useMonaco } from '../../monaco'
+import { useFilesStore } from '../../state/files'
+import { useInspectorStore } from '../../state/inspector'
+import { useSlow } from '../palette/use-slow'
+import { checkDisk, createFile, editKind, loadListing, openFile, priceDraft, saveOpenFile } from './actions'
+import { FileTree } from './components/FileTree'
+import { MarkdownEditor } from './components/MarkdownEditor'
+import { MergeEditor } from './components/MergeEditor'
+import { PricePanel } from './components/PricePanel'
+import './files.css'
+
+/** How often an open file is compared with the disk (a small read; the view is open only while it is on screen). */
+const DISK_POLL_MS = 2000
+/** Pricing waits for a pause in typing. */
+const PRICE_DEBOUNCE_MS = 350
+
+function findNode(nodes: ReadonlyArray<FileNodeView>, path: string): FileNodeView | null {
+  for (const n of nodes) {
+    if (n.path === path) return n
+    const inner = findNode(n.children, path)
+    if (inner) return inner
+  }
+  return null
+}
+
+export function FilesView({ projectId, session }: { projectId: string; session: { id: string; title: string } | null }) {
+  const listing = useFilesStore((s) => (s.projectId === projectId ? s.listing : null))
+  const error = useFilesStore((s) => s.error)
+  const loading = useSlow(useFilesStore((s) => s.loading))
+  const open = useFilesStore((s) => s.open)
+  const openError = useFilesStore((s) => s.openError)
+  const treeWidth = useFilesStore((s) => s.treeWidth)
+  const fileRequest = useInspectorStore((s) => s.fileRequest)
+
+  useEffect(() => {
+    void loadListing(projectId)
+  }, [projectId])
+
+  // A file label clicked in the inspector: open it here.
+  useEffect(() => {
+    if (!fileRequest) return
+    useInspectorStore.getState().fileOpened()
+    void openFile(projectId, fileRequest.path)
+  }, [fileRequest, projectId])
+
+  const openPath = open?.base.path ?? null
+  useEffect(() => {
+    if (!openPath) return
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void checkDisk()
+    }, DISK_POLL_MS)
+    window.addEventListener('focus', checkDisk)
+    return () => {
+      clearInterval(timer)
+      window.removeEventListener('focus', checkDisk)
+    }
+  }, [openPath])
+
+  const node = useMemo(() => (listing && open ? (findNode([...listing.instructions, ...listing.memory], open.base.path) ?? null) : null), [listing, open])
+
+  return (
+    <div className="view-page split files" data-testid="files-view">
+      <aside className="files-side" style={{ width: treeWidth }}>
+        <header className="view-head">
+          <h1>Files</h1>
+          {loading && <span className="muted">reading…</span>}
+        </header>
+        {error && (
+          <p className="error-box" role="alert">
+            <strong>{error}</strong> Check that the project folder still exists, then open the view again.
+          </p>
+        )}
+        {listing && <FileTree listing={listing} openPath={open?.base.path ?? null} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
+      </aside>
+      <TreeSplitter width={treeWidth} />
+      <section className="files-main" aria-label="Open file">
+        {openError && (
+          <p className="error-box" role="alert">
+            <strong>{openError}</strong>
+          </p>
+        )}
+        {open ? (
+          <OpenFileEditor session={session} node={node} />
+        ) : (
+          <div className="view-empty">
+            <h2>Pick a file to edit</h2>
+            <p>These are the files that shape every pass of this project's sessions. Before you save, the view shows which block of the request moves and what the next pass will pay for it.</p>
+          </div>
+        )}
+      </section>
+    </div>
+  )
+}
+
+function TreeSplitter({ width }: { width: number }) {
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    const startX = e.clientX
+    const target = e.currentTarget
+    target.setPointerCapture(e.pointerId)
+    const move = (ev: globalThis.PointerEvent) => useFilesStore.getState().treeResized(width + ev.clientX - startX)
+    const up = () => {
+      target.removeEventListener('pointermove', move)
+      target.removeEventListener('pointerup', up)
+    }
+    target.addEventListener('pointermove', move)
+    target.addEventListener('pointerup', up)
+  }
+  return <div className="splitter-v" role="separator" aria-orientation="vertical" aria-label="Resize the file list" tabIndex={0} onPointerDown={onPointerDown} onKeyDown={(e) => (e.key === 'ArrowLeft' || e.key === 'ArrowRight') && useFilesStore.getState().treeResized(width + (e.key === 'ArrowLeft' ? -20 : 20))} />
+}
+
+function OpenFileEditor({ session, node }: { session: { id: string; title: string } | null; node: FileNodeView | null }) {
+  const monaco = useMonaco()
+  const open = useFilesStore((s) => s.open)!
+  const price = useFilesStore((s) => s.price)
+  const choice = useFilesStore((s) => s.choice)
+  const save = useFilesStore((s) => s.save)
+  const saving = useSlow(save.kind === 'saving')
+  const dirty = open.draft !== open.base.text || !open.base.exists
+  const store = useFilesStore.getState
+
+  useEffect(() => {
+    if (!session || !dirty) return
+    const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node])
+
+  const doSave = () => void saveOpenFile(session?.id ?? null, choice)
+
+  return (
+    <div className="files-editor-pane">
+      <div className="files-toolbar">
+        <strong className="files-path" data-testid="open-path">
+          {open.base.path}
+        </strong>
+        {node && <span className={`chip ${node.status === 'included' ? 'ok' : node.status === 'skipped' || node.status === 'omitted' ? 'bad' : ''}`}>{node.status}</span>}
+        {!open.base.exists && <span className="chip accent">new file</span>}
+        <span className="muted small">{open.base.absPath}</span>
+        <span className="topbar-spacer" />
+        {dirty && open.base.exists && (
+          <button type="button" onClick={() => store().draftEdited(open.base.text)}>
+            Revert
+          </button>
+        )}
+        <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null} onClick={doSave} data-testid="save-file">
+          {saving ? 'Saving…' : !session ? 'Save' : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
+        </button>
+      </div>
+      {open.disk && monaco ? (
+        <MergePanel />
+      ) : (
+        <>
+          {monaco ? <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={doSave} label={`Edit ${open.base.path}`} testId="file-editor" /> : <p className="muted">Loading the editor…</p>}
+          <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} onChoose={(c) => store().choiceMade(c)} />
+        </>
+      )}
+      {save.kind === 'saved' && (
+        <p className="files-saved" role="status" data-testid="save-status" data-applied={save.applied}>
+          {save.message}
+          {save.backupPath && <span className="muted small"> The previous version is kept in {save.backupPath}.</span>}
+        </p>
+      )}
+      {save.kind === 'failed' && (
+        <p className="error-box" role="alert">
+          <strong>{save.message}</strong> Your text is still in the editor; try again, or copy it somewhere safe.
+        </p>
+      )}
+    </div>
+  )
+}
+
+function MergePanel() {
+  const monaco = useMonaco()
+  const open = useFilesStore((s) => s.open)!
+  // The user's text as it was when the change on disk was seen; the merge starts from it.
+  const [mine] = useState(open.draft)
+  const [merged, setMerged] = useState(open.draft)
+  const disk = open.disk!
+  const store = useFilesStore.getState
+  if (!monaco) return null
+  return (
+    <div className="files-merge" data-testid="merge-panel">
+      <p className="warn-box">
+        <strong>{open.base.path} changed on disk while you were editing it.</strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
+        {open.minePath && <span className="muted small"> Your text is also kept in {open.minePath}.</span>}
+      </p>
+      <MergeEditor monaco={monaco} disk={disk.text} mine={mine} onChange={setMerged} />
+      <div className="files-toolbar">
+        <button type="button" className="primary" onClick={() => store().mergeAccepted(merged)} data-testid="keep-merge">
+          Keep the merge (then save)
+        </button>
+        <button type="button" onClick={() => store().mergeAccepted(disk.text)}>
+          Take the disk version
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,106 @@
+/**
+ * The Files view's requests: the listing, opening a file, pricing the draft for the session's next pass, saving
+ * (then applying now, or leaving it for the next compaction), creating a file, and noticing a change on disk.
+ */
+import { client } from '../../platform/client'
+import { useFilesStore, type ApplyChoice } from '../../state/files'
+import type { FileNodeView } from '../../../src-preload/contract'
+
+export async function loadListing(projectId: string): Promise<void> {
+  const store = useFilesStore.getState()
+  store.projectShown(projectId)
+  const result = await client.request('files.list', { projectId })
+  if (result.ok) store.listingLoaded(projectId, result.value)
+  else store.listingFailed(`Could not list the instruction files: ${result.error.message}`)
+}
+
+export async function openFile(projectId: string, path: string): Promise<void> {
+  const result = await client.request('files.read', { projectId, path })
+  if (result.ok) useFilesStore.getState().fileOpened(projectId, result.value)
+  else useFilesStore.getState().fileOpenFailed(result.error.message)
+}
+
+export async function createFile(projectId: string, path: string): Promise<void> {
+  const result = await client.request('files.create', { projectId, path })
+  if (!result.ok) {
+    useFilesStore.getState().fileOpenFailed(`${path} was not created: ${result.error.message}`)
+    return
+  }
+  useFilesStore.getState().fileOpened(projectId, result.value)
+  await reloadListing(projectId)
+}
+
+async function reloadListing(projectId: string): Promise<void> {
+  const result = await client.request('files.list', { projectId })
+  if (result.ok) useFilesStore.getState().listingLoaded(projectId, result.value)
+}
+
+/** The kind of edit the price is for: memory files are priced as memory, everything else as instructions. */
+export function editKind(node: FileNodeView | null): 'instruction_file' | 'memory_file' {
+  return node?.kind === 'memory' ? 'memory_file' : 'instruction_file'
+}
+
+/**
+ * Prices the draft for the session's next pass, applied now and at the next compaction. Every pass is attributed
+ * first (`session.cacheSummary`), so the price sees every cache entry the session wrote.
+ */
+export async function priceDraft(sessionId: string, path: string, kind: 'instruction_file' | 'memory_file', before: string, draft: string): Promise<void> {
+  const store = useFilesStore.getState()
+  store.priceLoading(draft)
+  await client.request('session.cacheSummary', { sessionId })
+  const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length })
+  const [now, later] = await Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
+  if (!now.ok) return store.priceFailed(`Could not price the edit: ${now.error.message}`)
+  if (!later.ok) return store.priceFailed(`Could not price the edit: ${later.error.message}`)
+  store.priceLoaded(draft, now.value, later.value)
+}
+
+/** Saves the open file; applies it now when asked. A change on disk since it was opened comes back as a merge. */
+export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice): Promise<void> {
+  const store = useFilesStore.getState()
+  const open = store.open
+  if (!open || store.save.kind === 'saving') return
+  store.saveStarted()
+  const result = await client.request('files.save', { projectId: open.projectId, path: open.base.path, text: open.draft, baseSha256: open.base.sha256 })
+  if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`)
+  const saved = result.value
+  if (saved.status === 'conflict') {
+    store.conflictFound(saved.disk, saved.minePath)
+    return
+  }
+  const base = { ...open.base, text: open.draft, sha256: saved.sha256, exists: true }
+  const backupPath = saved.status === 'saved' ? saved.backupPath : null
+  if (!sessionId) {
+    store.saveFinished(base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
+  } else if (choice === 'later') {
+    store.saveFinished(base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`, backupPath })
+  } else {
+    const applied = await client.request('files.apply', { sessionId, paths: [open.base.path] })
+    if (!applied.ok) {
+      store.saveFinished(base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}, but not applied: ${applied.error.message}`, backupPath })
+    } else {
+      store.saveFinished(base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
+    }
+  }
+  await reloadListing(open.projectId)
+}
+
+/**
+ * Looks at the open file on disk. A change while the draft is untouched is simply taken; a change under an edit is
+ * kept aside for the merge, never overwritten.
+ */
+export async function checkDisk(): Promise<void> {
+  const store = useFilesStore.getState()
+  const open = store.open
+  if (!open || store.save.kind === 'saving') return
+  const result = await client.request('files.read', { projectId: open.projectId, path: open.base.path })
+  const now = useFilesStore.getState().open
+  if (!now || now.base.path !== open.base.path) return
+  const disk = result.ok ? { text: result.value.text, sha256: result.value.sha256, exists: result.value.exists } : null
+  if (!disk || disk.sha256 === now.base.sha256) return
+  if (now.draft === now.base.text) {
+    useFilesStore.getState().fileOpened(now.projectId, { ...now.base, text: disk.text, sha256: disk.sha256, exists: disk.exists })
+    return
+  }
+  if (now.disk?.sha256 !== disk.sha256) useFilesStore.getState().diskChanged(disk)
+}

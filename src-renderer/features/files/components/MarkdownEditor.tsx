@@ -1,0 +1,60 @@
+import { useEffect, useLayoutEffect, useRef } from 'react'
+import type * as monaco from 'monaco-editor'
+import type { Monaco } from '../../../monaco'
+
+/** Options of the editable Markdown editors (instruction and memory files, a compaction summary). */
+export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
+  automaticLayout: true,
+  fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, monospace",
+  fontSize: 13,
+  lineHeight: 20,
+  wordWrap: 'on',
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  stickyScroll: { enabled: false },
+  unicodeHighlight: { ambiguousCharacters: false },
+  quickSuggestions: false,
+  renderWhitespace: 'trailing',
+}
+
+/**
+ * An editable Markdown editor. `value` is what the editor should hold: when it changes from outside (a file opened,
+ * a merge taken) the editor takes it; what the user types goes out through `onChange`. `onSave` runs on Ctrl/Cmd-S.
+ */
+export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, testId }: { monaco: Monaco; value: string; onChange(text: string): void; onSave?(): void; label: string; testId?: string }) {
+  const hostRef = useRef<HTMLDivElement>(null)
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  const handlers = useRef({ onChange, onSave })
+  handlers.current = { onChange, onSave }
+  // The last text the editor itself reported: a `value` equal to it is the echo of typing, not a change from outside
+  // (setting it back would move the cursor while the user types faster than React renders).
+  const emitted = useRef(value)
+
+  useEffect(() => {
+    const editor = m.editor.create(hostRef.current!, { ...EDIT_OPTIONS, model: m.editor.createModel(value, 'markdown'), ariaLabel: label })
+    editorRef.current = editor
+    const sub = editor.onDidChangeModelContent(() => {
+      emitted.current = editor.getValue()
+      handlers.current.onChange(emitted.current)
+    })
+    editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.KeyS, () => handlers.current.onSave?.())
+    return () => {
+      sub.dispose()
+      editor.getModel()?.dispose()
+      editor.dispose()
+      editorRef.current = null
+    }
+    // The editor is made once per Monaco instance; later values arrive through the effect below.
+  }, [m, label])
+
+  // A layout effect runs in the same task as the render it belongs to, so no keystroke can land between the render
+  // and this comparison (a passive effect could run after the next keystroke and set an older text back).
+  useLayoutEffect(() => {
+    const editor = editorRef.current
+    if (!editor || value === emitted.current) return
+    emitted.current = value
+    editor.setValue(value)
+  }, [value])
+
+  return <div ref={hostRef} className="view-editor md-editor" data-testid={testId} />
+}

@@ -1,0 +1,65 @@
+/**
+ * The command palette (Ctrl/Cmd-K): every action of the app, filtered as you type; Enter runs the highlighted one,
+ * Esc closes. The palette's commands and the keyboard shortcuts are the same functions (commands.ts).
+ */
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useSettingsStore } from '../../state/settings'
+import { buildCommands, filterCommands, keysLabel } from './commands'
+import './views.css'
+
+export function Palette() {
+  const open = useSettingsStore((s) => s.paletteOpen)
+  if (!open) return null
+  return <PaletteDialog />
+}
+
+function PaletteDialog() {
+  const [query, setQuery] = useState('')
+  const [index, setIndex] = useState(0)
+  const input = useRef<HTMLInputElement>(null)
+  const all = useMemo(() => buildCommands(), [])
+  const shown = useMemo(() => filterCommands(all, query), [all, query])
+  const close = () => useSettingsStore.getState().paletteClosed()
+
+  useEffect(() => input.current?.focus(), [])
+  useEffect(() => setIndex(0), [query])
+  useEffect(() => {
+    document.querySelector(`.palette li[aria-selected='true']`)?.scrollIntoView({ block: 'nearest' })
+  }, [index])
+
+  const run = (i: number) => {
+    const command = shown[i]
+    if (!command) return
+    close()
+    command.run()
+  }
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowDown') setIndex((i) => Math.min(shown.length - 1, i + 1))
+    else if (e.key === 'ArrowUp') setIndex((i) => Math.max(0, i - 1))
+    else if (e.key === 'Enter') run(index)
+    else if (e.key === 'Escape') close()
+    else return
+    e.preventDefault()
+    e.stopPropagation()
+  }
+  return (
+    <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="palette">
+        <input ref={input} role="combobox" aria-expanded="true" aria-controls="palette-list" aria-label="Type a command" placeholder="Type a command: compact, theme, edit CLAUDE.md, next pass…" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKeyDown} />
+        {shown.length === 0 ? (
+          <p className="palette-empty">No command matches “{query}”.</p>
+        ) : (
+          <ul id="palette-list" role="listbox">
+            {shown.map((c, i) => (
+              <li key={c.id} role="option" aria-selected={i === index} onMouseEnter={() => setIndex(i)} onClick={() => run(i)}>
+                <span className="palette-group">{c.group}</span>
+                <span className="palette-label">{c.label}</span>
+                {c.keys && <span className="kbd">{keysLabel(c.keys)}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,30 @@
+import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
+import { keysLabel } from './commands'
+import './views.css'
+
+/** The main views, in the top bar: Chat, Compaction, Cache, Files, Settings; and the palette's shortcut. */
+export function ViewTabs({ hasProject, hasSession }: { hasProject: boolean; hasSession: boolean }) {
+  const view = useSettingsStore((s) => s.view)
+  const needs = (id: MainView): string | null => {
+    if ((id === 'compaction' || id === 'cache') && !hasSession) return 'Open a session first'
+    if (id === 'files' && !hasProject) return 'Open a project first'
+    return null
+  }
+  return (
+    <>
+      <nav className="view-tabs" role="tablist" aria-label="Views">
+        {MAIN_VIEWS.map((v) => {
+          const blocked = needs(v.id)
+          return (
+            <button key={v.id} type="button" role="tab" aria-selected={view === v.id} disabled={blocked !== null} title={blocked ?? `${v.label} (${keysLabel(`Alt+${v.key}`)})`} onClick={() => useSettingsStore.getState().viewChosen(v.id)}>
+              {v.label}
+            </button>
+          )
+        })}
+      </nav>
+      <button type="button" className="palette-hint" onClick={() => useSettingsStore.getState().paletteOpened()} title="Every action, by name">
+        {keysLabel('Mod+K')} commands
+      </button>
+    </>
+  )
+}

@@ -1,0 +1,125 @@
+/**
+ * Every action of the app as a command: the palette (Ctrl/Cmd-K) lists them, and the keyboard shortcuts run the
+ * same functions. Built from the stores when asked, so a command is offered only where it can run.
+ */
+import { useChatStore } from '../../state/chat'
+import { useCompactionStore } from '../../state/compaction'
+import { useFilesStore } from '../../state/files'
+import { useInspectorStore, type InspectorView } from '../../state/inspector'
+import { selectSelectedProject, useProjectsStore } from '../../state/projects'
+import { useSessionsStore } from '../../state/sessions'
+import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
+import { stopTurn } from '../chat/actions'
+import { cancelCompaction, compactNow } from '../compaction/actions'
+import { createFile, openFile } from '../files/actions'
+import { createSession } from '../sessions/actions'
+import { chooseTheme } from '../settings/actions'
+
+export interface Command {
+  readonly id: string
+  readonly group: string
+  readonly label: string
+  /** The shortcut, as shown ("Alt+1", "Mod+K"). */
+  readonly keys?: string
+  run(): void
+}
+
+export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
+export function keysLabel(keys: string): string {
+  return keys.replace('Mod', isMac ? '⌘' : 'Ctrl').replace('Alt', isMac ? '⌥' : 'Alt')
+}
+
+export function showView(view: MainView): void {
+  useSettingsStore.getState().viewChosen(view)
+}
+
+/** After the view has rendered, focuses an element of it (the compaction focus field, the API key box). */
+function focusSoon(selector: string): void {
+  requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus()))
+}
+
+export function stepPass(delta: number): void {
+  const s = useInspectorStore.getState()
+  if (s.passes.length === 0) return
+  const index = s.passes.findIndex((p) => p.id === s.selectedPassId)
+  const next = Math.min(s.passes.length - 1, Math.max(0, (index < 0 ? s.passes.length : index) + delta))
+  s.passSelected(s.passes[next]!.id)
+}
+
+export function openCompactNow(): void {
+  showView('compaction')
+  focusSoon('#compaction-focus')
+}
+
+/** Esc: stops what runs in the session (a turn or a compaction; both are the session's run). */
+export function stopRunning(sessionId: string): boolean {
+  const live = useCompactionStore.getState().bySession[sessionId]?.live
+  if (live) {
+    void cancelCompaction(sessionId)
+    return true
+  }
+  if (useChatStore.getState().bySession[sessionId]?.running) {
+    void stopTurn(sessionId)
+    return true
+  }
+  return false
+}
+
+export function buildCommands(): Command[] {
+  const project = selectSelectedProject(useProjectsStore.getState())
+  const sessionId = useSessionsStore.getState().selectedId
+  const chat = sessionId ? useChatStore.getState().bySession[sessionId] : undefined
+  const live = sessionId ? useCompactionStore.getState().bySession[sessionId]?.live : null
+  const inspector = useInspectorStore.getState()
+  const out: Command[] = []
+
+  for (const v of MAIN_VIEWS) out.push({ id: `view.${v.id}`, group: 'View', label: `Go to ${v.label}`, keys: `Alt+${v.key}`, run: () => showView(v.id) })
+
+  if (project) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void createSession(project.id).then(() => showView('chat')) })
+  if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
+  if (sessionId) {
+    out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
+    out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
+    out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
+    out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusSoon('input[aria-label="Fact to pin"]')) })
+
+    out.push({ id: 'inspector.toggle', group: 'Inspector', label: inspector.layout.collapsed ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: () => (showView('chat'), inspector.collapseToggled()) })
+    out.push({ id: 'inspector.dock', group: 'Inspector', label: inspector.layout.dock === 'right' ? 'Dock the inspector below the chat' : 'Dock the inspector beside the chat', run: () => inspector.dockChosen(inspector.layout.dock === 'right' ? 'bottom' : 'right') })
+    out.push({ id: 'pass.next', group: 'Inspector', label: 'Next pass', keys: 'Alt+↓', run: () => stepPass(1) })
+    out.push({ id: 'pass.previous', group: 'Inspector', label: 'Previous pass', keys: 'Alt+↑', run: () => stepPass(-1) })
+    for (const view of ['request', 'response', 'diff'] as InspectorView[]) {
+      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), inspector.viewChosen(view)) })
+    }
+  }
+
+  const listing = useFilesStore.getState().listing
+  if (project && listing && useFilesStore.getState().projectId === project.id) {
+    const walk = (nodes: typeof listing.instructions): void => {
+      for (const n of nodes) {
+        out.push({ id: `file.open.${n.path}`, group: 'Files', label: `Edit ${n.path}`, run: () => (showView('files'), void openFile(project.id, n.path)) })
+        walk(n.children)
+      }
+    }
+    walk([...listing.instructions, ...listing.memory])
+    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => (showView('files'), void createFile(project.id, c.path)) })
+  } else if (project) {
+    out.push({ id: 'files.open', group: 'Files', label: 'Edit instruction and memory files', run: () => showView('files') })
+  }
+
+  out.push({ id: 'theme.light', group: 'Settings', label: 'Theme: light', run: () => void chooseTheme('light') })
+  out.push({ id: 'theme.dark', group: 'Settings', label: 'Theme: dark', run: () => void chooseTheme('dark') })
+  out.push({ id: 'theme.system', group: 'Settings', label: 'Theme: follow the system', run: () => void chooseTheme('system') })
+  out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusSoon('input[aria-label="API key"]')) })
+  out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusSoon('select[aria-label="Model"]')) })
+  return out
+}
+
+/** Commands whose label (or group) contains every word typed, in order of the list. */
+export function filterCommands(commands: ReadonlyArray<Command>, query: string): Command[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return [...commands]
+  return commands.filter((c) => {
+    const text = `${c.group} ${c.label}`.toLowerCase()
+    return words.every((w) => text.includes(w))
+  })
+}

@@ -1,0 +1,250 @@
+/**
+ * Settings (issue 9 item 4): the API key (stored in the host's secret storage, shown again only as its last four
+ * characters), the model new sessions start with (from the model table, with window and prices), the project's
+ * compaction settings, the 1h TTL for the static prefix, the default permission mode, the theme, and the folders.
+ */
+import { useEffect, useState, type FormEvent } from 'react'
+import type { SettingsViewData } from '../../../src-preload/contract'
+import { useSettingsStore, type Theme } from '../../state/settings'
+import { useSlow } from '../palette/use-slow'
+import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
+import './settings.css'
+
+/** 3 → "$3", 3.75 → "$3.75", 0.025 → "$0.025" (prices per million tokens, as published). */
+const usdPerM = (n: number) => `$${Number(n.toFixed(3))}`
+/** 1000000 → "1M", 200000 → "200k". */
+const windowLabel = (tokens: number) => (tokens >= 1_000_000 ? `${tokens / 1_000_000}M` : `${Math.round(tokens / 1000)}k`)
+
+export function SettingsView({ projectId, projectName }: { projectId: string | null; projectName: string | null }) {
+  const data = useSettingsStore((s) => s.data)
+  const loading = useSettingsStore((s) => s.loading)
+  const error = useSettingsStore((s) => s.error)
+  const saving = useSlow(useSettingsStore((s) => s.saving))
+  // The theme shows the choice at once (the main process's copy follows).
+  const theme = useSettingsStore((s) => s.theme)
+
+  useEffect(() => {
+    void loadSettings(projectId)
+  }, [projectId])
+
+  if (!data) {
+    return (
+      <div className="settings view-page" data-testid="settings-view">
+        {error ? <p className="error" role="alert">{error}</p> : <p className="muted">{loading ? 'Reading the settings…' : ''}</p>}
+      </div>
+    )
+  }
+  return (
+    <div className="settings view-page" data-testid="settings-view">
+      <header className="view-head">
+        <h1>Settings</h1>
+        {saving && <span className="muted">Saving…</span>}
+        {error && (
+          <span className="error" role="alert">
+            {error}
+          </span>
+        )}
+      </header>
+      {data.problems.length > 0 && (
+        <p className="warn-box">
+          {data.problems.join(' ')} Changing a setting here writes a clean file.
+        </p>
+      )}
+      <ModelSection data={data} />
+      <ApiKeySection data={data} />
+      <CompactionSection data={data} projectName={projectName} />
+      <section className="settings-group" aria-labelledby="set-sessions">
+        <h2 id="set-sessions">Sessions and cache</h2>
+        <label className="settings-row">
+          <span>Default permission mode</span>
+          <select aria-label="Default permission mode" value={data.app.defaultMode} onChange={(e) => void saveSettings({ app: { defaultMode: e.target.value as 'plan' | 'build' | 'auto' } })}>
+            <option value="plan">plan (read-only)</option>
+            <option value="build">build (ask before changes)</option>
+            <option value="auto">auto (no questions)</option>
+          </select>
+          <small className="muted">New sessions start in this mode.</small>
+        </label>
+        <label className="settings-row check">
+          <input type="checkbox" checked={data.app.staticCacheTtl1h} onChange={(e) => void saveSettings({ app: { staticCacheTtl1h: e.target.checked } })} aria-label="1-hour cache for the static prefix" />
+          <span>Cache the static prefix (tools and system rules) for 1 hour instead of 5 minutes</span>
+          <small className="muted">A 1h write costs 2× the input price instead of 1.25×; it pays for itself when you pause longer than 5 minutes. The Cache view's what-if shows what it would have saved in a session.</small>
+        </label>
+      </section>
+      <section className="settings-group" aria-labelledby="set-theme">
+        <h2 id="set-theme">Appearance</h2>
+        <div className="settings-row" role="radiogroup" aria-label="Theme">
+          {(['light', 'dark', 'system'] as Theme[]).map((t) => (
+            <label key={t} className="radio">
+              <input type="radio" name="theme" value={t} checked={theme === t} onChange={() => void chooseTheme(t)} />
+              {t === 'system' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
+            </label>
+          ))}
+        </div>
+      </section>
+      <section className="settings-group" aria-labelledby="set-folders">
+        <h2 id="set-folders">Folders</h2>
+        <dl className="settings-dl">
+          <dt>Data folder</dt>
+          <dd>
+            <code data-testid="data-dir">{data.dataDir}</code> — the database, exports, settings, and backups of edited files (file-backups/).
+          </dd>
+          <dt>Loupe home</dt>
+          <dd>
+            <code>{data.loupeHome}</code> — global instructions (AGENTS.md) and user memory (memory.md), read by every project.
+          </dd>
+        </dl>
+      </section>
+    </div>
+  )
+}
+
+function ModelSection({ data }: { data: SettingsViewData }) {
+  const chosen = data.app.model ?? ''
+  const effective = data.models.find((m) => m.id === data.effectiveModel)
+  return (
+    <section className="settings-group" aria-labelledby="set-model">
+      <h2 id="set-model">Model</h2>
+      <label className="settings-row">
+        <span>New sessions use</span>
+        <select aria-label="Model" value={chosen} onChange={(e) => void saveSettings({ app: { model: e.target.value || null } })}>
+          <option value="">The app's default{data.app.model ? '' : ` (${data.models.find((m) => m.id === data.effectiveModel)?.label ?? data.effectiveModel})`}</option>
+          {data.models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label} · {windowLabel(m.contextWindow)} window · {usdPerM(m.prices.input)} / {usdPerM(m.prices.output)} per MTok
+            </option>
+          ))}
+        </select>
+        <small className="muted">A session keeps the model it started with: switching mid-session starts the cache afresh.</small>
+      </label>
+      {effective && (
+        <table className="settings-prices" aria-label="Prices of the chosen model">
+          <thead>
+            <tr>
+              <th>{effective.label}</th>
+              <th>input</th>
+              <th>cache write 5m</th>
+              <th>cache write 1h</th>
+              <th>cache read</th>
+              <th>output</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>
+                {windowLabel(effective.contextWindow)} window, {effective.maxOutputTokens.toLocaleString('en-US')} max output, cache from {effective.minCacheableTokens.toLocaleString('en-US')} tokens
+              </td>
+              <td>{usdPerM(effective.prices.input)}</td>
+              <td>{usdPerM(effective.prices.cacheWrite5m)}</td>
+              <td>{usdPerM(effective.prices.cacheWrite1h)}</td>
+              <td>{usdPerM(effective.prices.cacheRead)}</td>
+              <td>{usdPerM(effective.prices.output)}</td>
+            </tr>
+          </tbody>
+          <caption className="muted">USD per million tokens{effective.pricesEstimated ? ' (estimated: not confirmed by the provider)' : ''}.</caption>
+        </table>
+      )}
+    </section>
+  )
+}
+
+function ApiKeySection({ data }: { data: SettingsViewData }) {
+  const [key, setKey] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const status = data.apiKey
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const failure = await setApiKey(key)
+    setProblem(failure)
+    if (!failure) setKey('')
+  }
+  return (
+    <section className="settings-group" aria-labelledby="set-key">
+      <h2 id="set-key">Anthropic API key</h2>
+      <p className="settings-text" data-testid="key-status">
+        {status.configured ? (
+          <>
+            A key ending in <code>{status.hint}</code> is set {status.source === 'env' ? 'by ANTHROPIC_API_KEY (it wins over a stored key)' : "in this computer's secret storage"}.
+          </>
+        ) : (
+          <>No key is set: {data.endpoint.kind === 'simulator' ? 'the offline simulator answers.' : 'the API cannot be reached.'}</>
+        )}{' '}
+        Now answering: <strong>{data.endpoint.label}</strong>.
+        {status.restartNeeded && <strong className="warn"> Restart Loupe to use the new key.</strong>}
+      </p>
+      <form className="settings-inline" onSubmit={(e) => void submit(e)}>
+        <input type="password" autoComplete="off" spellCheck={false} placeholder="sk-ant-…" aria-label="API key" value={key} onChange={(e) => setKey(e.target.value)} />
+        <button type="submit" className="primary" disabled={key.trim() === ''}>
+          Save key
+        </button>
+        {status.configured && status.source === 'store' && (
+          <button type="button" onClick={() => void setApiKey(null).then(setProblem)}>
+            Forget the key
+          </button>
+        )}
+      </form>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <small className="muted">The key is kept in the host's secret storage and handed only to the model client; it is never shown again, logged or recorded.</small>
+    </section>
+  )
+}
+
+function CompactionSection({ data, projectName }: { data: SettingsViewData; projectName: string | null }) {
+  const project = data.project
+  const [form, setForm] = useState(() => (project ? { auto: project.auto, threshold: project.threshold, target: project.target, keepSteps: project.keepSteps } : null))
+  useEffect(() => {
+    if (project) setForm({ auto: project.auto, threshold: project.threshold, target: project.target, keepSteps: project.keepSteps })
+  }, [project])
+  if (!project || !form) {
+    return (
+      <section className="settings-group" aria-labelledby="set-compaction">
+        <h2 id="set-compaction">Compaction</h2>
+        <p className="muted">Open a project to set when its sessions compact.</p>
+      </section>
+    )
+  }
+  const invalid = form.target >= form.threshold ? 'The target must be below the threshold.' : null
+  const dirty = form.auto !== project.auto || form.threshold !== project.threshold || form.target !== project.target || form.keepSteps !== project.keepSteps
+  const pct = (v: number) => Math.round(v * 100)
+  return (
+    <section className="settings-group" aria-labelledby="set-compaction">
+      <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
+      <form
+        className="settings-grid"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (!invalid) void saveSettings({ project: { projectId: project.projectId, compaction: form } })
+        }}
+      >
+        <label className="check">
+          <input type="checkbox" checked={form.auto} onChange={(e) => setForm({ ...form, auto: e.target.checked })} /> Compact automatically
+        </label>
+        <label>
+          Threshold (% of the window)
+          <input type="number" min={5} max={99} aria-label="Threshold" value={pct(form.threshold)} onChange={(e) => setForm({ ...form, threshold: Number(e.target.value) / 100 })} />
+        </label>
+        <label>
+          Target (% of the window)
+          <input type="number" min={1} max={98} aria-label="Target" value={pct(form.target)} onChange={(e) => setForm({ ...form, target: Number(e.target.value) / 100 })} />
+        </label>
+        <label>
+          Steps kept whole
+          <input type="number" min={1} max={100} aria-label="Steps kept whole" value={form.keepSteps} onChange={(e) => setForm({ ...form, keepSteps: Math.round(Number(e.target.value)) })} />
+        </label>
+        <div className="settings-inline">
+          <button type="submit" className="primary" disabled={!dirty || invalid !== null}>
+            Save compaction settings
+          </button>
+          {invalid && <span className="error">{invalid}</span>}
+        </div>
+      </form>
+      <small className="muted">
+        Kept in <code>{project.configPath}</code> in the project (the next pass reads it; commit it to share it). Other settings in that file are left as written.
+      </small>
+      {project.problems.length > 0 && <p className="warn-box">{project.problems.join(' ')}</p>}
+    </section>
+  )
+}

@@ -1,0 +1,114 @@
+/**
+ * The compaction view's state, per session: the checkpoints with their summary passes (`compaction.list`), the dry
+ * runs waiting to be applied or discarded, the pins, and the compaction in flight (from the `compaction.*` events:
+ * stage, output so far, elapsed). Which card is open is shared by the whole view.
+ */
+import { create } from 'zustand'
+import type { EntryView, EventPayload, PassSummaryView, RequestOutput } from '../../src-preload/contract'
+
+export type CheckpointRecord = RequestOutput<'compaction.list'>['checkpoints'][number]
+export type DraftView = RequestOutput<'compaction.list'>['drafts'][number]
+export type PinView = RequestOutput<'pin.list'>[number]
+
+export interface LiveCompaction {
+  readonly compactionId: string
+  readonly trigger: 'auto' | 'manual' | 'partial' | 'tool'
+  readonly focus: string | null
+  readonly dryRun: boolean
+  readonly startedAt: number
+  /** trimmed | summary_started | summary_streaming | summary_finished | extension_failed */
+  readonly stage: string
+  readonly outputChars: number
+  readonly trimmed: number | null
+  readonly savedTokens: number | null
+}
+
+export interface SessionCompactions {
+  readonly loaded: boolean
+  readonly checkpoints: ReadonlyArray<CheckpointRecord>
+  readonly drafts: ReadonlyArray<DraftView>
+  readonly pins: ReadonlyArray<PinView>
+  readonly live: LiveCompaction | null
+  /** The last compaction that did not apply, and why (failed, cancelled, refused, stale, nothing to compact). */
+  readonly lastFailure: { readonly reason: string; readonly message: string } | null
+  readonly error: string | null
+}
+
+const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, lastFailure: null, error: null }
+
+/** What the view shows in its detail pane: a checkpoint (by entry id) or a draft (by draft id). */
+export type CompactionSelection = { readonly kind: 'checkpoint'; readonly id: string } | { readonly kind: 'draft'; readonly id: string } | null
+
+interface CompactionState {
+  readonly bySession: Readonly<Record<string, SessionCompactions>>
+  readonly selection: CompactionSelection
+
+  listLoaded(sessionId: string, list: RequestOutput<'compaction.list'>, pins: ReadonlyArray<PinView>): void
+  loadFailed(sessionId: string, message: string): void
+  compactionStarted(e: EventPayload<'compaction.started'>, at: number): void
+  compactionProgressed(e: EventPayload<'compaction.progressed'>): void
+  compactionDrafted(e: EventPayload<'compaction.drafted'>): void
+  compactionApplied(e: EventPayload<'compaction.applied'>): void
+  compactionFailed(e: EventPayload<'compaction.failed'>): void
+  draftDiscarded(sessionId: string, draftId: string): void
+  pinsLoaded(sessionId: string, pins: ReadonlyArray<PinView>): void
+  selected(selection: CompactionSelection): void
+}
+
+export const useCompactionStore = create<CompactionState>()((set) => {
+  const update = (sessionId: string, fn: (s: SessionCompactions) => Partial<SessionCompactions>) =>
+    set((state) => {
+      const current = state.bySession[sessionId] ?? EMPTY
+      return { bySession: { ...state.bySession, [sessionId]: { ...current, ...fn(current) } } }
+    })
+  return {
+    bySession: {},
+    selection: null,
+    listLoaded: (sessionId, list, pins) => update(sessionId, () => ({ loaded: true, checkpoints: list.checkpoints, drafts: list.drafts, pins, error: null })),
+    loadFailed: (sessionId, message) => update(sessionId, () => ({ loaded: true, error: message })),
+    compactionStarted: (e, at) =>
+      update(e.sessionId, () => ({
+        live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, trimmed: null, savedTokens: null },
+        lastFailure: null,
+      })),
+    compactionProgressed: (e) =>
+      update(e.sessionId, (s) => {
+        if (!s.live || s.live.compactionId !== e.compactionId) return {}
+        const p = e as Record<string, unknown>
+        return {
+          live: {
+            ...s.live,
+            stage: e.stage,
+            outputChars: typeof p.outputChars === 'number' ? p.outputChars : s.live.outputChars,
+            trimmed: typeof p.trimmed === 'number' ? p.trimmed : s.live.trimmed,
+            savedTokens: typeof p.savedTokens === 'number' ? p.savedTokens : s.live.savedTokens,
+          },
+        }
+      }),
+    compactionDrafted: (e) => {
+      update(e.sessionId, (s) => ({ live: null, drafts: [...s.drafts.filter((d) => d.draftId !== e.draft.draftId), e.draft] }))
+      set({ selection: { kind: 'draft', id: e.draft.draftId } })
+    },
+    compactionApplied: (e) => {
+      update(e.sessionId, (s) => ({
+        live: null,
+        drafts: s.drafts.filter((d) => d.draftId !== e.compactionId),
+        checkpoints: s.checkpoints.some((c) => c.checkpoint.id === e.checkpoint.id)
+          ? s.checkpoints
+          : [...s.checkpoints, { checkpoint: e.checkpoint as EntryView, realTokensAfter: null, passes: [] as PassSummaryView[] }],
+      }))
+      set({ selection: { kind: 'checkpoint', id: e.checkpoint.id } })
+    },
+    compactionFailed: (e) => update(e.sessionId, () => ({ live: null, lastFailure: { reason: e.reason, message: e.message } })),
+    draftDiscarded: (sessionId, draftId) => {
+      update(sessionId, (s) => ({ drafts: s.drafts.filter((d) => d.draftId !== draftId) }))
+      set((s) => (s.selection?.kind === 'draft' && s.selection.id === draftId ? { selection: null } : {}))
+    },
+    pinsLoaded: (sessionId, pins) => update(sessionId, () => ({ pins })),
+    selected: (selection) => set({ selection }),
+  }
+})
+
+export function selectCompactions(sessionId: string) {
+  return (s: CompactionState): SessionCompactions => s.bySession[sessionId] ?? EMPTY
+}

@@ -1,0 +1,106 @@
+/**
+ * The Files view's state: the project's instruction and memory files as the prompt builder resolved them, the file
+ * open in the editor (the version it was opened from, the user's draft, a change seen on disk), the price of the
+ * draft for the session's next pass (applied now and at the next compaction), and where a save stands.
+ */
+import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
+import type { FilesListingView, OpenedFileView, RequestOutput } from '../../src-preload/contract'
+
+export type EditPriceView = NonNullable<RequestOutput<'cache.priceEdit'>>
+export type ApplyChoice = 'now' | 'later'
+
+export interface OpenFile {
+  readonly projectId: string
+  /** What was on disk when the file was opened (or last saved or merged): a save names its sha256. */
+  readonly base: OpenedFileView
+  readonly draft: string
+  /** The file changed on disk while open (seen by polling or refused by a save): its text, for the merge. */
+  readonly disk: { readonly text: string; readonly sha256: string | null; readonly exists: boolean } | null
+  /** Where the user's text was kept when a save was refused. */
+  readonly minePath: string | null
+}
+
+export type SaveState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'saving' }
+  | { readonly kind: 'saved'; readonly applied: 'now' | 'later' | 'no_session'; readonly message: string; readonly backupPath: string | null }
+  | { readonly kind: 'failed'; readonly message: string }
+
+interface FilesState {
+  readonly projectId: string | null
+  readonly listing: FilesListingView | null
+  readonly loading: boolean
+  readonly error: string | null
+  readonly open: OpenFile | null
+  readonly openError: string | null
+  readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
+  readonly save: SaveState
+  readonly choice: ApplyChoice
+  /** Width of the file tree, in px (remembered). */
+  readonly treeWidth: number
+
+  projectShown(projectId: string): void
+  listingLoaded(projectId: string, listing: FilesListingView): void
+  listingFailed(message: string): void
+  fileOpened(projectId: string, file: OpenedFileView): void
+  fileOpenFailed(message: string): void
+  draftEdited(text: string): void
+  diskChanged(disk: { text: string; sha256: string | null; exists: boolean }): void
+  conflictFound(disk: { text: string; sha256: string | null; exists: boolean }, minePath: string): void
+  /** The user merged: the draft stands against the disk's version from now on. */
+  mergeAccepted(draft: string): void
+  priceLoading(draft: string): void
+  priceLoaded(draft: string, now: EditPriceView | null, later: EditPriceView | null): void
+  priceFailed(message: string): void
+  choiceMade(choice: ApplyChoice): void
+  saveStarted(): void
+  saveFinished(base: OpenedFileView, state: SaveState): void
+  saveFailed(message: string): void
+  treeResized(width: number): void
+}
+
+const NO_PRICE = { now: null, later: null, loading: false, error: null, forDraft: null }
+export const TREE_MIN_PX = 220
+
+export const useFilesStore = create<FilesState>()(
+  persist(
+    (set) => ({
+      projectId: null,
+      listing: null,
+      loading: false,
+      error: null,
+      open: null,
+      openError: null,
+      price: NO_PRICE,
+      save: { kind: 'idle' },
+      choice: 'now',
+      treeWidth: 320,
+
+      projectShown: (projectId) =>
+        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, openError: null, price: NO_PRICE, save: { kind: 'idle' } })),
+      listingLoaded: (projectId, listing) => set((s) => (s.projectId === projectId ? { listing, loading: false, error: null } : {})),
+      listingFailed: (message) => set({ loading: false, error: message }),
+      fileOpened: (projectId, file) => set({ open: { projectId, base: file, draft: file.text, disk: null, minePath: null }, openError: null, price: NO_PRICE, save: { kind: 'idle' } }),
+      fileOpenFailed: (message) => set({ openError: message }),
+      draftEdited: (text) => set((s) => (s.open ? { open: { ...s.open, draft: text }, save: s.save.kind === 'saved' || s.save.kind === 'failed' ? { kind: 'idle' } : s.save } : {})),
+      diskChanged: (disk) => set((s) => (s.open ? { open: { ...s.open, disk } } : {})),
+      conflictFound: (disk, minePath) => set((s) => (s.open ? { open: { ...s.open, disk, minePath }, save: { kind: 'idle' } } : {})),
+      mergeAccepted: (draft) =>
+        set((s) => {
+          if (!s.open?.disk) return {}
+          const disk = s.open.disk
+          return { open: { ...s.open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null } }
+        }),
+      priceLoading: (draft) => set((s) => ({ price: { ...s.price, loading: true, error: null, forDraft: draft } })),
+      priceLoaded: (draft, now, later) => set((s) => (s.price.forDraft === draft ? { price: { now, later, loading: false, error: null, forDraft: draft } } : {})),
+      priceFailed: (message) => set((s) => ({ price: { ...s.price, loading: false, error: message } })),
+      choiceMade: (choice) => set({ choice }),
+      saveStarted: () => set({ save: { kind: 'saving' } }),
+      saveFinished: (base, state) => set((s) => (s.open ? { open: { ...s.open, base, draft: s.open.draft, disk: null, minePath: null }, save: state } : {})),
+      saveFailed: (message) => set({ save: { kind: 'failed', message } }),
+      treeResized: (width) => set({ treeWidth: Math.max(TREE_MIN_PX, Math.round(width)) }),
+    }),
+    { name: 'loupe.files', version: 1, partialize: (s) => ({ choice: s.choice, treeWidth: s.treeWidth }) },
+  ),
+)
