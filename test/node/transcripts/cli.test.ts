@@ -74,3 +74,24 @@ describe('import --list', () => {
     expect(spotter.find((s: { session_id: string }) => s.session_id === 'short')).toMatchObject({ requests: 1, models: ['claude-opus-4-6'] })
   })
 })
+
+describe('import --store', () => {
+  it('imports the session into the store of the data folder and prints what it wrote', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { openStore } = await import('../../../src-main/node/store')
+    const home = mkdtempSync(join(tmpdir(), 'loupe-cli-store-'))
+    try {
+      let out = ''
+      const code = await runImportCli([join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), '--store'], { out: (t) => (out += t), err: () => {}, env: { LOUPE_HOME: home } })
+      expect(code).toBe(0)
+      const printed = JSON.parse(out) as { status: string; session_id: string; passes: number }
+      expect(printed).toMatchObject({ status: 'imported', passes: 4 })
+      const store = openStore(join(home, 'loupe.db'))
+      expect(store.passes.list(printed.session_id).map((p) => p.source)).toEqual(['transcript', 'transcript', 'transcript', 'transcript'])
+      store.close()
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+})
