@@ -42,7 +42,7 @@ export function niceCeil(n: number): number {
   return 10 * p
 }
 
-const k = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(Math.round(n)))
+const k = (n: number) => (n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(2))}M` : n >= 1000 ? `${Number((n / 1000).toFixed(1))}k` : String(Math.round(n)))
 
 export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void }) {
   const [ref, width] = useWidth()
