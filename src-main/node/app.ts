@@ -76,6 +76,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     loupeHome,
     homeDir,
   })
+  const closers: Array<() => Promise<unknown> | unknown> = []
   const info: AppInfo = {
     name: 'Loupe',
     version: APP_VERSION,
@@ -93,6 +94,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     homeDir,
     sessions,
     secrets,
+    atClose: (fn) => void closers.push(fn),
     loupeHome,
     settings,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
@@ -103,6 +105,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     services,
     async close() {
+      for (const fn of closers.reverse()) {
+        try {
+          await fn()
+        } catch (err) {
+          log.warn('cleanup at close failed', { error: err instanceof Error ? err.message : String(err) })
+        }
+      }
       await sessions.close()
       await endpoint.close()
       store.close()

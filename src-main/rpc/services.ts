@@ -23,6 +23,8 @@ export interface Services {
   readonly settings: SettingsService
   /** Where the API key is kept (the host's secret storage). The key itself never crosses the contract. */
   readonly secrets: SecretStore
+  /** Registers cleanup for app.close() (a running proxy, a watcher …); run in reverse order of registration. */
+  atClose(fn: () => Promise<unknown> | unknown): void
   /** Present only where the host has a native folder dialog (Electron). */
   readonly pickFolder?: () => Promise<string | null>
 }

@@ -41,7 +41,9 @@ export function sessionCacheSummary(store: Store, sessionId: string, options: Ca
   const passes = store.passes.list(sessionId).map((p) => ({
     passId: p.id,
     seq: p.seq,
-    attribution: isAttribution(p.attribution) ? p.attribution : attributePass(store, p, { models, ...(options.hasher ? { hasher: options.hasher } : {}) }),
+    // A pass reconstructed from a transcript keeps the transcript-level attribution it was imported with: its body
+    // is not a request the cache engine can walk.
+    attribution: isAttribution(p.attribution) ? p.attribution : p.source === 'transcript' ? null : attributePass(store, p, { models, ...(options.hasher ? { hasher: options.hasher } : {}) }),
   }))
   const attributions = passes.flatMap((p) => (p.attribution ? [p.attribution] : []))
   return { sessionId, passes, ...summarizeSession(attributions, models) }

@@ -18,6 +18,7 @@ export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' 
     onSessionCreated: (session) => events.emit('session.created', session),
     onPassRecorded: (sessionId, pass) => events.emit('pass.completed', { sessionId, pass: pass as never }),
   })
+  services.atClose(() => proxy.stop())
   return {
     'proxy.start': async ({ port, upstream }) => {
       try {
