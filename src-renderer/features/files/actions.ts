@@ -40,14 +40,20 @@ export function editKind(node: FileNodeView | null): 'instruction_file' | 'memor
   return node?.kind === 'memory' ? 'memory_file' : 'instruction_file'
 }
 
+/** Sessions whose passes are known to be attributed (each is, when committed; an imported or older one may not be). */
+const attributed = new Set<string>()
+
 /**
- * Prices the draft for the session's next pass, applied now and at the next compaction. Every pass is attributed
- * first (`session.cacheSummary`), so the price sees every cache entry the session wrote.
+ * Prices the draft for the session's next pass, applied now and at the next compaction. The first time for a
+ * session, every pass is attributed first (`session.cacheSummary`), so the price sees every cache entry it wrote.
  */
 export async function priceDraft(sessionId: string, path: string, kind: 'instruction_file' | 'memory_file', before: string, draft: string): Promise<void> {
   const store = useFilesStore.getState()
   store.priceLoading(draft)
-  await client.request('session.cacheSummary', { sessionId })
+  if (!attributed.has(sessionId)) {
+    const summary = await client.request('session.cacheSummary', { sessionId })
+    if (summary.ok) attributed.add(sessionId)
+  }
   const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length })
   const [now, later] = await Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
   if (!now.ok) return store.priceFailed(`Could not price the edit: ${now.error.message}`)
