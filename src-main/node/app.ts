@@ -75,6 +75,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     loupeHome,
     homeDir,
+    preferences: () => settings.preferences(),
   })
   const closers: Array<() => Promise<unknown> | unknown> = []
   const info: AppInfo = {

@@ -7,6 +7,7 @@ import type { Clock, Hasher, Logger } from '../../engine/ports'
 import type { EventHub } from '../../rpc/events'
 import type { ModelEndpoint } from '../model/endpoint'
 import type { Store } from '../store'
+import type { SessionPreferences } from '../settings/service'
 import { SessionRuntime, type RuntimeEvent } from './runtime'
 import type { CompactionEvent } from './compaction'
 
@@ -22,6 +23,8 @@ export interface ManagerDeps {
   readonly events: EventHub
   readonly loupeHome: string
   readonly homeDir?: string
+  /** Settings the session reads: the static prefix's cache TTL (each pass) and the mode a new session starts in. */
+  readonly preferences?: () => SessionPreferences
 }
 
 export class SessionManager {

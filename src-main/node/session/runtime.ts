@@ -22,6 +22,7 @@ import type { Clock, Hasher, Logger } from '../../engine/ports'
 import type { ModelEndpoint } from '../model/endpoint'
 import { findModel } from '../model/models'
 import type { Store } from '../store'
+import type { SessionPreferences } from '../settings/service'
 import { createToolExecutor, type NodeToolExecutor } from '../tools'
 import { gatherProjectContext, createNestedContextReader, type NestedContextReader } from '../instructions'
 import { StoreSessionLog } from './store-log'
@@ -42,6 +43,8 @@ export interface RuntimeDeps {
   readonly log: Logger
   readonly loupeHome: string
   readonly homeDir?: string
+  /** Settings the session reads: the static prefix's cache TTL (each pass) and the mode a new session starts in. */
+  readonly preferences?: () => SessionPreferences
   /** Contract events for this session. */
   readonly emit: (event: RuntimeEvent) => void
 }
@@ -58,7 +61,9 @@ export type RuntimeEvent =
 /** Every tool, `compact` included: the compaction layer answers it (compaction-hook.ts). */
 const OFFERED_TOOLS = WIRE_TOOLS
 /** One object for every pass, so the builder can reuse its planned system blocks (it memoises by identity). */
-const PROMPT_SETTINGS = { features: { sandbox: false, hooks: false, todo: true, skills: true }, staticCacheTtl1h: false } as const
+const FEATURES = { sandbox: false, hooks: false, todo: true, skills: true } as const
+const PROMPT_SETTINGS = { features: FEATURES, staticCacheTtl1h: false } as const
+const PROMPT_SETTINGS_TTL_1H = { features: FEATURES, staticCacheTtl1h: true } as const
 
 const DEFAULT_MAX_TOKENS = 8192
 /** A chat message that starts with this runs a compaction instead of a turn; the rest is the focus. */
@@ -92,7 +97,11 @@ export class SessionRuntime {
     readonly sessionId: string,
     readonly root: string,
   ) {
-    this.state = parseSessionState(deps.store.sessions.state(sessionId), deps.endpoint.model)
+    const stored = deps.store.sessions.state(sessionId)
+    this.state = parseSessionState(stored, deps.endpoint.model)
+    // A new session starts in the mode chosen in Settings.
+    const defaultMode = deps.preferences?.().defaultMode
+    if (stored === '{}' && defaultMode && defaultMode !== this.state.mode) this.state = { ...this.state, mode: defaultMode }
     this.sessionLog = new StoreSessionLog(deps.store, sessionId, deps.clock, (pass) => {
       if (pass.kind === 'main' && pass.status === 'done') this.lastMainPass = pass
       deps.emit({ type: 'pass', pass })
@@ -180,7 +189,7 @@ export class SessionRuntime {
     return buildPromptPlan({
       model: this.state.model,
       maxTokens,
-      settings: PROMPT_SETTINGS,
+      settings: this.deps.preferences?.().staticCacheTtl1h ? PROMPT_SETTINGS_TTL_1H : PROMPT_SETTINGS,
       tools: OFFERED_TOOLS,
       project: frozen.project,
       session: session ?? frozen.session,

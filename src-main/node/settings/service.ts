@@ -58,12 +58,23 @@ export const MODEL_ROWS: ReadonlyArray<ModelRow> = MODELS.map((m) => ({
   pricesEstimated: m.prices.estimated,
 }))
 
+export interface SessionPreferences {
+  readonly staticCacheTtl1h: boolean
+  readonly defaultMode: 'plan' | 'build' | 'auto'
+}
+
 export class SettingsService {
   /** The key's status when the app started: the model client was chosen from it. */
   private readonly startKey: Promise<KeyStatus>
 
   constructor(private readonly deps: SettingsServiceDeps) {
     this.startKey = keyStatus(deps.secrets, deps.env)
+  }
+
+  /** What the sessions read from the settings: the static prefix's TTL (each pass) and the starting mode. */
+  preferences(): SessionPreferences {
+    const current = this.deps.store.current()
+    return { staticCacheTtl1h: current.staticCacheTtl1h, defaultMode: current.defaultMode }
   }
 
   /** The model new sessions start with. */
