@@ -20,6 +20,7 @@ import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
 import type { ToolExecutor, ToolOutcome } from '../tools/executor'
 import type { ToolEffect } from '../tools/types'
+import type { ContextNote } from '../prompt/notes'
 import type { Approvals, CompactionHook, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
 
 /** Passes one turn may take before the loop stops and hands back to the user. */
@@ -40,7 +41,11 @@ export interface TurnDeps {
   readonly maxPasses?: number
 }
 
-export type TurnInput = { readonly kind: 'message'; readonly text: string } | { readonly kind: 'retry' }
+/**
+ * What starts a turn. `notes` are after-the-breakpoint notes delivered with the user's message (an instruction
+ * file changed on disk since the session block was frozen …).
+ */
+export type TurnInput = { readonly kind: 'message'; readonly text: string; readonly notes?: ReadonlyArray<ContextNote> } | { readonly kind: 'retry' }
 
 export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens'; readonly passes: number }
 
@@ -58,7 +63,9 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
 
   // A session left with unanswered tool calls (a crash, a kill) is repaired before anything is sent.
   append(unansweredToolUses(deps.log.entries()).map((c) => interrupted(c.id, c.name)))
-  if (input.kind === 'message') append([{ kind: 'user_message', content: [{ type: 'text', text: input.text }] }])
+  if (input.kind === 'message') {
+    append([{ kind: 'user_message', content: [{ type: 'text', text: input.text }], ...(input.notes?.length ? { notes: input.notes } : {}) }])
+  }
 
   const maxPasses = deps.maxPasses ?? DEFAULT_MAX_PASSES_PER_TURN
   for (let passNumber = 1; passNumber <= maxPasses; passNumber++) {

@@ -16,6 +16,8 @@ import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
 import { freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
+import { diffGathered } from '../../engine/prompt/changes'
+import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 import type { Clock, Hasher, Logger } from '../../engine/ports'
@@ -87,6 +89,8 @@ export class SessionRuntime {
   private config: ProjectConfig = DEFAULT_PROJECT_CONFIG
   private extensions: { key: string; loaded: LoadedExtensions } | null = null
   private lastMainPass: PassSummary | null
+  /** The instruction and memory files as last frozen or noted, to tell what changed on disk since. */
+  private baseline: GatheredContext | null = null
   /** Context sections of extensions for the next pass, rendered in the compaction hook. */
   private sections: ReadonlyArray<ExtraSection> = []
   /** Extensions whose failure was already shown (once per session is enough). */
@@ -172,6 +176,7 @@ export class SessionRuntime {
     }
     if (this.state.frozen && this.nested) return
     const gathered = await this.gather()
+    this.baseline = gathered
     if (!this.state.frozen) {
       const frozen = freezeSession(gathered, { contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: true })
       this.save({ frozen })
@@ -248,6 +253,8 @@ export class SessionRuntime {
       compactor: () => this.extensions?.loaded.compactor ?? null,
       realTokens: () => contextTokensNow(this.sessionLog.entries(), this.lastMainPass).real,
       afterCheckpoint: (gathered) => {
+        // The re-frozen block has the files as they are now: later changes are measured from here.
+        this.baseline = gathered
         // Nested instruction files and rules the summary replaced are delivered again when a read needs them.
         this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: [] })
       },
@@ -316,7 +323,29 @@ export class SessionRuntime {
     return this.begin((signal) => this.turn(input, signal)).id
   }
 
+  /**
+   * Instruction, rule, memory and skill files that changed on disk since the session block was frozen (or since the
+   * last note about them) become `file_changed` notes on the user's next message: the model hears of the change,
+   * the frozen block keeps its bytes (docs/context-engine.md, "once said, don't move it"), and the Files view offers
+   * to apply the edit now. Each change is noted once.
+   */
+  private async changedFileNotes(): Promise<ContextNote[]> {
+    if (!this.state.frozen) return []
+    const now = await this.gather()
+    if (!this.baseline) {
+      this.baseline = now
+      return []
+    }
+    const changes = diffGathered(this.baseline, now)
+    this.baseline = now
+    return changes.map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
+  }
+
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
+    if (input.kind === 'message' && !input.notes) {
+      const notes = await this.changedFileNotes()
+      if (notes.length > 0) input = { ...input, notes }
+    }
     let calls = 0
     const modelCalls = { take: () => ++calls <= EXTENSION_MODEL_CALLS_PER_TURN }
     const hook = createCompactionHook({
@@ -498,6 +527,7 @@ export class SessionRuntime {
     })
     // Nested instruction files are delivered against the frozen block: the reader is made again from the new one.
     this.nested = null
+    this.baseline = gathered
     this.appendAndEmit([entry])
     return { applied: true, entryId: entry.id, message: `${names} applied now` }
   }
