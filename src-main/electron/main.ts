@@ -9,6 +9,7 @@ import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { IPC_EVENT_CHANNEL, IPC_REQUEST_CHANNEL, type Result } from '../../src-preload/contract'
 import { createApp, type App } from '../node/app'
+import { contentSecurityPolicy } from '../node/csp'
 import { createLogger } from '../node/log'
 import { safeStorageSecretStore } from './secrets'
 
@@ -18,19 +19,7 @@ const rendererDir = join(__dirname, '../renderer')
 const preloadFile = join(__dirname, '../preload/index.cjs')
 const log = createLogger()
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ')
+const CSP = contentSecurityPolicy()
 
 // Must run before `ready`: a standard, secure scheme gets a real origin (loupe://app), so relative URLs, workers
 // and the CSP behave as on https.

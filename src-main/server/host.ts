@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import type { ServerFrame } from '../../src-preload/contract'
 import { createApp, type App } from '../node/app'
 import type { Clock, Logger } from '../engine/ports'
+import { contentSecurityPolicy } from '../node/csp'
 import { createLogger } from '../node/log'
 import { serveStatic } from './static'
 import { createRpcSocketServer } from './websocket'
@@ -31,21 +32,9 @@ export interface BrowserHost {
   close(): Promise<void>
 }
 
-export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Monaco sets inline styles on its elements at run time.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "worker-src 'self' blob:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ')
+/** The browser host's CSP: the page may also open the contract's WebSocket on this port. */
+export function browserHostCsp(port: number): string {
+  return contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`])
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
@@ -72,7 +61,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const server: Server = createServer((req, res) => {
     const headers = {
-      'Content-Security-Policy': contentSecurityPolicy(port),
+      'Content-Security-Policy': browserHostCsp(port),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cross-Origin-Opener-Policy': 'same-origin',
