@@ -136,16 +136,19 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     // A steady pass reads up to the previous tail and writes the new one.
     expect(await rules.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.outcome))).toEqual(['read', 'read', 'read', 'written'])
     await expect(inspector.getByRole('button', { name: /BP1 static · 5m · read/ })).toBeVisible()
-    // Provenance: the session block names the instruction file it carries.
-    await expect(inspector.locator('.insp-zone-head[data-block="system[1]"]')).toContainText('CLAUDE.md')
     await expect(inspector.getByLabel('Context map')).toContainText('CLAUDE.md')
     mkdirSync('e2e/screenshots', { recursive: true })
     await page.screenshot({ path: 'e2e/screenshots/inspector-request.png' })
 
     // The context map scrolls the request to a source; clicking a file label asks the Files view to open it.
     await inspector.getByLabel('Context map').getByRole('button', { name: /^CLAUDE\.md/ }).click()
+    // Provenance: the session block names the instruction file it carries.
+    await expect(inspector.locator('.insp-zone-head[data-block="system[1]"]')).toContainText('CLAUDE.md')
     await inspector.locator('.insp-zone-head[data-block="system[1]"] .insp-file-link').first().click()
-    await expect(inspector.getByRole('status')).toContainText('Asked the Files view to open CLAUDE.md')
+    await expect(page.getByRole('tab', { name: 'Files' })).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByRole('region', { name: 'Open file' })).toContainText('CLAUDE.md')
+    await page.getByRole('tab', { name: 'Chat' }).click()
+    await expect(inspector.locator(`[data-request-ready="${last.id}"]`)).toHaveCount(1)
 
     // Raw bytes: the same text, unformatted.
     await inspector.getByRole('button', { name: 'Raw bytes' }).click()

@@ -9,11 +9,24 @@ import type { UsageLike } from '../model/breakpoints'
 import { clock, grouped, latencyPair, ms, shortModel, usd } from '../model/format'
 import { liveChars, type LivePass } from '../model/live'
 import { passOutcome, type PassOutcome } from '../model/outcome'
+import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
 // Issue 10: passes imported from a transcript or captured by the proxy say so (features/transcripts).
 import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
 const ROW_PX = 26
+/** A pointer resting this long on a row is a good sign it will be clicked: its pass starts loading. */
+const HOVER_PREFETCH_MS = 120
+
+let hoverTimer: ReturnType<typeof setTimeout> | null = null
+function prefetchSoon(passId: string): void {
+  cancelPrefetch()
+  hoverTimer = setTimeout(() => void loadPassView(passId).catch(() => undefined), HOVER_PREFETCH_MS)
+}
+function cancelPrefetch(): void {
+  if (hoverTimer) clearTimeout(hoverTimer)
+  hoverTimer = null
+}
 
 function outcomesOf(passes: ReadonlyArray<ListedPass>): PassOutcome[] {
   const lastBySession = new Map<string, ListedPass>()
@@ -116,6 +129,8 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSessio
       data-pass-id={pass.id}
       data-seq={pass.seq}
       onClick={() => onSelect(index)}
+      onPointerEnter={() => prefetchSoon(pass.id)}
+      onPointerLeave={cancelPrefetch}
     >
       <span className="insp-seq" title={showSession ? `${pass.sessionTitle ?? pass.sessionId} · pass ${pass.seq}` : `pass ${pass.seq}`}>
         {showSession ? `${(pass.sessionTitle ?? '').slice(0, 6)}·${pass.seq}` : pass.seq}

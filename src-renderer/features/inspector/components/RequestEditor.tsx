@@ -76,7 +76,24 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
         const at = lines.get(block.path)
         if (!at) continue
         const shade = shadeOf(block.ordinal)
-        zonesRef.current.push(zones.addZone({ afterLineNumber: at.startLine - 1, heightInPx: HEADER_PX, domNode: blockHeader(block, shade, (f) => callbacks.current.onFile(f)) }))
+        // A request has hundreds of blocks and a screen shows a few: each header is built when Monaco first
+        // places it (onDomNodeTop), not up front.
+        const domNode = document.createElement('div')
+        domNode.dataset.block = block.path
+        let built = false
+        zonesRef.current.push(
+          zones.addZone({
+            afterLineNumber: at.startLine - 1,
+            heightInPx: HEADER_PX,
+            domNode,
+            // Monaco reports a zone off screen at about -1e6 px.
+            onDomNodeTop: (top) => {
+              if (built || top < -100_000) return
+              built = true
+              domNode.append(blockHeader(block, shade, (f) => callbacks.current.onFile(f)))
+            },
+          }),
+        )
         if (shade !== 'unknown')
           decorations.push({
             range: new m.Range(at.startLine, 1, at.endLine, 1),

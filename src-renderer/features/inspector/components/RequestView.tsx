@@ -58,7 +58,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
   }, [])
   const onFile = useCallback((path: string) => {
     useInspectorStore.getState().fileOpenRequested(path)
-    setNote(`Asked the Files view to open ${path}`)
+    setNote(`Opening ${path} in the Files view`)
   }, [])
 
   const copy = async (text: string, what: string) => {

@@ -24,8 +24,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
 }
 
 /**
- * A request of 150k tokens has hundreds of blocks, so a header is kept to a few nodes: the path and label as one
- * text, the file links (only where there are files) and the token count with the cached/paid tag.
+ * A block's header: its path, tokens and cached/paid tag, the file links (only where there are files), and its
+ * provenance label. The caller puts it in the zone's node when Monaco first shows the zone (RequestEditor).
  */
 export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: string) => void): HTMLElement {
   const root = el('div', `insp-zone-head ${shade}`)
@@ -46,7 +46,7 @@ export function blockHeader(block: BlockInfo, shade: Shade, onFile: (path: strin
     root.append(link)
   }
   root.append(el('span', 'insp-zone-label', `${block.label}${entry}`))
-  return zone(root)
+  return root
 }
 
 const OUTCOME_TEXT: Readonly<Record<BreakpointOutcome, string>> = {

@@ -4,6 +4,7 @@
  */
 import { useEffect } from 'react'
 import { call, client } from '../../../platform/client'
+import { loadPassView } from './pass-view'
 import { useInspectorStore, type ListedPass, type PassScope } from '../../../state/inspector'
 import { useSessionsStore } from '../../../state/sessions'
 
@@ -32,10 +33,22 @@ export async function loadPasses(sessionId: string, scope: PassScope): Promise<v
   }
 }
 
+/**
+ * Starts fetching a pass the moment it is selected, from the list, the chat or a link: the store notifies
+ * synchronously, before React renders, so the request is on its way a frame earlier than from an effect.
+ */
+let unsubscribeEagerLoad: (() => void) | null = null
+function loadSelectedEagerly(): void {
+  unsubscribeEagerLoad ??= useInspectorStore.subscribe((s, previous) => {
+    if (s.selectedPassId && s.selectedPassId !== previous.selectedPassId && !s.liveSelected) void loadPassView(s.selectedPassId).catch(() => undefined)
+  })
+}
+
 /** Shows a session's passes and follows its live events while mounted. */
 export function usePassesOf(sessionId: string): void {
   const scope = useInspectorStore((s) => s.scope)
   useEffect(() => {
+    loadSelectedEagerly()
     const store = useInspectorStore.getState()
     store.sessionShown(sessionId)
     void loadPasses(sessionId, scope)

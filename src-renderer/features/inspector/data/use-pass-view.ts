@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { loadPassView, type PassView } from './pass-view'
 
 export interface PassViewState {
@@ -25,7 +26,9 @@ export function usePassView(passId: string | null): PassViewState {
     let alive = true
     setState((s) => ({ passId, view: s.view, loading: s.view?.detail.id !== passId, error: null }))
     loadPassView(passId).then(
-      (view) => alive && setState({ passId, view, loading: false, error: null }),
+      // Rendered at once rather than in a later task: the pass is what the user is waiting for, and a queued
+      // render would wait behind the editor's background work on the previous text.
+      (view) => alive && flushSync(() => setState({ passId, view, loading: false, error: null })),
       (err: Error) => alive && setState((s) => ({ passId, view: s.view, loading: false, error: err.message })),
     )
     return () => {
