@@ -17,7 +17,6 @@ import { parseBody, prettyRequest, type PrettyMarker, type PrettyRequest } from 
 
 export interface PassView {
   readonly detail: PassDetailView
-  readonly body: Record<string, unknown> | null
   /** Wire order; null when the body is not a JSON object (only the raw bytes can be shown). */
   readonly pretty: PrettyRequest | null
   readonly blocks: ReadonlyArray<BlockInfo>
@@ -39,20 +38,27 @@ function once<T>(fn: () => T): () => T {
   }
 }
 
+/**
+ * The parsed body is not kept: for a 150k-token request it is megabytes of small objects, and keeping one per
+ * cached pass made garbage collection pause the view. What needs it later parses the text again (≈10 ms).
+ */
 export function passView(detail: PassDetailView): PassView {
   const body = parseBody(detail.requestBody)
   const pretty = body ? prettyRequest(body, 'wire') : null
   const blocks = describeBlocks(detail.segments, detail.plan)
   const breakpoints = breakpointReport(blocks, pretty?.markers ?? [], (detail.usage as UsageLike | null) ?? null, readAttribution(detail.attribution))
+  const parsed = () => parseBody(detail.requestBody)
   return {
     detail,
-    body,
     pretty,
     blocks,
     breakpoints,
-    cacheOrder: once(() => (body ? prettyRequest(body, 'cache') : null)),
-    contextMap: once(() => contextMap(blocks, detail.segments, body)),
-    comparable: once(() => comparablePass(body, blocks)),
+    cacheOrder: once(() => {
+      const b = parsed()
+      return b ? prettyRequest(b, 'cache') : null
+    }),
+    contextMap: once(() => contextMap(blocks, detail.segments, parsed())),
+    comparable: once(() => comparablePass(parsed(), blocks)),
   }
 }
 
