@@ -22,8 +22,10 @@ export interface ListedPass extends PassSummaryView {
 
 export interface InspectorLayout {
   readonly dock: Dock
-  /** Width of the pane (docked right) or its height (docked bottom), in px. */
+  /** Width of the pane docked beside the chat, in px. */
   readonly paneSize: number
+  /** Height of the pane docked below the chat, in px. */
+  readonly paneHeight: number
   readonly collapsed: boolean
   /** Height of the passes list above the views, in px. */
   readonly listHeight: number
@@ -75,7 +77,7 @@ interface InspectorState {
   fileOpened(): void
 }
 
-const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, collapsed: false, listHeight: 180 }
+const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, paneHeight: 420, collapsed: false, listHeight: 180 }
 
 export const useInspectorStore = create<InspectorState>()(
   persist(
@@ -133,7 +135,11 @@ export const useInspectorStore = create<InspectorState>()(
       compareChosen: (passId) => set({ compareToPassId: passId }),
       viewChosen: (view) => set({ view }),
       requestModeChosen: (requestMode) => set({ requestMode }),
-      paneResized: (size) => set((s) => ({ layout: { ...s.layout, paneSize: Math.max(PANE_MIN_PX, Math.round(size)) } })),
+      paneResized: (size) =>
+        set((s) => {
+          const px = Math.max(PANE_MIN_PX, Math.round(size))
+          return { layout: s.layout.dock === 'right' ? { ...s.layout, paneSize: px } : { ...s.layout, paneHeight: px } }
+        }),
       listResized: (height) => set((s) => ({ layout: { ...s.layout, listHeight: Math.max(LIST_MIN_PX, Math.round(height)) } })),
       collapseToggled: () => set((s) => ({ layout: { ...s.layout, collapsed: !s.layout.collapsed } })),
       dockChosen: (dock) => set((s) => ({ layout: { ...s.layout, dock } })),

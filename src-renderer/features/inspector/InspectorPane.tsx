@@ -41,7 +41,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const viewport = useWindowSize()
   const { dock, collapsed } = layout
   const limit = (dock === 'right' ? viewport.width : viewport.height) * PANE_MAX_FRACTION
-  const paneSize = Math.min(layout.paneSize, limit)
+  const paneSize = Math.min(dock === 'right' ? layout.paneSize : layout.paneHeight, limit)
   const store = useInspectorStore.getState
 
   if (collapsed) {

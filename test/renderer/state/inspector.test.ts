@@ -1,0 +1,96 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { selectComparePassId, useInspectorStore, type ListedPass } from '../../../src-renderer/state/inspector'
+
+function pass(id: string, seq: number, sessionId = 's1'): ListedPass {
+  return {
+    id,
+    sessionId,
+    seq,
+    kind: 'main',
+    model: 'm',
+    status: 'done',
+    queuedAt: seq * 1000,
+    firstByteAt: null,
+    doneAt: null,
+    requestSha256: 'x',
+    requestBytes: 1,
+    usage: null,
+    costUsd: null,
+    attempts: [],
+    error: null,
+    attribution: null,
+  }
+}
+
+const store = () => useInspectorStore.getState()
+
+describe('the inspector store', () => {
+  beforeEach(() => {
+    useInspectorStore.setState({ sessionId: null, passes: [], live: null, selectedPassId: null, liveSelected: false, compareToPassId: null })
+    store().sessionShown('s1')
+  })
+
+  it('selects the newest pass when a session opens, and keeps a selection that is still listed', () => {
+    store().passesLoaded('s1', [pass('a', 1), pass('b', 2)])
+    expect(store().selectedPassId).toBe('b')
+    store().passSelected('a')
+    store().passesLoaded('s1', [pass('a', 1), pass('b', 2), pass('c', 3)])
+    expect(store().selectedPassId).toBe('a')
+  })
+
+  it('ignores a list that arrives for another session', () => {
+    store().passesLoaded('s2', [pass('x', 1, 's2')])
+    expect(store().passes).toEqual([])
+  })
+
+  it('follows a new pass when the newest was selected: live row while it streams, then the stored pass', () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    store().passStarted({ sessionId: 's1', passNumber: 2, model: 'm' })
+    expect(store().live).toMatchObject({ passNumber: 2 })
+    expect(store().liveSelected).toBe(true)
+    store().streamDeltaReceived({ sessionId: 's1', events: [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'hi' }] })
+    expect(store().live!.blocks[0]!.text).toBe('hi')
+    store().passCompleted({ sessionId: 's1', pass: pass('b', 2) })
+    expect(store().live).toBeNull()
+    expect(store().passes.map((p) => p.id)).toEqual(['a', 'b'])
+    expect(store().selectedPassId).toBe('b')
+  })
+
+  it('does not move a user who is looking at an older pass', () => {
+    store().passesLoaded('s1', [pass('a', 1), pass('b', 2)])
+    store().passSelected('a')
+    store().passStarted({ sessionId: 's1', passNumber: 1, model: 'm' })
+    expect(store().liveSelected).toBe(false)
+    store().passCompleted({ sessionId: 's1', pass: pass('c', 3) })
+    expect(store().selectedPassId).toBe('a')
+  })
+
+  it('ignores events of other sessions', () => {
+    store().passStarted({ sessionId: 's2', passNumber: 1, model: 'm' })
+    store().passCompleted({ sessionId: 's2', pass: pass('z', 1, 's2') })
+    expect(store().live).toBeNull()
+    expect(store().passes).toEqual([])
+  })
+
+  it('compares with the previous pass of the same session unless another was chosen', () => {
+    const passes = [pass('a', 1), pass('x', 1, 's2'), pass('b', 2)]
+    expect(selectComparePassId({ passes, selectedPassId: 'b', compareToPassId: null })).toBe('a')
+    expect(selectComparePassId({ passes, selectedPassId: 'a', compareToPassId: null })).toBeNull()
+    expect(selectComparePassId({ passes, selectedPassId: 'b', compareToPassId: 'x' })).toBe('x')
+    expect(selectComparePassId({ passes, selectedPassId: 'b', compareToPassId: 'b' })).toBe('a')
+  })
+
+  it('keeps pane sizes apart for each dock side, never below the minimum', () => {
+    store().paneResized(900)
+    store().dockChosen('bottom')
+    store().paneResized(100)
+    expect(store().layout).toMatchObject({ dock: 'bottom', paneSize: 900, paneHeight: 320 })
+  })
+
+  it('hands a file request to the Files view once', () => {
+    store().fileOpenRequested('CLAUDE.md')
+    expect(store().fileRequest?.path).toBe('CLAUDE.md')
+    store().fileOpened()
+    expect(store().fileRequest).toBeNull()
+  })
+})
