@@ -49,6 +49,8 @@ export class BlobRepo {
            UNION SELECT skeleton_hash FROM passes
            UNION SELECT response_hash FROM passes WHERE response_hash IS NOT NULL
            UNION SELECT plan_hash FROM passes WHERE plan_hash IS NOT NULL
+           UNION SELECT attribution_hash FROM passes WHERE attribution_hash IS NOT NULL
+           UNION SELECT provenance_hash FROM pass_blocks
            UNION SELECT json_extract(a.value, '$.responseHash') FROM passes, json_each(passes.attempts) a
              WHERE json_extract(a.value, '$.responseHash') IS NOT NULL)`,
       )

@@ -45,9 +45,13 @@ export function exportSession(db: Db, sessionId: string): SessionExport | null {
     hashes.add(String(p.skeleton_hash))
     if (p.response_hash) hashes.add(String(p.response_hash))
     if (p.plan_hash) hashes.add(String(p.plan_hash))
+    if (p.attribution_hash) hashes.add(String(p.attribution_hash))
     for (const a of JSON.parse(String(p.attempts)) as Array<{ responseHash: string | null }>) if (a.responseHash) hashes.add(a.responseHash)
   }
-  for (const b of passBlocks) hashes.add(String(b.blob_hash))
+  for (const b of passBlocks) {
+    hashes.add(String(b.blob_hash))
+    hashes.add(String(b.provenance_hash))
+  }
   const blobs: Record<string, string> = {}
   const repo = new BlobRepo(db)
   for (const hash of [...hashes].sort()) blobs[hash] = repo.get(hash) ?? ''

@@ -85,7 +85,8 @@ export const migrations: ReadonlyArray<Migration> = [
         attempts        TEXT NOT NULL DEFAULT '[]',
         error           TEXT,
         plan_hash       TEXT REFERENCES blobs(hash),
-        attribution     TEXT,
+        -- The cache attribution (src-main/engine/cache), as a blob: ~2 kB of JSON per pass, compressed and shared.
+        attribution_hash TEXT REFERENCES blobs(hash),
         UNIQUE (session_id, seq)
       );
       CREATE INDEX passes_by_base ON passes(base_pass_id);
@@ -95,11 +96,11 @@ export const migrations: ReadonlyArray<Migration> = [
         ordinal     INTEGER NOT NULL,
         blob_hash   TEXT NOT NULL REFERENCES blobs(hash),
         path        TEXT NOT NULL,
-        provenance  TEXT NOT NULL,
+        -- Provenance JSON as a blob: a message's provenance is the same in every pass that carries it.
+        provenance_hash TEXT NOT NULL REFERENCES blobs(hash),
         breakpoint  TEXT,
         PRIMARY KEY (pass_id, ordinal)
       );
-      CREATE INDEX pass_blocks_by_blob ON pass_blocks(blob_hash);
     `,
   },
   {

@@ -13,7 +13,7 @@ import { BlobRepo, sha256Hex } from './blobs'
 import { newId } from './ids'
 
 /** The most bases a pass's re-assembly walks through (see insert). */
-export const MAX_CHAIN_DEPTH = 32
+export const MAX_CHAIN_DEPTH = 64
 
 export type PassKind = 'main' | 'summary' | 'count'
 export type PassStatus = 'done' | 'failed' | 'cancelled'
@@ -127,7 +127,7 @@ interface PassRow {
   attempts: string
   error: string | null
   plan_hash: string | null
-  attribution: string | null
+  attribution_hash: string | null
   source: PassSource
 }
 
@@ -135,12 +135,12 @@ interface BlockRow {
   ordinal: number
   blob_hash: string
   path: string
-  provenance: string
+  provenance_hash: string
   breakpoint: string | null
   size: number
 }
 
-function toSummary(row: PassRow): PassSummary {
+function toSummary(row: PassRow, blobs: BlobRepo): PassSummary {
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -159,7 +159,7 @@ function toSummary(row: PassRow): PassSummary {
     costUsd: row.cost_usd,
     attempts: JSON.parse(row.attempts) as StoredAttempt[],
     error: row.error ? (JSON.parse(row.error) as PassSummary['error']) : null,
-    attribution: row.attribution ? (JSON.parse(row.attribution) as unknown) : null,
+    attribution: row.attribution_hash ? (JSON.parse(blobs.get(row.attribution_hash) ?? 'null') as unknown) : null,
     source: row.source ?? 'loupe',
   }
 }
@@ -168,8 +168,22 @@ export class PassRepo {
   private readonly blobs: BlobRepo
   /** The newest pass's segment hashes per session, so writing a pass does not walk the chain of bases. */
   private readonly lastSegments = new Map<string, { passId: string; hashes: string[]; depth: number }>()
+  private readonly setAttributionStatement
+  /** Parsed provenance by blob hash: the same few hundred values recur in every pass of a session. */
+  private readonly provenanceCache = new Map<string, unknown>()
   constructor(private readonly db: Db) {
     this.blobs = new BlobRepo(db)
+    this.setAttributionStatement = db.prepare('UPDATE passes SET attribution_hash = ? WHERE id = ?')
+  }
+
+  private provenance(hash: string): unknown {
+    let value = this.provenanceCache.get(hash)
+    if (value === undefined) {
+      value = JSON.parse(this.blobs.get(hash) ?? 'null') as unknown
+      if (this.provenanceCache.size > 10_000) this.provenanceCache.clear()
+      this.provenanceCache.set(hash, value)
+    }
+    return value
   }
 
   /**
@@ -233,27 +247,27 @@ export class PassRepo {
       attempts: JSON.stringify(attempts),
       error: pass.error ? JSON.stringify(pass.error) : null,
       plan_hash: this.blobs.put(JSON.stringify(pass.plan ?? {})),
-      attribution: null,
+      attribution_hash: null,
       source: pass.source ?? 'loupe',
     }
     this.db
       .prepare(
         `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
            request_bytes, skeleton_hash, base_pass_id, base_count, chain_depth, segment_count, response_hash, message_id, stop_reason,
-           usage, cost_usd, attempts, error, plan_hash, attribution, source)
+           usage, cost_usd, attempts, error, plan_hash, attribution_hash, source)
          VALUES (@id, @session_id, @seq, @kind, @model, @status, @queued_at, @first_byte_at, @done_at, @request_sha256,
            @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @chain_depth, @segment_count, @response_hash, @message_id,
-           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution, @source)`,
+           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution_hash, @source)`,
       )
       .run(row)
-    const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
+    const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance_hash, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
     for (let i = baseCount; i < split.segments.length; i++) {
       const segment = split.segments[i]!
       const meta = pass.segmentMeta(segment.path)
-      insertBlock.run(id, i, this.blobs.put(segment.text), segment.path, JSON.stringify(meta.provenance ?? null), meta.breakpoint)
+      insertBlock.run(id, i, this.blobs.put(segment.text), segment.path, this.blobs.put(JSON.stringify(meta.provenance ?? null)), meta.breakpoint)
     }
     this.lastSegments.set(pass.sessionId, { passId: id, hashes, depth: chainDepth })
-    return toSummary(row)
+    return toSummary(row, this.blobs)
   }
 
   /** Forgets cached segment lists (after a rolled-back transaction the cache could name a pass that is not there). */
@@ -262,7 +276,7 @@ export class PassRepo {
   }
 
   setAttribution(passId: string, attribution: unknown): void {
-    this.db.prepare('UPDATE passes SET attribution = ? WHERE id = ?').run(JSON.stringify(attribution), passId)
+    this.setAttributionStatement.run(this.blobs.put(JSON.stringify(attribution)), passId)
   }
 
   /** The segments of a pass in order, following the chain of bases for the shared leading ones. */
@@ -275,7 +289,7 @@ export class PassRepo {
       if (!row) throw new Error(`pass ${id} missing from its chain`)
       const blocks = this.db
         .prepare(
-          `SELECT b.ordinal, b.blob_hash, b.path, b.provenance, b.breakpoint, o.size
+          `SELECT b.ordinal, b.blob_hash, b.path, b.provenance_hash, b.breakpoint, o.size
            FROM pass_blocks b JOIN blobs o ON o.hash = b.blob_hash WHERE b.pass_id = ? ORDER BY b.ordinal`,
         )
         .all(id) as BlockRow[]
@@ -289,7 +303,7 @@ export class PassRepo {
       const { row, blocks } = chain[i]!
       out.length = Math.min(out.length, row.base_count)
       for (const b of blocks) {
-        out[b.ordinal] = { ordinal: b.ordinal, path: b.path, hash: b.blob_hash, bytes: b.size, provenance: JSON.parse(b.provenance) as unknown, breakpoint: b.breakpoint }
+        out[b.ordinal] = { ordinal: b.ordinal, path: b.path, hash: b.blob_hash, bytes: b.size, provenance: this.provenance(b.provenance_hash), breakpoint: b.breakpoint }
       }
       out.length = row.segment_count
     }
@@ -306,14 +320,14 @@ export class PassRepo {
   }
 
   list(sessionId: string): PassSummary[] {
-    return (this.db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as PassRow[]).map(toSummary)
+    return (this.db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as PassRow[]).map((row) => toSummary(row, this.blobs))
   }
 
   get(passId: string): PassDetail | null {
     const row = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(passId) as PassRow | undefined
     if (!row) return null
     return {
-      ...toSummary(row),
+      ...toSummary(row, this.blobs),
       requestBody: this.requestBody(passId),
       segments: this.segmentHashes(passId),
       responseRaw: row.response_hash ? this.blobs.get(row.response_hash) : null,
