@@ -34,7 +34,10 @@ monaco.json.jsonDefaults.setModeConfiguration({
   documentRangeFormattingEdits: false,
 })
 
-/** Editor colours follow the app's theme (src-renderer/ui/theme.css), light or dark with the system. */
+/**
+ * Editor colours follow the app's theme (src-renderer/ui/theme.css): the root element's `data-theme` when the user
+ * chose one (features/settings/theme.ts), else the system's light or dark.
+ */
 monaco.editor.defineTheme('loupe-light', {
   base: 'vs',
   inherit: true,
@@ -49,9 +52,14 @@ monaco.editor.defineTheme('loupe-dark', {
 })
 
 const dark = window.matchMedia('(prefers-color-scheme: dark)')
-const applyTheme = () => monaco.editor.setTheme(dark.matches ? 'loupe-dark' : 'loupe-light')
+function applyTheme(): void {
+  const chosen = document.documentElement.dataset.theme
+  const isDark = chosen === 'dark' || (chosen !== 'light' && dark.matches)
+  monaco.editor.setTheme(isDark ? 'loupe-dark' : 'loupe-light')
+}
 applyTheme()
 dark.addEventListener('change', applyTheme)
+new MutationObserver(applyTheme).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
 
 export { monaco }
 
