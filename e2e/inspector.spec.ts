@@ -198,7 +198,11 @@ test('remembers its layout and lists a whole project', async ({ page, host }) =>
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
     await expect(rows).toHaveCount(2)
 
+    // Wait for the new session's chat to replace the old one, or the message could go into the old composer.
+    const chat = page.getByRole('region', { name: 'Session' })
+    const previous = (await chat.getAttribute('data-session-id'))!
     await page.getByRole('button', { name: '+ New session' }).click()
+    await expect(chat).not.toHaveAttribute('data-session-id', previous)
     await say(page, 'hello')
     await expect(rows).toHaveCount(1)
     await inspector.getByLabel('Which passes').selectOption('project')

@@ -48,7 +48,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
   }
 
   return (
-    <section className="chat" aria-label="Session">
+    <section className="chat" aria-label="Session" data-session-id={sessionId}>
       <header className="chat-head">
         <h1>{title}</h1>
         <span className="topbar-spacer" />
