@@ -51,8 +51,10 @@ function fixtureProject(): string {
 async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByLabel('Message')
   await composer.fill(text)
+  // Wait on the app's own event: the Send button is visible (disabled) in the moment before the turn starts.
+  const ended = page.evaluate(() => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === 'turn.ended' && resolve(true))))
   await composer.press('Enter')
-  // The turn has ended when the Send button is back.
+  await ended
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
   await expect(page.locator('.msg.streaming')).toHaveCount(0)
 }
