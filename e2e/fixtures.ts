@@ -75,6 +75,14 @@ export async function openProjectWithSession(page: Page, dir: string): Promise<v
   await expect(page.getByLabel('Message')).toBeVisible()
 }
 
+/**
+ * Resolves when the page re-dispatches the contract event `name` (main.tsx). Call it before the action that
+ * causes the event, and await it after: the listener is in place before the event can fire.
+ */
+export function appEvent(page: Page, name: string): Promise<unknown> {
+  return page.evaluate((n) => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true))), name)
+}
+
 /** Resolves when the page has received `app.ready` and loaded its first data. */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url)

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import WebSocket from 'ws'
 import type { PassDetailView } from '../src-preload/contract'
-import { expect, openApp, startHost, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, openApp, startHost, test as base, type BrowserHostProcess } from './fixtures'
 
 const test = base.extend<{ host: BrowserHostProcess }>({
   host: async ({}, use) => {
@@ -54,10 +54,6 @@ async function contract(host: BrowserHostProcess): Promise<{ call<T>(name: strin
     },
     close: () => ws.close(),
   }
-}
-
-function appEvent(page: Page, name: string): Promise<unknown> {
-  return page.evaluate((n) => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true))), name)
 }
 
 async function say(page: Page, text: string): Promise<void> {

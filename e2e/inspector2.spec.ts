@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, openProjectWithSession, rpc, test } from './fixtures'
+import { appEvent, expect, openProjectWithSession, rpc, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -52,7 +52,7 @@ async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByLabel('Message')
   await composer.fill(text)
   // Wait on the app's own event: the Send button is visible (disabled) in the moment before the turn starts.
-  const ended = page.evaluate(() => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === 'turn.ended' && resolve(true))))
+  const ended = appEvent(page, 'turn.ended')
   await composer.press('Enter')
   await ended
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from './fixtures'
+import { appEvent, expect, test } from './fixtures'
 
 test('opens a project folder, creates a session and lists it', async ({ app, host }) => {
   const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-project-'))
@@ -10,9 +10,7 @@ test('opens a project folder, creates a session and lists it', async ({ app, hos
     await expect(app.getByText('Open a project to begin')).toBeVisible()
     await expect(app.getByText('Offline simulator')).toBeVisible()
 
-    const opened = app.evaluate(
-      () => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === 'project.opened' && resolve(true))),
-    )
+    const opened = appEvent(app, 'project.opened')
     await app.getByLabel('Folder path').fill(projectDir)
     await app.getByRole('button', { name: 'Open folder' }).click()
     await opened
