@@ -655,8 +655,22 @@ export const events = {
   'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),
   'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),
   'compaction.started': z.object({ sessionId: z.string(), compactionId: z.string(), trigger: z.enum(['auto', 'manual', 'partial', 'tool']), focus: z.string().nullable(), dryRun: z.boolean() }),
-  /** stage: trimmed | summary_started | summary_streaming | summary_finished | extension_failed, with its figures. */
-  'compaction.progressed': z.looseObject({ sessionId: z.string(), compactionId: z.string(), stage: z.string() }),
+  /**
+   * stage: trimmed | summary_started | summary_streaming | summary_finished | extension_failed, with its figures.
+   * summary_streaming carries the summary as it forms, at most one every 100 ms: `text` is what arrived since the
+   * previous one (its last 2,000 characters when more did), starting at `textOffset` of the stream's text; a new
+   * `stream` number (a retried attempt, a second summary request) starts the text again at 0.
+   */
+  'compaction.progressed': z.looseObject({
+    sessionId: z.string(),
+    compactionId: z.string(),
+    stage: z.string(),
+    stream: z.number().optional(),
+    outputChars: z.number().optional(),
+    outputTokens: z.number().optional(),
+    text: z.string().max(2000).optional(),
+    textOffset: z.number().optional(),
+  }),
   'compaction.drafted': z.object({ sessionId: z.string(), compactionId: z.string(), draft: CompactionDraftSchema }),
   'compaction.applied': z.object({ sessionId: z.string(), compactionId: z.string(), checkpoint: EntrySchema, pins: z.array(z.object({ pinId: z.string(), status: z.string() })) }),
   'compaction.failed': z.object({ sessionId: z.string(), compactionId: z.string(), reason: z.enum(['failed', 'cancelled', 'refused', 'nothing_to_compact', 'stale']), message: z.string() }),

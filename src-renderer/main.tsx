@@ -32,7 +32,7 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.drafted', 'compaction.applied', 'compaction.failed'] as const) {
+for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed'] as const) {
   client.on(name, (payload) => announce(name, payload))
 }
 

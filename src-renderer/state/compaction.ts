@@ -1,7 +1,7 @@
 /**
  * The compaction view's state, per session: the checkpoints with their summary passes (`compaction.list`), the dry
  * runs waiting to be applied or discarded, the pins, and the compaction in flight (from the `compaction.*` events:
- * stage, output so far, elapsed). Which card is open is shared by the whole view.
+ * stage, the summary's text as it forms, elapsed). Which card is open is shared by the whole view.
  */
 import { create } from 'zustand'
 import type { EntryView, EventPayload, PassSummaryView, RequestOutput } from '../../src-preload/contract'
@@ -19,8 +19,40 @@ export interface LiveCompaction {
   /** trimmed | summary_started | summary_streaming | summary_finished | extension_failed */
   readonly stage: string
   readonly outputChars: number
+  /** Estimated tokens of summary so far (the main process's ceil(chars / 4)). */
+  readonly outputTokens: number
   readonly trimmed: number | null
   readonly savedTokens: number | null
+  /** The summary as it forms: the stream's text, its last LIVE_TEXT_MAX_CHARS characters at most. */
+  readonly text: string
+  /** Characters of the stream's text not in `text`: dropped from its start, or arrived faster than shown. */
+  readonly textHidden: number
+  /** Where the stream's text received so far ends (the next piece's expected offset). */
+  readonly textEnd: number
+  /** Which stream of the compaction the text belongs to (a retry or a second request starts anew). */
+  readonly stream: number
+}
+
+/** The forming summary is kept up to this many characters, its newest part (the view scrolls to the end). */
+export const LIVE_TEXT_MAX_CHARS = 16_000
+
+/** The live compaction with one `summary_streaming` progress applied: its text appended in order, bounded. */
+export function withSummaryText(live: LiveCompaction, p: { stream?: number; text?: string; textOffset?: number }): LiveCompaction {
+  if (typeof p.text !== 'string' || typeof p.textOffset !== 'number') return live
+  const stream = typeof p.stream === 'number' ? p.stream : live.stream
+  const base = stream === live.stream ? live : { ...live, stream, text: '', textHidden: 0, textEnd: 0 }
+  const end = p.textOffset + p.text.length
+  if (end <= base.textEnd) return base
+  // A piece may start after what was received (a burst sent only its tail) or overlap it (never, but harmless).
+  const gap = Math.max(0, p.textOffset - base.textEnd)
+  const piece = p.text.slice(Math.max(0, base.textEnd - p.textOffset))
+  let text = base.text + piece
+  let hidden = base.textHidden + gap
+  if (text.length > LIVE_TEXT_MAX_CHARS) {
+    hidden += text.length - LIVE_TEXT_MAX_CHARS
+    text = text.slice(text.length - LIVE_TEXT_MAX_CHARS)
+  }
+  return { ...base, text, textHidden: hidden, textEnd: end }
 }
 
 export interface SessionCompactions {
@@ -68,20 +100,22 @@ export const useCompactionStore = create<CompactionState>()((set) => {
     loadFailed: (sessionId, message) => update(sessionId, () => ({ loaded: true, error: message })),
     compactionStarted: (e, at) =>
       update(e.sessionId, () => ({
-        live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, trimmed: null, savedTokens: null },
+        live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, outputTokens: 0, trimmed: null, savedTokens: null, text: '', textHidden: 0, textEnd: 0, stream: 0 },
         lastFailure: null,
       })),
     compactionProgressed: (e) =>
       update(e.sessionId, (s) => {
         if (!s.live || s.live.compactionId !== e.compactionId) return {}
         const p = e as Record<string, unknown>
+        const live = withSummaryText(s.live, e)
         return {
           live: {
-            ...s.live,
+            ...live,
             stage: e.stage,
-            outputChars: typeof p.outputChars === 'number' ? p.outputChars : s.live.outputChars,
-            trimmed: typeof p.trimmed === 'number' ? p.trimmed : s.live.trimmed,
-            savedTokens: typeof p.savedTokens === 'number' ? p.savedTokens : s.live.savedTokens,
+            outputChars: typeof e.outputChars === 'number' ? e.outputChars : live.outputChars,
+            outputTokens: typeof e.outputTokens === 'number' ? e.outputTokens : live.outputTokens,
+            trimmed: typeof p.trimmed === 'number' ? p.trimmed : live.trimmed,
+            savedTokens: typeof p.savedTokens === 'number' ? p.savedTokens : live.savedTokens,
           },
         }
       }),

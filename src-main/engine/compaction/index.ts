@@ -16,6 +16,8 @@ export { chooseForm, prefixSummaryPass, standaloneSummaryPass, textualise, instr
 export type { PrefixPlanner } from './summary-request'
 export { defaultCompactor, SummaryCallError } from './compactor'
 export { runCompaction } from './run'
+export { summaryStreamMeter, SUMMARY_PROGRESS_INTERVAL_MS, SUMMARY_PROGRESS_MAX_CHARS } from './stream-progress'
+export type { SummaryStreamingProgress, SummaryStreamMeter } from './stream-progress'
 export type { CompactionRequest, CompactionInput, CompactionDeps, CompactionDraft, CompactionResult, CompactionProgress, SummaryPassRecord } from './run'
 export { composeCheckpoint, historyFor, messageText } from './checkpoint'
 export type { ComposeInput, ComposeResult } from './checkpoint'

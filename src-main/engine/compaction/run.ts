@@ -21,6 +21,7 @@ import { summaryInstruction } from './prompt'
 import { findSplit, type UptoTarget } from './split'
 import { chooseForm, prefixSummaryPass, standaloneSummaryPass, type PrefixPlanner } from './summary-request'
 import { SUMMARY_MAX_TOKENS, type CompactionSettings } from './settings'
+import { summaryStreamMeter, type SummaryStreamingProgress } from './stream-progress'
 import { trimOldTools } from './trim'
 
 export interface CompactionRequest {
@@ -59,7 +60,8 @@ export interface CompactionInput {
 export type CompactionProgress =
   | { readonly stage: 'trimmed'; readonly trimmed: number; readonly savedTokens: number; readonly enough: boolean }
   | { readonly stage: 'summary_started'; readonly form: 'cut' | 'upto' | 'standalone' }
-  | { readonly stage: 'summary_streaming'; readonly outputChars: number }
+  /** The summary's text as it forms, throttled and bounded (stream-progress.ts). */
+  | SummaryStreamingProgress
   | { readonly stage: 'summary_finished'; readonly form: 'cut' | 'upto' | 'standalone'; readonly passId: string; readonly status: PassCommit['status'] }
   | { readonly stage: 'extension_failed'; readonly extension: string; readonly message: string }
 
@@ -248,24 +250,24 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
   const passes: SummaryPassRecord[] = []
   const costOf = () => passes.reduce((n, p) => n + p.costUsd, 0)
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, input.maxOutputTokens)
+  /** Streams of summary text in this compaction, numbered for the progress (a retry or a second pass starts anew). */
+  let streams = 0
   const send = async (planned: PlannedPass, form: SummaryPassRecord['form']): Promise<ModelAnswer> => {
     if (signal.aborted) return { ok: false, cancelled: true, message: 'The compaction was cancelled.', passId: null }
     if (deps.modelCalls && !deps.modelCalls.take()) return { ok: false, cancelled: false, message: 'The model-call cap for this turn is reached.', passId: null }
     deps.onProgress?.({ stage: 'summary_started', form })
     const queuedAt = deps.clock.now()
     let firstByteAt: number | null = null
-    let outputChars = 0
+    const meter = summaryStreamMeter({ clock: deps.clock, form, nextStream: () => ++streams, emit: (p) => deps.onProgress?.(p) })
     const outcome = await deps.model.send(planned.request, {
       signal,
       onEvent: (event) => {
         firstByteAt ??= deps.clock.now()
         deps.onStream?.(event)
-        if (event.type === 'text_delta') {
-          outputChars += event.text.length
-          deps.onProgress?.({ stage: 'summary_streaming', outputChars })
-        }
+        meter.onEvent(event)
       },
     })
+    meter.flush()
     const doneAt = deps.clock.now()
     firstByteAt = outcome.attempts.at(-1)?.firstByteAt ?? firstByteAt
     const message = outcome.ok ? outcome.message : outcome.partial

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react'
 import type { LiveCompaction } from '../../../state/compaction'
 import { useElapsed } from '../../palette/use-slow'
 
@@ -10,22 +11,61 @@ const STAGES: Readonly<Record<string, string>> = {
   extension_failed: 'the project compactor failed; using the default',
 }
 
-/** The compaction in flight: its stage, how much of the summary has arrived, how long it has run; Esc cancels it. */
+/**
+ * The compaction in flight: its stage, the summary as it forms (the newest part, scrolled to the end unless the
+ * user scrolled up to read), its tokens so far, how long it has run; Cancel (or Esc) stops it.
+ */
 export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCancel(): void }) {
   const elapsed = useElapsed(live.startedAt)
+  const tokens = live.outputTokens > 0 ? live.outputTokens : Math.ceil(live.outputChars / 4)
   return (
-    <div className="progress-line" role="status" data-testid="compaction-progress" data-stage={live.stage}>
-      <span className="spinner" aria-hidden />
-      <span>
-        {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
-        {live.focus ? `, focus “${live.focus}”` : ''}) · {STAGES[live.stage] ?? live.stage}
-        {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${(live.savedTokens ?? 0).toLocaleString('en-US')} tokens saved)`}
-        {live.outputChars > 0 && ` · ≈${Math.round(live.outputChars / 4).toLocaleString('en-US')} tokens of summary so far`} · {elapsed} s
-      </span>
-      <span className="topbar-spacer" />
-      <button type="button" className="stop" onClick={onCancel}>
-        Cancel (Esc)
-      </button>
-    </div>
+    <section className="cmp-live" aria-label="Compaction in progress" data-testid="compaction-progress" data-stage={live.stage}>
+      <div className="progress-line" role="status">
+        <span className="spinner" aria-hidden />
+        <span>
+          {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
+          {live.focus ? `, focus “${live.focus}”` : ''}) · {STAGES[live.stage] ?? live.stage}
+          {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${(live.savedTokens ?? 0).toLocaleString('en-US')} tokens saved)`}
+        </span>
+        <span className="topbar-spacer" />
+        <span className="cmp-live-figures" data-testid="compaction-progress-figures">
+          <span data-testid="compaction-progress-tokens" data-tokens={tokens}>
+            ≈{tokens.toLocaleString('en-US')} tokens of summary
+          </span>{' '}
+          · <span data-testid="compaction-progress-elapsed">{elapsed} s</span>
+        </span>
+        <button type="button" className="stop" onClick={onCancel}>
+          Cancel (Esc)
+        </button>
+      </div>
+      {(live.text !== '' || live.stage === 'summary_started') && <FormingSummary text={live.text} hidden={live.textHidden} />}
+    </section>
+  )
+}
+
+/** The summary text so far, monospace, following its end while the user has not scrolled up. */
+function FormingSummary({ text, hidden }: { text: string; hidden: number }) {
+  const ref = useRef<HTMLPreElement>(null)
+  const following = useRef(true)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (el && following.current) el.scrollTop = el.scrollHeight
+  }, [text])
+  return (
+    <pre
+      ref={ref}
+      className="cmp-live-text"
+      data-testid="compaction-live-text"
+      aria-label="The summary as it is written"
+      aria-live="off"
+      onScroll={(e) => {
+        const el = e.currentTarget
+        following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24
+      }}
+    >
+      {hidden > 0 && <span className="muted">{`[… ${hidden.toLocaleString('en-US')} characters not shown]\n`}</span>}
+      {text === '' ? <span className="muted">Waiting for the first words of the summary…</span> : text}
+      <span className="cmp-live-caret" aria-hidden />
+    </pre>
   )
 }

@@ -1,0 +1,65 @@
+/**
+ * The compaction view's live state: `compaction.progressed` pieces of the forming summary are appended in order,
+ * a piece that starts later (a burst sent only its tail) counts what was not shown, an old or repeated piece changes
+ * nothing, a new stream starts the text again, and the text kept is bounded to its newest part.
+ */
+import { describe, expect, it } from 'vitest'
+import { LIVE_TEXT_MAX_CHARS, useCompactionStore, withSummaryText, type LiveCompaction } from '../../../src-renderer/state/compaction'
+
+const START: LiveCompaction = {
+  compactionId: 'cmp_1',
+  trigger: 'manual',
+  focus: null,
+  dryRun: false,
+  startedAt: 0,
+  stage: 'started',
+  outputChars: 0,
+  outputTokens: 0,
+  trimmed: null,
+  savedTokens: null,
+  text: '',
+  textHidden: 0,
+  textEnd: 0,
+  stream: 0,
+}
+
+describe('the forming summary', () => {
+  it('appends pieces in order and ignores one it already has', () => {
+    let live = withSummaryText(START, { stream: 1, text: 'Hello ', textOffset: 0 })
+    live = withSummaryText(live, { stream: 1, text: 'world', textOffset: 6 })
+    live = withSummaryText(live, { stream: 1, text: 'world', textOffset: 6 })
+    live = withSummaryText(live, { stream: 1, text: 'lo world!', textOffset: 3 })
+    expect(live).toMatchObject({ text: 'Hello world!', textHidden: 0, textEnd: 12, stream: 1 })
+  })
+
+  it('counts a gap as characters not shown, and a new stream starts again', () => {
+    let live = withSummaryText(START, { stream: 1, text: 'abc', textOffset: 0 })
+    live = withSummaryText(live, { stream: 1, text: 'xyz', textOffset: 10 })
+    expect(live).toMatchObject({ text: 'abcxyz', textHidden: 7, textEnd: 13 })
+    live = withSummaryText(live, { stream: 2, text: 'Retried.', textOffset: 0 })
+    expect(live).toMatchObject({ text: 'Retried.', textHidden: 0, textEnd: 8, stream: 2 })
+  })
+
+  it('keeps the newest LIVE_TEXT_MAX_CHARS characters', () => {
+    let live = START
+    const piece = '0123456789'.repeat(100)
+    for (let i = 0; i < 40; i++) live = withSummaryText(live, { stream: 1, text: piece, textOffset: i * piece.length })
+    expect(live.text).toHaveLength(LIVE_TEXT_MAX_CHARS)
+    expect(live.textHidden).toBe(40 * piece.length - LIVE_TEXT_MAX_CHARS)
+    expect(live.textEnd).toBe(40 * piece.length)
+    expect(live.text.endsWith(piece)).toBe(true)
+  })
+
+  it('follows the events of the compaction in flight only', () => {
+    const store = useCompactionStore.getState()
+    store.compactionStarted({ sessionId: 's1', compactionId: 'cmp_1', trigger: 'manual', focus: 'the parser', dryRun: false }, 5)
+    store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_1', stage: 'summary_started', form: 'cut' })
+    store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_1', stage: 'summary_streaming', stream: 1, outputChars: 9, outputTokens: 3, text: '1. User: ', textOffset: 0 })
+    store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_other', stage: 'summary_streaming', stream: 1, outputChars: 5, outputTokens: 2, text: 'Other', textOffset: 0 })
+    store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_1', stage: 'summary_streaming', stream: 1, outputChars: 20, outputTokens: 5, text: 'fix the parser', textOffset: 9 })
+    const live = useCompactionStore.getState().bySession.s1!.live!
+    expect(live).toMatchObject({ stage: 'summary_streaming', text: '1. User: fix the parser', outputChars: 20, outputTokens: 5 })
+    store.compactionFailed({ sessionId: 's1', compactionId: 'cmp_1', reason: 'cancelled', message: 'cancelled' })
+    expect(useCompactionStore.getState().bySession.s1!.live).toBeNull()
+  })
+})
