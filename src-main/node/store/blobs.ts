@@ -6,6 +6,25 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex')
 }
 
+const HEX_SHA256 = /^[0-9a-f]{64}$/
+
+/**
+ * The app names content by the hex of its sha256; the store keeps the 32 raw bytes (migration 4), half the size in
+ * every row and index. These two convert at the store's edge.
+ */
+export function hashKey(hex: string): Buffer {
+  if (!HEX_SHA256.test(hex)) throw new Error(`not a sha256: ${hex.slice(0, 80)}`)
+  return Buffer.from(hex, 'hex')
+}
+
+export function hashHex(key: Buffer): string {
+  return key.toString('hex')
+}
+
+export function isHashHex(text: string): boolean {
+  return HEX_SHA256.test(text)
+}
+
 /** Below this size compression saves too little to be worth a decode on every read. */
 const COMPRESS_MIN_BYTES = 256
 
@@ -24,18 +43,22 @@ export class BlobRepo {
     this.exists = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
   }
 
+  /** Stores `text` once and returns its hash (hex). */
   put(text: string): string {
     const hash = sha256Hex(text)
-    if (this.exists.get(hash)) return hash
+    const key = Buffer.from(hash, 'hex')
+    if (this.exists.get(key)) return hash
     const bytes = Buffer.from(text, 'utf8')
     const packed = bytes.length >= COMPRESS_MIN_BYTES ? deflateRawSync(bytes) : null
-    if (packed && packed.length < bytes.length * 0.9) this.insert.run(hash, bytes.length, packed, 'deflate')
-    else this.insert.run(hash, bytes.length, bytes, 'utf8')
+    if (packed && packed.length < bytes.length * 0.9) this.insert.run(key, bytes.length, packed, 'deflate')
+    else this.insert.run(key, bytes.length, bytes, 'utf8')
     return hash
   }
 
+  /** The text stored under a hash (hex); null when there is none, or when `hash` is not a sha256 at all. */
   get(hash: string): string | null {
-    const row = this.select.get(hash) as { data: Buffer; encoding: string } | undefined
+    if (!isHashHex(hash)) return null
+    const row = this.select.get(Buffer.from(hash, 'hex')) as { data: Buffer; encoding: string } | undefined
     if (!row) return null
     return (row.encoding === 'deflate' ? inflateRawSync(row.data) : row.data).toString('utf8')
   }
@@ -51,7 +74,7 @@ export class BlobRepo {
            UNION SELECT plan_hash FROM passes WHERE plan_hash IS NOT NULL
            UNION SELECT attribution_hash FROM passes WHERE attribution_hash IS NOT NULL
            UNION SELECT provenance_hash FROM pass_blocks
-           UNION SELECT json_extract(a.value, '$.responseHash') FROM passes, json_each(passes.attempts) a
+           UNION SELECT unhex(json_extract(a.value, '$.responseHash')) FROM passes, json_each(passes.attempts) a
              WHERE json_extract(a.value, '$.responseHash') IS NOT NULL)`,
       )
       .run()

@@ -35,10 +35,21 @@ export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number
   for (const migration of migrations) {
     if (migration.version <= current) continue
-    db.transaction(() => {
-      db.exec(migration.sql)
-      db.pragma(`user_version = ${migration.version}`)
-    })()
+    // foreign_keys cannot change inside a transaction, so it is switched off around a rebuilding migration.
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number
+    if (migration.rebuildsTables) db.pragma('foreign_keys = OFF')
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql)
+        if (migration.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as unknown[]
+          if (broken.length > 0) throw new Error(`migration ${migration.version} (${migration.name}) left ${broken.length} dangling references`)
+        }
+        db.pragma(`user_version = ${migration.version}`)
+      })()
+    } finally {
+      if (migration.rebuildsTables && foreignKeys) db.pragma('foreign_keys = ON')
+    }
   }
 }
 

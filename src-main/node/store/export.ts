@@ -6,7 +6,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join } from 'node:path'
 import { writeFileAtomic } from '../tools/atomic-write'
 import { inflateRawSync } from 'node:zlib'
-import { BlobRepo } from './blobs'
+import { BlobRepo, hashHex, hashKey, isHashHex } from './blobs'
 import { encodeEntryBody } from './entries'
 import type { Db } from './database'
 
@@ -14,6 +14,32 @@ export const EXPORT_FORMAT = 'loupe-session'
 export const EXPORT_VERSION = 1
 
 type Row = Record<string, unknown>
+
+/**
+ * Columns that hold a sha256. The table keeps its 32 raw bytes; the export document, like the rest of the app,
+ * spells it in hex, so the format did not change when the storage did (migration 4).
+ */
+const HASH_COLUMNS: Readonly<Record<'passes' | 'pass_blocks', ReadonlyArray<string>>> = {
+  passes: ['request_sha256', 'skeleton_hash', 'response_hash', 'plan_hash', 'attribution_hash'],
+  pass_blocks: ['blob_hash', 'provenance_hash'],
+}
+
+function hashesToHex(table: keyof typeof HASH_COLUMNS, row: Row): Row {
+  const out = { ...row }
+  for (const column of HASH_COLUMNS[table]) if (out[column] instanceof Buffer) out[column] = hashHex(out[column] as Buffer)
+  return out
+}
+
+function hashesToKeys(table: keyof typeof HASH_COLUMNS, row: Row): Row {
+  const out = { ...row }
+  for (const column of HASH_COLUMNS[table]) {
+    const value = out[column]
+    if (value === null || value === undefined) continue
+    if (typeof value !== 'string' || !isHashHex(value)) throw new ImportError(`${table}.${column} is not a sha256`)
+    out[column] = hashKey(value)
+  }
+  return out
+}
 
 export interface SessionExport {
   readonly format: typeof EXPORT_FORMAT
@@ -36,10 +62,10 @@ export function exportSession(db: Db, sessionId: string): SessionExport | null {
     ...e,
     body: typeof e.body === 'string' ? e.body : inflateRawSync(e.body as Buffer).toString('utf8'),
   }))
-  const passes = db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
-  const passBlocks = db
-    .prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal')
-    .all(sessionId) as Row[]
+  const passes = (db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]).map((p) => hashesToHex('passes', p))
+  const passBlocks = (
+    db.prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal').all(sessionId) as Row[]
+  ).map((b) => hashesToHex('pass_blocks', b))
   const hashes = new Set<string>()
   for (const p of passes) {
     hashes.add(String(p.skeleton_hash))
@@ -84,10 +110,14 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
     for (const [hash, text] of Object.entries(d.blobs!)) {
       if (repo.put(String(text)) !== hash) throw new ImportError(`blob ${hash.slice(0, 12)}… does not match its text`)
     }
-    insertRow(db, 'sessions', { ...d.session, project_id: projectId })
+    // A subagent's session exported alone names a parent this store may not have: it comes in as a session of its
+    // own (its origin_ref still says where it came from) rather than not at all.
+    const parent = d.session!.parent_session_id
+    const parentHere = typeof parent === 'string' && db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(parent) !== undefined
+    insertRow(db, 'sessions', { ...d.session, project_id: projectId, ...(parent !== undefined && !parentHere ? { parent_session_id: null } : {}) })
     for (const e of d.entries!) insertRow(db, 'entries', { ...e, body: encodeEntryBody(String(e.body)) })
-    for (const p of d.passes!) insertRow(db, 'passes', p)
-    for (const b of d.passBlocks!) insertRow(db, 'pass_blocks', b)
+    for (const p of d.passes!) insertRow(db, 'passes', hashesToKeys('passes', p))
+    for (const b of d.passBlocks!) insertRow(db, 'pass_blocks', hashesToKeys('pass_blocks', b))
   })()
   return sessionId
 }

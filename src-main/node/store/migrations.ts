@@ -6,6 +6,11 @@ export interface Migration {
   readonly version: number
   readonly name: string
   readonly sql: string
+  /**
+   * The migration rebuilds tables (create the new shape, copy, drop, rename). Foreign keys are switched off around
+   * it, as SQLite's documented procedure requires, and checked before it commits.
+   */
+  readonly rebuildsTables?: boolean
 }
 
 export const migrations: ReadonlyArray<Migration> = [
@@ -118,6 +123,77 @@ export const migrations: ReadonlyArray<Migration> = [
       -- A subagent or compaction call of an imported session points at the session that started it.
       ALTER TABLE sessions ADD COLUMN parent_session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
       CREATE INDEX sessions_by_parent ON sessions(parent_session_id);
+    `,
+  },
+  {
+    version: 4,
+    name: 'hashes as 32 raw bytes, segment rows without rowid',
+    rebuildsTables: true,
+    // A sha256 as 64 hex characters costs twice its 32 bytes in every row and again in every index that holds it;
+    // hashes are ~40% of a session's metadata (two per segment row, five per pass, one per blob and its index).
+    // The app still speaks hex: the store converts at its edge (blobs.ts hashKey / hashHex).
+    sql: `
+      CREATE TABLE blobs_v4 (
+        hash      BLOB PRIMARY KEY,            -- sha256 of the text, 32 bytes
+        size      INTEGER NOT NULL,
+        data      BLOB NOT NULL,
+        encoding  TEXT NOT NULL DEFAULT 'utf8'
+      );
+      INSERT INTO blobs_v4 (hash, size, data, encoding) SELECT unhex(hash), size, data, encoding FROM blobs;
+      DROP TABLE blobs;
+      ALTER TABLE blobs_v4 RENAME TO blobs;
+
+      CREATE TABLE passes_v4 (
+        id               TEXT PRIMARY KEY,
+        session_id       TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq              INTEGER NOT NULL,
+        kind             TEXT NOT NULL,
+        model            TEXT NOT NULL,
+        status           TEXT NOT NULL,
+        queued_at        INTEGER NOT NULL,
+        first_byte_at    INTEGER,
+        done_at          INTEGER,
+        request_sha256   BLOB NOT NULL,
+        request_bytes    INTEGER NOT NULL,
+        skeleton_hash    BLOB NOT NULL REFERENCES blobs(hash),
+        base_pass_id     TEXT REFERENCES passes(id),
+        base_count       INTEGER NOT NULL DEFAULT 0,
+        chain_depth      INTEGER NOT NULL DEFAULT 0,
+        segment_count    INTEGER NOT NULL,
+        response_hash    BLOB REFERENCES blobs(hash),
+        message_id       TEXT,
+        stop_reason      TEXT,
+        usage            TEXT,
+        cost_usd         REAL,
+        attempts         TEXT NOT NULL DEFAULT '[]',
+        error            TEXT,
+        plan_hash        BLOB REFERENCES blobs(hash),
+        attribution_hash BLOB REFERENCES blobs(hash),
+        source           TEXT NOT NULL DEFAULT 'loupe',
+        UNIQUE (session_id, seq)
+      );
+      INSERT INTO passes_v4 SELECT id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at,
+        unhex(request_sha256), request_bytes, unhex(skeleton_hash), base_pass_id, base_count, chain_depth, segment_count,
+        unhex(response_hash), message_id, stop_reason, usage, cost_usd, attempts, error, unhex(plan_hash),
+        unhex(attribution_hash), source
+        FROM passes;
+      DROP TABLE passes;
+      ALTER TABLE passes_v4 RENAME TO passes;
+      CREATE INDEX passes_by_base ON passes(base_pass_id);
+
+      -- Without a rowid the primary key is the table itself: no second copy of (pass_id, ordinal) in an index.
+      CREATE TABLE pass_blocks_v4 (
+        pass_id         TEXT NOT NULL REFERENCES passes(id) ON DELETE CASCADE,
+        ordinal         INTEGER NOT NULL,
+        blob_hash       BLOB NOT NULL REFERENCES blobs(hash),
+        path            TEXT NOT NULL,
+        provenance_hash BLOB NOT NULL REFERENCES blobs(hash),
+        breakpoint      TEXT,
+        PRIMARY KEY (pass_id, ordinal)
+      ) WITHOUT ROWID;
+      INSERT INTO pass_blocks_v4 SELECT pass_id, ordinal, unhex(blob_hash), path, unhex(provenance_hash), breakpoint FROM pass_blocks;
+      DROP TABLE pass_blocks;
+      ALTER TABLE pass_blocks_v4 RENAME TO pass_blocks;
     `,
   },
 ]

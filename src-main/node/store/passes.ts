@@ -9,13 +9,14 @@
 import type { Usage } from '../../engine/model/wire'
 import type { Db } from './database'
 import { joinBody, splitBody } from './body-split'
-import { BlobRepo, sha256Hex } from './blobs'
+import { BlobRepo, hashHex, hashKey, sha256Hex } from './blobs'
 import { newId } from './ids'
 
 /** The most bases a pass's re-assembly walks through (see insert). */
 export const MAX_CHAIN_DEPTH = 64
 
-export type PassKind = 'main' | 'summary' | 'count'
+/** `keep_warm`: a cache pre-warm sent in an idle gap (max_tokens 0), not a conversation pass. */
+export type PassKind = 'main' | 'summary' | 'count' | 'keep_warm'
 export type PassStatus = 'done' | 'failed' | 'cancelled'
 /**
  * Where the request body came from: `loupe` (sent by the app) and `proxy` (another agent's request, recorded by the
@@ -140,6 +141,33 @@ interface BlockRow {
   size: number
 }
 
+/** The hash columns of a pass row: hex in PassRow, 32 raw bytes in the table (migration 4). */
+const PASS_HASH_COLUMNS = ['request_sha256', 'skeleton_hash', 'response_hash', 'plan_hash', 'attribution_hash'] as const
+
+function decodePassRow(raw: unknown): PassRow {
+  const row = { ...(raw as Record<string, unknown>) }
+  for (const column of PASS_HASH_COLUMNS) if (row[column] instanceof Buffer) row[column] = hashHex(row[column] as Buffer)
+  return row as unknown as PassRow
+}
+
+function encodePassRow(row: PassRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...row }
+  for (const column of PASS_HASH_COLUMNS) if (typeof out[column] === 'string') out[column] = hashKey(out[column] as string)
+  return out
+}
+
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection's framing, not the response: they are not kept.
+ * Everything the service said about the request (request-id, rate limits, retry-after …) is.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-authorization'])
+
+function keptHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = value
+  return out
+}
+
 function toSummary(row: PassRow, blobs: BlobRepo): PassSummary {
   return {
     id: row.id,
@@ -220,7 +248,11 @@ export class PassRepo {
     const seq = ((this.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM passes WHERE session_id = ?').pluck().get(pass.sessionId) as number) ?? 0) + 1
     const id = newId('pas', pass.queuedAt)
     const skeletonHash = this.blobs.put(split.skeleton)
-    const attempts: StoredAttempt[] = pass.attempts.map(({ responseBody, ...a }) => ({ ...a, responseHash: responseBody ? this.blobs.put(responseBody) : null }))
+    const attempts: StoredAttempt[] = pass.attempts.map(({ responseBody, responseHeaders, ...a }) => ({
+      ...a,
+      responseHeaders: keptHeaders(responseHeaders),
+      responseHash: responseBody ? this.blobs.put(responseBody) : null,
+    }))
     const responseHash = attempts.at(-1)?.responseHash ?? null
     const row: PassRow = {
       id,
@@ -259,12 +291,13 @@ export class PassRepo {
            @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @chain_depth, @segment_count, @response_hash, @message_id,
            @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution_hash, @source)`,
       )
-      .run(row)
+      .run(encodePassRow(row))
     const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance_hash, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
     for (let i = baseCount; i < split.segments.length; i++) {
       const segment = split.segments[i]!
       const meta = pass.segmentMeta(segment.path)
-      insertBlock.run(id, i, this.blobs.put(segment.text), segment.path, this.blobs.put(JSON.stringify(meta.provenance ?? null)), meta.breakpoint)
+      const blobHash = hashKey(this.blobs.put(segment.text))
+      insertBlock.run(id, i, blobHash, segment.path, hashKey(this.blobs.put(JSON.stringify(meta.provenance ?? null))), meta.breakpoint)
     }
     this.lastSegments.set(pass.sessionId, { passId: id, hashes, depth: chainDepth })
     return toSummary(row, this.blobs)
@@ -276,7 +309,7 @@ export class PassRepo {
   }
 
   setAttribution(passId: string, attribution: unknown): void {
-    this.setAttributionStatement.run(this.blobs.put(JSON.stringify(attribution)), passId)
+    this.setAttributionStatement.run(hashKey(this.blobs.put(JSON.stringify(attribution))), passId)
   }
 
   /** The segments of a pass in order, following the chain of bases for the shared leading ones. */
@@ -285,14 +318,17 @@ export class PassRepo {
     let id: string | null = passId
     let need = Number.POSITIVE_INFINITY
     while (id && need > 0) {
-      const row = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(id) as PassRow | undefined
-      if (!row) throw new Error(`pass ${id} missing from its chain`)
-      const blocks = this.db
-        .prepare(
-          `SELECT b.ordinal, b.blob_hash, b.path, b.provenance_hash, b.breakpoint, o.size
-           FROM pass_blocks b JOIN blobs o ON o.hash = b.blob_hash WHERE b.pass_id = ? ORDER BY b.ordinal`,
-        )
-        .all(id) as BlockRow[]
+      const raw = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(id)
+      if (!raw) throw new Error(`pass ${id} missing from its chain`)
+      const row = decodePassRow(raw)
+      const blocks = (
+        this.db
+          .prepare(
+            `SELECT b.ordinal, b.blob_hash, b.path, b.provenance_hash, b.breakpoint, o.size
+             FROM pass_blocks b JOIN blobs o ON o.hash = b.blob_hash WHERE b.pass_id = ? ORDER BY b.ordinal`,
+          )
+          .all(id) as Array<Omit<BlockRow, 'blob_hash' | 'provenance_hash'> & { blob_hash: Buffer; provenance_hash: Buffer }>
+      ).map((b): BlockRow => ({ ...b, blob_hash: hashHex(b.blob_hash), provenance_hash: hashHex(b.provenance_hash) }))
       chain.push({ row, blocks })
       need = Math.min(need, row.base_count)
       id = row.base_count > 0 ? row.base_pass_id : null
@@ -312,20 +348,24 @@ export class PassRepo {
 
   /** The exact request body of a pass, re-assembled from the store. */
   requestBody(passId: string): string {
-    const row = this.db.prepare('SELECT skeleton_hash FROM passes WHERE id = ?').get(passId) as { skeleton_hash: string } | undefined
-    if (!row) throw new Error(`no pass ${passId}`)
-    const skeleton = this.blobs.get(row.skeleton_hash)
+    const key = this.db.prepare('SELECT skeleton_hash FROM passes WHERE id = ?').pluck().get(passId) as Buffer | undefined
+    if (!key) throw new Error(`no pass ${passId}`)
+    const skeleton = this.blobs.get(hashHex(key))
     if (skeleton === null) throw new Error(`pass ${passId}: skeleton missing`)
     return joinBody(skeleton, this.segmentHashes(passId).map((s) => this.blobs.get(s.hash) ?? ''))
   }
 
   list(sessionId: string): PassSummary[] {
-    return (this.db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as PassRow[]).map((row) => toSummary(row, this.blobs))
+    return this.db
+      .prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq')
+      .all(sessionId)
+      .map((raw) => toSummary(decodePassRow(raw), this.blobs))
   }
 
   get(passId: string): PassDetail | null {
-    const row = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(passId) as PassRow | undefined
-    if (!row) return null
+    const raw = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(passId)
+    if (!raw) return null
+    const row = decodePassRow(raw)
     return {
       ...toSummary(row, this.blobs),
       requestBody: this.requestBody(passId),
