@@ -305,7 +305,8 @@ export const SettingsViewSchema = z.object({
     }),
   ),
   effectiveModel: z.string(),
-  endpoint: z.object({ kind: z.enum(['simulator', 'anthropic']), label: z.string() }),
+  /** What answers now (it follows the key: the API with one, the simulator without), and its address. */
+  endpoint: z.object({ kind: z.enum(['simulator', 'anthropic']), label: z.string(), baseUrl: z.string().nullable() }),
   dataDir: z.string(),
   loupeHome: z.string(),
   project: ProjectCompactionSchema.extend({ projectId: z.string(), configPath: z.string(), problems: z.array(z.string()) }).nullable(),
@@ -623,7 +624,7 @@ export const requests = {
   'settings.setApiKey': request(
     z.object({ key: z.string().min(1).max(1000).nullable() }).strict(),
     KeyStatusSchema,
-    "Stores the Anthropic API key in the host's secret storage (null forgets it). The answer is the key's status and last four characters; the key is never sent back. Takes effect at the next start.",
+    "Stores the Anthropic API key in the host's secret storage (null forgets it). The answer is the key's status and last four characters; the key is never sent back. Takes effect at the next pass: the API with the new key, or the offline simulator when none is left (`endpoint.changed` when that switches what answers).",
   ),
 } as const
 
@@ -654,6 +655,8 @@ export const events = {
   'tool.finished': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), isError: z.boolean() }),
   'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),
   'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),
+  /** What answers the next pass changed (an API key set or removed in Settings): the simulator or the API. */
+  'endpoint.changed': ModelEndpointSchema,
   'compaction.started': z.object({ sessionId: z.string(), compactionId: z.string(), trigger: z.enum(['auto', 'manual', 'partial', 'tool']), focus: z.string().nullable(), dryRun: z.boolean() }),
   /**
    * stage: trimmed | summary_started | summary_streaming | summary_finished | extension_failed, with its figures.

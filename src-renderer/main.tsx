@@ -9,6 +9,7 @@ import './ui/theme.css'
 import { connectCompactionEvents } from './features/compaction/events'
 import { installShortcuts } from './features/palette/shortcuts'
 import { applyTheme } from './features/settings/theme'
+import { connectSettingsEvents } from './features/settings/events'
 import { useSettingsStore } from './state/settings'
 
 // The theme remembered from last time, before the first paint (the main process's copy arrives with settings.get).
@@ -32,7 +33,7 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed'] as const) {
+for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
   client.on(name, (payload) => announce(name, payload))
 }
 
@@ -47,6 +48,7 @@ client.on('tool.started', (p) => chat().toolStarted(p.sessionId, p.toolUseId))
 client.on('tool.finished', (p) => chat().toolFinished(p.sessionId, p.toolUseId))
 client.on('turn.ended', (p) => chat().turnEnded(p.sessionId))
 connectCompactionEvents()
+connectSettingsEvents()
 installShortcuts()
 
 createRoot(document.getElementById('root')!).render(

@@ -33,6 +33,8 @@ export interface AppOptions {
   readonly secrets?: SecretStore
   /** Model access; by default the real API with a configured key, else the embedded simulator. */
   readonly endpoint?: ModelEndpoint
+  /** Where ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, LOUPE_MODEL and LOUPE_SIM_PACE are read; process.env by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>
   /** Electron-ABI build of better-sqlite3 (Electron host only). */
   readonly sqliteNativeBinding?: string
 }
@@ -50,17 +52,31 @@ export async function createApp(options: AppOptions): Promise<App> {
   const store: Store = openStore(databaseFile(options.dataDir), { nativeBinding: options.sqliteNativeBinding })
   const events = new EventHub()
   const secrets = options.secrets ?? fileSecretStore(options.dataDir)
-  const endpoint = options.endpoint ?? (await openModelEndpoint({ secrets, clock }))
+  const env = options.env ?? process.env
+  const endpoint = options.endpoint ?? (await openModelEndpoint({ secrets, clock, env }))
   const homeDir = options.homeDir ?? homedir()
   const loupeHome = options.loupeHome ?? browserDataDir()
-  const settings = new SettingsService({ store: await openSettings(options.dataDir), secrets, env: process.env, endpoint, dataDir: options.dataDir, loupeHome })
+  const settings = new SettingsService({
+    store: await openSettings(options.dataDir),
+    secrets,
+    env,
+    endpoint,
+    dataDir: options.dataDir,
+    loupeHome,
+    // A key set or removed in Settings takes effect at the next pass (connect.ts); a fixed endpoint needs a restart.
+    ...(endpoint.reconnect ? { reconnect: () => endpoint.reconnect!() } : {}),
+  })
   // New sessions start with the model chosen in Settings; a session keeps the model it started with.
   const sessionEndpoint: ModelEndpoint = {
     get client() {
       return endpoint.client
     },
-    kind: endpoint.kind,
-    label: endpoint.label,
+    get kind() {
+      return endpoint.kind
+    },
+    get label() {
+      return endpoint.label
+    },
     get model() {
       return settings.effectiveModel()
     },
@@ -84,7 +100,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     host: options.host,
     dataDir: options.dataDir,
     capabilities: { folderDialog: options.pickFolder !== undefined },
-    model: { kind: endpoint.kind, label: endpoint.label, model: endpoint.model },
+    // What answers now: it changes when the API key does.
+    get model() {
+      return { kind: endpoint.kind, label: endpoint.label, model: endpoint.model }
+    },
   }
   const services: Services = {
     store,

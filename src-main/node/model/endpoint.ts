@@ -1,6 +1,7 @@
 /**
  * The model service the app talks to, with the model it uses: the real API when a key is configured, else the
- * embedded simulator (openModelAccess in connect.ts decides and starts it).
+ * embedded simulator (openModelAccess in connect.ts decides and starts it). `reconnect()` makes the choice again
+ * after the key changed in Settings, so the next pass uses the new key without a restart.
  */
 import type { Clock, ModelClient } from '../../engine/ports'
 import type { Pace } from '../../simulator'
@@ -9,11 +10,17 @@ import type { SecretStore } from './keys'
 import { DEFAULT_MODEL_ID, findModel } from './models'
 
 export interface ModelEndpoint {
+  /** Calls go to what answers when each starts (a reconnect switches the next call, not one in flight). */
   readonly client: ModelClient
   readonly kind: 'simulator' | 'anthropic'
   /** What the UI shows wherever the model is named: "Offline simulator" or the model's name. */
   readonly label: string
   readonly model: string
+  /**
+   * Reads the API key again and switches what answers the next call: the API with the new key, or the simulator
+   * when there is none. Resolves true when something changed. Absent when the host fixed the endpoint.
+   */
+  reconnect?(): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -23,18 +30,30 @@ export interface EndpointOptions {
   readonly clock?: Clock
 }
 
-/** `LOUPE_MODEL` picks the model; `LOUPE_SIM_PACE=instant` makes the simulator answer at once (tests). */
+/**
+ * `LOUPE_SIM_PACE` sets the simulator's pace: `instant` answers at once (tests), `slow` streams text at a reading
+ * pace (a screenshot of a stream in flight); anything else is `realistic`.
+ */
+export function simulatorPace(env: Readonly<Record<string, string | undefined>>): Pace {
+  const asked = env.LOUPE_SIM_PACE
+  return asked === 'instant' || asked === 'slow' ? asked : 'realistic'
+}
+
+/** `LOUPE_MODEL` picks the model; `LOUPE_SIM_PACE` the simulator's pace (above). */
 export async function openModelEndpoint(options: EndpointOptions = {}): Promise<ModelEndpoint> {
   const env = options.env ?? process.env
   const model = env.LOUPE_MODEL && findModel(env.LOUPE_MODEL) ? env.LOUPE_MODEL : DEFAULT_MODEL_ID
-  const pace: Pace = env.LOUPE_SIM_PACE === 'instant' ? 'instant' : 'realistic'
-  const access = await openModelAccess({ env, ...(options.secrets ? { store: options.secrets } : {}), simulatorPace: pace, ...(options.clock ? { clock: options.clock } : {}) })
-  const kind = access.client.endpoint.kind
+  const access = await openModelAccess({ env, ...(options.secrets ? { store: options.secrets } : {}), simulatorPace: simulatorPace(env), ...(options.clock ? { clock: options.clock } : {}) })
   return {
     client: access.client,
-    kind,
-    label: kind === 'simulator' ? access.label : (findModel(model)?.label ?? model),
+    get kind() {
+      return access.client.endpoint.kind
+    },
+    get label() {
+      return access.client.endpoint.kind === 'simulator' ? access.label : (findModel(model)?.label ?? model)
+    },
     model,
+    reconnect: () => access.refresh(),
     close: () => access.close(),
   }
 }

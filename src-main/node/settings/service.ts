@@ -2,8 +2,10 @@
  * What `settings.get`, `settings.set` and `settings.setApiKey` answer: the app's settings, the project's compaction
  * settings, the model table (window and prices), the key's status (a hint only), and the folders in use.
  *
- * The model client is chosen when the app starts (the real API with a key, else the simulator), so a key set or
- * cleared here takes effect at the next start; the view says so (`restartNeeded`).
+ * A key set or cleared here takes effect at the next pass: the model access chooses again (`reconnect`: the API
+ * with the new key, or the simulator when there is none, as at start-up; node/model/connect.ts). Only a host that
+ * fixed its endpoint has no `reconnect`; there a change waits for the next start and the view says so
+ * (`restartNeeded`).
  */
 import type { SecretStore } from '../model/keys'
 import { MODELS, DEFAULT_MODEL_ID, findModel } from '../model/models'
@@ -30,8 +32,8 @@ export interface SettingsView {
   readonly models: ReadonlyArray<ModelRow>
   /** The model new sessions start with (the setting, else LOUPE_MODEL or the default). */
   readonly effectiveModel: string
-  /** What answers now: the simulator or the API. */
-  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string }
+  /** What answers now: the simulator or the API, and where (a loopback port, or the API's address). */
+  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string; readonly baseUrl: string | null }
   readonly dataDir: string
   readonly loupeHome: string
   readonly project: (ProjectCompactionView & { readonly projectId: string }) | null
@@ -41,9 +43,12 @@ export interface SettingsServiceDeps {
   readonly store: SettingsStore
   readonly secrets: SecretStore
   readonly env: Readonly<Record<string, string | undefined>>
-  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string; readonly model: string }
+  /** Read at each call: it changes when the key does. */
+  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string; readonly model: string; readonly client?: { readonly endpoint: { readonly baseUrl: string } } }
   readonly dataDir: string
   readonly loupeHome: string
+  /** Chooses the model service again after the key changed; resolves true when what answers changed. */
+  readonly reconnect?: () => Promise<boolean>
 }
 
 export class SettingsValueError extends Error {}
@@ -85,13 +90,14 @@ export class SettingsService {
 
   async view(project: { id: string; root: string } | null): Promise<SettingsView> {
     const [status, atStart] = await Promise.all([keyStatus(this.deps.secrets, this.deps.env), this.startKey])
+    const { endpoint } = this.deps
     return {
       app: this.deps.store.current(),
       problems: this.deps.store.problems(),
-      apiKey: { ...status, restartNeeded: status.configured !== atStart.configured || status.hint !== atStart.hint },
+      apiKey: { ...status, restartNeeded: !this.deps.reconnect && (status.configured !== atStart.configured || status.hint !== atStart.hint) },
       models: MODEL_ROWS,
       effectiveModel: this.effectiveModel(),
-      endpoint: { kind: this.deps.endpoint.kind, label: this.deps.endpoint.label },
+      endpoint: { kind: endpoint.kind, label: endpoint.label, baseUrl: endpoint.client?.endpoint.baseUrl ?? null },
       dataDir: this.deps.dataDir,
       loupeHome: this.deps.loupeHome,
       project: project ? { ...(await readProjectCompaction(project.root)), projectId: project.id } : null,
@@ -105,7 +111,10 @@ export class SettingsService {
     return this.view(project)
   }
 
-  /** Stores the key (or forgets it with null) and answers with its hint only. */
+  /**
+   * Stores the key (or forgets it with null), points the next pass at what the key now says (the API, or the
+   * simulator without a key), and answers with the key's hint only.
+   */
   async setApiKey(key: string | null): Promise<KeyStatus & { readonly restartNeeded: boolean }> {
     const trimmed = key?.trim() ?? null
     if (trimmed !== null) {
@@ -113,6 +122,7 @@ export class SettingsService {
       if (problem) throw new SettingsValueError(problem)
     }
     await this.deps.secrets.set(trimmed)
+    await this.deps.reconnect?.()
     const view = await this.view(null)
     // An environment key wins over a stored one; say which is in effect, never the key.
     if (trimmed !== null && view.apiKey.source === 'store' && view.apiKey.hint !== hintOf(trimmed)) throw new SettingsValueError('The key was stored but does not read back the same; try again')

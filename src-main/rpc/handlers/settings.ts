@@ -27,7 +27,15 @@ export function settingsHandlers(services: Services): Pick<Handlers, 'settings.g
         const target = change ? project(change.projectId) : null
         return services.settings.update(app ?? {}, target && change ? { id: target.id, root: target.root, compaction: change.compaction } : null)
       }).then(wire),
-    'settings.setApiKey': ({ key }) => guard(() => services.settings.setApiKey(key)),
+    'settings.setApiKey': ({ key }) =>
+      guard(async () => {
+        const before = services.info.model
+        const status = await services.settings.setApiKey(key)
+        const after = services.info.model
+        // The shell names what answers; tell every window when that switched (never the key).
+        if (after.kind !== before.kind || after.label !== before.label) services.events.emit('endpoint.changed', { ...after })
+        return status
+      }),
   }
 }
 

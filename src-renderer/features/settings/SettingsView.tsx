@@ -167,9 +167,23 @@ function ApiKeySection({ data }: { data: SettingsViewData }) {
           </>
         ) : (
           <>No key is set: {data.endpoint.kind === 'simulator' ? 'the offline simulator answers.' : 'the API cannot be reached.'}</>
-        )}{' '}
-        Now answering: <strong>{data.endpoint.label}</strong>.
+        )}
         {status.restartNeeded && <strong className="warn"> Restart Loupe to use the new key.</strong>}
+      </p>
+      <p className="settings-text settings-endpoint" data-testid="endpoint-in-use" data-kind={data.endpoint.kind}>
+        <span className={`model-badge ${data.endpoint.kind}`}>{data.endpoint.kind === 'simulator' ? 'Simulator' : 'API'}</span> Now answering: <strong>{data.endpoint.label}</strong>
+        {data.endpoint.baseUrl && (
+          <>
+            {' '}
+            at <code>{data.endpoint.baseUrl}</code>
+          </>
+        )}
+        .{' '}
+        <span className="muted">
+          {data.endpoint.kind === 'simulator'
+            ? 'Offline: nothing leaves this computer, and nothing is billed.'
+            : 'Requests are billed to the key’s account.'}
+        </span>
       </p>
       <form className="settings-inline" onSubmit={(e) => void submit(e)}>
         <input type="password" autoComplete="off" spellCheck={false} placeholder="sk-ant-…" aria-label="API key" value={key} onChange={(e) => setKey(e.target.value)} />
@@ -187,7 +201,9 @@ function ApiKeySection({ data }: { data: SettingsViewData }) {
           {problem}
         </p>
       )}
-      <small className="muted">The key is kept in the host's secret storage and handed only to the model client; it is never shown again, logged or recorded.</small>
+      <small className="muted">
+        A new key is used from the next request on, without a restart; a request already on its way finishes with the key it started with. Forgetting the key goes back to the offline simulator. The key is kept in the host's secret storage and handed only to the model client; it is never shown again, logged or recorded.
+      </small>
     </section>
   )
 }
