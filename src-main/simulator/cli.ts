@@ -1,5 +1,5 @@
 /**
- * `npm run simulator -- [--port N] [--pace instant|realistic] [--seed S]`: runs the simulator alone, for any
+ * `npm run simulator -- [--port N] [--pace instant|realistic|slow] [--seed S]`: runs the simulator alone, for any
  * Anthropic client. The first line of stdout is the base URL, so a script can read it.
  */
 import { startSimulator } from './index'
@@ -13,7 +13,7 @@ function argValue(args: ReadonlyArray<string>, name: string): string | undefined
 }
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run simulator -- [--port N] [--pace instant|realistic] [--seed S]\n`)
+  process.stderr.write(`${message}\nusage: npm run simulator -- [--port N] [--pace instant|realistic|slow] [--seed S]\n`)
   process.exit(2)
 }
 
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const port = Number(portText)
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`invalid --port ${portText}`)
   const paceText = argValue(args, '--pace') ?? 'realistic'
-  if (paceText !== 'instant' && paceText !== 'realistic') usage(`invalid --pace ${paceText}`)
+  if (paceText !== 'instant' && paceText !== 'realistic' && paceText !== 'slow') usage(`invalid --pace ${paceText}`)
   const seed = argValue(args, '--seed')
   const simulator = await startSimulator({ port, pace: paceText as Pace, ...(seed ? { seed } : {}) })
   process.stdout.write(`${simulator.baseUrl}\n`)

@@ -18,7 +18,8 @@ import { buildSequence } from './sequence'
 import { checkLatestThinking } from './thinking'
 import { validateRequest } from './validate'
 
-export type Pace = 'instant' | 'realistic'
+/** `slow` is `realistic` with deltas every 250 ms: a stream to read along, or to photograph while it runs. */
+export type Pace = 'instant' | 'realistic' | 'slow'
 
 export interface ServerDeps extends AuthOptions {
   readonly clock: Clock
@@ -35,6 +36,7 @@ export interface ServerDeps extends AuthOptions {
 const REALISTIC_BASE_TTFB_MS = 350
 const REALISTIC_MS_PER_1K_UNCACHED = 12
 const REALISTIC_MS_PER_DELTA = 35
+const SLOW_MS_PER_DELTA = 250
 
 export class SimulatorServer {
   readonly cache = new PromptCache()
@@ -85,18 +87,19 @@ export class SimulatorServer {
     const id = this.deps.ids.messageId()
     const diagnostics = this.diagnostics.diagnose(request, sequence, betas, id)
     const thinkingOn = request.thinking?.type === 'enabled' || request.thinking?.type === 'adaptive'
-    const output = await this.deps.responder.respond({ request, model, thinking: thinkingOn, now: startedAt })
+    // A pre-warm (max_tokens 0, §5.1) generates nothing: the responder is not asked.
+    const output = request.max_tokens === 0 ? { content: [] } : await this.deps.responder.respond({ request, model, thinking: thinkingOn, now: startedAt })
     const display = (request.thinking && 'display' in request.thinking ? request.thinking.display : undefined) ?? model.defaultDisplay
     const composed = compose(output, { modelId: model.id, maxTokens: request.max_tokens, stopSequences: request.stop_sequences, display, ids: this.deps.ids })
     const render: RenderInput = { id, model: request.model, composed, usage: plan.usage, diagnostics }
 
     // The response starts here: hold the first byte if asked, then make this pass's cache writes readable (§5.1).
     const uncached = plan.usage.input_tokens + plan.usage.cache_creation_input_tokens
-    await sleep((fault?.kind === 'slow_first_byte' ? (fault.delayMs ?? 1000) : 0) + (this.deps.pace === 'realistic' ? REALISTIC_BASE_TTFB_MS + (uncached / 1000) * REALISTIC_MS_PER_1K_UNCACHED : 0))
+    await sleep((fault?.kind === 'slow_first_byte' ? (fault.delayMs ?? 1000) : 0) + (this.deps.pace !== 'instant' ? REALISTIC_BASE_TTFB_MS + (uncached / 1000) * REALISTIC_MS_PER_1K_UNCACHED : 0))
     if (res.destroyed) return
     this.cache.commit(plan)
     if (!request.stream) {
-      if (this.deps.pace === 'realistic') await sleep(REALISTIC_MS_PER_DELTA * Math.ceil(composed.outputTokens / 4))
+      if (this.deps.pace !== 'instant') await sleep(this.msPerDelta() * Math.ceil(composed.outputTokens / 4))
       const json = messageJson(render)
       return sendJson(res, 200, fault?.kind === 'malformed' ? json.slice(0, Math.floor(json.length / 2)) : json)
     }
@@ -128,10 +131,14 @@ export class SimulatorServer {
       if (fault?.kind === 'truncate' && event.event === 'message_stop') break
       const frame = formatEvent(event)
       frames.push(fault?.kind === 'malformed' && i === after ? frame.slice(0, frame.indexOf('data: ') + 20) + '\n\n' : frame)
-      if (this.deps.pace === 'realistic' && event.event === 'content_block_delta') await this.flush(res, frames, REALISTIC_MS_PER_DELTA)
+      if (this.deps.pace !== 'instant' && event.event === 'content_block_delta') await this.flush(res, frames, this.msPerDelta())
     }
     await this.flush(res, frames)
     if (!res.destroyed) res.end()
+  }
+
+  private msPerDelta(): number {
+    return this.deps.pace === 'slow' ? SLOW_MS_PER_DELTA : REALISTIC_MS_PER_DELTA
   }
 
   private async flush(res: ServerResponse, frames: string[], thenWaitMs = 0): Promise<void> {
