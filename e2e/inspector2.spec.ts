@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { appEvent, expect, openProjectWithSession, rpc, test } from './fixtures'
+import { appEvent, expect, openApp, openProjectWithSession, rpc, startHost, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -261,15 +261,124 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
   }
 })
 
-test('settings: the theme switch, and the API key shown again only as its last four characters', async ({ app, host }) => {
+/**
+ * Collects the summary's pieces from `compaction.progressed` in the page, and resolves once `minChars` of it have
+ * arrived. Call before the action that starts the compaction (the listener is in place first, as with appEvent).
+ */
+function summaryStreamed(page: Page, minChars: number): Promise<unknown> {
+  return page.evaluate(
+    (min) =>
+      new Promise((resolve) => {
+        const w = window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }
+        w.summaryPieces = []
+        window.addEventListener('loupe:event', (e) => {
+          const { name, payload } = (e as CustomEvent).detail
+          if (name !== 'compaction.progressed' || payload.stage !== 'summary_streaming') return
+          w.summaryPieces.push({ text: payload.text, textOffset: payload.textOffset, stream: payload.stream })
+          if (payload.outputChars >= min) resolve(true)
+        })
+      }),
+    minChars,
+  )
+}
+
+test('compaction in progress: the summary streams into the view with its tokens and elapsed time, and Cancel leaves the conversation as it was', async ({ page }) => {
+  const dir = fixtureProject()
+  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-stream-home-'))
+  try {
+    // The conversation at instant pace; then the same data folder under a host whose simulator streams slowly, so
+    // the summary is still being written while it is photographed and cancelled.
+    const quick = await startHost({ LOUPE_HOME: home })
+    try {
+      await openApp(page, quick.url)
+      await openProjectWithSession(page, dir)
+      await send(page, 'read README.md')
+      await send(page, 'read src/parser.ts')
+    } finally {
+      await quick.stop()
+    }
+    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
+    try {
+      await openApp(page, slow.url)
+      const name = dir.split('/').pop()!
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(name, { exact: true }).click()
+      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+      await view(page, 'Compaction')
+      await expect(page.getByTestId('compaction-view')).toBeVisible()
+      const entriesBefore = (await rpc(slow, 'session.get', { sessionId: await sessionIdOf(slow) })) as { entries: unknown[] }
+
+      await page.getByLabel('Compaction focus').fill('the ledger')
+      const streamed = summaryStreamed(page, 300)
+      await page.getByRole('button', { name: 'Compact now' }).click()
+      await streamed
+      const progress = page.getByTestId('compaction-progress')
+      await expect(progress).toHaveAttribute('data-stage', 'summary_streaming')
+      const live = page.getByTestId('compaction-live-text')
+      await expect.poll(async () => ((await live.textContent()) ?? '').length).toBeGreaterThan(300)
+      await expect(page.getByTestId('compaction-progress-tokens')).toHaveAttribute('data-tokens', /^[1-9]\d*$/)
+      await expect(page.getByTestId('compaction-progress-elapsed')).toHaveText(/^\d+ s$/)
+      await expect(progress.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
+      await shots(page, 'compaction-streaming')
+      const shown = (await live.textContent()) ?? ''
+
+      const failed = appEvent(page, 'compaction.failed')
+      await progress.getByRole('button', { name: 'Cancel (Esc)' }).click()
+      await failed
+      await expect(page.getByTestId('compaction-failure')).toContainText('cancelled')
+      await expect(page.getByTestId('compaction-progress')).toHaveCount(0)
+      await expect(page.getByTestId('checkpoint-card')).toHaveCount(0)
+
+      // What the view showed is the summary as streamed, in order, with nothing left out.
+      const pieces = (await page.evaluate(() => (window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }).summaryPieces)) as Array<{ text: string; textOffset: number; stream: number }>
+      let text = ''
+      for (const p of pieces) {
+        expect(p.stream).toBe(1)
+        expect(p.textOffset).toBe(text.length)
+        text += p.text
+      }
+      expect(text.startsWith(shown)).toBe(true)
+      expect(shown.length).toBeGreaterThan(300)
+      // Cancelled: the conversation is unchanged, and the cancelled summary pass is kept with its cost.
+      const after = (await rpc(slow, 'session.get', { sessionId: await sessionIdOf(slow) })) as { entries: unknown[] }
+      expect(after.entries).toEqual(entriesBefore.entries)
+      const passes = (await rpc(slow, 'pass.list', { sessionId: await sessionIdOf(slow) })) as Array<{ kind: string; status: string }>
+      expect(passes.at(-1)).toMatchObject({ kind: 'summary', status: 'cancelled' })
+    } finally {
+      await slow.stop()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true })
+  }
+})
+
+test('settings: the theme switch, and an API key used at once, shown again only as its last four characters', async ({ app, host }) => {
   await view(app, 'Settings')
   await app.getByRole('radio', { name: 'Dark' }).check()
   await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
+  const endpoint = app.getByTestId('endpoint-in-use')
+  await expect(endpoint).toHaveAttribute('data-kind', 'simulator')
+  await expect(app.locator('.topbar > .model-badge')).toHaveText('Offline simulator')
+  // No pass runs here: the key switches what answers next without a request going out.
+  const switched = appEvent(app, 'endpoint.changed')
   await app.getByRole('textbox', { name: 'API key' }).fill('sk-ant-api03-e2e-example-key-0123456789-ABCD')
   await app.getByRole('button', { name: 'Save key' }).click()
+  await switched
   await expect(app.getByTestId('key-status')).toContainText('…ABCD')
-  await expect(app.getByTestId('key-status')).toContainText('Restart Loupe')
+  await expect(app.getByTestId('key-status')).not.toContainText('Restart Loupe')
+  await expect(endpoint).toHaveAttribute('data-kind', 'anthropic')
+  await expect(endpoint).toContainText('https://api.anthropic.com')
+  await expect(app.locator('.topbar > .model-badge')).not.toHaveText('Offline simulator')
+  await endpoint.scrollIntoViewIfNeeded()
+  await app.locator('section[aria-labelledby="set-key"]').screenshot({ path: `${SHOTS}/settings-key-api-dark.png` })
   expect(await app.content()).not.toContain('e2e-example-key')
+  // Forgetting the key goes back to the offline simulator, as at start-up.
+  const back = appEvent(app, 'endpoint.changed')
+  await app.getByRole('button', { name: 'Forget the key' }).click()
+  await back
+  await expect(endpoint).toHaveAttribute('data-kind', 'simulator')
+  await expect(app.locator('.topbar > .model-badge')).toHaveText('Offline simulator')
+  await app.locator('section[aria-labelledby="set-key"]').screenshot({ path: `${SHOTS}/settings-key-simulator-dark.png` })
   const settings = (await rpc(host, 'settings.get', {})) as { app: { theme: string } }
   expect(settings.app.theme).toBe('dark')
   await app.reload()
