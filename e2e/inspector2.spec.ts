@@ -9,6 +9,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { findModel } from '../src-main/node/model/models'
+import { buildSequence } from '../src-main/simulator/sequence'
+import { validateRequest } from '../src-main/simulator/validate'
 import { appEvent, expect, openApp, openProjectWithSession, rpc, startHost, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
@@ -99,6 +102,15 @@ interface PassSummary {
   usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number } | null
 }
 
+/**
+ * The simulator's running token count through the last block of message `index` of a captured request body: the
+ * counter that billed the pass, over the bytes it received. It splits a pass's billed input at a message.
+ */
+function simulatorTokensThrough(body: string, index: number): number {
+  const { request, model } = validateRequest(JSON.parse(body), '2023-06-01', false)
+  return buildSequence(request, model).entries.filter((e) => e.path.startsWith(`messages.${index}.`)).at(-1)!.cum
+}
+
 test.describe.configure({ timeout: 180_000 })
 
 test('files: an edit priced before it is saved, applied now, and the next pass pays that price with the edit named as the cause', async ({ app, host }) => {
@@ -120,10 +132,15 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     await app.keyboard.type('\n- Run `npm run lint` too; it checks the cents rule.\n')
 
     const priceNow = app.getByTestId('price-now')
+    // The price of the whole draft, counted by the simulator's count_tokens (not the estimate).
+    await expect(app.locator('[data-testid="price-panel"][data-current="true"]')).toHaveCount(1)
     await expect(priceNow).toContainText('system[1]')
+    await expect(priceNow).toHaveAttribute('data-exact', 'true')
     await expect(priceNow).toHaveAttribute('data-tokens', /^[1-9]\d*$/)
     const pricedTokens = Number(await priceNow.getAttribute('data-tokens'))
+    const pricedAdded = Number(await priceNow.getAttribute('data-added'))
     const pricedUsd = Number(await priceNow.getAttribute('data-usd'))
+    const pricedNextUsd = Number(await priceNow.getAttribute('data-next-usd'))
     expect(pricedUsd).toBeGreaterThan(0)
     await shots(app, 'files-priced-edit', true)
 
@@ -142,15 +159,26 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     const detail = (await rpc(host, 'pass.get', { passId: firstAfter.id })) as { requestBody: string }
     expect(detail.requestBody).toContain('npm run lint')
 
-    // What it cost: the tokens the edit moved out of the cache, paid as a write instead of a read.
-    const before = passes.filter((p) => p.kind === 'main')[1]!.usage!
+    // What it cost, against the price shown (docs/inspector.md, "The price, before saving"): exact in tokens.
+    const lastBefore = passes.filter((p) => p.kind === 'main')[1]!
+    const before = lastBefore.usage!
     const after = firstAfter.usage!
-    const rebilled = before.cache_read_input_tokens + before.cache_creation_input_tokens - after.cache_read_input_tokens
-    // claude-sonnet-4-6: a 5-minute write is $3.75 / MTok and a read $0.30 (src-main/node/model/models.ts).
-    const paidUsd = (rebilled * (3.75 - 0.3)) / 1_000_000
-    // The price scales the chars/4 estimate between measured points, so it is close, not exact (docs/inspector.md).
-    expect(Math.abs(rebilled - pricedTokens) / rebilled).toBeLessThan(0.35)
-    expect(Math.abs(paidUsd - pricedUsd) / paidUsd).toBeLessThan(0.35)
+    const cachedBefore = before.cache_read_input_tokens + before.cache_creation_input_tokens
+    // The tokens the edit moved out of the cache: left cached by the pass before, not read by this one.
+    expect(cachedBefore - after.cache_read_input_tokens).toBe(pricedTokens)
+    // The pass's input split at the previous pass's last message: what existed when the edit was priced, then the
+    // new message. The first part grew by what the edit added to the session block.
+    const beforeBody = ((await rpc(host, 'pass.get', { passId: lastBefore.id })) as { requestBody: string }).requestBody
+    const tail = (JSON.parse(beforeBody) as { messages: unknown[] }).messages.length - 1
+    expect(simulatorTokensThrough(beforeBody, tail)).toBe(cachedBefore)
+    const knownAfter = simulatorTokensThrough(detail.requestBody, tail)
+    expect(knownAfter - cachedBefore).toBe(pricedAdded)
+    // Dollars, from the model table's prices: that part as billed (read, and written at the 5-minute price), and the
+    // difference from reading all of it; equal up to floating-point rounding.
+    const prices = findModel('claude-sonnet-4-6')!.prices
+    const billedUsd = (after.cache_read_input_tokens * prices.cacheReadPerMTok + (knownAfter - after.cache_read_input_tokens) * prices.cacheWrite5mPerMTok) / 1_000_000
+    expect(pricedNextUsd).toBeCloseTo(billedUsd, 12)
+    expect(pricedUsd).toBeCloseTo(billedUsd - (cachedBefore * prices.cacheReadPerMTok) / 1_000_000, 12)
     await app.locator(`.insp-row[data-pass-id="${firstAfter.id}"]`).click()
     await expect(app.getByTestId('pass-line')).toContainText('applied now')
     await shots(app, 'chat-inspector-after-edit', true)

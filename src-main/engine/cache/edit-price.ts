@@ -7,6 +7,12 @@
  * Applying a file edit now rewrites the session block (system[1]); deferring it sends a short "file changed" note
  * after the breakpoints and moves nothing. A tool set change moves the very first block; a model switch starts a
  * cold cache for the other model.
+ *
+ * Two ways in. `priceCandidates` is the measured one: the node side builds the part of the next request that exists
+ * now twice — as it would be sent without the edit and with it — and counts both with the service's counter
+ * (count_tokens), with the prefix up to each breakpoint that stays readable counted too; what moves is told by the
+ * prefix keys, what it costs by real counts. `priceEdit` is the estimate it falls back to (no text to build from, or
+ * no counter): the chars / 4 estimate scaled between the points earlier passes measured.
  */
 import { formatTokens } from './causes'
 import type { PassContext } from './context'
@@ -16,7 +22,15 @@ import type { CacheState, PassCacheFacts } from './state'
 import { blockPath, type RequestWalk } from './walk'
 
 export type ProposedEdit =
-  | { readonly kind: 'instruction_file' | 'memory_file'; readonly path: string; readonly applyNow: boolean; readonly charsBefore?: number; readonly charsAfter?: number }
+  | {
+      readonly kind: 'instruction_file' | 'memory_file'
+      readonly path: string
+      readonly applyNow: boolean
+      readonly charsBefore?: number
+      readonly charsAfter?: number
+      /** The edited text: with it the edit is built into the next request and counted, not estimated. */
+      readonly text?: string
+    }
   | { readonly kind: 'tools'; readonly added?: ReadonlyArray<string>; readonly removed?: ReadonlyArray<string> }
   | { readonly kind: 'model'; readonly model: string }
 
@@ -30,6 +44,13 @@ export interface EditPrice {
   readonly deltaUsd: number | null
   /** Whether any entry of the last pass is still readable now. */
   readonly cacheWarm: boolean
+  /**
+   * Tokens the edit adds to what the next pass sends (negative when it removes some): the session block's change
+   * applied now, the `file_changed` note deferred.
+   */
+  readonly addedTokens: number
+  /** Every token figure is a real count (count_tokens, or a pass's usage), not an estimate. */
+  readonly exact: boolean
   readonly label: string
 }
 
@@ -74,7 +95,7 @@ export function priceEdit(input: PriceEditInput): EditPrice {
         const session = context.system.indexOf('session')
         const index = session >= 0 ? session : Math.max(0, walk.blocks.filter((b) => b.area === 'system').length - 1)
         moved = walk.blocks.findIndex((b) => b.area === 'system' && b.index === index)
-        extraTokens = Math.round(((edit.charsAfter ?? 0) - (edit.charsBefore ?? 0)) / 4)
+        extraTokens = Math.round(((edit.charsAfter ?? edit.text?.length ?? 0) - (edit.charsBefore ?? 0)) / 4)
       }
       break
     case 'tools': {
@@ -105,8 +126,95 @@ export function priceEdit(input: PriceEditInput): EditPrice {
     withoutEditUsd: without,
     deltaUsd: delta,
     cacheWarm,
-    label: editLabel(edit, movedBlock, rebilled, delta, cacheWarm),
+    addedTokens: extraTokens,
+    exact: false,
+    label: editLabel(edit, movedBlock, rebilled, delta, cacheWarm, false),
   }
+}
+
+/** The part of the next request that exists now, one way or the other. */
+export interface EditCandidate {
+  /** The walk of the last pass's request with the change made (the session block, the notes, the model). */
+  readonly walk: RequestWalk
+  /** Its count from the service (count_tokens); null when it could not be counted, and the estimate is scaled. */
+  readonly tokens: number | null
+  /** `file_changed` notes it carries on the next message (a deferred edit's, or changes already waiting). */
+  readonly notes?: number
+}
+
+export interface PriceCandidatesInput {
+  /** The session's latest pass: its walk, its facts, and its request's count (null when not counted). */
+  readonly last: { readonly walk: RequestWalk; readonly facts: PassCacheFacts; readonly tokens: number | null }
+  /** Real counts at the last walk's positions: every pass's usage, and the prefixes counted for this price. */
+  readonly scale: TokenScale
+  readonly state: CacheState
+  readonly now: number
+  readonly models: ModelLookup
+  readonly edit: ProposedEdit
+  /** The next pass as it would go without the edit, and with it. */
+  readonly without: EditCandidate
+  readonly with: EditCandidate
+}
+
+/**
+ * Where the next pass's read would end if it sent `candidate`: the highest breakpoint of the last request whose
+ * entry is readable now and whose prefix the candidate keeps byte for byte (same key). -1 for none.
+ */
+export function cachedReadPosition(last: RequestWalk, candidate: RequestWalk, state: CacheState, now: number): number {
+  let best = -1
+  for (const p of last.breakpoints) {
+    if (p >= candidate.keys.length || candidate.keys[p] !== last.keys[p]) break
+    if (state.live(last.keys[p]!, now)) best = p
+  }
+  return best
+}
+
+/**
+ * The measured price: the next pass reads up to `cachedReadPosition` and writes the rest of what exists now, with
+ * the edit and without it. The new tail (the message the user has not typed yet) costs the same either way and is
+ * left out of both. Token figures are real counts when the candidates and the read positions were counted.
+ */
+export function priceCandidates(input: PriceCandidatesInput): EditPrice {
+  const { last, scale, state, now, models, edit } = input
+  const walk = last.walk
+  const lastBreakpoint = walk.breakpoints.at(-1) ?? walk.blocks.length - 1
+  // Everything the last pass could leave cached: the prefix through its last breakpoint.
+  const known = scale.at(lastBreakpoint)
+  const ratio = scale.ratio() ?? last.facts.ratio ?? 1
+  const sizeOf = (c: EditCandidate): number =>
+    c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
+  const readAt = (c: EditCandidate): number => cachedReadPosition(walk, c.walk, state, now)
+  const pWithout = readAt(input.without)
+  const pWith = readAt(input.with)
+  const readNow = scale.at(pWithout)
+  const readWith = scale.at(pWith)
+  const cacheWarm = walk.breakpoints.some((p) => state.live(walk.keys[p]!, now) !== null)
+
+  const fromModel = models(walk.model)
+  const toModel = edit.kind === 'model' ? models(edit.model) : fromModel
+  const sizeWithout = sizeOf(input.without)
+  const sizeWith = sizeOf(input.with)
+  const without = nextPassCost(walk, scale, models(input.without.walk.model).prices, readNow, sizeWithout)
+  const withEdit = nextPassCost(walk, scale, toModel.prices, readWith, sizeWith)
+  const delta = withEdit !== null && without !== null ? withEdit - without : null
+  const rebilled = Math.max(0, readNow - readWith)
+  const addedTokens = sizeWith - sizeWithout
+
+  // What the edit moves: the first block it changes in what the next pass would otherwise send.
+  const a = input.without.walk
+  const b = input.with.walk
+  let first = 0
+  while (first < a.keys.length && first < b.keys.length && a.keys[first] === b.keys[first]) first++
+  const moved = first < a.keys.length && first < b.keys.length ? first : null
+  const movedBlock = moved === null ? null : { path: blockPath(b.blocks[moved]!), label: movedLabel(edit, b, moved) }
+
+  const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
+  const exact = counted && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
+  const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
+  const label = deferred
+    ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, delta, exact)
+    : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, exact)
+  return { movedBlock, rebilledTokens: rebilled, nextPassUsd: withEdit, withoutEditUsd: without, deltaUsd: delta, cacheWarm, addedTokens, exact, label }
 }
 
 /**
@@ -133,10 +241,22 @@ function movedLabel(edit: ProposedEdit, walk: RequestWalk, moved: number): strin
   }
 }
 
-function editLabel(edit: ProposedEdit, moved: EditPrice['movedBlock'], rebilled: number, delta: number | null, warm: boolean): string {
-  const usd = delta === null ? '' : ` (${delta >= 0 ? '+' : '−'}$${Math.abs(delta).toFixed(4)})`
-  if (!moved) return `nothing above the breakpoints moves: a short note travels with the next message${usd}`
+function usdText(delta: number | null): string {
+  return delta === null ? '' : ` (${delta >= 0 ? '+' : '−'}$${Math.abs(delta).toFixed(4)})`
+}
+
+function editLabel(edit: ProposedEdit, moved: EditPrice['movedBlock'], rebilled: number, delta: number | null, warm: boolean, exact: boolean): string {
+  const usd = usdText(delta)
+  const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
+  if (!moved) return deferred ? `nothing above the breakpoints moves: a short note travels with the next message${usd}` : `nothing above the breakpoints moves${usd}`
   if (!warm) return `moves ${moved.path}, but the cache has already expired: the next pass re-bills its prefix either way${usd}`
-  return `moves ${moved.path}: the next pass re-bills ≈${formatTokens(rebilled)} tokens${usd}`
+  return `moves ${moved.path}: the next pass re-bills ${exact ? '' : '≈'}${formatTokens(rebilled)} tokens${usd}`
+}
+
+function deferredLabel(path: string, notes: number, added: number, delta: number | null, exact: boolean): string {
+  const usd = usdText(delta)
+  if (notes === 0) return `nothing above the breakpoints moves, and the next message says nothing of it${usd}`
+  if (added === 0) return `nothing above the breakpoints moves: the note that ${path} changed already travels with the next message${usd}`
+  return `nothing above the breakpoints moves: a ${exact ? '' : '≈'}${formatTokens(added)}-token note that ${path} changed travels with the next message${usd}`
 }
 

@@ -158,7 +158,7 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
       ) : (
         <>
           {monaco ? <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={doSave} label={`Edit ${open.base.path}`} testId="file-editor" /> : <p className="muted">Loading the editor…</p>}
-          <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} onChoose={(c) => store().choiceMade(c)} />
+          <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />
         </>
       )}
       {save.kind === 'saved' && (

@@ -44,8 +44,11 @@ export function editKind(node: FileNodeView | null): 'instruction_file' | 'memor
 const attributed = new Set<string>()
 
 /**
- * Prices the draft for the session's next pass, applied now and at the next compaction. The first time for a
- * session, every pass is attributed first (`session.cacheSummary`), so the price sees every cache entry it wrote.
+ * Prices the draft for the session's next pass, applied now and at the next compaction. The draft's text goes with
+ * the request: the main process builds the next request with it and counts it (count_tokens), so the price is in
+ * real tokens; counts it made before are kept, so pricing while typing (after a pause, FilesView) counts one new
+ * request per draft. The first time for a session, every pass is attributed first (`session.cacheSummary`), so the
+ * price sees every cache entry it wrote.
  */
 export async function priceDraft(sessionId: string, path: string, kind: 'instruction_file' | 'memory_file', before: string, draft: string): Promise<void> {
   const store = useFilesStore.getState()
@@ -54,7 +57,7 @@ export async function priceDraft(sessionId: string, path: string, kind: 'instruc
     const summary = await client.request('session.cacheSummary', { sessionId })
     if (summary.ok) attributed.add(sessionId)
   }
-  const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length })
+  const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length, text: draft })
   const [now, later] = await Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
   if (!now.ok) return store.priceFailed(`Could not price the edit: ${now.error.message}`)
   if (!later.ok) return store.priceFailed(`Could not price the edit: ${later.error.message}`)

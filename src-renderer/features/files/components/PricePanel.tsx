@@ -1,23 +1,29 @@
 /**
  * What the edit does to the session's next pass, before it is saved: applied now, which block moves, how many
  * tokens the next pass re-bills and what that costs; at the next compaction, that nothing above the breakpoints
- * moves. The choice between the two is made here.
+ * moves and what the note about it costs. Figures counted by the model service are shown as they are; when it could
+ * not count, they are estimates and say so. The choice between the two is made here.
  */
 import type { ApplyChoice, EditPriceView } from '../../../state/files'
 import { useSlow } from '../../palette/use-slow'
 
 const money = (n: number | null) => (n === null ? '—' : `${n < 0 ? '−' : ''}$${Math.abs(n).toFixed(4)}`)
 const signed = (n: number | null) => (n === null ? '' : `${n >= 0 ? '+' : '−'}$${Math.abs(n).toFixed(4)}`)
+const tokens = (n: number) => Math.abs(n).toLocaleString('en-US')
+/** `≈` before an estimated figure; nothing before a counted one. */
+const about = (price: EditPriceView) => (price.exact ? '' : '≈')
 
 interface Props {
   readonly sessionTitle: string | null
   readonly dirty: boolean
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly choice: ApplyChoice
+  /** The text in the editor: the price shown is current when it was made for exactly this. */
+  readonly draft: string
   onChoose(choice: ApplyChoice): void
 }
 
-export function PricePanel({ sessionTitle, dirty, price, choice, onChoose }: Props) {
+export function PricePanel({ sessionTitle, dirty, price, choice, draft, onChoose }: Props) {
   const slow = useSlow(price.loading)
   if (!sessionTitle) {
     return <p className="files-price muted">No session is open in this project: a saved edit is read by the first pass of the next session, at no extra cost.</p>
@@ -27,7 +33,7 @@ export function PricePanel({ sessionTitle, dirty, price, choice, onChoose }: Pro
   const now = price.now
   const later = price.later
   return (
-    <div className="files-price" aria-busy={price.loading} data-testid="price-panel">
+    <div className="files-price" aria-busy={price.loading} data-testid="price-panel" data-current={!price.loading && price.forDraft === draft && price.now !== null}>
       <div className="files-price-head">
         What this edit does to the next pass of “{sessionTitle}”{slow && <span className="muted"> · pricing…</span>}
       </div>
@@ -41,10 +47,21 @@ export function PricePanel({ sessionTitle, dirty, price, choice, onChoose }: Pro
             <input type="radio" name="apply" checked={choice === 'now'} onChange={() => onChoose('now')} />
             <span>
               <strong>Apply now</strong>
-              <span className="files-price-line" data-testid="price-now" data-usd={now.deltaUsd ?? ''} data-tokens={now.rebilledTokens}>
+              <span
+                className="files-price-line"
+                data-testid="price-now"
+                data-usd={now.deltaUsd ?? ''}
+                data-tokens={now.rebilledTokens}
+                data-added={now.addedTokens}
+                data-next-usd={now.nextPassUsd ?? ''}
+                data-without-usd={now.withoutEditUsd ?? ''}
+                data-exact={now.exact}
+              >
                 {now.movedBlock ? (
                   <>
-                    moves <code>{now.movedBlock.label}</code>; re-bills ≈{now.rebilledTokens.toLocaleString('en-US')} tokens · next pass {money(now.nextPassUsd)} instead of {money(now.withoutEditUsd)} (<strong>{signed(now.deltaUsd)}</strong>)
+                    moves <code>{now.movedBlock.label}</code>; re-bills {about(now)}
+                    {tokens(now.rebilledTokens)} tokens{now.addedTokens !== 0 && <>, the edit {now.addedTokens > 0 ? 'adds' : 'removes'} {about(now)}{tokens(now.addedTokens)}</>} · next pass {money(now.nextPassUsd)} instead of {money(now.withoutEditUsd)} (
+                    <strong>{signed(now.deltaUsd)}</strong>)
                   </>
                 ) : (
                   now.label
@@ -57,11 +74,16 @@ export function PricePanel({ sessionTitle, dirty, price, choice, onChoose }: Pro
             <input type="radio" name="apply" checked={choice === 'later'} onChange={() => onChoose('later')} />
             <span>
               <strong>At the next compaction</strong>
-              <span className="files-price-line" data-testid="price-later">
-                nothing above the breakpoints moves ({signed(later?.deltaUsd ?? 0)}); the model keeps the old text until the session compacts
+              <span className="files-price-line" data-testid="price-later" data-usd={later?.deltaUsd ?? ''} data-added={later?.addedTokens ?? ''} data-exact={later?.exact ?? ''}>
+                {later ? later.label : 'nothing above the breakpoints moves'}; the model keeps the old text until the session compacts
               </span>
             </span>
           </label>
+          <p className="files-price-basis muted small" data-testid="price-basis">
+            {now.exact && (later?.exact ?? true)
+              ? 'Counted by the model service (count_tokens) on the next request as it would be sent; the message you type next costs the same either way and is left out.'
+              : 'Estimated (about 4 characters a token, scaled to what earlier passes measured): the model service could not count the next request just now.'}
+          </p>
         </div>
       )}
     </div>
