@@ -217,7 +217,17 @@ export type CacheSummaryView = z.infer<typeof CacheSummarySchema>
 
 const FilePath = z.string().min(1).max(MAX_PATH_CHARS)
 export const ProposedEditSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.enum(['instruction_file', 'memory_file']), path: FilePath, applyNow: z.boolean(), charsBefore: z.number().int().min(0).optional(), charsAfter: z.number().int().min(0).optional() }).strict(),
+  z
+    .object({
+      kind: z.enum(['instruction_file', 'memory_file']),
+      path: FilePath,
+      applyNow: z.boolean(),
+      charsBefore: z.number().int().min(0).optional(),
+      charsAfter: z.number().int().min(0).optional(),
+      /** The edited text: the next request is built with it and counted (count_tokens) instead of estimated. */
+      text: z.string().max(MAX_TEXT_CHARS).optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('tools'), added: z.array(z.string().max(200)).max(100).optional(), removed: z.array(z.string().max(200)).max(100).optional() }).strict(),
   z.object({ kind: z.literal('model'), model: z.string().min(1).max(200) }).strict(),
 ])
@@ -228,6 +238,10 @@ export const EditPriceSchema = z.object({
   withoutEditUsd: z.number().nullable(),
   deltaUsd: z.number().nullable(),
   cacheWarm: z.boolean(),
+  /** Tokens the edit adds to what the next pass sends: the session block's change, or the deferred edit's note. */
+  addedTokens: z.number(),
+  /** Every token figure is a real count (count_tokens, a pass's usage); false for the chars / 4 estimate. */
+  exact: z.boolean(),
   label: z.string(),
 })
 

@@ -11,12 +11,16 @@ import {
   type EditPrice,
   type ModelLookup,
   type PassAttribution,
+  type PassCacheFacts,
+  type PassContext,
   type ProposedEdit,
+  type RequestWalk,
   type SessionCacheSummary,
 } from '../../engine/cache'
 import type { Hasher } from '../../engine/ports'
 import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
+import type { PassSummary } from '../store/passes'
 import { attributePass, sessionCache } from './attribute-pass'
 import { cacheModels } from './models'
 import { contextFromStored, requestFromBody } from './stored'
@@ -49,15 +53,28 @@ export function sessionCacheSummary(store: Store, sessionId: string, options: Ca
   return { sessionId, passes, ...summarizeSession(attributions, models) }
 }
 
+/** What an edit is priced against: the session's latest pass, its walk and context, and every pass's cache facts. */
+export interface EditBasis {
+  readonly last: PassSummary
+  readonly attribution: PassAttribution
+  readonly walk: RequestWalk
+  readonly context: PassContext
+  /** The cache facts of every attributed pass, oldest first. */
+  readonly facts: ReadonlyArray<PassCacheFacts>
+  /** Real token counts by prefix key, from every pass's usage. */
+  readonly anchors: Map<string, number>
+}
+
 /**
- * Prices a proposed edit against the session's latest pass and the cache as it stands at `now`. Null when the
- * session has no pass yet (there is no cache to lose).
+ * The basis of an edit's price; null when the session has no pass yet (there is no cache to lose). The next pass is
+ * built from the latest main pass (a summary or a pre-warm is not what the conversation sends next); every pass's
+ * facts make the cache as it stands.
  */
-export function priceSessionEdit(store: Store, sessionId: string, edit: ProposedEdit, now: number, options: CacheSummaryOptions = {}): EditPrice | null {
+export function editBasis(store: Store, sessionId: string, options: CacheSummaryOptions = {}): EditBasis | null {
   const models = options.models ?? cacheModels
   const hasher = options.hasher ?? nodeHasher
   const passes = store.passes.list(sessionId)
-  const last = passes.at(-1)
+  const last = passes.filter((p) => p.kind === 'main').at(-1) ?? passes.at(-1)
   if (!last) return null
   const attribution = isAttribution(last.attribution) ? last.attribution : attributePass(store, last, { models, hasher })
   if (!attribution) return null
@@ -74,6 +91,18 @@ export function priceSessionEdit(store: Store, sessionId: string, edit: Proposed
   const facts = passes.flatMap((p) => (isAttribution(p.attribution) ? [p.attribution.facts] : p.id === last.id ? [attribution.facts] : []))
   const anchors = new Map<string, number>()
   for (const f of facts) for (const a of f.anchors) anchors.set(a.key, a.tokens)
+  return { last, attribution, walk, context, facts, anchors }
+}
+
+/**
+ * Prices a proposed edit against the session's latest pass and the cache as it stands at `now`, from estimates
+ * scaled between measured points (src-main/node/cache/edit-measure.ts counts instead, when it can). Null when the
+ * session has no pass yet (there is no cache to lose).
+ */
+export function priceSessionEdit(store: Store, sessionId: string, edit: ProposedEdit, now: number, options: CacheSummaryOptions = {}): EditPrice | null {
+  const basis = editBasis(store, sessionId, options)
+  if (!basis) return null
+  const { walk, context, attribution, facts, anchors } = basis
   const scale = new TokenScale({ walk, anchors, realTotal: attribution.facts.totalTokens, fallbackRatio: attribution.facts.ratio ?? 1 })
-  return priceEdit({ walk, context, scale, last: attribution.facts, state: CacheState.at(facts, now), now, models, edit })
+  return priceEdit({ walk, context, scale, last: attribution.facts, state: CacheState.at(facts, now), now, models: options.models ?? cacheModels, edit })
 }

@@ -9,3 +9,5 @@ export type { FilesContext, OpenedFile, SaveResult, FilesErrorCode } from './edi
 export { confine, absoluteFor } from './paths'
 export type { FileRoots, Confined } from './paths'
 export { keepVersion, listVersions, backupFolder, BACKUP_FOLDER, MAX_VERSIONS_PER_FILE } from './backups'
+export { gatherWithDraft, draftFileAccess } from './draft'
+export type { DraftOptions } from './draft'

@@ -3,6 +3,7 @@
  * contract events. Stream deltas are coalesced (about every 30 ms) so a fast stream does not flood the renderer.
  */
 import type { ModelStreamEvent } from '../../engine/ports'
+import type { WireRequest } from '../../engine/model/wire'
 import type { Clock, Hasher, Logger } from '../../engine/ports'
 import type { EventHub } from '../../rpc/events'
 import type { ModelEndpoint } from '../model/endpoint'
@@ -43,6 +44,11 @@ export class SessionManager {
     const runtime = new SessionRuntime({ ...this.deps, emit: (event) => this.forward(sessionId, event) }, sessionId, project.root)
     this.runtimes.set(sessionId, runtime)
     return runtime
+  }
+
+  /** Counts a request's tokens with the model service the sessions use (count_tokens; free on the real API). */
+  countTokens(request: Omit<WireRequest, 'max_tokens' | 'stream'>): Promise<number> {
+    return this.deps.endpoint.client.countTokens(request)
   }
 
   /** Stops and forgets a session's runtime (before the session is deleted). */

@@ -336,9 +336,19 @@ export class SessionRuntime {
       this.baseline = now
       return []
     }
-    const changes = diffGathered(this.baseline, now)
+    const notes = this.fileChangeNotes(now)
     this.baseline = now
-    return changes.map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
+    return notes
+  }
+
+  /**
+   * The `file_changed` notes the next user message would carry if the files on disk were `after` (the Files view
+   * prices a deferred edit with them). None before the first pass, and none when the next run takes a new baseline
+   * before it compares: a runtime made since the app started, or one that just applied an edit now.
+   */
+  fileChangeNotes(after: GatheredContext): ContextNote[] {
+    if (!this.state.frozen || !this.nested || !this.baseline) return []
+    return diffGathered(this.baseline, after).map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
   }
 
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {

@@ -1,11 +1,14 @@
 import type { PassAttribution } from '../../engine/cache'
-import { priceSessionEdit, sessionCacheSummary } from '../../node/cache'
+import { priceSessionEditMeasured, sessionCacheSummary, TokenCounter } from '../../node/cache'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 
 export function cacheHandlers(services: Services): Pick<Handlers, 'session.cacheSummary' | 'cache.priceEdit'> {
   const { store, clock } = services
+  // Counts kept across requests by the hash of what was counted: pricing while the user types counts one new
+  // request per draft. The key names the service, so a key set in Settings does not reuse the simulator's counts.
+  const counter = new TokenCounter((request) => services.sessions.countTokens(request), { salt: () => `${services.info.model.kind}:${services.info.model.label}` })
   const requireSession = (sessionId: string): void => {
     if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
   }
@@ -23,9 +26,22 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
         passes: report.passes.map(({ passId, seq, attribution }) => timelineRow(passId, seq, attribution)),
       }
     },
-    'cache.priceEdit': ({ sessionId, edit }) => {
+    'cache.priceEdit': async ({ sessionId, edit }) => {
       requireSession(sessionId)
-      return priceSessionEdit(store, sessionId, edit, clock.now())
+      const session = store.sessions.get(sessionId)
+      const project = session ? store.projects.get(session.projectId) : null
+      return priceSessionEditMeasured(store, sessionId, edit, clock.now(), {
+        counter,
+        ...(project
+          ? {
+              files: {
+                roots: { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir },
+                // What the session's next message would say of changed files: the runtime's own baseline.
+                fileChangeNotes: (after) => services.sessions.get(sessionId)?.fileChangeNotes(after) ?? [],
+              },
+            }
+          : {}),
+      })
     },
   }
 }

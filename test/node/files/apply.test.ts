@@ -1,7 +1,8 @@
 /**
  * The Files view's flow through the contract, against the simulator: edit AGENTS.md, price the edit, save it,
- * apply it now; the next pass sends the edited file, its cache miss is attributed to the apply-now, and what it
- * cost matches the price shown before.
+ * apply it now (or leave it for the next compaction); the next pass sends the edited file (or the note that it
+ * changed), its cache miss is attributed to the apply-now, and what it cost is the price shown before, to the
+ * token: the billed figures are split with the simulator's own count_tokens over the bytes the passes sent.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PassAttribution } from '../../../src-main/engine/cache'
 import { createApp, type App } from '../../../src-main/node/app'
 import { createModelClient } from '../../../src-main/node/model/client'
+import { findModel } from '../../../src-main/node/model/models'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
 
 function manualClock(start = Date.UTC(2026, 10, 29, 14, 0)) {
@@ -41,7 +43,22 @@ interface Price {
   nextPassUsd: number
   withoutEditUsd: number
   deltaUsd: number
+  cacheWarm: boolean
+  addedTokens: number
+  exact: boolean
   label: string
+}
+
+interface StoredPass {
+  requestBody: string
+  usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number }
+}
+
+interface WireBody {
+  model: string
+  system?: unknown[]
+  tools?: unknown[]
+  messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>
 }
 
 describe('files through the contract', () => {
@@ -49,6 +66,7 @@ describe('files through the contract', () => {
   let root: string
   let app: App
   let sim: RunningSimulator
+  let client: ReturnType<typeof createModelClient>
   const clock = manualClock()
 
   beforeEach(async () => {
@@ -58,8 +76,13 @@ describe('files through the contract', () => {
     writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n')
     writeFileSync(join(root, 'AGENTS.md'), `# Agents\n\nRun \`npm test\` before you finish.\n${'Prices are integer cents. '.repeat(200)}\n`)
     sim = await startSimulator({ clock, seed: 'files-app' })
-    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock })
-    app = await createApp({
+    client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock })
+    app = await openApp()
+  })
+
+  /** The app on the test's data folder (again, after a close: a restart). */
+  function openApp(): Promise<App> {
+    return createApp({
       host: 'browser',
       dataDir: join(dir, '.home'),
       loupeHome: join(dir, '.home'),
@@ -67,7 +90,7 @@ describe('files through the contract', () => {
       clock,
       endpoint: { client, kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-6', close: async () => {} },
     })
-  })
+  }
   afterEach(async () => {
     await app.close()
     await sim.close()
@@ -80,7 +103,23 @@ describe('files through the contract', () => {
     expect(await ended).toBe('end_turn')
   }
 
-  it('an edit applied now is sent by the next pass, which pays the price shown before', async () => {
+  /** A captured request body as count_tokens takes it. */
+  function countableBody(body: WireBody): Parameters<typeof client.countTokens>[0] {
+    return { model: body.model, ...(body.system ? { system: body.system } : {}), ...(body.tools ? { tools: body.tools } : {}), messages: body.messages } as Parameters<typeof client.countTokens>[0]
+  }
+
+  /**
+   * What the simulator billed for the part of `after` that existed when the edit was priced (the last request
+   * `before`, changed), measured on the bytes both passes sent with the simulator's own counter: the tokens through
+   * `before`'s last message, and what came after them (the new tail, which the price leaves out).
+   */
+  async function billedSplit(before: WireBody, after: WireBody): Promise<{ added: number; tail: number }> {
+    const through = { ...after, messages: after.messages.slice(0, before.messages.length) }
+    const [countBefore, countAfter, countThrough] = await Promise.all([before, after, through].map((b) => client.countTokens(countableBody(b))))
+    return { added: countThrough! - countBefore!, tail: countAfter! - countThrough! }
+  }
+
+  it('an edit applied now is sent by the next pass, which pays the price shown before, to the token', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     await turn(session.id, 'read README.md')
@@ -92,12 +131,12 @@ describe('files through the contract', () => {
     const edited = opened.text.replace('Run `npm test`', 'Run `npm test` and `npm run lint`')
     // Every pass is attributed before pricing, so the price sees every cache entry the session wrote.
     await call(app, 'session.cacheSummary', { sessionId: session.id })
-    const price = await call<Price>(app, 'cache.priceEdit', {
-      sessionId: session.id,
-      edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, charsBefore: opened.text.length, charsAfter: edited.length },
-    })
-    expect(price.movedBlock?.path).toBe('system[1]')
-    expect(price.rebilledTokens).toBeGreaterThan(0)
+    const edit = { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, charsBefore: opened.text.length, charsAfter: edited.length, text: edited }
+    const price = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit })
+    expect(price).toMatchObject({ movedBlock: { path: 'system[1]' }, exact: true, cacheWarm: true })
+    expect(price.label).toMatch(/^moves system\[1\]: the next pass re-bills [\d,]+ tokens \(\+\$0\.\d{4}\)$/)
+    // Pricing again while nothing changed is answered from the counts already made.
+    expect(await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit })).toEqual(price)
 
     const saved = await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
     expect(saved.status).toBe('saved')
@@ -107,7 +146,7 @@ describe('files through the contract', () => {
 
     await turn(session.id, 'list the root')
     const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
-    const first = await call<{ requestBody: string; attribution: PassAttribution }>(app, 'pass.get', { passId: passes[2]!.id })
+    const first = await call<StoredPass>(app, 'pass.get', { passId: passes[2]!.id })
     expect(first.requestBody).toContain('`npm run lint`')
     await call(app, 'session.cacheSummary', { sessionId: session.id })
     const attributed = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: passes[2]!.id })
@@ -115,14 +154,93 @@ describe('files through the contract', () => {
     expect(a.cause.kind).toBe('changed_block')
     expect(a.cause.label).toContain('AGENTS.md edited')
     expect(a.cause.label).toContain('applied now by the user')
-    // The price was the tokens re-billed at the write price instead of the read price; the pass paid that.
-    // The price was the cached prefix the next pass could no longer read; measure what it really lost.
-    const prev = await call<{ usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number } }>(app, 'pass.get', { passId: passes[1]!.id })
+
+    // Tokens: what the previous pass left cached and the next one could no longer read — the price, exactly.
+    const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
     const cachedBefore = prev.usage.cache_read_input_tokens + prev.usage.cache_creation_input_tokens
-    const rebilled = cachedBefore - a.actual!.tokens.read
-    expect(rebilled).toBeGreaterThan(0)
-    // Between measured points the price scales the chars/4 estimate, so it is close, not exact (docs/inspector.md).
-    expect(Math.abs(rebilled - price.rebilledTokens) / rebilled).toBeLessThan(0.35)
+    const billed = first.usage
+    expect(cachedBefore - billed.cache_read_input_tokens).toBe(price.rebilledTokens)
+    expect(price.rebilledTokens).toBeGreaterThan(0)
+    // What the edit added to the session block, as the simulator counts the bytes the two passes sent.
+    const split = await billedSplit(JSON.parse(prev.requestBody) as WireBody, JSON.parse(first.requestBody) as WireBody)
+    expect(split.added).toBe(price.addedTokens)
+    expect(price.addedTokens).toBeGreaterThan(0)
+    // Dollars: the pass's input as billed, the new tail left out, is the price's next pass; without the edit the
+    // same part would have been read whole.
+    const p = findModel('claude-sonnet-4-6')!.prices
+    const billedUsd = (billed.cache_read_input_tokens * p.cacheReadPerMTok + (billed.cache_creation_input_tokens - split.tail) * p.cacheWrite5mPerMTok) / 1_000_000
+    expect(price.nextPassUsd).toBeCloseTo(billedUsd, 12)
+    expect(price.withoutEditUsd).toBeCloseTo((cachedBefore * p.cacheReadPerMTok) / 1_000_000, 12)
+    expect(price.deltaUsd).toBeCloseTo(billedUsd - (cachedBefore * p.cacheReadPerMTok) / 1_000_000, 12)
+  })
+
+  it('an edit left for the next compaction moves nothing: the next message carries its note, at the price shown', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = `${opened.text}\nAlways run the linter.\n`
+    const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
+    expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0, exact: true })
+    expect(later.label).toMatch(/^nothing above the breakpoints moves: a \d+-token note that AGENTS\.md changed travels with the next message \(\+\$0\.\d{4}\)$/)
+    // The same draft applied now would re-bill the session block.
+    const now = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
+    expect(now.rebilledTokens).toBeGreaterThan(0)
+    expect(now.deltaUsd).toBeGreaterThan(later.deltaUsd)
+
+    expect((await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })).status).toBe('saved')
+    await turn(session.id, 'list the root')
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
+    const next = await call<StoredPass>(app, 'pass.get', { passId: passes[2]!.id })
+    // The runtime sent the note the price counted; the session block kept its bytes, so everything cached was read.
+    expect(next.requestBody).toContain('[AGENTS.md was changed on disk after this session')
+    expect(next.requestBody).not.toContain('Always run the linter.')
+    const cachedBefore = prev.usage.cache_read_input_tokens + prev.usage.cache_creation_input_tokens
+    expect(next.usage.cache_read_input_tokens).toBe(cachedBefore)
+    // The note's tokens, as the simulator counts the next request with and without it.
+    const body = JSON.parse(next.requestBody) as WireBody
+    const withoutNote = { ...body, messages: body.messages.map((m) => ({ ...m, content: m.content.filter((b) => !(b.type === 'text' && typeof b.text === 'string' && b.text.startsWith('[AGENTS.md was changed on disk'))) })) }
+    const [withNote, noNote] = await Promise.all([client.countTokens(countableBody(body)), client.countTokens(countableBody(withoutNote))])
+    expect(withNote - noNote).toBe(later.addedTokens)
+    const p = findModel('claude-sonnet-4-6')!.prices
+    expect(later.deltaUsd).toBeCloseTo((later.addedTokens * p.cacheWrite5mPerMTok) / 1_000_000, 12)
+  })
+
+  it('prices a deferred edit as the runtime will send it: after a restart the next message carries no note', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    await app.close()
+    app = await openApp()
+    clock.advance(20_000)
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = `${opened.text}\nAlways run the linter.\n`
+    const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
+    // A runtime made since the start takes the files as they are before its first run: it will not mention the edit.
+    expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0, addedTokens: 0, deltaUsd: 0, exact: true })
+    expect(later.label).toMatch(/the next message says nothing of it/)
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
+    await turn(session.id, 'list the root')
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
+    const next = await call<StoredPass>(app, 'pass.get', { passId: passes[2]!.id })
+    expect(next.requestBody).not.toContain('was changed on disk')
+    expect(next.usage.cache_read_input_tokens).toBe(prev.usage.cache_read_input_tokens + prev.usage.cache_creation_input_tokens)
+  })
+
+  it('prices from estimates, and says so, when the service cannot count', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    const opened = await call<{ text: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    await sim.close()
+    const price = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: `${opened.text}\nMore.\n` } })
+    expect(price).toMatchObject({ movedBlock: { path: 'system[1]' }, exact: false })
+    expect(price.rebilledTokens).toBeGreaterThan(0)
+    expect(price.label).toMatch(/re-bills ≈[\d,]+ tokens/)
+    sim = await startSimulator({ clock, seed: 'files-app' })
   })
 
   it('refuses to apply while nothing is frozen, and answers busy-free before the first pass', async () => {

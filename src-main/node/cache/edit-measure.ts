@@ -1,0 +1,245 @@
+/**
+ * An edit priced with real token counts (docs/cache-attribution.md, "Edits priced before they happen"). The part of
+ * the next request that exists now is the last pass's request as sent; it is built twice — without the edit, and
+ * with it — the way the session runtime would build it:
+ *
+ * - applied now: the session block (system[1]) frozen again from the files with the draft in place
+ *   (freezeSessionSection, rendered by the prompt builder), as `SessionRuntime.applyInstructionEdits` does; no
+ *   `file_changed` note follows, since applying takes a new baseline;
+ * - deferred (at the next compaction): the session block as frozen, and on the next message the `file_changed` notes
+ *   the runtime would send (`SessionRuntime.fileChangeNotes` against its baseline), with the draft saved;
+ * - without the edit: the session block as frozen now (which may already differ from what the last pass sent) and the
+ *   notes already waiting;
+ * - a model switch: the same request for the other model.
+ *
+ * Both are counted with count_tokens, and so is the prefix up to each breakpoint a read would end at when no pass's
+ * usage has measured it (the static prefix, tools + system[0], is never read alone): that prefix with a one-word
+ * probe message, minus the probe alone. Counts are kept by the hash of what was counted (token-counter.ts), so
+ * pricing while the user types counts one new request per draft. When a count fails, the same requests are priced
+ * from estimates and the price says so (`exact: false`).
+ */
+import {
+  CacheState,
+  cachedReadPosition,
+  priceCandidates,
+  TokenScale,
+  walkRequest,
+  type EditPrice,
+  type ProposedEdit,
+  type RequestWalk,
+} from '../../engine/cache'
+import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
+import { buildPromptPlan, freezeSessionSection, renderNote, type ContextNote, type FrozenSession, type SessionSection } from '../../engine/prompt'
+import type { GatheredContext } from '../../engine/prompt/gathered'
+import type { Hasher } from '../../engine/ports'
+import { gatherWithDraft, type FileRoots } from '../files'
+import { nodeHasher } from '../hasher'
+import { gatherProjectContext } from '../instructions'
+import { findModel } from '../model/models'
+import { parseSessionState } from '../session/state'
+import type { Store } from '../store'
+import { cacheModels } from './models'
+import { requestFromBody } from './stored'
+import { editBasis, priceSessionEdit, type CacheSummaryOptions, type EditBasis } from './summary'
+import type { CountRequest, TokenCounter } from './token-counter'
+
+export interface MeasureOptions extends CacheSummaryOptions {
+  /** The service's counter; null prices from estimates. */
+  readonly counter: TokenCounter | null
+  /** For an instruction or memory file edit with its text: where the files are, and what the runtime would note. */
+  readonly files?: {
+    readonly roots: FileRoots
+    /** The `file_changed` notes the session's next message would carry with the files as `after`. */
+    readonly fileChangeNotes: (after: GatheredContext) => ReadonlyArray<ContextNote>
+  }
+}
+
+/** The next pass, without and with the edit, as far as it exists now. */
+interface Candidates {
+  readonly without: WireRequest
+  readonly with: WireRequest
+  readonly notesWithout: number
+  readonly notesWith: number
+}
+
+/** The user's words are not known yet: counts of a prefix alone take this message and subtract it again. */
+const PROBE: WireMessage = { role: 'user', content: [{ type: 'text', text: 'Hi.' }] }
+
+/** Settings for rendering a session block alone: they shape system[0], which is not taken from this plan. */
+const RENDER_SETTINGS = { features: { sandbox: false, hooks: false, todo: false, skills: false }, staticCacheTtl1h: false } as const
+
+/** The last pass's request, parsed and walked once per pass (the body is re-assembled from the store). */
+const lastRequests = new WeakMap<Store, Map<string, { readonly passId: string; readonly request: WireRequest; readonly walk: RequestWalk }>>()
+
+function lastRequest(store: Store, sessionId: string, passId: string, hasher: Hasher): { request: WireRequest; walk: RequestWalk } | null {
+  let byStore = lastRequests.get(store)
+  if (!byStore) lastRequests.set(store, (byStore = new Map()))
+  const known = byStore.get(sessionId)
+  if (known?.passId === passId) return known
+  const stored = store.passes.get(passId)
+  const request = stored ? requestFromBody(stored.requestBody) : null
+  if (!request) return null
+  const entry = { passId, request, walk: walkRequest(request, hasher) }
+  byStore.set(sessionId, entry)
+  return entry
+}
+
+/** What count_tokens takes: the request's prompt, without the capture's and the sender's own fields. */
+export function countable(request: WireRequest): CountRequest {
+  return {
+    model: request.model,
+    ...(request.system ? { system: request.system } : {}),
+    ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
+    ...(request.tool_choice ? { tool_choice: request.tool_choice } : {}),
+    ...(request.thinking ? { thinking: request.thinking } : {}),
+    messages: request.messages,
+  } as CountRequest
+}
+
+/** The prefix of `request` through the tool or system block at `position` of its walk, with the probe after it. */
+function prefixRequest(request: WireRequest, walk: RequestWalk, position: number): CountRequest | null {
+  const block = walk.blocks[position]
+  if (!block || block.area === 'messages') return null
+  const tools = request.tools ?? []
+  return {
+    model: request.model,
+    ...(block.area === 'tools' ? { tools: tools.slice(0, block.index + 1) } : tools.length > 0 ? { tools } : {}),
+    ...(block.area === 'system' ? { system: (request.system ?? []).slice(0, block.index + 1) } : {}),
+    messages: [PROBE],
+  } as CountRequest
+}
+
+/** The session block's text as the prompt builder renders it for `section` (null when it would be empty). */
+function sessionBlockText(frozen: FrozenSession, section: SessionSection, model: string, hasher: Hasher): string | null {
+  const plan = buildPromptPlan({
+    model,
+    maxTokens: 1,
+    settings: RENDER_SETTINGS,
+    tools: [],
+    project: frozen.project,
+    session: section,
+    context: frozen.context,
+    history: [{ message: PROBE, provenance: { entryIds: [], kind: 'synthetic' } }],
+    previousTailIndex: null,
+    hasher,
+  })
+  return plan.system.find((b) => b.stability === 'session')?.wire.text ?? null
+}
+
+/** `request` with its session block's text replaced (added, or dropped when `text` is null); the same object when equal. */
+function withSessionBlock(request: WireRequest, index: number, text: string | null): WireRequest {
+  const system = request.system ?? []
+  const current = system[index]
+  if (current && current.text === text) return request
+  if (!current && text === null) return request
+  const next: TextBlock[] = [...system]
+  if (text === null) next.splice(index, 1)
+  else if (current) next[index] = { ...current, text }
+  else next.push({ type: 'text', text, cache_control: { type: 'ephemeral' } })
+  return { ...request, system: next }
+}
+
+/** `request` with the notes after the last message's content, where they travel on the next user message. */
+function withNotes(request: WireRequest, notes: ReadonlyArray<ContextNote>): WireRequest | null {
+  if (notes.length === 0) return request
+  const last = request.messages.at(-1)
+  if (!last || last.role !== 'user') return null
+  const content: ContentBlock[] = [...last.content, ...notes.map((n): ContentBlock => ({ type: 'text', text: renderNote(n) }))]
+  return { ...request, messages: [...request.messages.slice(0, -1), { ...last, content } as WireMessage] }
+}
+
+async function fileCandidates(
+  store: Store,
+  sessionId: string,
+  basis: EditBasis,
+  request: WireRequest,
+  edit: Extract<ProposedEdit, { kind: 'instruction_file' | 'memory_file' }> & { readonly text: string },
+  now: number,
+  files: NonNullable<MeasureOptions['files']>,
+  hasher: Hasher,
+): Promise<Candidates | null> {
+  const state = parseSessionState(store.sessions.state(sessionId), request.model)
+  const frozen = state.frozen
+  if (!frozen) return null
+  const { roots } = files
+  const [disk, draft] = await Promise.all([
+    gatherProjectContext(roots.root, { homeDir: roots.homeDir, loupeHome: roots.loupeHome, now }),
+    gatherWithDraft(edit.path, edit.text, { ...roots, now }),
+  ])
+  const system = request.system ?? []
+  const tagged = basis.context.system.indexOf('session')
+  const index = tagged >= 0 ? tagged : Math.min(1, system.length)
+  const model = state.model
+  const current = withSessionBlock(request, index, sessionBlockText(frozen, frozen.session, model, hasher))
+  const waiting = files.fileChangeNotes(disk)
+  const without = withNotes(current, waiting)
+  if (!without) return null
+  if (edit.applyNow) {
+    const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
+    return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0 }
+  }
+  const noted = files.fileChangeNotes(draft)
+  const withEdit = withNotes(current, noted)
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length } : null
+}
+
+/**
+ * Prices `edit` with real counts where it can (see above), from estimates where it cannot. Null when the session has
+ * no pass yet.
+ */
+export async function priceSessionEditMeasured(store: Store, sessionId: string, edit: ProposedEdit, now: number, options: MeasureOptions): Promise<EditPrice | null> {
+  const hasher = options.hasher ?? nodeHasher
+  const models = options.models ?? cacheModels
+  const estimate = () => priceSessionEdit(store, sessionId, edit, now, options)
+  const basis = editBasis(store, sessionId, options)
+  if (!basis) return null
+  const last = lastRequest(store, sessionId, basis.last.id, hasher)
+  if (!last) return estimate()
+  const { request, walk } = last
+
+  let candidates: Candidates | null = null
+  if ((edit.kind === 'instruction_file' || edit.kind === 'memory_file') && edit.text !== undefined && options.files) {
+    candidates = await fileCandidates(store, sessionId, basis, request, { ...edit, text: edit.text }, now, options.files, hasher)
+  } else if (edit.kind === 'model') {
+    candidates = { without: request, with: { ...request, model: edit.model }, notesWithout: 0, notesWith: 0 }
+  }
+  if (!candidates) return estimate()
+
+  const withoutWalk = walkRequest(candidates.without, hasher, { previous: walk })
+  const withWalk = walkRequest(candidates.with, hasher, { previous: walk })
+  const state = CacheState.at(basis.facts, now)
+  const counter = options.counter
+  const count = (r: CountRequest): Promise<number | null> => (counter ? counter.tryCount(r) : Promise.resolve(null))
+
+  // The prefixes a read would end at that no pass's usage measured: counted, so the re-billed tokens are real.
+  const anchors = new Map(basis.anchors)
+  const realTotal = basis.attribution.facts.totalTokens
+  const fallbackRatio = basis.attribution.facts.ratio ?? 1
+  const usageScale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
+  const unmeasured = [...new Set([cachedReadPosition(walk, withoutWalk, state, now), cachedReadPosition(walk, withWalk, state, now)])].filter((p) => p >= 0 && !usageScale.exact(p))
+  const [lastTokens, withoutTokens, withTokens, probeTokens, ...prefixTokens] = await Promise.all([
+    count(countable(request)),
+    count(countable(candidates.without)),
+    count(countable(candidates.with)),
+    unmeasured.length > 0 ? count({ model: request.model, messages: [PROBE] } as CountRequest) : Promise.resolve(null),
+    ...unmeasured.map((p) => {
+      const prefix = prefixRequest(request, walk, p)
+      return prefix ? count(prefix) : Promise.resolve(null)
+    }),
+  ])
+  unmeasured.forEach((p, i) => {
+    const tokens = prefixTokens[i]
+    if (tokens !== null && tokens !== undefined && probeTokens !== null) anchors.set(walk.keys[p]!, tokens - probeTokens)
+  })
+  const scale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
+  return priceCandidates({
+    last: { walk, facts: basis.attribution.facts, tokens: lastTokens },
+    scale,
+    state,
+    now,
+    models,
+    edit,
+    without: { walk: withoutWalk, tokens: withoutTokens, notes: candidates.notesWithout },
+    with: { walk: withWalk, tokens: withTokens, notes: candidates.notesWith },
+  })
+}

@@ -1,0 +1,285 @@
+/**
+ * Edits priced before they happen, from counted candidates (`priceCandidates`): the part of the next request that
+ * exists now, without the edit and with it, and real counts at the prefixes that matter. The arithmetic is checked
+ * to the token and to the dollar against hand-made sessions; real counts are chosen unlike the chars / 4 estimate, so
+ * a figure that came from the estimate would show.
+ */
+import { describe, expect, it } from 'vitest'
+import { CacheState, cachedReadPosition, EMPTY_CONTEXT, priceCandidates, priceEdit, TokenScale, walkRequest, type PassCacheFacts, type RequestWalk } from '../../../src-main/engine/cache'
+import type { CacheTtl, TextBlock, WireMessage, WireRequest } from '../../../src-main/engine/model/wire'
+import { assistant, endOf, hasher, modelsWith, runSession, text, tool, user } from './helpers'
+
+const PRICES = { read: 0.3, write5m: 3.75, write1h: 6 }
+const OPUS = { inputPerMTok: 5, outputPerMTok: 25, cacheWrite5mPerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 }
+const models = modelsWith({ 'claude-opus-4-8': { prices: OPUS } })
+
+const block = (t: string, ttl: CacheTtl | null): TextBlock => ({ type: 'text', text: t, ...(ttl === null ? {} : ttl === '5m' ? { cache_control: { type: 'ephemeral' as const } } : { cache_control: { type: 'ephemeral' as const, ttl: '1h' as const } }) })
+const STATIC = 'You are a careful agent. '.repeat(60)
+const SESSION = '# Project instructions\n\n## AGENTS.md\n\nRun `npm test` before you finish.\n'.repeat(8)
+const TOOLS = [tool('list_dir'), tool('read_file')]
+
+function loupe(messages: WireMessage[], options: { session?: string; staticTtl?: CacheTtl; model?: string } = {}): WireRequest {
+  return {
+    model: options.model ?? 'claude-sonnet-4-6',
+    max_tokens: 1000,
+    tools: TOOLS,
+    system: [block(STATIC, options.staticTtl ?? '5m'), block(options.session ?? SESSION, '5m')],
+    messages,
+  }
+}
+
+const u0 = user(text('first request', 40, '5m'))
+const a1 = assistant(text('answer one', 60))
+const u2 = user(text('second request', 40, '5m'))
+const first = loupe([u0])
+const second = loupe([user(text('first request', 40, '5m')), a1, u2])
+
+/** Two passes a minute apart; the second reads what the first wrote. Facts and walk of the second. */
+function session(options: { staticTtl?: CacheTtl } = {}): { facts: PassCacheFacts[]; walk: RequestWalk; request: WireRequest } {
+  const one = options.staticTtl ? loupe([u0], { staticTtl: options.staticTtl }) : first
+  const two = options.staticTtl ? loupe([user(text('first request', 40, '5m')), a1, u2], { staticTtl: options.staticTtl }) : second
+  const w2 = walkRequest(two, hasher)
+  const out = runSession([
+    { request: one, at: 0, readPosition: -1 },
+    { request: two, at: 60_000, readPosition: endOf(w2, 0) },
+  ])
+  return { facts: out.map((a) => a.facts), walk: w2, request: two }
+}
+
+/** Real counts unlike the estimate: the whole cached prefix and, when counted, the static prefix. */
+const REAL_CACHED = 5000
+const REAL_STATIC = 2000
+const REAL_TOTAL = REAL_CACHED + 3
+
+function scaleFor(walk: RequestWalk, options: { staticCounted: boolean }): TokenScale {
+  const lastBreakpoint = walk.breakpoints.at(-1)!
+  const staticAt = walk.blocks.findIndex((b) => b.area === 'system' && b.index === 0)
+  const anchors = new Map<string, number>([[walk.keys[lastBreakpoint]!, REAL_CACHED]])
+  if (options.staticCounted) anchors.set(walk.keys[staticAt]!, REAL_STATIC)
+  return new TokenScale({ walk, anchors, realTotal: REAL_TOTAL, fallbackRatio: 1 })
+}
+
+const withSession = (r: WireRequest, sessionText: string): WireRequest => ({ ...r, system: [r.system![0]!, { ...r.system![1]!, text: sessionText }] })
+const withNote = (r: WireRequest, note: string): WireRequest => {
+  const last = r.messages.at(-1)!
+  return { ...r, messages: [...r.messages.slice(0, -1), { ...last, content: [...last.content, { type: 'text', text: note }] } as WireMessage] }
+}
+const walk = (r: WireRequest) => walkRequest(r, hasher)
+const applyNow = { kind: 'instruction_file' as const, path: 'AGENTS.md', applyNow: true }
+const later = { kind: 'instruction_file' as const, path: 'AGENTS.md', applyNow: false }
+const usd = (tokens: { read?: number; write5m?: number; write1h?: number }, p = PRICES) => ((tokens.read ?? 0) * p.read + (tokens.write5m ?? 0) * p.write5m + (tokens.write1h ?? 0) * p.write1h) / 1e6
+
+describe('priceCandidates: an instruction edit applied now', () => {
+  const { facts, walk: lastWalk, request } = session()
+  const now = 90_000
+  const state = CacheState.at(facts, now)
+  const edited = withSession(request, `${SESSION}- Run the linter too.\n`)
+
+  it('re-bills everything after the static prefix, in real tokens, and adds the edit’s own tokens at the write price', () => {
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state,
+      now,
+      models,
+      edit: applyNow,
+      without: { walk: walk(request), tokens: REAL_TOTAL },
+      with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
+    })
+    expect(price.movedBlock?.path).toBe('system[1]')
+    expect(price.rebilledTokens).toBe(REAL_CACHED - REAL_STATIC)
+    expect(price.addedTokens).toBe(9)
+    expect(price.exact).toBe(true)
+    expect(price.cacheWarm).toBe(true)
+    expect(price.withoutEditUsd).toBeCloseTo(usd({ read: REAL_CACHED }), 15)
+    expect(price.nextPassUsd).toBeCloseTo(usd({ read: REAL_STATIC, write5m: REAL_CACHED + 9 - REAL_STATIC }), 15)
+    // The difference: the re-billed tokens at the write price instead of the read price, and the edit's own.
+    expect(price.deltaUsd).toBeCloseTo(((REAL_CACHED - REAL_STATIC) * (PRICES.write5m - PRICES.read) + 9 * PRICES.write5m) / 1e6, 15)
+    expect(price.label).toBe(`moves system[1]: the next pass re-bills 3,000 tokens (+$${price.deltaUsd!.toFixed(4)})`)
+  })
+
+  it('is an estimate, and says so, when the static prefix was not counted', () => {
+    const scale = scaleFor(lastWalk, { staticCounted: false })
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale,
+      state,
+      now,
+      models,
+      edit: applyNow,
+      without: { walk: walk(request), tokens: REAL_TOTAL },
+      with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
+    })
+    const staticAt = lastWalk.blocks.findIndex((b) => b.area === 'system' && b.index === 0)
+    expect(price.exact).toBe(false)
+    expect(price.rebilledTokens).toBe(REAL_CACHED - scale.at(staticAt))
+    expect(price.rebilledTokens).not.toBe(REAL_CACHED - REAL_STATIC)
+    expect(price.label).toMatch(/re-bills ≈[\d,]+ tokens/)
+  })
+
+  it('falls back to the scaled estimate of each candidate when nothing could be counted', () => {
+    const scale = scaleFor(lastWalk, { staticCounted: true })
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: null },
+      scale,
+      state,
+      now,
+      models,
+      edit: applyNow,
+      without: { walk: walk(request), tokens: null },
+      with: { walk: walk(edited), tokens: null },
+    })
+    expect(price.exact).toBe(false)
+    expect(price.addedTokens).toBe(Math.round((walk(edited).estimatedTotal - lastWalk.estimatedTotal) * scale.ratio()!))
+  })
+
+  it('moves nothing when the edit leaves the session block as it is (a file the block does not hold)', () => {
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state,
+      now,
+      models,
+      edit: applyNow,
+      without: { walk: walk(request), tokens: REAL_TOTAL },
+      with: { walk: walk(request), tokens: REAL_TOTAL },
+    })
+    expect(price).toMatchObject({ movedBlock: null, rebilledTokens: 0, addedTokens: 0, deltaUsd: 0, exact: true })
+  })
+
+  it('adds only the edit’s own tokens when the session block already moved (an earlier edit applied, not yet sent)', () => {
+    const applied = withSession(request, `${SESSION}- An earlier edit.\n`)
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state,
+      now,
+      models,
+      edit: applyNow,
+      without: { walk: walk(applied), tokens: REAL_TOTAL + 5 },
+      with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
+    })
+    expect(price.movedBlock?.path).toBe('system[1]')
+    expect(price.rebilledTokens).toBe(0)
+    expect(price.addedTokens).toBe(4)
+    expect(price.deltaUsd).toBeCloseTo(usd({ write5m: 4 }), 15)
+  })
+
+  it('re-bills nothing the expiry would not have once the entries are gone', () => {
+    const late = 60_000 + 6 * 60_000
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state: CacheState.at(facts, late),
+      now: late,
+      models,
+      edit: applyNow,
+      without: { walk: walk(request), tokens: REAL_TOTAL },
+      with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
+    })
+    expect(price).toMatchObject({ cacheWarm: false, rebilledTokens: 0, addedTokens: 9 })
+    expect(price.deltaUsd).toBeCloseTo(usd({ write5m: 9 }), 15)
+    expect(price.label).toMatch(/^moves system\[1\], but the cache has already expired/)
+  })
+
+  it('writes the static prefix at the 1h price when its breakpoint has a 1h TTL and the read ends before it', () => {
+    const s = session({ staticTtl: '1h' })
+    const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }
+    const price = priceCandidates({
+      last: { walk: s.walk, facts: s.facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(s.walk, { staticCounted: true }),
+      state: CacheState.at(s.facts, now),
+      now,
+      models,
+      edit,
+      without: { walk: walk(s.request), tokens: REAL_TOTAL },
+      with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL + 40 },
+    })
+    expect(price.rebilledTokens).toBe(REAL_CACHED)
+    expect(price.movedBlock?.path).toBe('tools[0]')
+    const opus = { read: OPUS.cacheReadPerMTok, write5m: OPUS.cacheWrite5mPerMTok, write1h: OPUS.cacheWrite1hPerMTok }
+    // Another model's cache is cold: the static prefix written at 1h, the rest at 5m, at the other model's prices.
+    expect(price.nextPassUsd).toBeCloseTo(usd({ write1h: REAL_STATIC, write5m: REAL_CACHED + 40 - REAL_STATIC }, opus), 15)
+  })
+})
+
+describe('priceCandidates: an instruction edit left for the next compaction', () => {
+  const { facts, walk: lastWalk, request } = session()
+  const now = 90_000
+  const state = CacheState.at(facts, now)
+  const note = '[AGENTS.md was changed on disk after this session’s instructions were taken. The text above is the earlier version until the user applies the change.]'
+
+  it('moves nothing and pays for the note at the write price', () => {
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state,
+      now,
+      models,
+      edit: later,
+      without: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
+      with: { walk: walk(withNote(request, note)), tokens: REAL_TOTAL + 31, notes: 1 },
+    })
+    expect(price).toMatchObject({ movedBlock: null, rebilledTokens: 0, addedTokens: 31, exact: true })
+    expect(price.deltaUsd).toBeCloseTo(usd({ write5m: 31 }), 15)
+    expect(price.label).toBe(`nothing above the breakpoints moves: a 31-token note that AGENTS.md changed travels with the next message (+$${price.deltaUsd!.toFixed(4)})`)
+  })
+
+  it('costs nothing when the note is already due, and says when the next message will not mention it at all', () => {
+    const noted = withNote(request, note)
+    const due = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state,
+      now,
+      models,
+      edit: later,
+      without: { walk: walk(noted), tokens: REAL_TOTAL + 31, notes: 1 },
+      with: { walk: walk(noted), tokens: REAL_TOTAL + 31, notes: 1 },
+    })
+    expect(due).toMatchObject({ movedBlock: null, addedTokens: 0, deltaUsd: 0 })
+    expect(due.label).toMatch(/the note that AGENTS\.md changed already travels with the next message/)
+    const silent = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale: scaleFor(lastWalk, { staticCounted: true }),
+      state,
+      now,
+      models,
+      edit: later,
+      without: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
+      with: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
+    })
+    expect(silent.label).toMatch(/the next message says nothing of it/)
+  })
+})
+
+describe('cachedReadPosition', () => {
+  const { facts, walk: lastWalk, request } = session()
+  it('is the highest live breakpoint whose prefix the candidate keeps, and -1 past every TTL', () => {
+    const state = CacheState.at(facts, 90_000)
+    expect(cachedReadPosition(lastWalk, walk(request), state, 90_000)).toBe(lastWalk.breakpoints.at(-1))
+    const staticAt = lastWalk.blocks.findIndex((b) => b.area === 'system' && b.index === 0)
+    expect(cachedReadPosition(lastWalk, walk(withSession(request, 'changed')), state, 90_000)).toBe(staticAt)
+    expect(cachedReadPosition(lastWalk, walk({ ...request, model: 'claude-opus-4-8' }), state, 90_000)).toBe(-1)
+    const late = 60_000 + 6 * 60_000
+    expect(cachedReadPosition(lastWalk, walk(request), CacheState.at(facts, late), late)).toBe(-1)
+  })
+})
+
+describe('priceEdit (the estimate without candidates)', () => {
+  it('says it is an estimate and reports the chars / 4 change as the tokens added', () => {
+    const { facts, walk: lastWalk } = session()
+    const price = priceEdit({
+      walk: lastWalk,
+      context: { ...EMPTY_CONTEXT, system: ['static', 'session'] },
+      scale: scaleFor(lastWalk, { staticCounted: false }),
+      last: facts.at(-1)!,
+      state: CacheState.at(facts, 90_000),
+      now: 90_000,
+      models,
+      edit: { ...applyNow, charsBefore: 400, charsAfter: 440 },
+    })
+    expect(price).toMatchObject({ exact: false, addedTokens: 10, movedBlock: { path: 'system[1]' } })
+    expect(price.label).toMatch(/re-bills ≈[\d,]+ tokens/)
+  })
+})
