@@ -100,5 +100,11 @@ export interface ModelClient {
   send(request: WireRequest, options: ModelSendOptions): Promise<ModelOutcome>
   /** Counts the tokens of a request with the service's own counter. */
   countTokens(request: Omit<WireRequest, 'max_tokens' | 'stream'>): Promise<number>
+  /**
+   * Sends a cache pre-warm: `max_tokens: 0`, not streamed (docs/reference/anthropic-api.md §5.1) — the service
+   * reads and writes the cache at the request's breakpoints and answers with no content. Never throws. Optional: a
+   * client without it never keeps the cache warm.
+   */
+  prewarm?(request: WireRequest, options: { readonly signal?: AbortSignal }): Promise<ModelOutcome>
 }
 export type { ToolExecutor, ToolCallRequest, ToolExecutionContext, ToolOutcome } from './tools/executor'

@@ -132,6 +132,17 @@ function readThinking(raw: unknown, model: SimModel, maxTokens: number): SimThin
   }
 }
 
+/**
+ * §2.1, §5.1: `max_tokens: 0` is a cache pre-warm — allowed only non-streaming (checked with max_tokens), without a
+ * forced tool choice, without `thinking.type: "enabled"` and without `output_config.format`. The wording is ours
+ * (the API's is not recorded, docs/simulator.md departure 15).
+ */
+function checkPrewarm(toolChoice: SimToolChoice | undefined, thinking: unknown, outputConfig: unknown): void {
+  if (toolChoice && (toolChoice.type === 'any' || toolChoice.type === 'tool')) throw invalidRequest('max_tokens: 0 (cache pre-warm) cannot be used with a forced tool_choice')
+  if (isRecord(thinking) && thinking.type === 'enabled') throw invalidRequest('max_tokens: 0 (cache pre-warm) cannot be used with thinking of type enabled')
+  if (isRecord(outputConfig) && outputConfig.format !== undefined && outputConfig.format !== null) throw invalidRequest('max_tokens: 0 (cache pre-warm) cannot be used with output_config.format')
+}
+
 /** §2.3: every tool_use must be answered by a tool_result in the very next message, and vice versa. */
 function checkToolPairing(messages: ReadonlyArray<SimMessage>): void {
   const seen = new Set<string>()
@@ -193,6 +204,7 @@ export function validateRequest(body: unknown, version: ApiVersion, forCounting:
   const system = readSystem(body.system)
   const tools = readTools(body.tools)
   const toolChoice = readToolChoice(body.tool_choice, tools)
+  if (!forCounting && maxTokens === 0) checkPrewarm(toolChoice, body.thinking, body.output_config)
   const thinking = forCounting ? (body.thinking as SimThinking | undefined) : readThinking(body.thinking, model, maxTokens)
   checkToolPairing(messages)
   const last = messages[messages.length - 1]

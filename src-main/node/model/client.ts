@@ -136,6 +136,19 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       }
     },
 
+    async prewarm(request, send): Promise<ModelOutcome> {
+      // Not streamed (the API refuses max_tokens 0 with stream), no diagnostics: nothing is generated to compare.
+      const attempts: ModelAttempt[] = []
+      const { stream: _stream, ...body } = request
+      try {
+        const message = await capturing(attempts).messages.create({ ...body, max_tokens: 0, stream: false } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming, send.signal ? { signal: send.signal } : {})
+        return { ok: true, message: toAssistantMessage(message), attempts }
+      } catch (err) {
+        const classified = classifyError(err, send.signal?.aborted === true)
+        return { ok: false, error: { kind: classified.kind, message: classified.message, status: classified.status }, partial: null, attempts }
+      }
+    },
+
     async countTokens(request): Promise<number> {
       const { max_tokens: _max, stream: _stream, metadata: _metadata, ...body } = request as WireRequest
       const result = await sdk.messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams)
