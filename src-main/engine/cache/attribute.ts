@@ -36,6 +36,8 @@ export interface PassRecord {
   readonly usage: Usage | null
   /** The API's cache diagnostics: undefined when not asked, null when it saw no divergence. */
   readonly apiDiagnosis?: CacheMissReason | null
+  /** A cache pre-warm sent in an idle gap (keep-warm.ts), not a pass of the conversation. */
+  readonly keepWarm?: boolean
 }
 
 export interface PreviousPass {
@@ -82,6 +84,8 @@ export interface PassAttribution {
   readonly passId: string
   readonly model: string
   readonly startedAt: number
+  /** Present on a keep-warm pre-warm: its tokens and dollars are the session's, its share is not the conversation's. */
+  readonly keepWarm?: true
   /** full: only the new tail paid; partial: read up to `readPath`; miss: nothing read. */
   readonly outcome: CacheOutcome
   /** From the usage the service returned (true) or, with no usage, from the prediction alone (false). */
@@ -197,6 +201,7 @@ export function attribute(input: AttributeInput): PassAttribution {
     passId: pass.id,
     model: pass.model,
     startedAt: now,
+    ...(pass.keepWarm ? { keepWarm: true as const } : {}),
     outcome,
     measured: actualSplit !== null,
     atLimit: readTokens >= limit.tokens || (limit.position >= 0 && readPosition >= limit.position),

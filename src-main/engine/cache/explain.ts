@@ -38,6 +38,9 @@ export interface CauseInput {
 export function findCause(input: CauseInput): MissCause {
   const { walk, previous, state, now, readPosition, limit, scale, model } = input
   if (limit.position >= 0 && readPosition >= limit.position) return { kind: 'none', label: 'only the new tail paid' }
+  // Idle longer than any TTL since the previous conversation pass, yet read: a keep-warm pre-warm sent in the gap
+  // wrote a 1h entry that was still alive.
+  if (limit.reason === 'idle_beyond_ttl' && readPosition >= 0) return { kind: 'none', label: 'only the new tail paid' }
   switch (limit.reason) {
     case 'cold':
       return { kind: 'cold', label: 'first pass of the session: nothing cached yet' }

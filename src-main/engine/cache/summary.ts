@@ -35,8 +35,20 @@ export interface CauseTotal {
   readonly usd: number | null
 }
 
+/** The keep-warm pre-warms of a session (keep-warm.ts): what they read, wrote and cost. */
+export interface KeepWarmTotals {
+  readonly passes: number
+  readonly read: number
+  readonly write5m: number
+  readonly write1h: number
+  readonly uncached: number
+  readonly usd: number | null
+}
+
 export interface SessionCacheSummary {
+  /** The conversation's passes: keep-warm pre-warms are left out (they are nearly all reads), and counted apart. */
   readonly totals: SessionCacheTotals
+  readonly keepWarm: KeepWarmTotals
   /** Passes short of the limit, by cause (cold starts and others at the limit included with 0 tokens). */
   readonly byCause: ReadonlyArray<CauseTotal>
   readonly agreement: { readonly compared: number; readonly agreed: number; readonly rate: number | null; readonly unexplained: number }
@@ -46,7 +58,27 @@ export interface SessionCacheSummary {
 
 const addUsd = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b)
 
-export function summarizeSession(attributions: ReadonlyArray<PassAttribution>, models: ModelLookup): SessionCacheSummary {
+export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: ModelLookup): SessionCacheSummary {
+  const attributions = all.filter((a) => !a.keepWarm)
+  // Prediction agreement counts every pass, pre-warms included: their reads are predicted like any other.
+  let compared = 0
+  let agreed = 0
+  let unexplained = 0
+  const keepWarm = { passes: 0, read: 0, write5m: 0, write1h: 0, uncached: 0, usd: 0 as number | null }
+  for (const a of all) {
+    if (!a.keepWarm) continue
+    keepWarm.passes++
+    if (a.actual) {
+      keepWarm.read += a.actual.tokens.read
+      keepWarm.write5m += a.actual.tokens.write5m
+      keepWarm.write1h += a.actual.tokens.write1h
+      keepWarm.uncached += a.actual.tokens.uncached
+      keepWarm.usd = addUsd(keepWarm.usd, a.miss.actualUsd)
+    }
+    if (a.agrees !== null) compared++
+    if (a.agrees) agreed++
+    if (a.cause.kind === 'unexplained') unexplained++
+  }
   let measured = 0
   let read = 0
   let write5m = 0
@@ -57,9 +89,6 @@ export function summarizeSession(attributions: ReadonlyArray<PassAttribution>, m
   let bestUsd: number | null = 0
   let missTokens = 0
   let missUsd: number | null = 0
-  let compared = 0
-  let agreed = 0
-  let unexplained = 0
   let disagreements = 0
   const causes = new Map<MissCauseKind, { passes: number; tokens: number; usd: number | null }>()
   for (const a of attributions) {
@@ -91,6 +120,7 @@ export function summarizeSession(attributions: ReadonlyArray<PassAttribution>, m
     }
   }
   const inputTotal = read + write5m + write1h + uncached
+  // The what-ifs replay the conversation alone, as if nothing had been sent in its gaps: they price the alternatives.
   const facts = attributions.map((a) => a.facts)
   return {
     totals: {
@@ -109,6 +139,7 @@ export function summarizeSession(attributions: ReadonlyArray<PassAttribution>, m
       missTokens,
       missUsd,
     },
+    keepWarm,
     byCause: [...causes].map(([kind, c]) => ({ kind, ...c })).sort((a, b) => b.tokens - a.tokens),
     agreement: { compared, agreed, rate: compared > 0 ? agreed / compared : null, unexplained },
     diagnosticsDisagreements: disagreements,

@@ -20,7 +20,8 @@ export interface PlannedPass {
 
 /** What the loop hands the log when a pass is over, to be committed in one transaction with its entries. */
 export interface PassCommit {
-  readonly kind: 'main' | 'summary'
+  /** `keep_warm`: a cache pre-warm sent in an idle gap (node/session/keep-warm.ts), not a conversation pass. */
+  readonly kind: 'main' | 'summary' | 'keep_warm'
   readonly model: string
   readonly status: 'done' | 'failed' | 'cancelled'
   readonly queuedAt: number

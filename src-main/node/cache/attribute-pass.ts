@@ -38,6 +38,8 @@ export interface AttributeOptions {
 interface KnownPass {
   readonly id: string
   readonly seq: number
+  /** A keep-warm pre-warm is not a conversation pass: no later pass is compared with it (its cache facts count). */
+  readonly keepWarm: boolean
   readonly attribution: PassAttribution
   walk: RequestWalk | null
   context: PassContext | null
@@ -49,6 +51,8 @@ export interface SessionCache {
   /** The highest seq attributed so far, and that pass. */
   maxSeq: number
   latest: KnownPass | null
+  /** The conversation pass (not a keep-warm) with the highest seq: what the next pass is compared with. */
+  latestConversation: KnownPass | null
   /** The cache entries the attributed passes left, kept up to date as passes come in order. */
   timeline: CacheTimeline
   loaded: boolean
@@ -60,7 +64,7 @@ export function sessionCache(store: Store, sessionId: string): SessionCache {
   let byStore = caches.get(store)
   if (!byStore) caches.set(store, (byStore = new Map()))
   let cache = byStore.get(sessionId)
-  if (!cache) byStore.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, timeline: new CacheTimeline(), loaded: false }))
+  if (!cache) byStore.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, latestConversation: null, timeline: new CacheTimeline(), loaded: false }))
   return cache
 }
 
@@ -103,7 +107,12 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   // exactly the earlier passes. Otherwise (attributing an earlier pass again), both are rebuilt for it.
   const inOrder = summary.seq > cache.maxSeq
   const prior = inOrder ? [...cache.known.values()] : [...cache.known.values()].filter((k) => k.seq < summary.seq)
-  const latest = inOrder ? cache.latest : prior.reduce<KnownPass | null>((best, k) => (!best || k.seq > best.seq ? k : best), null)
+  const latestOf = (passes: ReadonlyArray<KnownPass>): KnownPass | null => passes.reduce<KnownPass | null>((best, k) => (!best || k.seq > best.seq ? k : best), null)
+  const latest = inOrder ? cache.latest : latestOf(prior)
+  // A pass is compared with the conversation passes before it: a keep-warm changes what is cached (its facts are
+  // in the timeline), not what the conversation sent.
+  const conversation = prior.filter((k) => !k.keepWarm)
+  const latestConversation = inOrder ? cache.latestConversation : latestOf(conversation)
   let request = options.request ?? (options.plan ? renderRequest(options.plan) : null)
   let context: PassContext | null = options.plan ? contextFromPlan(options.plan) : null
   if (!request || !context) {
@@ -116,10 +125,10 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   const walk = walkRequest(request, hasher, { previous: latest?.walk ?? null })
 
   const start = summary.attempts.at(-1)?.startedAt ?? summary.queuedAt
-  // The pass compared with: the earlier one that started last (by seq when two started together).
-  let previous: KnownPass | null = latest && latest.attribution.facts.startedAt <= start ? latest : null
-  if (!previous || prior.some((k) => k !== previous && k.attribution.facts.startedAt > previous!.attribution.facts.startedAt && k.attribution.facts.startedAt <= start)) {
-    previous = prior.filter((k) => k.attribution.facts.startedAt <= start).reduce<KnownPass | null>((best, k) => {
+  // The pass compared with: the earlier conversation pass that started last (by seq when two started together).
+  let previous: KnownPass | null = latestConversation && latestConversation.attribution.facts.startedAt <= start ? latestConversation : null
+  if (!previous || conversation.some((k) => k !== previous && k.attribution.facts.startedAt > previous!.attribution.facts.startedAt && k.attribution.facts.startedAt <= start)) {
+    previous = conversation.filter((k) => k.attribution.facts.startedAt <= start).reduce<KnownPass | null>((best, k) => {
       if (!best) return k
       const a = k.attribution.facts.startedAt
       const b = best.attribution.facts.startedAt
@@ -139,6 +148,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       attempts: summary.attempts.map((a) => ({ startedAt: a.startedAt, firstByteAt: a.firstByteAt })),
       usage: summary.usage,
       ...(apiDiagnosis !== undefined ? { apiDiagnosis } : {}),
+      ...(summary.kind === 'keep_warm' ? { keepWarm: true } : {}),
     },
     walk,
     context,
@@ -151,16 +161,21 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     clock: options.clock ?? localClock,
   })
   store.passes.setAttribution(summary.id, result)
-  const known: KnownPass = { id: summary.id, seq: summary.seq, attribution: result, walk, context }
+  const known: KnownPass = { id: summary.id, seq: summary.seq, keepWarm: summary.kind === 'keep_warm', attribution: result, walk, context }
   const replaced = cache.known.get(summary.id)
   cache.known.set(summary.id, known)
   if (inOrder) {
-    // Only the newest walk is kept: the next pass is compared with it and takes its shared keys from it.
-    if (cache.latest) {
-      cache.latest.walk = null
-      cache.latest.context = null
-    }
+    // Only the newest walks are kept: the next pass takes its shared keys from the latest, and is compared with
+    // the latest conversation pass.
+    const before = [cache.latest, cache.latestConversation]
     cache.latest = known
+    if (!known.keepWarm) cache.latestConversation = known
+    for (const k of before) {
+      if (k && k !== cache.latest && k !== cache.latestConversation) {
+        k.walk = null
+        k.context = null
+      }
+    }
     cache.maxSeq = summary.seq
     cache.timeline.add(result.facts)
   } else if (replaced) {
@@ -194,11 +209,12 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
   cache.loaded = true
   for (const p of passes) {
     if (isAttribution(p.attribution)) {
-      const known: KnownPass = { id: p.id, seq: p.seq, attribution: p.attribution, walk: null, context: null }
+      const known: KnownPass = { id: p.id, seq: p.seq, keepWarm: p.kind === 'keep_warm', attribution: p.attribution, walk: null, context: null }
       cache.known.set(p.id, known)
       if (p.seq > cache.maxSeq) {
         cache.maxSeq = p.seq
         cache.latest = known
+        if (!known.keepWarm) cache.latestConversation = known
         cache.timeline.add(p.attribution.facts)
       } else {
         cache.timeline = new CacheTimeline()
