@@ -154,16 +154,22 @@ export interface PriceCandidatesInput {
   /** The next pass as it would go without the edit, and with it. */
   readonly without: EditCandidate
   readonly with: EditCandidate
+  /**
+   * The history was replaced since the last pass (a checkpoint): the next pass sends other messages, so it reads at
+   * most the tools and system blocks, and what it writes after them is not known here (the price is not exact).
+   */
+  readonly historyReplaced?: boolean
 }
 
 /**
  * Where the next pass's read would end if it sent `candidate`: the highest breakpoint of the last request whose
  * entry is readable now and whose prefix the candidate keeps byte for byte (same key). -1 for none.
  */
-export function cachedReadPosition(last: RequestWalk, candidate: RequestWalk, state: CacheState, now: number): number {
+export function cachedReadPosition(last: RequestWalk, candidate: RequestWalk, state: CacheState, now: number, options: { systemOnly?: boolean } = {}): number {
   let best = -1
   for (const p of last.breakpoints) {
     if (p >= candidate.keys.length || candidate.keys[p] !== last.keys[p]) break
+    if (options.systemOnly && last.blocks[p]!.area === 'messages') break
     if (state.live(last.keys[p]!, now)) best = p
   }
   return best
@@ -183,7 +189,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const ratio = scale.ratio() ?? last.facts.ratio ?? 1
   const sizeOf = (c: EditCandidate): number =>
     c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
-  const readAt = (c: EditCandidate): number => cachedReadPosition(walk, c.walk, state, now)
+  const readAt = (c: EditCandidate): number => cachedReadPosition(walk, c.walk, state, now, { systemOnly: input.historyReplaced === true })
   const pWithout = readAt(input.without)
   const pWith = readAt(input.with)
   const readNow = scale.at(pWithout)
@@ -209,7 +215,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const movedBlock = moved === null ? null : { path: blockPath(b.blocks[moved]!), label: movedLabel(edit, b, moved) }
 
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
-  const exact = counted && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
+  const exact = counted && !input.historyReplaced && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const label = deferred
     ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, delta, exact)

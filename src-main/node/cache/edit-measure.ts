@@ -16,7 +16,9 @@
  * usage has measured it (the static prefix, tools + system[0], is never read alone): that prefix with a one-word
  * probe message, minus the probe alone. Counts are kept by the hash of what was counted (token-counter.ts), so
  * pricing while the user types counts one new request per draft. When a count fails, the same requests are priced
- * from estimates and the price says so (`exact: false`).
+ * from estimates and the price says so (`exact: false`). After a checkpoint since the last main pass the next pass
+ * sends another history: its read stops at the system blocks, and only the figures about them are counted (the
+ * re-billed and added tokens; the price as a whole is not exact).
  */
 import {
   CacheState,
@@ -25,6 +27,7 @@ import {
   TokenScale,
   walkRequest,
   type EditPrice,
+  type PassContext,
   type ProposedEdit,
   type RequestWalk,
 } from '../../engine/cache'
@@ -39,7 +42,7 @@ import { findModel } from '../model/models'
 import { parseSessionState } from '../session/state'
 import type { Store } from '../store'
 import { cacheModels } from './models'
-import { requestFromBody } from './stored'
+import { contextFromStored, requestFromBody } from './stored'
 import { editBasis, priceSessionEdit, type CacheSummaryOptions, type EditBasis } from './summary'
 import type { CountRequest, TokenCounter } from './token-counter'
 
@@ -60,6 +63,8 @@ interface Candidates {
   readonly with: WireRequest
   readonly notesWithout: number
   readonly notesWith: number
+  /** A checkpoint re-froze the session since the last main pass: the next pass sends another history. */
+  readonly historyReplaced?: boolean
 }
 
 /** The user's words are not known yet: counts of a prefix alone take this message and subtract it again. */
@@ -68,18 +73,28 @@ const PROBE: WireMessage = { role: 'user', content: [{ type: 'text', text: 'Hi.'
 /** Settings for rendering a session block alone: they shape system[0], which is not taken from this plan. */
 const RENDER_SETTINGS = { features: { sandbox: false, hooks: false, todo: false, skills: false }, staticCacheTtl1h: false } as const
 
-/** The last pass's request, parsed and walked once per pass (the body is re-assembled from the store). */
-const lastRequests = new WeakMap<Store, Map<string, { readonly passId: string; readonly request: WireRequest; readonly walk: RequestWalk }>>()
+interface LastRequest {
+  readonly passId: string
+  readonly request: WireRequest
+  readonly walk: RequestWalk
+  readonly context: PassContext
+}
 
-function lastRequest(store: Store, sessionId: string, passId: string, hasher: Hasher): { request: WireRequest; walk: RequestWalk } | null {
+/**
+ * The last main pass's request, parsed and walked once per pass: its body is re-assembled from the store, which is
+ * slow at the end of a long session, and pricing while typing asks for it again and again.
+ */
+const lastRequests = new WeakMap<Store, Map<string, LastRequest>>()
+
+function lastRequest(store: Store, sessionId: string, passId: string, hasher: Hasher): LastRequest | null {
   let byStore = lastRequests.get(store)
   if (!byStore) lastRequests.set(store, (byStore = new Map()))
   const known = byStore.get(sessionId)
   if (known?.passId === passId) return known
   const stored = store.passes.get(passId)
   const request = stored ? requestFromBody(stored.requestBody) : null
-  if (!request) return null
-  const entry = { passId, request, walk: walkRequest(request, hasher) }
+  if (!stored || !request) return null
+  const entry = { passId, request, walk: walkRequest(request, hasher), context: contextFromStored(stored.plan, stored.segments) }
   byStore.set(sessionId, entry)
   return entry
 }
@@ -166,6 +181,10 @@ async function fileCandidates(
     gatherProjectContext(roots.root, { homeDir: roots.homeDir, loupeHome: roots.loupeHome, now }),
     gatherWithDraft(edit.path, edit.text, { ...roots, now }),
   ])
+  // A checkpoint since the last main pass froze the session block again and replaced the history the next pass sends.
+  const origin = frozen.session.origin
+  const sent = basis.context.sessionOrigin
+  const historyReplaced = origin.kind === 'checkpoint' && !(sent?.kind === 'checkpoint' && sent.entryId === origin.entryId)
   const system = request.system ?? []
   const tagged = basis.context.system.indexOf('session')
   const index = tagged >= 0 ? tagged : Math.min(1, system.length)
@@ -176,11 +195,11 @@ async function fileCandidates(
   if (!without) return null
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
-    return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0 }
+    return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced }
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length } : null
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced } : null
 }
 
 /**
@@ -191,9 +210,10 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   const hasher = options.hasher ?? nodeHasher
   const models = options.models ?? cacheModels
   const estimate = () => priceSessionEdit(store, sessionId, edit, now, options)
-  const basis = editBasis(store, sessionId, options)
+  let last: LastRequest | null = null
+  const basis = editBasis(store, sessionId, options, (pass) => (last = lastRequest(store, sessionId, pass.id, hasher)))
   if (!basis) return null
-  const last = lastRequest(store, sessionId, basis.last.id, hasher)
+  last ??= lastRequest(store, sessionId, basis.last.id, hasher)
   if (!last) return estimate()
   const { request, walk } = last
 
@@ -216,7 +236,8 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   const realTotal = basis.attribution.facts.totalTokens
   const fallbackRatio = basis.attribution.facts.ratio ?? 1
   const usageScale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
-  const unmeasured = [...new Set([cachedReadPosition(walk, withoutWalk, state, now), cachedReadPosition(walk, withWalk, state, now)])].filter((p) => p >= 0 && !usageScale.exact(p))
+  const systemOnly = candidates.historyReplaced === true
+  const unmeasured = [...new Set([withoutWalk, withWalk].map((c) => cachedReadPosition(walk, c, state, now, { systemOnly })))].filter((p) => p >= 0 && !usageScale.exact(p))
   const [lastTokens, withoutTokens, withTokens, probeTokens, ...prefixTokens] = await Promise.all([
     count(countable(request)),
     count(countable(candidates.without)),
@@ -241,5 +262,6 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     edit,
     without: { walk: withoutWalk, tokens: withoutTokens, notes: candidates.notesWithout },
     with: { walk: withWalk, tokens: withTokens, notes: candidates.notesWith },
+    historyReplaced: systemOnly,
   })
 }

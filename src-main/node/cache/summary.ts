@@ -70,7 +70,13 @@ export interface EditBasis {
  * built from the latest main pass (a summary or a pre-warm is not what the conversation sends next); every pass's
  * facts make the cache as it stands.
  */
-export function editBasis(store: Store, sessionId: string, options: CacheSummaryOptions = {}): EditBasis | null {
+export function editBasis(
+  store: Store,
+  sessionId: string,
+  options: CacheSummaryOptions = {},
+  /** The pass's walk and context when the caller keeps them (the body is otherwise re-read from the store). */
+  loaded?: (last: PassSummary) => { readonly walk: RequestWalk; readonly context: PassContext } | null,
+): EditBasis | null {
   const models = options.models ?? cacheModels
   const hasher = options.hasher ?? nodeHasher
   const passes = store.passes.list(sessionId)
@@ -79,8 +85,9 @@ export function editBasis(store: Store, sessionId: string, options: CacheSummary
   const attribution = isAttribution(last.attribution) ? last.attribution : attributePass(store, last, { models, hasher })
   if (!attribution) return null
   const known = sessionCache(store, sessionId).known.get(last.id)
-  let walk = known?.walk ?? null
-  let context = known?.context ?? null
+  const kept = known?.walk && known.context ? null : (loaded?.(last) ?? null)
+  let walk = known?.walk ?? kept?.walk ?? null
+  let context = known?.context ?? kept?.context ?? null
   if (!walk || !context) {
     const stored = store.passes.get(last.id)
     const request = stored ? requestFromBody(stored.requestBody) : null

@@ -182,6 +182,25 @@ describe('priceCandidates: an instruction edit applied now', () => {
     expect(price.label).toMatch(/^moves system\[1\], but the cache has already expired/)
   })
 
+  it('after a checkpoint replaced the history, reads at most the system blocks, and says the price is not exact', () => {
+    const scale = scaleFor(lastWalk, { staticCounted: true })
+    const price = priceCandidates({
+      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale,
+      state,
+      now,
+      models,
+      edit: applyNow,
+      without: { walk: walk(request), tokens: REAL_TOTAL },
+      with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
+      historyReplaced: true,
+    })
+    const sessionAt = lastWalk.blocks.findIndex((b) => b.area === 'system' && b.index === 1)
+    expect(price.rebilledTokens).toBe(scale.at(sessionAt) - REAL_STATIC)
+    expect(price.exact).toBe(false)
+    expect(price.deltaUsd).toBeCloseTo((price.rebilledTokens * (PRICES.write5m - PRICES.read) + 9 * PRICES.write5m) / 1e6, 15)
+  })
+
   it('writes the static prefix at the 1h price when its breakpoint has a 1h TTL and the read ends before it', () => {
     const s = session({ staticTtl: '1h' })
     const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }

@@ -230,6 +230,44 @@ describe('files through the contract', () => {
     expect(next.usage.cache_read_input_tokens).toBe(prev.usage.cache_read_input_tokens + prev.usage.cache_creation_input_tokens)
   })
 
+  it('after a compaction re-froze the session, prices what the next pass can still read: the tools and system blocks', async () => {
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    await turn(session.id, 'list the root')
+    await turn(session.id, 'read AGENTS.md')
+    const lastMain = (await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })).at(-1)!
+    const compacted = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: '/compact the shop' })
+    expect(await compacted).toBe('compacted')
+    const afterCompaction = (await call<unknown[]>(app, 'pass.list', { sessionId: session.id })).length
+    clock.advance(20_000)
+
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = `${opened.text}\nAlways run the linter.\n`
+    const price = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
+    // The next pass sends the summary, not the history the last main pass sent: only the token figures about the
+    // system blocks are known, and the price says it is not exact.
+    expect(price).toMatchObject({ movedBlock: { path: 'system[1]' }, exact: false })
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
+    expect((await call<{ applied: boolean }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })).applied).toBe(true)
+    await turn(session.id, 'list the root')
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const next = await call<StoredPass>(app, 'pass.get', { passId: passes[afterCompaction]!.id })
+    expect(next.requestBody).toContain('Always run the linter.')
+    // Without the edit the next pass would have read through the unchanged session block; with it, it read the static
+    // prefix: the difference is the session block as the last pass sent it, counted on its bytes.
+    const before = JSON.parse((await call<StoredPass>(app, 'pass.get', { passId: lastMain.id })).requestBody) as WireBody
+    const probe = [{ role: 'user', content: [{ type: 'text', text: 'Hi.' }] }]
+    const [throughSession, alone] = await Promise.all([
+      client.countTokens(countableBody({ ...before, messages: probe })),
+      client.countTokens(countableBody({ model: before.model, messages: probe })),
+    ])
+    expect(next.usage.cache_read_input_tokens + price.rebilledTokens).toBe(throughSession - alone)
+  })
+
   it('prices from estimates, and says so, when the service cannot count', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
