@@ -87,7 +87,8 @@ export const PassSummarySchema = z.looseObject({
   id: z.string(),
   sessionId: z.string(),
   seq: z.number(),
-  kind: z.enum(['main', 'summary', 'count']),
+  /** `keep_warm`: a cache pre-warm sent in an idle gap (max_tokens 0, docs/cache-attribution.md), not a conversation pass. */
+  kind: z.enum(['main', 'summary', 'count', 'keep_warm']),
   model: z.string(),
   status: z.enum(['done', 'failed', 'cancelled']),
   queuedAt: z.number(),
@@ -196,6 +197,8 @@ export const CacheSummarySchema = z.object({
     missTokens: z.number(),
     missUsd: z.number().nullable(),
   }),
+  /** The keep-warm pre-warms sent in idle gaps: counted apart from the conversation's totals. Absent from older hosts. */
+  keepWarm: z.object({ passes: z.number(), read: z.number(), write5m: z.number(), write1h: z.number(), uncached: z.number(), usd: z.number().nullable() }).optional(),
   byCause: z.array(z.object({ kind: z.string(), passes: z.number(), tokens: z.number(), usd: z.number().nullable() })),
   agreement: z.object({ compared: z.number(), agreed: z.number(), rate: z.number().nullable(), unexplained: z.number() }),
   diagnosticsDisagreements: z.number(),
@@ -294,6 +297,8 @@ export const AppSettingsSchema = z.object({
   model: z.string().min(1).max(200).nullable(),
   staticCacheTtl1h: z.boolean(),
   defaultMode: PermissionModeSchema,
+  /** One cache pre-warm in an idle gap, before the 5-minute entries expire (docs/decisions/0010-cache-keep-warm.md). */
+  keepCacheWarm: z.boolean(),
   theme: ThemeSchema,
 })
 export const ProjectCompactionSchema = z.object({

@@ -15,6 +15,7 @@ import { openModelEndpoint, type ModelEndpoint } from './model/endpoint'
 import { fileSecretStore, type SecretStore } from './model/keys'
 import { openSettings, SettingsService } from './settings'
 import { SessionManager } from './session/manager'
+import type { Scheduler } from './session/keep-warm'
 import { nodeHasher } from './hasher'
 import { createLogger } from './log'
 import { openStore, type Store } from './store'
@@ -37,6 +38,8 @@ export interface AppOptions {
   readonly env?: Readonly<Record<string, string | undefined>>
   /** Electron-ABI build of better-sqlite3 (Electron host only). */
   readonly sqliteNativeBinding?: string
+  /** Timers for the sessions' cache keep-warm; Node's by default (tests run them on a manual clock). */
+  readonly scheduler?: Scheduler
 }
 
 export interface App {
@@ -92,6 +95,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     loupeHome,
     homeDir,
     preferences: () => settings.preferences(),
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
   })
   const closers: Array<() => Promise<unknown> | unknown> = []
   const info: AppInfo = {

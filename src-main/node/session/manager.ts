@@ -10,6 +10,7 @@ import type { ModelEndpoint } from '../model/endpoint'
 import type { Store } from '../store'
 import type { SessionPreferences } from '../settings/service'
 import { SessionRuntime, type RuntimeEvent } from './runtime'
+import type { Scheduler } from './keep-warm'
 import type { CompactionEvent } from './compaction'
 
 /** How long stream deltas are gathered before they are sent to the renderer as one event. */
@@ -26,6 +27,8 @@ export interface ManagerDeps {
   readonly homeDir?: string
   /** Settings the session reads: the static prefix's cache TTL (each pass) and the mode a new session starts in. */
   readonly preferences?: () => SessionPreferences
+  /** Timers for the sessions' cache keep-warm; Node's by default. */
+  readonly scheduler?: Scheduler
 }
 
 export class SessionManager {

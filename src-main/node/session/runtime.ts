@@ -36,6 +36,9 @@ import { SessionCompaction, type CompactionEvent, type CompactionHost, type Comp
 import { createCompactionHook } from './compaction-hook'
 import { collectSections, contextTokensNow, perPassEdits } from './context-extras'
 import { addPin, removePin, type PinResult } from './pins'
+import { keepWarmHistory, keepWarmPlan } from '../../engine/cache'
+import { cacheModels } from '../cache'
+import { KeepWarm, nodeScheduler, type Scheduler } from './keep-warm'
 
 export interface RuntimeDeps {
   readonly store: Store
@@ -47,6 +50,8 @@ export interface RuntimeDeps {
   readonly homeDir?: string
   /** Settings the session reads: the static prefix's cache TTL (each pass) and the mode a new session starts in. */
   readonly preferences?: () => SessionPreferences
+  /** Timers for the cache keep-warm (node/session/keep-warm.ts); Node's by default. */
+  readonly scheduler?: Scheduler
   /** Contract events for this session. */
   readonly emit: (event: RuntimeEvent) => void
 }
@@ -95,6 +100,8 @@ export class SessionRuntime {
   private sections: ReadonlyArray<ExtraSection> = []
   /** Extensions whose failure was already shown (once per session is enough). */
   private readonly failedSections = new Set<string>()
+  /** One cache pre-warm per idle gap, armed by each pass of the conversation (keep-warm.ts). */
+  private readonly keepWarm: KeepWarm
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -107,12 +114,43 @@ export class SessionRuntime {
     const defaultMode = deps.preferences?.().defaultMode
     if (stored === '{}' && defaultMode && defaultMode !== this.state.mode) this.state = { ...this.state, mode: defaultMode }
     this.sessionLog = new StoreSessionLog(deps.store, sessionId, deps.clock, (pass) => {
-      if (pass.kind === 'main' && pass.status === 'done') this.lastMainPass = pass
+      if (pass.kind === 'main' && pass.status === 'done') {
+        this.lastMainPass = pass
+        this.keepWarm.passCommitted(pass)
+      }
       deps.emit({ type: 'pass', pass })
     }, (err) => deps.log.warn('cache attribution failed', { sessionId, error: err instanceof Error ? err.stack : String(err) }))
     this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome })
     this.lastMainPass = deps.store.passes.list(sessionId).filter((p) => p.kind === 'main' && p.status === 'done').at(-1) ?? null
     this.compaction = new SessionCompaction(this.host())
+    this.keepWarm = new KeepWarm({
+      clock: deps.clock,
+      scheduler: deps.scheduler ?? nodeScheduler,
+      client: () => deps.endpoint.client,
+      log: this.sessionLog,
+      models: cacheModels,
+      enabled: () => deps.preferences?.().keepCacheWarm ?? true,
+      plan: () => this.keepWarmPlan(),
+      onError: (err) => deps.log.warn('cache keep-warm failed', { sessionId, error: err instanceof Error ? err.stack : String(err) }),
+    })
+  }
+
+  /**
+   * The pre-warm for the session as it stands: its history through the last assistant message with a 1h marker at
+   * that message's tail, and a placeholder after it (engine/cache/keep-warm.ts). Null before the first pass.
+   */
+  private keepWarmPlan(): PromptPlan | null {
+    if (!this.state.frozen) return null
+    const shaped = keepWarmHistory(this.history.toHistory(this.sessionLog.entries()))
+    if (!shaped) return null
+    // No context sections: they go after the markers, and the pre-warm's prefix must be the next pass's bytes.
+    const sections = this.sections
+    this.sections = []
+    try {
+      return keepWarmPlan(this.planFor(shaped.history, shaped.tailIndex, 1))
+    } finally {
+      this.sections = sections
+    }
   }
 
   get running(): boolean {
@@ -209,6 +247,8 @@ export class SessionRuntime {
   private planner(): PassPlanner {
     return {
       plan: (entries) => {
+        // A pass goes out: the gap it ends needs no pre-warm.
+        this.keepWarm.cancel()
         const history = this.history.toHistory(entries)
         const previous = this.state.previousHistoryLength
         // The previous pass's last message keeps its breakpoint, so a hit never depends on the 20-block lookback.
@@ -412,6 +452,8 @@ export class SessionRuntime {
 
   private begin(work: (signal: AbortSignal) => Promise<RunResult>): { id: string; done: Promise<RunResult> } {
     if (this.run) throw new Error('busy')
+    // The user sent (or compacts): the gap is over, and no pre-warm is sent for it.
+    this.keepWarm.cancel()
     const id = `run_${this.deps.clock.now().toString(36)}_${++this.runCounter}`
     const controller = new AbortController()
     const done = (async (): Promise<RunResult> => {
@@ -528,6 +570,8 @@ export class SessionRuntime {
     if (!this.state.frozen) return { applied: false, entryId: null, message: 'The session has not sent a pass yet: its first pass reads the files as they are now.' }
     const gathered = await this.gather()
     if (this.run || !this.state.frozen) throw new Error('busy')
+    // The session block moves: a pre-warm of the old prefix would warm what the next pass no longer sends.
+    this.keepWarm.cancel()
     const names = paths.join(', ')
     const entry = this.deps.store.transaction(() => {
       const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now: the session block was read again from disk, so the next pass re-bills it.` }])
@@ -553,7 +597,13 @@ export class SessionRuntime {
     await this.run?.done
   }
 
+  /** The cache keep-warm of this session: its pre-warms are recorded once `settled()` resolves. */
+  get cacheKeepWarm(): KeepWarm {
+    return this.keepWarm
+  }
+
   async dispose(): Promise<void> {
+    this.keepWarm.cancel()
     this.cancel()
     await this.idle()
     await this.tools.dispose()

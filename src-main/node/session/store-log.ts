@@ -59,7 +59,7 @@ export class StoreSessionLog implements SessionLog {
     return this.store.transaction(() => this.store.entries.append(this.sessionId, bodies, this.clock.now()))
   }
 
-  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry> } {
+  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry>; summary: PassSummary } {
     // The body the server received: the last attempt's capture (all attempts send the same bytes).
     const requestBody = pass.attempts.at(-1)?.requestBody
     const { summary, entries } = this.store.transaction(() => {
@@ -95,7 +95,8 @@ export class StoreSessionLog implements SessionLog {
     })
     // Attribution runs after the commit: the pass is durable first, and a failure here only leaves it unattributed.
     const attribution = attributePass(this.store, summary, { plan: pass.plan, responseBody: pass.attempts.at(-1)?.responseBody, onError: (err) => this.onAttributionError?.(err) })
-    this.onPass?.(attribution ? { ...summary, attribution } : summary)
-    return { passId: summary.id as PassId, entries }
+    const stored = attribution ? { ...summary, attribution } : summary
+    this.onPass?.(stored)
+    return { passId: summary.id as PassId, entries, summary: stored }
   }
 }

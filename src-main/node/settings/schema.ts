@@ -15,6 +15,11 @@ export const AppSettingsSchema = z.object({
   staticCacheTtl1h: z.boolean(),
   /** The permission mode new sessions start in. */
   defaultMode: z.enum(['plan', 'build', 'auto']),
+  /**
+   * Keep the cache warm through idle gaps: one `max_tokens: 0` pre-warm before the 5-minute entry expires
+   * (docs/decisions/0010-cache-keep-warm.md). On by default.
+   */
+  keepCacheWarm: z.boolean(),
   theme: ThemeSchema,
 })
 export type AppSettings = z.infer<typeof AppSettingsSchema>
@@ -23,6 +28,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   model: null,
   staticCacheTtl1h: false,
   defaultMode: DEFAULT_PERMISSION_MODE,
+  keepCacheWarm: true,
   theme: 'system',
 }
 

@@ -66,6 +66,8 @@ export const MODEL_ROWS: ReadonlyArray<ModelRow> = MODELS.map((m) => ({
 export interface SessionPreferences {
   readonly staticCacheTtl1h: boolean
   readonly defaultMode: 'plan' | 'build' | 'auto'
+  /** Send one cache pre-warm in an idle gap before the 5-minute entries expire. */
+  readonly keepCacheWarm: boolean
 }
 
 export class SettingsService {
@@ -79,7 +81,7 @@ export class SettingsService {
   /** What the sessions read from the settings: the static prefix's TTL (each pass) and the starting mode. */
   preferences(): SessionPreferences {
     const current = this.deps.store.current()
-    return { staticCacheTtl1h: current.staticCacheTtl1h, defaultMode: current.defaultMode }
+    return { staticCacheTtl1h: current.staticCacheTtl1h, defaultMode: current.defaultMode, keepCacheWarm: current.keepCacheWarm }
   }
 
   /** The model new sessions start with. */

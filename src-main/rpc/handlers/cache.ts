@@ -19,6 +19,7 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
       return {
         sessionId,
         totals: report.totals,
+        keepWarm: report.keepWarm,
         byCause: [...report.byCause],
         agreement: report.agreement,
         diagnosticsDisagreements: report.diagnosticsDisagreements,

@@ -69,6 +69,11 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
           <span>Cache the static prefix (tools and system rules) for 1 hour instead of 5 minutes</span>
           <small className="muted">A 1h write costs 2× the input price instead of 1.25×; it pays for itself when you pause longer than 5 minutes. The Cache view's what-if shows what it would have saved in a session.</small>
         </label>
+        <label className="settings-row check">
+          <input type="checkbox" checked={data.app.keepCacheWarm} onChange={(e) => void saveSettings({ app: { keepCacheWarm: e.target.checked } })} aria-label="Keep the cache warm through pauses" />
+          <span>Keep the cache warm through pauses</span>
+          <small className="muted">Shortly before the 5-minute cache would expire while the session waits for you, one request with no answer (a pre-warm) keeps the conversation cached for an hour: it costs about a tenth of the prefix, instead of 1.25× the whole prefix when you come back. Each pre-warm is listed as a keep_warm pass with its cost.</small>
+        </label>
       </section>
       <section className="settings-group" aria-labelledby="set-theme">
         <h2 id="set-theme">Appearance</h2>

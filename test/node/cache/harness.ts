@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { PassAttribution, MissCauseKind } from '../../../src-main/engine/cache'
+import { keepWarmHistory, keepWarmPlan, type PassAttribution, type MissCauseKind } from '../../../src-main/engine/cache'
 import type { ContextNote } from '../../../src-main/engine/prompt/notes'
 import type { AssistantContentBlock, UserContentBlock, WireMessage, WireTool } from '../../../src-main/engine/model/wire'
 import type { Clock, ModelOutcome } from '../../../src-main/engine/ports'
@@ -22,12 +22,49 @@ import { createModelClient } from '../../../src-main/node/model/client'
 import { costUsd } from '../../../src-main/node/model/models'
 import { planSummary, segmentMetaFromPlan } from '../../../src-main/node/session/store-log'
 import { openStore, type Store } from '../../../src-main/node/store'
-import type { PassSummary } from '../../../src-main/node/store/passes'
+import type { PassKind, PassSummary } from '../../../src-main/node/store/passes'
+import type { Scheduler } from '../../../src-main/node/session/keep-warm'
 import { startSimulator, type Responder, type ResponderOutput, type RunningSimulator } from '../../../src-main/simulator/index'
 
 export function manualClock(start = Date.UTC(2026, 10, 29, 14, 0)): Clock & { advance(ms: number): void; set(ms: number): void } {
   let now = start
   return { now: () => now, advance: (ms) => void (now += ms), set: (ms) => void (now = ms) }
+}
+
+/**
+ * Timers on a manual clock: `advanceTo` runs every timer due by then, in time order, with the clock set to each
+ * timer's time and `settle` awaited after each (what a timer sends is sent at its time), then leaves the clock at
+ * the target.
+ */
+export function manualScheduler(clock: { now(): number; set(ms: number): void }): Scheduler & { advanceTo(ms: number, settle?: () => Promise<unknown>): Promise<void>; advance(ms: number, settle?: () => Promise<unknown>): Promise<void>; readonly pending: number } {
+  let next = 0
+  const timers = new Map<number, { at: number; run: () => void }>()
+  const scheduler = {
+    setTimer: (run: () => void, delayMs: number): unknown => {
+      const id = ++next
+      timers.set(id, { at: clock.now() + Math.max(0, delayMs), run })
+      return id
+    },
+    clearTimer: (handle: unknown) => void timers.delete(handle as number),
+    async advanceTo(ms: number, settle: () => Promise<unknown> = async () => {}): Promise<void> {
+      for (;;) {
+        const due = [...timers].filter(([, t]) => t.at <= ms).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0]
+        if (!due) break
+        timers.delete(due[0])
+        if (due[1].at > clock.now()) clock.set(due[1].at)
+        due[1].run()
+        await settle()
+      }
+      if (ms > clock.now()) clock.set(ms)
+    },
+    advance(ms: number, settle?: () => Promise<unknown>): Promise<void> {
+      return scheduler.advanceTo(clock.now() + ms, settle)
+    },
+    get pending(): number {
+      return timers.size
+    },
+  }
+  return scheduler
 }
 
 /** Answers each pass with the next scripted reply (a short text answer when the script runs out). */
@@ -141,7 +178,7 @@ export class Scenario {
     this.history = [...this.history, { message, provenance: { entryIds: entryIds ?? [this.entryId()], kind }, ...(notes?.length ? { notes } : {}) }]
   }
 
-  plan(history = this.history): PromptPlan {
+  plan(history: ReadonlyArray<HistoryMessage> = this.history, previousTailIndex?: number): PromptPlan {
     const previous = this.previousLength
     return buildPromptPlan({
       model: this.model,
@@ -152,7 +189,7 @@ export class Scenario {
       session: this.frozen.session,
       context: this.frozen.context,
       history,
-      previousTailIndex: this.keepTail && previous > 0 && previous <= history.length ? previous - 1 : null,
+      previousTailIndex: previousTailIndex ?? (this.keepTail && previous > 0 && previous <= history.length ? previous - 1 : null),
       hasher: nodeHasher,
     })
   }
@@ -173,6 +210,22 @@ export class Scenario {
     return this.attribute(summary, plan, expected)
   }
 
+  /**
+   * Sends the cache pre-warm the runtime would send now (engine/cache/keep-warm.ts): the history through the last
+   * assistant message, a 1h marker at its tail, `max_tokens: 0`. Stored as a `keep_warm` pass and attributed.
+   */
+  async keepWarm(expected: MissCauseKind): Promise<PassAttribution> {
+    const shaped = keepWarmHistory(this.history)
+    if (!shaped) throw new Error('nothing to keep warm')
+    const plan = keepWarmPlan(this.plan(shaped.history, shaped.tailIndex))
+    if (!plan) throw new Error('no marker on the assistant message')
+    const client = createModelClient({ baseUrl: this.sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock: this.clock })
+    const queuedAt = this.clock.now()
+    const outcome = await client.prewarm!(renderRequest(plan), {})
+    if (!outcome.ok) throw new Error(`the pre-warm failed: ${outcome.error.message}`)
+    return this.attribute(this.commit(plan, outcome, queuedAt, 'keep_warm'), plan, expected)
+  }
+
   /** Sends one pass and stores it. */
   async send(plan: PromptPlan, kind: 'main' | 'summary' = 'main'): Promise<{ outcome: ModelOutcome; summary: PassSummary }> {
     const { outcome, commit } = await this.sendUncommitted(plan, kind)
@@ -189,7 +242,7 @@ export class Scenario {
     return { outcome, commit: () => this.commit(plan, outcome, queuedAt, kind) }
   }
 
-  commit(plan: PromptPlan, outcome: ModelOutcome, queuedAt: number, kind: 'main' | 'summary'): PassSummary {
+  commit(plan: PromptPlan, outcome: ModelOutcome, queuedAt: number, kind: PassKind): PassSummary {
     const last = outcome.attempts.at(-1)
     this.lastResponseBody = last?.responseBody
     const message = outcome.ok ? outcome.message : null

@@ -9,7 +9,7 @@ describe('cache scenarios against the simulator', () => {
   let suite: SuiteResult
   it('runs every scenario', async () => {
     suite = await runSuite()
-    expect(suite.scenarios.length).toBe(12)
+    expect(suite.scenarios.length).toBe(14)
   }, 60_000)
 
   it('agrees with the simulator on every pass, with no unexplained outcome', () => {
@@ -52,6 +52,22 @@ describe('cache scenarios against the simulator', () => {
     const pass = suite.scenarios.find((s) => s.name === 'ttl_1h_survives')!.checks[2]!.attribution
     expect(pass.outcome).toBe('partial')
     expect(pass.readPath).toBe('system[0]')
+  })
+
+  it('keeps the tail warm through an idle gap: the pass after it reads through the answer the pre-warm wrote', () => {
+    for (const [name, warm, after] of [['keep_warm', 2, 3], ['keep_warm_pending_tool', 1, 2]] as const) {
+      const checks = suite.scenarios.find((s) => s.name === name)!.checks
+      const kw = checks[warm]!.attribution
+      expect(kw.keepWarm).toBe(true)
+      expect(kw.actual!.tokens.read).toBeGreaterThan(0)
+      expect(kw.actual!.tokens.write1h).toBeGreaterThan(0)
+      expect(kw.actual!.tokens.write5m).toBe(0)
+      const next = checks[after]!.attribution
+      expect(next.outcome).toBe('full')
+      expect(next.actual!.tokens.read).toBe(kw.actual!.tokens.read + kw.actual!.tokens.write1h)
+      // Past the policy-free limit (the answer was new to the conversation), because the pre-warm sent it.
+      expect(next.actual!.tokens.read).toBeGreaterThan(next.limit.tokens)
+    }
   })
 
   it('reads the first model\'s entries when switching back, up to the other model\'s first answer', () => {

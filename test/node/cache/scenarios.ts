@@ -3,6 +3,7 @@
  * prediction is set against what the simulator's cache model did. Shared by the test and the bench
  * (`cache.scenarios_agreement`, `cache.unexplained`).
  */
+import { KEEP_WARM_DELAY_MS } from '../../../src-main/engine/cache'
 import type { ResponderOutput } from '../../../src-main/simulator/index'
 import { projectGathered, runScenario, type PassCheck, type Scenario, type ScenarioResult } from './harness'
 
@@ -97,6 +98,35 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
       await s.pass('ttl_expired')
       s.clock.advance(5_000)
       s.user('Right.')
+      await s.pass('none')
+    }),
+
+  // Idle 19 minutes after a turn ended: the pre-warm 4.5 minutes after the last pass reads what it cached and writes
+  // the answer under a 1h marker, so the pass after the gap reads everything before the new message.
+  () =>
+    runScenario('keep_warm', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      s.clock.advance(KEEP_WARM_DELAY_MS - 20_000)
+      await s.keepWarm('none')
+      s.clock.advance(19 * 60_000 - KEEP_WARM_DELAY_MS)
+      s.user('Back from a break: and the refund path?')
+      await s.pass('none')
+      s.clock.advance(5_000)
+      s.user('Thanks.')
+      await s.pass('none')
+    }),
+
+  // Waiting 15 minutes on a tool call (an approval, a long command): the pre-warm answers the call with a
+  // placeholder after the marker, and the results that come later read the whole prefix.
+  () =>
+    runScenario('keep_warm_pending_tool', {}, async (s) => {
+      s.replies.push(readCall('src/tax.ts'), answer('The tax module rounds per line.'))
+      s.user('Read the tax module.')
+      await s.pass('cold')
+      s.clock.advance(KEEP_WARM_DELAY_MS)
+      await s.keepWarm('none')
+      s.clock.advance(15 * 60_000)
+      s.results(() => FILE('src/tax.ts'))
       await s.pass('none')
     }),
 

@@ -29,7 +29,7 @@ describe('app settings in the data folder', () => {
     await first.update({ theme: 'dark', staticCacheTtl1h: true })
     await first.update({ defaultMode: 'plan', model: 'claude-opus-4-8' })
     const again = await openSettings(base)
-    expect(again.current()).toEqual({ theme: 'dark', staticCacheTtl1h: true, defaultMode: 'plan', model: 'claude-opus-4-8' })
+    expect(again.current()).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', staticCacheTtl1h: true, defaultMode: 'plan', model: 'claude-opus-4-8' })
   })
 
   it('keep the valid values of a damaged file and name the rest', () => {

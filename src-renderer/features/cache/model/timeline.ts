@@ -9,7 +9,7 @@ import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../s
 export interface Bar {
   readonly passId: string
   readonly seq: number
-  readonly kind: 'main' | 'summary' | 'count'
+  readonly kind: 'main' | 'summary' | 'count' | 'keep_warm'
   readonly model: string
   readonly at: number
   readonly read: number

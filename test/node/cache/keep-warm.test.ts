@@ -1,0 +1,153 @@
+/**
+ * The cache keep-warm of the real session runtime (src-main/node/session/keep-warm.ts), through the contract, on
+ * one manual clock for the simulator, the client, the store and the timers: one pre-warm per idle gap, shortly
+ * before the tail's 5-minute entry expires; none when the user sends first, when the session closes, or when the
+ * setting is off; and the pass after a 19-minute gap reads the whole prefix, explained by the attribution.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { KEEP_WARM_DELAY_MS, type PassAttribution } from '../../../src-main/engine/cache'
+import { createApp, type App } from '../../../src-main/node/app'
+import { createModelClient } from '../../../src-main/node/model/client'
+import type { PassSummary } from '../../../src-main/node/store/passes'
+import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
+import { manualClock, manualScheduler } from './harness'
+
+async function call<T>(app: App, name: string, input: unknown): Promise<T> {
+  const result = await app.dispatch(name, input)
+  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
+  return result.value as T
+}
+
+describe('the session runtime keeps the cache warm through idle gaps', () => {
+  let dir: string
+  let app: App
+  let sim: RunningSimulator
+  let clock: ReturnType<typeof manualClock>
+  let scheduler: ReturnType<typeof manualScheduler>
+  let sessionId: string
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-keep-warm-'))
+    const root = join(dir, 'shop')
+    mkdirSync(root)
+    writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n' + 'Totals are integer cents. '.repeat(60))
+    writeFileSync(join(root, 'AGENTS.md'), '# Agents\n\nRun `npm test` before you finish.\n')
+    clock = manualClock()
+    scheduler = manualScheduler(clock)
+    sim = await startSimulator({ clock, seed: 'keep-warm' })
+    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock })
+    app = await createApp({
+      host: 'browser',
+      dataDir: join(dir, '.home'),
+      loupeHome: join(dir, '.home'),
+      homeDir: dir,
+      clock,
+      scheduler,
+      endpoint: { client, kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-6', close: async () => {} },
+    })
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    sessionId = (await call<{ id: string }>(app, 'session.create', { projectId: project.id })).id
+  })
+  afterEach(async () => {
+    await app.close()
+    await sim.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function turn(text: string): Promise<void> {
+    const ended = new Promise<string>((resolve) => {
+      const off = app.events.subscribe((name, payload) => {
+        const p = payload as { sessionId: string; reason: string }
+        if (name === 'turn.ended' && p.sessionId === sessionId) {
+          off()
+          resolve(p.reason)
+        }
+      })
+    })
+    await call(app, 'run.start', { sessionId, text })
+    expect(await ended).toBe('end_turn')
+  }
+
+  const passes = (): PassSummary[] => app.services.store.passes.list(sessionId)
+  const keepWarm = () => app.services.sessions.get(sessionId)!.cacheKeepWarm
+  /** What a fired timer sent is recorded before time moves on. */
+  const settle = () => keepWarm().settled()
+
+  it('sends one pre-warm 4.5 minutes after the last pass, and the pass after a 19-minute gap reads the whole prefix', async () => {
+    await turn('read README.md')
+    const last = passes().at(-1)!
+    expect(passes().map((p) => p.kind)).toEqual(['main', 'main'])
+    expect(scheduler.pending).toBe(1)
+
+    // Four minutes on: nothing sent yet.
+    await scheduler.advance(4 * 60_000, settle)
+    expect(passes()).toHaveLength(2)
+    // At 4.5 minutes from the start of the last pass, the pre-warm goes out.
+    await scheduler.advanceTo(last.attempts.at(-1)!.startedAt + 19 * 60_000, settle)
+    const warm = passes().at(-1)!
+    expect(warm).toMatchObject({ kind: 'keep_warm', status: 'done', stopReason: 'max_tokens' })
+    expect(warm.queuedAt).toBe(last.attempts.at(-1)!.startedAt + KEEP_WARM_DELAY_MS)
+    const body = JSON.parse(app.services.store.passes.requestBody(warm.id)) as { max_tokens: number; stream?: boolean; messages: Array<{ role: string; content: Array<{ cache_control?: { ttl?: string } }> }> }
+    expect(body.max_tokens).toBe(0)
+    expect(body.stream).not.toBe(true)
+    // The 1h marker sits on the final assistant message; the placeholder after it carries none.
+    const marked = body.messages.flatMap((m, i) => m.content.flatMap((b) => (b.cache_control ? [{ i, role: m.role, ttl: b.cache_control.ttl ?? '5m' }] : [])))
+    expect(marked).toEqual([{ i: body.messages.length - 2, role: 'assistant', ttl: '1h' }])
+    expect(warm.usage).toMatchObject({ output_tokens: 0 })
+    expect(warm.usage!.cache_read_input_tokens).toBeGreaterThan(0)
+    expect(warm.usage!.cache_creation?.ephemeral_1h_input_tokens).toBeGreaterThan(0)
+    expect(warm.costUsd).toBeGreaterThan(0)
+
+    // Never more than one per idle gap: 19 minutes on, still one.
+    expect(scheduler.pending).toBe(0)
+    expect(passes()).toHaveLength(3)
+
+    // Back 19 minutes after the last pass: the next pass reads through the answer the pre-warm kept.
+    await turn('read AGENTS.md')
+    const after = passes()[3]!
+    expect(after.kind).toBe('main')
+    const warmUsage = warm.usage!
+    expect(after.usage!.cache_read_input_tokens).toBe(warmUsage.cache_read_input_tokens + warmUsage.cache_creation_input_tokens)
+    const attribution = after.attribution as PassAttribution
+    expect(attribution).toMatchObject({ outcome: 'full', agrees: true, cause: { kind: 'none' } })
+    expect((warm.attribution as PassAttribution)).toMatchObject({ keepWarm: true, agrees: true, cause: { kind: 'none' } })
+
+    // The session's figures: the conversation's share without the pre-warm, the pre-warm counted apart.
+    const summary = await call<{ totals: { passes: number; cachedShare: number; limitShare: number }; keepWarm: { passes: number; read: number; write1h: number; usd: number }; agreement: { unexplained: number; compared: number; agreed: number }; passes: Array<{ cause: string }> }>(app, 'session.cacheSummary', { sessionId })
+    expect(summary.totals.passes).toBe(passes().filter((p) => p.kind === 'main').length)
+    expect(summary.keepWarm).toMatchObject({ passes: 1, read: warmUsage.cache_read_input_tokens, write1h: warmUsage.cache_creation_input_tokens })
+    expect(summary.keepWarm.usd).toBeCloseTo(warm.costUsd!, 10)
+    expect(summary.agreement.unexplained).toBe(0)
+    expect(summary.agreement.agreed).toBe(summary.agreement.compared)
+    expect(summary.passes.map((p) => p.cause)).not.toContain('ttl_expired')
+  })
+
+  it('sends nothing for a gap the user ends first, nor after the session closes', async () => {
+    await turn('read README.md')
+    expect(scheduler.pending).toBe(1)
+    await scheduler.advance(2 * 60_000, settle)
+    // The user sends before the pre-warm is due: that gap's pre-warm is cancelled, the new turn arms its own.
+    await turn('read AGENTS.md')
+    expect(scheduler.pending).toBe(1)
+    await scheduler.advance(KEEP_WARM_DELAY_MS - 2 * 60_000 + 10_000, settle)
+    expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(0)
+    // The session closes (the app quits): the pending pre-warm goes with it.
+    await app.services.sessions.drop(sessionId)
+    expect(scheduler.pending).toBe(0)
+    await scheduler.advance(10 * 60_000)
+    expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(0)
+  })
+
+  it('sends nothing when the setting is off, and the pass after the gap misses', async () => {
+    await call(app, 'settings.set', { app: { keepCacheWarm: false } })
+    await turn('read README.md')
+    expect(scheduler.pending).toBe(0)
+    await scheduler.advance(19 * 60_000, settle)
+    await turn('read AGENTS.md')
+    expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(0)
+    expect((passes()[2]!.attribution as PassAttribution).cause.kind).toBe('ttl_expired')
+  })
+})
