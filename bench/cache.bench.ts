@@ -4,7 +4,8 @@
  * - the three real Claude Code sessions replayed through Loupe's builder and the simulator (src-main/node/replay):
  *   the cached share of input tokens for Loupe, for Claude Code on the same session (its recorded usage), for the
  *   best possible (the limit, from Loupe's own attribution) and for a naive client (a timestamp in the system
- *   prompt, no breakpoint on the messages);
+ *   prompt, no breakpoint on the messages); and what each session cost in dollars — Loupe (its keep-warm
+ *   pre-warms included, and apart), Claude Code, the naive client — so a share is never bought with money;
  * - the scenario suite's agreement with the simulator (test/node/cache/scenarios.ts) and its unexplained count;
  * - attributePass's time per pass over a 300-pass session (the runtime's path: the plan in hand).
  */
@@ -71,7 +72,9 @@ async function attributionTimes(): Promise<{ p50: number[]; p95: number[]; cpuP9
 
 const bench: Bench = {
   figures: [
-    ...SESSIONS.flatMap((f) => ['loupe_share', 'claude_code_share', 'limit_share', 'naive_share'].map((k) => `cache.replay.${f.slice(0, 8)}.${k}`)),
+    ...SESSIONS.flatMap((f) =>
+      ['loupe_share', 'claude_code_share', 'limit_share', 'naive_share', 'loupe_usd', 'keepwarm_usd', 'claude_code_usd', 'naive_usd'].map((k) => `cache.replay.${f.slice(0, 8)}.${k}`),
+    ),
     'cache.scenarios_agreement',
     'cache.unexplained',
     'cache.attribution_p95_ms',
@@ -99,6 +102,22 @@ const bench: Bench = {
         { name: `${id}.claude_code_share`, value: round(r.claudeCode.share, 4), unit: 'fraction', note: `recorded usage; its own limit ${round(r.claudeCode.limitShare, 4)}` },
         { name: `${id}.limit_share`, value: round(r.loupe.limitShare, 4), unit: 'fraction' },
         { name: `${id}.naive_share`, value: round(r.naive?.share ?? 0, 4), unit: 'fraction' },
+        {
+          name: `${id}.loupe_usd`,
+          value: round(r.loupe.cost.usd, 4),
+          unit: 'USD',
+          baseline: round(r.claudeCode.cost.usd, 4),
+          ratio: round(r.loupe.cost.usd / r.claudeCode.cost.usd, 4),
+          note: `the session's whole bill, keep-warm pre-warms included; input side $${r.loupe.cost.inputUsd.toFixed(4)} (Claude Code $${r.claudeCode.cost.inputUsd.toFixed(4)}); output counted by the simulator's counter without thinking`,
+        },
+        {
+          name: `${id}.keepwarm_usd`,
+          value: round(r.loupe.keepWarm.usd ?? 0, 4),
+          unit: 'USD',
+          note: `${r.loupe.keepWarm.passes} pre-warm(s): read ${r.loupe.keepWarm.read.toLocaleString('en-US')}, wrote 1h ${r.loupe.keepWarm.write1h.toLocaleString('en-US')}, uncached ${r.loupe.keepWarm.uncached.toLocaleString('en-US')} tokens; left out of loupe_share`,
+        },
+        { name: `${id}.claude_code_usd`, value: round(r.claudeCode.cost.usd, 4), unit: 'USD', note: `recorded usage priced with the model table; input side $${r.claudeCode.cost.inputUsd.toFixed(4)}` },
+        { name: `${id}.naive_usd`, value: round(r.naive?.cost.usd ?? 0, 4), unit: 'USD', note: `input side $${(r.naive?.cost.inputUsd ?? 0).toFixed(4)}` },
       )
     }
     const suite = await runSuite()

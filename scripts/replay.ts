@@ -1,8 +1,9 @@
 /**
- * `npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--json]`: replays recorded Claude Code
- * sessions through Loupe's builder and the simulator, and prints the cached share of input tokens — Loupe, Claude
- * Code on the same session, the best possible (the limit), and a naive client — with Loupe's misses by cause.
- * See src-main/node/replay/replay.ts and docs/cache-attribution.md.
+ * `npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--json]`: replays
+ * recorded Claude Code sessions through Loupe's builder and the simulator, and prints the cached share of input
+ * tokens — Loupe, Claude Code on the same session, the best possible (the limit), and a naive client — with Loupe's
+ * misses by cause, and what each session cost: Loupe (its keep-warm pre-warms included, and apart), Claude Code from
+ * its recorded usage, the naive client. See src-main/node/replay/replay.ts and docs/cache-attribution.md.
  */
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -15,9 +16,10 @@ const json = args.includes('--json')
 const pct = (x: number): string => `${(x * 100).toFixed(2)}%`
 
 function table(reports: ReadonlyArray<ReplayReport>): string {
-  const rows = [['session', 'passes', 'loupe', 'claude code', 'limit', 'naive', 'agree', 'unexplained', 'loupe $', 'best $']]
+  const usd = (x: number): string => x.toFixed(2)
+  const rows = [['session', 'passes', 'loupe', 'claude code', 'limit', 'naive', 'agree', 'unexplained', 'keep-warm', 'loupe $', 'keep-warm $', 'claude code $', 'naive $']]
   for (const r of reports) {
-    const t = r.loupe.summary.totals
+    const kw = r.loupe.keepWarm
     rows.push([
       r.session,
       String(r.passes),
@@ -27,8 +29,11 @@ function table(reports: ReadonlyArray<ReplayReport>): string {
       r.naive ? pct(r.naive.share) : '-',
       `${r.loupe.summary.agreement.agreed}/${r.loupe.summary.agreement.compared}`,
       String(r.loupe.summary.agreement.unexplained),
-      t.actualUsd === null ? '-' : t.actualUsd.toFixed(2),
-      t.bestUsd === null ? '-' : t.bestUsd.toFixed(2),
+      String(kw.passes),
+      usd(r.loupe.cost.usd),
+      kw.usd === null ? '-' : usd(kw.usd),
+      usd(r.claudeCode.cost.usd),
+      r.naive ? usd(r.naive.cost.usd) : '-',
     ])
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
@@ -36,7 +41,10 @@ function table(reports: ReadonlyArray<ReplayReport>): string {
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
   for (const r of reports) {
     const causes = r.loupe.summary.byCause.filter((c) => c.kind !== 'cold').map((c) => `${c.kind} ×${c.passes} (${c.tokens.toLocaleString('en-US')} tokens)`)
+    const kw = r.loupe.keepWarm
     lines.push(`\n${r.session}: misses ${causes.length ? causes.join(', ') : 'none'}`)
+    lines.push(`  input side $: loupe ${usd(r.loupe.cost.inputUsd)} (keep-warm ${usd(kw.inputUsd)}), claude code ${usd(r.claudeCode.cost.inputUsd)}${r.naive ? `, naive ${usd(r.naive.cost.inputUsd)}` : ''}`)
+    if (kw.passes > 0) lines.push(`  keep-warm: ${kw.passes} pre-warm${kw.passes === 1 ? '' : 's'}, read ${kw.read.toLocaleString('en-US')}, wrote 1h ${kw.write1h.toLocaleString('en-US')}, uncached ${kw.uncached.toLocaleString('en-US')} tokens`)
     lines.push(`  what-if 1h static TTL: ${r.loupe.summary.whatIfs.staticTtl1h.note}`)
     lines.push(`  what-if keep-alive: ${r.loupe.summary.whatIfs.keepAlive.note}`)
   }
@@ -45,7 +53,7 @@ function table(reports: ReadonlyArray<ReplayReport>): string {
 
 async function main(): Promise<void> {
   if (files.length === 0) {
-    process.stderr.write('usage: npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--json]\n')
+    process.stderr.write('usage: npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--json]\n')
     process.exitCode = 2
     return
   }
@@ -55,6 +63,7 @@ async function main(): Promise<void> {
     const report = await replayTranscript(readFileSync(file, 'utf8'), name, {
       naive: !args.includes('--no-naive'),
       staticCacheTtl1h: args.includes('--ttl-1h'),
+      keepWarm: !args.includes('--no-keep-warm'),
       onPass: (done, total) => process.stderr.write(`\r${name}: ${done}/${total} passes`),
     })
     process.stderr.write('\n')

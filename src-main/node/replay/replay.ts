@@ -4,6 +4,10 @@
  * the recorded assistant message, the simulator's clock set to the recorded times so real idle gaps expire real
  * TTLs. Every pass is stored and attributed as the app does, so the figures are the app's own.
  *
+ * The replay's clock follows the recorded times, and the session's cache keep-warm runs on it through the runtime's
+ * own code (node/session/keep-warm.ts): after each pass a pre-warm is planned, and when the next recorded request
+ * comes later than that, the pre-warm goes out at its time. Its requests are counted apart from the conversation.
+ *
  * Beside it, the same passes as a naive client would send them (a timestamp in the system prompt, no breakpoint on
  * the messages) to a second simulator, and Claude Code's own figures from its recorded usage.
  */
@@ -12,16 +16,18 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { summarizeSession, usageLimits, usageRequestsOf, type PassAttribution, type SessionCacheSummary } from '../../engine/cache'
 import type { PassId } from '../../engine/conversation/entries'
-import type { WireRequest } from '../../engine/model/wire'
+import type { Usage, WireRequest } from '../../engine/model/wire'
 import type { Clock, Hasher } from '../../engine/ports'
-import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, type GatheredContext } from '../../engine/prompt'
+import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, type GatheredContext, type HistoryMessage, type PromptPlan } from '../../engine/prompt'
+import { keepWarmHistory, keepWarmPlan, type KeepWarmTotals } from '../../engine/cache'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 import { importSessionText } from '../../engine/transcripts'
 import { startSimulator } from '../../simulator'
 import { attributePass, cacheModels } from '../cache'
 import { nodeHasher } from '../hasher'
 import { createModelClient } from '../model/client'
-import { findModel } from '../model/models'
+import { costUsd, findModel } from '../model/models'
+import { KeepWarm, type Scheduler } from '../session/keep-warm'
 import { StoreSessionLog } from '../session/store-log'
 import { openStore } from '../store'
 import type { PassSummary } from '../store/passes'
@@ -33,6 +39,8 @@ export interface ReplayOptions {
   readonly naive?: boolean
   /** Give the static block a 1h TTL, as the app's setting does. */
   readonly staticCacheTtl1h?: boolean
+  /** Keep the cache warm through idle gaps, as the app's setting does (default true, the app's default). */
+  readonly keepWarm?: boolean
   readonly hasher?: Hasher
   /** Called after each pass, for progress. */
   readonly onPass?: (done: number, total: number) => void
@@ -45,13 +53,23 @@ export interface ShareFigures {
   readonly share: number
 }
 
+/** Dollars: the input side (read, written, uncached) and the whole (with output). */
+export interface CostFigures {
+  readonly inputUsd: number
+  readonly usd: number
+}
+
 export interface ReplayReport {
   /** The first 8 characters of the file name. */
   readonly session: string
   readonly passes: number
-  readonly loupe: ShareFigures & { readonly limitShare: number; readonly summary: SessionCacheSummary }
-  readonly claudeCode: ShareFigures & { readonly limitShare: number }
-  readonly naive: ShareFigures | null
+  /**
+   * Loupe's conversation passes (the share leaves the keep-warm pre-warms out); `cost` is the session's whole bill,
+   * pre-warms included, and `keepWarm` what the pre-warms read, wrote and cost.
+   */
+  readonly loupe: ShareFigures & { readonly limitShare: number; readonly summary: SessionCacheSummary; readonly cost: CostFigures; readonly keepWarm: KeepWarmTotals & { readonly inputUsd: number } }
+  readonly claudeCode: ShareFigures & { readonly limitShare: number; readonly cost: CostFigures }
+  readonly naive: (ShareFigures & { readonly cost: CostFigures }) | null
   /** Wall time of each pass's attribution, ms. */
   readonly attributionMs: ReadonlyArray<number>
   readonly attributions: ReadonlyArray<PassAttribution>
@@ -97,6 +115,41 @@ function settableClock(): Clock & { set(ms: number): void } {
   return { now: () => now, set: (ms) => void (now = Math.max(now, ms)) }
 }
 
+/**
+ * Timers on the replay's clock: `runNext(ms)` runs the earliest timer due by `ms` with the clock at its time, so
+ * what it sends is sent then; the replay waits for it before time moves on.
+ */
+function replayScheduler(clock: Clock & { set(ms: number): void }): Scheduler & { runNext(ms: number): boolean } {
+  let next = 0
+  const timers = new Map<number, { at: number; run: () => void }>()
+  return {
+    setTimer: (run, delayMs) => {
+      timers.set(++next, { at: clock.now() + Math.max(0, delayMs), run })
+      return next
+    },
+    clearTimer: (handle) => void timers.delete(handle as number),
+    runNext(ms) {
+      const due = [...timers].filter(([, t]) => t.at <= ms).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0]
+      if (!due) return false
+      timers.delete(due[0])
+      clock.set(due[1].at)
+      due[1].run()
+      return true
+    },
+  }
+}
+
+/** A request's dollars from its usage and the model table (§5.5); nothing for a model the table does not know. */
+function usageCost(model: string, usage: Usage): CostFigures {
+  return { inputUsd: costUsd(model, { ...usage, output_tokens: 0 }) ?? 0, usd: costUsd(model, usage) ?? 0 }
+}
+
+function addCost(a: CostFigures, b: CostFigures): CostFigures {
+  return { inputUsd: a.inputUsd + b.inputUsd, usd: a.usd + b.usd }
+}
+
+const NO_COST: CostFigures = { inputUsd: 0, usd: 0 }
+
 export async function replayTranscript(text: string, fileName: string, options: ReplayOptions = {}): Promise<ReplayReport> {
   const hasher = options.hasher ?? nodeHasher
   const session = importSessionText(text)
@@ -108,6 +161,20 @@ export async function replayTranscript(text: string, fileName: string, options: 
   const gathered = replayProject(session.cwd, first.startedAt)
   let frozen = freezeSession(gathered, { contextWindowTokens: findModel(first.model)?.contextWindow ?? 200_000, skills: false })
   const tools = WIRE_TOOLS.filter((t) => t.name !== 'compact')
+  const promptSettings = { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: options.staticCacheTtl1h ?? false }
+  const planOf = (model: string, history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null): PromptPlan =>
+    buildPromptPlan({
+      model,
+      maxTokens: Math.min(32_000, findModel(model)?.maxOutputTokens ?? 32_000),
+      settings: promptSettings,
+      tools,
+      project: frozen.project,
+      session: frozen.session,
+      context: frozen.context,
+      history,
+      previousTailIndex,
+      hasher,
+    })
 
   const responder = new ReplayResponder()
   const naiveResponder = new ReplayResponder()
@@ -121,31 +188,52 @@ export async function replayTranscript(text: string, fileName: string, options: 
     const project = store.projects.open(gathered.root, first.startedAt)
     const sessionId = store.sessions.create(project.id, `Replay of ${fileName}`, first.startedAt).id
     let committed: PassSummary | null = null
-    const log = new StoreSessionLog(store, sessionId, clock, (pass) => void (committed = pass))
+    const scheduler = replayScheduler(clock)
+    // The pass being replayed: a pre-warm after it carries the session's history as it stood, with its answer.
+    let current: (typeof passes)[number] | null = null
+    let keepWarm: KeepWarm | null = null
+    const log = new StoreSessionLog(store, sessionId, clock, (pass) => {
+      committed = pass
+      // As the runtime does: each pass of the conversation plans the pre-warm for the gap after it.
+      if (pass.kind === 'main' && pass.status === 'done') keepWarm?.passCommitted(pass)
+    })
+    keepWarm = new KeepWarm({
+      clock,
+      scheduler,
+      client: () => client,
+      log,
+      models: cacheModels,
+      enabled: () => options.keepWarm ?? true,
+      plan: () => {
+        if (!current) return null
+        const shaped = keepWarmHistory([...current.history, current.answer])
+        return shaped ? keepWarmPlan(planOf(current.model, shaped.history, shaped.tailIndex)) : null
+      },
+      onError: (e) => {
+        throw e
+      },
+    })
     const attributions: PassAttribution[] = []
+    const keepWarmAttributions: PassAttribution[] = []
     const attributionMs: number[] = []
     let naiveRead = 0
     let naiveTotal = 0
+    let naiveCost = NO_COST
     let previousMessageId: string | null = null
     for (const [n, pass] of passes.entries()) {
+      // Time moves to this request: a pre-warm due before it goes out first, at its time, then the gap is over.
+      while (scheduler.runNext(pass.startedAt)) {
+        for (const warm of await keepWarm.settled()) if (warm?.attribution) keepWarmAttributions.push(warm.attribution as PassAttribution)
+      }
+      keepWarm.cancel()
       clock.set(pass.startedAt)
       if (pass.afterCompaction) {
         // A checkpoint freezes the session block again; nothing in the project changed, so its bytes do not.
         frozen = { ...frozen, session: freezeSessionSection(gathered, { origin: { kind: 'checkpoint', entryId: `checkpoint_${pass.index}` }, contextWindowTokens: 200_000, skills: false }) }
       }
-      const plan = buildPromptPlan({
-        model: pass.model,
-        maxTokens: Math.min(32_000, findModel(pass.model)?.maxOutputTokens ?? 32_000),
-        settings: { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: options.staticCacheTtl1h ?? false },
-        tools,
-        project: frozen.project,
-        session: frozen.session,
-        context: frozen.context,
-        history: pass.history,
-        previousTailIndex: pass.previousTailIndex,
-        hasher,
-      })
+      const plan = planOf(pass.model, pass.history, pass.previousTailIndex)
       const request = renderRequest(plan)
+      current = pass
       responder.answerWith(pass.response)
       const queuedAt = clock.now()
       const outcome = await client.send(request, previousMessageId ? { previousMessageId } : {})
@@ -170,19 +258,27 @@ export async function replayTranscript(text: string, fileName: string, options: 
           const u = naive.message.usage
           naiveRead += u.cache_read_input_tokens
           naiveTotal += u.cache_read_input_tokens + u.cache_creation_input_tokens + u.input_tokens
+          naiveCost = addCost(naiveCost, usageCost(pass.model, u))
         }
       }
       options.onPass?.(n + 1, passes.length)
     }
 
-    const summary = summarizeSession(attributions, cacheModels)
-    const recorded = usageLimits(usageRequestsOf(session))
+    // The gap after the last pass: the session is left, and any pre-warm planned for it is not counted.
+    keepWarm.cancel()
+    const summary = summarizeSession([...attributions, ...keepWarmAttributions], cacheModels)
+    const requests = usageRequestsOf(session)
+    const recorded = usageLimits(requests)
+    const claudeCodeCost = requests.reduce((sum, r) => addCost(sum, usageCost(r.model, r.usage)), NO_COST)
+    const stored = store.passes.list(sessionId)
+    const loupeCost = stored.reduce((sum, p) => (p.usage ? addCost(sum, usageCost(p.model, p.usage)) : sum), NO_COST)
+    const keepWarmInputUsd = stored.reduce((sum, p) => (p.kind === 'keep_warm' && p.usage ? sum + usageCost(p.model, p.usage).inputUsd : sum), 0)
     return {
       session: fileName.slice(0, 8),
       passes: passes.length,
-      loupe: { ...share(summary.totals.read, summary.totals.inputTotal), limitShare: summary.totals.limitShare, summary },
-      claudeCode: { ...share(recorded.read, recorded.total), limitShare: recorded.limitShare },
-      naive: naiveClient ? share(naiveRead, naiveTotal) : null,
+      loupe: { ...share(summary.totals.read, summary.totals.inputTotal), limitShare: summary.totals.limitShare, summary, cost: loupeCost, keepWarm: { ...summary.keepWarm, inputUsd: keepWarmInputUsd } },
+      claudeCode: { ...share(recorded.read, recorded.total), limitShare: recorded.limitShare, cost: claudeCodeCost },
+      naive: naiveClient ? { ...share(naiveRead, naiveTotal), cost: naiveCost } : null,
       attributionMs,
       attributions,
     }

@@ -25,6 +25,11 @@ export interface ReplayPass {
   readonly afterCompaction: boolean
   /** The answer to give: the recorded response without thinking. */
   readonly response: ReadonlyArray<AssistantContentBlock>
+  /**
+   * The recorded response as the session's history holds it once it came back: what a keep-warm pre-warm after this
+   * pass carries (the replay knows only what came before, never the next pass's history).
+   */
+  readonly answer: HistoryMessage
   /** What Claude Code's request recorded. */
   readonly recordedUsage: Usage
 }
@@ -48,6 +53,8 @@ export function cleanMessage(message: WireMessage): WireMessage {
 
 export function transcriptPasses(session: ImportedSession, hasher: Hasher): ReplayPass[] {
   const converted = new WeakMap<WireMessage, HistoryMessage>()
+  // Equal content, equal id: the same message seen again on a later pass is recognised as old.
+  const historyMessage = (message: WireMessage, kind: HistoryMessage['provenance']['kind']): HistoryMessage => ({ message, provenance: { entryIds: [`msg_${hasher.sha256Hex(JSON.stringify(message)).slice(0, 16)}`], kind } })
   const checkpointsAfter = new Set(session.checkpoints.flatMap((c) => (c.requestAfter === null ? [] : [c.requestAfter])))
   const out: ReplayPass[] = []
   let lastStart = 0
@@ -59,8 +66,7 @@ export function transcriptPasses(session: ImportedSession, hasher: Hasher): Repl
       if (known) return known
       const message = cleanMessage(m)
       const kind = j === 0 && pass.start.kind === 'compaction' ? 'compaction_summary' : message.role === 'assistant' ? 'assistant' : message.content.every((b) => b.type === 'tool_result') ? 'tool_results' : 'user_input'
-      // Equal content, equal id: the same message seen again on a later pass is recognised as old.
-      const made: HistoryMessage = { message, provenance: { entryIds: [`msg_${hasher.sha256Hex(JSON.stringify(message)).slice(0, 16)}`], kind } }
+      const made = historyMessage(message, kind)
       converted.set(m, made)
       return made
     })
@@ -77,6 +83,7 @@ export function transcriptPasses(session: ImportedSession, hasher: Hasher): Repl
       previousTailIndex: continues ? previous.length - 1 : null,
       afterCompaction: checkpointsAfter.has(i),
       response: r.response.map(cleanBlock).filter((b): b is AssistantContentBlock => b !== null),
+      answer: historyMessage(cleanMessage({ role: 'assistant', content: r.response }), 'assistant'),
       recordedUsage: r.usage,
     })
     previous = history

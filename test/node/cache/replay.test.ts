@@ -62,5 +62,28 @@ describe('replayTranscript', () => {
     expect(report.claudeCode.share).toBe(recorded.cachedShare)
     expect(report.naive!.share).toBeLessThan(0.05)
     expect(report.attributions.map((a) => a.cause.kind)).toEqual(['cold', ...Array(11).fill('none')])
+    expect(report.loupe.keepWarm.passes).toBe(0)
+    expect(report.loupe.cost.usd).toBeGreaterThan(0)
+    expect(report.claudeCode.cost.usd).toBeGreaterThan(0)
   }, 120_000)
+
+  it('keeps the cache warm through the 19-minute wait on 4d5611e5, through the runtime\'s keep-warm, and says what it cost', async () => {
+    const file = readFileSync(fileURLToPath(new URL('../../fixtures/real/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl', import.meta.url)), 'utf8')
+    const [cold, warm] = [await replayTranscript(file, '4d5611e5.jsonl', { naive: false, keepWarm: false }), await replayTranscript(file, '4d5611e5.jsonl', { naive: false })]
+    // Without it, the pass after the wait rewrites what expired; with it, that pass reads it.
+    expect(cold.loupe.summary.byCause.find((c) => c.kind === 'ttl_expired')!.tokens).toBeGreaterThan(30_000)
+    expect(warm.loupe.summary.byCause.find((c) => c.kind === 'ttl_expired')?.tokens ?? 0).toBe(0)
+    expect(warm.loupe.share).toBeGreaterThan(cold.loupe.share)
+    expect(warm.loupe.limitShare - warm.loupe.share).toBeLessThan(0.0001)
+    // Two pre-warms (the 19-minute wait, and one before a 4-hour absence that nothing could bridge), each read
+    // what the pass before it cached and wrote only that pass's answer.
+    expect(warm.loupe.keepWarm.passes).toBe(2)
+    expect(warm.loupe.keepWarm.read).toBeGreaterThan(50 * warm.loupe.keepWarm.write1h)
+    expect(warm.loupe.keepWarm.usd).toBeGreaterThan(0)
+    // The share leaves the pre-warms out; the bill has them, and is lower than without them.
+    expect(warm.loupe.summary.totals.passes).toBe(cold.loupe.summary.totals.passes)
+    expect(warm.loupe.cost.usd).toBeLessThan(cold.loupe.cost.usd)
+    expect(warm.loupe.summary.agreement.unexplained).toBe(0)
+    expect(warm.loupe.summary.agreement.agreed).toBe(warm.loupe.summary.agreement.compared)
+  }, 300_000)
 })
