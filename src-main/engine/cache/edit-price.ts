@@ -225,13 +225,13 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
 
 /**
  * The input side of the next pass: `read` tokens from the cache, the rest of the last request written again at its
- * breakpoints' TTLs (1h up to the highest 1h breakpoint, 5m after), the new tail left out (it costs the same either
- * way).
+ * breakpoints' TTLs (1h up to the highest 1h breakpoint of the tools and system, 5m after), the new tail left out (it
+ * costs the same either way). A 1h marker on a message is a pre-warm's (keep-warm), not one the next pass sends.
  */
 function nextPassCost(walk: RequestWalk, scale: TokenScale, prices: CachePrices | null, read: number, total: number): number | null {
   if (!prices) return null
   let oneHour = read
-  for (const p of walk.breakpoints) if (walk.blocks[p]!.ttl === '1h') oneHour = Math.max(oneHour, Math.min(scale.at(p), total))
+  for (const p of walk.breakpoints) if (walk.blocks[p]!.ttl === '1h' && walk.blocks[p]!.area !== 'messages') oneHour = Math.max(oneHour, Math.min(scale.at(p), total))
   return inputCost({ read, write1h: oneHour - read, write5m: Math.max(0, total - oneHour), uncached: 0, total }, prices)
 }
 

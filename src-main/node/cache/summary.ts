@@ -67,8 +67,9 @@ export interface EditBasis {
 
 /**
  * The basis of an edit's price; null when the session has no pass yet (there is no cache to lose). The next pass is
- * built from the latest main pass (a summary or a pre-warm is not what the conversation sends next); every pass's
- * facts make the cache as it stands.
+ * built from the latest main pass, or the pre-warm sent after it (keep-warm: the same history through the last
+ * answer, then a placeholder where the next message goes — the closest to the next pass there is); a summary pass is
+ * not what the conversation sends next. Every pass's facts make the cache as it stands.
  */
 export function editBasis(
   store: Store,
@@ -80,7 +81,7 @@ export function editBasis(
   const models = options.models ?? cacheModels
   const hasher = options.hasher ?? nodeHasher
   const passes = store.passes.list(sessionId)
-  const last = passes.filter((p) => p.kind === 'main').at(-1) ?? passes.at(-1)
+  const last = passes.filter((p) => p.kind === 'main' || p.kind === 'keep_warm').at(-1) ?? passes.at(-1)
   if (!last) return null
   const attribution = isAttribution(last.attribution) ? last.attribution : attributePass(store, last, { models, hasher })
   if (!attribution) return null

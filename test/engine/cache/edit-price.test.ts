@@ -222,6 +222,35 @@ describe('priceCandidates: an instruction edit applied now', () => {
   })
 })
 
+describe('priceCandidates: against a pre-warm', () => {
+  it('prices the next pass’s writes at its own TTLs, not at the 1h of the marker a pre-warm put on the answer', () => {
+    const prewarm: WireRequest = {
+      model: 'claude-sonnet-4-6',
+      max_tokens: 0,
+      tools: TOOLS,
+      system: [block(STATIC, null), block(SESSION, null)],
+      messages: [user(text('first request', 40)), assistant(text('answer one', 60, '1h')), user(text('placeholder', 10))],
+    }
+    const w = walk(prewarm)
+    const out = runSession([{ request: prewarm, at: 0, readPosition: -1 }])
+    const facts = out.map((a) => a.facts)
+    const scale = new TokenScale({ walk: w, anchors: new Map([[w.keys[w.breakpoints.at(-1)!]!, REAL_CACHED]]), realTotal: REAL_TOTAL, fallbackRatio: 1 })
+    const price = priceCandidates({
+      last: { walk: w, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      scale,
+      state: CacheState.at(facts, 30_000),
+      now: 30_000,
+      models,
+      edit: applyNow,
+      without: { walk: w, tokens: REAL_TOTAL },
+      with: { walk: walk(withSession(prewarm, `${SESSION}- More.\n`)), tokens: REAL_TOTAL + 4 },
+    })
+    // No breakpoint before the session block: nothing is read, and all of it is written at the 5-minute price.
+    expect(price.rebilledTokens).toBe(REAL_CACHED)
+    expect(price.nextPassUsd).toBeCloseTo(usd({ write5m: REAL_CACHED + 4 }), 15)
+  })
+})
+
 describe('priceCandidates: an instruction edit left for the next compaction', () => {
   const { facts, walk: lastWalk, request } = session()
   const now = 90_000
