@@ -111,11 +111,13 @@ function withoutMarker<B extends object>(block: B): B {
  * The pre-warm's plan, from the plan of `keepWarmHistory(...)` built with `previousTailIndex` at the assistant
  * message: `max_tokens: 0`; the tail of the assistant message marked 1h; the placeholder unmarked (it is never
  * read); the system markers left off unless they are 1h (1h markers must come first, §5.4). Null when the plan has
- * no marker on the assistant message.
+ * no marker on the assistant message, or thinks with a budget.
  */
 export function keepWarmPlan(plan: PromptPlan): PromptPlan | null {
   const tail = plan.breakpoints.find((b) => b.tag === 'previous_tail')
-  if (!tail) return null
+  // A pre-warm must carry the passes' thinking setting (it salts the messages level, §5.3), and `max_tokens: 0`
+  // refuses `thinking.type: "enabled"` (§2.1): such a session cannot be kept warm.
+  if (!tail || plan.thinking?.type === 'enabled') return null
   const system: PlannedSystemBlock[] = plan.system.map((b) => (b.breakpoint && b.wire.cache_control?.ttl !== '1h' ? { ...b, wire: withoutMarker(b.wire), breakpoint: null } : b))
   const messages: PlannedMessage[] = plan.messages.map((m) => {
     if (!m.blocks.some((b) => b.breakpoint !== null)) return m

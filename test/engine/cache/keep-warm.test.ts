@@ -101,6 +101,11 @@ describe('keepWarmPlan', () => {
     expect(plan.breakpoints.map((b) => [b.tag, b.ttl])).toEqual([['static', '1h'], ['previous_tail', '1h']])
   })
 
+  it('cannot keep warm a session that thinks with a budget (max_tokens 0 refuses it)', () => {
+    const shaped = keepWarmHistory(history)!
+    expect(keepWarmPlan(buildPromptPlan(baseInput({ history: shaped.history, previousTailIndex: shaped.tailIndex, maxTokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } })))).toBeNull()
+  })
+
   it('carries the next pass\'s prefix byte for byte', () => {
     const { request } = warmRequest(false)
     const next = renderRequest(buildPromptPlan(baseInput({ history: [...history, user('And now the docs.', 'e3')], previousTailIndex: 0, settings: { ...SETTINGS, staticCacheTtl1h: false } })))
