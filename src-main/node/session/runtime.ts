@@ -405,6 +405,8 @@ export class SessionRuntime {
       contextTokens: () => contextTokensNow(this.sessionLog.entries(), this.lastMainPass, () => this.estimateNow()).tokens,
       lastPassId: () => this.lastMainPass?.id ?? null,
       beforeCheck: async (sig) => {
+        // The next pass is being prepared (a compaction may come first): the gap is over.
+        this.keepWarm.cancel()
         const loaded = this.extensions?.loaded
         if (!loaded) return
         this.appendAndEmit(await perPassEdits(this.sessionLog, loaded.contextBuilder, this.config.settings, this.lastMainPass, { signal: sig, root: this.root }))
