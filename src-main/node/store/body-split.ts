@@ -62,18 +62,72 @@ function wholeBody(body: string): SplitBody {
   return { skeleton: '\n\u0000', segments: [{ path: 'body', text: body }] }
 }
 
+/**
+ * splitBody(JSON.stringify(record)) for a writer that holds the record and the JSON text of each item of its areas
+ * (`itemText(item)` must be `JSON.stringify(item)`), without building, parsing or scanning the whole body: the same
+ * skeleton and segments. `contains(item, marker)` may answer whether an item's text holds a marker from what the
+ * writer knows of it (by default its text is searched). The store checks that the result re-assembles to the body
+ * (PassRepo.insertSplit).
+ */
+export function splitRecord(record: Readonly<Record<string, unknown>>, itemText: (item: unknown) => string, contains?: (item: unknown, marker: string) => boolean): SplitBody {
+  const segments: Segment[] = []
+  const items: unknown[] = []
+  const rest: Record<string, unknown> = { ...record }
+  for (const area of AREAS) {
+    const list = record[area]
+    if (!Array.isArray(list)) continue
+    rest[area] = null
+    list.forEach((item, i) => {
+      segments.push({ path: `${area}[${i}]`, text: itemText(item) })
+      items.push(item)
+    })
+  }
+  // pickNonce over the body: a marker (`seg` and digits) cannot straddle the `[`, `,` and `]` around items.
+  const restJson = JSON.stringify(rest)
+  const holds = (i: number, marker: string): boolean => (contains ? contains(items[i], marker) : segments[i]!.text.includes(marker))
+  let nonce = ''
+  for (let n = 0; nonce === ''; n++) {
+    const candidate = `seg${n}`
+    if (!restJson.includes(candidate) && !segments.some((_, i) => holds(i, candidate))) nonce = candidate
+  }
+  const clone: Record<string, unknown> = { ...record }
+  let first = 0
+  for (const area of AREAS) {
+    const list = record[area]
+    if (!Array.isArray(list)) continue
+    clone[area] = placeholder(nonce, first, list.length)
+    first += list.length
+  }
+  return { skeleton: `${nonce}\n${JSON.stringify(clone)}`, segments }
+}
+
 /** The inverse of splitBody: `JSON.stringify` of an array is `[` + its items' JSON joined by `,` + `]`. */
 export function joinBody(skeleton: string, texts: ReadonlyArray<string>): string {
+  return joinParts(skeleton, texts).join('')
+}
+
+/** joinBody as the strings it concatenates, in order (each segment text is one of them, as given). */
+export function joinParts(skeleton: string, texts: ReadonlyArray<string>): string[] {
   const newline = skeleton.indexOf('\n')
   const nonce = skeleton.slice(0, newline)
   const json = skeleton.slice(newline + 1)
-  if (nonce === '' && json === '\u0000') return texts[0] ?? ''
+  if (nonce === '' && json === '\u0000') return [texts[0] ?? '']
   // A placeholder inside JSON text is the quoted, escaped form of `\u0000<nonce>:<first>:<count>\u0000`.
   const pattern = new RegExp(`"\\\\u0000${nonce}:(\\d+):(\\d+)\\\\u0000"`, 'g')
-  return json.replace(pattern, (_m, first: string, count: string) => {
-    const start = Number(first)
-    const items = texts.slice(start, start + Number(count))
-    if (items.length !== Number(count)) throw new Error(`segments ${first}+${count} missing`)
-    return `[${items.join(',')}]`
-  })
+  const parts: string[] = []
+  let at = 0
+  for (const m of json.matchAll(pattern)) {
+    const start = Number(m[1])
+    const count = Number(m[2])
+    if (start + count > texts.length) throw new Error(`segments ${m[1]}+${m[2]} missing`)
+    parts.push(json.slice(at, m.index), '[')
+    for (let i = start; i < start + count; i++) {
+      if (i > start) parts.push(',')
+      parts.push(texts[i]!)
+    }
+    parts.push(']')
+    at = m.index + m[0].length
+  }
+  parts.push(json.slice(at))
+  return parts
 }

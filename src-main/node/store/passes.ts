@@ -8,7 +8,7 @@
  */
 import type { Usage } from '../../engine/model/wire'
 import type { Db } from './database'
-import { joinBody, splitBody } from './body-split'
+import { joinBody, joinParts, splitBody, type SplitBody } from './body-split'
 import { BlobRepo, hashHex, hashKey, sha256Hex } from './blobs'
 import { newId } from './ids'
 
@@ -63,6 +63,21 @@ export interface NewPass {
   readonly plan: unknown
   /** Default `loupe`. */
   readonly source?: PassSource
+}
+
+/**
+ * A request body its writer has already split (body-split `splitRecord`) and hashed, for `insertSplit`: a writer
+ * whose bodies share all but their last items (the transcript importer) need not build, parse and hash each one.
+ */
+export interface SplitRequest {
+  /** Strings whose concatenation is the body, cut wherever the writer likes. */
+  readonly parts: ReadonlyArray<string>
+  /** The sha256 (hex) and UTF-8 length of that concatenation. */
+  readonly sha256: string
+  readonly bytes: number
+  /** What splitBody gives for the body, and the sha256 (hex) of each segment's text. */
+  readonly split: SplitBody
+  readonly segmentHashes: ReadonlyArray<string>
 }
 
 export interface PassSummary {
@@ -195,7 +210,7 @@ function toSummary(row: PassRow, blobs: BlobRepo): PassSummary {
 export class PassRepo {
   private readonly blobs: BlobRepo
   /** The newest pass's segment hashes per session, so writing a pass does not walk the chain of bases. */
-  private readonly lastSegments = new Map<string, { passId: string; hashes: string[]; depth: number }>()
+  private readonly lastSegments = new Map<string, { passId: string; hashes: ReadonlyArray<string>; depth: number }>()
   private readonly setAttributionStatement
   /** Parsed provenance by blob hash: the same few hundred values recur in every pass of a session. */
   private readonly provenanceCache = new Map<string, unknown>()
@@ -223,7 +238,25 @@ export class PassRepo {
     const split = splitBody(pass.requestBody)
     const texts = split.segments.map((s) => s.text)
     if (sha256Hex(joinBody(split.skeleton, texts)) !== requestSha256) throw new Error('request body does not re-assemble to its captured bytes')
-    const hashes = texts.map((t) => sha256Hex(t))
+    return this.write(pass, { sha256: requestSha256, bytes: Buffer.byteLength(pass.requestBody, 'utf8'), split, segmentHashes: texts.map((t) => sha256Hex(t)) })
+  }
+
+  /**
+   * `insert` for a body its writer has split and hashed (SplitRequest). Throws, like insert, if the segments do not
+   * re-assemble to the body: joinParts of the skeleton and texts must concatenate to exactly `parts` (compared part
+   * by part, so a segment text that is one of the parts costs nothing). Each segment written is hashed again as it
+   * is stored and must match its given hash; those shared with the base pass are compared by the hashes given.
+   */
+  insertSplit(pass: Omit<NewPass, 'requestBody'>, body: SplitRequest): PassSummary {
+    const texts = body.split.segments.map((s) => s.text)
+    if (body.segmentHashes.length !== texts.length || !sameConcatenation(joinParts(body.split.skeleton, texts), body.parts)) {
+      throw new Error('request body does not re-assemble to its captured bytes')
+    }
+    return this.write(pass, body)
+  }
+
+  private write(pass: Omit<NewPass, 'requestBody'>, body: Omit<SplitRequest, 'parts'>): PassSummary {
+    const { split, sha256: requestSha256, segmentHashes: hashes } = body
 
     const base = this.db
       .prepare("SELECT id FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1")
@@ -265,7 +298,7 @@ export class PassRepo {
       first_byte_at: pass.firstByteAt,
       done_at: pass.doneAt,
       request_sha256: requestSha256,
-      request_bytes: Buffer.byteLength(pass.requestBody, 'utf8'),
+      request_bytes: body.bytes,
       skeleton_hash: skeletonHash,
       base_pass_id: baseCount > 0 ? (base ?? null) : null,
       base_count: baseCount,
@@ -296,7 +329,9 @@ export class PassRepo {
     for (let i = baseCount; i < split.segments.length; i++) {
       const segment = split.segments[i]!
       const meta = pass.segmentMeta(segment.path)
-      const blobHash = hashKey(this.blobs.put(segment.text))
+      const hex = this.blobs.put(segment.text)
+      if (hex !== hashes[i]) throw new Error(`request segment ${segment.path} does not have the hash given for it`)
+      const blobHash = hashKey(hex)
       insertBlock.run(id, i, blobHash, segment.path, hashKey(this.blobs.put(JSON.stringify(meta.provenance ?? null))), meta.breakpoint)
     }
     this.lastSegments.set(pass.sessionId, { passId: id, hashes, depth: chainDepth })
@@ -377,5 +412,30 @@ export class PassRepo {
 
   blobText(hash: string): string | null {
     return this.blobs.get(hash)
+  }
+}
+
+/** Whether two lists of strings concatenate to the same text, without concatenating them. */
+function sameConcatenation(a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean {
+  let i = 0
+  let j = 0
+  let ai = 0
+  let bj = 0
+  for (;;) {
+    while (i < a.length && ai === a[i]!.length) (i++, (ai = 0))
+    while (j < b.length && bj === b[j]!.length) (j++, (bj = 0))
+    if (i === a.length || j === b.length) return i === a.length && j === b.length
+    const x = a[i]!
+    const y = b[j]!
+    // The same string at the same place: equal without comparing characters.
+    if (ai === 0 && bj === 0 && x === y) {
+      ai = x.length
+      bj = y.length
+      continue
+    }
+    const n = Math.min(x.length - ai, y.length - bj)
+    if (x.slice(ai, ai + n) !== y.slice(bj, bj + n)) return false
+    ai += n
+    bj += n
   }
 }

@@ -1,9 +1,10 @@
 /**
- * One reconstructed request as a stored pass (`NewPass`, source `transcript`).
+ * One reconstructed request as a stored pass (`NewPass`, source `transcript`), but for its request body.
  *
  * The request body is the JSON of the reconstructed request, `{"model":…,"messages":[…]}`: what the transcript can
  * tell of what was sent, never the wire bytes (Claude Code logs neither its system prompt, nor its tools, nor the
- * reminders it injects). The response is the answer's Message JSON rebuilt from the transcript lines.
+ * reminders it injects). It is given to the store split and hashed (pass-body.ts), never built whole. The response
+ * is the answer's Message JSON rebuilt from the transcript lines.
  *
  * Times: a transcript has no request timestamps. The line the request continued from (a prompt or a tool result)
  * was written just before it was sent, so its time stands for the start; the last line of the answer for the end.
@@ -44,7 +45,7 @@ export function passTimes(thread: TranscriptThread, pass: ReconstructedPass, fal
   return { queuedAt, doneAt }
 }
 
-export function passRecord(sessionId: string, kind: PassKind, thread: TranscriptThread, pass: ReconstructedPass, price: PriceFn, fallbackMs: number): NewPass {
+export function passRecord(sessionId: string, kind: PassKind, thread: TranscriptThread, pass: ReconstructedPass, price: PriceFn, fallbackMs: number): Omit<NewPass, 'requestBody'> {
   const r = pass.request
   const { queuedAt, doneAt } = passTimes(thread, pass, fallbackMs)
   const response = {
@@ -65,7 +66,6 @@ export function passRecord(sessionId: string, kind: PassKind, thread: Transcript
     queuedAt,
     firstByteAt: null,
     doneAt,
-    requestBody: JSON.stringify({ model: r.model, messages: pass.messages }),
     segmentMeta: segmentMeta(pass),
     attempts: [{ startedAt: queuedAt, firstByteAt: null, endedAt: doneAt, status: null, requestId: r.requestId, error: null, responseHeaders: {}, responseBody: JSON.stringify(response) }],
     messageId: r.messageId,

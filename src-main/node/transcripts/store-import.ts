@@ -24,6 +24,7 @@ import type { PassKind } from '../store/passes'
 import { loadSession } from './load'
 import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
+import { PassBodies } from './pass-body'
 import { passRecord, passTimes } from './pass-record'
 import { AnswerIndex, checkpointBody, messageEntries, splitHead, stretches, type TimedBody } from './thread-entries'
 
@@ -130,11 +131,12 @@ interface WrittenThread {
 function writePasses(store: Store, sessionId: string, thread: TranscriptThread, kind: PassKind, price: PriceFn, now: number, passes = reconstructPasses(thread)): WrittenThread {
   const attributions = attributeRequests(thread, price)
   const passIds: string[] = []
+  const bodies = new PassBodies()
   let cost = 0
   let previousDoneAt = now
   passes.forEach((pass, i) => {
     const record = passRecord(sessionId, kind, thread, pass, price, previousDoneAt)
-    const summary = store.passes.insert(record)
+    const summary = store.passes.insertSplit(record, bodies.body(pass.request.model, pass.messages))
     store.passes.setAttribution(summary.id, passAttribution(attributions[i]!, i > 0 ? passes[i - 1]!.request.model : null))
     passIds.push(summary.id)
     cost += record.costUsd ?? 0
