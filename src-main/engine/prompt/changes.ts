@@ -38,16 +38,32 @@ function collect(gathered: GatheredContext): Map<string, Seen> {
   return seen
 }
 
+/**
+ * What each instruction, rule, memory and skill file looked like, by path: enough to tell later what changed, and
+ * small enough to keep in the session's state (so changes made while the app was closed are noticed too). `digest`
+ * shortens the content (the runtime passes a sha256); by default the content itself is kept.
+ */
+export type FileSignatures = Readonly<Record<string, { readonly kind: ChangedFileKind; readonly signature: string }>>
+
+export function fileSignatures(gathered: GatheredContext, digest: (content: string) => string = (c) => c): FileSignatures {
+  const out: Record<string, { kind: ChangedFileKind; signature: string }> = {}
+  for (const [path, seen] of collect(gathered)) out[path] = { kind: seen.kind, signature: digest(seen.content) }
+  return out
+}
+
+/** Changes from `before` to `after`, sorted by path. */
+export function diffSignatures(before: FileSignatures, after: FileSignatures): FileChange[] {
+  const changes: FileChange[] = []
+  for (const [path, was] of Object.entries(before)) {
+    const now = after[path]
+    if (now === undefined) changes.push({ path, fileKind: was.kind, change: 'removed' })
+    else if (now.signature !== was.signature) changes.push({ path, fileKind: now.kind, change: 'modified' })
+  }
+  for (const [path, now] of Object.entries(after)) if (!(path in before)) changes.push({ path, fileKind: now.kind, change: 'added' })
+  return changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))
+}
+
 /** Changes from `before` to `after`, sorted by path. Files that only moved in the listing order are not changes. */
 export function diffGathered(before: GatheredContext, after: GatheredContext): FileChange[] {
-  const a = collect(before)
-  const b = collect(after)
-  const changes: FileChange[] = []
-  for (const [path, was] of a) {
-    const now = b.get(path)
-    if (now === undefined) changes.push({ path, fileKind: was.kind, change: 'removed' })
-    else if (now.content !== was.content) changes.push({ path, fileKind: now.kind, change: 'modified' })
-  }
-  for (const [path, now] of b) if (!a.has(path)) changes.push({ path, fileKind: now.kind, change: 'added' })
-  return changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))
+  return diffSignatures(fileSignatures(before), fileSignatures(after))
 }

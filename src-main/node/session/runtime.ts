@@ -16,7 +16,7 @@ import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
 import { freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
-import { diffGathered } from '../../engine/prompt/changes'
+import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
@@ -30,6 +30,7 @@ import { gatherProjectContext, createNestedContextReader, type NestedContextRead
 import { StoreSessionLog } from './store-log'
 import { parseSessionState, type SessionState } from './state'
 import type { PassSummary } from '../store/passes'
+import { sha256Hex } from '../store/blobs'
 import { DEFAULT_PROJECT_CONFIG, loadProjectConfig, type ProjectConfig } from '../compaction/config'
 import { loadExtensions, type LoadedExtensions } from '../compaction/extensions'
 import { SessionCompaction, type CompactionEvent, type CompactionHost, type CompactOutcome, type DraftView } from './compaction'
@@ -94,8 +95,18 @@ export class SessionRuntime {
   private config: ProjectConfig = DEFAULT_PROJECT_CONFIG
   private extensions: { key: string; loaded: LoadedExtensions } | null = null
   private lastMainPass: PassSummary | null
-  /** The instruction and memory files as last frozen or noted, to tell what changed on disk since. */
-  private baseline: GatheredContext | null = null
+  /**
+   * The instruction and memory files as last frozen or noted, to tell what changed on disk since. Kept in the
+   * session's state, so a runtime made after a restart compares with what the model last heard, not with the disk.
+   */
+  private get baseline(): FileSignatures | null {
+    return this.state.fileBaseline
+  }
+
+  private setBaseline(gathered: GatheredContext): void {
+    const next = fileSignatures(gathered, sha256Hex)
+    if (JSON.stringify(next) !== JSON.stringify(this.state.fileBaseline)) this.save({ fileBaseline: next })
+  }
   /** Context sections of extensions for the next pass, rendered in the compaction hook. */
   private sections: ReadonlyArray<ExtraSection> = []
   /** Extensions whose failure was already shown (once per session is enough). */
@@ -214,7 +225,8 @@ export class SessionRuntime {
     }
     if (this.state.frozen && this.nested) return
     const gathered = await this.gather()
-    this.baseline = gathered
+    // A resumed session keeps its stored baseline: what changed while the app was closed is noted on the next message.
+    if (!this.state.frozen || !this.baseline) this.setBaseline(gathered)
     if (!this.state.frozen) {
       const frozen = freezeSession(gathered, { contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: true })
       this.save({ frozen })
@@ -294,7 +306,7 @@ export class SessionRuntime {
       realTokens: () => contextTokensNow(this.sessionLog.entries(), this.lastMainPass).real,
       afterCheckpoint: (gathered) => {
         // The re-frozen block has the files as they are now: later changes are measured from here.
-        this.baseline = gathered
+        this.setBaseline(gathered)
         // Nested instruction files and rules the summary replaced are delivered again when a read needs them.
         this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: [] })
       },
@@ -373,22 +385,21 @@ export class SessionRuntime {
     if (!this.state.frozen) return []
     const now = await this.gather()
     if (!this.baseline) {
-      this.baseline = now
+      this.setBaseline(now)
       return []
     }
     const notes = this.fileChangeNotes(now)
-    this.baseline = now
+    this.setBaseline(now)
     return notes
   }
 
   /**
    * The `file_changed` notes the next user message would carry if the files on disk were `after` (the Files view
-   * prices a deferred edit with them). None before the first pass, and none when the next run takes a new baseline
-   * before it compares: a runtime made since the app started, or one that just applied an edit now.
+   * prices a deferred edit with them). None before the first pass.
    */
   fileChangeNotes(after: GatheredContext): ContextNote[] {
-    if (!this.state.frozen || !this.nested || !this.baseline) return []
-    return diffGathered(this.baseline, after).map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
+    if (!this.state.frozen || !this.baseline) return []
+    return diffSignatures(this.baseline, fileSignatures(after, sha256Hex)).map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
   }
 
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
@@ -583,7 +594,7 @@ export class SessionRuntime {
     })
     // Nested instruction files are delivered against the frozen block: the reader is made again from the new one.
     this.nested = null
-    this.baseline = gathered
+    this.setBaseline(gathered)
     this.appendAndEmit([entry])
     return { applied: true, entryId: entry.id, message: `${names} applied now` }
   }

@@ -2,8 +2,10 @@
  * What a session keeps between runs and restarts, beside its entries: the frozen session block and context (so
  * the bytes above the breakpoints stay identical until a checkpoint re-freezes the session block), the permission
  * mode and rules, the tools' memory of reads and writes, where the previous pass's tail was, and the state of
- * automatic compaction (failures in a row, a compaction the model asked for).
+ * automatic compaction (failures in a row, a compaction the model asked for), and what the instruction and memory
+ * files looked like when last frozen or noted (so an edit made while the app was closed still reaches the model).
  */
+import type { FileSignatures } from '../../engine/prompt/changes'
 import type { FrozenSession } from '../../engine/prompt/snapshot'
 import { DEFAULT_PERMISSION_MODE, NO_RULES, type PermissionMode, type PermissionRules } from '../../engine/tools/permissions'
 import { emptyToolSessionState, type ToolSessionState } from '../../engine/tools/session-state'
@@ -28,6 +30,8 @@ export interface SessionState {
   readonly previousHistoryLength: number
   readonly deliveredNotes: ReadonlyArray<string>
   readonly compaction: { readonly auto: AutoCompactionState; readonly pending: PendingToolCompaction | null }
+  /** The instruction, rule, memory and skill files as last frozen or noted (sha256 per path); null before the first run. */
+  readonly fileBaseline: FileSignatures | null
 }
 
 export function initialSessionState(model: string): SessionState {
@@ -41,6 +45,7 @@ export function initialSessionState(model: string): SessionState {
     previousHistoryLength: 0,
     deliveredNotes: [],
     compaction: { auto: INITIAL_AUTO_STATE, pending: null },
+    fileBaseline: null,
   }
 }
 

@@ -208,7 +208,7 @@ describe('files through the contract', () => {
     expect(later.deltaUsd).toBeCloseTo((later.addedTokens * p.cacheWrite5mPerMTok) / 1_000_000, 12)
   })
 
-  it('prices a deferred edit as the runtime will send it: after a restart the next message carries no note', async () => {
+  it('after a restart, a deferred edit is priced and noted as before, and an edit made while the app was closed reaches the model too', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     await turn(session.id, 'read README.md')
@@ -218,16 +218,30 @@ describe('files through the contract', () => {
     const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
     const edited = `${opened.text}\nAlways run the linter.\n`
     const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
-    // A runtime made since the start takes the files as they are before its first run: it will not mention the edit.
-    expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0, addedTokens: 0, deltaUsd: 0, exact: true })
-    expect(later.label).toMatch(/the next message says nothing of it/)
+    // The restarted runtime compares with what the model last heard (kept in the session's state), not with the disk.
+    expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0, exact: true })
+    expect(later.addedTokens).toBeGreaterThan(0)
     await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
     await turn(session.id, 'list the root')
-    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    let passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
     const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
     const next = await call<StoredPass>(app, 'pass.get', { passId: passes[2]!.id })
-    expect(next.requestBody).not.toContain('was changed on disk')
+    expect(next.requestBody).toContain('[AGENTS.md was changed on disk after this session')
     expect(next.usage.cache_read_input_tokens).toBe(prev.usage.cache_read_input_tokens + prev.usage.cache_creation_input_tokens)
+    const body = JSON.parse(next.requestBody) as WireBody
+    const withoutNote = { ...body, messages: body.messages.map((m) => ({ ...m, content: m.content.filter((b) => !(b.type === 'text' && typeof b.text === 'string' && b.text.startsWith('[AGENTS.md was changed on disk'))) })) }
+    const [withNote, noNote] = await Promise.all([client.countTokens(countableBody(body)), client.countTokens(countableBody(withoutNote))])
+    expect(withNote - noNote).toBe(later.addedTokens)
+
+    // Edited while Loupe is closed: the next message after the restart carries a second note, once.
+    await app.close()
+    writeFileSync(join(root, 'AGENTS.md'), `${readFileSync(join(root, 'AGENTS.md'), 'utf8')}\nPrefer small commits.\n`)
+    app = await openApp()
+    clock.advance(20_000)
+    await turn(session.id, 'read README.md')
+    passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const afterClosedEdit = await call<StoredPass>(app, 'pass.get', { passId: passes.at(-1)!.id })
+    expect(afterClosedEdit.requestBody.split('[AGENTS.md was changed on disk').length - 1).toBe(2)
   })
 
   it('after a compaction re-froze the session, prices what the next pass can still read: the tools and system blocks', async () => {
