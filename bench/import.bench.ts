@@ -5,11 +5,20 @@
  * "Import" is everything the importer does with the text: split and parse the lines, narrow them to records,
  * dedupe requests, find checkpoints, and reconstruct the messages of every request. Text is in memory for both
  * sides, so disk speed is in neither figure.
+ *
+ * `import.store_mb_per_s` is the import into the store, as the app's Import button and `npm run import -- --store`
+ * do it (`importTranscript`): the same three sessions with their subagent files read from disk, every request
+ * written as a pass (bytes split into segments, compressed blobs, attribution), the conversation as entries, the
+ * subagents as child sessions, all into a new store file per round.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { reconstructPasses } from '../src-main/engine/transcripts/reconstruct'
 import { importSessionText } from '../src-main/engine/transcripts/session'
+import { openStore } from '../src-main/node/store'
+import { loadSession } from '../src-main/node/transcripts/load'
+import { importTranscript } from '../src-main/node/transcripts/store-import'
 import { round, timeMs, type Bench } from './bench'
 
 const SESSIONS = [
@@ -79,4 +88,69 @@ const bench: Bench = {
   },
 }
 
-export default bench
+const STORE_WARMUP_ROUNDS = 2
+const STORE_ROUNDS = 7
+
+const storeBench: Bench = {
+  figures: ['import.store_mb_per_s'],
+  async run() {
+    const dir = join(import.meta.dirname ?? __dirname, '..', 'test', 'fixtures', 'real', 'spotter')
+    const paths = SESSIONS.map((f) => join(dir, f))
+    // What the import reads: each session file and its 2.x subagent files.
+    const files = paths.flatMap((p) => {
+      const sub = join(p.replace(/\.jsonl$/, ''), 'subagents')
+      return [p, ...(existsSync(sub) ? readdirSync(sub).map((f) => join(sub, f)) : [])]
+    })
+    const mb = files.reduce((sum, f) => sum + statSync(f).size, 0) / 1e6
+    const now = Date.UTC(2026, 10, 29, 12)
+    let passes = 0
+    let dbBytes = 0
+    const importAll = async (): Promise<number> => {
+      const home = mkdtempSync(join(tmpdir(), 'loupe-import-bench-'))
+      const store = openStore(join(home, 'loupe.db'))
+      try {
+        const start = performance.now()
+        let n = 0
+        for (const path of paths) {
+          const r = await importTranscript(store, path, { now })
+          n += r.passes + r.children.reduce((sum, c) => sum + c.passes, 0)
+        }
+        const ms = performance.now() - start
+        passes = n
+        dbBytes = (store.db.pragma('page_count', { simple: true }) as number) * (store.db.pragma('page_size', { simple: true }) as number)
+        return ms
+      } finally {
+        store.close()
+        rmSync(home, { recursive: true, force: true })
+      }
+    }
+    // Reading and parsing alone (files, subagents, records, requests): the part of the import that is not the store.
+    const loadAll = async (): Promise<number> => {
+      const start = performance.now()
+      for (const path of paths) if (!(await loadSession(path)).ok) throw new Error(`${path} did not load`)
+      return performance.now() - start
+    }
+    for (let i = 0; i < STORE_WARMUP_ROUNDS; i++) {
+      await loadAll()
+      await importAll()
+    }
+    const storeMs: number[] = []
+    const loadMs: number[] = []
+    for (let i = 0; i < STORE_ROUNDS; i++) {
+      loadMs.push(await loadAll())
+      storeMs.push(await importAll())
+    }
+    const ms = median(storeMs)
+    return [
+      {
+        name: 'import.store_mb_per_s',
+        value: round(mb / (ms / 1000), 1),
+        unit: 'MB/s',
+        goal: '> 20',
+        note: `${round(mb, 2)} MB (3 sessions with their subagent files) into a new store in ${round(ms, 1)} ms (median of ${STORE_ROUNDS}, range ${round(Math.min(...storeMs), 0)}–${round(Math.max(...storeMs), 0)}); ${passes} passes, ${round(dbBytes / 1e6, 1)} MB database; reading and parsing alone ${round(median(loadMs), 1)} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      },
+    ]
+  },
+}
+
+export default [bench, storeBench]

@@ -7,7 +7,8 @@
  * 3.5 MB file), and stringifying, parsing, splitting and hashing each one whole is what made the import slow. Here
  * each message is stringified and hashed once (kept per message object: reconstructPasses shares them between
  * requests), and the body's sha256 is carried along the shared prefix: the hash state after each message of the
- * previous body is kept, so a body costs the hashing of its new messages only.
+ * previous body is kept, so a body costs the hashing of its new messages only. A message rebuilt for each request
+ * (the pending answer and its results) shares its content blocks with the others, so block texts are kept too.
  *
  * The bytes are those of `JSON.stringify({model, messages})`: that is `{"model":<model>,"messages":[` + each
  * message's JSON joined by `,` + `]}`. The tests compare every stored body of the real fixtures with it.
@@ -33,8 +34,11 @@ interface Step {
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
 
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
+
 export class PassBodies {
   private readonly texts = new WeakMap<WireMessage, MessageText>()
+  private readonly blocks = new WeakMap<object, string>()
   private prefix: string | null = null
   private prefixState: Hash | null = null
   /** The previous body's messages with the hash state after each. */
@@ -43,11 +47,27 @@ export class PassBodies {
   private textOf(message: WireMessage): MessageText {
     let t = this.texts.get(message)
     if (t === undefined) {
-      const text = JSON.stringify(message)
+      const text = this.messageJson(message)
       t = { text, sha256: sha256Hex(text), bytes: Buffer.byteLength(text, 'utf8'), seg: text.includes('seg') }
       this.texts.set(message, t)
     }
     return t
+  }
+
+  /**
+   * `JSON.stringify(message)`: for the plain `{role, content: [blocks]}` every message is, from the JSON of its
+   * blocks (that is how JSON.stringify writes an object and an array); anything else is stringified whole.
+   */
+  private messageJson(message: WireMessage): string {
+    const keys = Object.keys(message)
+    const content: unknown = message.content
+    if (keys.length !== 2 || keys[0] !== 'role' || keys[1] !== 'content' || typeof message.role !== 'string' || !Array.isArray(content) || !content.every(isObject)) return JSON.stringify(message)
+    const parts = content.map((block: object) => {
+      let text = this.blocks.get(block)
+      if (text === undefined) this.blocks.set(block, (text = JSON.stringify(block)))
+      return text
+    })
+    return `{"role":${JSON.stringify(message.role)},"content":[${parts.join(',')}]}`
   }
 
   /** The body of a request with these messages, split and hashed for `insertSplit`. */

@@ -158,12 +158,23 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
   let entries = 0
   let checkpoints = 0
   let previous = { fromEntryId: null as string | null, toEntryId: null as string | null, entries: 0, messages: 0 }
+  // Entries that happened at the same time (the results of one message, its blocks) go in one call: the same rows,
+  // written with one set of statements.
   const append = (timed: ReadonlyArray<TimedBody>): string[] => {
     const ids: string[] = []
-    for (const t of timed) {
-      lastAt = Math.max(lastAt, t.atMs ?? lastAt)
-      ids.push(store.entries.append(sessionId, [t.body], lastAt)[0]!.id)
+    let group: EntryBody[] = []
+    let groupAt = lastAt
+    const flush = (): void => {
+      if (group.length > 0) for (const e of store.entries.append(sessionId, group, groupAt)) ids.push(e.id)
+      group = []
     }
+    for (const t of timed) {
+      const at = Math.max(lastAt, t.atMs ?? lastAt)
+      if (at !== groupAt) flush()
+      lastAt = groupAt = at
+      group.push(t.body)
+    }
+    flush()
     entries += ids.length
     return ids
   }
