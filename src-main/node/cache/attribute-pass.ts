@@ -23,6 +23,8 @@ export interface AttributeOptions {
   readonly plan?: PromptPlan
   /** The request as sent, when there is no plan (a replay, a request built by hand). */
   readonly request?: WireRequest
+  /** What is known of how the request was made, when there is no plan and the caller has it (the capture proxy). */
+  readonly context?: PassContext
   /** What the API's cache diagnostics said, when the caller has it; otherwise read from the response. */
   readonly apiDiagnosis?: CacheMissReason | null
   /** The last attempt's raw response as captured, when the caller has it in memory; otherwise read from the store. */
@@ -114,7 +116,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   const conversation = prior.filter((k) => !k.keepWarm)
   const latestConversation = inOrder ? cache.latestConversation : latestOf(conversation)
   let request = options.request ?? (options.plan ? renderRequest(options.plan) : null)
-  let context: PassContext | null = options.plan ? contextFromPlan(options.plan) : null
+  let context: PassContext | null = options.context ?? (options.plan ? contextFromPlan(options.plan) : null)
   if (!request || !context) {
     const stored = detail ?? store.passes.get(summary.id)
     if (!stored) return null
@@ -222,7 +224,7 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
       }
     } else {
       // Attributed from what the store kept: the options that describe the asked-for pass do not apply to it.
-      const { plan: _plan, request: _request, apiDiagnosis: _api, responseBody: _body, ...shared } = options
+      const { plan: _plan, request: _request, context: _context, apiDiagnosis: _api, responseBody: _body, ...shared } = options
       attributeOrThrow(store, p, shared)
     }
   }

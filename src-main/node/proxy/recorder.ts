@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Session } from '../../../src-preload/contract'
 import type { Clock, Logger } from '../../engine/ports'
 import { attributePass } from '../cache'
+import { contextFromStored } from '../cache/stored'
 import { costUsd } from '../model/models'
 import type { Store } from '../store'
 import type { NewPass, PassStatus, PassSummary, SegmentMeta } from '../store/passes'
@@ -164,7 +165,18 @@ export class CaptureRecorder {
     const summary = store.transaction(() => store.passes.insert({ ...pass, sessionId: this.sessionFor(exchange) }))
     this.recordedCount++
     const request = kind === 'main' ? wireRequestOf(body) : null
-    const attribution = request === null ? null : attributePass(store, summary, { request, onError: (err) => this.options.log?.warn('captured pass not attributed', { error: String(err) }) })
+    // What the cache engine would read back from the stored pass, given from what is in hand: the request, the
+    // response, and a context with nothing known of how the request was made (a foreign agent's blocks carry
+    // positions, not the kinds or entries the context holds), so the pass is not re-assembled from the store.
+    const attribution =
+      request === null
+        ? null
+        : attributePass(store, summary, {
+            request,
+            context: contextFromStored(pass.plan, []),
+            responseBody: responseText,
+            onError: (err) => this.options.log?.warn('captured pass not attributed', { error: String(err) }),
+          })
     const stored: PassSummary = attribution === null ? summary : { ...summary, attribution }
     this.options.onPassRecorded?.(summary.sessionId, stored)
     return stored

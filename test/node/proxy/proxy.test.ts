@@ -7,6 +7,9 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { attributePass } from '../../../src-main/node/cache'
+import { wireRequestOf } from '../../../src-main/node/proxy/normalise'
+import { openStore } from '../../../src-main/node/store'
 import { sessionOrigin } from '../../../src-main/node/transcripts/origins'
 import { API_KEY, foreignClient, proxyRig, SYSTEM, tappedSimulator, TOOLS, type ProxyRig, type TappedSimulator } from './harness'
 
@@ -75,6 +78,33 @@ describe('the capture proxy, with the SDK as a foreign client', () => {
     expect(passes).toHaveLength(2)
     expect(passes[1]!.usage!.cache_read_input_tokens).toBeGreaterThan(0)
     expect((passes[1]!.attribution as { version?: number }).version).toBe(1)
+  })
+
+  it('attributes each captured pass as the cache engine does from the stored pass, without reading it back', async () => {
+    const { proxy } = await rig()
+    const client = foreignClient(proxy.proxy.url)
+    const system = (day: string) => [{ type: 'text' as const, text: SYSTEM }, { type: 'text' as const, text: `Today is ${day}.`, cache_control: { type: 'ephemeral' as const } }]
+    const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [{ role: 'user', content: 'read README.md' }]
+    // A growing conversation, then a changed system block, then the string form of system.
+    for (const day of ['Monday', 'Monday', 'Monday', 'Tuesday']) {
+      await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 256, system: system(day), tools: TOOLS, messages })
+      messages.push({ role: 'assistant', content: `Noted on ${day}.` }, { role: 'user', content: 'and the next file' })
+    }
+    await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 256, system: SYSTEM, tools: TOOLS, messages })
+    const recorded = []
+    for (let i = 0; i < 5; i++) recorded.push((await proxy.nextRecorded()).pass!)
+    // A second handle on the same file knows nothing in memory: it attributes each pass from what the store keeps
+    // (its segments, plan and response), given the request as the recorder reads it.
+    const fresh = openStore(join(proxy.dir, 'loupe.db'))
+    try {
+      for (const pass of recorded) {
+        expect(pass.attribution).not.toBeNull()
+        const request = wireRequestOf(JSON.parse(fresh.passes.requestBody(pass.id)))!
+        expect(attributePass(fresh, pass.id, { request, onError: (err) => { throw err } })).toEqual(pass.attribution)
+      }
+    } finally {
+      fresh.close()
+    }
   })
 
   it('splits a captured request at its blocks, labelled by position and kind', async () => {
