@@ -1,23 +1,28 @@
 /**
  * Capture proxy overhead (issue 10, "Benchmark"): time to first byte and total stream time through the proxy
- * against the same requests sent straight to the simulator, in the same run, interleaved (direct, proxied, direct …)
- * so drift in machine load hits both sides alike. Goal: < 5 ms added at p95.
+ * against the same requests sent straight to a simulator, in the same run, interleaved, so drift in machine load
+ * hits both sides alike. Goal: < 5 ms added at p95.
  *
- * The proxy runs as it is deployed, in its own process (`npm run proxy`, recording into a temporary data folder);
- * the simulators answer at `instant` pace in this process, so what is measured is the proxy's own cost (one more
- * loopback hop, header handling, the copy kept for recording), not model latency. Each proxied exchange is
- * recorded (insert, segments, cache attribution) after its last byte; the bench waits for the proxy's "pass N"
- * line before the next request, as an agent runs its tools between requests, so recording never overlaps a
- * measured request. Bodies: a 30 KB system prompt with a breakpoint, one tool, and a conversation that grows by
- * two messages per request (as an agent's would), streamed.
+ * Every party runs in its own process, as deployed: the proxy (`npm run proxy`, recording into a temporary data
+ * folder) and two identical simulators (`npm run simulator`, `instant` pace, one seed), one behind the proxy and one
+ * reached directly; this process is only the client. So both sides cross the same process boundary to reach their
+ * server, and what the proxied side adds is the proxy's own cost: one more process and loopback hop, header
+ * handling, the copy kept for recording, and whatever the recording leaves behind — not model latency. (A simulator
+ * inside this process would answer the direct side without any process switch at all, while the proxied side
+ * needs four; on a loaded machine each switch waits for a core, and that wait was counted as the proxy's.)
+ *
+ * The order alternates (direct then proxied, then proxied then direct …), with the same warm-up for both. Each
+ * proxied exchange is recorded (insert, segments, cache attribution) after its last byte; the bench waits for the
+ * proxy's "pass N" line before the next request of either side, as an agent runs its tools between requests, so
+ * recording never overlaps a measured request. Bodies: a 30 KB system prompt with a breakpoint, one tool, and a
+ * conversation that grows by two messages per request (as an agent's would), streamed.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request, type IncomingMessage } from 'node:http'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { startSimulator } from '../src-main/simulator/index'
 import { percentile, round, type Bench } from './bench'
 
 const WARMUP = 20
@@ -70,28 +75,35 @@ function send(baseUrl: string, agent: Agent, text: string): Promise<Timing> {
   })
 }
 
-/** `npm run proxy` in a child process: its URL is the first stdout line, a "pass N" stderr line per recorded pass. */
-async function startProxyProcess(upstream: string, dataDir: string): Promise<{ url: string; nextPass(): Promise<void>; stop(): Promise<void> }> {
+interface Child {
+  readonly url: string
+  /** Resolves at the next stderr line that matches (the proxy's "pass N" lines). */
+  nextLine(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** A script of this repository in its own process (as `npm run …` runs it); its URL is its first stdout line. */
+async function startProcess(script: string, args: ReadonlyArray<string>, env: Record<string, string>, linePattern: RegExp | null): Promise<Child> {
   const root = join(import.meta.dirname ?? __dirname, '..')
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/proxy.ts'), '--upstream', upstream], {
-    env: { ...process.env, LOUPE_HOME: dataDir },
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, script), ...args], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const waiting: Array<() => void> = []
   let banked = 0
   createInterface({ input: child.stderr! }).on('line', (line) => {
-    if (!/^pass \d+ /.test(line)) return
+    if (linePattern === null || !linePattern.test(line)) return
     const w = waiting.shift()
     if (w) w()
     else banked++
   })
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.trim()))
-    child.once('exit', (code) => reject(new Error(`the proxy exited (${code}) before printing its URL`)))
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before printing its URL`)))
   })
   return {
     url,
-    nextPass: () => new Promise<void>((resolve) => (banked > 0 ? (banked--, resolve()) : waiting.push(resolve))),
+    nextLine: () => new Promise<void>((resolve) => (banked > 0 ? (banked--, resolve()) : waiting.push(resolve))),
     stop: async () => {
       if (child.exitCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))
@@ -101,23 +113,41 @@ async function startProxyProcess(upstream: string, dataDir: string): Promise<{ u
   }
 }
 
+const simulator = (): Promise<Child> => startProcess('src-main/simulator/cli.ts', ['--pace', 'instant', '--seed', 'bench'], {}, null)
+
 const bench: Bench = {
   figures: ['proxy.ttfb_added_p95_ms', 'proxy.stream_added_p95_ms'],
   async run() {
     const dir = mkdtempSync(join(tmpdir(), 'loupe-proxy-bench-'))
-    const direct = await startSimulator({ pace: 'instant', seed: 'bench' })
-    const behind = await startSimulator({ pace: 'instant', seed: 'bench' })
-    const proxy = await startProxyProcess(behind.baseUrl, dir)
+    const children: Child[] = []
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const directTimes: Timing[] = []
     const proxiedTimes: Timing[] = []
     try {
+      const direct = await simulator()
+      children.push(direct)
+      const behind = await simulator()
+      children.push(behind)
+      const proxy = await startProcess('scripts/proxy.ts', ['--upstream', behind.url], { LOUPE_HOME: dir }, /^pass \d+ /)
+      children.push(proxy)
+      const sendDirect = (text: string): Promise<Timing> => send(direct.url, agent, text)
+      const sendProxied = async (text: string): Promise<Timing> => {
+        const recorded = proxy.nextLine()
+        const timing = await send(proxy.url, agent, text)
+        await recorded
+        return timing
+      }
       for (let i = 0; i < WARMUP + SAMPLES; i++) {
         const text = body(i)
-        const d = await send(direct.baseUrl, agent, text)
-        const recorded = proxy.nextPass()
-        const p = await send(proxy.url, agent, text)
-        await recorded
+        let d: Timing
+        let p: Timing
+        if (i % 2 === 0) {
+          d = await sendDirect(text)
+          p = await sendProxied(text)
+        } else {
+          p = await sendProxied(text)
+          d = await sendDirect(text)
+        }
         if (i >= WARMUP) {
           directTimes.push(d)
           proxiedTimes.push(p)
@@ -125,9 +155,7 @@ const bench: Bench = {
       }
     } finally {
       agent.destroy()
-      await proxy.stop()
-      await direct.close()
-      await behind.close()
+      for (const child of children.reverse()) await child.stop()
       rmSync(dir, { recursive: true, force: true })
     }
     const p95 = (xs: Timing[], pick: (t: Timing) => number) => percentile(xs.map(pick), 95)
@@ -137,7 +165,7 @@ const bench: Bench = {
     const totalProxy = p95(proxiedTimes, (t) => t.totalMs)
     const p50 = (xs: Timing[], pick: (t: Timing) => number) => percentile(xs.map(pick), 50)
     const addedMedian = p50(proxiedTimes, (t) => t.ttfbMs) - p50(directTimes, (t) => t.ttfbMs)
-    const note = `${SAMPLES} streamed requests each way, interleaved; p95 proxied − p95 direct (p50: ${round(addedMedian, 2)} ms added); proxy in its own process, simulator at instant pace`
+    const note = `${SAMPLES} streamed requests each way, interleaved in alternating order; p95 proxied − p95 direct (p50: ${round(addedMedian, 2)} ms added); proxy and both simulators (instant pace) each in their own process; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`
     return [
       { name: 'proxy.ttfb_added_p95_ms', value: round(ttfbProxy - ttfbDirect, 3), unit: 'ms', baseline: round(ttfbDirect, 3), ratio: round(ttfbProxy / ttfbDirect, 3), goal: '< 5', note },
       { name: 'proxy.stream_added_p95_ms', value: round(totalProxy - totalDirect, 3), unit: 'ms', baseline: round(totalDirect, 3), ratio: round(totalProxy / totalDirect, 3), goal: '< 5', note },
