@@ -15,7 +15,9 @@ import { attributePass } from '../cache'
 import { contextFromStored } from '../cache/stored'
 import { costUsd } from '../model/models'
 import type { Store } from '../store'
-import type { NewPass, PassStatus, PassSummary, SegmentMeta } from '../store/passes'
+import { sha256Hex } from '../store/blobs'
+import { joinParts, splitRecord } from '../store/body-split'
+import type { NewPass, PassStatus, PassSummary, SegmentMeta, SplitRequest } from '../store/passes'
 import { markSession, nameProject } from '../transcripts/origins'
 import type { Exchange } from './forward'
 import { wireRequestOf } from './normalise'
@@ -72,6 +74,25 @@ export function foreignSegmentMeta(body: unknown): (path: string) => SegmentMeta
         return { provenance: { kind: 'history', historyKind: messageKind(item), position: index, foreign: true }, breakpoint: null }
     }
   }
+}
+
+/**
+ * The captured body split as the store would split it, from the parse already done here, when that split
+ * re-assembles to exactly the captured text: a body JSON.stringify wrote, as the JS SDKs write them. The store then
+ * neither parses, re-serialises nor re-assembles it again (insertSplit checks the split against the text). Null for
+ * anything else (another JSON writer's spacing or escapes): the store splits the text itself, and keeps it whole.
+ */
+export function splitCaptured(text: string, body: unknown): SplitRequest | null {
+  if (!isRecord(body)) return null
+  const split = splitRecord(body, (item) => JSON.stringify(item))
+  let at = 0
+  for (const part of joinParts(split.skeleton, split.segments.map((s) => s.text))) {
+    const end = at + part.length
+    if (end > text.length || text.slice(at, end) !== part) return null
+    at = end
+  }
+  if (at !== text.length) return null
+  return { parts: [text], sha256: sha256Hex(text), bytes: Buffer.byteLength(text, 'utf8'), split, segmentHashes: split.segments.map((s) => sha256Hex(s.text)) }
 }
 
 export class CaptureRecorder {
@@ -162,7 +183,13 @@ export class CaptureRecorder {
       plan: { captured: { client: exchange.client, userAgent: exchange.userAgent, method: exchange.method, path: exchange.path, upstream: this.options.upstream, requestHeaders: exchange.requestHeaders, bytesExact: exact } },
       source: 'proxy',
     }
-    const summary = store.transaction(() => store.passes.insert({ ...pass, sessionId: this.sessionFor(exchange) }))
+    const split = splitCaptured(requestText, body)
+    const summary = store.transaction(() => {
+      const sessionId = this.sessionFor(exchange)
+      if (split === null) return store.passes.insert({ ...pass, sessionId })
+      const { requestBody: _text, ...rest } = pass
+      return store.passes.insertSplit({ ...rest, sessionId }, split)
+    })
     this.recordedCount++
     const request = kind === 'main' ? wireRequestOf(body) : null
     // What the cache engine would read back from the stored pass, given from what is in hand: the request, the
