@@ -297,7 +297,7 @@ export const AppSettingsSchema = z.object({
   model: z.string().min(1).max(200).nullable(),
   staticCacheTtl1h: z.boolean(),
   defaultMode: PermissionModeSchema,
-  /** One cache pre-warm in an idle gap, before the 5-minute entries expire (docs/decisions/0010-cache-keep-warm.md). */
+  /** One cache pre-warm in an idle gap, before the 5-minute entries expire (docs/decisions/0009-cache-keep-warm.md). */
   keepCacheWarm: z.boolean(),
   theme: ThemeSchema,
 })

@@ -1,6 +1,6 @@
 /**
  * Keeps a session's cache warm through an idle gap (docs/cache-attribution.md, "Keep-warm";
- * docs/decisions/0010-cache-keep-warm.md): after each pass of the conversation, one cache pre-warm is planned for
+ * docs/decisions/0009-cache-keep-warm.md): after each pass of the conversation, one cache pre-warm is planned for
  * shortly before that pass's 5-minute tail entry would expire. If the session is still waiting then — for the
  * user's next message, an approval, or a tool — it sends the next pass's prefix with a 1-hour breakpoint at its tail
  * (engine/cache/keep-warm.ts), and records the request as a pass of kind `keep_warm`, attributed like any other.

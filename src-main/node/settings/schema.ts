@@ -17,7 +17,7 @@ export const AppSettingsSchema = z.object({
   defaultMode: z.enum(['plan', 'build', 'auto']),
   /**
    * Keep the cache warm through idle gaps: one `max_tokens: 0` pre-warm before the 5-minute entry expires
-   * (docs/decisions/0010-cache-keep-warm.md). On by default.
+   * (docs/decisions/0009-cache-keep-warm.md). On by default.
    */
   keepCacheWarm: z.boolean(),
   theme: ThemeSchema,
