@@ -37,8 +37,8 @@ export interface ProxyControllerDeps {
   readonly store: Store
   readonly clock: Clock
   readonly dataDir: string
-  /** Which model service the app uses: the default upstream follows it. */
-  readonly modelKind: 'simulator' | 'anthropic'
+  /** Which model service the app uses now (it changes when a key is saved or forgotten): the default upstream follows it at each start. */
+  readonly modelKind: () => 'simulator' | 'anthropic'
   readonly env?: Readonly<Record<string, string | undefined>>
   readonly log?: Logger
   readonly onSessionCreated?: (session: Session) => void
@@ -106,7 +106,7 @@ export class ProxyController {
       const allowed = allowedUpstream(options.upstream)
       upstream = allowed.url
       kind = allowed.kind
-    } else if (deps.modelKind === 'anthropic') {
+    } else if (deps.modelKind() === 'anthropic') {
       upstream = ANTHROPIC_BASE_URL
       kind = 'anthropic'
     } else {

@@ -13,7 +13,7 @@ export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' 
     store: services.store,
     clock: services.clock,
     dataDir: services.info.dataDir,
-    modelKind: services.info.model.kind,
+    modelKind: () => services.info.model.kind,
     log: services.log,
     onSessionCreated: (session) => events.emit('session.created', session),
     onPassRecorded: (sessionId, pass) => events.emit('pass.completed', { sessionId, pass: pass as never }),

@@ -48,7 +48,7 @@ describe('ProxyController', () => {
       store,
       clock: { now: () => Date.now() },
       dataDir: dir,
-      modelKind: 'simulator',
+      modelKind: () => 'simulator',
       env: { LOUPE_SIM_PACE: 'instant' },
       onSessionCreated: (s) => created.push(s.id),
       onPassRecorded: (sessionId) => {
@@ -79,10 +79,26 @@ describe('ProxyController', () => {
     }
   })
 
+  it('starts towards what answers the app at that moment: the simulator, then the API once a key is saved', async () => {
+    const dir = tempDir()
+    const store = openStore(join(dir, 'loupe.db'))
+    let kind: 'simulator' | 'anthropic' = 'simulator'
+    const controller = new ProxyController({ store, clock: { now: () => Date.now() }, dataDir: dir, modelKind: () => kind, env: { LOUPE_SIM_PACE: 'instant' } })
+    try {
+      expect((await controller.start()).upstreamKind).toBe('simulator')
+      await controller.stop()
+      kind = 'anthropic'
+      expect(await controller.start()).toMatchObject({ upstreamKind: 'anthropic', upstream: 'https://api.anthropic.com' })
+    } finally {
+      await controller.stop()
+      store.close()
+    }
+  })
+
   it('refuses an upstream that is not the API or loopback', async () => {
     const dir = tempDir()
     const store = openStore(join(dir, 'loupe.db'))
-    const controller = new ProxyController({ store, clock: { now: () => Date.now() }, dataDir: dir, modelKind: 'anthropic' })
+    const controller = new ProxyController({ store, clock: { now: () => Date.now() }, dataDir: dir, modelKind: () => 'anthropic' })
     await expect(controller.start({ upstream: 'https://collector.example' })).rejects.toMatchObject({ kind: 'upstream_refused' })
     expect(controller.status().running).toBe(false)
     store.close()
