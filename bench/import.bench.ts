@@ -146,7 +146,7 @@ const storeBench: Bench = {
         name: 'import.store_mb_per_s',
         value: round(mb / (ms / 1000), 1),
         unit: 'MB/s',
-        goal: '> 20',
+        // No goal from the issue (its import goal is import.mb_per_s, reading and reconstructing); shown to follow.
         note: `${round(mb, 2)} MB (3 sessions with their subagent files) into a new store in ${round(ms, 1)} ms (median of ${STORE_ROUNDS}, range ${round(Math.min(...storeMs), 0)}–${round(Math.max(...storeMs), 0)}); ${passes} passes, ${round(dbBytes / 1e6, 1)} MB database; reading and parsing alone ${round(median(loadMs), 1)} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       },
     ]
