@@ -53,6 +53,26 @@ export function migrate(db: Db): void {
   }
 }
 
+/** Prepared statements by SQL, per database. Preparing parses the SQL; the store's hot paths run the same few again and again. */
+const statements = new WeakMap<Db, Map<string, Database.Statement>>()
+
+/**
+ * The prepared statement for `sql` on `db`, made once. `pluck` statements (first column only) are kept apart,
+ * since plucking is a mode of the statement itself.
+ */
+export function statement(db: Db, sql: string, mode: 'rows' | 'pluck' = 'rows'): Database.Statement {
+  let byDb = statements.get(db)
+  if (!byDb) statements.set(db, (byDb = new Map()))
+  const key = `${mode}:${sql}`
+  let prepared = byDb.get(key)
+  if (!prepared) {
+    prepared = db.prepare(sql)
+    if (mode === 'pluck') prepared.pluck()
+    byDb.set(key, prepared)
+  }
+  return prepared
+}
+
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number
 }

@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
-import type { Db } from './database'
+import { statement, type Db } from './database'
 import { newId } from './ids'
 
 interface EntryRow {
@@ -37,24 +37,25 @@ export class EntryRepo {
   /** Appends entries at the end of the session, in order. Call inside a transaction to commit them with a pass. */
   append(sessionId: string, bodies: ReadonlyArray<EntryBody>, now: number): Entry[] {
     if (bodies.length === 0) return []
-    const last = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM entries WHERE session_id = ?').pluck().get(sessionId) as number) ?? 0
-    const insert = this.db.prepare('INSERT INTO entries (id, session_id, seq, at, kind, body) VALUES (?, ?, ?, ?, ?, ?)')
+    const last = (statement(this.db, 'SELECT COALESCE(MAX(seq), 0) FROM entries WHERE session_id = ?', 'pluck').get(sessionId) as number) ?? 0
+    const insert = statement(this.db, 'INSERT INTO entries (id, session_id, seq, at, kind, body) VALUES (?, ?, ?, ?, ?, ?)')
     const out: Entry[] = []
     bodies.forEach((body, i) => {
       const row: EntryRow = { id: newId('ent', now), session_id: sessionId, seq: last + i + 1, at: now, kind: body.kind, body: encodeEntryBody(JSON.stringify(body)) }
       insert.run(row.id, row.session_id, row.seq, row.at, row.kind, row.body)
-      out.push(toEntry(row))
+      // The entry as it was given, not decoded back from the row it became (large bodies are stored deflated).
+      out.push({ ...body, id: row.id as EntryId, sessionId, seq: row.seq, at: now } as Entry)
     })
-    this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(now, sessionId)
+    statement(this.db, 'UPDATE sessions SET updated_at = ? WHERE id = ?').run(now, sessionId)
     return out
   }
 
   list(sessionId: string): Entry[] {
-    const rows = this.db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as EntryRow[]
+    const rows = statement(this.db, 'SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as EntryRow[]
     return rows.map(toEntry)
   }
 
   count(sessionId: string): number {
-    return this.db.prepare('SELECT COUNT(*) FROM entries WHERE session_id = ?').pluck().get(sessionId) as number
+    return statement(this.db, 'SELECT COUNT(*) FROM entries WHERE session_id = ?', 'pluck').get(sessionId) as number
   }
 }

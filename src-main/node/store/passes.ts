@@ -7,7 +7,7 @@
  * against the captured sha256 before anything is written.
  */
 import type { Usage } from '../../engine/model/wire'
-import type { Db } from './database'
+import { statement, type Db } from './database'
 import { joinBody, joinParts, splitBody, type SplitBody } from './body-split'
 import { BlobRepo, hashHex, hashKey, sha256Hex } from './blobs'
 import { newId } from './ids'
@@ -258,16 +258,14 @@ export class PassRepo {
   private write(pass: Omit<NewPass, 'requestBody'>, body: Omit<SplitRequest, 'parts'>): PassSummary {
     const { split, sha256: requestSha256, segmentHashes: hashes } = body
 
-    const base = this.db
-      .prepare("SELECT id FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1")
-      .pluck()
+    const base = statement(this.db, "SELECT id FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1", 'pluck')
       .get(pass.sessionId) as string | undefined
     let baseCount = 0
     let chainDepth = 0
     if (base) {
       const cached = this.lastSegments.get(pass.sessionId)
       const baseHashes = cached?.passId === base ? cached.hashes : this.segmentHashes(base).map((s) => s.hash)
-      const baseDepth = cached?.passId === base ? cached.depth : ((this.db.prepare('SELECT chain_depth FROM passes WHERE id = ?').pluck().get(base) as number) ?? 0)
+      const baseDepth = cached?.passId === base ? cached.depth : ((statement(this.db, 'SELECT chain_depth FROM passes WHERE id = ?', 'pluck').get(base) as number) ?? 0)
       while (baseCount < baseHashes.length && baseCount < hashes.length && baseHashes[baseCount] === hashes[baseCount]) baseCount++
       chainDepth = baseCount > 0 ? baseDepth + 1 : 0
       // Every MAX_CHAIN_DEPTH passes the whole segment list is written again, so reading any pass walks at most
@@ -278,7 +276,7 @@ export class PassRepo {
       }
     }
 
-    const seq = ((this.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM passes WHERE session_id = ?').pluck().get(pass.sessionId) as number) ?? 0) + 1
+    const seq = ((statement(this.db, 'SELECT COALESCE(MAX(seq), 0) FROM passes WHERE session_id = ?', 'pluck').get(pass.sessionId) as number) ?? 0) + 1
     const id = newId('pas', pass.queuedAt)
     const skeletonHash = this.blobs.put(split.skeleton)
     const attempts: StoredAttempt[] = pass.attempts.map(({ responseBody, responseHeaders, ...a }) => ({
@@ -315,17 +313,14 @@ export class PassRepo {
       attribution_hash: null,
       source: pass.source ?? 'loupe',
     }
-    this.db
-      .prepare(
-        `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
+    statement(this.db, `INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, first_byte_at, done_at, request_sha256,
            request_bytes, skeleton_hash, base_pass_id, base_count, chain_depth, segment_count, response_hash, message_id, stop_reason,
            usage, cost_usd, attempts, error, plan_hash, attribution_hash, source)
          VALUES (@id, @session_id, @seq, @kind, @model, @status, @queued_at, @first_byte_at, @done_at, @request_sha256,
            @request_bytes, @skeleton_hash, @base_pass_id, @base_count, @chain_depth, @segment_count, @response_hash, @message_id,
-           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution_hash, @source)`,
-      )
+           @stop_reason, @usage, @cost_usd, @attempts, @error, @plan_hash, @attribution_hash, @source)`)
       .run(encodePassRow(row))
-    const insertBlock = this.db.prepare('INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance_hash, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
+    const insertBlock = statement(this.db, 'INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance_hash, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
     for (let i = baseCount; i < split.segments.length; i++) {
       const segment = split.segments[i]!
       const meta = pass.segmentMeta(segment.path)
@@ -353,15 +348,12 @@ export class PassRepo {
     let id: string | null = passId
     let need = Number.POSITIVE_INFINITY
     while (id && need > 0) {
-      const raw = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(id)
+      const raw = statement(this.db, 'SELECT * FROM passes WHERE id = ?').get(id)
       if (!raw) throw new Error(`pass ${id} missing from its chain`)
       const row = decodePassRow(raw)
       const blocks = (
-        this.db
-          .prepare(
-            `SELECT b.ordinal, b.blob_hash, b.path, b.provenance_hash, b.breakpoint, o.size
-             FROM pass_blocks b JOIN blobs o ON o.hash = b.blob_hash WHERE b.pass_id = ? ORDER BY b.ordinal`,
-          )
+        statement(this.db, `SELECT b.ordinal, b.blob_hash, b.path, b.provenance_hash, b.breakpoint, o.size
+             FROM pass_blocks b JOIN blobs o ON o.hash = b.blob_hash WHERE b.pass_id = ? ORDER BY b.ordinal`)
           .all(id) as Array<Omit<BlockRow, 'blob_hash' | 'provenance_hash'> & { blob_hash: Buffer; provenance_hash: Buffer }>
       ).map((b): BlockRow => ({ ...b, blob_hash: hashHex(b.blob_hash), provenance_hash: hashHex(b.provenance_hash) }))
       chain.push({ row, blocks })
@@ -383,7 +375,7 @@ export class PassRepo {
 
   /** The exact request body of a pass, re-assembled from the store. */
   requestBody(passId: string): string {
-    const key = this.db.prepare('SELECT skeleton_hash FROM passes WHERE id = ?').pluck().get(passId) as Buffer | undefined
+    const key = statement(this.db, 'SELECT skeleton_hash FROM passes WHERE id = ?', 'pluck').get(passId) as Buffer | undefined
     if (!key) throw new Error(`no pass ${passId}`)
     const skeleton = this.blobs.get(hashHex(key))
     if (skeleton === null) throw new Error(`pass ${passId}: skeleton missing`)
@@ -391,14 +383,13 @@ export class PassRepo {
   }
 
   list(sessionId: string): PassSummary[] {
-    return this.db
-      .prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq')
+    return statement(this.db, 'SELECT * FROM passes WHERE session_id = ? ORDER BY seq')
       .all(sessionId)
       .map((raw) => toSummary(decodePassRow(raw), this.blobs))
   }
 
   get(passId: string): PassDetail | null {
-    const raw = this.db.prepare('SELECT * FROM passes WHERE id = ?').get(passId)
+    const raw = statement(this.db, 'SELECT * FROM passes WHERE id = ?').get(passId)
     if (!raw) return null
     const row = decodePassRow(raw)
     return {

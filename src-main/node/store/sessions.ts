@@ -1,5 +1,5 @@
 import type { Session } from '../../../src-preload/contract'
-import type { Db } from './database'
+import { statement, type Db } from './database'
 import { newId } from './ids'
 
 interface SessionRow {
@@ -19,39 +19,37 @@ export class SessionRepo {
 
   create(projectId: string, title: string, now: number): Session {
     const row: SessionRow = { id: newId('ses', now), project_id: projectId, title, created_at: now, updated_at: now }
-    this.db
-      .prepare('INSERT INTO sessions (id, project_id, title, created_at, updated_at) VALUES (@id, @project_id, @title, @created_at, @updated_at)')
+    statement(this.db, 'INSERT INTO sessions (id, project_id, title, created_at, updated_at) VALUES (@id, @project_id, @title, @created_at, @updated_at)')
       .run(row)
     return toSession(row)
   }
 
   get(id: string): Session | null {
-    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined
+    const row = statement(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined
     return row ? toSession(row) : null
   }
 
   /** The session's JSON state column (src-main/node/session/state.ts). */
   state(id: string): string {
-    return (this.db.prepare('SELECT state FROM sessions WHERE id = ?').pluck().get(id) as string | undefined) ?? '{}'
+    return (statement(this.db, 'SELECT state FROM sessions WHERE id = ?', 'pluck').get(id) as string | undefined) ?? '{}'
   }
 
   saveState(id: string, state: string): void {
-    this.db.prepare('UPDATE sessions SET state = ? WHERE id = ?').run(state, id)
+    statement(this.db, 'UPDATE sessions SET state = ? WHERE id = ?').run(state, id)
   }
 
   rename(id: string, title: string, now: number): Session | null {
-    this.db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?').run(title, now, id)
+    statement(this.db, 'UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?').run(title, now, id)
     return this.get(id)
   }
 
   /** Deletes the session with its entries and passes (cascade); the caller collects unreferenced blobs. */
   delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0
+    return statement(this.db, 'DELETE FROM sessions WHERE id = ?').run(id).changes > 0
   }
 
   listByProject(projectId: string): Session[] {
-    const rows = this.db
-      .prepare('SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at DESC, id DESC')
+    const rows = statement(this.db, 'SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at DESC, id DESC')
       .all(projectId) as SessionRow[]
     return rows.map(toSession)
   }
