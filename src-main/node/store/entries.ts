@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
 import { statement, type Db } from './database'
+import { DEFLATE_LEVEL } from './blobs'
 import { newId } from './ids'
 
 interface EntryRow {
@@ -18,7 +19,7 @@ const COMPRESS_MIN_CHARS = 1024
 
 export function encodeEntryBody(json: string): string | Buffer {
   if (json.length < COMPRESS_MIN_CHARS) return json
-  const packed = deflateRawSync(Buffer.from(json, 'utf8'))
+  const packed = deflateRawSync(Buffer.from(json, 'utf8'), { level: DEFLATE_LEVEL })
   return packed.length < Buffer.byteLength(json) * 0.9 ? packed : json
 }
 
