@@ -310,7 +310,7 @@ function summaryStreamed(page: Page, minChars: number): Promise<unknown> {
   )
 }
 
-test('compaction in progress: the summary streams into the view with its tokens and elapsed time, and Cancel leaves the conversation as it was', async ({ page }) => {
+test('compaction in progress: the summary streams into the view with its tokens and elapsed time, survives a reload, and Cancel leaves the conversation as it was', async ({ page }) => {
   const dir = fixtureProject()
   const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-stream-home-'))
   try {
@@ -348,6 +348,18 @@ test('compaction in progress: the summary streams into the view with its tokens 
       await expect(progress.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
       await shots(page, 'compaction-streaming')
       const shown = (await live.textContent()) ?? ''
+      const pieces = (await page.evaluate(() => (window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }).summaryPieces)) as Array<{ text: string; textOffset: number; stream: number }>
+
+      // A window reloaded in the middle of it picks up the summary streamed so far, and the stream carries on there.
+      await page.reload()
+      await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(name, { exact: true }).click()
+      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+      await view(page, 'Compaction')
+      await expect(progress).toHaveAttribute('data-stage', 'summary_streaming')
+      await expect.poll(async () => ((await live.textContent()) ?? '').length).toBeGreaterThan(shown.length)
+      const resumed = (await live.textContent()) ?? ''
+      expect(resumed.startsWith(shown)).toBe(true)
 
       const failed = appEvent(page, 'compaction.failed')
       await progress.getByRole('button', { name: 'Cancel (Esc)' }).click()
@@ -357,7 +369,6 @@ test('compaction in progress: the summary streams into the view with its tokens 
       await expect(page.getByTestId('checkpoint-card')).toHaveCount(0)
 
       // What the view showed is the summary as streamed, in order, with nothing left out.
-      const pieces = (await page.evaluate(() => (window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }).summaryPieces)) as Array<{ text: string; textOffset: number; stream: number }>
       let text = ''
       for (const p of pieces) {
         expect(p.stream).toBe(1)

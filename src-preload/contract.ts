@@ -16,6 +16,8 @@ export const MAX_PATH_CHARS = 4096
 /** Longest free-text field (a chat message, a focus, a file body edited in the app). */
 export const MAX_TEXT_CHARS = 2_000_000
 export const MAX_NAME_CHARS = 200
+/** The summary text a compaction in flight keeps for a window that opens in its middle (its newest part). */
+export const LIVE_SUMMARY_MAX_CHARS = 16_000
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
 const Path = z.string().min(1).max(MAX_PATH_CHARS)
@@ -558,6 +560,25 @@ export const requests = {
         }),
       ),
       drafts: z.array(CompactionDraftSchema),
+      /** The compaction in flight, with the summary text streamed so far (its newest LIVE_SUMMARY_MAX_CHARS); null when none. */
+      live: z
+        .object({
+          compactionId: z.string(),
+          trigger: z.enum(['auto', 'manual', 'partial', 'tool']),
+          focus: z.string().nullable(),
+          dryRun: z.boolean(),
+          startedAt: z.number(),
+          stage: z.string(),
+          outputChars: z.number(),
+          outputTokens: z.number(),
+          trimmed: z.number().nullable(),
+          savedTokens: z.number().nullable(),
+          stream: z.number(),
+          text: z.string().max(LIVE_SUMMARY_MAX_CHARS),
+          textEnd: z.number(),
+          textHidden: z.number(),
+        })
+        .nullable(),
     }),
     "A session's checkpoints, oldest first, with their summary passes and the real size after; and the drafts waiting.",
   ),

@@ -4,7 +4,7 @@
  * stage, the summary's text as it forms, elapsed). Which card is open is shared by the whole view.
  */
 import { create } from 'zustand'
-import type { EntryView, EventPayload, PassSummaryView, RequestOutput } from '../../src-preload/contract'
+import { LIVE_SUMMARY_MAX_CHARS, type EntryView, type EventPayload, type PassSummaryView, type RequestOutput } from '../../src-preload/contract'
 
 export type CheckpointRecord = RequestOutput<'compaction.list'>['checkpoints'][number]
 export type DraftView = RequestOutput<'compaction.list'>['drafts'][number]
@@ -34,7 +34,7 @@ export interface LiveCompaction {
 }
 
 /** The forming summary is kept up to this many characters, its newest part (the view scrolls to the end). */
-export const LIVE_TEXT_MAX_CHARS = 16_000
+export const LIVE_TEXT_MAX_CHARS = LIVE_SUMMARY_MAX_CHARS
 
 /** The live compaction with one `summary_streaming` progress applied: its text appended in order, bounded. */
 export function withSummaryText(live: LiveCompaction, p: { stream?: number; text?: string; textOffset?: number }): LiveCompaction {
@@ -55,18 +55,44 @@ export function withSummaryText(live: LiveCompaction, p: { stream?: number; text
   return { ...base, text, textHidden: hidden, textEnd: end }
 }
 
+/** The live compaction after one `compaction.progressed` event: stage, sizes, and the summary's text. */
+export function withProgress(current: LiveCompaction, e: EventPayload<'compaction.progressed'>): LiveCompaction {
+  const p = e as Record<string, unknown>
+  const live = withSummaryText(current, e)
+  return {
+    ...live,
+    stage: e.stage,
+    outputChars: typeof e.outputChars === 'number' ? e.outputChars : live.outputChars,
+    outputTokens: typeof e.outputTokens === 'number' ? e.outputTokens : live.outputTokens,
+    trimmed: typeof p.trimmed === 'number' ? p.trimmed : live.trimmed,
+    savedTokens: typeof p.savedTokens === 'number' ? p.savedTokens : live.savedTokens,
+  }
+}
+
+/** An early event applied on a snapshot only when it is newer: it extends the summary's text or starts a new stream. */
+function withNewerProgress(live: LiveCompaction, e: EventPayload<'compaction.progressed'>): LiveCompaction {
+  if (e.stage !== 'summary_streaming' || typeof e.text !== 'string' || typeof e.textOffset !== 'number') return live
+  const newer = (e.stream ?? live.stream) > live.stream || (e.stream === live.stream && e.textOffset + e.text.length > live.textEnd)
+  return newer ? withProgress(live, e) : live
+}
+
+/** Progress events kept for a compaction this window has not seen start, until its snapshot arrives. */
+const EARLY_PROGRESS_MAX = 50
+
 export interface SessionCompactions {
   readonly loaded: boolean
   readonly checkpoints: ReadonlyArray<CheckpointRecord>
   readonly drafts: ReadonlyArray<DraftView>
   readonly pins: ReadonlyArray<PinView>
   readonly live: LiveCompaction | null
+  /** Progress that arrived before this window knew of the compaction (see compactionProgressed). */
+  readonly early: ReadonlyArray<EventPayload<'compaction.progressed'>>
   /** The last compaction that did not apply, and why (failed, cancelled, refused, stale, nothing to compact). */
   readonly lastFailure: { readonly reason: string; readonly message: string } | null
   readonly error: string | null
 }
 
-const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, lastFailure: null, error: null }
+const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, early: [], lastFailure: null, error: null }
 
 /** What the view shows in its detail pane: a checkpoint (by entry id) or a draft (by draft id). */
 export type CompactionSelection = { readonly kind: 'checkpoint'; readonly id: string } | { readonly kind: 'draft'; readonly id: string } | null
@@ -96,28 +122,36 @@ export const useCompactionStore = create<CompactionState>()((set) => {
   return {
     bySession: {},
     selection: null,
-    listLoaded: (sessionId, list, pins) => update(sessionId, () => ({ loaded: true, checkpoints: list.checkpoints, drafts: list.drafts, pins, error: null })),
+    listLoaded: (sessionId, list, pins) =>
+      update(sessionId, (s) => ({
+        loaded: true,
+        checkpoints: list.checkpoints,
+        drafts: list.drafts,
+        pins,
+        error: null,
+        // A window opened (or reloaded) mid-compaction starts from the main process's snapshot, then the progress
+        // that arrived before it; the events carry on from there.
+        live:
+          s.live?.compactionId === list.live?.compactionId
+            ? s.live
+            : list.live
+              ? s.early.filter((e) => e.compactionId === list.live!.compactionId).reduce(withNewerProgress, { ...list.live } as LiveCompaction)
+              : s.live,
+        early: [],
+      })),
     loadFailed: (sessionId, message) => update(sessionId, () => ({ loaded: true, error: message })),
     compactionStarted: (e, at) =>
       update(e.sessionId, () => ({
         live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, outputTokens: 0, trimmed: null, savedTokens: null, text: '', textHidden: 0, textEnd: 0, stream: 0 },
+        early: [],
         lastFailure: null,
       })),
     compactionProgressed: (e) =>
       update(e.sessionId, (s) => {
-        if (!s.live || s.live.compactionId !== e.compactionId) return {}
-        const p = e as Record<string, unknown>
-        const live = withSummaryText(s.live, e)
-        return {
-          live: {
-            ...live,
-            stage: e.stage,
-            outputChars: typeof e.outputChars === 'number' ? e.outputChars : live.outputChars,
-            outputTokens: typeof e.outputTokens === 'number' ? e.outputTokens : live.outputTokens,
-            trimmed: typeof p.trimmed === 'number' ? p.trimmed : live.trimmed,
-            savedTokens: typeof p.savedTokens === 'number' ? p.savedTokens : live.savedTokens,
-          },
-        }
+        // Progress of a compaction this window has not heard start (it opened or reloaded in its middle, and the
+        // snapshot from compaction.list is still on its way): kept, and applied on top of that snapshot.
+        if (!s.live || s.live.compactionId !== e.compactionId) return { early: [...s.early.filter((x) => x.compactionId === e.compactionId), e].slice(-EARLY_PROGRESS_MAX) }
+        return { live: withProgress(s.live, e) }
       }),
     compactionDrafted: (e) => {
       update(e.sessionId, (s) => ({ live: null, drafts: [...s.drafts.filter((d) => d.draftId !== e.draft.draftId), e.draft] }))

@@ -28,6 +28,7 @@ import type { SessionPreferences } from '../settings/service'
 import { createToolExecutor, type NodeToolExecutor } from '../tools'
 import { gatherProjectContext, createNestedContextReader, type NestedContextReader } from '../instructions'
 import { StoreSessionLog } from './store-log'
+import { nextLiveCompaction, type LiveCompactionSnapshot } from './live-compaction'
 import { parseSessionState, type SessionState } from './state'
 import type { PassSummary } from '../store/passes'
 import { sha256Hex } from '../store/blobs'
@@ -107,6 +108,8 @@ export class SessionRuntime {
     const next = fileSignatures(gathered, sha256Hex)
     if (JSON.stringify(next) !== JSON.stringify(this.state.fileBaseline)) this.save({ fileBaseline: next })
   }
+  /** The compaction in flight, as events have told it so far (live-compaction.ts). */
+  private liveCompaction: LiveCompactionSnapshot | null = null
   /** Context sections of extensions for the next pass, rendered in the compaction hook. */
   private sections: ReadonlyArray<ExtraSection> = []
   /** Extensions whose failure was already shown (once per session is enough). */
@@ -311,7 +314,10 @@ export class SessionRuntime {
         this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: [] })
       },
       emitLoop: (event) => this.deps.emit({ type: 'loop', event }),
-      emitCompaction: (event) => this.deps.emit({ type: 'compaction', event }),
+      emitCompaction: (event) => {
+        this.liveCompaction = nextLiveCompaction(this.liveCompaction, event, this.deps.clock.now())
+        this.deps.emit({ type: 'compaction', event })
+      },
     }
   }
 
@@ -528,6 +534,11 @@ export class SessionRuntime {
 
   drafts(): DraftView[] {
     return this.compaction.draftViews()
+  }
+
+  /** The compaction in flight with the summary text streamed so far, for a window that opens in its middle. */
+  liveCompactionSnapshot(): LiveCompactionSnapshot | null {
+    return this.liveCompaction
   }
 
   pins(): Pin[] {

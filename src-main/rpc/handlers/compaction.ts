@@ -42,7 +42,7 @@ export function compactionHandlers(
     'compaction.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
     'compaction.list': ({ sessionId }) => {
       const runtime = requireRuntime(services, sessionId)
-      return { checkpoints: runtime.compactionRecords() as never, drafts: runtime.drafts() as never }
+      return { checkpoints: runtime.compactionRecords() as never, drafts: runtime.drafts() as never, live: runtime.liveCompactionSnapshot() }
     },
     'pin.add': ({ sessionId, text, entryId }) => {
       const added = requireRuntime(services, sessionId).addPin({ ...(text !== undefined ? { text } : {}), ...(entryId !== undefined ? { entryId } : {}) })

@@ -62,4 +62,18 @@ describe('the forming summary', () => {
     store.compactionFailed({ sessionId: 's1', compactionId: 'cmp_1', reason: 'cancelled', message: 'cancelled' })
     expect(useCompactionStore.getState().bySession.s1!.live).toBeNull()
   })
+
+  it('a window opened mid-compaction starts from the snapshot, adds the progress that came before it, and carries on', () => {
+    const store = useCompactionStore.getState()
+    // Two pieces arrive before the snapshot: one it already holds, one newer than it.
+    store.compactionProgressed({ sessionId: 's2', compactionId: 'cmp_2', stage: 'summary_streaming', stream: 1, outputChars: 8, outputTokens: 2, text: 'Summary.', textOffset: 0 })
+    store.compactionProgressed({ sessionId: 's2', compactionId: 'cmp_2', stage: 'summary_streaming', stream: 1, outputChars: 16, outputTokens: 4, text: ' Second.', textOffset: 8 })
+    expect(useCompactionStore.getState().bySession.s2?.live ?? null).toBeNull()
+    const snapshot = { ...START, compactionId: 'cmp_2', stage: 'summary_streaming', stream: 1, text: 'Summary.', textEnd: 8, outputChars: 8, outputTokens: 2 }
+    store.listLoaded('s2', { checkpoints: [], drafts: [], live: snapshot }, [])
+    expect(useCompactionStore.getState().bySession.s2!.live).toMatchObject({ compactionId: 'cmp_2', text: 'Summary. Second.', textHidden: 0, textEnd: 16, outputChars: 16 })
+    store.compactionProgressed({ sessionId: 's2', compactionId: 'cmp_2', stage: 'summary_streaming', stream: 1, outputChars: 23, outputTokens: 6, text: ' Third.', textOffset: 16 })
+    expect(useCompactionStore.getState().bySession.s2!.live).toMatchObject({ text: 'Summary. Second. Third.', textHidden: 0 })
+    expect(useCompactionStore.getState().bySession.s2!.early).toEqual([])
+  })
 })
