@@ -119,12 +119,21 @@ describe('passes', () => {
     const project = store.projects.get(store.sessions.get(sessionId)!.projectId)!
     const other = store.sessions.create(project.id, 'other', 2).id
     store.passes.insert(pass(sessionId, body(['shared', 'only in first']), 1))
-    store.passes.insert(pass(other, body(['shared']), 2))
+    // The other session's pass was retried: its first attempt's response is named only in the attempts list.
+    const retried = pass(other, body(['shared']), 2)
+    const firstAttempt = { ...retried.attempts[0]!, status: 529, responseBody: 'event: error\ndata: {"type":"overloaded_error"}\n\n' }
+    store.passes.insert({ ...retried, attempts: [firstAttempt, ...retried.attempts] })
     expect(store.sessions.delete(sessionId)).toBe(true)
     const removed = store.blobs.collectGarbage()
     expect(removed).toBeGreaterThan(0)
     const remaining = store.passes.list(other)
-    expect(store.passes.get(remaining[0]!.id)!.requestBody).toBe(body(['shared']))
+    const kept = store.passes.get(remaining[0]!.id)!
+    expect(kept.requestBody).toBe(body(['shared']))
+    expect(kept.responseRaw).toBe('event: message_stop\n\n')
+    expect(store.passes.blobText(kept.attempts[0]!.responseHash!)).toBe(firstAttempt.responseBody)
+    expect(kept.segments.every((s) => s.provenance !== null)).toBe(true)
+    // Nothing is left that no pass names.
+    expect(store.blobs.collectGarbage()).toBe(0)
     expect(store.db.prepare('SELECT COUNT(*) FROM entries WHERE session_id = ?').pluck().get(sessionId)).toBe(0)
   })
 
