@@ -6,10 +6,11 @@
  * (engine/cache/keep-warm.ts), and records the request as a pass of kind `keep_warm`, attributed like any other.
  *
  * At most one per gap: a pass arms it, and the next pass, a message sent, a compaction, an edit applied now or the
- * session closing disarms it (and aborts one in flight). The session runtime and the replay harness both drive this
+ * session closing disarms it. One already sent is left to land and be recorded with its cost (the service bills a
+ * request that reached it, aborted or not); only closing the session aborts it. The session runtime and the replay harness both drive this
  * class, so the replay's figures are the runtime's behaviour.
  */
-import { keepWarmDecision, type KeepWarmDecision, type ModelLookup } from '../../engine/cache'
+import { keepWarmDecision, KEEP_WARM_LATEST_MS, type KeepWarmDecision, type ModelLookup } from '../../engine/cache'
 import type { Clock, ModelClient } from '../../engine/ports'
 import type { PromptPlan } from '../../engine/prompt/plan'
 import { renderRequest } from '../../engine/prompt/render'
@@ -47,9 +48,11 @@ export interface KeepWarmDeps {
 }
 
 export class KeepWarm {
-  private timer: { readonly handle: unknown; readonly pass: PassSummary } | null = null
+  private timer: { readonly handle: unknown; readonly pass: PassSummary; readonly deadline: number } | null = null
   private inFlight: { readonly controller: AbortController; readonly done: Promise<PassSummary | null> } | null = null
+  /** Pre-warms sent and not yet collected by `settled()` (the replay and tests collect them); the newest few only. */
   private readonly sent: Array<Promise<PassSummary | null>> = []
+  private closed = false
 
   constructor(private readonly deps: KeepWarmDeps) {}
 
@@ -59,12 +62,12 @@ export class KeepWarm {
    */
   passCommitted(pass: PassSummary): KeepWarmDecision | null {
     this.cancel()
-    if (!this.deps.enabled() || pass.kind !== 'main' || pass.status !== 'done') return null
+    if (this.closed || !this.deps.enabled() || pass.kind !== 'main' || pass.status !== 'done') return null
     const startedAt = pass.attempts.at(-1)?.startedAt ?? pass.queuedAt
     const decision = keepWarmDecision({ startedAt, now: this.deps.clock.now(), usage: pass.usage, model: this.deps.models(pass.model) })
     if (decision.send) {
       const handle = this.deps.scheduler.setTimer(() => this.fire(pass), decision.at - this.deps.clock.now())
-      this.timer = { handle, pass }
+      this.timer = { handle, pass, deadline: startedAt + KEEP_WARM_LATEST_MS }
     }
     return decision
   }
@@ -74,10 +77,16 @@ export class KeepWarm {
     return this.timer !== null
   }
 
-  /** The gap is over (or the session closes): nothing more is sent for it, and a pre-warm in flight is aborted. */
+  /** The gap is over: nothing more is sent for it. A pre-warm already sent lands and is recorded. */
   cancel(): void {
     if (this.timer) this.deps.scheduler.clearTimer(this.timer.handle)
     this.timer = null
+  }
+
+  /** The session closes: nothing is planned again, and a pre-warm in flight is aborted. */
+  close(): void {
+    this.closed = true
+    this.cancel()
     this.inFlight?.controller.abort()
   }
 
@@ -91,7 +100,11 @@ export class KeepWarm {
   }
 
   private fire(pass: PassSummary): void {
+    const deadline = this.timer?.deadline ?? Number.NEGATIVE_INFINITY
     this.timer = null
+    // Timers stand still while the machine sleeps: woken after the 5-minute entries went, a pre-warm would write the
+    // whole prefix at the 1-hour price, which costs more than the miss it was for.
+    if (this.closed || this.deps.clock.now() > deadline) return
     const client = this.deps.client()
     if (!this.deps.enabled() || !client.prewarm) return
     let plan: PromptPlan | null
@@ -110,6 +123,8 @@ export class KeepWarm {
     const flight = { controller, done }
     this.inFlight = flight
     this.sent.push(done)
+    // Only the replay and tests collect them; in the app they would pile up one per idle gap.
+    if (this.sent.length > 64) this.sent.shift()
     const landed = (): void => {
       if (this.inFlight === flight) this.inFlight = null
     }

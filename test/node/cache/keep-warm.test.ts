@@ -141,6 +141,26 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(0)
   })
 
+  it('sends nothing when its timer fires too late (the machine slept through the gap)', async () => {
+    await turn('read README.md')
+    expect(scheduler.pending).toBe(1)
+    // An hour passes with the timers stood still, as when a laptop sleeps; on waking the timer runs at once.
+    clock.advance(60 * 60_000)
+    await scheduler.advance(0, settle)
+    expect(scheduler.pending).toBe(0)
+    expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(0)
+  })
+
+  it('lets a pre-warm already sent land and be recorded with its cost when the user sends meanwhile', async () => {
+    await turn('read README.md')
+    // The user sends just as the pre-warm goes out: the new turn ends the gap, the pre-warm on the wire still lands.
+    await scheduler.advance(KEEP_WARM_DELAY_MS + 1_000, () => turn('read AGENTS.md'))
+    const [warm] = await keepWarm().settled()
+    expect(warm).toMatchObject({ kind: 'keep_warm', status: 'done' })
+    expect(warm!.costUsd).toBeGreaterThan(0)
+    expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(1)
+  })
+
   it('sends nothing when the setting is off, and the pass after the gap misses', async () => {
     await call(app, 'settings.set', { app: { keepCacheWarm: false } })
     await turn('read README.md')
