@@ -81,7 +81,8 @@ export class BlobRepo {
            UNION SELECT attribution_hash FROM passes WHERE attribution_hash IS NOT NULL
            UNION SELECT provenance_hash FROM pass_blocks
            UNION SELECT unhex(json_extract(a.value, '$.responseHash')) FROM passes, json_each(passes.attempts) a
-             WHERE json_extract(a.value, '$.responseHash') IS NOT NULL)`,
+             -- A NULL in a NOT IN list makes it never true: a value that is not hex must not stop every deletion.
+             WHERE unhex(json_extract(a.value, '$.responseHash')) IS NOT NULL)`,
       )
       .run()
     return result.changes

@@ -33,6 +33,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
 
 export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number
+  const newest = migrations.at(-1)!.version
+  // A database a newer Loupe wrote: writing to it with this version's idea of the tables could corrupt it.
+  if (current > newest) throw new Error(`This data folder was written by a newer Loupe (store version ${current}; this one knows up to ${newest}). Update Loupe, or choose another data folder.`)
   for (const migration of migrations) {
     if (migration.version <= current) continue
     // foreign_keys cannot change inside a transaction, so it is switched off around a rebuilding migration.

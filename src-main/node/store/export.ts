@@ -92,6 +92,21 @@ function insertRow(db: Db, table: string, row: Row): void {
   db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`).run(row)
 }
 
+/** A pass's attempts: a JSON list whose response hashes, where given, are sha256s. */
+function checkAttempts(attempts: unknown): void {
+  let list: unknown
+  try {
+    list = JSON.parse(String(attempts ?? '[]'))
+  } catch {
+    throw new ImportError('passes.attempts is not JSON')
+  }
+  if (!Array.isArray(list)) throw new ImportError('passes.attempts is not a list')
+  for (const a of list as Array<{ responseHash?: unknown } | null>) {
+    const hash = a?.responseHash
+    if (hash !== null && hash !== undefined && (typeof hash !== 'string' || !isHashHex(hash))) throw new ImportError('passes.attempts names a response that is not a sha256')
+  }
+}
+
 /**
  * Imports an export into `projectId`. Refuses a document of another format or version, and a session that is
  * already in the store (its id is kept, so an import is identical to what was exported).
@@ -116,7 +131,10 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
     const parentHere = typeof parent === 'string' && db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(parent) !== undefined
     insertRow(db, 'sessions', { ...d.session, project_id: projectId, ...(parent !== undefined && !parentHere ? { parent_session_id: null } : {}) })
     for (const e of d.entries!) insertRow(db, 'entries', { ...e, body: encodeEntryBody(String(e.body)) })
-    for (const p of d.passes!) insertRow(db, 'passes', hashesToKeys('passes', p))
+    for (const p of d.passes!) {
+      checkAttempts(p.attempts)
+      insertRow(db, 'passes', hashesToKeys('passes', p))
+    }
     for (const b of d.passBlocks!) insertRow(db, 'pass_blocks', hashesToKeys('pass_blocks', b))
   })()
   return sessionId

@@ -55,3 +55,23 @@ it('refuses an export whose hashes are not sha256s, and writes nothing', () => {
   expect(() => importSession(b.db, bad, target.id)).toThrow(ImportError)
   expect(b.sessions.get(s.id)).toBeNull()
 })
+
+it('refuses an export whose attempts name a response that is not a sha256', () => {
+  const project = a.projects.open('/tmp/p', 1)
+  const s = a.sessions.create(project.id, 'x', 1)
+  const doc = exportSession(a.db, s.id)!
+  const pass = { id: 'pas_1', session_id: s.id, seq: 1, attempts: JSON.stringify([{ responseHash: 'not-a-hash' }]) }
+  const target = b.projects.open('/tmp/q', 1)
+  expect(() => importSession(b.db, { ...doc, passes: [pass] }, target.id)).toThrow(/not a sha256/)
+  expect(b.sessions.get(s.id)).toBeNull()
+})
+
+it('collects garbage even when an attempt names a response that is not hex', () => {
+  const project = a.projects.open('/tmp/p', 1)
+  const s = a.sessions.create(project.id, 'x', 1)
+  a.blobs.put('nobody names this text')
+  // A damaged row (written by hand, or by a bug): it must not stop every other blob from being collected.
+  a.db.prepare("INSERT INTO passes (id, session_id, seq, kind, model, status, queued_at, request_sha256, request_bytes, skeleton_hash, segment_count, attempts) VALUES ('pas_x', ?, 1, 'main', 'm', 'done', 1, zeroblob(32), 0, ?, 0, ?)")
+    .run(s.id, Buffer.from(a.blobs.put('{}'), 'hex'), JSON.stringify([{ responseHash: 'zz' }]))
+  expect(a.blobs.collectGarbage()).toBe(1)
+})

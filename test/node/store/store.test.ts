@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,5 +51,17 @@ describe('store', () => {
     store.close()
     store = openStore(join(dir, 'loupe.db'))
     expect(schemaVersion(store.db)).toBe(migrations.at(-1)!.version)
+  })
+
+  it('refuses a data folder a newer Loupe wrote, and leaves it as it was', () => {
+    store.close()
+    const raw = new Database(join(dir, 'loupe.db'))
+    raw.pragma(`user_version = ${migrations.at(-1)!.version + 1}`)
+    raw.close()
+    expect(() => openStore(join(dir, 'loupe.db'))).toThrow(/written by a newer Loupe/)
+    const after = new Database(join(dir, 'loupe.db'))
+    expect(after.pragma('user_version', { simple: true })).toBe(migrations.at(-1)!.version + 1)
+    after.close()
+    store = openStore(join(dir, 'other.db'))
   })
 })
