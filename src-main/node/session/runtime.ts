@@ -314,10 +314,7 @@ export class SessionRuntime {
         this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: [] })
       },
       emitLoop: (event) => this.deps.emit({ type: 'loop', event }),
-      emitCompaction: (event) => {
-        this.liveCompaction = nextLiveCompaction(this.liveCompaction, event, this.deps.clock.now())
-        this.deps.emit({ type: 'compaction', event })
-      },
+      emitCompaction: (event) => this.emitCompaction(event),
     }
   }
 
@@ -494,6 +491,10 @@ export class SessionRuntime {
     this.run = { id, controller, done }
     void done.then((result) => {
       this.run = null
+      // A compaction that ended without saying so (it threw) must not be shown as running in any window.
+      if (this.liveCompaction) {
+        this.emitCompaction({ type: 'failed', compactionId: this.liveCompaction.compactionId, reason: 'failed', message: 'The compaction stopped with an error. The conversation is unchanged.' })
+      }
       this.deps.emit({ type: 'turn_ended', runId: id, result })
     })
     return { id, done }
@@ -534,6 +535,11 @@ export class SessionRuntime {
 
   drafts(): DraftView[] {
     return this.compaction.draftViews()
+  }
+
+  private emitCompaction(event: CompactionEvent): void {
+    this.liveCompaction = nextLiveCompaction(this.liveCompaction, event, this.deps.clock.now())
+    this.deps.emit({ type: 'compaction', event })
   }
 
   /** The compaction in flight with the summary text streamed so far, for a window that opens in its middle. */
@@ -627,7 +633,8 @@ export class SessionRuntime {
   }
 
   async dispose(): Promise<void> {
-    this.keepWarm.cancel()
+    // Closed first, so a pass that lands while the run winds down does not plan another pre-warm.
+    this.keepWarm.close()
     this.cancel()
     await this.idle()
     await this.tools.dispose()
