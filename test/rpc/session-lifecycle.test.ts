@@ -8,24 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp, type App } from '../../src-main/node/app'
 import { sha256Hex } from '../../src-main/node/store/blobs'
-
-async function call<T>(app: App, name: string, input: unknown): Promise<T> {
-  const result = await app.dispatch(name, input)
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
-  return result.value as T
-}
-
-function turnEnded(app: App, sessionId: string): Promise<string> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((name, payload) => {
-      const p = payload as { sessionId: string; reason: string }
-      if (name === 'turn.ended' && p.sessionId === sessionId) {
-        off()
-        resolve(p.reason)
-      }
-    })
-  })
-}
+import { call, turnEnded } from '../support/app'
 
 describe('session lifecycle', () => {
   let dir: string

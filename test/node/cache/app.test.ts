@@ -13,24 +13,7 @@ import { attributePass, forgetSessionCache } from '../../../src-main/node/cache'
 import { createModelClient } from '../../../src-main/node/model/client'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
 import { manualClock } from './harness'
-
-async function call<T>(app: App, name: string, input: unknown): Promise<T> {
-  const result = await app.dispatch(name, input)
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
-  return result.value as T
-}
-
-function turnEnded(app: App, sessionId: string): Promise<string> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((name, payload) => {
-      const p = payload as { sessionId: string; reason: string }
-      if (name === 'turn.ended' && p.sessionId === sessionId) {
-        off()
-        resolve(p.reason)
-      }
-    })
-  })
-}
+import { call, turnEnded } from '../../support/app'
 
 interface Summary {
   totals: { passes: number; measured: number; read: number; cachedShare: number; limitShare: number; missTokens: number }

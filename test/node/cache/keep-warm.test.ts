@@ -14,12 +14,7 @@ import { createModelClient } from '../../../src-main/node/model/client'
 import type { PassSummary } from '../../../src-main/node/store/passes'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
 import { manualClock, manualScheduler } from './harness'
-
-async function call<T>(app: App, name: string, input: unknown): Promise<T> {
-  const result = await app.dispatch(name, input)
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
-  return result.value as T
-}
+import { call, turnEnded } from '../../support/app'
 
 describe('the session runtime keeps the cache warm through idle gaps', () => {
   let dir: string
@@ -58,15 +53,7 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
   })
 
   async function turn(text: string): Promise<void> {
-    const ended = new Promise<string>((resolve) => {
-      const off = app.events.subscribe((name, payload) => {
-        const p = payload as { sessionId: string; reason: string }
-        if (name === 'turn.ended' && p.sessionId === sessionId) {
-          off()
-          resolve(p.reason)
-        }
-      })
-    })
+    const ended = turnEnded(app, sessionId)
     await call(app, 'run.start', { sessionId, text })
     expect(await ended).toBe('end_turn')
   }

@@ -13,29 +13,8 @@ import { createApp, type App } from '../../../src-main/node/app'
 import { createModelClient } from '../../../src-main/node/model/client'
 import { findModel } from '../../../src-main/node/model/models'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
-
-function manualClock(start = Date.UTC(2026, 10, 29, 14, 0)) {
-  let now = start
-  return { now: () => now, advance: (ms: number) => void (now += ms) }
-}
-
-async function call<T>(app: App, name: string, input: unknown): Promise<T> {
-  const result = await app.dispatch(name, input)
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
-  return result.value as T
-}
-
-function turnEnded(app: App, sessionId: string): Promise<string> {
-  return new Promise((resolve) => {
-    const off = app.events.subscribe((name, payload) => {
-      const p = payload as { sessionId: string; reason: string }
-      if (name === 'turn.ended' && p.sessionId === sessionId) {
-        off()
-        resolve(p.reason)
-      }
-    })
-  })
-}
+import { call, turnEnded } from '../../support/app'
+import { manualClock } from '../cache/harness'
 
 interface Price {
   movedBlock: { path: string; label: string } | null

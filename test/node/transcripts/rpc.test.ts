@@ -10,12 +10,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp, type App } from '../../../src-main/node/app'
 import { FIXTURES } from './store-helpers'
-
-async function call<T>(app: App, name: string, input: unknown): Promise<T> {
-  const result = await app.dispatch(name, input)
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`)
-  return result.value as T
-}
+import { call } from '../../support/app'
 
 function nextEvent<T>(app: App, event: string, match: (payload: T) => boolean = () => true): Promise<T> {
   return new Promise((resolve) => {
