@@ -132,3 +132,20 @@ export interface GatheredContext {
   readonly build: BuildFacts
   readonly notes: ReadonlyArray<GatherNote>
 }
+
+/**
+ * A project with nothing gathered: no instruction, memory or skill files, an empty listing. What the prompt builder
+ * gets when the root cannot be read, or when the project is known only by its name and day (a replayed transcript).
+ */
+export function emptyGatheredContext(root: string, facts: { readonly projectName: string; readonly date: string }, notes: ReadonlyArray<GatherNote> = []): GatheredContext {
+  return {
+    root,
+    instructions: [],
+    files: {},
+    memory: { project: null, user: null },
+    skills: [],
+    facts: { projectName: facts.projectName, root, listing: [], listingTotal: 0, git: null, date: facts.date },
+    build: { rootFiles: [], packageJson: null },
+    notes,
+  }
+}

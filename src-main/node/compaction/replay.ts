@@ -14,7 +14,7 @@ import type { PassCommit } from '../../engine/loop/ports'
 import type { Usage, WireMessage } from '../../engine/model/wire'
 import type { Clock, Hasher, ModelClient } from '../../engine/ports'
 import { buildPromptPlan, renderRequest } from '../../engine/prompt'
-import type { GatheredContext } from '../../engine/prompt/gathered'
+import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { freezeSession } from '../../engine/prompt/snapshot'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
@@ -38,23 +38,10 @@ export interface ReplaySession {
   readonly maxTokens: number
 }
 
-function emptyProject(root: string): GatheredContext {
-  return {
-    root,
-    instructions: [],
-    files: {},
-    memory: { project: null, user: null },
-    skills: [],
-    facts: { projectName: root.split('/').pop() || 'project', root, listing: [], listingTotal: 0, git: null, date: '2026-02-12' },
-    build: { rootFiles: [], packageJson: null },
-    notes: [],
-  }
-}
-
 export function replaySession(setup: ReplaySetup): ReplaySession {
   const entries = entriesFromMessages(setup.messages, { sessionId: 'replay', startAt: setup.clock.now() - 60_000, stepMs: 1 })
   const history = new HistoryCache().fromView(modelView(entries))
-  const frozen = freezeSession(emptyProject(setup.root), { contextWindowTokens: 200_000, skills: false })
+  const frozen = freezeSession(emptyGatheredContext(setup.root, { projectName: setup.root.split('/').pop() || 'project', date: '2026-02-12' }), { contextWindowTokens: 200_000, skills: false })
   const planner: PrefixPlanner = (h, tail, maxTokens) =>
     buildPromptPlan({
       model: setup.model,

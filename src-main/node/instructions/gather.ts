@@ -9,7 +9,7 @@
  */
 import { basename, join } from 'node:path'
 import { realpath } from 'node:fs/promises'
-import type { GatheredContext, GatheredInstruction, GatheredSkill, GatherNote, InstructionTier } from '../../engine/prompt/gathered'
+import { emptyGatheredContext, type GatheredContext, type GatheredInstruction, type GatheredSkill, type GatherNote, type InstructionTier } from '../../engine/prompt/gathered'
 import { LISTING_CAP } from '../../engine/prompt/session-context'
 import type { FileAccess } from './safe-read'
 import { nodeFileAccess } from './safe-read'
@@ -47,27 +47,14 @@ export async function gatherProjectContext(root: string, options: GatherOptions)
   } catch (err) {
     // Every step below is written not to throw; this is the last line of defence for the promise.
     const message = err instanceof Error ? err.message : String(err)
-    return emptyContext(root, options, [{ path: root, reason: 'unreadable', message: `gathering failed: ${message}` }])
-  }
-}
-
-function emptyContext(root: string, options: GatherOptions, notes: GatherNote[]): GatheredContext {
-  return {
-    root,
-    instructions: [],
-    files: {},
-    memory: { project: null, user: null },
-    skills: [],
-    facts: { projectName: basename(root), root, listing: [], listingTotal: 0, git: null, date: localDate(options.now) },
-    build: { rootFiles: [], packageJson: null },
-    notes,
+    return emptyGatheredContext(root, { projectName: basename(root), date: localDate(options.now) }, [{ path: root, reason: 'unreadable', message: `gathering failed: ${message}` }])
   }
 }
 
 async function gather(rootArg: string, options: GatherOptions): Promise<GatheredContext> {
   const root = await realOrNull(rootArg)
   if (root === null) {
-    return emptyContext(rootArg, options, [{ path: rootArg, reason: 'root_unreadable', message: `${rootArg} could not be opened` }])
+    return emptyGatheredContext(rootArg, { projectName: basename(rootArg), date: localDate(options.now) }, [{ path: rootArg, reason: 'root_unreadable', message: `${rootArg} could not be opened` }])
   }
   const loupeHome = (await realOrNull(options.loupeHome)) ?? options.loupeHome
   const claudeHome = join(options.homeDir, '.claude')

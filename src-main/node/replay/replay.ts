@@ -19,6 +19,7 @@ import type { PassId } from '../../engine/conversation/entries'
 import type { Usage, WireRequest } from '../../engine/model/wire'
 import type { Clock, Hasher } from '../../engine/ports'
 import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, type GatheredContext, type HistoryMessage, type PromptPlan } from '../../engine/prompt'
+import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import { keepWarmHistory, keepWarmPlan, type KeepWarmTotals } from '../../engine/cache'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 import { importSessionText } from '../../engine/transcripts'
@@ -73,21 +74,6 @@ export interface ReplayReport {
   /** Wall time of each pass's attribution, ms. */
   readonly attributionMs: ReadonlyArray<number>
   readonly attributions: ReadonlyArray<PassAttribution>
-}
-
-/** A project as the transcript shows it: its folder and the day it started; no instruction files are known. */
-function replayProject(cwd: string | null, startedAt: number): GatheredContext {
-  const root = cwd ?? '/replay'
-  return {
-    root,
-    instructions: [],
-    files: {},
-    memory: { project: null, user: null },
-    skills: [],
-    facts: { projectName: basename(root) || 'replay', root, listing: [], listingTotal: 0, git: null, date: new Date(startedAt).toISOString().slice(0, 10) },
-    build: { rootFiles: [], packageJson: null },
-    notes: [],
-  }
 }
 
 /** The naive client: the time in the system prompt, breakpoints only on the system blocks. */
@@ -158,7 +144,9 @@ export async function replayTranscript(text: string, fileName: string, options: 
   if (!first) throw new Error(`${fileName}: no request to replay`)
   const clock = settableClock()
   clock.set(first.startedAt)
-  const gathered = replayProject(session.cwd, first.startedAt)
+  // The project as the transcript shows it: its folder and the day it started; no instruction files are known.
+  const root = session.cwd ?? '/replay'
+  const gathered = emptyGatheredContext(root, { projectName: basename(root) || 'replay', date: new Date(first.startedAt).toISOString().slice(0, 10) })
   let frozen = freezeSession(gathered, { contextWindowTokens: findModel(first.model)?.contextWindow ?? 200_000, skills: false })
   const tools = WIRE_TOOLS.filter((t) => t.name !== 'compact')
   const promptSettings = { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: options.staticCacheTtl1h ?? false }
