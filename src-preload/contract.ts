@@ -568,11 +568,15 @@ export const requests = {
           focus: z.string().nullable(),
           dryRun: z.boolean(),
           startedAt: z.number(),
+          /** started | trimmed | summary_started | summary_streaming | summary_finished | extension_failed */
           stage: z.string(),
+          /** Characters of summary so far, and the tokens estimated from them (ceil(chars / 4)). */
           outputChars: z.number(),
           outputTokens: z.number(),
+          /** Stage 1: tool results trimmed and the tokens that saved, once known. */
           trimmed: z.number().nullable(),
           savedTokens: z.number().nullable(),
+          /** The summary as it forms, composed from the progress pieces (src-preload/summary-stream.ts). */
           stream: z.number(),
           text: z.string().max(LIVE_SUMMARY_MAX_CHARS),
           textEnd: z.number(),

@@ -4,34 +4,15 @@
  * stage, the summary's text as it forms, elapsed). Which card is open is shared by the whole view.
  */
 import { create } from 'zustand'
+import { appendSummaryPiece } from '../../src-preload/summary-stream'
 import { LIVE_SUMMARY_MAX_CHARS, type EntryView, type EventPayload, type PassSummaryView, type RequestOutput } from '../../src-preload/contract'
 
 export type CheckpointRecord = RequestOutput<'compaction.list'>['checkpoints'][number]
 export type DraftView = RequestOutput<'compaction.list'>['drafts'][number]
 export type PinView = RequestOutput<'pin.list'>[number]
 
-export interface LiveCompaction {
-  readonly compactionId: string
-  readonly trigger: 'auto' | 'manual' | 'partial' | 'tool'
-  readonly focus: string | null
-  readonly dryRun: boolean
-  readonly startedAt: number
-  /** trimmed | summary_started | summary_streaming | summary_finished | extension_failed */
-  readonly stage: string
-  readonly outputChars: number
-  /** Estimated tokens of summary so far (the main process's ceil(chars / 4)). */
-  readonly outputTokens: number
-  readonly trimmed: number | null
-  readonly savedTokens: number | null
-  /** The summary as it forms: the stream's text, its last LIVE_TEXT_MAX_CHARS characters at most. */
-  readonly text: string
-  /** Characters of the stream's text not in `text`: dropped from its start, or arrived faster than shown. */
-  readonly textHidden: number
-  /** Where the stream's text received so far ends (the next piece's expected offset). */
-  readonly textEnd: number
-  /** Which stream of the compaction the text belongs to (a retry or a second request starts anew). */
-  readonly stream: number
-}
+/** The compaction in flight, as `compaction.list` gives it to a window that opens in its middle and as the events keep it. */
+export type LiveCompaction = NonNullable<RequestOutput<'compaction.list'>['live']>
 
 /** The forming summary is kept up to this many characters, its newest part (the view scrolls to the end). */
 export const LIVE_TEXT_MAX_CHARS = LIVE_SUMMARY_MAX_CHARS
@@ -39,20 +20,7 @@ export const LIVE_TEXT_MAX_CHARS = LIVE_SUMMARY_MAX_CHARS
 /** The live compaction with one `summary_streaming` progress applied: its text appended in order, bounded. */
 export function withSummaryText(live: LiveCompaction, p: { stream?: number; text?: string; textOffset?: number }): LiveCompaction {
   if (typeof p.text !== 'string' || typeof p.textOffset !== 'number') return live
-  const stream = typeof p.stream === 'number' ? p.stream : live.stream
-  const base = stream === live.stream ? live : { ...live, stream, text: '', textHidden: 0, textEnd: 0 }
-  const end = p.textOffset + p.text.length
-  if (end <= base.textEnd) return base
-  // A piece may start after what was received (a burst sent only its tail) or overlap it (never, but harmless).
-  const gap = Math.max(0, p.textOffset - base.textEnd)
-  const piece = p.text.slice(Math.max(0, base.textEnd - p.textOffset))
-  let text = base.text + piece
-  let hidden = base.textHidden + gap
-  if (text.length > LIVE_TEXT_MAX_CHARS) {
-    hidden += text.length - LIVE_TEXT_MAX_CHARS
-    text = text.slice(text.length - LIVE_TEXT_MAX_CHARS)
-  }
-  return { ...base, text, textHidden: hidden, textEnd: end }
+  return appendSummaryPiece(live, { stream: typeof p.stream === 'number' ? p.stream : live.stream, text: p.text, textOffset: p.textOffset }, LIVE_TEXT_MAX_CHARS)
 }
 
 /** The live compaction after one `compaction.progressed` event: stage, sizes, and the summary's text. */
