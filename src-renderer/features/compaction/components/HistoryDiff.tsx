@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
-import { READ_ONLY_OPTIONS } from '../../../monaco/options'
+import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import type { HistoryText, Mark } from '../model/history-text'
 
 const MARK_CLASS: Readonly<Record<Mark, string>> = {
@@ -17,41 +17,18 @@ const MARK_CLASS: Readonly<Record<Mark, string>> = {
  */
 export function HistoryDiff({ monaco: m, before, after, pairKey }: { monaco: Monaco; before: HistoryText; after: HistoryText; pairKey: string }) {
   const hostRef = useRef<HTMLDivElement>(null)
-  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
+  const editorRef = useDiffEditor(m, hostRef, {
+    wordWrap: 'on',
+    diffWordWrap: 'on',
+    hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 8, revealLineCount: 20 },
+  })
   const [ready, setReady] = useState<string | null>(null)
-
-  useEffect(() => {
-    const editor = m.editor.createDiffEditor(hostRef.current!, {
-      ...READ_ONLY_OPTIONS,
-      minimap: { enabled: false },
-      wordWrap: 'on',
-      diffWordWrap: 'on',
-      renderSideBySide: true,
-      useInlineViewWhenSpaceIsLimited: true,
-      renderSideBySideInlineBreakpoint: 700,
-      hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 8, revealLineCount: 20 },
-      ignoreTrimWhitespace: false,
-      originalEditable: false,
-      renderOverviewRuler: true,
-    })
-    editorRef.current = editor
-    return () => {
-      const models = editor.getModel()
-      editor.dispose()
-      models?.original.dispose()
-      models?.modified.dispose()
-      editorRef.current = null
-    }
-  }, [m])
 
   useEffect(() => {
     const editor = editorRef.current
     if (!editor) return
     setReady(null)
-    const previous = editor.getModel()
-    editor.setModel({ original: m.editor.createModel(before.text, 'plaintext'), modified: m.editor.createModel(after.text, 'plaintext') })
-    previous?.original.dispose()
-    previous?.modified.dispose()
+    setDiffTexts(m, editor, before.text, after.text, 'plaintext')
     const decorate = (side: monaco.editor.ICodeEditor, text: HistoryText) =>
       side.createDecorationsCollection(
         text.ranges.map((r) => ({ range: new m.Range(r.startLine, 1, r.endLine, 1), options: { isWholeLine: true, className: MARK_CLASS[r.mark], linesDecorationsClassName: `${MARK_CLASS[r.mark]}-gutter` } })),

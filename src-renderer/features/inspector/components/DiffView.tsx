@@ -4,13 +4,12 @@
  * which block changed first and what produced it, and how many tokens follow it.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
 import { selectComparePassId, useInspectorStore } from '../../../state/inspector'
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
 import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
-import { READ_ONLY_OPTIONS } from '../../../monaco/options'
+import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
 
 export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
@@ -70,31 +69,11 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
 
 function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: PassView; view: PassView; change: FirstChange }) {
   const hostRef = useRef<HTMLDivElement>(null)
-  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
+  const editorRef = useDiffEditor(m, hostRef, {
+    hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
+    maxComputationTime: 10_000,
+  })
   const [ready, setReady] = useState<string | null>(null)
-
-  useEffect(() => {
-    const editor = m.editor.createDiffEditor(hostRef.current!, {
-      ...READ_ONLY_OPTIONS,
-      minimap: { enabled: false },
-      renderSideBySide: true,
-      useInlineViewWhenSpaceIsLimited: true,
-      renderSideBySideInlineBreakpoint: 700,
-      hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
-      ignoreTrimWhitespace: false,
-      originalEditable: false,
-      maxComputationTime: 10_000,
-      renderOverviewRuler: true,
-    })
-    editorRef.current = editor
-    return () => {
-      const models = editor.getModel()
-      editor.dispose()
-      models?.original.dispose()
-      models?.modified.dispose()
-      editorRef.current = null
-    }
-  }, [m])
 
   useEffect(() => {
     const editor = editorRef.current
@@ -102,13 +81,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     setReady(null)
     const left = base.cacheOrder()
     const right = view.cacheOrder()
-    const previous = editor.getModel()
-    editor.setModel({
-      original: m.editor.createModel(left?.text ?? base.detail.requestBody, 'json'),
-      modified: m.editor.createModel(right?.text ?? view.detail.requestBody, 'json'),
-    })
-    previous?.original.dispose()
-    previous?.modified.dispose()
+    setDiffTexts(m, editor, left?.text ?? base.detail.requestBody, right?.text ?? view.detail.requestBody, 'json')
 
     // Mark the first changed block: on the right, or on the left when the change is a removal.
     const side = change.kind === 'block' && change.change === 'removed' ? editor.getOriginalEditor() : editor.getModifiedEditor()
