@@ -3,9 +3,8 @@
  * what is recorded (nothing that can carry a secret), and which client a request belongs to.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import { isHopByHop } from '../hop-by-hop'
 
-/** Connection-level headers: they describe one hop and are never forwarded (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 
 /** Never recorded, whatever their value: API keys pass through the proxy and are never stored. */
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization', 'cookie', 'set-cookie', 'anthropic-admin-api-key'])
@@ -17,7 +16,7 @@ export const CLIENT_HEADER = 'x-loupe-client'
 export function upstreamHeaders(headers: IncomingHttpHeaders, host: string, bodyBytes: number): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'host' || name === CLIENT_HEADER) continue
+    if (value === undefined || isHopByHop(name) || name === 'host' || name === CLIENT_HEADER) continue
     out[name] = value
   }
   out.host = host
@@ -30,7 +29,7 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, host: string, body
 export function clientHeaders(rawHeaders: ReadonlyArray<string>): string[] {
   const out: string[] = []
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (HOP_BY_HOP.has(rawHeaders[i]!.toLowerCase())) continue
+    if (isHopByHop(rawHeaders[i]!)) continue
     out.push(rawHeaders[i]!, rawHeaders[i + 1]!)
   }
   return out

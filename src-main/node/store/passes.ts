@@ -9,6 +9,7 @@
 import type { Usage } from '../../engine/model/wire'
 import { statement, type Db } from './database'
 import { joinBody, joinParts, splitBody, type SplitBody } from './body-split'
+import { isHopByHop } from '../hop-by-hop'
 import { BlobRepo, hashHex, hashKey, sha256Hex } from './blobs'
 import { newId } from './ids'
 
@@ -172,14 +173,12 @@ function encodePassRow(row: PassRow): Record<string, unknown> {
 }
 
 /**
- * Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection's framing, not the response: they are not kept.
- * Everything the service said about the request (request-id, rate limits, retry-after …) is.
+ * Hop-by-hop headers describe one connection's framing, not the response: they are not kept. Everything the service
+ * said about the request (request-id, rate limits, retry-after …) is.
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-authorization'])
-
 function keptHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = value
+  for (const [name, value] of Object.entries(headers)) if (!isHopByHop(name)) out[name] = value
   return out
 }
 
