@@ -31,7 +31,7 @@ import { StoreSessionLog } from './store-log'
 import { nextLiveCompaction, type LiveCompactionSnapshot } from './live-compaction'
 import { parseSessionState, type SessionState } from './state'
 import type { PassSummary } from '../store/passes'
-import { sha256Hex } from '../store/blobs'
+import { nodeHasher } from '../hasher'
 import { DEFAULT_PROJECT_CONFIG, loadProjectConfig, type ProjectConfig } from '../compaction/config'
 import { loadExtensions, type LoadedExtensions } from '../compaction/extensions'
 import { SessionCompaction, type CompactionEvent, type CompactionHost, type CompactOutcome, type DraftView } from './compaction'
@@ -105,7 +105,7 @@ export class SessionRuntime {
   }
 
   private setBaseline(gathered: GatheredContext): void {
-    const next = fileSignatures(gathered, sha256Hex)
+    const next = fileSignatures(gathered, nodeHasher.sha256Hex)
     if (JSON.stringify(next) !== JSON.stringify(this.state.fileBaseline)) this.save({ fileBaseline: next })
   }
   /** The compaction in flight, as events have told it so far (live-compaction.ts). */
@@ -402,7 +402,7 @@ export class SessionRuntime {
    */
   fileChangeNotes(after: GatheredContext): ContextNote[] {
     if (!this.state.frozen || !this.baseline) return []
-    return diffSignatures(this.baseline, fileSignatures(after, sha256Hex)).map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
+    return diffSignatures(this.baseline, fileSignatures(after, nodeHasher.sha256Hex)).map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
   }
 
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {

@@ -15,6 +15,7 @@
  */
 import { createHash, type Hash } from 'node:crypto'
 import type { WireMessage } from '../../engine/model/wire'
+import { sha256Hex } from '../store/blobs'
 import { splitRecord } from '../store/body-split'
 import type { SplitRequest } from '../store/passes'
 
@@ -31,8 +32,6 @@ interface Step {
   /** The body's hash state after this message. */
   readonly state: Hash
 }
-
-const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
 
