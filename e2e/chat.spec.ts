@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, openProjectWithSession, rpc, test } from './fixtures'
+import { appEvent, expect, openProjectWithSession, rpc, test } from './fixtures'
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
@@ -17,17 +17,22 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     const composer = app.getByLabel('Message')
 
     await composer.fill('read README.md')
+    const firstEnded = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     await expect(app.locator('.tool-call[data-tool="read_file"][data-status="done"]')).toHaveCount(1)
     await expect(app.locator('.msg.assistant').last()).toContainText('Prints a friendly hello')
+    // The answer shows before the turn has ended; a message sent in between would find the session busy.
+    await firstEnded
 
     await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    const secondEnded = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     const approval = app.getByRole('group', { name: 'Approval needed' })
     await expect(approval).toContainText('Edit greet.ts')
     await app.screenshot({ path: 'e2e/screenshots/chat-approval.png' })
     await approval.getByRole('button', { name: 'Approve once' }).click()
     await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')).toHaveCount(1)
+    await secondEnded
     await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
     expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('goodbye')
 
