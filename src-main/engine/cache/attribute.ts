@@ -10,7 +10,7 @@ import type { Usage } from '../model/wire'
 import type { CacheMissReason } from '../ports'
 import type { PassContext } from './context'
 import { findCause } from './explain'
-import { bestPossibleHit, firstNewMessage, type BestHit } from './limit'
+import { bestPossibleHit, firstNewMessage, newlyStrippedMessage, type BestHit } from './limit'
 import { finishPrediction, predict, type BreakpointAction, type Prediction, type TokenSplit } from './predict'
 import { inputCost, missCost, outputCost, splitOfUsage, type ModelLookup } from './pricing'
 import { TokenScale } from './scale'
@@ -166,8 +166,12 @@ export function attribute(input: AttributeInput): PassAttribution {
     : null
 
   const previousStart = previous ? previous.facts.startedAt : null
-  const newFrom = firstNewMessage(context.messages, previous?.context?.messages ?? null, walk.messageCount, previous?.walk?.messageCount ?? previous?.context?.messages?.length ?? 0)
-  const limit = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, now })
+  const newContent = firstNewMessage(context.messages, previous?.context?.messages ?? null, walk.messageCount, previous?.walk?.messageCount ?? previous?.context?.messages?.length ?? 0)
+  // A message whose thinking the model now strips reads as new to the service (§2.5).
+  const stripped = previous ? newlyStrippedMessage(previous.walk ?? null, walk) : null
+  const strippedFirst = stripped !== null && stripped < newContent
+  const newFrom = strippedFirst ? stripped : newContent
+  const limit = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
 
   const readPosition = actualSplit ? (actualPosition ?? -1) : predicted.readPosition
   const readTokens = actualSplit ? actualSplit.read : predicted.tokens.read

@@ -37,7 +37,11 @@ export interface CauseInput {
 
 export function findCause(input: CauseInput): MissCause {
   const { walk, previous, state, now, readPosition, limit, scale, model } = input
-  if (limit.position >= 0 && readPosition >= limit.position) return { kind: 'none', label: 'only the new tail paid' }
+  if (limit.position >= 0 && readPosition >= limit.position) {
+    const stripped = limit.thinkingStrippedFrom
+    if (stripped === undefined) return { kind: 'none', label: 'only the new tail paid' }
+    return { kind: 'none', label: `only the new tail paid: from messages[${stripped}] on, ${model.id} no longer sees earlier turns' thinking (it drops it at a new user turn), so that part was written again` }
+  }
   // Idle longer than any TTL since the previous conversation pass, yet read: a keep-warm pre-warm sent in the gap
   // wrote a 1h entry that was still alive.
   if (limit.reason === 'idle_beyond_ttl' && readPosition >= 0) return { kind: 'none', label: 'only the new tail paid' }

@@ -5,6 +5,10 @@
  * the idle gap since the previous pass is longer than the longest TTL (1h, docs/reference/anthropic-api.md §5.1), or
  * the prefix is below the model's minimum (§5.2), or there was no previous pass at all.
  *
+ * On a model that drops earlier turns' thinking (§2.5), a new human turn takes the thinking out of the turns before
+ * it: from the first assistant message that loses its thinking, the service sees a prefix no earlier request had,
+ * so that message counts as new, as no cache policy can change what the model strips.
+ *
  * What the limit does not excuse: edits above the tail (an instruction file applied now, a tool set change, a
  * context edit), a model switch, an expired 5-minute entry, a breakpoint the lookback could not reach. Those are
  * choices, and each miss they cause gets a cause.
@@ -24,6 +28,8 @@ export interface BestHit {
   readonly newFromMessage: number
   /** Idle time since the previous pass started, when there was one. */
   readonly idleMs: number | null
+  /** The first message that counts as new because the model stripped its thinking (§2.5), when that set the limit. */
+  readonly thinkingStrippedFrom?: number
 }
 
 /** Where each message came from: the session entries it was made from. */
@@ -60,6 +66,17 @@ export function firstNewMessage(
   return Math.min(previousCount, currentCount)
 }
 
+/**
+ * The first assistant message whose thinking the current request's model strips and the previous request's did not
+ * have to (it came after the previous request's newest human turn), or null. The previous request is judged by the
+ * current model's rule, so a model switch does not count as a strip of its own.
+ */
+export function newlyStrippedMessage(previous: RequestWalk | null, current: RequestWalk): number | null {
+  if (current.thinkingStripped.length === 0) return null
+  const before = previous ? previous.humanTurn : -1
+  return current.thinkingStripped.find((i) => i >= before) ?? null
+}
+
 export interface LimitInput {
   readonly walk: RequestWalk
   readonly scale: TokenScale
@@ -67,6 +84,8 @@ export interface LimitInput {
   /** The previous pass of the session: its start and how many messages it sent. Null for the first pass. */
   readonly previous: { readonly startedAt: number } | null
   readonly newFromMessage: number
+  /** Set when newFromMessage is a message whose thinking the model stripped (newlyStrippedMessage). */
+  readonly thinkingStripped?: boolean
   readonly now: number
 }
 
@@ -82,5 +101,5 @@ export function bestPossibleHit(input: LimitInput): BestHit {
   if (position < 0) return none('cold', idleMs)
   const tokens = scale.at(position)
   if (tokens < minCacheableTokens) return none('below_minimum', idleMs)
-  return { position, tokens, reason: 'new_tail', newFromMessage, idleMs }
+  return { position, tokens, reason: 'new_tail', newFromMessage, idleMs, ...(input.thinkingStripped ? { thinkingStrippedFrom: newFromMessage } : {}) }
 }

@@ -18,6 +18,8 @@ export interface CacheModel {
   readonly id: string
   /** §5.2: below this many prompt tokens a breakpoint neither reads nor writes. */
   readonly minCacheableTokens: number
+  /** §2.5: the model drops earlier turns' thinking once a user message that is not only tool results arrives. */
+  readonly stripsPriorThinking: boolean
   /** Null for a model the price table does not know: tokens are still attributed, dollars are not. */
   readonly prices: CachePrices | null
 }

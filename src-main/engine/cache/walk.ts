@@ -7,6 +7,10 @@
  * the model before the first tool, and tool_choice, thinking and image presence before the first message. A change
  * to any of them therefore changes every key after its level, which is the invalidation table of §5.3. Two prefixes
  * have the same key exactly when the API would treat them as the same cache entry.
+ *
+ * On a model that strips earlier turns' thinking (§2.5), the thinking blocks of assistant messages before the newest
+ * human turn are not part of what the cache sees, so they are left out of the walk: a new human turn then changes
+ * every key from the first stripped block on, as it changes the service's prefix.
  */
 import type { CacheTtl, ContentBlock, WireRequest } from '../model/wire'
 import type { Hasher } from '../ports'
@@ -53,6 +57,12 @@ export interface RequestWalk {
    */
   readonly refs: ReadonlyArray<object>
   readonly refEnds: ReadonlyArray<number>
+  /** The newest human turn: the last user message that is not only tool results (-1: none). */
+  readonly humanTurn: number
+  /** Messages before this index have their thinking left out (-1: none; the model keeps prior thinking). */
+  readonly strippedBefore: number
+  /** The assistant messages whose thinking was left out, ascending. */
+  readonly thinkingStripped: ReadonlyArray<number>
 }
 
 /** `tools[3]`, `system[1]`, `messages[4].content[2]`. */
@@ -154,6 +164,39 @@ function levelSalts(request: WireRequest): { model: string; messages: string } {
 export interface WalkOptions {
   /** The walk of an earlier request: keys of a shared prefix are taken from it instead of hashed again. */
   readonly previous?: RequestWalk | null
+  /** The request's model drops earlier turns' thinking (CacheModel.stripsPriorThinking). */
+  readonly stripsPriorThinking?: boolean
+}
+
+/** §2.5: the newest user message that carries something other than tool results, or -1. */
+function newestHumanTurn(messages: WireRequest['messages']): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role === 'user' && m.content.some((b) => b.type !== 'tool_result')) return i
+  }
+  return -1
+}
+
+function isThinking(block: ContentBlock): boolean {
+  return block.type === 'thinking' || block.type === 'redacted_thinking'
+}
+
+const thinkingMemo = new WeakMap<object, boolean>()
+
+/** The assistant messages before `before` that carry thinking: what a stripping model leaves out. */
+function thinkingMessages(messages: WireRequest['messages'], before: number): number[] {
+  const out: number[] = []
+  for (let i = 0; i < before; i++) {
+    const m = messages[i]!
+    if (m.role !== 'assistant') continue
+    let known = thinkingMemo.get(m)
+    if (known === undefined) {
+      known = m.content.some(isThinking)
+      thinkingMemo.set(m, known)
+    }
+    if (known) out.push(i)
+  }
+  return out
 }
 
 /** Walks a request in cache order. Pure; hashing goes through the Hasher port. */
@@ -165,6 +208,8 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
   const refs: object[] = [...tools, ...system, ...request.messages]
   const automatic = (request as unknown as { cache_control?: unknown }).cache_control !== undefined
   const previous = options.previous ?? null
+  const humanTurn = newestHumanTurn(request.messages)
+  const strippedBefore = options.stripsPriorThinking ? humanTurn : -1
 
   // Objects the previous request also held, at the same place: their blocks are taken as they are (same object,
   // same bytes, same marker). Message objects only when the messages salt is the same.
@@ -182,7 +227,9 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
     const ref = refs[r]!
     const start = blocks.length
     if (r >= firstMessageRef) messageStarts.push(start)
-    if (reuse && previous.refs[r] === ref && (r < firstMessageRef || messagesSame) && (r === 0 ? 0 : previous.refEnds[r - 1]) === start) {
+    // A message is taken only when it is stripped (or not) as it was: a new human turn strips the ones before it.
+    const strippedAlike = r < firstMessageRef || (r - firstMessageRef < strippedBefore) === (r - firstMessageRef < (previous?.strippedBefore ?? -1))
+    if (reuse && previous.refs[r] === ref && (r < firstMessageRef || messagesSame) && strippedAlike && (r === 0 ? 0 : previous.refEnds[r - 1]) === start) {
       const end = previous.refEnds[r]!
       for (let i = start; i < end; i++) blocks.push(previous.blocks[i]!)
       if (sharing) sharedBlocks = end
@@ -199,9 +246,12 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
         blocks.push({ area: 'system', index: i, blockIndex: 0, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
       } else {
         const i = r - firstMessageRef
-        const content = request.messages[i]!.content
+        const message = request.messages[i]!
+        const content = message.content
+        const strip = i < strippedBefore && message.role === 'assistant'
         for (let b = 0; b < content.length; b++) {
           const block = content[b]!
+          if (strip && isThinking(block)) continue
           const d = digestBlock(block, hasher, memo)
           blocks.push({ area: 'messages', index: i, blockIndex: b, digest: d.digest, tokens: d.tokens, ttl: ttlOf(block), markable: isMarkable(block) })
         }
@@ -221,7 +271,7 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
     cum[i] = running
     if (block.ttl !== null) breakpoints.push(i)
   }
-  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts, refs, refEnds }
+  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts, refs, refEnds, humanTurn, strippedBefore, thinkingStripped: strippedBefore > 0 ? thinkingMessages(request.messages, strippedBefore) : [] }
 }
 
 /**

@@ -68,7 +68,10 @@ export interface WireRequest {
   readonly tools?: ReadonlyArray<WireTool>
   readonly tool_choice?: { readonly type: 'auto' | 'any' | 'none' } | { readonly type: 'tool'; readonly name: string }
   readonly messages: ReadonlyArray<WireMessage>
-  readonly thinking?: { readonly type: 'enabled'; readonly budget_tokens: number } | { readonly type: 'disabled' }
+  readonly thinking?:
+    | { readonly type: 'enabled'; readonly budget_tokens: number }
+    | { readonly type: 'adaptive'; readonly display?: 'summarized' | 'omitted' }
+    | { readonly type: 'disabled' }
   readonly stream?: boolean
   readonly metadata?: { readonly user_id?: string }
 }

@@ -23,5 +23,7 @@ export function renderRequest(plan: PromptPlan): WireRequest {
 }
 
 function canonicalThinking(thinking: NonNullable<WireRequest['thinking']>): NonNullable<WireRequest['thinking']> {
-  return thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: thinking.budget_tokens } : { type: 'disabled' }
+  if (thinking.type === 'enabled') return { type: 'enabled', budget_tokens: thinking.budget_tokens }
+  if (thinking.type === 'adaptive') return thinking.display ? { type: 'adaptive', display: thinking.display } : { type: 'adaptive' }
+  return { type: 'disabled' }
 }

@@ -7,7 +7,7 @@
  * next pass costs its new blocks, not the session. After a restart the first call reloads the facts from the
  * stored attributions, and attributes any earlier pass that has none (in order) before the one asked for.
  */
-import { attribute, CacheTimeline, contextFromPlan, walkRequest, type ModelLookup, type PassAttribution, type PassContext, type RequestWalk } from '../../engine/cache'
+import { attribute, CacheTimeline, contextFromPlan, type ModelLookup, type PassAttribution, type PassContext, type RequestWalk } from '../../engine/cache'
 import type { CacheMissReason, Hasher } from '../../engine/ports'
 import type { WireRequest } from '../../engine/model/wire'
 import type { PromptPlan } from '../../engine/prompt/plan'
@@ -15,7 +15,7 @@ import { renderRequest } from '../../engine/prompt/render'
 import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
 import type { PassSummary } from '../store/passes'
-import { cacheModels } from './models'
+import { cacheModels, walkFor } from './models'
 import { contextFromStored, diagnosisFromResponse, requestFromBody, storeDescriber } from './stored'
 
 export interface AttributeOptions {
@@ -124,7 +124,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     context ??= contextFromStored(stored.plan, stored.segments)
   }
   if (!request) return null
-  const walk = walkRequest(request, hasher, { previous: latest?.walk ?? null })
+  const walk = walkFor(request, hasher, { previous: latest?.walk ?? null, ...(options.models ? { models: options.models } : {}) })
 
   const start = summary.attempts.at(-1)?.startedAt ?? summary.queuedAt
   // The pass compared with: the earlier conversation pass that started last (by seq when two started together).
@@ -197,7 +197,7 @@ function loadWalk(store: Store, known: KnownPass, hasher: Hasher): void {
   const stored = store.passes.get(known.id)
   if (!stored) return
   const request = requestFromBody(stored.requestBody)
-  if (request) known.walk = walkRequest(request, hasher)
+  if (request) known.walk = walkFor(request, hasher)
   known.context = contextFromStored(stored.plan, stored.segments)
 }
 

@@ -25,7 +25,6 @@ import {
   cachedReadPosition,
   priceCandidates,
   TokenScale,
-  walkRequest,
   type EditPrice,
   type PassContext,
   type ProposedEdit,
@@ -41,7 +40,7 @@ import { gatherProjectContext } from '../instructions'
 import { findModel } from '../model/models'
 import { parseSessionState } from '../session/state'
 import type { Store } from '../store'
-import { cacheModels } from './models'
+import { cacheModels, walkFor } from './models'
 import { contextFromStored, requestFromBody } from './stored'
 import { editBasis, priceSessionEdit, type CacheSummaryOptions, type EditBasis } from './summary'
 import type { CountRequest, TokenCounter } from './token-counter'
@@ -94,7 +93,7 @@ function lastRequest(store: Store, sessionId: string, passId: string, hasher: Ha
   const stored = store.passes.get(passId)
   const request = stored ? requestFromBody(stored.requestBody) : null
   if (!stored || !request) return null
-  const entry = { passId, request, walk: walkRequest(request, hasher), context: contextFromStored(stored.plan, stored.segments) }
+  const entry = { passId, request, walk: walkFor(request, hasher), context: contextFromStored(stored.plan, stored.segments) }
   byStore.set(sessionId, entry)
   return entry
 }
@@ -225,8 +224,8 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   }
   if (!candidates) return estimate()
 
-  const withoutWalk = walkRequest(candidates.without, hasher, { previous: walk })
-  const withWalk = walkRequest(candidates.with, hasher, { previous: walk })
+  const withoutWalk = walkFor(candidates.without, hasher, { previous: walk, models })
+  const withWalk = walkFor(candidates.with, hasher, { previous: walk, models })
   const state = CacheState.at(basis.facts, now)
   const counter = options.counter
   const count = (r: CountRequest): Promise<number | null> => (counter ? counter.tryCount(r) : Promise.resolve(null))

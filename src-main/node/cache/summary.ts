@@ -7,7 +7,6 @@ import {
   priceEdit,
   summarizeSession,
   TokenScale,
-  walkRequest,
   type EditPrice,
   type ModelLookup,
   type PassAttribution,
@@ -22,7 +21,7 @@ import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
 import type { PassSummary } from '../store/passes'
 import { attributePass, sessionCache } from './attribute-pass'
-import { cacheModels } from './models'
+import { cacheModels, walkFor } from './models'
 import { contextFromStored, requestFromBody } from './stored'
 
 export interface CacheSummaryOptions {
@@ -93,7 +92,7 @@ export function editBasis(
     const stored = store.passes.get(last.id)
     const request = stored ? requestFromBody(stored.requestBody) : null
     if (!stored || !request) return null
-    walk = walkRequest(request, hasher)
+    walk = walkFor(request, hasher, { models: options.models ?? cacheModels })
     context = contextFromStored(stored.plan, stored.segments)
   }
   const facts = passes.flatMap((p) => (isAttribution(p.attribution) ? [p.attribution.facts] : p.id === last.id ? [attribution.facts] : []))

@@ -33,8 +33,17 @@ export interface ModelInfo {
   readonly minCacheableTokens: number
   /** §8: `adaptive` models refuse `thinking.type: "enabled"`; `enabled` models take a budget. */
   readonly thinking: 'adaptive' | 'enabled'
+  /**
+   * §2.5: every Haiku and the Opus/Sonnet before the keep-all generation (here Sonnet 4.5) drop the thinking of
+   * earlier turns once a user message that is not only tool results arrives; the prompt cache sees the request
+   * without them. Opus 4.5+, Sonnet 4.6+, Fable and Mythos keep it (billed and cached as input).
+   */
+  readonly stripsPriorThinking: boolean
   readonly prices: Prices
 }
+
+/** §2.5's stripping models among those in the table. */
+const STRIPS_PRIOR_THINKING: ReadonlySet<string> = new Set(['claude-haiku-5-5', 'claude-haiku-4-5', 'claude-sonnet-4-5'])
 
 /** Rounds away float noise (3 × 0.1 = 0.30000000000000004) so prices read as published. */
 const tidy = (usd: number): number => Math.round(usd * 1e6) / 1e6
@@ -54,7 +63,7 @@ function prices(input: number, output: number, source: string, readMultiplier = 
 const PC = 'docs/reference/anthropic-api.md §5.5 [DOC-PC]'
 const M = 1_000_000
 
-export const MODELS: ReadonlyArray<ModelInfo> = [
+const TABLE: ReadonlyArray<Omit<ModelInfo, 'stripsPriorThinking'>> = [
   { id: 'claude-opus-5-5', label: 'Claude Opus 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(4, 20, '§5.5 official Opus 5.5 model page', 0.05) },
   { id: 'claude-sonnet-5-5', label: 'Claude Sonnet 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, '§5.5 official Sonnet 5.5 model page (read 0.20; a later cut to 0.10 is unconfirmed)') },
   { id: 'claude-haiku-5-5', label: 'Claude Haiku 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(0.1, 0.5, '§5.5 third-party only (prompt ≤100k tier)', 0.1, true) },
@@ -74,6 +83,8 @@ export const MODELS: ReadonlyArray<ModelInfo> = [
   { id: 'claude-opus-4-5', label: 'Claude Opus 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(5, 25, PC) },
   { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 1024, thinking: 'enabled', prices: prices(3, 15, PC) },
 ]
+
+export const MODELS: ReadonlyArray<ModelInfo> = TABLE.map((m) => ({ ...m, stripsPriorThinking: STRIPS_PRIOR_THINKING.has(m.id) }))
 
 /** The model the app starts with. */
 export const DEFAULT_MODEL_ID = 'claude-sonnet-4-6'

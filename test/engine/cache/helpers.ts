@@ -23,6 +23,7 @@ export const hasher = fakeHasher()
 export const SONNET: CacheModel = {
   id: 'claude-sonnet-4-6',
   minCacheableTokens: 0,
+  stripsPriorThinking: false,
   prices: { inputPerMTok: 3, outputPerMTok: 15, cacheWrite5mPerMTok: 3.75, cacheWrite1hPerMTok: 6, cacheReadPerMTok: 0.3 },
 }
 

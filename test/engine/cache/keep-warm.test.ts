@@ -17,7 +17,7 @@ import type { Usage } from '../../../src-main/engine/model/wire'
 import { buildPromptPlan, renderRequest, type HistoryMessage } from '../../../src-main/engine/prompt'
 import { assistantToolUse, baseInput, SETTINGS, toolResult, user } from '../prompt/fakes'
 
-const OPUS: CacheModel = { id: 'claude-opus-4-6', minCacheableTokens: 4096, prices: { inputPerMTok: 5, outputPerMTok: 25, cacheWrite5mPerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 } }
+const OPUS: CacheModel = { id: 'claude-opus-4-6', minCacheableTokens: 4096, stripsPriorThinking: false, prices: { inputPerMTok: 5, outputPerMTok: 25, cacheWrite5mPerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 } }
 
 function usage(read: number, written: number, uncached: number, output: number): Usage {
   return { input_tokens: uncached, output_tokens: output, cache_read_input_tokens: read, cache_creation_input_tokens: written, cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 } }

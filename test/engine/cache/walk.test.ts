@@ -66,4 +66,46 @@ describe('walkRequest', () => {
       }),
     )
   })
+
+  describe('on a model that strips earlier turns\' thinking (§2.5)', () => {
+    const think = (label: string) => ({ type: 'thinking', thinking: `thinking ${label}`.padEnd(200, '.'), signature: `sig-${label}` }) as never
+    const toolUse = { type: 'tool_use', id: 'tu_1', name: 'read', input: {} } as never
+    const toolResult = user({ type: 'tool_result', tool_use_id: 'tu_1', content: 'ok' } as never)
+    const turn = [user(text('ask')), assistant(think('a'), toolUse), toolResult, assistant(think('b'), text('done'))]
+
+    it('keeps the thinking of the current turn, tool results included, and of every turn on a keeping model', () => {
+      const strips = walkRequest(request(turn), hasher, { stripsPriorThinking: true })
+      const keeps = walkRequest(request(turn), hasher)
+      expect(strips.blocks.map(blockPath)).toEqual(keeps.blocks.map(blockPath))
+      expect(strips.keys).toEqual(keeps.keys)
+    })
+
+    it('leaves out the thinking before the newest human turn, so that turn changes every key from the first stripped block', () => {
+      const next = [...turn, user(text('next'))]
+      const strips = walkRequest(request(next), hasher, { stripsPriorThinking: true })
+      expect(strips.blocks.map(blockPath)).toEqual(['messages[0].content[0]', 'messages[1].content[1]', 'messages[2].content[0]', 'messages[3].content[1]', 'messages[4].content[0]'])
+      expect(strips.strippedBefore).toBe(4)
+      const before = walkRequest(request(turn), hasher, { stripsPriorThinking: true })
+      // The first message's key survives; from the stripped thinking on, the service sees another prefix.
+      expect(strips.keys[0]).toBe(before.keys[0])
+      expect(strips.keys[1]).not.toBe(before.keys[1])
+      expect(strips.keys.slice(1).every((k) => !before.keys.includes(k))).toBe(true)
+    })
+
+    it('takes nothing stripped differently from the previous walk, and still gives what a fresh walk gives', () => {
+      const pool = [user(text('a')), user(text('b')), assistant(think('x'), text('y')), assistant(think('z'), toolUse), toolResult]
+      const pick = fc.array(fc.integer({ min: 0, max: pool.length - 1 }), { minLength: 1, maxLength: 8 })
+      fc.assert(
+        fc.property(pick, pick, fc.boolean(), fc.boolean(), (xs, ys, a, b) => {
+          const first = walkRequest(request(xs.map((i) => pool[i]!)), hasher, { stripsPriorThinking: a })
+          const second = request(ys.map((i) => pool[i]!))
+          const reused = walkRequest(second, hasher, { previous: first, stripsPriorThinking: b })
+          const fresh = walkRequest(second, hasher, { stripsPriorThinking: b })
+          expect(reused.keys).toEqual(fresh.keys)
+          expect(reused.blocks).toEqual(fresh.blocks)
+          expect(reused.messageStarts).toEqual(fresh.messageStarts)
+        }),
+      )
+    })
+  })
 })

@@ -111,6 +111,8 @@ export interface SessionOptions {
   readonly staticCacheTtl1h?: boolean
   /** Keep the previous pass's tail marked (the app's policy); off to show the lookback limit. */
   readonly keepTail?: boolean
+  /** The requests' `thinking` setting (none when absent). */
+  readonly thinking?: PromptPlan['thinking']
 }
 
 /** One scenario's world: a simulator on a manual clock, a store, a session, a conversation. */
@@ -129,6 +131,7 @@ export class Scenario {
   frozen: FrozenSession
   staticCacheTtl1h: boolean
   keepTail: boolean
+  thinking: PromptPlan['thinking']
   previousLength = 0
   private entrySeq = 0
   private lastMessageId: string | null = null
@@ -141,6 +144,7 @@ export class Scenario {
     this.model = options.model ?? 'claude-sonnet-4-6'
     this.staticCacheTtl1h = options.staticCacheTtl1h ?? false
     this.keepTail = options.keepTail ?? true
+    this.thinking = options.thinking ?? null
     this.frozen = freezeSession(projectGathered(), { contextWindowTokens: 200_000, skills: true })
   }
 
@@ -182,8 +186,9 @@ export class Scenario {
     const previous = this.previousLength
     return buildPromptPlan({
       model: this.model,
-      maxTokens: 1024,
+      maxTokens: this.thinking?.type === 'enabled' ? this.thinking.budget_tokens + 1024 : 1024,
       settings: { ...SETTINGS, staticCacheTtl1h: this.staticCacheTtl1h },
+      ...(this.thinking ? { thinking: this.thinking } : {}),
       tools: this.tools,
       project: this.frozen.project,
       session: this.frozen.session,

@@ -9,7 +9,7 @@ describe('cache scenarios against the simulator', () => {
   let suite: SuiteResult
   it('runs every scenario', async () => {
     suite = await runSuite()
-    expect(suite.scenarios.length).toBe(14)
+    expect(suite.scenarios.length).toBe(16)
   }, 60_000)
 
   it('agrees with the simulator on every pass, with no unexplained outcome', () => {
@@ -41,6 +41,18 @@ describe('cache scenarios against the simulator', () => {
     expect(labels.get('concurrent')![2]).toMatch(/^concurrent pass: pas_\w+ writes messages\[2\]\.content\[0\], but its response began 1 s after this pass was sent/)
     expect(labels.get('compaction')![5]).toMatch(/^system\[1\] · memory · \.loupe\/memory\.md · re-frozen at the compaction checkpoint at \d\d:\d\d$/)
     expect(labels.get('context_edit')![4]).toMatch(/^messages\[2\] · context edit by trim-old-tools at \d\d:\d\d$/)
+  })
+
+  it('reads past earlier turns\' thinking on a model that keeps it, and stops before it on one that strips it', () => {
+    const kept = suite.scenarios.find((s) => s.name === 'thinking_kept')!.checks
+    expect(kept[2]!.attribution.readPath).toBe('messages[2].content[0]')
+    const stripped = suite.scenarios.find((s) => s.name === 'thinking_stripped')!.checks
+    // The second turn's first pass: the first answer lost its thinking, so only the first message is read.
+    expect(stripped[2]!.attribution.readPath).toBe('messages[0].content[1]')
+    expect(stripped[2]!.attribution.outcome).toBe('full')
+    expect(stripped[2]!.attribution.cause.label).toMatch(/^only the new tail paid: from messages\[1\] on, claude-sonnet-4-5 no longer sees earlier turns' thinking/)
+    // Within a turn (tool results), nothing is stripped: the whole prefix is read.
+    expect(stripped[3]!.attribution.cause.label).toBe('only the new tail paid')
   })
 
   it('reads exactly the tokens it predicted when the read ends on an earlier write', () => {

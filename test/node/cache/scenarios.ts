@@ -236,7 +236,42 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
       s.user('Thanks.')
       await s.pass('none')
     }),
+
+  // Thinking on a model that keeps it (Sonnet 4.6, §2.5): earlier turns' thinking stays in the prefix, so a new
+  // human turn reads everything before it.
+  () =>
+    runScenario('thinking_kept', { thinking: { type: 'adaptive' } }, async (s) => {
+      await thinkingTurn(s, 'Why does checkout fail for carts over $100?', 'src/checkout.ts', ['cold', 'none'])
+      await thinkingTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+    }),
+
+  // Thinking on a model that strips it (Sonnet 4.5, §2.5): the new human turn takes the earlier turn's thinking out
+  // of the prefix, so the read stops before the first assistant message that lost it. No policy can read past it:
+  // that is the limit, not a miss.
+  () =>
+    runScenario('thinking_stripped', { model: 'claude-sonnet-4-5', thinking: { type: 'enabled', budget_tokens: 1024 } }, async (s) => {
+      await thinkingTurn(s, 'Why does checkout fail for carts over $100?', 'src/checkout.ts', ['cold', 'none'])
+      await thinkingTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+      s.replies.push(answer('Both paths round per line.'))
+      s.user('Summarise.')
+      await s.pass('none')
+    }),
 ]
+
+/** readTurn with thinking before the call and before the answer, as a thinking model answers. */
+async function thinkingTurn(s: Scenario, request: string, path: string, expected: [PassCheck['expected'], PassCheck['expected']]): Promise<void> {
+  const think = (text: string) => ({ type: 'thinking' as const, thinking: `${text} `.repeat(20) })
+  s.replies.push(
+    { content: [think(`I should read ${path} first.`), ...readCall(path).content] },
+    { content: [think(`${path} sums integer cents; that answers it.`), { type: 'text', text: `The total in ${path} sums the items in cents.` }] },
+  )
+  s.user(request)
+  await s.pass(expected[0])
+  s.clock.advance(2_000)
+  s.results(() => FILE(path))
+  await s.pass(expected[1])
+  s.clock.advance(20_000)
+}
 
 export interface SuiteResult {
   readonly scenarios: ReadonlyArray<ScenarioResult>
