@@ -301,6 +301,8 @@ export const AppSettingsSchema = z.object({
   defaultMode: PermissionModeSchema,
   /** One cache pre-warm in an idle gap, before the 5-minute entries expire (docs/decisions/0009-cache-keep-warm.md). */
   keepCacheWarm: z.boolean(),
+  /** Adaptive thinking on the models that offer it (docs/decisions/0010-thinking.md). */
+  thinking: z.boolean(),
   theme: ThemeSchema,
 })
 export const ProjectCompactionSchema = z.object({

@@ -7,7 +7,7 @@
  * Kept apart from the simulator's own table (src-main/simulator/models.ts) on purpose: the app's predictions are
  * later measured against the simulator, so the two must not read one shared table.
  */
-import type { Usage } from '../../engine/model/wire'
+import type { Usage, WireRequest } from '../../engine/model/wire'
 
 export interface Prices {
   /** USD per million input tokens. */
@@ -112,4 +112,13 @@ export function costUsd(model: string | ModelInfo, usage: Usage): number | null 
     usage.cache_read_input_tokens * p.cacheReadPerMTok +
     usage.output_tokens * p.outputPerMTok
   ) / 1_000_000
+}
+
+/**
+ * The `thinking` a pass sends (docs/decisions/0010-thinking.md): adaptive thinking on the models that take it when
+ * the setting is on, else none. Models that only take a fixed budget (`enabled`) get none: a budget request cannot
+ * be kept warm (`max_tokens: 0` refuses it) and splits the output between thinking and answer by a guess.
+ */
+export function thinkingFor(modelId: string, on: boolean): WireRequest['thinking'] | null {
+  return on && findModel(modelId)?.thinking === 'adaptive' ? { type: 'adaptive' } : null
 }

@@ -22,7 +22,8 @@ import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engi
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 import type { Clock, Hasher, Logger } from '../../engine/ports'
 import type { ModelEndpoint } from '../model/endpoint'
-import { findModel } from '../model/models'
+import { findModel, thinkingFor } from '../model/models'
+import type { WireRequest } from '../../engine/model/wire'
 import type { Store } from '../store'
 import type { SessionPreferences } from '../settings/service'
 import { createToolExecutor, type NodeToolExecutor } from '../tools'
@@ -75,6 +76,8 @@ const PROMPT_SETTINGS = { features: FEATURES, staticCacheTtl1h: false } as const
 const PROMPT_SETTINGS_TTL_1H = { features: FEATURES, staticCacheTtl1h: true } as const
 
 const DEFAULT_MAX_TOKENS = 8192
+/** With thinking on, the answer and the thinking before it share max_tokens (§2.5): room for both. */
+const THINKING_MAX_TOKENS = 32_000
 /** A chat message that starts with this runs a compaction instead of a turn; the rest is the focus. */
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/
 
@@ -211,7 +214,13 @@ export class SessionRuntime {
   }
 
   private maxOutputTokens(): number {
-    return Math.min(DEFAULT_MAX_TOKENS, findModel(this.state.model)?.maxOutputTokens ?? DEFAULT_MAX_TOKENS)
+    const wanted = this.thinking() ? THINKING_MAX_TOKENS : DEFAULT_MAX_TOKENS
+    return Math.min(wanted, findModel(this.state.model)?.maxOutputTokens ?? wanted)
+  }
+
+  /** The `thinking` this session's passes send now: the setting, on the session's model. */
+  private thinking(): WireRequest['thinking'] | null {
+    return thinkingFor(this.state.model, this.deps.preferences?.().thinking ?? true)
   }
 
   /**
@@ -244,9 +253,11 @@ export class SessionRuntime {
   /** A pass's plan from the frozen blocks; changes nothing in the session. */
   private planFor(history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null, maxTokens: number, session?: SessionSection): PromptPlan {
     const frozen = this.state.frozen!
+    const thinking = this.thinking()
     return buildPromptPlan({
       model: this.state.model,
       maxTokens,
+      ...(thinking ? { thinking } : {}),
       settings: this.deps.preferences?.().staticCacheTtl1h ? PROMPT_SETTINGS_TTL_1H : PROMPT_SETTINGS,
       tools: OFFERED_TOOLS,
       project: frozen.project,

@@ -20,6 +20,8 @@ export const AppSettingsSchema = z.object({
    * (docs/decisions/0009-cache-keep-warm.md). On by default.
    */
   keepCacheWarm: z.boolean(),
+  /** Adaptive thinking on the models that offer it (docs/decisions/0010-thinking.md). On by default. */
+  thinking: z.boolean(),
   theme: ThemeSchema,
 })
 export type AppSettings = z.infer<typeof AppSettingsSchema>
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   staticCacheTtl1h: false,
   defaultMode: DEFAULT_PERMISSION_MODE,
   keepCacheWarm: true,
+  thinking: true,
   theme: 'system',
 }
 

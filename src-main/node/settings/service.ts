@@ -68,6 +68,8 @@ export interface SessionPreferences {
   readonly defaultMode: 'plan' | 'build' | 'auto'
   /** Send one cache pre-warm in an idle gap before the 5-minute entries expire. */
   readonly keepCacheWarm: boolean
+  /** Adaptive thinking on the models that offer it. */
+  readonly thinking: boolean
 }
 
 export class SettingsService {
@@ -81,7 +83,7 @@ export class SettingsService {
   /** What the sessions read from the settings: the static prefix's TTL (each pass) and the starting mode. */
   preferences(): SessionPreferences {
     const current = this.deps.store.current()
-    return { staticCacheTtl1h: current.staticCacheTtl1h, defaultMode: current.defaultMode, keepCacheWarm: current.keepCacheWarm }
+    return { staticCacheTtl1h: current.staticCacheTtl1h, defaultMode: current.defaultMode, keepCacheWarm: current.keepCacheWarm, thinking: current.thinking }
   }
 
   /** The model new sessions start with. */

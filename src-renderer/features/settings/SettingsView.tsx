@@ -74,6 +74,11 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
           <span>Keep the cache warm through pauses</span>
           <small className="muted">Shortly before the 5-minute cache would expire while the session waits for you, one request with no answer (a pre-warm) keeps the conversation cached for an hour: it costs about a tenth of the prefix, instead of 1.25× the whole prefix when you come back. Each pre-warm is listed as a keep_warm pass with its cost.</small>
         </label>
+        <label className="settings-row check">
+          <input type="checkbox" checked={data.app.thinking} onChange={(e) => void saveSettings({ app: { thinking: e.target.checked } })} aria-label="Let the model think before it answers" />
+          <span>Let the model think before it answers</span>
+          <small className="muted">Adaptive thinking on the models that offer it (Opus 4.6 and later, Sonnet 4.6 and later): the model decides how long to think. Thinking is billed as output and shown collapsed in the chat. Takes effect at the next pass; changing it re-bills the conversation once, as the cache is keyed on it.</small>
+        </label>
       </section>
       <section className="settings-group" aria-labelledby="set-theme">
         <h2 id="set-theme">Appearance</h2>

@@ -1,0 +1,91 @@
+/**
+ * Thinking through the real session runtime and the contract, against the simulator (docs/decisions/0010-thinking.md):
+ * adaptive thinking on the models that offer it by default, its blocks sent back unchanged with their signatures,
+ * the cache reading across them; the setting switched off at the next pass (one re-keyed pass, explained); and no
+ * thinking on a model that only takes a fixed budget.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { PassAttribution } from '../../../src-main/engine/cache'
+import { createApp, type App } from '../../../src-main/node/app'
+import { createModelClient } from '../../../src-main/node/model/client'
+import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
+import { call, turnEnded } from '../../support/app'
+
+interface Body {
+  readonly max_tokens: number
+  readonly thinking?: { type: string }
+  readonly messages: ReadonlyArray<{ role: string; content: ReadonlyArray<{ type: string; thinking?: string; signature?: string }> }>
+}
+
+describe('thinking in the session runtime', () => {
+  let dir: string
+  let app: App
+  let sim: RunningSimulator
+  let sessionId: string
+
+  async function open(model: string): Promise<void> {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-thinking-'))
+    const root = join(dir, 'shop')
+    mkdirSync(root)
+    writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n' + 'Totals are integer cents. '.repeat(60))
+    sim = await startSimulator({ seed: 'thinking' })
+    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0 })
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir, endpoint: { client, kind: 'simulator', label: 'Offline simulator', model, close: async () => {} } })
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    sessionId = (await call<{ id: string }>(app, 'session.create', { projectId: project.id })).id
+  }
+  afterEach(async () => {
+    await app?.close()
+    await sim?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function turn(text: string): Promise<void> {
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text })
+    expect(await ended).toBe('end_turn')
+  }
+  const passes = () => app.services.store.passes.list(sessionId).filter((p) => p.kind === 'main')
+  const body = (id: string): Body => JSON.parse(app.services.store.passes.requestBody(id)) as Body
+
+  it('thinks on Sonnet 4.6 by default, sends the thinking back unchanged, and reads the cache across it', async () => {
+    await open('claude-sonnet-4-6')
+    await turn('read README.md')
+    const [first, second] = passes()
+    expect(body(first!.id)).toMatchObject({ thinking: { type: 'adaptive' }, max_tokens: 32_000 })
+    // The first answer thought before calling the tool; the pass with the tool result carries it back as it came.
+    const answered = body(second!.id).messages[1]!
+    const thought = answered.content.find((b) => b.type === 'thinking')!
+    expect(thought.thinking!.length).toBeGreaterThan(0)
+    expect(thought.signature!.length).toBeGreaterThan(0)
+
+    await turn('and what does it say about totals?')
+    const third = passes()[2]!
+    expect(body(third.id).messages[1]).toEqual(answered)
+    expect(third.attribution as PassAttribution).toMatchObject({ outcome: 'full', agrees: true, cause: { kind: 'none' } })
+  })
+
+  it('stops thinking at the next pass when the setting is switched off: one re-keyed pass, explained', async () => {
+    await open('claude-sonnet-4-6')
+    await turn('read README.md')
+    await call(app, 'settings.set', { app: { thinking: false } })
+    await turn('thanks')
+    const off = passes().at(-1)!
+    const sent = body(off.id)
+    expect(sent.thinking).toBeUndefined()
+    expect(sent.max_tokens).toBe(8192)
+    // The thinking setting salts the messages: tools and system are read, the messages written again.
+    expect(off.attribution as PassAttribution).toMatchObject({ agrees: true, cause: { kind: 'changed_block', what: { kind: 'settings' } } })
+    await turn('and again')
+    expect(passes().at(-1)!.attribution as PassAttribution).toMatchObject({ outcome: 'full', agrees: true, cause: { kind: 'none' } })
+  })
+
+  it('sends no thinking to a model that only takes a fixed budget (Haiku 4.5)', async () => {
+    await open('claude-haiku-4-5')
+    await turn('read README.md')
+    for (const p of passes()) expect(body(p.id).thinking).toBeUndefined()
+  })
+})
