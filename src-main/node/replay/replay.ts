@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { summarizeSession, usageLimits, usageRequestsOf, type PassAttribution, type SessionCacheSummary } from '../../engine/cache'
 import type { PassId } from '../../engine/conversation/entries'
-import type { Usage, WireRequest } from '../../engine/model/wire'
+import type { AssistantContentBlock, Usage, WireRequest } from '../../engine/model/wire'
 import type { Clock, Hasher } from '../../engine/ports'
 import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, type GatheredContext, type HistoryMessage, type PromptPlan } from '../../engine/prompt'
 import { emptyGatheredContext } from '../../engine/prompt/gathered'
@@ -27,7 +27,7 @@ import { startSimulator } from '../../simulator'
 import { attributePass, cacheModels } from '../cache'
 import { nodeHasher } from '../hasher'
 import { createModelClient } from '../model/client'
-import { costUsd, findModel } from '../model/models'
+import { costUsd, findModel, thinkingFor } from '../model/models'
 import { KeepWarm, type Scheduler } from '../session/keep-warm'
 import { StoreSessionLog } from '../session/store-log'
 import { openStore } from '../store'
@@ -42,6 +42,8 @@ export interface ReplayOptions {
   readonly staticCacheTtl1h?: boolean
   /** Keep the cache warm through idle gaps, as the app's setting does (default true, the app's default). */
   readonly keepWarm?: boolean
+  /** Think on the models that take adaptive thinking, as the app's setting does (default true, the app's default). */
+  readonly thinking?: boolean
   readonly hasher?: Hasher
   /** Called after each pass, for progress. */
   readonly onPass?: (done: number, total: number) => void
@@ -139,7 +141,8 @@ const NO_COST: CostFigures = { inputUsd: 0, usd: 0 }
 export async function replayTranscript(text: string, fileName: string, options: ReplayOptions = {}): Promise<ReplayReport> {
   const hasher = options.hasher ?? nodeHasher
   const session = importSessionText(text)
-  const passes = transcriptPasses(session, hasher)
+  const thinkingOn = options.thinking ?? true
+  const passes = transcriptPasses(session, hasher, (model) => thinkingFor(model, thinkingOn) !== null)
   const first = passes[0]
   if (!first) throw new Error(`${fileName}: no request to replay`)
   const clock = settableClock()
@@ -150,19 +153,40 @@ export async function replayTranscript(text: string, fileName: string, options: 
   let frozen = freezeSession(gathered, { contextWindowTokens: findModel(first.model)?.contextWindow ?? 200_000, skills: false })
   const tools = WIRE_TOOLS.filter((t) => t.name !== 'compact')
   const promptSettings = { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: options.staticCacheTtl1h ?? false }
-  const planOf = (model: string, history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null): PromptPlan =>
-    buildPromptPlan({
+  // Thinking goes back with the signature the simulator gave it (the recorded ones belong to the real service): each
+  // history message is re-signed once, so it stays one object from pass to pass, as the runtime's history does.
+  const signatures = new Map<string, string>()
+  const resigned = new WeakMap<HistoryMessage, HistoryMessage>()
+  const signed = (m: HistoryMessage): HistoryMessage => {
+    if (m.message.role !== 'assistant' || !m.message.content.some((b) => b.type === 'thinking')) return m
+    const known = resigned.get(m)
+    if (known) return known
+    // Thinking the simulator never signed (an answer from before the replay's first pass) is left out.
+    const content = (m.message.content as ReadonlyArray<AssistantContentBlock>).flatMap((b): AssistantContentBlock[] => {
+      if (b.type !== 'thinking') return [b]
+      const signature = signatures.get(b.thinking)
+      return signature === undefined ? [] : [{ ...b, signature }]
+    })
+    const out: HistoryMessage = { ...m, message: { role: 'assistant', content: content.length ? content : [{ type: 'text', text: '(no answer)' }] } }
+    resigned.set(m, out)
+    return out
+  }
+  const planOf = (model: string, history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null): PromptPlan => {
+    const thinking = thinkingFor(model, thinkingOn)
+    return buildPromptPlan({
       model,
       maxTokens: Math.min(32_000, findModel(model)?.maxOutputTokens ?? 32_000),
+      ...(thinking ? { thinking } : {}),
       settings: promptSettings,
       tools,
       project: frozen.project,
       session: frozen.session,
       context: frozen.context,
-      history,
+      history: history.map(signed),
       previousTailIndex,
       hasher,
     })
+  }
 
   const responder = new ReplayResponder()
   const naiveResponder = new ReplayResponder()
@@ -227,6 +251,7 @@ export async function replayTranscript(text: string, fileName: string, options: 
       const outcome = await client.send(request, previousMessageId ? { previousMessageId } : {})
       if (!outcome.ok) throw new Error(`${fileName}: pass ${n + 1} failed: ${outcome.error.kind} ${outcome.error.message}`)
       previousMessageId = outcome.message.id
+      for (const b of outcome.message.content) if (b.type === 'thinking') signatures.set(b.thinking, b.signature)
       committed = null
       log.commitPass(
         { kind: 'main', model: pass.model, status: 'done', queuedAt, firstByteAt: outcome.attempts.at(-1)?.firstByteAt ?? null, doneAt: clock.now(), plan, attempts: outcome.attempts, message: outcome.message, error: null },

@@ -1,6 +1,6 @@
 /**
- * The simulator in replay mode: each pass is answered with the recorded assistant message (text and tool calls,
- * recorded tool-use ids kept), set by the harness before the pass is sent.
+ * The simulator in replay mode: each pass is answered with the recorded assistant message (thinking, text and tool
+ * calls, recorded tool-use ids kept; the simulator signs the thinking), set by the harness before the pass is sent.
  */
 import type { AssistantContentBlock } from '../../engine/model/wire'
 import type { DraftBlock, Responder, ResponderOutput } from '../../simulator'
@@ -12,7 +12,8 @@ export class ReplayResponder implements Responder {
   answerWith(blocks: ReadonlyArray<AssistantContentBlock>): void {
     const content: DraftBlock[] = []
     for (const b of blocks) {
-      if (b.type === 'text') content.push({ type: 'text', text: b.text })
+      if (b.type === 'thinking') content.push({ type: 'thinking', thinking: b.thinking })
+      else if (b.type === 'text') content.push({ type: 'text', text: b.text })
       else if (b.type === 'tool_use') content.push({ type: 'tool_use', name: b.name, input: (b.input ?? {}) as Record<string, unknown>, id: b.id })
     }
     this.next = { content: content.length ? content : [{ type: 'text', text: '(no answer)' }] }
