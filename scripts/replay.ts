@@ -1,5 +1,5 @@
 /**
- * `npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--json]`: replays
+ * `npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--no-thinking] [--json]`: replays
  * recorded Claude Code sessions through Loupe's builder and the simulator, and prints the cached share of input
  * tokens — Loupe, Claude Code on the same session, the best possible (the limit), and a naive client — with Loupe's
  * misses by cause, and what each session cost: Loupe (its keep-warm pre-warms included, and apart), Claude Code from
@@ -53,7 +53,7 @@ function table(reports: ReadonlyArray<ReplayReport>): string {
 
 async function main(): Promise<void> {
   if (files.length === 0) {
-    process.stderr.write('usage: npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--json]\n')
+    process.stderr.write('usage: npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--no-thinking] [--json]\n')
     process.exitCode = 2
     return
   }
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
       naive: !args.includes('--no-naive'),
       staticCacheTtl1h: args.includes('--ttl-1h'),
       keepWarm: !args.includes('--no-keep-warm'),
+      thinking: !args.includes('--no-thinking'),
       onPass: (done, total) => process.stderr.write(`\r${name}: ${done}/${total} passes`),
     })
     process.stderr.write('\n')

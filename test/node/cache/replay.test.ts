@@ -27,6 +27,17 @@ describe('transcriptPasses', () => {
     }
   })
 
+  it('keeps the recorded thinking on the models Loupe thinks on, in the answers and in the later passes\' history', () => {
+    const thinking = transcriptPasses(session, nodeHasher, (model) => model.startsWith('claude-opus-4-6'))
+    const answers = thinking.filter((p) => p.response.some((b) => b.type === 'thinking'))
+    expect(answers.length).toBeGreaterThan(0)
+    const last = thinking.at(-1)!.history.flatMap((h): ReadonlyArray<{ type: string }> => h.message.content)
+    expect(last.filter((b) => b.type === 'thinking').length).toBeGreaterThan(0)
+    // On a model it does not think on, the same answers lose their thinking everywhere.
+    const none = transcriptPasses(session, nodeHasher, () => false)
+    expect(none.flatMap((p) => p.history.flatMap((h): ReadonlyArray<{ type: string }> => h.message.content)).some((b) => b.type === 'thinking')).toBe(false)
+  })
+
   it('keeps each message\'s id from pass to pass, and the previous pass\'s tail marked when the history continues', () => {
     expect(passes[0]!.previousTailIndex).toBeNull()
     for (let i = 1; i < passes.length; i++) {
@@ -65,6 +76,11 @@ describe('replayTranscript', () => {
     expect(report.loupe.keepWarm.passes).toBe(0)
     expect(report.loupe.cost.usd).toBeGreaterThan(0)
     expect(report.claudeCode.cost.usd).toBeGreaterThan(0)
+    // The recorded thinking went out re-signed (the simulator refuses a latest thinking block it did not sign), and
+    // is read from the cache on later passes: without it, fewer tokens are sent.
+    const without = await replayTranscript(text, 'subagent.jsonl', { naive: false, thinking: false })
+    expect(without.loupe.summary.agreement.unexplained).toBe(0)
+    expect(report.loupe.total).toBeGreaterThan(without.loupe.total)
   }, 120_000)
 
   it('keeps the cache warm through the 19-minute wait on 4d5611e5, through the runtime\'s keep-warm, and says what it cost', async () => {
