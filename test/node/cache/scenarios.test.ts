@@ -50,7 +50,7 @@ describe('cache scenarios against the simulator', () => {
     // The second turn's first pass: the first answer lost its thinking, so only the first message is read.
     expect(stripped[2]!.attribution.readPath).toBe('messages[0].content[1]')
     expect(stripped[2]!.attribution.outcome).toBe('full')
-    expect(stripped[2]!.attribution.cause.label).toMatch(/^only the new tail paid: from messages\[1\] on, claude-sonnet-4-5 no longer sees earlier turns' thinking/)
+    expect(stripped[2]!.attribution.cause.label).toMatch(/^only the new tail paid: from messages\[1\] on, claude-haiku-4-5 no longer sees earlier turns' thinking/)
     // Within a turn (tool results), nothing is stripped: the whole prefix is read.
     expect(stripped[3]!.attribution.cause.label).toBe('only the new tail paid')
   })

@@ -9,6 +9,8 @@ import { projectGathered, runScenario, type PassCheck, type Scenario, type Scena
 
 const FILE = (path: string) => `export function total(cart) {\n  return cart.items.reduce((sum, item) => sum + item.cents, 0)\n}\n// ${path}\n`.repeat(12)
 
+const CHECKOUT_LOG = Array.from({ length: 120 }, (_, i) => `2026-11-29T14:${String(i % 60).padStart(2, '0')}:07Z checkout cart=${1000 + i} items=${(i % 7) + 1} total_cents=${10_000 + i * 37} status=${i % 5 === 0 ? 'failed: rounding mismatch' : 'ok'}`).join('\n')
+
 const readCall = (path: string, id?: string): ResponderOutput => ({ content: [{ type: 'text', text: `Reading ${path}.` }, { type: 'tool_use', name: 'read_file', input: { path }, ...(id ? { id } : {}) }] })
 const answer = (text: string): ResponderOutput => ({ content: [{ type: 'text', text }] })
 
@@ -245,12 +247,13 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
       await thinkingTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
     }),
 
-  // Thinking on a model that strips it (Sonnet 4.5, §2.5): the new human turn takes the earlier turn's thinking out
+  // Thinking on a model that strips it (Haiku 4.5, §2.5): the new human turn takes the earlier turn's thinking out
   // of the prefix, so the read stops before the first assistant message that lost it. No policy can read past it:
-  // that is the limit, not a miss.
+  // that is the limit, not a miss. (The first message carries a pasted log, so that prefix is above Haiku's
+  // 4,096-token minimum.)
   () =>
-    runScenario('thinking_stripped', { model: 'claude-sonnet-4-5', thinking: { type: 'enabled', budget_tokens: 1024 } }, async (s) => {
-      await thinkingTurn(s, 'Why does checkout fail for carts over $100?', 'src/checkout.ts', ['cold', 'none'])
+    runScenario('thinking_stripped', { model: 'claude-haiku-4-5', thinking: { type: 'enabled', budget_tokens: 1024 } }, async (s) => {
+      await thinkingTurn(s, `Why does checkout fail for carts over $100? The log:\n${CHECKOUT_LOG}`, 'src/checkout.ts', ['cold', 'none'])
       await thinkingTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
       s.replies.push(answer('Both paths round per line.'))
       s.user('Summarise.')
