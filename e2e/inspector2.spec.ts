@@ -418,8 +418,18 @@ test('settings: the theme switch, and an API key used at once, shown again only 
   await expect(endpoint).toHaveAttribute('data-kind', 'simulator')
   await expect(app.locator('.topbar > .model-badge')).toHaveText('Offline simulator')
   await app.locator('section[aria-labelledby="set-key"]').screenshot({ path: `${SHOTS}/settings-key-simulator-dark.png` })
-  const settings = (await rpc(host, 'settings.get', {})) as { app: { theme: string } }
-  expect(settings.app.theme).toBe('dark')
+  // Thinking is on by default and switched off here; the app keeps the choice.
+  const thinking = app.getByRole('checkbox', { name: 'Let the model think before it answers' })
+  await expect(thinking).toBeChecked()
+  // The box shows the saved setting, so it changes once the app has saved it.
+  await thinking.click()
+  await expect(thinking).not.toBeChecked()
+  await thinking.scrollIntoViewIfNeeded()
+  await app.locator('section', { has: thinking }).screenshot({ path: `${SHOTS}/settings-sessions-dark.png` })
+  const settings = (await rpc(host, 'settings.get', {})) as { app: { theme: string; thinking: boolean } }
+  expect(settings.app).toMatchObject({ theme: 'dark', thinking: false })
   await app.reload()
   await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
+  await view(app, 'Settings')
+  await expect(app.getByRole('checkbox', { name: 'Let the model think before it answers' })).not.toBeChecked()
 })
