@@ -117,8 +117,10 @@ export function costUsd(model: string | ModelInfo, usage: Usage): number | null 
 /**
  * The `thinking` a pass sends (docs/decisions/0010-thinking.md): adaptive thinking on the models that take it when
  * the setting is on, else none. Models that only take a fixed budget (`enabled`) get none: a budget request cannot
- * be kept warm (`max_tokens: 0` refuses it) and splits the output between thinking and answer by a guess.
+ * be kept warm (`max_tokens: 0` refuses it) and splits the output between thinking and answer by a guess. The
+ * thinking is asked for summarised, so it can be read in the chat and the inspector on every model (Opus 4.7 and
+ * later omit it by default, §2.5); the signature, and what is billed, are the same either way.
  */
 export function thinkingFor(modelId: string, on: boolean): WireRequest['thinking'] | null {
-  return on && findModel(modelId)?.thinking === 'adaptive' ? { type: 'adaptive' } : null
+  return on && findModel(modelId)?.thinking === 'adaptive' ? { type: 'adaptive', display: 'summarized' } : null
 }

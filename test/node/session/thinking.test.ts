@@ -55,7 +55,7 @@ describe('thinking in the session runtime', () => {
     await open('claude-sonnet-4-6')
     await turn('read README.md')
     const [first, second] = passes()
-    expect(body(first!.id)).toMatchObject({ thinking: { type: 'adaptive' }, max_tokens: 32_000 })
+    expect(body(first!.id)).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' }, max_tokens: 32_000 })
     // The first answer thought before calling the tool; the pass with the tool result carries it back as it came.
     const answered = body(second!.id).messages[1]!
     const thought = answered.content.find((b) => b.type === 'thinking')!
@@ -81,6 +81,13 @@ describe('thinking in the session runtime', () => {
     expect(off.attribution as PassAttribution).toMatchObject({ agrees: true, cause: { kind: 'changed_block', what: { kind: 'settings' } } })
     await turn('and again')
     expect(passes().at(-1)!.attribution as PassAttribution).toMatchObject({ outcome: 'full', agrees: true, cause: { kind: 'none' } })
+  })
+
+  it('asks for the thinking summarised on a model that omits it by default (Opus 4.8), so it can be read', async () => {
+    await open('claude-opus-4-8')
+    await turn('read README.md')
+    const answered = body(passes()[1]!.id).messages[1]!
+    expect(answered.content.find((b) => b.type === 'thinking')!.thinking!.length).toBeGreaterThan(0)
   })
 
   it('sends no thinking to a model that only takes a fixed budget (Haiku 4.5)', async () => {
