@@ -338,6 +338,9 @@ test('compaction in progress: the summary streams into the view with its tokens 
       await page.getByLabel('Compaction focus').fill('the ledger')
       const streamed = summaryStreamed(page, 300)
       await page.getByRole('button', { name: 'Compact now' }).click()
+      // The model thinks before it writes (thinking is on by default): the view counts it instead of looking stalled.
+      await expect(page.getByTestId('compaction-live-thinking')).toContainText(/The model is thinking before it writes \(≈\d+ tokens so far\)/)
+      await page.getByTestId('compaction-progress').screenshot({ path: `${SHOTS}/compaction-thinking-light.png` })
       await streamed
       const progress = page.getByTestId('compaction-progress')
       await expect(progress).toHaveAttribute('data-stage', 'summary_streaming')

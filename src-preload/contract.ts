@@ -575,6 +575,8 @@ export const requests = {
           /** Characters of summary so far, and the tokens estimated from them (ceil(chars / 4)). */
           outputChars: z.number(),
           outputTokens: z.number(),
+          /** Characters of thinking the model wrote before the summary (a thinking model), in the current stream. */
+          thinkingChars: z.number(),
           /** Stage 1: tool results trimmed and the tokens that saved, once known. */
           trimmed: z.number().nullable(),
           savedTokens: z.number().nullable(),
@@ -719,6 +721,8 @@ export const events = {
     outputTokens: z.number().optional(),
     text: z.string().max(2000).optional(),
     textOffset: z.number().optional(),
+    /** Characters of thinking so far in this stream: the model thinks before it writes (not shown, counted). */
+    thinkingChars: z.number().optional(),
   }),
   'compaction.drafted': z.object({ sessionId: z.string(), compactionId: z.string(), draft: CompactionDraftSchema }),
   'compaction.applied': z.object({ sessionId: z.string(), compactionId: z.string(), checkpoint: EntrySchema, pins: z.array(z.object({ pinId: z.string(), status: z.string() })) }),

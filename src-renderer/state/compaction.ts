@@ -32,6 +32,7 @@ export function withProgress(current: LiveCompaction, e: EventPayload<'compactio
     stage: e.stage,
     outputChars: typeof e.outputChars === 'number' ? e.outputChars : live.outputChars,
     outputTokens: typeof e.outputTokens === 'number' ? e.outputTokens : live.outputTokens,
+    thinkingChars: typeof e.thinkingChars === 'number' ? e.thinkingChars : live.thinkingChars,
     trimmed: typeof p.trimmed === 'number' ? p.trimmed : live.trimmed,
     savedTokens: typeof p.savedTokens === 'number' ? p.savedTokens : live.savedTokens,
   }
@@ -110,7 +111,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
     loadFailed: (sessionId, message) => update(sessionId, () => ({ loaded: true, error: message })),
     compactionStarted: (e, at) =>
       update(e.sessionId, () => ({
-        live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, outputTokens: 0, trimmed: null, savedTokens: null, text: '', textHidden: 0, textEnd: 0, stream: 0 },
+        live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, outputTokens: 0, thinkingChars: 0, trimmed: null, savedTokens: null, text: '', textHidden: 0, textEnd: 0, stream: 0 },
         early: [],
         lastFailure: null,
       })),

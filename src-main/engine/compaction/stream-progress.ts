@@ -7,6 +7,8 @@
  *   sends the rest when the pass ends. Nothing is lost in between: each progress carries the text since the last.
  * - `text` is at most `maxChars` characters. When more gathered than that (a burst, as with an instant stream), only
  *   its last `maxChars` go out and `textOffset` says where they start, so a reader sees the gap.
+ * - Thinking that comes before the text (a thinking model) is counted, not shown: `thinkingChars` grows while the
+ *   model thinks, so the view can say so instead of looking stalled; its progress carries no text.
  * - `stream` numbers the streams of one compaction: a new message (a retried attempt, or the standalone request
  *   that follows a summary that called a tool) starts a new one, and its text starts again at offset 0.
  */
@@ -28,6 +30,8 @@ export interface SummaryStreamingProgress {
   /** The text from `textOffset` to `outputChars`: what arrived since the previous progress (its tail if longer). */
   readonly text: string
   readonly textOffset: number
+  /** Characters of thinking received so far in this stream (the model thinks before it writes). */
+  readonly thinkingChars: number
 }
 
 export interface SummaryStreamMeterOptions {
@@ -54,10 +58,12 @@ export function summaryStreamMeter(options: SummaryStreamMeterOptions): SummaryS
   let total = 0
   let pending: string[] = []
   let pendingChars = 0
+  let thinking = 0
+  let thinkingPending = false
   let lastSentAt: number | null = null
 
   const send = (): void => {
-    if (pendingChars === 0) return
+    if (pendingChars === 0 && !thinkingPending) return
     let text = pending.join('')
     let offset = total - text.length
     if (text.length > maxChars) {
@@ -70,8 +76,9 @@ export function summaryStreamMeter(options: SummaryStreamMeterOptions): SummaryS
     }
     pending = []
     pendingChars = 0
+    thinkingPending = false
     lastSentAt = options.clock.now()
-    options.emit({ stage: 'summary_streaming', form: options.form, stream, outputChars: total, outputTokens: estimateTokensFromChars(total), text, textOffset: offset })
+    options.emit({ stage: 'summary_streaming', form: options.form, stream, outputChars: total, outputTokens: estimateTokensFromChars(total), text, textOffset: offset, thinkingChars: thinking })
   }
 
   return {
@@ -82,12 +89,18 @@ export function summaryStreamMeter(options: SummaryStreamMeterOptions): SummaryS
         total = 0
         pending = []
         pendingChars = 0
+        thinking = 0
+        thinkingPending = false
         lastSentAt = null
       }
-      if (event.type !== 'text_delta' || event.text.length === 0) return
-      total += event.text.length
-      pending.push(event.text)
-      pendingChars += event.text.length
+      if (event.type === 'thinking_delta' && event.thinking.length > 0) {
+        thinking += event.thinking.length
+        thinkingPending = true
+      } else if (event.type === 'text_delta' && event.text.length > 0) {
+        total += event.text.length
+        pending.push(event.text)
+        pendingChars += event.text.length
+      } else return
       if (lastSentAt === null || options.clock.now() - lastSentAt >= intervalMs) send()
     },
     flush: send,

@@ -23,6 +23,7 @@ export function nextLiveCompaction(live: LiveCompactionSnapshot | null, e: Compa
         stage: 'started',
         outputChars: 0,
         outputTokens: 0,
+        thinkingChars: 0,
         trimmed: null,
         savedTokens: null,
         stream: 0,
@@ -36,7 +37,7 @@ export function nextLiveCompaction(live: LiveCompactionSnapshot | null, e: Compa
       let next: LiveCompactionSnapshot = { ...live, stage: p.stage }
       if (p.stage === 'trimmed') next = { ...next, trimmed: p.trimmed, savedTokens: p.savedTokens }
       if (p.stage === 'summary_streaming') {
-        next = { ...appendSummaryPiece(next, p, LIVE_SUMMARY_MAX_CHARS), outputChars: p.outputChars, outputTokens: p.outputTokens }
+        next = { ...appendSummaryPiece(next, p, LIVE_SUMMARY_MAX_CHARS), outputChars: p.outputChars, outputTokens: p.outputTokens, thinkingChars: p.thinkingChars }
       }
       return next
     }

@@ -86,7 +86,7 @@ describe('summaryStreamMeter', () => {
     expect(out[1]!.outputChars).toBe(full.length)
   })
 
-  it('starts a new stream at offset 0 when a new message begins (a retry), and ignores thinking', () => {
+  it('starts a new stream at offset 0 when a new message begins (a retry), and counts thinking without showing it', () => {
     let streams = 0
     const out: SummaryStreamingProgress[] = []
     let now = 0
@@ -99,10 +99,11 @@ describe('summaryStreamMeter', () => {
     meter.onEvent({ type: 'message_started', messageId: 'b', model: 'x' })
     meter.onEvent({ type: 'text_delta', index: 0, text: 'Second attempt.' })
     meter.flush()
-    expect(out.map((p) => [p.stream, p.textOffset, p.text])).toEqual([
-      [1, 0, 'First attempt, cut '],
-      [1, 19, 'short.'],
-      [2, 0, 'Second attempt.'],
+    // The thinking goes out at once as a count with no text; the text that follows within the interval waits.
+    expect(out.map((p) => [p.stream, p.textOffset, p.text, p.thinkingChars])).toEqual([
+      [1, 0, '', 15],
+      [1, 0, 'First attempt, cut short.', 15],
+      [2, 0, 'Second attempt.', 0],
     ])
   })
 })

@@ -8,7 +8,7 @@ import { LIVE_SUMMARY_MAX_CHARS } from '../../../src-preload/contract'
 import { nextLiveCompaction, type LiveCompactionSnapshot } from '../../../src-main/node/session/live-compaction'
 
 const streaming = (stream: number, textOffset: number, text: string) =>
-  ({ type: 'progressed', compactionId: 'cmp_1', progress: { stage: 'summary_streaming', form: 'cut', stream, outputChars: textOffset + text.length, outputTokens: Math.ceil((textOffset + text.length) / 4), text, textOffset } }) as const
+  ({ type: 'progressed', compactionId: 'cmp_1', progress: { stage: 'summary_streaming', form: 'cut', stream, outputChars: textOffset + text.length, outputTokens: Math.ceil((textOffset + text.length) / 4), text, textOffset, thinkingChars: 0 } }) as const
 
 it('follows one compaction from its start to its end', () => {
   let live: LiveCompactionSnapshot | null = nextLiveCompaction(null, { type: 'started', compactionId: 'cmp_1', trigger: 'manual', focus: 'the parser', dryRun: false }, 1000)

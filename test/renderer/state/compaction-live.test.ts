@@ -15,6 +15,7 @@ const START: LiveCompaction = {
   stage: 'started',
   outputChars: 0,
   outputTokens: 0,
+  thinkingChars: 0,
   trimmed: null,
   savedTokens: null,
   text: '',

@@ -24,7 +24,7 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
         <span className="spinner" aria-hidden />
         <span>
           {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
-          {live.focus ? `, focus “${live.focus}”` : ''}) · {STAGES[live.stage] ?? live.stage}
+          {live.focus ? `, focus “${live.focus}”` : ''}) · {live.stage === 'summary_streaming' && live.outputChars === 0 && live.thinkingChars > 0 ? 'stage 2: the model is thinking' : (STAGES[live.stage] ?? live.stage)}
           {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${(live.savedTokens ?? 0).toLocaleString('en-US')} tokens saved)`}
         </span>
         <span className="topbar-spacer" />
@@ -38,13 +38,16 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
           Cancel (Esc)
         </button>
       </div>
-      {(live.text !== '' || live.stage === 'summary_started') && <FormingSummary text={live.text} hidden={live.textHidden} />}
+      {(live.text !== '' || live.stage === 'summary_started' || live.stage === 'summary_streaming') && <FormingSummary text={live.text} hidden={live.textHidden} thinkingChars={live.thinkingChars} />}
     </section>
   )
 }
 
-/** The summary text so far, monospace, following its end while the user has not scrolled up. */
-function FormingSummary({ text, hidden }: { text: string; hidden: number }) {
+/**
+ * The summary text so far, monospace, following its end while the user has not scrolled up. Before the first words,
+ * a thinking model's thinking is counted here, so a long think does not look like a stall.
+ */
+function FormingSummary({ text, hidden, thinkingChars }: { text: string; hidden: number; thinkingChars: number }) {
   const ref = useRef<HTMLPreElement>(null)
   const following = useRef(true)
   useLayoutEffect(() => {
@@ -64,7 +67,13 @@ function FormingSummary({ text, hidden }: { text: string; hidden: number }) {
       }}
     >
       {hidden > 0 && <span className="muted">{`[… ${hidden.toLocaleString('en-US')} characters not shown]\n`}</span>}
-      {text === '' ? <span className="muted">Waiting for the first words of the summary…</span> : text}
+      {text !== '' ? (
+        text
+      ) : thinkingChars > 0 ? (
+        <span className="muted" data-testid="compaction-live-thinking">{`The model is thinking before it writes (≈${Math.ceil(thinkingChars / 4).toLocaleString('en-US')} tokens so far)…`}</span>
+      ) : (
+        <span className="muted">Waiting for the first words of the summary…</span>
+      )}
       <span className="cmp-live-caret" aria-hidden />
     </pre>
   )
