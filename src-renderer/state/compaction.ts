@@ -26,7 +26,8 @@ export function withSummaryText(live: LiveCompaction, p: { stream?: number; text
 /** The live compaction after one `compaction.progressed` event: stage, sizes, and the summary's text. */
 export function withProgress(current: LiveCompaction, e: EventPayload<'compaction.progressed'>): LiveCompaction {
   const p = e as Record<string, unknown>
-  const live = withSummaryText(current, e)
+  // A new summary request (the standalone one after a summary that called a tool) counts from nothing.
+  const live = e.stage === 'summary_started' ? { ...current, outputChars: 0, outputTokens: 0, thinkingChars: 0 } : withSummaryText(current, e)
   return {
     ...live,
     stage: e.stage,

@@ -168,7 +168,8 @@ export function attribute(input: AttributeInput): PassAttribution {
   const previousStart = previous ? previous.facts.startedAt : null
   const newContent = firstNewMessage(context.messages, previous?.context?.messages ?? null, walk.messageCount, previous?.walk?.messageCount ?? previous?.context?.messages?.length ?? 0)
   // A message whose thinking the model now strips reads as new to the service (§2.5).
-  const stripped = previous ? newlyStrippedMessage(previous.walk ?? null, walk) : null
+  // Without the previous request's walk there is nothing to tell a new strip from an old one: no message is excused.
+  const stripped = previous?.walk ? newlyStrippedMessage(previous.walk, walk) : null
   const strippedFirst = stripped !== null && stripped < newContent
   const newFrom = strippedFirst ? stripped : newContent
   const limit = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })

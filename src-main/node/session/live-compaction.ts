@@ -36,6 +36,8 @@ export function nextLiveCompaction(live: LiveCompactionSnapshot | null, e: Compa
       const p = e.progress
       let next: LiveCompactionSnapshot = { ...live, stage: p.stage }
       if (p.stage === 'trimmed') next = { ...next, trimmed: p.trimmed, savedTokens: p.savedTokens }
+      // A new summary request (the standalone one after a summary that called a tool) counts from nothing.
+      if (p.stage === 'summary_started') next = { ...next, outputChars: 0, outputTokens: 0, thinkingChars: 0 }
       if (p.stage === 'summary_streaming') {
         next = { ...appendSummaryPiece(next, p, LIVE_SUMMARY_MAX_CHARS), outputChars: p.outputChars, outputTokens: p.outputTokens, thinkingChars: p.thinkingChars }
       }

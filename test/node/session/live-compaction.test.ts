@@ -23,6 +23,11 @@ it('follows one compaction from its start to its end', () => {
   expect(nextLiveCompaction(live, { ...streaming(1, 11, '!'), compactionId: 'cmp_other' }, 1005)).toBe(live)
   live = nextLiveCompaction(live, streaming(1, 20, 'tail'), 1006)
   expect(live).toMatchObject({ text: 'Hello worldtail', textHidden: 9, textEnd: 24 })
+  // A second summary request counts its thinking and its text from nothing.
+  live = nextLiveCompaction(live, { type: 'progressed', compactionId: 'cmp_1', progress: { ...streaming(1, 24, '').progress, thinkingChars: 120 } }, 1006)
+  expect(live).toMatchObject({ thinkingChars: 120, outputChars: 24 })
+  live = nextLiveCompaction(live, { type: 'progressed', compactionId: 'cmp_1', progress: { stage: 'summary_started', form: 'standalone' } }, 1006)
+  expect(live).toMatchObject({ stage: 'summary_started', thinkingChars: 0, outputChars: 0, outputTokens: 0 })
   // A retry starts a new stream.
   live = nextLiveCompaction(live, streaming(2, 0, 'Again.'), 1007)
   expect(live).toMatchObject({ stream: 2, text: 'Again.', textHidden: 0, textEnd: 6 })

@@ -60,6 +60,11 @@ describe('the forming summary', () => {
     store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_1', stage: 'summary_streaming', stream: 1, outputChars: 20, outputTokens: 5, text: 'fix the parser', textOffset: 9 })
     const live = useCompactionStore.getState().bySession.s1!.live!
     expect(live).toMatchObject({ stage: 'summary_streaming', text: '1. User: fix the parser', outputChars: 20, outputTokens: 5 })
+    // The model thought before writing; a second summary request (the standalone one) counts from nothing.
+    store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_1', stage: 'summary_streaming', stream: 1, outputChars: 20, outputTokens: 5, text: '', textOffset: 20, thinkingChars: 400 })
+    expect(useCompactionStore.getState().bySession.s1!.live).toMatchObject({ thinkingChars: 400, outputChars: 20 })
+    store.compactionProgressed({ sessionId: 's1', compactionId: 'cmp_1', stage: 'summary_started', form: 'standalone' })
+    expect(useCompactionStore.getState().bySession.s1!.live).toMatchObject({ stage: 'summary_started', thinkingChars: 0, outputChars: 0, outputTokens: 0 })
     store.compactionFailed({ sessionId: 's1', compactionId: 'cmp_1', reason: 'cancelled', message: 'cancelled' })
     expect(useCompactionStore.getState().bySession.s1!.live).toBeNull()
   })
