@@ -108,6 +108,24 @@ function withoutMarker<B extends object>(block: B): B {
 }
 
 /**
+ * Whether a pre-warm with these messages would drop thinking the last pass sent: on a model that strips earlier
+ * turns' thinking (§2.5), a text placeholder is a new human turn, so the thinking of the turn it follows leaves the
+ * prefix and everything from there would be written again at the 1h price — a cost the estimate does not count, and
+ * the prefix the next pass reads only if the user sends text. Such a gap is not kept warm. A placeholder of tool
+ * results (a call waiting) strips nothing.
+ */
+export function prewarmStripsThinking(messages: ReadonlyArray<WireMessage>): boolean {
+  const placeholder = messages.at(-1)
+  if (!placeholder || placeholder.role !== 'user' || placeholder.content.every((b) => b.type === 'tool_result')) return false
+  for (let i = messages.length - 2; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role === 'user' && m.content.some((b) => b.type !== 'tool_result')) return false
+    if (m.role === 'assistant' && m.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) return true
+  }
+  return false
+}
+
+/**
  * The pre-warm's plan, from the plan of `keepWarmHistory(...)` built with `previousTailIndex` at the assistant
  * message: `max_tokens: 0`; the tail of the assistant message marked 1h; the placeholder unmarked (it is never
  * read); the system markers left off unless they are 1h (1h markers must come first, §5.4). Null when the plan has

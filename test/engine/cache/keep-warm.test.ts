@@ -11,6 +11,7 @@ import {
   keepWarmDecision,
   keepWarmHistory,
   keepWarmPlan,
+  prewarmStripsThinking,
   type CacheModel,
 } from '../../../src-main/engine/cache'
 import type { Usage } from '../../../src-main/engine/model/wire'
@@ -72,6 +73,25 @@ describe('keepWarmHistory', () => {
 
   it('has nothing to keep before the first answer', () => {
     expect(keepWarmHistory([user('Hello.', 'e1')])).toBeNull()
+  })
+})
+
+describe('prewarmStripsThinking', () => {
+  const think = { type: 'thinking', thinking: 'plan', signature: 'sig' } as const
+  const ask = { role: 'user', content: [{ type: 'text', text: 'ask' }] } as const
+  const call = { role: 'assistant', content: [think, { type: 'tool_use', id: 't1', name: 'read_file', input: {} }] } as const
+  const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } as const
+  const text = (t: string) => ({ role: 'user', content: [{ type: 'text', text: t }] }) as const
+
+  it('is true when a text placeholder follows a turn that thought: that turn\'s thinking would leave the prefix', () => {
+    expect(prewarmStripsThinking([ask, call, result, { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, text(KEEP_WARM_PLACEHOLDER)])).toBe(true)
+  })
+
+  it('is false when the turn did not think, and when the placeholder answers a waiting call', () => {
+    expect(prewarmStripsThinking([ask, { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, text(KEEP_WARM_PLACEHOLDER)])).toBe(false)
+    expect(prewarmStripsThinking([ask, call, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: KEEP_WARM_PENDING_RESULT }] }])).toBe(false)
+    // Thinking of an earlier turn was already stripped when the last pass was sent.
+    expect(prewarmStripsThinking([ask, call, result, text('next'), { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, text(KEEP_WARM_PLACEHOLDER)])).toBe(false)
   })
 })
 
