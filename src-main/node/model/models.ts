@@ -44,6 +44,10 @@ export interface ModelInfo {
 
 /** §2.5's stripping models among those in the table. */
 const STRIPS_PRIOR_THINKING: ReadonlySet<string> = new Set(['claude-haiku-5-5', 'claude-haiku-4-5', 'claude-sonnet-4-5'])
+/** §8: models that think whatever the request says ("adaptive, always on"). */
+const ALWAYS_THINKS: ReadonlySet<string> = new Set(['claude-opus-5-5', 'claude-fable-5-2', 'claude-mythos-5-2', 'claude-fable-5-1', 'claude-mythos-5-1', 'claude-fable-5', 'claude-mythos-5'])
+/** §8: models that think unless the request turns it off ("adaptive (on by default)"). */
+const THINKS_BY_DEFAULT: ReadonlySet<string> = new Set(['claude-opus-5'])
 
 /** Rounds away float noise (3 × 0.1 = 0.30000000000000004) so prices read as published. */
 const tidy = (usd: number): number => Math.round(usd * 1e6) / 1e6
@@ -116,11 +120,15 @@ export function costUsd(model: string | ModelInfo, usage: Usage): number | null 
 
 /**
  * The `thinking` a pass sends (docs/decisions/0010-thinking.md): adaptive thinking on the models that take it when
- * the setting is on, else none. Models that only take a fixed budget (`enabled`) get none: a budget request cannot
+ * the setting is on, else none — `disabled` on a model that would think without being asked, and adaptive always on
+ * one that cannot stop (§8), so its thinking is at least shown and given room in `max_tokens`. Models that only take a fixed budget (`enabled`) get none: a budget request cannot
  * be kept warm (`max_tokens: 0` refuses it) and splits the output between thinking and answer by a guess. The
  * thinking is asked for summarised, so it can be read in the chat and the inspector on every model (Opus 4.7 and
  * later omit it by default, §2.5); the signature, and what is billed, are the same either way.
  */
 export function thinkingFor(modelId: string, on: boolean): WireRequest['thinking'] | null {
-  return on && findModel(modelId)?.thinking === 'adaptive' ? { type: 'adaptive', display: 'summarized' } : null
+  const info = findModel(modelId)
+  if (!info || info.thinking !== 'adaptive') return null
+  if (on || ALWAYS_THINKS.has(info.id)) return { type: 'adaptive', display: 'summarized' }
+  return THINKS_BY_DEFAULT.has(info.id) ? { type: 'disabled' } : null
 }

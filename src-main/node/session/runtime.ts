@@ -214,7 +214,7 @@ export class SessionRuntime {
   }
 
   private maxOutputTokens(): number {
-    const wanted = this.thinking() ? THINKING_MAX_TOKENS : DEFAULT_MAX_TOKENS
+    const wanted = this.thinking()?.type === 'adaptive' ? THINKING_MAX_TOKENS : DEFAULT_MAX_TOKENS
     return Math.min(wanted, findModel(this.state.model)?.maxOutputTokens ?? wanted)
   }
 

@@ -77,7 +77,7 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
         <label className="settings-row check">
           <input type="checkbox" checked={data.app.thinking} onChange={(e) => void saveSettings({ app: { thinking: e.target.checked } })} aria-label="Let the model think before it answers" />
           <span>Let the model think before it answers</span>
-          <small className="muted">Adaptive thinking on the models that offer it (Opus 4.6 and later, Sonnet 4.6 and later): the model decides how long to think. Thinking is billed as output and shown collapsed in the chat. Takes effect at the next pass; changing it re-bills the conversation once, as the cache is keyed on it.</small>
+          <small className="muted">Adaptive thinking on the models that offer it (Opus and Sonnet 4.6 and later, Haiku 5.5): the model decides how long to think. Thinking is billed as output and shown collapsed in the chat. Opus 5.5, Fable and Mythos always think, whatever this says. Haiku 5.5 drops earlier turns' thinking, so each new message there writes the previous turn to the cache again. Takes effect at the next pass; changing it re-bills the conversation once, as the cache is keyed on it.</small>
         </label>
       </section>
       <section className="settings-group" aria-labelledby="set-theme">

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { PassAttribution } from '../../../src-main/engine/cache'
 import { createApp, type App } from '../../../src-main/node/app'
 import { createModelClient } from '../../../src-main/node/model/client'
+import { thinkingFor } from '../../../src-main/node/model/models'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
 import { call, turnEnded } from '../../support/app'
 
@@ -94,5 +95,15 @@ describe('thinking in the session runtime', () => {
     await open('claude-haiku-4-5')
     await turn('read README.md')
     for (const p of passes()) expect(body(p.id).thinking).toBeUndefined()
+  })
+
+  it('follows the model: off turns off a model that thinks unless told, and cannot stop one that always thinks (§8)', () => {
+    const adaptive = { type: 'adaptive', display: 'summarized' }
+    expect(thinkingFor('claude-sonnet-4-6', true)).toEqual(adaptive)
+    expect(thinkingFor('claude-sonnet-4-6', false)).toBeNull()
+    expect(thinkingFor('claude-opus-5', false)).toEqual({ type: 'disabled' })
+    expect(thinkingFor('claude-opus-5-5', false)).toEqual(adaptive)
+    expect(thinkingFor('claude-haiku-4-5', true)).toBeNull()
+    expect(thinkingFor('a-model-nobody-knows', true)).toBeNull()
   })
 })
