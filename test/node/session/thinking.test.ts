@@ -96,7 +96,9 @@ describe('thinking in the session runtime', () => {
     await turn('read README.md')
     for (const p of passes()) expect(body(p.id).thinking).toBeUndefined()
   })
+})
 
+describe('thinkingFor', () => {
   it('follows the model: off turns off a model that thinks unless told, and cannot stop one that always thinks (§8)', () => {
     const adaptive = { type: 'adaptive', display: 'summarized' }
     expect(thinkingFor('claude-sonnet-4-6', true)).toEqual(adaptive)
