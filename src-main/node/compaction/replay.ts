@@ -18,7 +18,7 @@ import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { freezeSession } from '../../engine/prompt/snapshot'
 import { WIRE_TOOLS } from '../../engine/tools/specs'
-import { costUsd } from '../model/models'
+import { costUsd, thinkingFor } from '../model/models'
 
 export interface ReplaySetup {
   readonly messages: ReadonlyArray<WireMessage>
@@ -29,6 +29,8 @@ export interface ReplaySetup {
   /** The project folder the conversation ran in (for paths relative to it); any string. */
   readonly root: string
   readonly settings?: CompactionSettings
+  /** The app's thinking setting (default on, as in a live session with the app's defaults; decision 0010). */
+  readonly thinking?: boolean
 }
 
 export interface ReplaySession {
@@ -42,10 +44,13 @@ export function replaySession(setup: ReplaySetup): ReplaySession {
   const entries = entriesFromMessages(setup.messages, { sessionId: 'replay', startAt: setup.clock.now() - 60_000, stepMs: 1 })
   const history = new HistoryCache().fromView(modelView(entries))
   const frozen = freezeSession(emptyGatheredContext(setup.root, { projectName: setup.root.split('/').pop() || 'project', date: '2026-02-12' }), { contextWindowTokens: 200_000, skills: false })
+  // The passes' thinking, as the live runtime sends it: the summary request must carry it to read their cache.
+  const thinking = thinkingFor(setup.model, setup.thinking ?? true)
   const planner: PrefixPlanner = (h, tail, maxTokens) =>
     buildPromptPlan({
       model: setup.model,
       maxTokens,
+      ...(thinking ? { thinking } : {}),
       settings: { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: false },
       tools: WIRE_TOOLS,
       project: frozen.project,
@@ -55,7 +60,7 @@ export function replaySession(setup: ReplaySetup): ReplaySession {
       previousTailIndex: tail,
       hasher: setup.hasher,
     })
-  return { entries, history, planner, maxTokens: 8192 }
+  return { entries, history, planner, maxTokens: thinking?.type === 'adaptive' ? 32_000 : 8192 }
 }
 
 function total(u: Usage): number {
