@@ -116,6 +116,8 @@ export const PassDetailSchema = PassSummarySchema.extend({
   responseRaw: z.string().nullable(),
   segments: z.array(z.looseObject({ ordinal: z.number(), path: z.string(), hash: z.string(), bytes: z.number(), provenance: z.unknown(), breakpoint: z.string().nullable() })),
   plan: z.unknown(),
+  /** The pass's model drops earlier turns' thinking (§2.5): the inspector compares requests as its cache saw them. */
+  stripsPriorThinking: z.boolean(),
 })
 export type PassDetailView = z.infer<typeof PassDetailSchema>
 

@@ -1,3 +1,4 @@
+import { findModel } from '../../node/model/models'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
@@ -12,7 +13,7 @@ export function passHandlers(services: Services): Pick<Handlers, 'pass.list' | '
     'pass.get': ({ passId }) => {
       const pass = store.passes.get(passId)
       if (!pass) throw new RpcError('not_found', `No pass ${passId}`)
-      return pass as never
+      return { ...pass, stripsPriorThinking: findModel(pass.model)?.stripsPriorThinking ?? false } as never
     },
   }
 }

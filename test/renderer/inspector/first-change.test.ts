@@ -53,6 +53,22 @@ describe('firstChange', () => {
     expect(summarizeChange(change)).toContain('Model changed')
   })
 
+  it('compares as the cache saw it on a model that drops earlier turns\' thinking: a new human turn changes the answer that thought', () => {
+    const think = { type: 'thinking', thinking: 'plan', signature: 'sig' }
+    const ask = { role: 'user', content: [{ type: 'text', text: 'ask' }] }
+    const call = { role: 'assistant', content: [think, { type: 'tool_use', id: 't1', name: 'read_file', input: {} }] }
+    const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }
+    const answer = { role: 'assistant', content: [{ type: 'text', text: 'done' }] }
+    const next = { role: 'user', content: [{ type: 'text', text: 'next' }] }
+    const blocksOf = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ordinal: i, path: `messages[${i}]`, area: 'messages' as const, index: i, label: `m${i}`, detail: '', files: [], entryIds: [], tokens: 10, breakpoint: null }))
+    const before = { model: 'claude-haiku-4-5', messages: [ask, call, result] }
+    const after = { model: 'claude-haiku-4-5', messages: [ask, call, result, answer, next] }
+    expect(firstChange(comparablePass(before, blocksOf(3), true), comparablePass(after, blocksOf(5), true))).toMatchObject({ kind: 'block', path: 'messages[1]', change: 'changed', identical: 1 })
+    // A model that keeps it sees the old messages unchanged.
+    expect(firstChange(comparablePass(before, blocksOf(3)), comparablePass(after, blocksOf(5)))).toMatchObject({ kind: 'block', path: 'messages[3]', change: 'added', identical: 3 })
+  })
+
   it('reports a thinking change at the first message', () => {
     const change = firstChange(comparable(passes[1]!), comparable(passes[1]!, (b) => (b.thinking = { type: 'enabled', budget_tokens: 1024 })))
     expect(change).toMatchObject({ kind: 'block', path: 'messages[0]', change: 'settings' })

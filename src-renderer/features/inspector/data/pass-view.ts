@@ -58,7 +58,7 @@ export function passView(detail: PassDetailView): PassView {
       return b ? prettyRequest(b, 'cache') : null
     }),
     contextMap: once(() => contextMap(blocks, detail.segments, parsed())),
-    comparable: once(() => comparablePass(parsed(), blocks)),
+    comparable: once(() => comparablePass(parsed(), blocks, detail.stripsPriorThinking)),
   }
 }
 

@@ -4,7 +4,9 @@
  *
  * Blocks compare without their `cache_control` markers, as the API's prefix hash does (docs/reference/
  * anthropic-api.md §6.1): a breakpoint moving off a message does not change the message. A model change, or a
- * `tool_choice` / `thinking` change (hashed before the first message, §6.1), is a change of its own.
+ * `tool_choice` / `thinking` change (hashed before the first message, §6.1), is a change of its own. On a model that
+ * drops earlier turns' thinking (§2.5), a request is compared as its cache saw it: without the thinking of the
+ * assistant messages before its newest human turn.
  */
 import { isRecord, type BlockInfo } from './blocks'
 import { grouped as groupDigits } from './format'
@@ -48,12 +50,30 @@ export function withoutCacheControl(value: unknown): unknown {
   return out
 }
 
+/** §2.5: the newest user message that carries something other than tool results, or -1. */
+function newestHumanTurn(messages: ReadonlyArray<unknown>): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (isRecord(m) && m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => !isRecord(b) || b.type !== 'tool_result')) return i
+  }
+  return -1
+}
+
+/** An assistant message without its thinking blocks, as a stripping model's cache sees it. */
+function withoutThinking(message: Record<string, unknown>): Record<string, unknown> {
+  const content = Array.isArray(message.content) ? message.content.filter((b) => !isRecord(b) || (b.type !== 'thinking' && b.type !== 'redacted_thinking')) : message.content
+  return { ...message, content }
+}
+
 /** Builds the comparable form of a pass from its parsed body and its described blocks. */
-export function comparablePass(body: Record<string, unknown> | null, blocks: ReadonlyArray<BlockInfo>): ComparablePass {
+export function comparablePass(body: Record<string, unknown> | null, blocks: ReadonlyArray<BlockInfo>, stripsPriorThinking = false): ComparablePass {
+  const messages = body && Array.isArray(body.messages) ? (body.messages as unknown[]) : []
+  const strippedBefore = stripsPriorThinking ? newestHumanTurn(messages) : -1
   const itemOf = (b: BlockInfo): unknown => {
     if (b.area === 'body' || !body) return null
     const list = body[b.area]
-    return Array.isArray(list) ? list[b.index] : undefined
+    const item = Array.isArray(list) ? list[b.index] : undefined
+    return b.area === 'messages' && b.index < strippedBefore && isRecord(item) && item.role === 'assistant' ? withoutThinking(item) : item
   }
   return {
     model: body && typeof body.model === 'string' ? body.model : null,
