@@ -137,7 +137,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       return a > b || (a === b && k.seq > best.seq) ? k : best
     }, null)
   }
-  if (previous && (!previous.walk || !previous.context)) loadWalk(store, previous, hasher)
+  if (previous && (!previous.walk || !previous.context)) loadWalk(store, previous, hasher, options.models)
   const timeline = inOrder ? cache.timeline : new CacheTimeline()
   if (!inOrder) for (const k of [...prior].sort((a, b) => a.seq - b.seq)) timeline.add(k.attribution.facts)
 
@@ -193,11 +193,11 @@ function responseOf(store: Store, summary: PassSummary): string | null {
   return hash ? store.passes.blobText(hash) : null
 }
 
-function loadWalk(store: Store, known: KnownPass, hasher: Hasher): void {
+function loadWalk(store: Store, known: KnownPass, hasher: Hasher, models?: ModelLookup): void {
   const stored = store.passes.get(known.id)
   if (!stored) return
   const request = requestFromBody(stored.requestBody)
-  if (request) known.walk = walkFor(request, hasher)
+  if (request) known.walk = walkFor(request, hasher, models ? { models } : {})
   known.context = contextFromStored(stored.plan, stored.segments)
 }
 

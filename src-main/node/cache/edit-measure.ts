@@ -26,6 +26,7 @@ import {
   priceCandidates,
   TokenScale,
   type EditPrice,
+  type ModelLookup,
   type PassContext,
   type ProposedEdit,
   type RequestWalk,
@@ -85,7 +86,7 @@ interface LastRequest {
  */
 const lastRequests = new WeakMap<Store, Map<string, LastRequest>>()
 
-function lastRequest(store: Store, sessionId: string, passId: string, hasher: Hasher): LastRequest | null {
+function lastRequest(store: Store, sessionId: string, passId: string, hasher: Hasher, models: ModelLookup): LastRequest | null {
   let byStore = lastRequests.get(store)
   if (!byStore) lastRequests.set(store, (byStore = new Map()))
   const known = byStore.get(sessionId)
@@ -93,7 +94,7 @@ function lastRequest(store: Store, sessionId: string, passId: string, hasher: Ha
   const stored = store.passes.get(passId)
   const request = stored ? requestFromBody(stored.requestBody) : null
   if (!stored || !request) return null
-  const entry = { passId, request, walk: walkFor(request, hasher), context: contextFromStored(stored.plan, stored.segments) }
+  const entry = { passId, request, walk: walkFor(request, hasher, { models }), context: contextFromStored(stored.plan, stored.segments) }
   byStore.set(sessionId, entry)
   return entry
 }
@@ -210,9 +211,9 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   const models = options.models ?? cacheModels
   const estimate = () => priceSessionEdit(store, sessionId, edit, now, options)
   let last: LastRequest | null = null
-  const basis = editBasis(store, sessionId, options, (pass) => (last = lastRequest(store, sessionId, pass.id, hasher)))
+  const basis = editBasis(store, sessionId, options, (pass) => (last = lastRequest(store, sessionId, pass.id, hasher, models)))
   if (!basis) return null
-  last ??= lastRequest(store, sessionId, basis.last.id, hasher)
+  last ??= lastRequest(store, sessionId, basis.last.id, hasher, models)
   if (!last) return estimate()
   const { request, walk } = last
 
