@@ -14,9 +14,16 @@ const CHECKOUT_LOG = Array.from({ length: 120 }, (_, i) => `2026-11-29T14:${Stri
 const readCall = (path: string, id?: string): ResponderOutput => ({ content: [{ type: 'text', text: `Reading ${path}.` }, { type: 'tool_use', name: 'read_file', input: { path }, ...(id ? { id } : {}) }] })
 const answer = (text: string): ResponderOutput => ({ content: [{ type: 'text', text }] })
 
-/** A user request answered by one read and a text answer: two passes. */
-async function readTurn(s: Scenario, request: string, path: string, expected: [PassCheck['expected'], PassCheck['expected']]): Promise<void> {
-  s.replies.push(readCall(path), answer(`The total in ${path} sums the items in cents.`))
+/**
+ * A user request answered by one read and a text answer: two passes. With `thinking`, each answer thinks first, as a
+ * thinking model's do.
+ */
+async function readTurn(s: Scenario, request: string, path: string, expected: [PassCheck['expected'], PassCheck['expected']], thinking = false): Promise<void> {
+  const think = (text: string) => (thinking ? [{ type: 'thinking' as const, thinking: `${text} `.repeat(20) }] : [])
+  s.replies.push(
+    { content: [...think(`I should read ${path} first.`), ...readCall(path).content] },
+    { content: [...think(`${path} sums integer cents; that answers it.`), ...answer(`The total in ${path} sums the items in cents.`).content] },
+  )
   s.user(request)
   await s.pass(expected[0])
   s.clock.advance(2_000)
@@ -243,8 +250,8 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
   // human turn reads everything before it.
   () =>
     runScenario('thinking_kept', { thinking: { type: 'adaptive' } }, async (s) => {
-      await thinkingTurn(s, 'Why does checkout fail for carts over $100?', 'src/checkout.ts', ['cold', 'none'])
-      await thinkingTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+      await readTurn(s, 'Why does checkout fail for carts over $100?', 'src/checkout.ts', ['cold', 'none'], true)
+      await readTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'], true)
     }),
 
   // Thinking on a model that strips it (Haiku 4.5, §2.5): the new human turn takes the earlier turn's thinking out
@@ -253,28 +260,13 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
   // 4,096-token minimum.)
   () =>
     runScenario('thinking_stripped', { model: 'claude-haiku-4-5', thinking: { type: 'enabled', budget_tokens: 1024 } }, async (s) => {
-      await thinkingTurn(s, `Why does checkout fail for carts over $100? The log:\n${CHECKOUT_LOG}`, 'src/checkout.ts', ['cold', 'none'])
-      await thinkingTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'])
+      await readTurn(s, `Why does checkout fail for carts over $100? The log:\n${CHECKOUT_LOG}`, 'src/checkout.ts', ['cold', 'none'], true)
+      await readTurn(s, 'And the refund path?', 'src/refund.ts', ['none', 'none'], true)
       s.replies.push(answer('Both paths round per line.'))
       s.user('Summarise.')
       await s.pass('none')
     }),
 ]
-
-/** readTurn with thinking before the call and before the answer, as a thinking model answers. */
-async function thinkingTurn(s: Scenario, request: string, path: string, expected: [PassCheck['expected'], PassCheck['expected']]): Promise<void> {
-  const think = (text: string) => ({ type: 'thinking' as const, thinking: `${text} `.repeat(20) })
-  s.replies.push(
-    { content: [think(`I should read ${path} first.`), ...readCall(path).content] },
-    { content: [think(`${path} sums integer cents; that answers it.`), { type: 'text', text: `The total in ${path} sums the items in cents.` }] },
-  )
-  s.user(request)
-  await s.pass(expected[0])
-  s.clock.advance(2_000)
-  s.results(() => FILE(path))
-  await s.pass(expected[1])
-  s.clock.advance(20_000)
-}
 
 export interface SuiteResult {
   readonly scenarios: ReadonlyArray<ScenarioResult>
