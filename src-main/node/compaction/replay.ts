@@ -17,7 +17,7 @@ import { buildPromptPlan, renderRequest } from '../../engine/prompt'
 import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { freezeSession } from '../../engine/prompt/snapshot'
-import { WIRE_TOOLS } from '../../engine/tools/specs'
+import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from '../session/prompt-settings'
 import { costUsd, thinkingFor } from '../model/models'
 
 export interface ReplaySetup {
@@ -43,7 +43,7 @@ export interface ReplaySession {
 export function replaySession(setup: ReplaySetup): ReplaySession {
   const entries = entriesFromMessages(setup.messages, { sessionId: 'replay', startAt: setup.clock.now() - 60_000, stepMs: 1 })
   const history = new HistoryCache().fromView(modelView(entries))
-  const frozen = freezeSession(emptyGatheredContext(setup.root, { projectName: setup.root.split('/').pop() || 'project', date: '2026-02-12' }), { contextWindowTokens: 200_000, skills: false })
+  const frozen = freezeSession(emptyGatheredContext(setup.root, { projectName: setup.root.split('/').pop() || 'project', date: '2026-02-12' }), { contextWindowTokens: 200_000, skills: LISTS_SKILLS })
   // The passes' thinking, as the live runtime sends it: the summary request must carry it to read their cache.
   const thinking = thinkingFor(setup.model, setup.thinking ?? true)
   const planner: PrefixPlanner = (h, tail, maxTokens) =>
@@ -51,8 +51,8 @@ export function replaySession(setup: ReplaySetup): ReplaySession {
       model: setup.model,
       maxTokens,
       ...(thinking ? { thinking } : {}),
-      settings: { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: false },
-      tools: WIRE_TOOLS,
+      settings: promptSettings(false),
+      tools: OFFERED_TOOLS,
       project: frozen.project,
       session: frozen.session,
       context: frozen.context,

@@ -21,7 +21,7 @@ import type { Clock, Hasher } from '../../engine/ports'
 import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, type GatheredContext, type HistoryMessage, type PromptPlan } from '../../engine/prompt'
 import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import { keepWarmHistory, keepWarmPlan, type KeepWarmTotals } from '../../engine/cache'
-import { WIRE_TOOLS } from '../../engine/tools/specs'
+import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from '../session/prompt-settings'
 import { importSessionText } from '../../engine/transcripts'
 import { startSimulator } from '../../simulator'
 import { attributePass, cacheModels } from '../cache'
@@ -150,9 +150,10 @@ export async function replayTranscript(text: string, fileName: string, options: 
   // The project as the transcript shows it: its folder and the day it started; no instruction files are known.
   const root = session.cwd ?? '/replay'
   const gathered = emptyGatheredContext(root, { projectName: basename(root) || 'replay', date: new Date(first.startedAt).toISOString().slice(0, 10) })
-  let frozen = freezeSession(gathered, { contextWindowTokens: findModel(first.model)?.contextWindow ?? 200_000, skills: false })
-  const tools = WIRE_TOOLS.filter((t) => t.name !== 'compact')
-  const promptSettings = { features: { sandbox: false, hooks: false, todo: true, skills: false }, staticCacheTtl1h: options.staticCacheTtl1h ?? false }
+  // The app's tools and static rules (node/session/prompt-settings.ts): the replay sends what the app sends.
+  let frozen = freezeSession(gathered, { contextWindowTokens: findModel(first.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
+  const tools = OFFERED_TOOLS
+  const settings = promptSettings(options.staticCacheTtl1h ?? false)
   // Thinking goes back with the signature the simulator gave it (the recorded ones belong to the real service): each
   // history message is re-signed once, so it stays one object from pass to pass, as the runtime's history does.
   const signatures = new Map<string, string>()
@@ -177,7 +178,7 @@ export async function replayTranscript(text: string, fileName: string, options: 
       model,
       maxTokens: Math.min(32_000, findModel(model)?.maxOutputTokens ?? 32_000),
       ...(thinking ? { thinking } : {}),
-      settings: promptSettings,
+      settings,
       tools,
       project: frozen.project,
       session: frozen.session,
@@ -241,7 +242,7 @@ export async function replayTranscript(text: string, fileName: string, options: 
       clock.set(pass.startedAt)
       if (pass.afterCompaction) {
         // A checkpoint freezes the session block again; nothing in the project changed, so its bytes do not.
-        frozen = { ...frozen, session: freezeSessionSection(gathered, { origin: { kind: 'checkpoint', entryId: `checkpoint_${pass.index}` }, contextWindowTokens: 200_000, skills: false }) }
+        frozen = { ...frozen, session: freezeSessionSection(gathered, { origin: { kind: 'checkpoint', entryId: `checkpoint_${pass.index}` }, contextWindowTokens: 200_000, skills: LISTS_SKILLS }) }
       }
       const plan = planOf(pass.model, pass.history, pass.previousTailIndex)
       const request = renderRequest(plan)

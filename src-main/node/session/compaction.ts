@@ -23,6 +23,7 @@ import type { ToolEffect } from '../../engine/tools/types'
 import { costUsd } from '../model/models'
 import type { Store } from '../store'
 import { reofferFiles } from '../compaction/reoffer'
+import { LISTS_SKILLS } from './prompt-settings'
 import type { SessionState } from './state'
 import type { StoreSessionLog } from './store-log'
 
@@ -225,7 +226,7 @@ export class SessionCompaction {
     const { host } = this
     const gathered = await host.gather()
     const state = host.state()
-    const section = freezeSessionSection(gathered, { origin: { kind: 'checkpoint', entryId: 'pending' }, contextWindowTokens: host.windowTokens(), skills: true })
+    const section = freezeSessionSection(gathered, { origin: { kind: 'checkpoint', entryId: 'pending' }, contextWindowTokens: host.windowTokens(), skills: LISTS_SKILLS })
     const texts = host.systemTexts(section)
     const before = state.frozen ? host.systemTexts(state.frozen.session).session : ''
     const composed = composeCheckpoint({

@@ -19,7 +19,7 @@ import { freezeSession, freezeSessionSection, type SessionSection } from '../../
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
-import { WIRE_TOOLS } from '../../engine/tools/specs'
+import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from './prompt-settings'
 import type { Clock, Hasher, Logger } from '../../engine/ports'
 import type { ModelEndpoint } from '../model/endpoint'
 import { findModel, thinkingFor } from '../model/models'
@@ -68,12 +68,6 @@ export type RuntimeEvent =
   | { readonly type: 'turn_ended'; readonly runId: string; readonly result: RunResult }
   | { readonly type: 'compaction'; readonly event: CompactionEvent }
 
-/** Every tool, `compact` included: the compaction layer answers it (compaction-hook.ts). */
-const OFFERED_TOOLS = WIRE_TOOLS
-/** One object for every pass, so the builder can reuse its planned system blocks (it memoises by identity). */
-const FEATURES = { sandbox: false, hooks: false, todo: true, skills: true } as const
-const PROMPT_SETTINGS = { features: FEATURES, staticCacheTtl1h: false } as const
-const PROMPT_SETTINGS_TTL_1H = { features: FEATURES, staticCacheTtl1h: true } as const
 
 const DEFAULT_MAX_TOKENS = 8192
 /** With thinking on, the answer and the thinking before it share max_tokens (§2.5): room for both. */
@@ -240,7 +234,7 @@ export class SessionRuntime {
     // A resumed session keeps its stored baseline: what changed while the app was closed is noted on the next message.
     if (!this.state.frozen || !this.baseline) this.setBaseline(gathered)
     if (!this.state.frozen) {
-      const frozen = freezeSession(gathered, { contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: true })
+      const frozen = freezeSession(gathered, { contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
       this.save({ frozen })
     }
     this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: this.state.deliveredNotes })
@@ -258,7 +252,7 @@ export class SessionRuntime {
       model: this.state.model,
       maxTokens,
       ...(thinking ? { thinking } : {}),
-      settings: this.deps.preferences?.().staticCacheTtl1h ? PROMPT_SETTINGS_TTL_1H : PROMPT_SETTINGS,
+      settings: promptSettings(this.deps.preferences?.().staticCacheTtl1h ?? false),
       tools: OFFERED_TOOLS,
       project: frozen.project,
       session: session ?? frozen.session,
@@ -616,7 +610,7 @@ export class SessionRuntime {
     const names = paths.join(', ')
     const entry = this.deps.store.transaction(() => {
       const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now: the session block was read again from disk, so the next pass re-bills it.` }])
-      const session = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: notice!.id, paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: true })
+      const session = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: notice!.id, paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
       this.save({ frozen: { ...this.state.frozen!, session } })
       return notice!
     })
