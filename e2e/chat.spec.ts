@@ -23,6 +23,13 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     await expect(app.locator('.msg.assistant').last()).toContainText('Prints a friendly hello')
     // The answer shows before the turn has ended; a message sent in between would find the session busy.
     await firstEnded
+    // The model thought first (thinking is on by default): folded under the answer, opened on a click.
+    const thought = app.locator('.msg.assistant').last().locator('details.thinking')
+    await expect(thought).toHaveCount(1)
+    await expect(thought).not.toHaveAttribute('open', '')
+    await thought.locator('summary').click()
+    await expect(thought).toContainText('The user asked: "read README.md"')
+    await app.locator('.msg.assistant').last().screenshot({ path: 'e2e/screenshots/chat-thinking.png' })
 
     await composer.fill('replace "hello" with "goodbye" in greet.ts')
     const secondEnded = appEvent(app, 'turn.ended')
