@@ -73,7 +73,7 @@ async function attributionTimes(): Promise<{ p50: number[]; p95: number[]; cpuP9
 const bench: Bench = {
   figures: [
     ...SESSIONS.flatMap((f) =>
-      ['loupe_share', 'claude_code_share', 'limit_share', 'naive_share', 'loupe_usd', 'keepwarm_usd', 'claude_code_usd', 'naive_usd'].map((k) => `cache.replay.${f.slice(0, 8)}.${k}`),
+      ['loupe_share', 'claude_code_share', 'limit_share', 'naive_share', 'loupe_usd', 'keepwarm_usd', 'claude_code_usd', 'naive_usd', 'count_ratio'].map((k) => `cache.replay.${f.slice(0, 8)}.${k}`),
     ),
     'cache.scenarios_agreement',
     'cache.unexplained',
@@ -108,7 +108,7 @@ const bench: Bench = {
           unit: 'USD',
           baseline: round(r.claudeCode.cost.usd, 4),
           ratio: round(r.loupe.cost.usd / r.claudeCode.cost.usd, 4),
-          note: `the session's whole bill, keep-warm pre-warms included; input side $${r.loupe.cost.inputUsd.toFixed(4)} (Claude Code $${r.claudeCode.cost.inputUsd.toFixed(4)}); output counted by the simulator's counter without thinking`,
+          note: `the session's whole bill, keep-warm pre-warms included; input side $${r.loupe.cost.inputUsd.toFixed(4)} (Claude Code $${r.claudeCode.cost.inputUsd.toFixed(4)}); counted by the simulator's counter: ≈$${(r.loupe.cost.usd / r.countRatio.ratio).toFixed(2)} at Claude Code's count (count_ratio)`,
         },
         {
           name: `${id}.keepwarm_usd`,
@@ -118,6 +118,12 @@ const bench: Bench = {
         },
         { name: `${id}.claude_code_usd`, value: round(r.claudeCode.cost.usd, 4), unit: 'USD', note: `recorded usage priced with the model table; input side $${r.claudeCode.cost.inputUsd.toFixed(4)}` },
         { name: `${id}.naive_usd`, value: round(r.naive?.cost.usd ?? 0, 4), unit: 'USD', note: `input side $${(r.naive?.cost.inputUsd ?? 0).toFixed(4)}` },
+        {
+          name: `${id}.count_ratio`,
+          value: round(r.countRatio.ratio, 3),
+          unit: 'ratio',
+          note: `the same added conversation as the simulator counts it for Loupe over what Claude Code was billed, over ${r.countRatio.pairs} pass pairs (${r.countRatio.loupeGrowth.toLocaleString('en-US')} / ${r.countRatio.claudeCodeGrowth.toLocaleString('en-US')} tokens): token and dollar totals compare across the two sides only scaled by it; shares do not depend on it`,
+        },
       )
     }
     const suite = await runSuite()

@@ -17,7 +17,7 @@ const pct = (x: number): string => `${(x * 100).toFixed(2)}%`
 
 function table(reports: ReadonlyArray<ReplayReport>): string {
   const usd = (x: number): string => x.toFixed(2)
-  const rows = [['session', 'passes', 'loupe', 'claude code', 'limit', 'naive', 'agree', 'unexplained', 'keep-warm', 'loupe $', 'keep-warm $', 'claude code $', 'naive $']]
+  const rows = [['session', 'passes', 'loupe', 'claude code', 'limit', 'naive', 'agree', 'unexplained', 'keep-warm', 'loupe $', 'keep-warm $', 'claude code $', 'naive $', 'count ratio']]
   for (const r of reports) {
     const kw = r.loupe.keepWarm
     rows.push([
@@ -34,6 +34,7 @@ function table(reports: ReadonlyArray<ReplayReport>): string {
       kw.usd === null ? '-' : usd(kw.usd),
       usd(r.claudeCode.cost.usd),
       r.naive ? usd(r.naive.cost.usd) : '-',
+      r.countRatio.ratio.toFixed(3),
     ])
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
@@ -44,6 +45,7 @@ function table(reports: ReadonlyArray<ReplayReport>): string {
     const kw = r.loupe.keepWarm
     lines.push(`\n${r.session}: misses ${causes.length ? causes.join(', ') : 'none'}`)
     lines.push(`  input side $: loupe ${usd(r.loupe.cost.inputUsd)} (keep-warm ${usd(kw.inputUsd)}), claude code ${usd(r.claudeCode.cost.inputUsd)}${r.naive ? `, naive ${usd(r.naive.cost.inputUsd)}` : ''}`)
+    lines.push(`  count ratio ${r.countRatio.ratio.toFixed(3)}: the same added conversation counted for Loupe (simulator) over Claude Code (billed), ${r.countRatio.pairs} pass pairs; loupe $ at Claude Code's count ≈ ${usd(r.loupe.cost.usd / (r.countRatio.ratio || 1))}`)
     if (kw.passes > 0) lines.push(`  keep-warm: ${kw.passes} pre-warm${kw.passes === 1 ? '' : 's'}, read ${kw.read.toLocaleString('en-US')}, wrote 1h ${kw.write1h.toLocaleString('en-US')}, uncached ${kw.uncached.toLocaleString('en-US')} tokens`)
     lines.push(`  what-if 1h static TTL: ${r.loupe.summary.whatIfs.staticTtl1h.note}`)
     lines.push(`  what-if keep-alive: ${r.loupe.summary.whatIfs.keepAlive.note}`)

@@ -73,6 +73,12 @@ export interface ReplayReport {
   readonly loupe: ShareFigures & { readonly limitShare: number; readonly summary: SessionCacheSummary; readonly cost: CostFigures; readonly keepWarm: KeepWarmTotals & { readonly inputUsd: number } }
   readonly claudeCode: ShareFigures & { readonly limitShare: number; readonly cost: CostFigures }
   readonly naive: (ShareFigures & { readonly cost: CostFigures }) | null
+  /**
+   * How the two sides count the same text: over consecutive passes on one model whose prompts both grew, Loupe's
+   * growth (the simulator's counter) over Claude Code's (the real tokenizer, as billed). Shares are ratios and do not
+   * depend on it; token and dollar totals do, so a comparison of those across the two sides is scaled by it.
+   */
+  readonly countRatio: { readonly loupeGrowth: number; readonly claudeCodeGrowth: number; readonly pairs: number; readonly ratio: number }
   /** Wall time of each pass's attribution, ms. */
   readonly attributionMs: ReadonlyArray<number>
   readonly attributions: ReadonlyArray<PassAttribution>
@@ -233,6 +239,9 @@ export async function replayTranscript(text: string, fileName: string, options: 
     let naiveTotal = 0
     let naiveCost = NO_COST
     let previousMessageId: string | null = null
+    // The same conversation counted by both sides, pass to pass (countRatio).
+    const growth = { loupe: 0, recorded: 0, pairs: 0 }
+    let grown: { model: string; loupe: number; recorded: number } | null = null
     for (const [n, pass] of passes.entries()) {
       // Time moves to this request: a pre-warm due before it goes out first, at its time, then the gap is over.
       while (scheduler.runNext(pass.startedAt)) {
@@ -264,6 +273,14 @@ export async function replayTranscript(text: string, fileName: string, options: 
       const attribution = attributePass(store, summary, { plan, hasher, onError: (e) => { throw e } })
       attributionMs.push(performance.now() - started)
       if (attribution) attributions.push(attribution)
+      const loupeTotal = attribution?.actual?.tokens.total ?? null
+      const recordedTotal = pass.recordedUsage.input_tokens + pass.recordedUsage.cache_read_input_tokens + pass.recordedUsage.cache_creation_input_tokens
+      if (grown && loupeTotal !== null && grown.model === pass.model && loupeTotal > grown.loupe && recordedTotal > grown.recorded) {
+        growth.loupe += loupeTotal - grown.loupe
+        growth.recorded += recordedTotal - grown.recorded
+        growth.pairs++
+      }
+      grown = loupeTotal === null ? null : { model: pass.model, loupe: loupeTotal, recorded: recordedTotal }
 
       if (naiveClient) {
         naiveResponder.answerWith(pass.response)
@@ -293,6 +310,7 @@ export async function replayTranscript(text: string, fileName: string, options: 
       loupe: { ...share(summary.totals.read, summary.totals.inputTotal), limitShare: summary.totals.limitShare, summary, cost: loupeCost, keepWarm: { ...summary.keepWarm, inputUsd: keepWarmInputUsd } },
       claudeCode: { ...share(recorded.read, recorded.total), limitShare: recorded.limitShare, cost: claudeCodeCost },
       naive: naiveClient ? { ...share(naiveRead, naiveTotal), cost: naiveCost } : null,
+      countRatio: { loupeGrowth: growth.loupe, claudeCodeGrowth: growth.recorded, pairs: growth.pairs, ratio: growth.recorded > 0 ? growth.loupe / growth.recorded : 0 },
       attributionMs,
       attributions,
     }

@@ -74,6 +74,10 @@ describe('replayTranscript', () => {
     expect(report.naive!.share).toBeLessThan(0.05)
     expect(report.attributions.map((a) => a.cause.kind)).toEqual(['cold', ...Array(11).fill('none')])
     expect(report.loupe.keepWarm.passes).toBe(0)
+    // Both sides' counts of the same growing conversation, pass to pass: comparable, not equal.
+    expect(report.countRatio.pairs).toBeGreaterThan(5)
+    expect(report.countRatio.ratio).toBeGreaterThan(0.3)
+    expect(report.countRatio.ratio).toBeLessThan(1.5)
     expect(report.loupe.cost.usd).toBeGreaterThan(0)
     expect(report.claudeCode.cost.usd).toBeGreaterThan(0)
     // The recorded thinking went out re-signed (the simulator refuses a latest thinking block it did not sign), and
