@@ -8,16 +8,14 @@ import { useEffect, useState, type FormEvent } from 'react'
 import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
-import { bytes, grouped, shortModel, usd } from '../inspector/model/format'
+import { bytes, dateTime, grouped, shortModel, usd } from '../inspector/model/format'
 import { continueImported, importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
 import './transcripts.css'
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`
 
 function day(ms: number | null): string {
-  if (ms === null) return '—'
-  const d = new Date(ms)
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+  return ms === null ? '—' : dateTime(ms)
 }
 
 /** The sidebar's entry point: a button that opens the panel, and the panel itself. */

@@ -8,6 +8,7 @@ import type { EntryView } from '../../../../src-preload/contract'
 import type { Monaco } from '../../../monaco'
 import type { CheckpointRecord, DraftView } from '../../../state/compaction'
 import { MarkdownEditor } from '../../files/components/MarkdownEditor'
+import { clock, dateTime } from '../../inspector/model/format'
 import { useSlow } from '../../palette/use-slow'
 import { applyDraft, discardDraft } from '../actions'
 import { useHistoryPair } from '../data/use-history-pair'
@@ -57,7 +58,7 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
   return (
     <article className="cmp-detail-body" data-testid="checkpoint-detail">
       <h2>
-        Checkpoint, entry #{c.seq} · {String(c.trigger)} · {new Date(c.at).toLocaleString()}
+        Checkpoint, entry #{c.seq} · {String(c.trigger)} · {dateTime(c.at)}:{clock(c.at).slice(6)}
       </h2>
       <p data-testid="summarised-range">
         {replaced ? (

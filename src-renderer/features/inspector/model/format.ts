@@ -25,10 +25,18 @@ export function ms(n: number | null): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`
 }
 
+const pad2 = (x: number): string => String(x).padStart(2, '0')
+
+/** "19:44:27": local time on a 24-hour clock, as everywhere in the app. */
 export function clock(at: number): string {
   const d = new Date(at)
-  const pad = (x: number) => String(x).padStart(2, '0')
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`
+}
+
+/** "2026-11-29 19:44": a local date and time, to the minute. */
+export function dateTime(at: number): string {
+  const d = new Date(at)
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${clock(at).slice(0, 5)}`
 }
 
 export function bytes(n: number): string {
