@@ -34,6 +34,9 @@ export interface InspectorLayout {
 /** Sizes the pane never goes below or above, so a remembered layout always leaves room for the chat. */
 export const PANE_MIN_PX = 320
 export const PANE_MAX_FRACTION = 0.8
+/** Room the chat keeps beside (or above) the inspector, so a wide pane never crushes the conversation. */
+export const CHAT_MIN_PX = 420
+export const CHAT_MIN_HEIGHT_PX = 240
 export const LIST_MIN_PX = 90
 
 interface InspectorState {

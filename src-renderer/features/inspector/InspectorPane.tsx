@@ -3,9 +3,9 @@
  * its diff against the pass before. Mounted beside the chat by the shell; its size, dock side and whether it is
  * collapsed are remembered (state/inspector.ts).
  */
-import { useEffect, useState, type ReactNode } from 'react'
+import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useMonaco, type Monaco } from '../../monaco'
-import { PANE_MAX_FRACTION, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_PX, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { usePassesOf } from './data/passes'
 import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
@@ -24,13 +24,18 @@ const VIEWS: ReadonlyArray<{ id: InspectorView; label: string }> = [
   { id: 'diff', label: 'Diff' },
 ]
 
-function useWindowSize(): { width: number; height: number } {
+/** The size of the space the inspector shares with the chat (its parent), following window and sidebar changes. */
+function useSharedSpace(ref: RefObject<HTMLElement | null>): { width: number; height: number } {
   const [size, setSize] = useState({ width: window.innerWidth, height: window.innerHeight })
-  useEffect(() => {
-    const onResize = () => setSize({ width: window.innerWidth, height: window.innerHeight })
-    window.addEventListener('resize', onResize)
-    return () => window.removeEventListener('resize', onResize)
-  }, [])
+  useLayoutEffect(() => {
+    const parent = ref.current?.parentElement
+    if (!parent) return
+    const measure = () => setSize({ width: parent.clientWidth, height: parent.clientHeight })
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(parent)
+    return () => observer.disconnect()
+  }, [ref])
   return size
 }
 
@@ -38,15 +43,17 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   usePassesOf(sessionId)
   const layout = useInspectorStore((s) => s.layout)
   const count = useInspectorStore((s) => s.passes.length)
-  const viewport = useWindowSize()
+  const ref = useRef<HTMLElement>(null)
+  const space = useSharedSpace(ref)
   const { dock, collapsed } = layout
-  const limit = (dock === 'right' ? viewport.width : viewport.height) * PANE_MAX_FRACTION
+  // The pane may take most of the space, but the chat keeps room to be read and typed in.
+  const limit = Math.max(PANE_MIN_PX, dock === 'right' ? Math.min(space.width * PANE_MAX_FRACTION, space.width - CHAT_MIN_PX) : Math.min(space.height * PANE_MAX_FRACTION, space.height - CHAT_MIN_HEIGHT_PX))
   const paneSize = Math.min(dock === 'right' ? layout.paneSize : layout.paneHeight, limit)
   const store = useInspectorStore.getState
 
   if (collapsed) {
     return (
-      <aside className={`insp collapsed dock-${dock}`} aria-label="Inspector" data-testid="inspector">
+      <aside ref={ref} className={`insp collapsed dock-${dock}`} aria-label="Inspector" data-testid="inspector">
         <button type="button" className="insp-expand" onClick={() => store().collapseToggled()} title="Show the inspector">
           Inspector · {count} {count === 1 ? 'pass' : 'passes'}
         </button>
@@ -54,7 +61,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
     )
   }
   return (
-    <aside className={`insp dock-${dock}`} style={dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
+    <aside ref={ref} className={`insp dock-${dock}`} style={dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
       <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />
       <div className="insp-body">
         <Header count={count} />
