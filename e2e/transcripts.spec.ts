@@ -65,7 +65,7 @@ test('starts the capture proxy, and a request sent through it becomes a captured
   })
   expect(response.status).toBe(200)
   expect(await response.text()).toContain('message_stop')
-  await expect(panel).toContainText('1 request(s) recorded')
+  await expect(panel).toContainText('1 request recorded')
   await panel.getByRole('button', { name: 'e2e-agent' }).click()
   await expect(page.getByTestId('passes-list').getByRole('option')).toHaveCount(1)
   await expect(page.getByTestId('passes-list').getByTestId('captured-badge')).toHaveCount(1)

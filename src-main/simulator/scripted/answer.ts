@@ -71,7 +71,8 @@ function describeStep(step: ToolStep): string {
     case 'bash':
       return `\`${String(step.input.command ?? step.input.cmd ?? '')}\` finished. Last lines of its output:\n\n${fence(lastLines(result, 10) || '(no output)')}`
     case 'edit_file':
-      return `Edited \`${pathOf(step)}\`: ${firstLine(result) || 'done'}.`
+      // The tool's first line already names the file and the line ("Edited src/cli.ts at line 6.").
+      return firstLine(result) || `Edited \`${pathOf(step)}\`.`
     case 'write_file':
       return `Wrote \`${pathOf(step)}\` (${lineCount(String(step.input.content ?? ''))} lines).`
     case 'remember':

@@ -147,10 +147,10 @@ export function CacheView({ sessionId }: { sessionId: string }) {
               <h2>What if</h2>
               <ul className="cache-whatifs">
                 <li data-testid="whatif-ttl">
-                  <strong>1h TTL for the static prefix:</strong> {summary.whatIfs.staticTtl1h.note} ({usd(summary.whatIfs.staticTtl1h.deltaUsd)})
+                  <strong>1h TTL for the static prefix:</strong> {summary.whatIfs.staticTtl1h.note}
                 </li>
                 <li data-testid="whatif-keepalive">
-                  <strong>Keep-alive:</strong> {summary.whatIfs.keepAlive.note} ({usd(summary.whatIfs.keepAlive.deltaUsd)})
+                  <strong>Keep-alive:</strong> {summary.whatIfs.keepAlive.note}
                 </li>
               </ul>
               <p className="muted small">

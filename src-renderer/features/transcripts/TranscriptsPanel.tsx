@@ -259,7 +259,7 @@ function ProxySection() {
           <>
             <code data-testid="proxy-url">ANTHROPIC_BASE_URL={proxy.url}</code>
             <span className="muted">
-              → {proxy.upstreamKind === 'simulator' ? 'the offline simulator' : proxy.upstream} · {grouped(proxy.requests)} request(s) recorded
+              → {proxy.upstreamKind === 'simulator' ? 'the offline simulator' : proxy.upstream} · {grouped(proxy.requests)} {proxy.requests === 1 ? 'request' : 'requests'} recorded
             </span>
           </>
         )}
@@ -271,7 +271,7 @@ function ProxySection() {
               <button type="button" onClick={() => void openImported(proxy.projectId!, s.sessionId)}>
                 {s.client}
               </button>{' '}
-              <span className="muted">{grouped(s.passes)} pass(es)</span>
+              <span className="muted">{grouped(s.passes)} {s.passes === 1 ? 'pass' : 'passes'}</span>
             </li>
           ))}
         </ul>

@@ -42,7 +42,8 @@ export function niceCeil(n: number): number {
   return 10 * p
 }
 
-const k = (n: number) => (n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(2))}M` : n >= 1000 ? `${Number((n / 1000).toFixed(1))}k` : String(Math.round(n)))
+/** An axis label: 1.25k, 3.75k, 2M — as many decimals as the tick needs (up to three), never a rounded-off value. */
+const k = (n: number) => (n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(3))}M` : n >= 1000 ? `${Number((n / 1000).toFixed(3))}k` : String(Math.round(n)))
 
 export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void }) {
   const [ref, width] = useWidth()

@@ -40,7 +40,7 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
             ))}
           </select>
         </label>
-        {base && <span className="muted">(pass {base.detail.seq}, left; pass {view.detail.seq}, right)</span>}
+        {base && <span className="muted">(pass {base.detail.seq} before, pass {view.detail.seq} after)</span>}
       </div>
       {!compareId ? (
         <p className="insp-empty">This is the first pass of its session: there is nothing before it to compare with.</p>
