@@ -1,15 +1,11 @@
 import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
-import { keysLabel } from './commands'
+import { keysLabel, viewBlocked } from './commands'
 import './views.css'
 
 /** The main views, in the top bar: Chat, Compaction, Cache, Files, Settings; and the palette's shortcut. */
 export function ViewTabs({ hasProject, hasSession }: { hasProject: boolean; hasSession: boolean }) {
   const view = useSettingsStore((s) => s.view)
-  const needs = (id: MainView): string | null => {
-    if ((id === 'compaction' || id === 'cache') && !hasSession) return 'Open a session first'
-    if (id === 'files' && !hasProject) return 'Open a project first'
-    return null
-  }
+  const needs = (id: MainView): string | null => viewBlocked(id, { hasProject, hasSession })
   return (
     <>
       <nav className="view-tabs" role="tablist" aria-label="Views">

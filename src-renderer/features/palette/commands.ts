@@ -29,7 +29,23 @@ export function keysLabel(keys: string): string {
   return keys.replace('Mod', isMac ? '⌘' : 'Ctrl').replace('Alt', isMac ? '⌥' : 'Alt')
 }
 
+/** Why a view cannot open yet, or null: Compaction and Cache need a session, Files a project. */
+export function viewBlocked(view: MainView, open: { readonly hasProject: boolean; readonly hasSession: boolean }): string | null {
+  if ((view === 'compaction' || view === 'cache') && !open.hasSession) return 'Open a session first'
+  if (view === 'files' && !open.hasProject) return 'Open a project first'
+  return null
+}
+
+/** What is open now, as the shell tells it (AppShell): a project, and a session of that project. */
+function openNow(): { hasProject: boolean; hasSession: boolean } {
+  const project = selectSelectedProject(useProjectsStore.getState())
+  const sessions = useSessionsStore.getState()
+  return { hasProject: project !== null, hasSession: project !== null && (sessions.byProject[project.id] ?? []).some((x) => x.id === sessions.selectedId) }
+}
+
+/** Shows a view; one that cannot open yet (its tab is disabled) is not shown. */
 export function showView(view: MainView): void {
+  if (viewBlocked(view, openNow()) !== null) return
   useSettingsStore.getState().viewChosen(view)
 }
 
@@ -73,7 +89,9 @@ export function buildCommands(): Command[] {
   const inspector = useInspectorStore.getState()
   const out: Command[] = []
 
-  for (const v of MAIN_VIEWS) out.push({ id: `view.${v.id}`, group: 'View', label: `Go to ${v.label}`, keys: `Alt+${v.key}`, run: () => showView(v.id) })
+  for (const v of MAIN_VIEWS) {
+    if (viewBlocked(v.id, openNow()) === null) out.push({ id: `view.${v.id}`, group: 'View', label: `Go to ${v.label}`, keys: `Alt+${v.key}`, run: () => showView(v.id) })
+  }
 
   if (project) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void createSession(project.id).then(() => showView('chat')) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
