@@ -99,9 +99,12 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
             </g>
           )
         })}
-        {markers.map((m, i) => (
-          <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} top={PAD.top - 12} bottom={PAD.top + plotH} />
-        ))}
+        {markers.map((m, i) => {
+          // Markers before the same pass sit side by side above their line, so each one can be seen (and hovered).
+          const together = markers.filter((o) => o.beforeIndex === m.beforeIndex)
+          const slot = together.indexOf(m)
+          return <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} offset={(slot - (together.length - 1) / 2) * 18} top={PAD.top - 12} bottom={PAD.top + plotH} />
+        })}
         {bars.length <= 40 &&
           bars.map((b, i) => (
             <text key={`l-${b.passId}`} x={cx(i)} y={HEIGHT - 8} className="cache-axis" textAnchor="middle">
@@ -135,13 +138,13 @@ function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number;
   )
 }
 
-function MarkerLine({ marker, x, top, bottom }: { marker: Marker; x: number; top: number; bottom: number }) {
+function MarkerLine({ marker, x, offset, top, bottom }: { marker: Marker; x: number; offset: number; top: number; bottom: number }) {
   return (
     <g className={`cache-marker ${marker.kind}`} data-testid="cache-marker" data-kind={marker.kind}>
       <title>{`${MARKER_WORDS[marker.kind]}: ${marker.label}`}</title>
       <line x1={x} x2={x} y1={top + 10} y2={bottom} />
-      <circle cx={x} cy={top} r={8} />
-      <text x={x} y={top + 4} textAnchor="middle">
+      <circle cx={x + offset} cy={top} r={8} />
+      <text x={x + offset} y={top + 4} textAnchor="middle">
         {MARKER_GLYPH[marker.kind]}
       </text>
     </g>

@@ -14,6 +14,9 @@ import { RequestEditor, type RequestEditorHandle } from './RequestEditor'
 // Issue 10: a reconstructed (transcript) or captured (proxy) request says so above its bytes (features/transcripts).
 import { PassSourceBanner } from '../../transcripts/SourceBadge'
 
+/** How long a toolbar confirmation stays. */
+const NOTE_SHOWN_MS = 4000
+
 /** The simulator answers with the sha256 of the body it received (src-main/simulator), a check from the far end. */
 const WIRE_ECHO_HEADER = 'x-sim-request-sha256'
 
@@ -30,6 +33,12 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
   const [readyFor, setReadyFor] = useState<string | null>(null)
   const [check, setCheck] = useState<Check>(null)
   const [note, setNote] = useState<string | null>(null)
+  // "Copied …", "Saved …": a confirmation, gone after a few seconds.
+  useEffect(() => {
+    if (note === null) return
+    const timer = setTimeout(() => setNote(null), NOTE_SHOWN_MS)
+    return () => clearTimeout(timer)
+  }, [note])
   const [showMap, setShowMap] = useState(true)
   const { detail } = view
 
