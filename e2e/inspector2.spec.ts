@@ -233,7 +233,7 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await send(app, '/compact the parser module')
     await view(app, 'Compaction')
     await expect(app.getByTestId('checkpoint-card')).toHaveCount(1)
-    await expect(app.getByTestId('summarised-range')).toContainText(/Summarised entries #\d+–#\d+/)
+    await expect(app.getByTestId('summarised-range')).toContainText(/Summarised \d+ of entries #\d+–#\d+/)
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
     await shots(app, 'compaction-checkpoint', true)

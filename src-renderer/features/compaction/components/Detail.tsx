@@ -63,7 +63,8 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
       <p data-testid="summarised-range">
         {replaced ? (
           <>
-            <strong>Summarised</strong> entries #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'} ({n(Number(replaced.entries))} entries, {n(Number(replaced.messages))} messages, ≈{n(Number(replaced.estimatedTokens))} tokens)
+            {/* The range counts every entry of the session; only those the model saw are summarised. */}
+            <strong>Summarised</strong> {n(Number(replaced.entries))} of entries #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'} ({n(Number(replaced.messages))} messages, ≈{n(Number(replaced.estimatedTokens))} tokens)
             {startSeq !== undefined ? `; kept whole from entry #${startSeq} on.` : '; nothing kept whole.'}
           </>
         ) : (
