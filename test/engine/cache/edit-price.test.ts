@@ -69,20 +69,26 @@ const applyNow = { kind: 'instruction_file' as const, path: 'AGENTS.md', applyNo
 const later = { kind: 'instruction_file' as const, path: 'AGENTS.md', applyNow: false }
 const usd = (tokens: { read?: number; write5m?: number; write1h?: number }, p = PRICES) => ((tokens.read ?? 0) * p.read + (tokens.write5m ?? 0) * p.write5m + (tokens.write1h ?? 0) * p.write1h) / 1e6
 
+type CandidateInput = Parameters<typeof priceCandidates>[0]
+
+/**
+ * What most tests price from: the session's last pass (counted at REAL_TOTAL, the static prefix counted too), the
+ * cache as it stands at `now`, and the edit applied now; each test says only what it changes.
+ */
+function baseInput(s: { facts: PassCacheFacts[]; walk: RequestWalk }, now: number, edit: CandidateInput['edit']): Omit<CandidateInput, 'without' | 'with'> {
+  return { last: { walk: s.walk, facts: s.facts.at(-1)!, tokens: REAL_TOTAL }, scale: scaleFor(s.walk, { staticCounted: true }), state: CacheState.at(s.facts, now), now, models, edit }
+}
+
 describe('priceCandidates: an instruction edit applied now', () => {
-  const { facts, walk: lastWalk, request } = session()
+  const s = session()
+  const { facts, walk: lastWalk, request } = s
   const now = 90_000
-  const state = CacheState.at(facts, now)
   const edited = withSession(request, `${SESSION}- Run the linter too.\n`)
+  const base = baseInput(s, now, applyNow)
 
   it('re-bills everything after the static prefix, in real tokens, and adds the edit’s own tokens at the write price', () => {
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state,
-      now,
-      models,
-      edit: applyNow,
+      ...base,
       without: { walk: walk(request), tokens: REAL_TOTAL },
       with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
     })
@@ -101,12 +107,8 @@ describe('priceCandidates: an instruction edit applied now', () => {
   it('is an estimate, and says so, when the static prefix was not counted', () => {
     const scale = scaleFor(lastWalk, { staticCounted: false })
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      ...base,
       scale,
-      state,
-      now,
-      models,
-      edit: applyNow,
       without: { walk: walk(request), tokens: REAL_TOTAL },
       with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
     })
@@ -120,12 +122,9 @@ describe('priceCandidates: an instruction edit applied now', () => {
   it('falls back to the scaled estimate of each candidate when nothing could be counted', () => {
     const scale = scaleFor(lastWalk, { staticCounted: true })
     const price = priceCandidates({
+      ...base,
       last: { walk: lastWalk, facts: facts.at(-1)!, tokens: null },
       scale,
-      state,
-      now,
-      models,
-      edit: applyNow,
       without: { walk: walk(request), tokens: null },
       with: { walk: walk(edited), tokens: null },
     })
@@ -135,12 +134,7 @@ describe('priceCandidates: an instruction edit applied now', () => {
 
   it('moves nothing when the edit leaves the session block as it is (a file the block does not hold)', () => {
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state,
-      now,
-      models,
-      edit: applyNow,
+      ...base,
       without: { walk: walk(request), tokens: REAL_TOTAL },
       with: { walk: walk(request), tokens: REAL_TOTAL },
     })
@@ -150,12 +144,7 @@ describe('priceCandidates: an instruction edit applied now', () => {
   it('adds only the edit’s own tokens when the session block already moved (an earlier edit applied, not yet sent)', () => {
     const applied = withSession(request, `${SESSION}- An earlier edit.\n`)
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state,
-      now,
-      models,
-      edit: applyNow,
+      ...base,
       without: { walk: walk(applied), tokens: REAL_TOTAL + 5 },
       with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
     })
@@ -168,12 +157,7 @@ describe('priceCandidates: an instruction edit applied now', () => {
   it('re-bills nothing the expiry would not have once the entries are gone', () => {
     const late = 60_000 + 6 * 60_000
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state: CacheState.at(facts, late),
-      now: late,
-      models,
-      edit: applyNow,
+      ...baseInput(s, late, applyNow),
       without: { walk: walk(request), tokens: REAL_TOTAL },
       with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
     })
@@ -185,12 +169,8 @@ describe('priceCandidates: an instruction edit applied now', () => {
   it('after a checkpoint replaced the history, reads at most the system blocks, and says the price is not exact', () => {
     const scale = scaleFor(lastWalk, { staticCounted: true })
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+      ...base,
       scale,
-      state,
-      now,
-      models,
-      edit: applyNow,
       without: { walk: walk(request), tokens: REAL_TOTAL },
       with: { walk: walk(edited), tokens: REAL_TOTAL + 9 },
       historyReplaced: true,
@@ -202,17 +182,12 @@ describe('priceCandidates: an instruction edit applied now', () => {
   })
 
   it('writes the static prefix at the 1h price when its breakpoint has a 1h TTL and the read ends before it', () => {
-    const s = session({ staticTtl: '1h' })
+    const s1h = session({ staticTtl: '1h' })
     const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }
     const price = priceCandidates({
-      last: { walk: s.walk, facts: s.facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(s.walk, { staticCounted: true }),
-      state: CacheState.at(s.facts, now),
-      now,
-      models,
-      edit,
-      without: { walk: walk(s.request), tokens: REAL_TOTAL },
-      with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL + 40 },
+      ...baseInput(s1h, now, edit),
+      without: { walk: walk(s1h.request), tokens: REAL_TOTAL },
+      with: { walk: walk({ ...s1h.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL + 40 },
     })
     expect(price.rebilledTokens).toBe(REAL_CACHED)
     expect(price.movedBlock?.path).toBe('tools[0]')
@@ -252,19 +227,15 @@ describe('priceCandidates: against a pre-warm', () => {
 })
 
 describe('priceCandidates: an instruction edit left for the next compaction', () => {
-  const { facts, walk: lastWalk, request } = session()
+  const s = session()
+  const { request } = s
   const now = 90_000
-  const state = CacheState.at(facts, now)
+  const base = baseInput(s, now, later)
   const note = '[AGENTS.md was changed on disk after this session’s instructions were taken. The text above is the earlier version until the user applies the change.]'
 
   it('moves nothing and pays for the note at the write price', () => {
     const price = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state,
-      now,
-      models,
-      edit: later,
+      ...base,
       without: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
       with: { walk: walk(withNote(request, note)), tokens: REAL_TOTAL + 31, notes: 1 },
     })
@@ -276,24 +247,14 @@ describe('priceCandidates: an instruction edit left for the next compaction', ()
   it('costs nothing when the note is already due, and says when the next message will not mention it at all', () => {
     const noted = withNote(request, note)
     const due = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state,
-      now,
-      models,
-      edit: later,
+      ...base,
       without: { walk: walk(noted), tokens: REAL_TOTAL + 31, notes: 1 },
       with: { walk: walk(noted), tokens: REAL_TOTAL + 31, notes: 1 },
     })
     expect(due).toMatchObject({ movedBlock: null, addedTokens: 0, deltaUsd: 0 })
     expect(due.label).toMatch(/the note that AGENTS\.md changed already travels with the next message/)
     const silent = priceCandidates({
-      last: { walk: lastWalk, facts: facts.at(-1)!, tokens: REAL_TOTAL },
-      scale: scaleFor(lastWalk, { staticCounted: true }),
-      state,
-      now,
-      models,
-      edit: later,
+      ...base,
       without: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
       with: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
     })
