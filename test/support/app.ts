@@ -1,5 +1,12 @@
 /** Driving a real app (createApp) through its contract from a node test. */
-import type { App } from '../../src-main/node/app'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Clock } from '../../src-main/engine/ports'
+import { createApp, type App } from '../../src-main/node/app'
+import { createModelClient } from '../../src-main/node/model/client'
+import type { Scheduler } from '../../src-main/node/session/keep-warm'
+import { startSimulator, type RunningSimulator } from '../../src-main/simulator/index'
 
 /** Dispatches a request and returns its value; a typed error fails the test with its code and message. */
 export async function call<T>(app: App, name: string, input: unknown): Promise<T> {
@@ -19,4 +26,43 @@ export function turnEnded(app: App, sessionId: string): Promise<string> {
       }
     })
   })
+}
+
+/** A real app in the browser host, answered by a simulator, its data folder in a fresh temporary folder. */
+export interface SimulatorApp {
+  readonly app: App
+  readonly sim: RunningSimulator
+  /** The temporary folder: the app's data folder is `.home` in it, and tests put their projects beside it. */
+  readonly dir: string
+  /** Closes the app and the simulator, and removes the folder; a second call does nothing. */
+  close(): Promise<void>
+}
+
+export async function simulatorApp(options: { readonly seed: string; readonly model?: string; readonly clock?: Clock; readonly scheduler?: Scheduler }): Promise<SimulatorApp> {
+  const dir = mkdtempSync(join(tmpdir(), `loupe-${options.seed}-`))
+  const clock = options.clock
+  const sim = await startSimulator({ seed: options.seed, ...(clock ? { clock } : {}) })
+  const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, ...(clock ? { clock } : {}) })
+  const app = await createApp({
+    host: 'browser',
+    dataDir: join(dir, '.home'),
+    loupeHome: join(dir, '.home'),
+    homeDir: dir,
+    ...(clock ? { clock } : {}),
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    endpoint: { client, kind: 'simulator', label: 'Offline simulator', model: options.model ?? 'claude-sonnet-4-6', close: async () => {} },
+  })
+  let closed = false
+  return {
+    app,
+    sim,
+    dir,
+    close: async () => {
+      if (closed) return
+      closed = true
+      await app.close()
+      await sim.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }

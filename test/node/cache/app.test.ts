@@ -3,17 +3,14 @@
  * attributes what the store holds (from the stored bytes, plan summary and segment provenance), `pass.get` then
  * carries each attribution, and `cache.priceEdit` prices edits against the cache as it stands.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PassAttribution } from '../../../src-main/engine/cache'
-import { createApp, type App } from '../../../src-main/node/app'
+import type { App } from '../../../src-main/node/app'
 import { attributePass, forgetSessionCache } from '../../../src-main/node/cache'
-import { createModelClient } from '../../../src-main/node/model/client'
-import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
 import { manualClock } from './harness'
-import { call, turnEnded } from '../../support/app'
+import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Summary {
   totals: { passes: number; measured: number; read: number; cachedShare: number; limitShare: number; missTokens: number }
@@ -26,30 +23,20 @@ interface Summary {
 describe('cache attribution of the runtime\'s passes, through the contract', () => {
   let dir: string
   let app: App
-  let sim: RunningSimulator
+  let rig: SimulatorApp
   const clock = manualClock()
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-cache-app-'))
+    rig = await simulatorApp({ seed: 'cache-app', clock })
+    app = rig.app
+    dir = rig.dir
     const root = join(dir, 'shop')
     mkdirSync(root)
     writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n' + 'Totals are integer cents. '.repeat(60))
     writeFileSync(join(root, 'AGENTS.md'), '# Agents\n\nRun `npm test` before you finish.\n')
-    sim = await startSimulator({ clock, seed: 'cache-app' })
-    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock })
-    app = await createApp({
-      host: 'browser',
-      dataDir: join(dir, '.home'),
-      loupeHome: join(dir, '.home'),
-      homeDir: dir,
-      clock,
-      endpoint: { client, kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-6', close: async () => {} },
-    })
   })
   afterEach(async () => {
-    await app.close()
-    await sim.close()
-    rmSync(dir, { recursive: true, force: true })
+    await rig.close()
   })
 
   async function turn(sessionId: string, text: string): Promise<void> {

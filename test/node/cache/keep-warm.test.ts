@@ -4,52 +4,36 @@
  * before the tail's 5-minute entry expires; none when the user sends first, when the session closes, or when the
  * setting is off; and the pass after a 19-minute gap reads the whole prefix, explained by the attribution.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KEEP_WARM_DELAY_MS, type PassAttribution } from '../../../src-main/engine/cache'
-import { createApp, type App } from '../../../src-main/node/app'
-import { createModelClient } from '../../../src-main/node/model/client'
+import type { App } from '../../../src-main/node/app'
 import type { PassSummary } from '../../../src-main/node/store/passes'
-import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
 import { manualClock, manualScheduler } from './harness'
-import { call, turnEnded } from '../../support/app'
+import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 describe('the session runtime keeps the cache warm through idle gaps', () => {
-  let dir: string
+  let rig: SimulatorApp
   let app: App
-  let sim: RunningSimulator
   let clock: ReturnType<typeof manualClock>
   let scheduler: ReturnType<typeof manualScheduler>
   let sessionId: string
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-keep-warm-'))
-    const root = join(dir, 'shop')
+    clock = manualClock()
+    scheduler = manualScheduler(clock)
+    rig = await simulatorApp({ seed: 'keep-warm', clock, scheduler })
+    app = rig.app
+    const root = join(rig.dir, 'shop')
     mkdirSync(root)
     writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n' + 'Totals are integer cents. '.repeat(60))
     writeFileSync(join(root, 'AGENTS.md'), '# Agents\n\nRun `npm test` before you finish.\n')
-    clock = manualClock()
-    scheduler = manualScheduler(clock)
-    sim = await startSimulator({ clock, seed: 'keep-warm' })
-    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, clock })
-    app = await createApp({
-      host: 'browser',
-      dataDir: join(dir, '.home'),
-      loupeHome: join(dir, '.home'),
-      homeDir: dir,
-      clock,
-      scheduler,
-      endpoint: { client, kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-6', close: async () => {} },
-    })
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     sessionId = (await call<{ id: string }>(app, 'session.create', { projectId: project.id })).id
   })
   afterEach(async () => {
-    await app.close()
-    await sim.close()
-    rmSync(dir, { recursive: true, force: true })
+    await rig.close()
   })
 
   async function turn(text: string): Promise<void> {

@@ -4,16 +4,13 @@
  * the cache reading across them; the setting switched off at the next pass (one re-keyed pass, explained); and no
  * thinking on a model that only takes a fixed budget.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PassAttribution } from '../../../src-main/engine/cache'
-import { createApp, type App } from '../../../src-main/node/app'
-import { createModelClient } from '../../../src-main/node/model/client'
+import type { App } from '../../../src-main/node/app'
 import { thinkingFor } from '../../../src-main/node/model/models'
-import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
-import { call, turnEnded } from '../../support/app'
+import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Body {
   readonly max_tokens: number
@@ -22,26 +19,21 @@ interface Body {
 }
 
 describe('thinking in the session runtime', () => {
-  let dir: string
+  let rig: SimulatorApp
   let app: App
-  let sim: RunningSimulator
   let sessionId: string
 
   async function open(model: string): Promise<void> {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-thinking-'))
-    const root = join(dir, 'shop')
+    rig = await simulatorApp({ seed: 'thinking', model })
+    app = rig.app
+    const root = join(rig.dir, 'shop')
     mkdirSync(root)
     writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop.\n' + 'Totals are integer cents. '.repeat(60))
-    sim = await startSimulator({ seed: 'thinking' })
-    const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0 })
-    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir, endpoint: { client, kind: 'simulator', label: 'Offline simulator', model, close: async () => {} } })
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     sessionId = (await call<{ id: string }>(app, 'session.create', { projectId: project.id })).id
   }
   afterEach(async () => {
-    await app?.close()
-    await sim?.close()
-    rmSync(dir, { recursive: true, force: true })
+    await rig.close()
   })
 
   async function turn(text: string): Promise<void> {
