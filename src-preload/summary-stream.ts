@@ -5,6 +5,7 @@
  * the text again. What is held is the newest `maxChars` of it. The main process keeps this for a window that opens
  * mid-compaction, the renderer for the view; both compose pieces with this one function.
  */
+import type { RequestOutput } from './contract'
 
 export interface SummaryText {
   /** Which stream of the compaction the text belongs to. */
@@ -28,4 +29,31 @@ export function appendSummaryPiece<T extends SummaryText>(held: T, piece: { read
     text = text.slice(text.length - maxChars)
   }
   return { ...base, text, textHidden: hidden, textEnd: end }
+}
+
+/** The compaction in flight as `compaction.list` gives it (contract.ts). */
+export type LiveCompaction = NonNullable<RequestOutput<'compaction.list'>['live']>
+
+/**
+ * A compaction that has just started: nothing trimmed, streamed or counted yet. The main process's snapshot and the
+ * renderer's view both begin from it.
+ */
+export function startedLiveCompaction(e: Pick<LiveCompaction, 'compactionId' | 'trigger' | 'focus' | 'dryRun'>, startedAt: number): LiveCompaction {
+  return {
+    compactionId: e.compactionId,
+    trigger: e.trigger,
+    focus: e.focus,
+    dryRun: e.dryRun,
+    startedAt,
+    stage: 'started',
+    outputChars: 0,
+    outputTokens: 0,
+    thinkingChars: 0,
+    trimmed: null,
+    savedTokens: null,
+    stream: 0,
+    text: '',
+    textEnd: 0,
+    textHidden: 0,
+  }
 }

@@ -4,7 +4,7 @@
  * stage, the summary's text as it forms, elapsed). Which card is open is shared by the whole view.
  */
 import { create } from 'zustand'
-import { appendSummaryPiece } from '../../src-preload/summary-stream'
+import { appendSummaryPiece, startedLiveCompaction, type LiveCompaction } from '../../src-preload/summary-stream'
 import { LIVE_SUMMARY_MAX_CHARS, type EntryView, type EventPayload, type PassSummaryView, type RequestOutput } from '../../src-preload/contract'
 
 export type CheckpointRecord = RequestOutput<'compaction.list'>['checkpoints'][number]
@@ -12,7 +12,7 @@ export type DraftView = RequestOutput<'compaction.list'>['drafts'][number]
 export type PinView = RequestOutput<'pin.list'>[number]
 
 /** The compaction in flight, as `compaction.list` gives it to a window that opens in its middle and as the events keep it. */
-export type LiveCompaction = NonNullable<RequestOutput<'compaction.list'>['live']>
+export type { LiveCompaction }
 
 /** The forming summary is kept up to this many characters, its newest part (the view scrolls to the end). */
 export const LIVE_TEXT_MAX_CHARS = LIVE_SUMMARY_MAX_CHARS
@@ -112,7 +112,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
     loadFailed: (sessionId, message) => update(sessionId, () => ({ loaded: true, error: message })),
     compactionStarted: (e, at) =>
       update(e.sessionId, () => ({
-        live: { compactionId: e.compactionId, trigger: e.trigger, focus: e.focus, dryRun: e.dryRun, startedAt: at, stage: 'started', outputChars: 0, outputTokens: 0, thinkingChars: 0, trimmed: null, savedTokens: null, text: '', textHidden: 0, textEnd: 0, stream: 0 },
+        live: startedLiveCompaction(e, at),
         early: [],
         lastFailure: null,
       })),

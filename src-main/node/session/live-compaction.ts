@@ -3,34 +3,18 @@
  * and the summary text streamed so far (its newest LIVE_SUMMARY_MAX_CHARS). The events carry only what is new since the
  * previous one; `compaction.list` answers with this snapshot, and the view carries on from it with the next events.
  */
-import { LIVE_SUMMARY_MAX_CHARS, type RequestOutput } from '../../../src-preload/contract'
-import { appendSummaryPiece } from '../../../src-preload/summary-stream'
+import { LIVE_SUMMARY_MAX_CHARS } from '../../../src-preload/contract'
+import { appendSummaryPiece, startedLiveCompaction, type LiveCompaction } from '../../../src-preload/summary-stream'
 import type { CompactionEvent } from './compaction'
 
 /** What `compaction.list` answers as `live` (its fields are described in the contract). */
-export type LiveCompactionSnapshot = NonNullable<RequestOutput<'compaction.list'>['live']>
+export type LiveCompactionSnapshot = LiveCompaction
 
 /** The snapshot after one compaction event: null once the compaction drafted, applied or failed. */
 export function nextLiveCompaction(live: LiveCompactionSnapshot | null, e: CompactionEvent, now: number): LiveCompactionSnapshot | null {
   switch (e.type) {
     case 'started':
-      return {
-        compactionId: e.compactionId,
-        trigger: e.trigger,
-        focus: e.focus,
-        dryRun: e.dryRun,
-        startedAt: now,
-        stage: 'started',
-        outputChars: 0,
-        outputTokens: 0,
-        thinkingChars: 0,
-        trimmed: null,
-        savedTokens: null,
-        stream: 0,
-        text: '',
-        textEnd: 0,
-        textHidden: 0,
-      }
+      return startedLiveCompaction(e, now)
     case 'progressed': {
       if (!live || live.compactionId !== e.compactionId) return live
       const p = e.progress
