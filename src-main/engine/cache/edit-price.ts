@@ -14,6 +14,7 @@
  * prefix keys, what it costs by real counts. `priceEdit` is the estimate it falls back to (no text to build from, or
  * no counter): the chars / 4 estimate scaled between the points earlier passes measured.
  */
+import { signedUsd } from '../../../src-preload/money'
 import { formatTokens } from './causes'
 import type { PassContext } from './context'
 import { inputCost, type CachePrices, type ModelLookup } from './pricing'
@@ -248,7 +249,7 @@ function movedLabel(edit: ProposedEdit, walk: RequestWalk, moved: number): strin
 }
 
 function usdText(delta: number | null): string {
-  return delta === null ? '' : ` (${delta >= 0 ? '+' : '−'}$${Math.abs(delta).toFixed(4)})`
+  return delta === null ? '' : ` (${signedUsd(delta)})`
 }
 
 function editLabel(edit: ProposedEdit, moved: EditPrice['movedBlock'], rebilled: number, delta: number | null, warm: boolean, exact: boolean): string {

@@ -7,6 +7,7 @@
  * start, refresh on read (docs/reference/anthropic-api.md §5.1), writes priced by their TTL (§5.5). The baseline
  * is the same replay with the TTLs as sent, so a difference is the policy's alone.
  */
+import { usd } from '../../../src-preload/money'
 import type { CacheTtl } from '../model/wire'
 import { inputCost, outputCost, type ModelLookup } from './pricing'
 import { TTL_MS, type PassCacheFacts } from './state'
@@ -105,7 +106,7 @@ export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: 
     baselineUsd: base.usd,
     whatIfUsd: alt.usd,
     deltaUsd: delta,
-    note: `1h TTL on the tools and system breakpoints: ${delta <= 0 ? 'saves' : 'costs'} $${Math.abs(delta).toFixed(4)} on this session (1h writes cost 2× input, 5m writes 1.25×)`,
+    note: `1h TTL on the tools and system breakpoints: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))} on this session (1h writes cost 2× input, 5m writes 1.25×)`,
   }
 }
 
@@ -121,6 +122,6 @@ export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: Mo
     note:
       alt.bridgedGaps === 0
         ? 'no idle gap longer than the keep-alive interval: nothing to bridge'
-        : `keep-alive through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'} (${alt.pings} requests): ${delta <= 0 ? 'saves' : 'costs'} $${Math.abs(delta).toFixed(4)}`,
+        : `keep-alive through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'} (${alt.pings} requests): ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}`,
   }
 }

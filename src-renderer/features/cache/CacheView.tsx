@@ -11,15 +11,14 @@ import { selectCache, useCacheStore } from '../../state/cache'
 import { selectChat, useChatStore } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
 import { useSettingsStore } from '../../state/settings'
+import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
 import { buildTimeline, savedByCache, type Bar } from './model/timeline'
 import './cache.css'
 
-const usd = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${n < 0 ? '−' : ''}$${Math.abs(n).toFixed(Math.abs(n) < 1 ? 4 : 2)}`)
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
-const tok = (n: number) => Math.round(n).toLocaleString('en-US')
 
 const CAUSE_WORDS: Readonly<Record<string, string>> = {
   changed_block: 'a block above the breakpoint changed',

@@ -4,6 +4,7 @@ import { ApprovalPrompt } from './Approval'
 import { retryTurn } from './actions'
 import { MessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
+import { grouped } from '../../ui/format'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
 
@@ -143,7 +144,7 @@ function Checkpoint({ entry }: { entry: EntryView }) {
         {tokens && (
           <span className="muted">
             {' '}
-            · ≈{before?.toLocaleString()} → {tokens.after.estimated.toLocaleString()} tokens
+            · ≈{before === undefined || before === null ? '—' : grouped(before)} → {grouped(tokens.after.estimated)} tokens
           </span>
         )}
       </div>

@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'
 import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
+import { grouped } from '../../ui/format'
 import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
 import './settings.css'
 
@@ -141,7 +142,7 @@ function ModelSection({ data }: { data: SettingsViewData }) {
           <tbody>
             <tr>
               <td>
-                {windowLabel(effective.contextWindow)} window, {effective.maxOutputTokens.toLocaleString('en-US')} max output, cache from {effective.minCacheableTokens.toLocaleString('en-US')} tokens
+                {windowLabel(effective.contextWindow)} window, {grouped(effective.maxOutputTokens)} max output, cache from {grouped(effective.minCacheableTokens)} tokens
               </td>
               <td>{usdPerM(effective.prices.input)}</td>
               <td>{usdPerM(effective.prices.cacheWrite5m)}</td>

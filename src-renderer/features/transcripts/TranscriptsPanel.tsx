@@ -8,7 +8,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
-import { bytes, dateTime, grouped, shortModel, usd } from '../inspector/model/format'
+import { bytes, dateTime, grouped, shortModel, usd } from '../../ui/format'
 import { continueImported, importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
 import './transcripts.css'
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { CacheState, cachedReadPosition, EMPTY_CONTEXT, priceCandidates, priceEdit, TokenScale, walkRequest, type PassCacheFacts, type RequestWalk } from '../../../src-main/engine/cache'
 import type { CacheTtl, TextBlock, WireMessage, WireRequest } from '../../../src-main/engine/model/wire'
 import { assistant, endOf, hasher, modelsWith, runSession, text, tool, user } from './helpers'
+import { signedUsd } from '../../../src-preload/money'
 
 const PRICES = { read: 0.3, write5m: 3.75, write1h: 6 }
 const OPUS = { inputPerMTok: 5, outputPerMTok: 25, cacheWrite5mPerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 }
@@ -101,7 +102,7 @@ describe('priceCandidates: an instruction edit applied now', () => {
     expect(price.nextPassUsd).toBeCloseTo(usd({ read: REAL_STATIC, write5m: REAL_CACHED + 9 - REAL_STATIC }), 15)
     // The difference: the re-billed tokens at the write price instead of the read price, and the edit's own.
     expect(price.deltaUsd).toBeCloseTo(((REAL_CACHED - REAL_STATIC) * (PRICES.write5m - PRICES.read) + 9 * PRICES.write5m) / 1e6, 15)
-    expect(price.label).toBe(`moves system[1]: the next pass re-bills 3,000 tokens (+$${price.deltaUsd!.toFixed(4)})`)
+    expect(price.label).toBe(`moves system[1]: the next pass re-bills 3,000 tokens (${signedUsd(price.deltaUsd)})`)
   })
 
   it('is an estimate, and says so, when the static prefix was not counted', () => {
@@ -241,7 +242,7 @@ describe('priceCandidates: an instruction edit left for the next compaction', ()
     })
     expect(price).toMatchObject({ movedBlock: null, rebilledTokens: 0, addedTokens: 31, exact: true })
     expect(price.deltaUsd).toBeCloseTo(usd({ write5m: 31 }), 15)
-    expect(price.label).toBe(`nothing above the breakpoints moves: a 31-token note that AGENTS.md changed travels with the next message (+$${price.deltaUsd!.toFixed(4)})`)
+    expect(price.label).toBe(`nothing above the breakpoints moves: a 31-token note that AGENTS.md changed travels with the next message (${signedUsd(price.deltaUsd)})`)
   })
 
   it('costs nothing when the note is already due, and says when the next message will not mention it at all', () => {

@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef, useState, type RefObject } from 'react'
 import type { Bar, Marker, MarkerKind, Timeline } from '../model/timeline'
+import { grouped, usd } from '../../../ui/format'
 
 const HEIGHT = 280
 const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
@@ -126,7 +127,7 @@ function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number;
   let base = 0
   return (
     <g className={`cache-bar${bar.kind !== 'main' ? ' side' : ''}${focused ? ' focused' : ''}`} onClick={onFocus} data-pass={bar.passId}>
-      <title>{`pass ${bar.seq} (${bar.kind}) · read ${bar.read.toLocaleString('en-US')} · written ${bar.write.toLocaleString('en-US')} · paid in full ${bar.uncached.toLocaleString('en-US')} · output ${bar.output.toLocaleString('en-US')}${bar.costUsd !== null ? ` · $${bar.costUsd.toFixed(4)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`}</title>
+      <title>{`pass ${bar.seq} (${bar.kind}) · read ${grouped(bar.read)} · written ${grouped(bar.write)} · paid in full ${grouped(bar.uncached)} · output ${grouped(bar.output)}${bar.costUsd !== null ? ` · ${usd(bar.costUsd)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`}</title>
       {parts.map(([name, value]) => {
         if (value <= 0) return null
         const top = y(base + value)

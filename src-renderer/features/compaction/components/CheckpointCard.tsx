@@ -3,12 +3,10 @@
  * trimmed, what was offered again, and whether the pins survived.
  */
 import type { CheckpointRecord, DraftView } from '../../../state/compaction'
-import { clock } from '../../inspector/model/format'
+import { clock, tokens as k, usd } from '../../../ui/format'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
-const k = (n: number | null) => (n === null ? '—' : n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString('en-US'))
-const usd = (n: number | null) => (n === null ? '—' : n === 0 ? '$0' : `$${n.toFixed(4)}`)
 const time = (at: number) => clock(at).slice(0, 5)
 
 export interface CardFacts {

@@ -8,14 +8,13 @@ import type { EntryView } from '../../../../src-preload/contract'
 import type { Monaco } from '../../../monaco'
 import type { CheckpointRecord, DraftView } from '../../../state/compaction'
 import { MarkdownEditor } from '../../files/components/MarkdownEditor'
-import { clock, dateTime } from '../../inspector/model/format'
+import { clock, dateTime, grouped as n, usd } from '../../../ui/format'
 import { useSlow } from '../../palette/use-slow'
 import { applyDraft, discardDraft } from '../actions'
 import { useHistoryPair } from '../data/use-history-pair'
 import { HistoryDiff } from './HistoryDiff'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-const n = (v: number) => v.toLocaleString('en-US')
 
 function Legend({ afterIsPreview, beforeSeq, afterSeq }: { afterIsPreview: boolean; beforeSeq: number | null; afterSeq: number | null }) {
   return (
@@ -111,7 +110,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
     <article className="cmp-detail-body" data-testid="draft-detail">
       <h2>Dry run · nothing has changed yet</h2>
       <p>
-        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(draft.tokens.after.estimated)} tokens (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window) · the summary cost ${draft.costUsd.toFixed(4)}
+        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(draft.tokens.after.estimated)} tokens (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window) · the summary cost {usd(draft.costUsd)}
         {draft.focus && <> · focus “{draft.focus}”</>}
       </p>
       {draft.notes.length > 0 && (

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'react'
 import type { LiveCompaction } from '../../../state/compaction'
 import { useElapsed } from '../../palette/use-slow'
+import { grouped } from '../../../ui/format'
 
 const STAGES: Readonly<Record<string, string>> = {
   started: 'starting',
@@ -25,12 +26,12 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
         <span>
           {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
           {live.focus ? `, focus “${live.focus}”` : ''}) · {live.stage === 'summary_streaming' && live.outputChars === 0 && live.thinkingChars > 0 ? 'stage 2: the model is thinking' : (STAGES[live.stage] ?? live.stage)}
-          {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${(live.savedTokens ?? 0).toLocaleString('en-US')} tokens saved)`}
+          {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${grouped(live.savedTokens ?? 0)} tokens saved)`}
         </span>
         <span className="topbar-spacer" />
         <span className="cmp-live-figures" data-testid="compaction-progress-figures">
           <span data-testid="compaction-progress-tokens" data-tokens={tokens}>
-            ≈{tokens.toLocaleString('en-US')} tokens of summary
+            ≈{grouped(tokens)} tokens of summary
           </span>{' '}
           · <span data-testid="compaction-progress-elapsed">{elapsed} s</span>
         </span>
@@ -66,11 +67,11 @@ function FormingSummary({ text, hidden, thinkingChars }: { text: string; hidden:
         following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24
       }}
     >
-      {hidden > 0 && <span className="muted">{`[… ${hidden.toLocaleString('en-US')} characters not shown]\n`}</span>}
+      {hidden > 0 && <span className="muted">{`[… ${grouped(hidden)} characters not shown]\n`}</span>}
       {text !== '' ? (
         text
       ) : thinkingChars > 0 ? (
-        <span className="muted" data-testid="compaction-live-thinking">{`The model is thinking before it writes (≈${Math.ceil(thinkingChars / 4).toLocaleString('en-US')} tokens so far)…`}</span>
+        <span className="muted" data-testid="compaction-live-thinking">{`The model is thinking before it writes (≈${grouped(Math.ceil(thinkingChars / 4))} tokens so far)…`}</span>
       ) : (
         <span className="muted">Waiting for the first words of the summary…</span>
       )}

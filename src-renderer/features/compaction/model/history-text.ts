@@ -6,6 +6,7 @@
  *
  * Pure: no DOM, no Monaco. The line ranges of marked messages come back with the text, for decorations.
  */
+import { grouped } from '../../../ui/format'
 
 export type Mark = 'summarised' | 'trimmed' | 'summary' | 'kept'
 
@@ -33,7 +34,7 @@ export const BLOCK_PREVIEW_CHARS = 4000
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function cut(text: string): string {
-  return text.length <= BLOCK_PREVIEW_CHARS ? text : `${text.slice(0, BLOCK_PREVIEW_CHARS)}\n… (${(text.length - BLOCK_PREVIEW_CHARS).toLocaleString('en-US')} more characters)`
+  return text.length <= BLOCK_PREVIEW_CHARS ? text : `${text.slice(0, BLOCK_PREVIEW_CHARS)}\n… (${grouped(text.length - BLOCK_PREVIEW_CHARS)} more characters)`
 }
 
 function blockText(block: unknown): string {

@@ -4,6 +4,7 @@
  * block, and its imports below it.
  */
 import type { FileNodeView, FilesListingView } from '../../../../src-preload/contract'
+import { grouped } from '../../../ui/format'
 
 const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = {
   included: { label: 'included', tone: 'ok' },
@@ -46,7 +47,7 @@ export function FileTree({ listing, openPath, onOpen, onCreate }: Props) {
         </ul>
       )}
       <p className="files-budget muted small" data-testid="files-budget">
-        Session block ≈ {listing.sessionBlockTokens.toLocaleString('en-US')} tokens · instructions {listing.usedChars.toLocaleString('en-US')} of {listing.budgetChars.toLocaleString('en-US')} characters
+        Session block ≈ {grouped(listing.sessionBlockTokens)} tokens · instructions {grouped(listing.usedChars)} of {grouped(listing.budgetChars)} characters
       </p>
       {listing.creatable.length > 0 && (
         <>
@@ -96,7 +97,7 @@ function Node({ node, depth, openPath, onOpen }: { node: FileNodeView; depth: nu
           {node.path}
         </span>
         <span className={`chip ${status.tone}`}>{status.label}</span>
-        <span className="files-node-tokens muted">{node.tokens > 0 ? `≈${node.tokens.toLocaleString('en-US')} tok` : ''}</span>
+        <span className="files-node-tokens muted">{node.tokens > 0 ? `≈${grouped(node.tokens)} tok` : ''}</span>
       </button>
       {(node.reason || node.patterns.length > 0) && (
         <div className="files-node-reason muted small" style={{ paddingLeft: 12 + depth * 16 }}>

@@ -5,11 +5,10 @@
  * not count, they are estimates and say so. The choice between the two is made here.
  */
 import type { ApplyChoice, EditPriceView } from '../../../state/files'
+import { grouped, signedUsd, usd } from '../../../ui/format'
 import { useSlow } from '../../palette/use-slow'
 
-const money = (n: number | null) => (n === null ? '—' : `${n < 0 ? '−' : ''}$${Math.abs(n).toFixed(4)}`)
-const signed = (n: number | null) => (n === null ? '' : `${n >= 0 ? '+' : '−'}$${Math.abs(n).toFixed(4)}`)
-const tokens = (n: number) => Math.abs(n).toLocaleString('en-US')
+const tokens = (n: number) => grouped(Math.abs(n))
 /** `≈` before an estimated figure; nothing before a counted one. */
 const about = (price: EditPriceView) => (price.exact ? '' : '≈')
 
@@ -60,8 +59,8 @@ export function PricePanel({ sessionTitle, dirty, price, choice, draft, onChoose
                 {now.movedBlock ? (
                   <>
                     moves <code>{now.movedBlock.label}</code>; re-bills {about(now)}
-                    {tokens(now.rebilledTokens)} tokens{now.addedTokens !== 0 && <>, the edit {now.addedTokens > 0 ? 'adds' : 'removes'} {about(now)}{tokens(now.addedTokens)}</>} · next pass {money(now.nextPassUsd)} instead of {money(now.withoutEditUsd)} (
-                    <strong>{signed(now.deltaUsd)}</strong>)
+                    {tokens(now.rebilledTokens)} tokens{now.addedTokens !== 0 && <>, the edit {now.addedTokens > 0 ? 'adds' : 'removes'} {about(now)}{tokens(now.addedTokens)}</>} · next pass {usd(now.nextPassUsd)} instead of {usd(now.withoutEditUsd)} (
+                    <strong>{signedUsd(now.deltaUsd)}</strong>)
                   </>
                 ) : (
                   now.label

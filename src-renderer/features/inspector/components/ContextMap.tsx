@@ -4,7 +4,7 @@
  */
 import { memo } from 'react'
 import type { ContextSlice } from '../model/context-map'
-import { grouped, tokens } from '../model/format'
+import { grouped, tokens } from '../../../ui/format'
 
 interface Props {
   readonly slices: ReadonlyArray<ContextSlice>

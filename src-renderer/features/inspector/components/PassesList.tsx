@@ -6,7 +6,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } fro
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useInspectorStore, type ListedPass } from '../../../state/inspector'
 import type { UsageLike } from '../model/breakpoints'
-import { clock, grouped, latencyPair, ms, shortModel, usd } from '../model/format'
+import { clock, grouped, latencyPair, ms, shortModel, usd } from '../../../ui/format'
 import { liveChars, type LivePass } from '../model/live'
 import { passOutcome, type PassOutcome } from '../model/outcome'
 import { loadPassView } from '../data/pass-view'

@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
 import { curlCommand, requestFileName } from '../model/export'
-import { bytes, tokens } from '../model/format'
+import { bytes, tokens } from '../../../ui/format'
 import { ContextMap } from './ContextMap'
 import { RequestEditor, type RequestEditorHandle } from './RequestEditor'
 // Issue 10: a reconstructed (transcript) or captured (proxy) request says so above its bytes (features/transcripts).

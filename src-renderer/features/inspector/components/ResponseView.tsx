@@ -6,7 +6,7 @@
 import { useMemo } from 'react'
 import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
-import { clock, ms, tokens, usd } from '../model/format'
+import { clock, ms, tokens, usd } from '../../../ui/format'
 import type { LivePass } from '../model/live'
 import { parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'

@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import type { UsageLike } from '../model/breakpoints'
-import { grouped, tokens } from '../model/format'
+import { grouped, tokens } from '../../../ui/format'
 
 /** Total tokens of a pass (input of every kind plus output), the scale of its bar. */
 export function usageTotal(u: UsageLike | null): number {

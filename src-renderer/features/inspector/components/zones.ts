@@ -5,7 +5,7 @@
  */
 import type { BlockInfo } from '../model/blocks'
 import type { BreakpointMark, BreakpointOutcome } from '../model/breakpoints'
-import { tokens } from '../model/format'
+import { tokens } from '../../../ui/format'
 
 export type Shade = 'cached' | 'paid' | 'unknown'
 

@@ -9,7 +9,7 @@
  * assistant messages before its newest human turn.
  */
 import { isRecord, type BlockInfo } from './blocks'
-import { grouped as groupDigits } from './format'
+import { grouped as groupDigits } from '../../../ui/format'
 
 export interface ComparableBlock {
   readonly path: string

@@ -1,4 +1,4 @@
-/** Number, money and time formats shared by the inspector's views. */
+/** Number, money and time formats shared by every view, so one amount reads the same wherever it is shown. */
 
 /** 1234567 → "1,234,567". Not toLocaleString: Intl formatting costs microseconds a call, and the views call it
  * for every block of a 600-block request. */
@@ -9,16 +9,13 @@ export function grouped(n: number): string {
   return n < 0 ? `-${out}` : out
 }
 
-export function tokens(n: number): string {
+export function tokens(n: number | null): string {
+  if (n === null) return '—'
   if (n >= 10_000) return `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`
   return grouped(n)
 }
 
-export function usd(n: number | null): string {
-  if (n === null) return '—'
-  if (n === 0) return '$0'
-  return n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(n < 1 ? 3 : 2)}`
-}
+export { signedUsd, usd } from '../../src-preload/money'
 
 export function ms(n: number | null): string {
   if (n === null) return '—'
