@@ -47,6 +47,8 @@ describe('dispatch', () => {
     const projectId = (project.value as { id: string }).id
     const session = await app.dispatch('session.create', { projectId })
     expect(session).toMatchObject({ ok: true, value: { projectId } })
+    // Named by when it was made, its date written as every view writes dates.
+    expect((session as { value: { title: string } }).value.title).toMatch(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
     expect(await app.dispatch('session.list', { projectId })).toMatchObject({ ok: true, value: [{ projectId }] })
     expect(await app.dispatch('session.create', { projectId: 'prj_unknown' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
     expect(seen).toEqual(['project.opened', 'session.created'])

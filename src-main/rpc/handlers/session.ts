@@ -75,9 +75,10 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
   }
 }
 
-/** "Session 29 Nov 14:02" — a name that tells sessions apart until the user renames one. */
+/** "Session 2026-11-29 14:02" — a name that tells sessions apart until the user renames one, its date written as the
+ * views write dates (src-renderer/ui/format.ts `dateTime`). */
 function defaultTitle(now: number): string {
   const d = new Date(now)
-  const month = d.toLocaleString('en-GB', { month: 'short' })
-  return `Session ${d.getDate()} ${month} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `Session ${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
 }
