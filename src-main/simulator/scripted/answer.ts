@@ -51,7 +51,7 @@ function describeStep(step: ToolStep): string {
   switch (step.name) {
     case 'read_file': {
       const body = withoutLineNumbers(result)
-      return `\`${pathOf(step)}\` (${lineCount(body)} lines) begins:\n\n${fence(firstLines(body, QUOTE_LINES))}`
+      return `\`${pathOf(step)}\` (${lineCount(body)} line${lineCount(body) === 1 ? '' : 's'}) begins:\n\n${fence(firstLines(body, QUOTE_LINES))}`
     }
     case 'list_dir': {
       const names = listingNames(result)
