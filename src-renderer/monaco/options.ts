@@ -9,6 +9,8 @@ export const READ_ONLY_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptio
   fontSize: 12,
   lineHeight: 18,
   scrollBeyondLastLine: false,
+  // A message's text is one JSON string, one line however long: it is read, not scrolled sideways to.
+  wordWrap: 'on',
   minimap: { enabled: true, renderCharacters: false, maxColumn: 80, showMarkSectionHeaders: false, showRegionSectionHeaders: false },
   stickyScroll: { enabled: false },
   renderLineHighlight: 'none',

@@ -8,7 +8,7 @@ export function CodeView({ monaco: m, text, language, label }: { monaco: Monaco;
   const hostRef = useRef<HTMLDivElement>(null)
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
   useEffect(() => {
-    const editor = m.editor.create(hostRef.current!, { ...READ_ONLY_OPTIONS, model: null, wordWrap: 'on', minimap: { enabled: false }, ariaLabel: label })
+    const editor = m.editor.create(hostRef.current!, { ...READ_ONLY_OPTIONS, model: null, minimap: { enabled: false }, ariaLabel: label })
     editorRef.current = editor
     return () => {
       editor.getModel()?.dispose()

@@ -59,7 +59,7 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
     const pretty = mode === 'pretty' ? view.pretty : null
     const previous = editor.getModel()
     const model = m.editor.createModel(pretty ? pretty.text : view.detail.requestBody, 'json')
-    editor.updateOptions({ wordWrap: pretty ? 'off' : 'on', folding: pretty !== null })
+    editor.updateOptions({ folding: pretty !== null })
     editor.setModel(model)
     previous?.dispose()
 
