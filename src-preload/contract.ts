@@ -292,7 +292,6 @@ export const SaveResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('unchanged'), path: z.string(), sha256: z.string() }),
   z.object({ status: z.literal('conflict'), path: z.string(), disk: z.object({ text: z.string(), sha256: z.string().nullable(), exists: z.boolean() }), minePath: z.string() }),
 ])
-export type SaveResultView = z.infer<typeof SaveResultSchema>
 
 // Settings (issue 9 item 4). The API key is never sent back: only whether one is set, its source and a hint.
 
@@ -397,7 +396,6 @@ export const TranscriptImportSchema = z.object({
   skippedLines: z.number(),
   totals: TranscriptTotalsSchema,
 })
-export type TranscriptImportView = z.infer<typeof TranscriptImportSchema>
 
 export const ProxyStatusSchema = z.object({
   running: z.boolean(),
@@ -734,7 +732,6 @@ export const events = {
 export type Events = typeof events
 export type EventName = keyof Events
 export type EventPayload<N extends EventName> = z.output<Events[N]>
-export const eventNames = Object.keys(events) as EventName[]
 
 // ---------------------------------------------------------------------------------------------------------------
 // The Result envelope
@@ -759,13 +756,7 @@ export interface ContractError {
 }
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ContractError }
 
-export const ResultSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(errorCodes), message: z.string() }) }),
-])
-
 /** The WebSocket framing (browser mode). Electron IPC carries the same `name`/`input` and `Result`. */
-export const WS_PROTOCOL_VERSION = 1
 export type ClientFrame = { readonly kind: 'request'; readonly id: number; readonly name: string; readonly input: unknown }
 export type ServerFrame =
   | { readonly kind: 'response'; readonly id: number; readonly result: Result<unknown> }

@@ -65,10 +65,6 @@ export function buildHead(input: HeadInput): TextBlock[] {
   return blocks
 }
 
-export function headText(blocks: ReadonlyArray<TextBlock>): string {
-  return blocks.map((b) => b.text).join('\n\n')
-}
-
 export function pinsBlock(pins: ReadonlyArray<string>): TextBlock {
   return { type: 'text', text: `[Pinned by the user: kept verbatim through every compaction]\n${pins.map((p) => `- ${p}`).join('\n')}` }
 }

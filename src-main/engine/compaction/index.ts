@@ -21,7 +21,7 @@ export type { SummaryStreamingProgress, SummaryStreamMeter } from './stream-prog
 export type { CompactionRequest, CompactionInput, CompactionDeps, CompactionDraft, CompactionResult, CompactionProgress, SummaryPassRecord } from './run'
 export { composeCheckpoint, historyFor, messageText } from './checkpoint'
 export type { ComposeInput, ComposeResult } from './checkpoint'
-export { buildHead, headText, pinsBlock, FIRST_REQUEST_MAX_CHARS } from './head'
+export { buildHead, pinsBlock, FIRST_REQUEST_MAX_CHARS } from './head'
 export type { HeadInput, ReofferedFile } from './head'
 export { foldPins, checkPins, normaliseForPin } from './pins'
 export type { Pin, PinCheck, PinPlaces } from './pins'

@@ -44,8 +44,6 @@ export type EntryBody =
   | PinBody
   | NoticeBody
 
-export type EntryKind = EntryBody['kind']
-
 export type Entry = EntryBody & {
   readonly id: EntryId
   readonly sessionId: string

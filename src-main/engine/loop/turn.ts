@@ -18,7 +18,7 @@ import type { Clock, ModelClient, ModelOutcome } from '../ports'
 import { decidePermission, resolveApproval, type PermissionDecision } from '../tools/permissions'
 import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
-import type { ToolExecutor, ToolOutcome } from '../tools/executor'
+import { deniedOutcome, type ToolExecutor, type ToolOutcome } from '../tools/executor'
 import type { ToolEffect } from '../tools/types'
 import type { ContextNote } from '../prompt/notes'
 import type { Approvals, CompactionHook, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
@@ -215,7 +215,7 @@ async function runToolCalls(
     }
     if (decision.kind === 'deny') {
       await flush()
-      results.set(call.id, { outcome: { kind: 'error', code: 'denied', content: decision.reason, effects: [] }, how: decision.code === 'invalid_input' || decision.code === 'unknown_tool' ? 'invalid' : 'denied' })
+      results.set(call.id, { outcome: deniedOutcome(decision), how: decision.code === 'invalid_input' || decision.code === 'unknown_tool' ? 'invalid' : 'denied' })
       continue
     }
     const readOnly = getToolSpec(call.name)?.access === 'read'

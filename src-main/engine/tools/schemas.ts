@@ -82,9 +82,7 @@ export type EditFileInput = ToolInputs['edit_file']
 export type WriteFileInput = ToolInputs['write_file']
 export type BashInput = ToolInputs['bash']
 export type RememberInput = ToolInputs['remember']
-export type TodoWriteInput = ToolInputs['todo_write']
 export type SkillInput = ToolInputs['skill']
-export type CompactInput = ToolInputs['compact']
 
 /** A call whose input has been validated: the name tells the input's type. */
 export type ParsedToolCall = { readonly [K in ToolName]: { readonly name: K; readonly input: ToolInputs[K] } }[ToolName]

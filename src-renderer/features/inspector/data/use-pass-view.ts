@@ -38,7 +38,3 @@ export function usePassView(passId: string | null): PassViewState {
   return state
 }
 
-/** The view of the asked-for pass only once it has loaded (null while another pass's view is still shown). */
-export function currentView(state: PassViewState): PassView | null {
-  return state.view && state.view.detail.id === state.passId ? state.view : null
-}
