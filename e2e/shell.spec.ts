@@ -80,3 +80,23 @@ test('refuses a WebSocket without the token or from another origin', async ({ ho
   expect(await statusOf(`${wsUrl}?token=${host.token}`, 'http://evil.example')).toBe(403)
   expect(await statusOf(`${wsUrl}?token=${host.token}`, host.baseUrl)).toBe(101)
 })
+
+test('the palette keeps the keyboard, and a resting pointer does not choose its command', async ({ app }) => {
+  // The pointer rests where the palette's list will open.
+  await app.keyboard.press('Control+k')
+  const box = await app.getByTestId('palette').locator('li').nth(3).boundingBox()
+  await app.keyboard.press('Escape')
+  await expect(app.getByTestId('palette')).toHaveCount(0)
+  await app.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2)
+
+  await app.keyboard.press('Control+k')
+  await expect(app.getByTestId('palette').locator('li').first()).toHaveAttribute('aria-selected', 'true')
+  // Something behind the dialog takes focus while it is open: the palette takes it back.
+  await app.getByLabel('Folder path').evaluate((el: HTMLElement) => el.focus())
+  await expect(app.getByLabel('Type a command')).toBeFocused()
+  await app.keyboard.type('theme dark')
+  await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Theme: dark')
+  await app.keyboard.press('Enter')
+  await expect(app.getByTestId('palette')).toHaveCount(0)
+  await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
+})

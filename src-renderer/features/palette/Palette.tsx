@@ -1,8 +1,9 @@
 /**
  * The command palette (Ctrl/Cmd-K): every action of the app, filtered as you type; Enter runs the highlighted one,
- * Esc closes. The palette's commands and the keyboard shortcuts are the same functions (commands.ts).
+ * Esc closes. The palette's commands and the keyboard shortcuts are the same functions (commands.ts). The pointer
+ * highlights a command only when it moves: one resting where the list opens does not change what Enter runs.
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { useSettingsStore } from '../../state/settings'
 import { buildCommands, filterCommands, keysLabel } from './commands'
 import './views.css'
@@ -22,10 +23,28 @@ function PaletteDialog() {
   const close = () => useSettingsStore.getState().paletteClosed()
 
   useEffect(() => input.current?.focus(), [])
+  // A modal dialog keeps the keyboard: whatever takes focus behind it while it is open (an editor finishing its
+  // load, a view's own autofocus) would otherwise swallow the typing and the Enter meant for the palette.
+  useEffect(() => {
+    const keep = (e: FocusEvent) => {
+      if (e.target instanceof Element && !e.target.closest('.palette')) input.current?.focus()
+    }
+    document.addEventListener('focusin', keep)
+    return () => document.removeEventListener('focusin', keep)
+  }, [])
   useEffect(() => setIndex(0), [query])
   useEffect(() => {
     document.querySelector(`.palette li[aria-selected='true']`)?.scrollIntoView({ block: 'nearest' })
   }, [index])
+
+  // Chromium sends a mousemove without any movement when the layout changes under a resting pointer; only a change
+  // of position counts as the user pointing.
+  const pointer = useRef<{ x: number; y: number } | null>(null)
+  const pointerMoved = (e: MouseEvent) => {
+    const last = pointer.current
+    pointer.current = { x: e.clientX, y: e.clientY }
+    return last !== null && (last.x !== e.clientX || last.y !== e.clientY)
+  }
 
   const run = (i: number) => {
     const command = shown[i]
@@ -51,7 +70,7 @@ function PaletteDialog() {
         ) : (
           <ul id="palette-list" role="listbox">
             {shown.map((c, i) => (
-              <li key={c.id} role="option" aria-selected={i === index} onMouseEnter={() => setIndex(i)} onClick={() => run(i)}>
+              <li key={c.id} role="option" aria-selected={i === index} onMouseMove={(e) => pointerMoved(e) && i !== index && setIndex(i)} onClick={() => run(i)}>
                 <span className="palette-group">{c.group}</span>
                 <span className="palette-label">{c.label}</span>
                 {c.keys && <span className="kbd">{keysLabel(c.keys)}</span>}
