@@ -1,7 +1,8 @@
 /**
  * The Electron host: one window, the renderer served from a custom `loupe://` scheme out of the built files, and
- * the contract over IPC. Every item of the security checklist (docs/security.md) is set here, and this is the only
- * folder in the project that imports electron.
+ * the contract over IPC. The Electron host's items of the security checklist (docs/security.md) are set here,
+ * except the preload's (src-preload/index.ts), its build (electron.vite.config.ts) and input parsing
+ * (src-main/rpc/dispatch.ts). Besides the preload, this is the only folder in the project that imports electron.
  */
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type IpcMainInvokeEvent } from 'electron'
 import { existsSync } from 'node:fs'
@@ -25,7 +26,7 @@ const CSP = contentSecurityPolicy()
 // and the CSP behave as on https.
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
-/** Only frames of our own scheme may call the contract (docs/security.md, "IPC sender checks"). */
+/** Only frames of our own scheme may call the contract (docs/security.md: "IPC handlers check the sender frame"). */
 function isTrustedSender(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame
   return frame !== null && frame.url.startsWith(`${APP_ORIGIN}/`)

@@ -1,7 +1,7 @@
 /**
  * The composition root: builds everything a host needs — store, services, handlers, the dispatcher — from a
- * data folder. Both hosts (src-main/electron/main.ts and src-main/server/main.ts) call `createApp` and then only
- * carry requests and events.
+ * data folder. Both hosts (src-main/electron/main.ts, and the browser host src-main/server/host.ts, started by
+ * src-main/server/cli.ts) call `createApp` and then only carry requests and events.
  */
 import { homedir } from 'node:os'
 import type { AppInfo } from '../../src-preload/contract'

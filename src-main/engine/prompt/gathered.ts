@@ -87,7 +87,7 @@ export interface GitFacts {
 export interface SessionFacts {
   readonly projectName: string
   readonly root: string
-  /** One level of the root, sorted by name, at most `listingCap` entries. */
+  /** One level of the root, sorted by name, at most `LISTING_CAP` entries (session-context.ts). */
   readonly listing: ReadonlyArray<RootEntry>
   /** How many entries the root had in all (more than `listing.length` when the listing was capped). */
   readonly listingTotal: number

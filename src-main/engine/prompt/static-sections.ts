@@ -8,14 +8,19 @@ import type { BuildProfile } from './build-profiles'
 import { renderBuildNotes } from './build-profiles'
 import { displayPath, sanitizeIdentity } from './sanitize'
 
+/**
+ * Which feature lines system[0] carries. The flags choose lines only: the tools sent are the same whatever they say.
+ * The app sets them in one place (node/session/prompt-settings.ts): todo and skills on, sandbox and hooks off,
+ * since Loupe has no sandbox and no hooks.
+ */
 export interface FeatureFlags {
-  /** Commands run in a sandbox (no network, no writes outside the root). */
+  /** The line saying commands run in a sandbox (no network, no writes outside the root). */
   readonly sandbox: boolean
-  /** Project hooks run around tool calls. */
+  /** The line saying project hooks run around tool calls. */
   readonly hooks: boolean
-  /** The `todo` tool is offered. */
+  /** The line asking for a task list, kept with the `todo_write` tool. */
   readonly todo: boolean
-  /** The `skill` tool is offered and skills are listed. */
+  /** The line pointing at the `skill` tool for the skills the session block lists. */
   readonly skills: boolean
 }
 

@@ -2,8 +2,8 @@
  * Finding Claude Code sessions on disk: `<projects>/<project>/<session-id>.jsonl`, where `<project>` is the working
  * folder with every `/` and `.` turned into `-`, and 2.x subagents sit in `<project>/<session-id>/subagents/`.
  *
- * Listing only stats files; reading what is inside is `describe.ts`. Symlinks are followed only while they stay
- * inside the projects folder: a link out of it (or a loop) is skipped and counted, never read.
+ * Listing only stats files; reading what is inside is `describeSession` in load.ts. Symlinks are followed only
+ * while they stay inside the projects folder: a link out of it (or a loop) is skipped and counted, never read.
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
