@@ -6,37 +6,84 @@ interface ToolUse {
   readonly input: unknown
 }
 
-/** One line that says what a call does: the path, the command, the pattern. */
+type Input = Readonly<Record<string, unknown>>
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '')
+const count = (v: unknown, what: string): string => (Array.isArray(v) ? `${v.length} ${what}${v.length === 1 ? '' : 's'}` : '')
+/** "pattern in path", or the pattern alone. */
+const inPath = (pattern: unknown, path: unknown): string => (text(path) ? `${text(pattern)} in ${text(path)}` : text(pattern))
+/** A file read from a line on: "a.ts · lines 120–169". */
+function lines(path: unknown, offset: unknown, limit: unknown): string {
+  const from = typeof offset === 'number' ? offset : null
+  const n = typeof limit === 'number' ? limit : null
+  const range = from !== null && n !== null ? `lines ${from}–${from + n - 1}` : from !== null ? `from line ${from}` : n !== null ? `first ${n} lines` : ''
+  return range ? `${text(path)} · ${range}` : text(path)
+}
+
+/**
+ * What the one line of a call shows, by tool name: Loupe's own tools (lower-case, `path`) and Claude Code's, whose
+ * calls an imported session shows (`Bash`, `Read` with `file_path`, `Task` …).
+ */
+const SUBJECTS: Readonly<Record<string, (i: Input) => string>> = {
+  // Loupe (src-main/engine/tools/schemas.ts)
+  bash: (i) => text(i.command),
+  grep: (i) => inPath(i.pattern, i.path),
+  glob: (i) => text(i.pattern),
+  read_file: (i) => lines(i.path, i.offset, i.limit),
+  remember: (i) => text(i.fact),
+  skill: (i) => text(i.name),
+  todo_write: (i) => count(i.todos, 'item'),
+  compact: (i) => text(i.focus) || text(i.upto),
+  // Claude Code
+  Bash: (i) => text(i.command),
+  BashOutput: (i) => text(i.bash_id),
+  KillShell: (i) => text(i.shell_id),
+  KillBash: (i) => text(i.shell_id),
+  Read: (i) => lines(i.file_path, i.offset, i.limit),
+  Write: (i) => text(i.file_path),
+  Edit: (i) => text(i.file_path),
+  MultiEdit: (i) => [text(i.file_path), count(i.edits, 'edit')].filter(Boolean).join(' · '),
+  NotebookEdit: (i) => text(i.notebook_path),
+  NotebookRead: (i) => text(i.notebook_path),
+  Grep: (i) => inPath(i.pattern, i.path) + (text(i.glob) ? ` (${text(i.glob)})` : ''),
+  Glob: (i) => inPath(i.pattern, i.path),
+  LS: (i) => text(i.path),
+  Task: (i) => text(i.description) + (text(i.subagent_type) ? ` (${text(i.subagent_type)})` : ''),
+  Agent: (i) => text(i.description) + (text(i.subagent_type) ? ` (${text(i.subagent_type)})` : ''),
+  WebFetch: (i) => text(i.url),
+  WebSearch: (i) => text(i.query),
+  TodoWrite: (i) => count(i.todos, 'item'),
+  Skill: (i) => text(i.skill) || text(i.command),
+  SlashCommand: (i) => text(i.command),
+  ExitPlanMode: (i) => text(i.plan).split('\n').find((l) => l.trim() !== '') ?? '',
+}
+
+/** Fields that name what a tool we do not know works on, in the order they are tried. */
+const USUAL_FIELDS = ['path', 'file_path', 'command', 'pattern', 'url', 'query', 'description', 'name']
+
+/**
+ * One line that says what a call does: the command, the path, the pattern. Whitespace runs become one space (a
+ * multi-line command reads as one line; the call's input below it has the original).
+ */
 export function describeCall(name: string, input: unknown): string {
-  const i = (input ?? {}) as Record<string, unknown>
-  const pick = (k: string) => (typeof i[k] === 'string' ? (i[k] as string) : '')
-  switch (name) {
-    case 'bash':
-      return pick('command')
-    case 'grep':
-      return `${pick('pattern')}${i.path ? ` in ${pick('path')}` : ''}`
-    case 'glob':
-      return pick('pattern')
-    case 'remember':
-      return pick('fact')
-    case 'skill':
-      return pick('name')
-    case 'todo_write':
-      return `${Array.isArray(i.todos) ? i.todos.length : 0} items`
-    default:
-      return pick('path')
-  }
+  const i: Input = input !== null && typeof input === 'object' ? (input as Input) : {}
+  const known = SUBJECTS[name]
+  const subject = known ? known(i) : (USUAL_FIELDS.map((k) => text(i[k])).find((v) => v !== '') ?? '')
+  return subject.replace(/\s+/g, ' ').trim()
 }
 
 export function ToolCall({ use, result, running }: { use: ToolUse; result: EntryView | undefined; running: boolean }) {
   const outcome = (result?.outcome as string | undefined) ?? (running ? 'running' : 'waiting')
   const isError = result?.isError === true
   const status = result ? (outcome === 'ran' ? (isError ? 'error' : 'done') : outcome) : outcome
+  const subject = describeCall(use.name, use.input)
   return (
     <details className={`tool-call ${status}`} data-tool={use.name} data-status={status}>
       <summary>
         <span className="tool-name">{use.name}</span>
-        <span className="tool-subject">{describeCall(use.name, use.input)}</span>
+        <span className="tool-subject" title={subject || undefined}>
+          {subject}
+        </span>
         <span className={`tool-status ${status}`}>{status}</span>
       </summary>
       <div className="tool-body">
