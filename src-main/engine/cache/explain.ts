@@ -46,8 +46,14 @@ export function findCause(input: CauseInput): MissCause {
   // wrote a 1h entry that was still alive.
   if (limit.reason === 'idle_beyond_ttl' && readPosition >= 0) return { kind: 'none', label: 'only the new tail paid' }
   switch (limit.reason) {
-    case 'cold':
-      return { kind: 'cold', label: 'first pass of the session: nothing cached yet' }
+    case 'cold': {
+      if (readPosition < 0) return { kind: 'cold', label: 'first pass of the session: nothing cached yet' }
+      // Nothing of this session was cached, yet the service read: the entry was written by an earlier attempt of
+      // this pass, or by another session (the cache belongs to the organisation, not to a conversation).
+      const writer = state.entry(walk.keys[readPosition]!)?.writtenBy
+      const by = writer === input.pass.id ? 'an earlier attempt of this pass' : 'another session'
+      return { kind: 'none', label: `first pass of the session, yet read through ${blockPath(walk.blocks[readPosition]!)}: ${by} had written that prefix and it was still cached` }
+    }
     case 'idle_beyond_ttl': {
       const idle = limit.idleMs ?? 0
       return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `${ttlLabel(idle, LONGEST_TTL_MS)}, longer than any TTL` }

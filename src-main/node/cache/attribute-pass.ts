@@ -6,8 +6,13 @@
  * Kept per store and session in memory: the facts of every attributed pass and the walk of the latest one, so the
  * next pass costs its new blocks, not the session. After a restart the first call reloads the facts from the
  * stored attributions, and attributes any earlier pass that has none (in order) before the one asked for.
+ *
+ * The service's cache belongs to the organisation, not to a conversation: a new session of a project sends the same
+ * tools and system blocks as the last one and reads them from its entries. So the entries a pass of the app can
+ * read are kept once per store, from the passes of every session the app sent (source `loupe`); the passes of
+ * other agents (the capture proxy) and of imported transcripts went to other caches and keep their own.
  */
-import { attribute, CacheTimeline, contextFromPlan, type ModelLookup, type PassAttribution, type PassContext, type RequestWalk } from '../../engine/cache'
+import { attribute, CacheTimeline, contextFromPlan, type ModelLookup, type PassAttribution, type PassCacheFacts, type PassContext, type RequestWalk } from '../../engine/cache'
 import type { CacheMissReason, Hasher } from '../../engine/ports'
 import type { WireRequest } from '../../engine/model/wire'
 import type { PromptPlan } from '../../engine/prompt/plan'
@@ -60,19 +65,72 @@ export interface SessionCache {
   loaded: boolean
 }
 
-const caches = new WeakMap<Store, Map<string, SessionCache>>()
+/**
+ * How far before a pass the entries of other sessions are loaded from the store. An entry lives at most an hour past
+ * its last read; a day covers a prefix kept alive by one session after another.
+ */
+export const SHARED_WINDOW_MS = 24 * 3_600_000
+
+/** The entries every pass the app sent left in the service's cache, all sessions together. */
+interface SharedEntries {
+  readonly facts: Map<string, PassCacheFacts>
+  timeline: CacheTimeline
+  /** Stored passes queued from this time on are loaded (null: none yet). */
+  loadedFrom: number | null
+}
+
+interface StoreCaches {
+  readonly sessions: Map<string, SessionCache>
+  readonly shared: SharedEntries
+}
+
+const caches = new WeakMap<Store, StoreCaches>()
+
+function storeCaches(store: Store): StoreCaches {
+  let byStore = caches.get(store)
+  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null } }))
+  return byStore
+}
 
 export function sessionCache(store: Store, sessionId: string): SessionCache {
-  let byStore = caches.get(store)
-  if (!byStore) caches.set(store, (byStore = new Map()))
-  let cache = byStore.get(sessionId)
-  if (!cache) byStore.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, latestConversation: null, timeline: new CacheTimeline(), loaded: false }))
+  const sessions = storeCaches(store).sessions
+  let cache = sessions.get(sessionId)
+  if (!cache) sessions.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, latestConversation: null, timeline: new CacheTimeline(), loaded: false }))
   return cache
 }
 
-/** Forgets a session (after it is deleted). */
+/** Forgets a session (after it is deleted). The entries its passes wrote stay: the service still holds them. */
 export function forgetSessionCache(store: Store, sessionId: string): void {
-  caches.get(store)?.delete(sessionId)
+  caches.get(store)?.sessions.delete(sessionId)
+}
+
+/** Forgets everything known of a store's cache, as a restart does: it is loaded again from the stored attributions. */
+export function forgetStoreCache(store: Store): void {
+  caches.delete(store)
+}
+
+/** Adds (or replaces, for a pass attributed again) a pass's facts among the shared entries. */
+function share(shared: SharedEntries, facts: PassCacheFacts): void {
+  const replaced = shared.facts.has(facts.passId)
+  shared.facts.set(facts.passId, facts)
+  if (!replaced) shared.timeline.add(facts)
+  else shared.timeline = timelineOf(shared.facts.values())
+}
+
+function timelineOf(facts: Iterable<PassCacheFacts>): CacheTimeline {
+  const timeline = new CacheTimeline()
+  for (const f of facts) timeline.add(f)
+  return timeline
+}
+
+/** Loads the stored facts of every session's passes queued within SHARED_WINDOW_MS before `at`, once. */
+function loadShared(store: Store, shared: SharedEntries, at: number): void {
+  const from = at - SHARED_WINDOW_MS
+  if (shared.loadedFrom !== null && shared.loadedFrom <= from) return
+  for (const row of store.passes.attributionsSince(from, shared.loadedFrom ?? Number.POSITIVE_INFINITY)) {
+    if (!shared.facts.has(row.id) && isAttribution(row.attribution)) share(shared, row.attribution.facts)
+  }
+  shared.loadedFrom = from
 }
 
 function localClock(at: number): string {
@@ -103,7 +161,10 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   const summary: PassSummary | null = typeof pass === 'string' ? detail : pass
   if (!summary) return null
   const cache = sessionCache(store, summary.sessionId)
-  catchUp(store, cache, summary, options)
+  const start = summary.attempts.at(-1)?.startedAt ?? summary.queuedAt
+  const shared = summary.source === 'loupe' ? storeCaches(store).shared : null
+  if (shared) loadShared(store, shared, start)
+  catchUp(store, cache, summary, options, shared)
 
   // Passes come in order (the usual case): the latest one is this pass's predecessor and the timeline holds
   // exactly the earlier passes. Otherwise (attributing an earlier pass again), both are rebuilt for it.
@@ -126,7 +187,6 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   if (!request) return null
   const walk = walkFor(request, hasher, { previous: latest?.walk ?? null, ...(options.models ? { models: options.models } : {}) })
 
-  const start = summary.attempts.at(-1)?.startedAt ?? summary.queuedAt
   // The pass compared with: the earlier conversation pass that started last (by seq when two started together).
   let previous: KnownPass | null = latestConversation && latestConversation.attribution.facts.startedAt <= start ? latestConversation : null
   if (!previous || conversation.some((k) => k !== previous && k.attribution.facts.startedAt > previous!.attribution.facts.startedAt && k.attribution.facts.startedAt <= start)) {
@@ -138,8 +198,12 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     }, null)
   }
   if (previous && (!previous.walk || !previous.context)) loadWalk(store, previous, hasher, options.models)
-  const timeline = inOrder ? cache.timeline : new CacheTimeline()
-  if (!inOrder) for (const k of [...prior].sort((a, b) => a.seq - b.seq)) timeline.add(k.attribution.facts)
+  // What the cache held: every session's entries for the app's own passes (without this pass's, when it is
+  // attributed again), the session's own otherwise.
+  let timeline: CacheTimeline
+  if (shared) timeline = shared.facts.has(summary.id) ? timelineOf([...shared.facts.values()].filter((f) => f.passId !== summary.id)) : shared.timeline
+  else if (inOrder) timeline = cache.timeline
+  else timeline = timelineOf([...prior].sort((a, b) => a.seq - b.seq).map((k) => k.attribution.facts))
 
   const apiDiagnosis = options.apiDiagnosis !== undefined ? options.apiDiagnosis : diagnosisFromResponse(options.responseBody ?? responseOf(store, summary))
   const result = attribute({
@@ -163,6 +227,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     clock: options.clock ?? localClock,
   })
   store.passes.setAttribution(summary.id, result)
+  if (shared) share(shared, result.facts)
   const known: KnownPass = { id: summary.id, seq: summary.seq, keepWarm: summary.kind === 'keep_warm', attribution: result, walk, context }
   const replaced = cache.known.get(summary.id)
   cache.known.set(summary.id, known)
@@ -205,7 +270,7 @@ function loadWalk(store: Store, known: KnownPass, hasher: Hasher, models?: Model
  * Makes sure every earlier pass of the session is known: loads stored attributions the first time, and attributes
  * (in order) any earlier pass that has none yet.
  */
-function catchUp(store: Store, cache: SessionCache, summary: PassSummary, options: AttributeOptions): void {
+function catchUp(store: Store, cache: SessionCache, summary: PassSummary, options: AttributeOptions, shared: SharedEntries | null): void {
   if (cache.loaded && cache.maxSeq >= summary.seq - 1) return
   const passes = store.passes.list(summary.sessionId).filter((p) => p.seq < summary.seq && !cache.known.has(p.id))
   cache.loaded = true
@@ -213,6 +278,7 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
     if (isAttribution(p.attribution)) {
       const known: KnownPass = { id: p.id, seq: p.seq, keepWarm: p.kind === 'keep_warm', attribution: p.attribution, walk: null, context: null }
       cache.known.set(p.id, known)
+      if (shared && !shared.facts.has(p.id)) share(shared, p.attribution.facts)
       if (p.seq > cache.maxSeq) {
         cache.maxSeq = p.seq
         cache.latest = known

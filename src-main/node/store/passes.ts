@@ -341,6 +341,19 @@ export class PassRepo {
     this.setAttributionStatement.run(hashKey(this.blobs.put(JSON.stringify(attribution))), passId)
   }
 
+  /**
+   * The stored cache attributions of the app's own passes (source `loupe`, every session) queued at `since` or
+   * later, and before `until` when given: what the prompt cache holds for a pass of any session (one session reads
+   * the entries another wrote).
+   */
+  attributionsSince(since: number, until = Number.POSITIVE_INFINITY): Array<{ readonly id: string; readonly sessionId: string; readonly attribution: unknown }> {
+    const rows = statement(this.db, "SELECT id, session_id, attribution_hash FROM passes WHERE source = 'loupe' AND attribution_hash IS NOT NULL AND queued_at >= ? AND queued_at < ?").all(
+      since,
+      Number.isFinite(until) ? until : Number.MAX_SAFE_INTEGER,
+    ) as Array<{ id: string; session_id: string; attribution_hash: Buffer }>
+    return rows.map((r) => ({ id: r.id, sessionId: r.session_id, attribution: JSON.parse(this.blobs.get(hashHex(r.attribution_hash)) ?? 'null') as unknown }))
+  }
+
   /** The segments of a pass in order, following the chain of bases for the shared leading ones. */
   segmentHashes(passId: string): StoredSegment[] {
     const chain: Array<{ row: PassRow; blocks: BlockRow[] }> = []

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PassAttribution } from '../../../src-main/engine/cache'
 import type { App } from '../../../src-main/node/app'
-import { attributePass, forgetSessionCache } from '../../../src-main/node/cache'
+import { attributePass, forgetSessionCache, forgetStoreCache } from '../../../src-main/node/cache'
 import { manualClock } from './harness'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
@@ -104,5 +104,31 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     const again = attributePass(store, passes.at(-1)!.id, { onError: (e) => { throw e } })
     expect(again).toEqual(first.at(-1))
     expect(first.map((a) => a?.cause.kind)).toEqual(['cold', 'none', 'none', 'none'])
+  })
+
+  it('predicts a new session reading the prefix an earlier session of the project wrote, as the service does', async () => {
+    // The service's cache is per organisation, not per conversation: a second session of the same project sends the
+    // same tools and system blocks, and reads them from the first session's entries while they live.
+    const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
+    const first = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(first.id, 'read README.md')
+    clock.advance(60_000)
+    const second = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(second.id, 'read AGENTS.md')
+
+    const summary = await call<Summary>(app, 'session.cacheSummary', { sessionId: second.id })
+    expect(summary.agreement).toMatchObject({ compared: 2, agreed: 2, unexplained: 0 })
+    expect(summary.totals.read).toBeGreaterThan(0)
+    // The first pass read what the other session wrote, and says so.
+    expect(summary.passes[0]!.summary).toMatch(/another session/)
+
+    // After a restart, from what the store kept: the same answer.
+    const store = app.services.store
+    const passes = store.passes.list(second.id)
+    const live = passes.map((p) => p.attribution)
+    forgetStoreCache(store)
+    for (const p of passes) store.passes.setAttribution(p.id, null)
+    const again = store.passes.list(second.id).map((p) => attributePass(store, p.id, { onError: (e) => { throw e } }))
+    expect(again).toEqual(live)
   })
 })
