@@ -1,5 +1,5 @@
 /**
- * An edit priced before it happens (design.md §3 and §8 "Files"): given a proposed change to an instruction or memory
+ * An edit priced before it happens (docs/design.md §3 and §8 "Files"): given a proposed change to an instruction or memory
  * file, the tool set, or the model, which block moves, how many tokens the next pass pays as a write instead of a
  * read, and what that costs — measured against the cache as it stands now (an edit made after the entries expired
  * re-bills nothing they would not have re-billed anyway).

@@ -1,5 +1,5 @@
 /**
- * The three parts a project may replace by name in `.loupe/config.toml` (issue 6 item 9; design.md §3), and the
+ * The three parts a project may replace by name in `.loupe/config.toml` (issue 6 item 9; docs/design.md §3), and the
  * context sections an extension may add after the breakpoints. Every built-in (trim.ts `trimOldTools`,
  * compactor.ts `defaultCompactor`, src-main/node/compaction/memory-file.ts) is written against these same
  * interfaces, so a user's module and a built-in are interchangeable.

@@ -1,5 +1,5 @@
 /**
- * Compaction settings (design.md §7; issue 6 item 1), per project in `.loupe/config.toml` `[compaction]`.
+ * Compaction settings (docs/design.md §7; issue 6 item 1), per project in `.loupe/config.toml` `[compaction]`.
  */
 
 /** Compact when the context reaches this share of the model's window. */

@@ -1,5 +1,5 @@
 /**
- * The summary request (issue 6 item 2; design.md §7). It reuses the session's cached prefix — the same tools, the
+ * The summary request (issue 6 item 2; docs/design.md §7). It reuses the session's cached prefix — the same tools, the
  * same system blocks, the history as the last passes sent it — and adds one user message with the instruction, so
  * the prefix is a cache read, not a fresh write. Two ways to do that:
  *

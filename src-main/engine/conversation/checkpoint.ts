@@ -1,5 +1,5 @@
 /**
- * The entries compaction writes, and what they mean for the model's view (design.md §2 "checkpoint", §7).
+ * The entries compaction writes, and what they mean for the model's view (docs/design.md §2 "checkpoint", §7).
  *
  * A checkpoint never deletes anything: the session keeps every entry, and the checkpoint says what the model sees
  * from then on. It carries its whole view, so the history of a pass depends only on the last checkpoint and the

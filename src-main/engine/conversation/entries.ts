@@ -1,6 +1,6 @@
 /**
  * Entries: the durable facts of a session, append-only. An entry never changes once written; what the model sees
- * is derived from them (history.ts). Design: docs/reference → design.md §2 and §5.
+ * is derived from them (history.ts). Design: docs/design.md §2 and §5.
  */
 import type { ContextNote } from '../prompt/notes'
 import type { AssistantContentBlock, ImageBlock, StopReason, TextBlock } from '../model/wire'

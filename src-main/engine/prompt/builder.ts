@@ -1,5 +1,5 @@
 /**
- * buildPromptPlan: one pass, from values to a plan in cache order (design.md §3).
+ * buildPromptPlan: one pass, from values to a plan in cache order (docs/design.md §3).
  *
  *   tools[]        sorted by name, fixed for the session
  *   system[0]      static sections                                        ◀ BP1 (1h when settings ask)

@@ -3,7 +3,7 @@
  * loop should never produce — never a problem with the user's files (those become notes).
  */
 export type PlanErrorCode =
-  /** A `volatile` section or block would sit at or above a cache breakpoint (design.md §3). */
+  /** A `volatile` section or block would sit at or above a cache breakpoint (docs/design.md §3). */
   | 'volatile_above_breakpoint'
   /** A `volatile` section did not say why it changes every pass. */
   | 'volatile_without_reason'

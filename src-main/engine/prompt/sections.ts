@@ -1,6 +1,6 @@
 /**
  * The registry of named sections. Every piece of text the builder adds to a request belongs to one section, and
- * every section declares how long its bytes stay the same (design.md §1, rule 2: once said, don't move it).
+ * every section declares how long its bytes stay the same (docs/design.md §1, rule 2: once said, don't move it).
  */
 
 /**

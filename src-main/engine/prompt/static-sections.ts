@@ -56,7 +56,7 @@ export function featureLines(features: FeatureFlags): string {
     lines.push('- Project hooks run around some tool calls and their output appears in tool results. A hook that blocks a call speaks for the user.')
   }
   if (features.todo) {
-    lines.push('- For work with several steps, keep a short task list with the `todo` tool and keep it current.')
+    lines.push('- For work with several steps, keep a short task list with the `todo_write` tool and keep it current.')
   }
   if (features.skills) {
     lines.push('- Skills listed in the session instructions can be loaded with the `skill` tool when a task matches one.')

@@ -30,7 +30,7 @@ export interface ValidateOptions {
 
 /**
  * Throws when the plan has more than four breakpoints, a 1h breakpoint after a 5m one, or a `volatile` block at or
- * above any breakpoint (design.md §3: a volatile section must never sit above a breakpoint).
+ * above any breakpoint (docs/design.md §3: a volatile section must never sit above a breakpoint).
  */
 export function validatePlan(plan: PromptPlan, options: ValidateOptions = {}): void {
   if (plan.breakpoints.length > MAX_BREAKPOINTS) {

@@ -1,5 +1,5 @@
 /**
- * The tool definitions the model sees. They sit first in every request (design.md §3), so their bytes are part
+ * The tool definitions the model sees. They sit first in every request (docs/design.md §3), so their bytes are part
  * of the cached prefix: the text below changes only on purpose, and TOOL_SPECS is sorted by name so the order never
  * depends on how the list was assembled. The numbers quoted come from limits.ts.
  */

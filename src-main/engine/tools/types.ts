@@ -3,7 +3,7 @@
  * leaves behind (effects). Pure data; no behaviour here.
  */
 
-/** Every tool the agent can call, in the order the API receives them (sorted by name; design.md §3). */
+/** Every tool the agent can call, in the order the API receives them (sorted by name; docs/design.md §3). */
 export const TOOL_NAMES = [
   'bash',
   'compact',

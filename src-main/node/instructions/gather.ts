@@ -3,8 +3,8 @@
  * (engine/prompt/gathered.ts). Never throws: whatever is skipped comes back as a note.
  *
  * Where each file may live (issue 3, item 4): project files and their imports inside the real project root; Loupe's
- * global files and user memory inside ~/.loupe; `~/.claude/CLAUDE.md` (only when the user enables it) inside
- * ~/.claude. A project file cannot import from the home folder, so a repository cannot pull a credentials file into
+ * global files and user memory inside ~/.loupe; `~/.claude/CLAUDE.md` inside ~/.claude, only when a caller asks
+ * for it (`includeClaudeUserFile`; no setting offers it yet, so today it is not read). A project file cannot import from the home folder, so a repository cannot pull a credentials file into
  * the prompt.
  */
 import { basename, join } from 'node:path'
@@ -21,7 +21,7 @@ export interface GatherOptions {
   readonly homeDir: string
   /** Loupe's own folder, normally `~/.loupe`. */
   readonly loupeHome: string
-  /** Also read `~/.claude/CLAUDE.md` (off unless the user turns it on). */
+  /** Also read `~/.claude/CLAUDE.md`. Off; no caller turns it on yet. */
   readonly includeClaudeUserFile?: boolean
   /** Epoch milliseconds when the session starts; only its local date is kept. */
   readonly now: number

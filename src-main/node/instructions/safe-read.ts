@@ -2,7 +2,7 @@
  * The one door through which instruction, rule, memory, skill and imported files are read (issue 3, item 4).
  *
  * A file is read only if its real path — every symlink resolved — stays inside one of the allowed roots (the
- * project root for project files, ~/.loupe for Loupe's global files). A link inside the root works; a link out of
+ * project root for project files, ~/.loupe for Loupe's global files, ~/.claude for `~/.claude/CLAUDE.md`). A link inside the root works; a link out of
  * it (`CLAUDE.md -> ~/.aws/credentials`) is refused before a byte is read. Files over 1 MB, binary files and
  * non-regular files are refused; invalid UTF-8 is replaced with U+FFFD and flagged. Nothing here throws.
  */

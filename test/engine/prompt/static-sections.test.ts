@@ -40,7 +40,7 @@ describe('feature lines', () => {
     expect(featureLines({ sandbox: false, hooks: false, todo: false, skills: false })).toBe('')
     const lines = featureLines({ sandbox: true, hooks: false, todo: true, skills: false })
     expect(lines).toContain('sandbox')
-    expect(lines).toContain('`todo`')
+    expect(lines).toContain('`todo_write`')
     expect(lines).not.toContain('hook')
     expect(lines).not.toContain('`skill`')
   })
