@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
-import { breakpointReport } from '../../../src-renderer/features/inspector/model/breakpoints'
+import { breakpointReport, noBreakpointText, readThrough } from '../../../src-renderer/features/inspector/model/breakpoints'
 import { parseBody, prettyRequest } from '../../../src-renderer/features/inspector/model/pretty'
 import { comparePaths, readAttribution } from '../../../src-renderer/features/inspector/model/attribution'
 import { recordedPasses } from './fixture'
@@ -79,5 +79,21 @@ describe('breakpointReport with an attribution', () => {
       'messages[1].content[0]',
       'messages[1]',
     ])
+  })
+})
+
+describe('the line beside the breakpoint chips', () => {
+  it('names the last breakpoint read, or where the attribution found the read, and never says nothing was read beside a read', () => {
+    expect(readThrough('system[1]', 'messages[3].content[0]', 2_000)).toBe('from cache through system[1]')
+    // A pre-warm reads by lookback before its only (tail) breakpoint, which it writes.
+    expect(readThrough(null, 'messages[12].content[0]', 6_925)).toBe('from cache through messages[12].content[0]')
+    expect(readThrough(null, null, 6_925)).toBe('read from cache')
+    expect(readThrough(null, null, 0)).toBe('nothing read from cache')
+  })
+
+  it('says why a request has no breakpoint', () => {
+    expect(noBreakpointText('transcript', 76_200)).toMatch(/transcript does not record/)
+    expect(noBreakpointText('loupe', 0)).toMatch(/nothing can be read/)
+    expect(noBreakpointText('proxy', 1_000)).toMatch(/read an entry an earlier request wrote/)
   })
 })

@@ -7,6 +7,8 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
+import { readAttribution } from '../model/attribution'
+import { noBreakpointText, readThrough } from '../model/breakpoints'
 import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
 import { ContextMap } from './ContextMap'
@@ -139,7 +141,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       <PassSourceBanner source={detail.source} />
       <div className="insp-bps" aria-label="Cache breakpoints">
         {marks.length === 0 ? (
-          <span className="muted">No cache breakpoint in this request: nothing can be read from or written to the cache.</span>
+          <span className="muted">{noBreakpointText(detail.source, usage?.cache_read_input_tokens ?? 0)}</span>
         ) : (
           marks.map((k) => (
             <button key={`${k.marker.path}`} type="button" className={`insp-bp-chip ${k.outcome}`} onClick={() => editor.current?.revealLine(k.marker.endLine)} title={`${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}>
@@ -149,7 +151,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
         )}
         {usage && (
           <span className="insp-bps-summary">
-            {lastRead ? `from cache through ${view.blocks.find((b) => b.ordinal === lastRead.ordinal)?.path ?? '?'}` : 'nothing read from cache'} · read {tokens(usage.cache_read_input_tokens)}, written{' '}
+            {readThrough(lastRead ? (view.blocks.find((b) => b.ordinal === lastRead.ordinal)?.path ?? '?') : null, readAttribution(detail.attribution)?.readPath ?? null, usage.cache_read_input_tokens)} · read {tokens(usage.cache_read_input_tokens)}, written{' '}
             {tokens(usage.cache_creation_input_tokens)}, uncached {tokens(usage.input_tokens)}
           </span>
         )}

@@ -53,6 +53,24 @@ const TAG_NAMES: Readonly<Record<BreakpointTag, string>> = {
   newest_tail: 'BP4 tail',
 }
 
+/**
+ * Where the read ended, for the line beside the breakpoint chips: at the last breakpoint read, else (a request that
+ * read an entry an earlier one wrote, found by lookback before its own breakpoints, as a pre-warm does) where the
+ * attribution found it. Never "nothing read" beside a read.
+ */
+export function readThrough(lastReadPath: string | null, attributedReadPath: string | null, readTokens: number): string {
+  if (lastReadPath !== null) return `from cache through ${lastReadPath}`
+  if (readTokens === 0) return 'nothing read from cache'
+  return attributedReadPath !== null ? `from cache through ${attributedReadPath}` : 'read from cache'
+}
+
+/** What the chips' place says when a request has no breakpoint: a transcript's request is rebuilt from the log,
+ * which does not record where the agent put its breakpoints. */
+export function noBreakpointText(source: string | undefined, readTokens: number): string {
+  if (source === 'transcript') return 'The transcript does not record where the agent put its cache breakpoints; the usage below is what it was billed.'
+  return readTokens > 0 ? 'No cache breakpoint in this request: it read an entry an earlier request wrote, and wrote nothing.' : 'No cache breakpoint in this request: nothing can be read from or written to the cache.'
+}
+
 export function breakpointName(tag: BreakpointTag | null): string {
   return tag ? TAG_NAMES[tag] : 'BP (untagged)'
 }
