@@ -1,34 +1,129 @@
 import { Fragment, type ReactNode } from 'react'
+import { parseMarkdown, parseUserText, type Inline, type UserPart } from './markup'
+import './message-text.css'
 
 /**
- * Renders an assistant's text with the two Markdown forms that matter most for reading code answers: fenced code
- * blocks and `inline code`. Everything else stays plain text (React escapes it), so no model output can inject
- * markup.
+ * An assistant's text with the Markdown that matters for reading code answers: fenced code blocks, `inline code`,
+ * **bold**, *italic*, links (as their text; the address shows on hover) and headings (markup.ts parses it). Every
+ * piece is a React text node or element (React escapes text), so no model output can inject markup.
  */
 export function MessageText({ text }: { text: string }) {
-  const parts: ReactNode[] = []
-  const fence = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
-  let last = 0
-  for (const m of text.matchAll(fence)) {
-    if (m.index > last) parts.push(<Inline key={`t${last}`} text={text.slice(last, m.index)} />)
-    parts.push(
-      <pre key={`c${m.index}`} className="code-block" data-lang={m[1]?.trim() || undefined}>
-        {m[2]!.replace(/\n$/, '')}
-      </pre>,
-    )
-    last = m.index + m[0].length
-  }
-  if (last < text.length) parts.push(<Inline key={`t${last}`} text={text.slice(last)} />)
-  return <div className="msg-text">{parts}</div>
+  return (
+    <div className="msg-text">
+      {parseMarkdown(text).map((node, i) =>
+        node.kind === 'code_block' ? (
+          <pre key={i} className="code-block" data-lang={node.lang ?? undefined}>
+            {node.text}
+          </pre>
+        ) : (
+          <InlineNode key={i} node={node} />
+        ),
+      )}
+    </div>
+  )
 }
 
-function Inline({ text }: { text: string }) {
-  const pieces = text.split(/(`[^`\n]+`)/g)
+function InlineNodes({ nodes }: { nodes: ReadonlyArray<Inline> }) {
   return (
     <>
-      {pieces.map((p, i) =>
-        p.length > 2 && p.startsWith('`') && p.endsWith('`') ? <code key={i}>{p.slice(1, -1)}</code> : <Fragment key={i}>{p}</Fragment>,
-      )}
+      {nodes.map((n, i) => (
+        <InlineNode key={i} node={n} />
+      ))}
     </>
   )
+}
+
+function InlineNode({ node }: { node: Inline }): ReactNode {
+  switch (node.kind) {
+    case 'text':
+      return <Fragment>{node.text}</Fragment>
+    case 'code':
+      return <code>{node.text}</code>
+    case 'strong':
+      return (
+        <strong>
+          <InlineNodes nodes={node.children} />
+        </strong>
+      )
+    case 'em':
+      return (
+        <em>
+          <InlineNodes nodes={node.children} />
+        </em>
+      )
+    case 'link':
+      return (
+        <span className="md-link" title={node.href}>
+          <InlineNodes nodes={node.children} />
+        </span>
+      )
+    case 'heading':
+      return (
+        <strong className={`md-heading h${node.level}`}>
+          <InlineNodes nodes={node.children} />
+        </strong>
+      )
+  }
+}
+
+/**
+ * A user message's text. What the user wrote stays as written; Claude Code's tags in an imported session (the
+ * slash command the user ran, what it printed, the caveat written for the model) each become one compact, muted
+ * line instead of raw markup, the output and the notes to the model collapsed (markup.ts parses them).
+ */
+export function UserMessageText({ text }: { text: string }) {
+  return (
+    <div className="msg-text">
+      {parseUserText(text).map((part, i) => (
+        <UserPartView key={i} part={part} />
+      ))}
+    </div>
+  )
+}
+
+function UserPartView({ part }: { part: UserPart }): ReactNode {
+  switch (part.kind) {
+    case 'text':
+      return <div className="user-text">{part.text}</div>
+    case 'command':
+      return (
+        <div className="cc-markup cc-command" data-cc="command">
+          <code>{part.name}</code>
+          {part.args && <span className="cc-args"> {part.args}</span>}
+          <span className="cc-what"> · command run in Claude Code</span>
+        </div>
+      )
+    case 'shell':
+      return (
+        <div className="cc-markup cc-command" data-cc="shell">
+          <code>! {part.command}</code>
+          <span className="cc-what"> · shell command run in Claude Code</span>
+        </div>
+      )
+    case 'output': {
+      const firstLine = part.text.split('\n')[0]!
+      const oneLine = !part.text.includes('\n') && firstLine.length <= 100
+      const label = `${part.source} ${part.stream === 'stderr' ? 'error output' : 'output'}`
+      return oneLine ? (
+        <div className="cc-markup cc-output" data-cc="output">
+          <span className="cc-what">{label}: </span>
+          <span className="cc-out-text">{part.text}</span>
+        </div>
+      ) : (
+        <details className="cc-markup cc-output" data-cc="output">
+          <summary>
+            <span className="cc-what">{label}</span> <span className="cc-preview">{firstLine}</span>
+          </summary>
+          <pre>{part.text}</pre>
+        </details>
+      )
+    }
+    case 'aside':
+      return (
+        <details className="cc-markup cc-aside" data-cc="aside">
+          <summary className="cc-what">{part.label}</summary>
+          <div className="cc-aside-text">{part.text}</div>
+        </details>
+      )
+  }
 }

@@ -1,0 +1,208 @@
+/**
+ * The two kinds of markup a message's text carries, parsed into plain data (MessageText.tsx renders it; nothing here
+ * builds HTML, so no text can inject markup):
+ *
+ * - Markdown in the model's answers, the forms that matter for reading them: fenced code blocks, `inline code`,
+ *   **bold**, *italic*, [links](url) (shown as their text: the app opens nothing), `#` headings, and `\*` escapes.
+ *   Everything else stays as written.
+ * - Claude Code's tags in an imported session's user messages: the slash command the user ran
+ *   (`<command-name>/mcp</command-name>` with `<command-message>` and `<command-args>`), what a local command
+ *   printed (`<local-command-stdout>`), a `!` shell command and its output (`<bash-input>`, `<bash-stdout>`), the
+ *   caveat Claude Code adds for the model (`<local-command-caveat>`) and `<system-reminder>` blocks.
+ */
+
+// ── Markdown ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export type Inline =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'code'; readonly text: string }
+  | { readonly kind: 'strong'; readonly children: ReadonlyArray<Inline> }
+  | { readonly kind: 'em'; readonly children: ReadonlyArray<Inline> }
+  | { readonly kind: 'link'; readonly href: string; readonly children: ReadonlyArray<Inline> }
+  | { readonly kind: 'heading'; readonly level: number; readonly children: ReadonlyArray<Inline> }
+
+/** A message is inline pieces (the text keeps its line breaks) and code blocks between them. */
+export type MarkdownNode = Inline | { readonly kind: 'code_block'; readonly lang: string | null; readonly text: string }
+
+/** A fenced block; one left open runs to the end (an answer still streaming). */
+const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
+/** A heading line; a closing run of `#` after a space is dropped ("## C#" keeps its `#`). */
+const HEADING = /^(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/gm
+
+export function parseMarkdown(text: string): MarkdownNode[] {
+  const out: MarkdownNode[] = []
+  let last = 0
+  for (const m of text.matchAll(FENCE)) {
+    out.push(...parseLines(text.slice(last, m.index)))
+    out.push({ kind: 'code_block', lang: m[1]!.trim() || null, text: m[2]!.replace(/\n$/, '') })
+    last = m.index + m[0].length
+    // The block ends its own line: the line break after the closing fence would be an empty line.
+    if (text[last] === '\n') last++
+  }
+  out.push(...parseLines(text.slice(last)))
+  return out
+}
+
+function parseLines(text: string): Inline[] {
+  const out: Inline[] = []
+  let last = 0
+  for (const m of text.matchAll(HEADING)) {
+    out.push(...parseInline(text.slice(last, m.index)))
+    out.push({ kind: 'heading', level: m[1]!.length, children: parseInline(m[2]!) })
+    last = m.index + m[0].length
+  }
+  out.push(...parseInline(text.slice(last)))
+  return out
+}
+
+interface InlineRule {
+  /** Tried where the text is at `lastIndex` (sticky). */
+  readonly re: RegExp
+  /** Only at the start of a word (`_` inside snake_case is not emphasis; nor is `__init__.py`, by the `.\w` after it). */
+  readonly wordStart?: boolean
+  node(m: RegExpExecArray): Inline
+}
+
+const strong = (m: RegExpExecArray): Inline => ({ kind: 'strong', children: parseInline(m[1]!) })
+const em = (m: RegExpExecArray): Inline => ({ kind: 'em', children: parseInline(m[1]!) })
+
+/** In order: the first that matches at a position wins. Spans never cross a line. */
+const INLINE_RULES: ReadonlyArray<InlineRule> = [
+  { re: /\\([\\`*_[\]()#])/y, node: (m) => ({ kind: 'text', text: m[1]! }) },
+  { re: /`([^`\n]+)`/y, node: (m) => ({ kind: 'code', text: m[1]! }) },
+  { re: /\[([^\]\n]+)\]\(([^()\s]+)\)/y, node: (m) => ({ kind: 'link', href: m[2]!, children: parseInline(m[1]!) }) },
+  { re: /\*\*(?=\S)(.+?)(?<=\S)\*\*/y, node: strong },
+  { re: /__(?=\S)(.+?)(?<=\S)__(?!\w|\.\w)/y, wordStart: true, node: strong },
+  { re: /\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?!\*)/y, node: em },
+  { re: /_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w|\.\w)/y, wordStart: true, node: em },
+]
+const MARKERS = new Set(['\\', '`', '[', '*', '_'])
+
+export function parseInline(text: string): Inline[] {
+  const out: Inline[] = []
+  let plain = ''
+  let i = 0
+  const emit = (node: Inline) => {
+    if (node.kind === 'text') return void (plain += node.text)
+    if (plain) out.push({ kind: 'text', text: plain })
+    plain = ''
+    out.push(node)
+  }
+  while (i < text.length) {
+    let matched = false
+    if (MARKERS.has(text[i]!)) {
+      const atWordStart = i === 0 || !/\w/.test(text[i - 1]!)
+      for (const rule of INLINE_RULES) {
+        if (rule.wordStart && !atWordStart) continue
+        rule.re.lastIndex = i
+        const m = rule.re.exec(text)
+        if (!m) continue
+        // Read where the match ends first: building the node parses its inside with these same rules.
+        i = m.index + m[0].length
+        emit(rule.node(m))
+        matched = true
+        break
+      }
+    }
+    if (!matched) plain += text[i++]
+  }
+  if (plain) out.push({ kind: 'text', text: plain })
+  return out
+}
+
+// ── Claude Code's tags ──────────────────────────────────────────────────────────────────────────────────────────
+
+export type UserPart =
+  | { readonly kind: 'text'; readonly text: string }
+  /** A slash command the user ran in Claude Code: `/mcp`, `/compact keep the API decisions`. */
+  | { readonly kind: 'command'; readonly name: string; readonly args: string }
+  /** A `!` shell command the user ran in Claude Code. */
+  | { readonly kind: 'shell'; readonly command: string }
+  /** What a local command or a `!` shell command printed (terminal colours removed). */
+  | { readonly kind: 'output'; readonly source: 'local command' | 'shell'; readonly stream: 'stdout' | 'stderr'; readonly text: string }
+  /** A note written for the model, not by the user: the local-command caveat, a system reminder. */
+  | { readonly kind: 'aside'; readonly label: string; readonly text: string }
+
+const TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr', 'local-command-caveat', 'system-reminder'] as const
+type Tag = (typeof TAGS)[number]
+const TAG = new RegExp(`<(${TAGS.join('|')})>([\\s\\S]*?)</\\1>`, 'g')
+const COMMAND_TAGS: ReadonlySet<Tag> = new Set(['command-name', 'command-message', 'command-args'])
+/** Terminal colour and style codes (`ESC[2m` …), which Claude Code keeps in a command's output. */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '')
+}
+
+/**
+ * A user message's text as parts: Claude Code's tags become their own parts, the rest stays text. A command's
+ * name, message and arguments (three tags, in either order) are one part.
+ */
+export function parseUserText(text: string): UserPart[] {
+  const out: UserPart[] = []
+  let last = 0
+  let command: { name: string; message: string; args: string } | null = null
+  const endCommand = () => {
+    if (!command) return
+    const name = command.name || (command.message ? `/${command.message.split(/\s/)[0]}` : '/')
+    out.push({ kind: 'command', name, args: command.args })
+    command = null
+  }
+  for (const m of text.matchAll(TAG)) {
+    const between = text.slice(last, m.index)
+    const tag = m[1] as Tag
+    const inner = m[2]!.trim()
+    last = m.index + m[0].length
+    if (between.trim() !== '') {
+      endCommand()
+      out.push({ kind: 'text', text: trimLineBreaks(between) })
+    }
+    if (COMMAND_TAGS.has(tag)) {
+      // A tag seen twice starts the next command.
+      const key = tag === 'command-name' ? 'name' : tag === 'command-message' ? 'message' : 'args'
+      if (command && command[key] !== '') endCommand()
+      command ??= { name: '', message: '', args: '' }
+      command[key] = inner
+      continue
+    }
+    endCommand()
+    const part = tagPart(tag, inner)
+    if (part) out.push(part)
+  }
+  endCommand()
+  const rest = text.slice(last)
+  if (rest.trim() !== '') out.push({ kind: 'text', text: last === 0 ? rest : trimLineBreaks(rest) })
+  return out
+}
+
+function tagPart(tag: Tag, inner: string): UserPart | null {
+  switch (tag) {
+    case 'local-command-stdout':
+    case 'local-command-stderr':
+    case 'bash-stdout':
+    case 'bash-stderr': {
+      const output = stripAnsi(inner).trim()
+      if (output === '') return null
+      return { kind: 'output', source: tag.startsWith('bash') ? 'shell' : 'local command', stream: tag.endsWith('stderr') ? 'stderr' : 'stdout', text: output }
+    }
+    case 'bash-input':
+      return { kind: 'shell', command: inner }
+    case 'local-command-caveat':
+      return { kind: 'aside', label: 'Claude Code’s note to the model about local commands', text: inner }
+    case 'system-reminder':
+      return { kind: 'aside', label: 'system reminder', text: inner }
+    default:
+      return null
+  }
+}
+
+/** Text between tags, without the line breaks that only separated it from them. */
+function trimLineBreaks(text: string): string {
+  return text.replace(/^\s*\n/, '').replace(/\n\s*$/, '')
+}
+
+/** True when a user message is only Claude Code's tags (a command and its output), with nothing the user wrote. */
+export function onlyClaudeCodeMarkup(parts: ReadonlyArray<UserPart>): boolean {
+  return parts.length > 0 && parts.every((p) => p.kind !== 'text')
+}
