@@ -49,6 +49,13 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   // The chat shows the imported conversation.
   await expect(page.getByText('start phoenix in background').first()).toBeVisible()
   await page.screenshot({ path: 'e2e/screenshots/transcripts-inspector.png' })
+
+  // The Cache view gives the transcript's own figures: its recorded usage and the causes it can tell.
+  await page.getByRole('tab', { name: 'Cache' }).click()
+  await expect(page.getByTestId('cache-basis')).toContainText('Imported from a Claude Code transcript')
+  await expect(page.getByTestId('cache-view').locator('.view-head')).toContainText('4 passes')
+  await expect(page.getByTestId('cache-totals')).toContainText('read from the cache')
+  await page.screenshot({ path: 'e2e/screenshots/transcripts-cache.png' })
 })
 
 test('starts the capture proxy, and a request sent through it becomes a captured pass', async ({ page, host }) => {

@@ -185,6 +185,11 @@ export const PinSchema = z.object({ pinId: z.string(), text: z.string(), sourceE
 const WhatIfSchema = z.object({ baselineUsd: z.number(), whatIfUsd: z.number(), deltaUsd: z.number(), note: z.string() })
 export const CacheSummarySchema = z.object({
   sessionId: z.string(),
+  /**
+   * `requests`: attributed from the bytes each pass sent. `transcript`: an imported Claude Code session, from its
+   * recorded usage only (no prediction, no what-ifs; causes as the transcript tells them). Absent from older hosts.
+   */
+  basis: z.enum(['requests', 'transcript']).optional(),
   totals: z.object({
     passes: z.number(),
     measured: z.number(),

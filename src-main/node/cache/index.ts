@@ -2,6 +2,7 @@
 export { attributePass, forgetSessionCache, forgetStoreCache } from './attribute-pass'
 export type { AttributeOptions } from './attribute-pass'
 export { sessionCacheSummary, priceSessionEdit } from './summary'
+export { transcriptCacheSummary } from './transcript-summary'
 export type { SessionCacheReport, CacheSummaryOptions } from './summary'
 export { cacheModels } from './models'
 export { diagnosisFromResponse, contextFromStored, requestFromBody, storeDescriber } from './stored'

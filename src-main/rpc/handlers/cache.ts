@@ -1,5 +1,5 @@
 import type { PassAttribution } from '../../engine/cache'
-import { priceSessionEditMeasured, sessionCacheSummary, TokenCounter } from '../../node/cache'
+import { priceSessionEditMeasured, sessionCacheSummary, TokenCounter, transcriptCacheSummary } from '../../node/cache'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
@@ -15,8 +15,12 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
   return {
     'session.cacheSummary': ({ sessionId }) => {
       requireSession(sessionId)
+      // A session imported from a transcript has its usage, not its bytes: it is summarised from what it recorded.
+      const passes = store.passes.list(sessionId)
+      if (passes.length > 0 && passes.every((p) => p.source === 'transcript')) return transcriptCacheSummary(sessionId, passes)
       const report = sessionCacheSummary(store, sessionId)
       return {
+        basis: 'requests' as const,
         sessionId,
         totals: report.totals,
         keepWarm: report.keepWarm,

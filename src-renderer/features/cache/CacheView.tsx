@@ -32,6 +32,10 @@ const CAUSE_WORDS: Readonly<Record<string, string>> = {
   unexplained: 'unexplained (prediction and service disagree)',
   cold: 'first pass (nothing cached yet)',
   none: 'only the new tail paid',
+  // An imported transcript's causes (src-main/node/cache/transcript-summary.ts).
+  compaction: 'compaction replaced the conversation',
+  not_visible: 'a change the transcript does not record (system prompt, tools or reminders)',
+  not_cached: 'caching not used',
 }
 
 export function CacheView({ sessionId }: { sessionId: string }) {
@@ -85,6 +89,12 @@ export function CacheView({ sessionId }: { sessionId: string }) {
           {slow && ' · updating…'}
         </span>
       </header>
+      {summary.basis === 'transcript' && (
+        <p className="muted small" data-testid="cache-basis">
+          Imported from a Claude Code transcript: the figures are its recorded usage, the best possible is the previous request&apos;s whole prompt, and a
+          miss is named as far as the transcript can tell. It does not record the bytes each request sent, so nothing here is predicted.
+        </p>
+      )}
       {t.passes === 0 ? (
         <div className="view-empty">
           <h2>No pass yet</h2>
@@ -143,19 +153,23 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                   </tbody>
                 </table>
               )}
-              <h2>What if</h2>
-              <ul className="cache-whatifs">
-                <li data-testid="whatif-ttl">
-                  <strong>1h TTL for the static prefix:</strong> {summary.whatIfs.staticTtl1h.note}
-                </li>
-                <li data-testid="whatif-keepalive">
-                  <strong>Keep-alive:</strong> {summary.whatIfs.keepAlive.note}
-                </li>
-              </ul>
-              <p className="muted small">
-                Predictions agreed with the service on {summary.agreement.agreed} of {summary.agreement.compared} passes
-                {summary.agreement.unexplained > 0 ? `; ${summary.agreement.unexplained} unexplained` : ''}.
-              </p>
+              {summary.basis !== 'transcript' && (
+                <>
+                  <h2>What if</h2>
+                  <ul className="cache-whatifs">
+                    <li data-testid="whatif-ttl">
+                      <strong>1h TTL for the static prefix:</strong> {summary.whatIfs.staticTtl1h.note}
+                    </li>
+                    <li data-testid="whatif-keepalive">
+                      <strong>Keep-alive:</strong> {summary.whatIfs.keepAlive.note}
+                    </li>
+                  </ul>
+                  <p className="muted small">
+                    Predictions agreed with the service on {summary.agreement.agreed} of {summary.agreement.compared} passes
+                    {summary.agreement.unexplained > 0 ? `; ${summary.agreement.unexplained} unexplained` : ''}.
+                  </p>
+                </>
+              )}
             </section>
           </div>
           {timeline.markers.length > 0 && (

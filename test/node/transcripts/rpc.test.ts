@@ -62,6 +62,24 @@ describe('transcripts.* and proxy.* through the contract', () => {
     const totals = await call<{ passes: number }>(app, 'transcripts.totals', { sessionId: imported.sessionId })
     expect(totals.passes).toBe(4)
 
+    // The Cache view of the imported session: its recorded usage, the usage-only best possible, the transcript's
+    // causes; nothing predicted.
+    const usages = await call<Array<{ usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number; input_tokens: number } }>>(app, 'pass.list', { sessionId: imported.sessionId })
+    const read = usages.reduce((s, p) => s + p.usage.cache_read_input_tokens, 0)
+    const input = usages.reduce((s, p) => s + p.usage.cache_read_input_tokens + p.usage.cache_creation_input_tokens + p.usage.input_tokens, 0)
+    const cache = await call<{ basis: string; totals: { passes: number; read: number; inputTotal: number; cachedShare: number; limitShare: number }; agreement: { compared: number }; passes: Array<{ outcome: string | null; cause: string | null; summary: string | null }> }>(
+      app,
+      'session.cacheSummary',
+      { sessionId: imported.sessionId },
+    )
+    expect(cache.basis).toBe('transcript')
+    expect(cache.totals).toMatchObject({ passes: 4, read, inputTotal: input })
+    expect(cache.totals.cachedShare).toBeCloseTo(read / input, 10)
+    expect(cache.totals.limitShare).toBeGreaterThanOrEqual(cache.totals.cachedShare)
+    expect(cache.agreement.compared).toBe(0)
+    expect(cache.passes[0]).toMatchObject({ cause: 'cold' })
+    expect(cache.passes.every((p) => p.summary !== null && p.cause !== 'unexplained')).toBe(true)
+
     // A file outside the projects folder is refused.
     const outside = await app.dispatch('transcripts.import', { path: join(FIXTURES, 'spotter', 'short.jsonl'), folder: projects })
     expect(outside).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
