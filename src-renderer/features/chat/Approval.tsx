@@ -1,12 +1,21 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { PendingApproval } from '../../state/chat'
 import { answerApproval } from './actions'
 
 export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
   const [reason, setReason] = useState('')
   const [denying, setDenying] = useState(false)
+  const denyButton = useRef<HTMLButtonElement>(null)
   const { request, toolUseId } = approval
   const rule = request.suggestedRules[0]
+
+  // Back from the deny form (Back, or Esc in it), the keyboard returns to the button that opened it.
+  const wasDenying = useRef(false)
+  useEffect(() => {
+    if (wasDenying.current && !denying) denyButton.current?.focus()
+    wasDenying.current = denying
+  }, [denying])
+
   return (
     <div className="approval" role="group" aria-label="Approval needed">
       <div className="approval-head">
@@ -19,6 +28,12 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
           onSubmit={(e) => {
             e.preventDefault()
             void answerApproval(sessionId, toolUseId, { kind: 'deny', ...(reason.trim() ? { reason: reason.trim() } : {}) })
+          }}
+          onKeyDown={(e) => {
+            // Esc here means "not this form": back to the buttons. Handled, so the window's Esc does not stop the turn.
+            if (e.key !== 'Escape') return
+            e.preventDefault()
+            setDenying(false)
           }}
         >
           <input aria-label="Reason for denying" placeholder="Why not? (the agent reads this)" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
@@ -37,7 +52,9 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
               Always allow <code>{rule.pattern}</code>
             </button>
           )}
-          <button onClick={() => setDenying(true)}>Deny…</button>
+          <button ref={denyButton} onClick={() => setDenying(true)}>
+            Deny…
+          </button>
         </div>
       )}
     </div>

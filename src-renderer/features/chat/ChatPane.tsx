@@ -26,15 +26,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
     bottom.current?.scrollIntoView({ block: 'end' })
   }, [chat.entries.length, chat.streaming, chat.approvals.length])
 
-  // Esc stops the running turn, wherever the focus is.
-  useEffect(() => {
-    if (!chat.running) return
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape') void stopTurn(sessionId)
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [chat.running, sessionId])
+  // Esc stops the running turn when nothing closer takes it: one rule for every view (features/palette/shortcuts.ts).
 
   const send = () => {
     const text = draft

@@ -4,7 +4,7 @@
  *   Mod+K           the command palette            Alt+1 … Alt+5   Chat, Compaction, Cache, Files, Settings
  *   Mod+I           show / hide the inspector      Alt+↓ / Alt+↑   next / previous pass
  *   Mod+Shift+K     compact now (with a focus)     Mod+L           write a message
- *   Esc             stop the turn or cancel the compaction in flight
+ *   Esc             stop the turn or cancel the compaction in flight, when nothing closer takes it (below)
  *   Enter           send (in the message box; Shift+Enter for a new line)   Mod+S  save (in the Files view)
  */
 import { useInspectorStore } from '../../state/inspector'
@@ -14,6 +14,10 @@ import { isMac, openCompactNow, showView, stepPass, stopRunning } from './comman
 
 function inMonaco(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && target.closest('.monaco-editor') !== null
+}
+
+function modalDialogOpen(): boolean {
+  return document.querySelector('[aria-modal="true"]') !== null
 }
 
 function inEditor(target: EventTarget | null): boolean {
@@ -58,12 +62,6 @@ export function installShortcuts(): void {
         stepPass(e.key === 'ArrowDown' ? 1 : -1)
         return true
       }
-      // The chat's own Esc handler stops a turn while the chat is shown; this one covers the other views and a
-      // compaction in flight.
-      if (e.key === 'Escape' && sessionId && !settings.paletteOpen) {
-        if (settings.view === 'chat') return false
-        return stopRunning(sessionId)
-      }
       return false
     })()
     if (handled) {
@@ -71,6 +69,18 @@ export function installShortcuts(): void {
       e.stopPropagation()
     }
   }, { capture: true })
+
+  // Esc closes the innermost thing first: a field or form that handles it (the deny reason, a session's new name)
+  // calls preventDefault, and while a modal dialog is open (the palette, the Claude Code sessions panel, a delete
+  // confirmation) Esc is the dialog's, to close it. Only when nothing took it does Esc stop what runs in the shown
+  // session, whatever the view: a turn, or a compaction in flight. In the bubble phase, so the inner handlers run
+  // first; the modal check covers dialogs that listen on the window themselves, since this listener, installed
+  // first, runs before theirs.
+  window.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || modalDialogOpen()) return
+    const sessionId = useSessionsStore.getState().selectedId
+    if (sessionId && stopRunning(sessionId)) e.preventDefault()
+  })
 
   // A file label clicked in the inspector opens the Files view, which opens the file (FilesView consumes it).
   useInspectorStore.subscribe((s, previous) => {
