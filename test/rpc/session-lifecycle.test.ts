@@ -57,6 +57,17 @@ describe('session lifecycle', () => {
     // A second import of the same session is refused, and so is a file that is not an export.
     expect(await app.dispatch('session.import', { projectId: project.id, path: exported.path })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     expect(await app.dispatch('session.import', { projectId: project.id, path: join(dir, 'README.md') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+
+    // An export makes a new file: it never replaces one, and never writes among the store's own files.
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8')
+    expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, 'README.md') })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('already exists') } })
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(readme)
+    const db = readFileSync(join(dir, '.home', 'loupe.db'))
+    expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, '.home', 'loupe.db') })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('keeps its own files') } })
+    expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, '.home', 'new.json') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(readFileSync(join(dir, '.home', 'loupe.db')).equals(db)).toBe(true)
+    // The session's own default export is written again.
+    expect((await call<{ path: string }>(app, 'session.export', { sessionId: session.id })).path).toBe(exported.path)
   })
 
   it('refuses a second turn while one runs, and stops a turn on cancel', async () => {

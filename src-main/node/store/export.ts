@@ -2,8 +2,8 @@
  * A session as one JSON document — its row, state, entries, passes, their segment rows and every blob they use —
  * and back. Importing an export gives the same rows, so exporting again gives the same document.
  */
-import { mkdir, readFile, stat } from 'node:fs/promises'
-import { dirname, isAbsolute, join } from 'node:path'
+import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { writeFileAtomic } from '../tools/atomic-write'
 import { inflateRawSync } from 'node:zlib'
 import { BlobRepo, hashHex, hashKey, isHashHex } from './blobs'
@@ -143,11 +143,24 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
 /** Largest export file accepted for import. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024
 
-/** Writes the export of a session to `path` (atomically). Null when there is no such session. */
-export async function exportSessionToFile(db: Db, sessionId: string, path: string): Promise<{ path: string; bytes: number } | null> {
+/**
+ * Writes the export of a session to `path` (atomically). Null when there is no such session.
+ *
+ * An export makes a new file: it never replaces one that exists (a path typed by mistake would otherwise overwrite a
+ * source file, or the store itself), and it writes nothing inside the data folder but its `exports/` folder. Only
+ * the session's own default export, `exports/<sessionId>.json`, is written again.
+ */
+export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number } | null> {
   const doc = exportSession(db, sessionId)
   if (!doc) return null
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
+  const target = resolve(path)
+  const own = target === resolve(defaultExportPath(dataDir, sessionId))
+  const data = await realpath(dataDir).catch(() => resolve(dataDir))
+  const folder = await realpath(dirname(target)).catch(() => resolve(dirname(target)))
+  const inData = folder === data || folder.startsWith(data + sep)
+  if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
+  if (!own && (await lstat(target).catch(() => null))) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
   const text = JSON.stringify(doc)
   await mkdir(dirname(path), { recursive: true })
   await writeFileAtomic(path, text)

@@ -40,7 +40,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     'session.export': async ({ sessionId, path }) => {
       const target = path ?? defaultExportPath(services.info.dataDir, sessionId)
       try {
-        const written = await exportSessionToFile(store.db, sessionId, target)
+        const written = await exportSessionToFile(store.db, sessionId, target, services.info.dataDir)
         if (!written) throw new RpcError('not_found', `No session ${sessionId}`)
         return written
       } catch (err) {
