@@ -11,6 +11,8 @@ export interface SecretStore {
   get(): Promise<string | null>
   /** Stores the key, or forgets it when given null. */
   set(key: string | null): Promise<void>
+  /** Why the last `get` found no key in a store that holds something (a file that does not parse), for Settings. */
+  problem?(): string | null
 }
 
 export type KeySource = 'env' | 'store'
@@ -30,19 +32,36 @@ interface SecretsFile {
 /** The browser host's store: `<dataDir>/secrets.json`, written atomically with mode 0600. */
 export function fileSecretStore(dataDir: string): SecretStore {
   const path = join(dataDir, SECRETS_FILE)
+  // A file that cannot be read or parsed is a problem to show, not a reason not to start: the app runs on the
+  // simulator (or the environment's key) until a key is set again, which replaces the file.
+  let problem: string | null = null
   return {
     async get() {
+      problem = null
       let text: string
       try {
         text = await readFile(path, 'utf8')
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw err
+        const code = (err as NodeJS.ErrnoException).code
+        if (code === 'ENOENT') return null
+        problem = `${path} could not be read (${code ?? String(err)}); no API key was loaded from it`
+        return null
       }
-      const parsed = JSON.parse(text) as SecretsFile
-      const key = typeof parsed.anthropicApiKey === 'string' ? parsed.anthropicApiKey.trim() : ''
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = undefined
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        problem = `${path} does not parse as JSON; no API key was loaded from it (setting a key in Settings replaces the file)`
+        return null
+      }
+      const value = (parsed as SecretsFile).anthropicApiKey
+      const key = typeof value === 'string' ? value.trim() : ''
       return key.length > 0 ? key : null
     },
+    problem: () => problem,
     async set(key) {
       if (key === null) {
         await rm(path, { force: true })

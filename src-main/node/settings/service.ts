@@ -97,7 +97,7 @@ export class SettingsService {
     const { endpoint } = this.deps
     return {
       app: this.deps.store.current(),
-      problems: this.deps.store.problems(),
+      problems: [...this.deps.store.problems(), ...[this.deps.secrets.problem?.() ?? null].filter((p): p is string => p !== null)],
       apiKey: { ...status, restartNeeded: !this.deps.reconnect && (status.configured !== atStart.configured || status.hint !== atStart.hint) },
       models: MODEL_ROWS,
       effectiveModel: this.effectiveModel(),

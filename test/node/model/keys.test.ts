@@ -37,6 +37,19 @@ describe('API key resolution', () => {
     await writeFile(join(dir, SECRETS_FILE), '{"anthropicApiKey":"  "}')
     expect(await fileSecretStore(dir).get()).toBeNull()
   })
+
+  it('reads no key from a secrets.json that does not parse, says why, and replaces it when a key is set', async () => {
+    await writeFile(join(dir, SECRETS_FILE), Buffer.from([0xff, 0xfe, 0x20, 0x67, 0x61]))
+    const store = fileSecretStore(dir)
+    expect(await store.get()).toBeNull()
+    expect(store.problem?.()).toMatch(/secrets\.json does not parse/)
+    await writeFile(join(dir, SECRETS_FILE), '["sk-in-an-array"]')
+    expect(await store.get()).toBeNull()
+    expect(store.problem?.()).toMatch(/does not parse/)
+    await store.set('sk-again')
+    expect(await store.get()).toBe('sk-again')
+    expect(store.problem?.()).toBeNull()
+  })
 })
 
 describe('openModelAccess: the embedded default', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { memorySecretStore } from '../../../src-main/node/model/keys'
+import { fileSecretStore, memorySecretStore, SECRETS_FILE } from '../../../src-main/node/model/keys'
 import { loadProjectConfig } from '../../../src-main/node/compaction/config'
 import {
   DEFAULT_SETTINGS,
@@ -115,6 +115,21 @@ describe('the API key', () => {
     const cleared = await svc.setApiKey(null)
     expect(cleared.configured).toBe(false)
     expect(await secrets.get()).toBeNull()
+  })
+
+  it('starts without a key when secrets.json does not parse, and says so among the problems', async () => {
+    writeFileSync(join(base, SECRETS_FILE), '{"anthropicApiKey": "sk-ant-cut-short')
+    const svc = new SettingsService({
+      store: await openSettings(base),
+      secrets: fileSecretStore(base),
+      env: {},
+      endpoint: { kind: 'simulator', label: 'Offline simulator', model: 'claude-sonnet-4-6' },
+      dataDir: base,
+      loupeHome: base,
+    })
+    const view = await svc.view(null)
+    expect(view.apiKey.configured).toBe(false)
+    expect(view.problems).toEqual([expect.stringContaining('secrets.json does not parse')])
   })
 
   it('says an environment key is the one in effect', async () => {
