@@ -43,8 +43,13 @@ export function parseSettings(text: string): { settings: AppSettings; problems: 
 export async function openSettings(dataDir: string): Promise<SettingsStore> {
   const path = join(dataDir, SETTINGS_FILE)
   let loaded: { settings: AppSettings; problems: string[] }
+  // A file with problems is kept as it was, beside the new one, before the first change rewrites it: what did not
+  // parse may be the user's hand-edited values.
+  let damaged: string | null = null
   try {
-    loaded = parseSettings(await readFile(path, 'utf8'))
+    const text = await readFile(path, 'utf8')
+    loaded = parseSettings(text)
+    if (loaded.problems.length > 0) damaged = text
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     loaded = { settings: DEFAULT_SETTINGS, problems: code === 'ENOENT' ? [] : [`${SETTINGS_FILE} could not be read (${code ?? String(err)}); using the defaults`] }
@@ -59,6 +64,12 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
     async update(patch) {
       const next = AppSettingsSchema.parse({ ...settings, ...patch })
       const write = queue.then(async () => {
+        if (damaged !== null) {
+          const kept = `${path}.damaged-${Date.now()}`
+          await writeFileAtomic(kept, damaged)
+          loaded = { ...loaded, problems: [...loaded.problems, `the file as it was is kept in ${kept}`] }
+          damaged = null
+        }
         await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`)
         settings = next
         for (const l of listeners) l(settings)

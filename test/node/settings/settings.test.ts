@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileSecretStore, memorySecretStore, SECRETS_FILE } from '../../../src-main/node/model/keys'
@@ -37,6 +37,19 @@ describe('app settings in the data folder', () => {
     const parsed = parseSettings(JSON.stringify({ theme: 'purple', staticCacheTtl1h: true, somethingNew: 1 }))
     expect(parsed.settings).toEqual({ ...DEFAULT_SETTINGS, staticCacheTtl1h: true })
     expect(parsed.problems).toEqual([expect.stringContaining('theme')])
+  })
+
+  it('keep a damaged file as it was, beside the new one, when a change rewrites it', async () => {
+    const damaged = '{"model": 5, "theme": "x"'
+    writeFileSync(join(base, 'settings.json'), damaged)
+    const store = await openSettings(base)
+    await store.update({ theme: 'dark' })
+    const kept = readdirSync(base).filter((n) => n.startsWith('settings.json.damaged-'))
+    expect(kept).toHaveLength(1)
+    expect(readFileSync(join(base, kept[0]!), 'utf8')).toBe(damaged)
+    expect(store.problems().at(-1)).toContain(kept[0]!)
+    await store.update({ theme: 'light' })
+    expect(readdirSync(base).filter((n) => n.startsWith('settings.json.damaged-'))).toHaveLength(1)
   })
 
   it('refuse an invalid value whole, leaving the file as it was', async () => {
