@@ -19,6 +19,7 @@ import type { Scheduler } from './session/keep-warm'
 import { nodeHasher } from './hasher'
 import { createLogger } from './log'
 import { openStore, type Store } from './store'
+import { lockDataDir } from './store/lock'
 import { APP_VERSION } from './version'
 
 export interface AppOptions {
@@ -52,7 +53,15 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? { now: () => Date.now() }
   const log = options.log ?? createLogger()
-  const store: Store = openStore(databaseFile(options.dataDir), { nativeBinding: options.sqliteNativeBinding })
+  // One app per data folder: a second one would run its own runtimes on the same sessions (store/lock.ts).
+  const lock = lockDataDir(options.dataDir)
+  let store: Store
+  try {
+    store = openStore(databaseFile(options.dataDir), { nativeBinding: options.sqliteNativeBinding })
+  } catch (err) {
+    lock.release()
+    throw err
+  }
   const events = new EventHub()
   const secrets = options.secrets ?? fileSecretStore(options.dataDir)
   const env = options.env ?? process.env
@@ -139,6 +148,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await sessions.close()
       await endpoint.close()
       store.close()
+      lock.release()
     },
   }
 }

@@ -19,16 +19,45 @@ export interface OpenOptions {
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
-  // WAL: readers never block the writer, and a killed process loses at most the transaction in flight.
-  db.pragma('journal_mode = WAL')
-  // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
-  db.pragma('synchronous = NORMAL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
-  migrate(db)
-  return db
+  let db: Db | null = null
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+    db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+    // WAL: readers never block the writer, and a killed process loses at most the transaction in flight.
+    db.pragma('journal_mode = WAL')
+    // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
+    db.pragma('synchronous = NORMAL')
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 5000')
+    migrate(db)
+    return db
+  } catch (err) {
+    db?.close()
+    throw new Error(openFailure(file, err))
+  }
+}
+
+/** SQLite's words for why a store would not open, turned into what happened to which file and what to do. */
+function openFailure(file: string, err: unknown): string {
+  const code = (err as { code?: unknown }).code
+  const message = err instanceof Error ? err.message : String(err)
+  const aside = `Move ${file} aside (Loupe then starts with an empty store), or choose another data folder (LOUPE_HOME).`
+  switch (code) {
+    case 'SQLITE_NOTADB':
+      return `${file} is not a Loupe store (not an SQLite database). ${aside}`
+    case 'SQLITE_CORRUPT':
+      return `${file} is damaged (${message}). ${aside}`
+    case 'SQLITE_CANTOPEN':
+      return `${file} cannot be opened: check that its folder exists and is writable by you. ${message}`
+    case 'SQLITE_READONLY':
+      return `${file} is read-only: Loupe writes every pass to it. Make it and its folder writable, or choose another data folder (LOUPE_HOME).`
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `The folder of ${file} cannot be written (${code}): make it writable, or choose another data folder (LOUPE_HOME).`
+    default:
+      return message.includes(file) ? message : `${file}: ${message}`
+  }
 }
 
 export function migrate(db: Db): void {
