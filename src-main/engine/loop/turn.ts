@@ -18,7 +18,7 @@ import type { Clock, ModelClient, ModelOutcome } from '../ports'
 import { decidePermission, resolveApproval, type PermissionDecision } from '../tools/permissions'
 import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
-import { deniedOutcome, type ToolExecutor, type ToolOutcome } from '../tools/executor'
+import { deniedOutcome, errorOutcome, type ToolExecutor, type ToolOutcome } from '../tools/executor'
 import type { ToolEffect } from '../tools/types'
 import type { ContextNote } from '../prompt/notes'
 import type { Approvals, CompactionHook, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
@@ -158,6 +158,32 @@ function describeModelError(error: { kind: string; message: string; status: numb
   return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}. Nothing was lost; retry when ready.`
 }
 
+/** How long a tool has to end on its own once the user stops the turn, before the turn ends without it. */
+export const STOP_GRACE_MS = 2_000
+
+/**
+ * A tool's outcome, or — when the user stops the turn and the tool has not ended within STOP_GRACE_MS (a read that
+ * blocks, a tool that ignores the signal) — an `aborted` result in its place, so Stop always ends the turn and the
+ * call still gets its result. Tools end on the signal themselves; this is the backstop.
+ */
+function untilStopped(running: Promise<ToolOutcome>, signal: AbortSignal): Promise<ToolOutcome> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | null = null
+    const onAbort = () => {
+      timer = setTimeout(
+        () => resolve(errorOutcome('aborted', `Stopped by the user; the tool had not ended ${STOP_GRACE_MS / 1000} s later and may still finish in the background.`)),
+        STOP_GRACE_MS,
+      )
+    }
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+    running.then(resolve, reject).finally(() => {
+      signal.removeEventListener('abort', onAbort)
+      if (timer !== null) clearTimeout(timer)
+    })
+  })
+}
+
 /**
  * Runs the calls of one assistant message in order. Consecutive calls that are allowed and read-only run together;
  * everything else runs alone, in order. Effects are applied to the session's tool state in call order.
@@ -179,7 +205,7 @@ async function runToolCalls(
     const outcome =
       call.name === 'compact' && deps.compaction
         ? deps.compaction.fromTool(call.id, call.input)
-        : await deps.tools.execute({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: controls.toolState() })
+        : await untilStopped(deps.tools.execute({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: controls.toolState() }), signal)
     results.set(call.id, { outcome, how: signal.aborted && outcome.kind === 'error' && outcome.code === 'aborted' ? 'interrupted' : 'ran' })
     deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, isError: outcome.kind === 'error' })
   }

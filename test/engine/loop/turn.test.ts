@@ -4,11 +4,11 @@
  * passes and their entries are committed together, plan mode never runs a mutating tool, and a cancel or an error
  * leaves a session the API would accept.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Entry, EntryBody, PassId } from '../../../src-main/engine/conversation/entries'
 import { unansweredToolUses } from '../../../src-main/engine/conversation/history'
 import type { PassCommit, PlannedPass, SessionLog } from '../../../src-main/engine/loop/ports'
-import { runTurn, type TurnDeps } from '../../../src-main/engine/loop/turn'
+import { runTurn, STOP_GRACE_MS, type TurnDeps } from '../../../src-main/engine/loop/turn'
 import type { AssistantContentBlock, AssistantMessage, WireRequest } from '../../../src-main/engine/model/wire'
 import type { ModelClient, ModelOutcome, ModelSendOptions } from '../../../src-main/engine/ports'
 import { NO_RULES, type PermissionMode } from '../../../src-main/engine/tools/permissions'
@@ -180,6 +180,28 @@ describe('runTurn', () => {
     expect(assistant.partial).toBe(true)
     expect(log.all.find((e) => e.kind === 'tool_result')).toMatchObject({ toolUseId: 't1', outcome: 'interrupted' })
     expectValid(log)
+  })
+
+  it('ends the turn on stop even when a tool never ends (a read that blocks), giving the call its result', async () => {
+    vi.useFakeTimers()
+    try {
+      const controller = new AbortController()
+      // The tool ignores the signal and never settles.
+      const tools = recordingTools(() => {
+        controller.abort()
+        return new Promise<ToolOutcome>(() => {})
+      })
+      const model = scriptedModel([message([use('t1', 'read_file', { path: 'fifo' })])])
+      const log = new MemoryLog()
+      const running = runTurn(deps(model, tools.executor, log, 'auto'), { kind: 'message', text: 'go' }, controller.signal)
+      await vi.advanceTimersByTimeAsync(STOP_GRACE_MS)
+      const result = await running
+      expect(result.reason).toBe('cancelled')
+      expect(log.all.find((e) => e.kind === 'tool_result')).toMatchObject({ toolUseId: 't1', outcome: 'interrupted' })
+      expectValid(log)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('closes every call of the message when the user stops in the middle of a tool', async () => {
