@@ -47,6 +47,8 @@ interface ChatState {
   toolFinished(sessionId: string, toolUseId: string): void
   modeChanged(sessionId: string, mode: PermissionModeName): void
   failed(sessionId: string, message: string): void
+  /** The session was deleted: nothing of it is kept. */
+  sessionForgotten(sessionId: string): void
 }
 
 export const useChatStore = create<ChatState>()((set) => {
@@ -103,6 +105,7 @@ export const useChatStore = create<ChatState>()((set) => {
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
     failed: (sessionId, message) => update(sessionId, () => ({ error: message })),
+    sessionForgotten: (sessionId) => set((state) => ({ bySession: Object.fromEntries(Object.entries(state.bySession).filter(([id]) => id !== sessionId)) })),
   }
 })
 

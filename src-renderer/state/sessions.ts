@@ -6,9 +6,19 @@ interface SessionsState {
   readonly byProject: Readonly<Record<string, ReadonlyArray<Session>>>
   readonly selectedId: string | null
   readonly error: string | null
+  /** The session whose name is being edited in the sidebar (double-click, F2, or the palette). */
+  readonly renamingId: string | null
+  /** The session the delete confirmation asks about. */
+  readonly deletingId: string | null
   sessionsLoaded(projectId: string, sessions: ReadonlyArray<Session>): void
   sessionCreated(session: Session): void
   sessionSelected(id: string | null): void
+  renameStarted(id: string): void
+  renameEnded(): void
+  sessionRenamed(session: Session): void
+  deleteAsked(id: string): void
+  deleteDismissed(): void
+  sessionDeleted(id: string): void
   failed(message: string): void
 }
 
@@ -16,6 +26,8 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   byProject: {},
   selectedId: null,
   error: null,
+  renamingId: null,
+  deletingId: null,
   sessionsLoaded: (projectId, sessions) => set((s) => ({ byProject: { ...s.byProject, [projectId]: sessions } })),
   sessionCreated: (session) =>
     set((s) => {
@@ -24,5 +36,68 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
       return { byProject: { ...s.byProject, [session.projectId]: [session, ...existing] }, selectedId: session.id, error: null }
     }),
   sessionSelected: (id) => set({ selectedId: id }),
+  renameStarted: (id) => set({ renamingId: id, error: null }),
+  renameEnded: () => set({ renamingId: null }),
+  // The list keeps its order (newest first by creation as listed): a rename does not move the row under the pointer.
+  sessionRenamed: (session) =>
+    set((s) => ({
+      byProject: { ...s.byProject, [session.projectId]: (s.byProject[session.projectId] ?? []).map((x) => (x.id === session.id ? session : x)) },
+      renamingId: null,
+      error: null,
+    })),
+  deleteAsked: (id) => set({ deletingId: id, error: null }),
+  deleteDismissed: () => set({ deletingId: null }),
+  sessionDeleted: (id) =>
+    set((s) => ({
+      byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => x.id !== id)])),
+      selectedId: s.selectedId === id ? null : s.selectedId,
+      renamingId: s.renamingId === id ? null : s.renamingId,
+      deletingId: null,
+    })),
   failed: (message) => set({ error: message }),
 }))
+
+/** The session with this id, in whichever project's list holds it. */
+export function findSession(s: Pick<SessionsState, 'byProject'>, id: string | null): Session | null {
+  if (id === null) return null
+  for (const list of Object.values(s.byProject)) {
+    const found = list.find((x) => x.id === id)
+    if (found) return found
+  }
+  return null
+}
+
+/**
+ * Short labels that tell a project's sessions apart where a list mixes them (the inspector's whole-project passes).
+ * Titles often start alike ("Session 2026-11-29 14:02", "Claude Code: …"): the whole words a title shares with a
+ * differently named session are left out ("…14:02"). Sessions with the same title are numbered in the order given,
+ * the number first so a narrow column still shows it ("2 · Session 2026-11-29 14:02").
+ */
+export function sessionLabels(sessions: ReadonlyArray<{ readonly id: string; readonly title: string }>): Map<string, string> {
+  const titles = [...new Set(sessions.map((s) => s.title))]
+  const shortened = new Map<string, string>()
+  for (const title of titles) {
+    let shared = 0
+    for (const other of titles) if (other !== title) shared = Math.max(shared, sharedWordsLength(title, other))
+    shortened.set(title, shared > 0 ? `…${title.slice(shared)}` : title)
+  }
+  const labels = new Map<string, string>()
+  const seen = new Map<string, number>()
+  for (const s of sessions) {
+    if (labels.has(s.id)) continue
+    const nth = (seen.get(s.title) ?? 0) + 1
+    seen.set(s.title, nth)
+    labels.set(s.id, nth === 1 ? shortened.get(s.title)! : `${nth} · ${shortened.get(s.title)!}`)
+  }
+  return labels
+}
+
+/** Characters of the whole words (each with the space after it) that `a` starts with and `b` starts with too. */
+function sharedWordsLength(a: string, b: string): number {
+  let same = 0
+  while (same < a.length && same < b.length && a[same] === b[same]) same++
+  // Keep at least the last word of `a`: a title that is all shared would leave nothing to show.
+  const limit = Math.min(same, a.length - 1)
+  if (limit <= 0) return 0
+  return a.lastIndexOf(' ', limit - 1) + 1
+}

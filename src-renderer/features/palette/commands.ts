@@ -95,6 +95,11 @@ export function buildCommands(): Command[] {
 
   if (project) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void createSession(project.id).then(() => showView('chat')) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
+  if (sessionId && openNow().hasSession) {
+    const sessions = useSessionsStore.getState()
+    out.push({ id: 'session.rename', group: 'Session', label: 'Rename this session…', run: () => sessions.renameStarted(sessionId) })
+    out.push({ id: 'session.delete', group: 'Session', label: 'Delete this session…', run: () => sessions.deleteAsked(sessionId) })
+  }
   if (sessionId) {
     out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
-import { useSessionsStore } from '../../state/sessions'
-import { createSession } from '../sessions/actions'
 import { TranscriptsEntry } from '../transcripts/TranscriptsPanel'
 import { openProject, pickAndOpenProject, selectProject } from './actions'
+import { DeleteSessionDialog, SessionList } from './SessionList'
 
 export function ProjectsSidebar() {
   const projects = useProjectsStore((s) => s.projects)
@@ -69,32 +68,7 @@ export function ProjectsSidebar() {
           ))}
         </ul>
       )}
+      <DeleteSessionDialog />
     </nav>
-  )
-}
-
-function SessionList({ projectId }: { projectId: string }) {
-  const sessions = useSessionsStore((s) => s.byProject[projectId])
-  const selectedId = useSessionsStore((s) => s.selectedId)
-  const select = useSessionsStore((s) => s.sessionSelected)
-  return (
-    <div className="sessions">
-      <button className="new-session" onClick={() => void createSession(projectId)}>
-        + New session
-      </button>
-      <ul aria-label="Sessions">
-        {(sessions ?? []).map((s) => (
-          <li key={s.id}>
-            <button
-              className={s.id === selectedId ? 'session selected' : 'session'}
-              aria-current={s.id === selectedId ? 'true' : undefined}
-              onClick={() => select(s.id)}
-            >
-              {s.title}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
   )
 }

@@ -1,5 +1,9 @@
+import type { Session } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
+import { useChatStore } from '../../state/chat'
+import { useInspectorStore } from '../../state/inspector'
 import { useSessionsStore } from '../../state/sessions'
+import { loadPasses } from '../inspector/data/passes'
 
 export async function loadSessions(projectId: string): Promise<void> {
   const result = await client.request('session.list', { projectId })
@@ -7,8 +11,49 @@ export async function loadSessions(projectId: string): Promise<void> {
   else useSessionsStore.getState().failed(result.error.message)
 }
 
-export async function createSession(projectId: string): Promise<void> {
+/** Creates a session and selects it; null when the main process refused. */
+export async function createSession(projectId: string): Promise<Session | null> {
   const result = await client.request('session.create', { projectId })
-  if (result.ok) useSessionsStore.getState().sessionCreated(result.value)
-  else useSessionsStore.getState().failed(result.error.message)
+  if (!result.ok) {
+    useSessionsStore.getState().failed(result.error.message)
+    return null
+  }
+  useSessionsStore.getState().sessionCreated(result.value)
+  return result.value
+}
+
+/*
+ * session.rename and session.delete emit no event (src-main/rpc/handlers/session.ts): the stores follow their
+ * answers, which is enough for the one window that asked.
+ */
+
+/** Renames a session; an empty or unchanged name leaves it as it was. */
+export async function renameSession(session: Session, title: string): Promise<void> {
+  const store = useSessionsStore.getState()
+  const trimmed = title.trim()
+  if (!trimmed || trimmed === session.title) return store.renameEnded()
+  const result = await client.request('session.rename', { sessionId: session.id, title: trimmed })
+  if (!result.ok) return useSessionsStore.getState().failed(`Could not rename the session: ${result.error.message}`)
+  useSessionsStore.getState().sessionRenamed(result.value)
+  refreshProjectPasses()
+}
+
+/** Deletes a session with its entries and passes (the user has confirmed), and forgets what the renderer held of it. */
+export async function deleteSession(sessionId: string): Promise<boolean> {
+  const result = await client.request('session.delete', { sessionId })
+  if (!result.ok) {
+    useSessionsStore.getState().failed(`Could not delete the session: ${result.error.message}`)
+    return false
+  }
+  useSessionsStore.getState().sessionDeleted(sessionId)
+  useChatStore.getState().sessionForgotten(sessionId)
+  refreshProjectPasses()
+  return true
+}
+
+/** The inspector's whole-project list names each pass's session: read it again after a session was renamed or deleted. */
+function refreshProjectPasses(): void {
+  const inspector = useInspectorStore.getState()
+  const shown = useSessionsStore.getState().selectedId
+  if (inspector.scope === 'project' && inspector.sessionId !== null && inspector.sessionId === shown) void loadPasses(shown, 'project')
 }

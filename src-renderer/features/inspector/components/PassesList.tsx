@@ -5,6 +5,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useInspectorStore, type ListedPass } from '../../../state/inspector'
+import { sessionLabels } from '../../../state/sessions'
 import type { UsageLike } from '../model/breakpoints'
 import { clock, grouped, latencyPair, ms, shortModel, usd } from '../../../ui/format'
 import { liveChars, type LivePass } from '../model/live'
@@ -50,6 +51,10 @@ export function PassesList({ height }: { height: number }) {
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_PX, overscan: 12 })
   const max = useMemo(() => passes.reduce((m, p) => Math.max(m, usageTotal(p.usage as UsageLike | null)), 1), [passes])
   const outcomes = useMemo(() => outcomesOf(passes), [passes])
+  // The whole-project list names each row's session where the session's list names the model: the rows then mix
+  // sessions (their model is in the row's tooltip, and in the pass's own line once selected).
+  const showSession = scope === 'project'
+  const labels = useMemo(() => (showSession ? sessionLabels(passes.map((p) => ({ id: p.sessionId, title: p.sessionTitle ?? p.sessionId }))) : null), [passes, showSession])
 
   const selectedIndex = liveSelected ? passes.length : passes.findIndex((p) => p.id === selectedId)
   // Keep the selection on screen when it changes from elsewhere (the chat, a new live pass).
@@ -78,7 +83,7 @@ export function PassesList({ height }: { height: number }) {
       <div className="insp-row insp-row-head" aria-hidden="true">
         <span>#</span>
         <span>time</span>
-        <span>model</span>
+        <span>{showSession ? 'session' : 'model'}</span>
         <span>kind</span>
         <span>tokens</span>
         <span className="num">cost</span>
@@ -94,9 +99,9 @@ export function PassesList({ height }: { height: number }) {
             return (
               <div key={item.key} className="insp-row-slot" style={{ transform: `translateY(${item.start}px)` }}>
                 {pass ? (
-                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} showSession={scope === 'project'} index={item.index} onSelect={select} />
+                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} sessionLabel={labels === null ? null : (labels.get(pass.sessionId) ?? '')} index={item.index} onSelect={select} />
                 ) : live ? (
-                  <LiveRow live={live} selected={liveSelected} index={item.index} onSelect={select} />
+                  <LiveRow live={live} selected={liveSelected} sessionLabel={labels === null ? null : (labels.get(live.sessionId) ?? '')} index={item.index} onSelect={select} />
                 ) : null}
               </div>
             )
@@ -112,12 +117,13 @@ interface RowProps {
   readonly outcome: PassOutcome
   readonly selected: boolean
   readonly max: number
-  readonly showSession: boolean
+  /** In the whole-project list, the short label of the pass's session (sessionLabels); null in a session's own list. */
+  readonly sessionLabel: string | null
   readonly index: number
   onSelect(index: number): void
 }
 
-const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSession, index, onSelect }: RowProps) {
+const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLabel, index, onSelect }: RowProps) {
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
   const failedAttempts = pass.attempts.filter((a) => a.error !== null).length
@@ -132,13 +138,19 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSessio
       onPointerEnter={() => prefetchSoon(pass.id)}
       onPointerLeave={cancelPrefetch}
     >
-      <span className="insp-seq" title={showSession ? `${pass.sessionTitle ?? pass.sessionId} · pass ${pass.seq}` : `pass ${pass.seq}`}>
-        {showSession ? `${(pass.sessionTitle ?? '').slice(0, 6)}·${pass.seq}` : pass.seq}
+      <span className="insp-seq" title={`pass ${pass.seq}`}>
+        {pass.seq}
       </span>
       <span className="muted">{clock(pass.queuedAt)}</span>
-      <span className="insp-model" title={pass.model}>
-        {shortModel(pass.model)}
-      </span>
+      {sessionLabel === null ? (
+        <span className="insp-model" title={pass.model}>
+          {shortModel(pass.model)}
+        </span>
+      ) : (
+        <span className="insp-session" title={`${pass.sessionTitle ?? pass.sessionId} · pass ${pass.seq} · ${pass.model}`}>
+          {sessionLabel}
+        </span>
+      )}
       <span className="muted">{pass.source === 'transcript' || pass.source === 'proxy' ? <PassSourceBadge source={pass.source} kind={pass.kind} /> : pass.kind}</span>
       <TokenBar usage={pass.usage as UsageLike | null} max={max} />
       <span className="num">{usd(pass.costUsd)}</span>
@@ -153,13 +165,13 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, showSessio
   )
 })
 
-function LiveRow({ live, selected, index, onSelect }: { live: LivePass; selected: boolean; index: number; onSelect(index: number): void }) {
+function LiveRow({ live, selected, sessionLabel, index, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; index: number; onSelect(index: number): void }) {
   const chars = liveChars(live)
   return (
     <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" aria-selected={selected} data-live="true" onClick={() => onSelect(index)}>
       <span className="insp-seq">●</span>
       <span className="muted">{clock(live.startedAt)}</span>
-      <span className="insp-model">{shortModel(live.model)}</span>
+      {sessionLabel === null ? <span className="insp-model">{shortModel(live.model)}</span> : <span className="insp-session">{sessionLabel}</span>}
       <span className="muted">main</span>
       <span className="insp-live-note">{live.firstDeltaAt === null ? 'sent, waiting for the first byte…' : `streaming · ${grouped(chars)} chars`}</span>
       <span />

@@ -1,0 +1,181 @@
+/**
+ * A project's sessions in the sidebar: pick one, rename it in place (double-click, F2, or the palette), delete it
+ * after a confirmation that names it (its × button, or the palette).
+ */
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { createPortal } from 'react-dom'
+import type { Session } from '../../../src-preload/contract'
+import { findSession, useSessionsStore } from '../../state/sessions'
+import { createSession, deleteSession, renameSession } from '../sessions/actions'
+
+export function SessionList({ projectId }: { projectId: string }) {
+  const sessions = useSessionsStore((s) => s.byProject[projectId])
+  const selectedId = useSessionsStore((s) => s.selectedId)
+  const error = useSessionsStore((s) => s.error)
+  return (
+    <div className="sessions">
+      <button className="new-session" onClick={() => void createSession(projectId)}>
+        + New session
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul aria-label="Sessions">
+        {(sessions ?? []).map((s) => (
+          <SessionRow key={s.id} session={s} selected={s.id === selectedId} />
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function SessionRow({ session, selected }: { session: Session; selected: boolean }) {
+  const renaming = useSessionsStore((s) => s.renamingId === session.id)
+  const store = useSessionsStore.getState
+  const button = useRef<HTMLButtonElement>(null)
+
+  // After renaming (kept or cancelled) the keyboard comes back to the session, where F2 started it.
+  const wasRenaming = useRef(false)
+  useEffect(() => {
+    if (wasRenaming.current && !renaming) button.current?.focus()
+    wasRenaming.current = renaming
+  }, [renaming])
+
+  if (renaming) {
+    return (
+      <li className="session-row">
+        <RenameField session={session} />
+      </li>
+    )
+  }
+  return (
+    <li className="session-row">
+      <button
+        ref={button}
+        className={selected ? 'session selected' : 'session'}
+        aria-current={selected ? 'true' : undefined}
+        title={`${session.title}\nDouble-click or F2 to rename`}
+        data-session-id={session.id}
+        onClick={() => store().sessionSelected(session.id)}
+        onDoubleClick={() => store().renameStarted(session.id)}
+        onKeyDown={(e) => {
+          if (e.key !== 'F2') return
+          e.preventDefault()
+          store().renameStarted(session.id)
+        }}
+      >
+        <span className="session-title">{session.title}</span>
+      </button>
+      <span className="session-actions">
+        <button type="button" className="icon" aria-label={`Rename ${session.title}`} title="Rename (F2)" onClick={() => store().renameStarted(session.id)}>
+          ✎
+        </button>
+        <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete…" onClick={() => store().deleteAsked(session.id)}>
+          ×
+        </button>
+      </span>
+    </li>
+  )
+}
+
+/** The session's name, editable: Enter or leaving the field keeps it, Esc keeps the old one. */
+function RenameField({ session }: { session: Session }) {
+  const [title, setTitle] = useState(session.title)
+  // Enter and Esc end the edit before the field loses focus; the blur that follows must not save a second time.
+  const done = useRef(false)
+  const finish = (keep: boolean) => {
+    if (done.current) return
+    done.current = true
+    if (keep) void renameSession(session, title)
+    else useSessionsStore.getState().renameEnded()
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') finish(true)
+    else if (e.key === 'Escape') finish(false)
+    else return
+    // Handled: Esc here cancels the rename, and must not also stop the turn (features/palette/shortcuts.ts).
+    e.preventDefault()
+  }
+  return (
+    <input
+      className="session-rename"
+      aria-label="Session name"
+      value={title}
+      maxLength={200}
+      onChange={(e) => setTitle(e.target.value)}
+      onKeyDown={onKeyDown}
+      onBlur={() => finish(true)}
+      onFocus={(e) => e.currentTarget.select()}
+      autoFocus
+      spellCheck={false}
+    />
+  )
+}
+
+/**
+ * "Delete “title”?" — a modal confirmation naming the session, Cancel focused so Enter alone deletes nothing. Esc
+ * or a click outside cancels; the keyboard then goes back where it was.
+ */
+export function DeleteSessionDialog() {
+  const session = useSessionsStore((s) => findSession(s, s.deletingId))
+  if (!session) return null
+  return createPortal(<DeleteConfirmation session={session} />, document.body)
+}
+
+function DeleteConfirmation({ session }: { session: Session }) {
+  const [busy, setBusy] = useState(false)
+  const cancel = useRef<HTMLButtonElement>(null)
+  const dialog = useRef<HTMLDivElement>(null)
+  const [returnTo] = useState(() => document.activeElement)
+  const dismiss = () => useSessionsStore.getState().deleteDismissed()
+
+  useEffect(() => {
+    cancel.current?.focus()
+    // A modal dialog keeps the keyboard while it is open; when it closes, focus returns where it was if that is
+    // still on the page (the deleted session's row is not: its list then takes it).
+    const keep = (e: FocusEvent) => {
+      if (e.target instanceof Node && !dialog.current?.contains(e.target)) cancel.current?.focus()
+    }
+    // Esc cancels wherever the focus is (a click on the dialog's text leaves it on the page's body). Handled, so the
+    // window's Esc does not also stop the turn.
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return
+      e.preventDefault()
+      useSessionsStore.getState().deleteDismissed()
+    }
+    document.addEventListener('focusin', keep)
+    document.addEventListener('keydown', onKey)
+    return () => {
+      document.removeEventListener('focusin', keep)
+      document.removeEventListener('keydown', onKey)
+      if (returnTo instanceof HTMLElement && returnTo.isConnected) returnTo.focus()
+      else document.querySelector<HTMLElement>('.sessions .session, .new-session')?.focus()
+    }
+  }, [returnTo])
+
+  const confirm = async () => {
+    setBusy(true)
+    if (!(await deleteSession(session.id))) {
+      setBusy(false)
+      dismiss()
+    }
+  }
+  return (
+    <div className="confirm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>
+      <div ref={dialog} className="confirm" role="alertdialog" aria-modal="true" aria-labelledby="delete-session-title" aria-describedby="delete-session-detail">
+        <h2 id="delete-session-title">Delete “{session.title}”?</h2>
+        <p id="delete-session-detail">Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.</p>
+        <div className="confirm-actions">
+          <button ref={cancel} type="button" onClick={dismiss} disabled={busy}>
+            Cancel
+          </button>
+          <button type="button" className="danger" onClick={() => void confirm()} disabled={busy}>
+            {busy ? 'Deleting…' : 'Delete session'}
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,58 @@
+/**
+ * The sessions store as rename and delete leave it, and the short labels that tell sessions apart in a list that
+ * mixes them (the inspector's whole-project passes).
+ */
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { Session } from '../../../src-preload/contract'
+import { sessionLabels, useSessionsStore } from '../../../src-renderer/state/sessions'
+
+const session = (id: string, title: string, projectId = 'p1'): Session => ({ id, projectId, title, createdAt: 0, updatedAt: 0 })
+const store = () => useSessionsStore.getState()
+
+describe('sessionLabels', () => {
+  it('leaves out the words a title shares with another, whole words only', () => {
+    const labels = sessionLabels([
+      { id: 'a', title: 'Session 2026-11-29 14:02' },
+      { id: 'b', title: 'Session 2026-11-29 14:05' },
+      { id: 'c', title: 'Session 2026-11-30 09:00' },
+    ])
+    expect([...labels.values()]).toEqual(['…14:02', '…14:05', '…2026-11-30 09:00'])
+  })
+
+  it('keeps a title whole when it shares nothing, and at least its last word when all of it is shared', () => {
+    expect([...sessionLabels([{ id: 'a', title: 'Greeter refactor' }, { id: 'b', title: 'Alpha' }, { id: 'c', title: 'Alpha beta' }]).values()]).toEqual(['Greeter refactor', 'Alpha', 'Alpha beta'])
+    expect([...sessionLabels([{ id: 'a', title: 'Alpha beta' }, { id: 'b', title: 'Alpha beta gamma' }]).values()]).toEqual(['…beta', '…beta gamma'])
+  })
+
+  it('numbers sessions with the same title, the number first, each session once', () => {
+    const labels = sessionLabels([
+      { id: 'a', title: 'Session 2026-11-29 14:02' },
+      { id: 'a', title: 'Session 2026-11-29 14:02' },
+      { id: 'b', title: 'Session 2026-11-29 14:02' },
+    ])
+    expect(labels).toEqual(new Map([['a', 'Session 2026-11-29 14:02'], ['b', '2 · Session 2026-11-29 14:02']]))
+  })
+})
+
+describe('the sessions store', () => {
+  beforeEach(() => {
+    useSessionsStore.setState({ byProject: { p1: [session('s2', 'Two'), session('s1', 'One')] }, selectedId: 's2', renamingId: null, deletingId: null, error: null })
+  })
+
+  it('replaces a renamed session in place and ends the rename', () => {
+    store().renameStarted('s1')
+    store().sessionRenamed(session('s1', 'Renamed'))
+    expect(store().byProject.p1!.map((s) => s.title)).toEqual(['Two', 'Renamed'])
+    expect(store().renamingId).toBeNull()
+  })
+
+  it('forgets a deleted session, and the selection when it was selected', () => {
+    store().deleteAsked('s2')
+    store().sessionDeleted('s2')
+    expect(store().byProject.p1!.map((s) => s.id)).toEqual(['s1'])
+    expect(store()).toMatchObject({ selectedId: null, deletingId: null })
+    store().sessionSelected('s1')
+    store().sessionDeleted('s9')
+    expect(store().selectedId).toBe('s1')
+  })
+})
