@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { PermissionModeName } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
 import { selectChat, useChatStore } from '../../state/chat'
+import { selectDraft, useDraftsStore } from '../../state/drafts'
 import { loadSession, sendMessage, stopTurn, switchMode } from './actions'
 import { Conversation } from './Conversation'
 
@@ -15,7 +16,9 @@ export interface ChatPaneProps {
 export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
   const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
-  const [draft, setDraft] = useState('')
+  // The draft lives in a store, not in this component: it survives the chat being unmounted (another view, another session).
+  const draft = useDraftsStore(selectDraft(sessionId))
+  const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
   const bottom = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
@@ -30,7 +33,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
 
   const send = () => {
     const text = draft
-    void sendMessage(sessionId, text).then((sent) => sent && setDraft(''))
+    void sendMessage(sessionId, text).then((sent) => sent && useDraftsStore.getState().draftSent(sessionId, text))
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {

@@ -1,6 +1,7 @@
 import type { Session } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
+import { useDraftsStore } from '../../state/drafts'
 import { useInspectorStore } from '../../state/inspector'
 import { useSessionsStore } from '../../state/sessions'
 import { loadPasses } from '../inspector/data/passes'
@@ -47,6 +48,7 @@ export async function deleteSession(sessionId: string): Promise<boolean> {
   }
   useSessionsStore.getState().sessionDeleted(sessionId)
   useChatStore.getState().sessionForgotten(sessionId)
+  useDraftsStore.getState().sessionForgotten(sessionId)
   refreshProjectPasses()
   return true
 }
