@@ -154,6 +154,8 @@ function keptStartText(message: HistoryMessage | undefined): string | null {
 export async function runCompaction(deps: CompactionDeps, input: CompactionInput, request: CompactionRequest, signal: AbortSignal): Promise<CompactionResult> {
   const view = modelView(input.entries)
   const history = (deps.history ?? new HistoryCache()).fromView(view)
+  // No message yet: there is no request to plan, let alone one to summarise.
+  if (history.length === 0) return { status: 'nothing_to_compact', reason: 'Nothing to compact yet: the conversation has no message.' }
   const basePlan = deps.planner(history, input.previousTailIndex, input.maxOutputTokens)
   const overhead = basePlan.tokens.tools + basePlan.tokens.system
   const wire = history.map((m) => m.message)

@@ -100,6 +100,16 @@ describe('manual compaction', () => {
     expect(h.entries().some((e) => e.kind === 'checkpoint')).toBe(false)
   })
 
+  it('answers "nothing to compact" in a session with no message yet, from the chat and from the Compaction view', async () => {
+    h = await openHarness({ files: FILES })
+    expect(await h.send('/compact')).toBe('nothing_to_compact')
+    const notice = h.entries().at(-1)!
+    expect(notice.kind).toBe('notice')
+    expect(String(notice.text)).toMatch(/^Nothing to compact yet/)
+    expect(h.entries().some((e) => e.kind === 'turn_failed')).toBe(false)
+    expect(await h.call<{ status: string }>('compaction.run', { sessionId: h.sessionId, dryRun: true })).toMatchObject({ status: 'nothing_to_compact' })
+  })
+
   it('leaves the session unchanged byte for byte when the summary stream is cancelled, and records the cancelled pass', async () => {
     const hold = (client: ModelClient): ModelClient => ({
       ...client,
