@@ -8,6 +8,8 @@ import './message-text.css'
  * piece is a React text node or element (React escapes text), so no model output can inject markup.
  */
 export function MessageText({ text }: { text: string }) {
+  // A text block with nothing in it (a model's "\n\n" before a tool call) takes no room.
+  if (text.trim() === '') return null
   return (
     <div className="msg-text">
       {parseMarkdown(text).map((node, i) =>

@@ -33,10 +33,11 @@ export function parseMarkdown(text: string): MarkdownNode[] {
   const out: MarkdownNode[] = []
   let last = 0
   for (const m of text.matchAll(FENCE)) {
+    // The line break before the fence ends the text's last line (a block after it adds no empty line) …
     out.push(...parseLines(text.slice(last, m.index)))
     out.push({ kind: 'code_block', lang: m[1]!.trim() || null, text: m[2]!.replace(/\n$/, '') })
     last = m.index + m[0].length
-    // The block ends its own line: the line break after the closing fence would be an empty line.
+    // … but the one after the closing fence would start the next text with an empty line.
     if (text[last] === '\n') last++
   }
   out.push(...parseLines(text.slice(last)))
@@ -128,7 +129,6 @@ type Tag = (typeof TAGS)[number]
 const TAG = new RegExp(`<(${TAGS.join('|')})>([\\s\\S]*?)</\\1>`, 'g')
 const COMMAND_TAGS: ReadonlySet<Tag> = new Set(['command-name', 'command-message', 'command-args'])
 /** Terminal colour and style codes (`ESC[2m` …), which Claude Code keeps in a command's output. */
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g
 
 export function stripAnsi(text: string): string {

@@ -38,7 +38,7 @@ describe('parseInline', () => {
 })
 
 describe('parseMarkdown', () => {
-  it('splits out fenced code blocks, with their language, and drops the line break a block already ends', () => {
+  it('splits out fenced code blocks, with their language, and drops the line break after a block (it ends its own line)', () => {
     expect(parseMarkdown('Run:\n```sh\nnpm **test**\n```\nthen **look**.')).toEqual([
       t('Run:\n'),
       { kind: 'code_block', lang: 'sh', text: 'npm **test**' },
@@ -46,6 +46,10 @@ describe('parseMarkdown', () => {
       { kind: 'strong', children: [t('look')] },
       t('.'),
     ])
+  })
+
+  it('keeps a blank line the text has before and after a block', () => {
+    expect(parseMarkdown('Run:\n\n```\nx\n```\n\nDone.')).toEqual([t('Run:\n\n'), { kind: 'code_block', lang: null, text: 'x' }, t('\nDone.')])
   })
 
   it('runs a fence left open to the end (an answer still streaming)', () => {
