@@ -4,12 +4,14 @@
  * (read / write / uncached input, $, cached share, misses by cause, compactions before and after), opens it in the
  * inspector or continues it as a Loupe session; and switches the capture proxy on and off.
  */
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
 import { bytes, dateTime, grouped, shortModel, usd } from '../../ui/format'
 import { continueImported, importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
+import { useModalFocus } from './modal-focus'
+import { lastActiveMs, newestFirst, sessionTooltip } from './order'
 import './transcripts.css'
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`
@@ -33,16 +35,13 @@ export function TranscriptsEntry() {
 export function TranscriptsPanel() {
   const open = useTranscriptsStore((s) => s.open)
   const close = useTranscriptsStore((s) => s.panelClosed)
-  useEffect(() => {
-    if (!open) return
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [open, close])
+  const dialog = useRef<HTMLDivElement>(null)
+  // The panel has the keyboard while it is open: Esc closes it (and only it), Tab stays inside (modal-focus.ts).
+  useModalFocus(dialog, open, close)
   if (!open) return null
   return (
     <div className="cc-backdrop" onClick={(e) => e.target === e.currentTarget && close()}>
-      <div className="cc-panel" role="dialog" aria-modal="true" aria-label="Claude Code sessions" data-testid="transcripts-panel">
+      <div ref={dialog} tabIndex={-1} className="cc-panel" role="dialog" aria-modal="true" aria-label="Claude Code sessions" data-testid="transcripts-panel">
         <header className="cc-head">
           <h1>Claude Code sessions</h1>
           <span className="cc-spacer" />
@@ -97,11 +96,12 @@ function FolderForm() {
 
 function Listing() {
   const listing = useTranscriptsStore((s) => s.listing)
+  const projects = useMemo(() => newestFirst(listing?.projects ?? []), [listing])
   if (!listing) return null
-  if (listing.projects.length === 0) return <p className="muted cc-empty">No Claude Code session in {listing.projectsDir}.</p>
+  if (projects.length === 0) return <p className="muted cc-empty">No Claude Code session in {listing.projectsDir}.</p>
   return (
     <div className="cc-list" aria-label="Sessions by project">
-      {listing.projects.map((p) => (
+      {projects.map((p) => (
         <section key={p.project} className="cc-project">
           <h2 title={p.project}>{p.cwd ?? p.project}</h2>
           <table>
@@ -132,8 +132,8 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
   const picked = useTranscriptsStore((st) => st.picked?.path === s.path)
   return (
     <tr className={picked ? 'picked' : undefined} data-session-file={s.sessionId}>
-      <td>{day(s.lastAtMs ?? s.modifiedMs)}</td>
-      <td className="cc-title" title={s.path}>
+      <td>{day(lastActiveMs(s))}</td>
+      <td className="cc-title" title={sessionTooltip(s)}>
         {s.title ?? s.sessionId}
         {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
         {s.skippedLines > 0 && <span className="warn"> · {s.skippedLines} line(s) skipped</span>}
