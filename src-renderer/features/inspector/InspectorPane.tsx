@@ -77,6 +77,7 @@ function Header({ count }: { count: number }) {
   const scope = useInspectorStore((s) => s.scope)
   const dock = useInspectorStore((s) => s.layout.dock)
   const store = useInspectorStore.getState
+  const dockLabel = dock === 'right' ? 'Dock below the chat' : 'Dock beside the chat'
   return (
     <header className="insp-head">
       <strong>Inspector</strong>
@@ -87,13 +88,15 @@ function Header({ count }: { count: number }) {
       <span className="muted" data-testid="pass-count">
         {count} {count === 1 ? 'pass' : 'passes'}
       </span>
-      <span className="insp-spacer" />
-      <button type="button" onClick={() => store().dockChosen(dock === 'right' ? 'bottom' : 'right')} title={dock === 'right' ? 'Dock below the chat' : 'Dock beside the chat'}>
-        {dock === 'right' ? 'Dock below' : 'Dock beside'}
-      </button>
-      <button type="button" onClick={() => store().collapseToggled()} aria-label="Collapse the inspector" title="Collapse">
-        Hide
-      </button>
+      <span className="insp-head-actions">
+        <button type="button" onClick={() => store().dockChosen(dock === 'right' ? 'bottom' : 'right')} title={dockLabel} aria-label={dockLabel}>
+          <span className="insp-label-long">{dock === 'right' ? 'Dock below' : 'Dock beside'}</span>
+          <span className="insp-label-short">{dock === 'right' ? 'Below' : 'Beside'}</span>
+        </button>
+        <button type="button" onClick={() => store().collapseToggled()} aria-label="Collapse the inspector" title="Collapse">
+          Hide
+        </button>
+      </span>
     </header>
   )
 }
@@ -155,7 +158,7 @@ function PassLine({ pass }: { pass: PassView }) {
   }
   const outcome = passOutcome({ ...d, usage: d.usage as UsageLike | null }, previous ? { ...previous, usage: previous.usage as UsageLike | null } : null)
   return (
-    <span className="insp-pass-line" data-testid="pass-line">
+    <span className="insp-pass-line" data-testid="pass-line" title={`Pass ${d.seq} · ${d.kind} · ${d.model} · ${outcome.label}: ${outcome.cause}`}>
       Pass {d.seq} · {d.kind} · {d.model} · <span className={`insp-badge ${outcome.kind}`}>{outcome.label}</span> <span className="muted">{outcome.cause}</span>
     </span>
   )
