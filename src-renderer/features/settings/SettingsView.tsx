@@ -9,6 +9,7 @@ import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
 import { grouped } from '../../ui/format'
 import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
+import { changedFrom, checkDraft, draftOf, type CompactionDraft, type DraftField } from './compaction-form'
 import './settings.css'
 
 /** 3 → "$3", 3.75 → "$3.75", 0.025 → "$0.025" (prices per million tokens, as published). */
@@ -221,11 +222,16 @@ function ApiKeySection({ data }: { data: SettingsViewData }) {
 
 function CompactionSection({ data, projectName }: { data: SettingsViewData; projectName: string | null }) {
   const project = data.project
-  const [form, setForm] = useState(() => (project ? { auto: project.auto, threshold: project.threshold, target: project.target, keepSteps: project.keepSteps } : null))
+  // What the user typed, as text until it is saved (compaction-form.ts checks it against the main process's limits).
+  const [draft, setDraft] = useState<CompactionDraft | null>(() => (project ? draftOf(project) : null))
+  // Saved values that change (this form saved, or the file changed) replace the draft; another setting saved (the
+  // theme, say) brings the same values back and leaves what is being typed alone.
+  const saved = project ? `${project.projectId} ${project.auto} ${project.threshold} ${project.target} ${project.keepSteps}` : null
   useEffect(() => {
-    if (project) setForm({ auto: project.auto, threshold: project.threshold, target: project.target, keepSteps: project.keepSteps })
-  }, [project])
-  if (!project || !form) {
+    if (project) setDraft(draftOf(project))
+    // (`saved` stands for the project's values: the effect runs when they change, not when the object does.)
+  }, [saved])
+  if (!project || !draft) {
     return (
       <section className="settings-group" aria-labelledby="set-compaction">
         <h2 id="set-compaction">Compaction</h2>
@@ -233,39 +239,51 @@ function CompactionSection({ data, projectName }: { data: SettingsViewData; proj
       </section>
     )
   }
-  const invalid = form.target >= form.threshold ? 'The target must be below the threshold.' : null
-  const dirty = form.auto !== project.auto || form.threshold !== project.threshold || form.target !== project.target || form.keepSteps !== project.keepSteps
-  const pct = (v: number) => Math.round(v * 100)
+  const { values, problems } = checkDraft(draft, project)
+  const changed = changedFrom(project, values)
+  const field = (name: DraftField, label: string, limits: { min: number; max: number; step: number | 'any' }) => (
+    <label>
+      {label}
+      <input
+        type="number"
+        inputMode="decimal"
+        {...limits}
+        aria-label={FIELD_LABELS[name]}
+        aria-invalid={problems[name] ? true : undefined}
+        aria-describedby={problems[name] ? `compaction-${name}-problem` : undefined}
+        value={draft[name]}
+        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+      />
+      {problems[name] && (
+        <small className="field-problem" id={`compaction-${name}-problem`}>
+          {problems[name]}
+        </small>
+      )}
+    </label>
+  )
   return (
     <section className="settings-group" aria-labelledby="set-compaction">
       <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
       <form
         className="settings-grid"
+        // The fields are checked here, with messages beside them; the browser's own bubbles would only repeat them.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault()
-          if (!invalid) void saveSettings({ project: { projectId: project.projectId, compaction: form } })
+          if (values && changed) void saveSettings({ project: { projectId: project.projectId, compaction: values } })
         }}
       >
         <label className="check">
-          <input type="checkbox" checked={form.auto} onChange={(e) => setForm({ ...form, auto: e.target.checked })} /> Compact automatically
+          <input type="checkbox" checked={draft.auto} onChange={(e) => setDraft({ ...draft, auto: e.target.checked })} /> Compact automatically
         </label>
-        <label>
-          Threshold (% of the window)
-          <input type="number" min={5} max={99} aria-label="Threshold" value={pct(form.threshold)} onChange={(e) => setForm({ ...form, threshold: Number(e.target.value) / 100 })} />
-        </label>
-        <label>
-          Target (% of the window)
-          <input type="number" min={1} max={98} aria-label="Target" value={pct(form.target)} onChange={(e) => setForm({ ...form, target: Number(e.target.value) / 100 })} />
-        </label>
-        <label>
-          Steps kept whole
-          <input type="number" min={1} max={100} aria-label="Steps kept whole" value={form.keepSteps} onChange={(e) => setForm({ ...form, keepSteps: Math.round(Number(e.target.value)) })} />
-        </label>
+        {field('threshold', 'Threshold (% of the window)', { min: 1, max: 99, step: 'any' })}
+        {field('target', 'Target (% of the window)', { min: 1, max: 99, step: 'any' })}
+        {field('keepSteps', 'Steps kept whole', { min: 1, max: 100, step: 1 })}
         <div className="settings-inline">
-          <button type="submit" className="primary" disabled={!dirty || invalid !== null}>
+          <button type="submit" className="primary" disabled={!changed}>
             Save compaction settings
           </button>
-          {invalid && <span className="error">{invalid}</span>}
+          {!values && <span className="error">Correct the {Object.keys(problems).length === 1 ? 'field' : 'fields'} above to save.</span>}
         </div>
       </form>
       <small className="muted">
@@ -275,3 +293,5 @@ function CompactionSection({ data, projectName }: { data: SettingsViewData; proj
     </section>
   )
 }
+
+const FIELD_LABELS: Record<DraftField, string> = { threshold: 'Threshold', target: 'Target', keepSteps: 'Steps kept whole' }
