@@ -10,26 +10,19 @@ import { useMonaco } from '../../monaco'
 import { useFilesStore } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useSlow } from '../palette/use-slow'
-import { checkDisk, createFile, editKind, loadListing, openFile, priceDraft, saveOpenFile } from './actions'
+import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, saveOpenFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
 import { PricePanel } from './components/PricePanel'
+import { UnopenableNote } from './components/UnopenableNote'
+import { useUnopenableStore } from './unopenable'
 import './files.css'
 
 /** How often an open file is compared with the disk (a small read; the view is open only while it is on screen). */
 const DISK_POLL_MS = 2000
 /** Pricing waits for a pause in typing. */
 const PRICE_DEBOUNCE_MS = 350
-
-function findNode(nodes: ReadonlyArray<FileNodeView>, path: string): FileNodeView | null {
-  for (const n of nodes) {
-    if (n.path === path) return n
-    const inner = findNode(n.children, path)
-    if (inner) return inner
-  }
-  return null
-}
 
 export function FilesView({ projectId, session }: { projectId: string; session: { id: string; title: string } | null }) {
   const listing = useFilesStore((s) => (s.projectId === projectId ? s.listing : null))
@@ -39,6 +32,8 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const openError = useFilesStore((s) => s.openError)
   const treeWidth = useFilesStore((s) => s.treeWidth)
   const fileRequest = useInspectorStore((s) => s.fileRequest)
+  // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
+  const note = useUnopenableStore((s) => s.file)
 
   useEffect(() => {
     void loadListing(projectId)
@@ -78,16 +73,18 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
             <strong>{error}</strong> Check that the project folder still exists, then open the view again.
           </p>
         )}
-        {listing && <FileTree listing={listing} openPath={open?.base.path ?? null} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
+        {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
       </aside>
       <TreeSplitter width={treeWidth} />
       <section className="files-main" aria-label="Open file">
-        {openError && (
+        {openError && !note && (
           <p className="error-box" role="alert">
             <strong>{openError}</strong>
           </p>
         )}
-        {open ? (
+        {note ? (
+          <UnopenableNote file={note} />
+        ) : open ? (
           <OpenFileEditor session={session} node={node} />
         ) : (
           <div className="view-empty">

@@ -5,22 +5,47 @@
 import { client } from '../../platform/client'
 import { useFilesStore, type ApplyChoice } from '../../state/files'
 import type { FileNodeView } from '../../../src-preload/contract'
+import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
+
+const noteShown = (file: ReturnType<typeof unopenable>) => useUnopenableStore.setState({ file })
+
+/** The node of `path` in a listing's tree, or null. */
+export function findNode(nodes: ReadonlyArray<FileNodeView>, path: string): FileNodeView | null {
+  for (const n of nodes) {
+    if (n.path === path) return n
+    const inner = findNode(n.children, path)
+    if (inner) return inner
+  }
+  return null
+}
 
 export async function loadListing(projectId: string): Promise<void> {
   const store = useFilesStore.getState()
+  if (store.projectId !== projectId) noteShown(null)
   store.projectShown(projectId)
   const result = await client.request('files.list', { projectId })
   if (result.ok) store.listingLoaded(projectId, result.value)
   else store.listingFailed(`Could not list the instruction files: ${result.error.message}`)
 }
 
+/**
+ * Opens a file in the editor. One this view cannot edit (the prompt builder skipped it as too large, binary …; or
+ * the main process refuses it as `unsupported`, e.g. not valid UTF-8) gets a note saying why instead (unopenable.ts).
+ */
 export async function openFile(projectId: string, path: string): Promise<void> {
+  const listing = useFilesStore.getState().listing
+  const node = listing ? findNode([...listing.instructions, ...listing.memory], path) : null
+  const skipped = node ? unopenable(node) : null
+  noteShown(skipped)
+  if (skipped) return
   const result = await client.request('files.read', { projectId, path })
   if (result.ok) useFilesStore.getState().fileOpened(projectId, result.value)
+  else if (result.error.code === 'unsupported') noteShown(refusedFile(path, node?.absPath ?? null, result.error.message))
   else useFilesStore.getState().fileOpenFailed(result.error.message)
 }
 
 export async function createFile(projectId: string, path: string): Promise<void> {
+  noteShown(null)
   const result = await client.request('files.create', { projectId, path })
   if (!result.ok) {
     useFilesStore.getState().fileOpenFailed(`${path} was not created: ${result.error.message}`)

@@ -1,0 +1,30 @@
+import { grouped } from '../../../ui/format'
+import { INSTRUCTION_FILE_LIMIT_BYTES, type UnopenableFile } from '../unopenable'
+
+/** In the editor's place: a file this view cannot edit, and why (unopenable.ts). A note, not an error. */
+export function UnopenableNote({ file }: { file: UnopenableFile }) {
+  return (
+    <div className="files-unopenable" role="note" aria-label={`${file.path} cannot be edited here`} data-testid="unopenable-note" data-kind={file.kind}>
+      <h2>
+        <code>{file.path}</code> cannot be edited here
+      </h2>
+      <p>{file.why}</p>
+      <dl>
+        {file.absPath && (
+          <>
+            <dt>On disk</dt>
+            <dd>
+              <code>{file.absPath}</code>
+            </dd>
+          </>
+        )}
+        {file.kind === 'too_large' && (
+          <>
+            <dt>Limit</dt>
+            <dd>1 MB ({grouped(INSTRUCTION_FILE_LIMIT_BYTES)} bytes) per file</dd>
+          </>
+        )}
+      </dl>
+    </div>
+  )
+}
