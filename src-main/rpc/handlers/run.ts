@@ -2,6 +2,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import type { SessionRuntime } from '../../node/session/runtime'
+import { sessionOrigin } from '../../node/transcripts/origins'
 
 export function requireRuntime(services: Services, sessionId: string): SessionRuntime {
   const runtime = services.sessions.get(sessionId)
@@ -9,9 +10,23 @@ export function requireRuntime(services: Services, sessionId: string): SessionRu
   return runtime
 }
 
+/**
+ * Loupe adds to its own sessions only. One imported from a Claude Code transcript, or recorded by the capture proxy,
+ * is the record of another agent's conversation: a message sent to it would go to the model with a history Loupe
+ * never built (the API refuses it: a 400), and leave a failed pass and a changed mode in that record.
+ */
+function requireLoupeSession(services: Services, sessionId: string): void {
+  const origin = sessionOrigin(services.store, sessionId)?.origin
+  if (origin === 'transcript') {
+    throw new RpcError('unsupported', 'This session was imported from a Claude Code transcript and is read-only: continue it as a Loupe session (transcripts.continue) to send a message.')
+  }
+  if (origin === 'captured') throw new RpcError('unsupported', "This session records another agent's requests through the capture proxy and is read-only.")
+}
+
 export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode'> {
   const start = (sessionId: string, input: Parameters<SessionRuntime['start']>[0]) => {
     const runtime = requireRuntime(services, sessionId)
+    requireLoupeSession(services, sessionId)
     if (runtime.running) throw new RpcError('busy', 'A turn is already running in this session: wait for it or stop it (Esc)')
     const runId = runtime.start(input)
     services.events.emit('run.started', { sessionId, runId })
@@ -28,6 +43,7 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     },
     'session.setMode': ({ sessionId, mode }) => {
       const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
       runtime.setMode(mode)
       return { mode: runtime.mode }
     },

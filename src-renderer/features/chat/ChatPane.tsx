@@ -1,10 +1,12 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import type { PermissionModeName } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
 import { selectChat, useChatStore } from '../../state/chat'
 import { selectDraft, useDraftsStore } from '../../state/drafts'
-import { loadSession, sendMessage, stopTurn, switchMode } from './actions'
+import { useInspectorStore } from '../../state/inspector'
+import { continueAsLoupeSession, loadSession, sendMessage, stopTurn, switchMode } from './actions'
 import { Conversation } from './Conversation'
+import { sessionSourceOf } from './origin'
 
 export interface ChatPaneProps {
   readonly sessionId: string
@@ -20,6 +22,11 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
   const draft = useDraftsStore(selectDraft(sessionId))
   const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
   const bottom = useRef<HTMLDivElement>(null)
+  // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
+  // same session's). A session imported from Claude Code or captured by the proxy is read-only.
+  const passes = useInspectorStore((s) => s.passes)
+  const source = useMemo(() => sessionSourceOf(passes, sessionId), [passes, sessionId])
+  const readOnly = source !== 'loupe'
 
   useEffect(() => {
     void loadSession(sessionId)
@@ -38,7 +45,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
-      if (!chat.running) send()
+      if (!chat.running && !readOnly) send()
     }
   }
 
@@ -74,10 +81,25 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
           {chat.error}
         </p>
       )}
+      {readOnly && (
+        <p className="read-only-note" role="note">
+          {source === 'transcript' ? (
+            <>
+              This session was imported from Claude Code: Loupe shows it as recorded and cannot add to it. To go on from here,{' '}
+              <button type="button" className="primary" onClick={() => void continueAsLoupeSession(sessionId)}>
+                Continue as a Loupe session
+              </button>
+            </>
+          ) : (
+            "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot add to it."
+          )}
+        </p>
+      )}
       <div className="composer">
         <textarea
           aria-label="Message"
-          placeholder={chat.running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+          placeholder={readOnly ? 'Read-only: a conversation Loupe did not run' : chat.running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+          disabled={readOnly}
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}
@@ -88,7 +110,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
             Stop (Esc)
           </button>
         ) : (
-          <button className="primary" onClick={send} disabled={!draft.trim()}>
+          <button className="primary" onClick={send} disabled={readOnly || !draft.trim()}>
             Send
           </button>
         )}

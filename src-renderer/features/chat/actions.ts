@@ -1,6 +1,8 @@
 import type { PermissionModeName } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
+import { useSessionsStore } from '../../state/sessions'
+import { focusMessageBox } from './focus'
 
 export async function loadSession(sessionId: string): Promise<void> {
   const result = await client.request('session.get', { sessionId })
@@ -44,4 +46,15 @@ export async function switchMode(sessionId: string, mode: PermissionModeName): P
   const result = await client.request('session.setMode', { sessionId, mode })
   if (result.ok) useChatStore.getState().modeChanged(sessionId, result.value.mode)
   else useChatStore.getState().failed(sessionId, result.error.message)
+}
+
+/**
+ * Starts a Loupe session whose history is an imported conversation (transcripts.continue) and opens it, ready for
+ * a message: the imported session itself stays as it was recorded.
+ */
+export async function continueAsLoupeSession(importedSessionId: string): Promise<void> {
+  const result = await client.request('transcripts.continue', { sessionId: importedSessionId })
+  if (!result.ok) return useChatStore.getState().failed(importedSessionId, `Could not continue the session: ${result.error.message}`)
+  useSessionsStore.getState().sessionCreated(result.value)
+  focusMessageBox()
 }

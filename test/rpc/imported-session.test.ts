@@ -1,0 +1,55 @@
+/**
+ * A session imported from a Claude Code transcript is read-only through the contract: a message, a retry or a mode
+ * switch is refused with a plain error, and nothing is added to it (no entry, no pass). Continued as a Loupe session,
+ * the conversation takes messages again.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createApp, type App } from '../../src-main/node/app'
+import { call } from '../support/app'
+
+const FIXTURE = join(__dirname, '..', 'fixtures', 'real', 'spotter', 'tool_heavy.jsonl')
+
+describe('a session imported from a transcript', () => {
+  let dir: string
+  let projects: string
+  let app: App
+  beforeEach(async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'loupe-rpc-imported-')))
+    projects = join(dir, 'claude', 'projects')
+    mkdirSync(join(projects, '-home-marco-projects-spotter'), { recursive: true })
+    copyFileSync(FIXTURE, join(projects, '-home-marco-projects-spotter', 'tool_heavy.jsonl'))
+    process.env.LOUPE_SIM_PACE = 'instant'
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
+  })
+  afterEach(async () => {
+    await app.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('refuses a message, a retry and a mode switch, and adds nothing to it', async () => {
+    const path = join(projects, '-home-marco-projects-spotter', 'tool_heavy.jsonl')
+    const { sessionId } = await call<{ sessionId: string }>(app, 'transcripts.import', { path, folder: projects })
+    const before = await call<{ entries: unknown[]; mode: string }>(app, 'session.get', { sessionId })
+    const passesBefore = await call<unknown[]>(app, 'pass.list', { sessionId })
+    const started: string[] = []
+    app.events.subscribe((name) => name === 'run.started' && started.push(name))
+
+    const sent = await app.dispatch('run.start', { sessionId, text: 'go on' })
+    expect(sent).toEqual({ ok: false, error: { code: 'unsupported', message: expect.stringContaining('imported from a Claude Code transcript and is read-only') } })
+    expect(await app.dispatch('run.retry', { sessionId })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    expect(await app.dispatch('session.setMode', { sessionId, mode: before.mode === 'plan' ? 'auto' : 'plan' })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+
+    const after = await call<{ entries: unknown[]; running: boolean; mode: string }>(app, 'session.get', { sessionId })
+    expect(after).toMatchObject({ entries: before.entries, running: false, mode: before.mode })
+    expect(await call<unknown[]>(app, 'pass.list', { sessionId })).toEqual(passesBefore)
+    expect(started).toEqual([])
+
+    // Its continuation is a Loupe session: a message starts a turn there.
+    const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId })
+    expect(await app.dispatch('run.start', { sessionId: continued.id, text: 'what did we do so far?' })).toMatchObject({ ok: true })
+    await call(app, 'run.cancel', { sessionId: continued.id })
+  })
+})
