@@ -1,5 +1,6 @@
 /**
- * One request through the capture proxy: read the client's body whole (its exact bytes are what gets recorded, and
+ * One request through the capture proxy: check its target (origin-form only: the client's key goes to the upstream
+ * and nowhere else), read the client's body whole (its exact bytes are what gets recorded, and
  * the upstream needs it whole anyway), send it upstream, and pass every response chunk to the client the moment it
  * arrives — no buffering, backpressure respected — while keeping a copy. A client that goes away mid-stream takes
  * the upstream request down with it, so the upstream sees the abort. When the exchange is over, one `Exchange`
@@ -42,31 +43,72 @@ const httpAgent = new HttpAgent({ keepAlive: true })
 const httpsAgent = new HttpsAgent({ keepAlive: true })
 
 /** The API's error shape (docs/reference/anthropic-api.md §4), so an SDK reads a proxy failure like an API one. */
-function apiErrorBody(message: string): string {
-  return JSON.stringify({ type: 'error', error: { type: 'api_error', message } })
-}
-
-export function targetUrl(upstream: URL, path: string): URL {
-  const prefix = upstream.pathname.replace(/\/+$/, '')
-  return new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, upstream)
+export function apiErrorBody(type: string, message: string): string {
+  return JSON.stringify({ type: 'error', error: { type, message } })
 }
 
 /**
- * Forwards one request. Resolves `abandoned` when the client went away before its body arrived (nothing was sent
- * and `onExchange` is never called), else `forwarded` as soon as the request is on its way (`onExchange` follows).
+ * Answers a request in the API's error shape, with `x-should-retry: false` (the SDKs would otherwise retry a 5xx).
+ * With `unread`, the request's body was not read (or not to its end), and is not read further: the answer says
+ * `Connection: close`, and Node closes the connection once the answer is sent. Returns the body sent.
  */
-export async function forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): Promise<'forwarded' | 'abandoned'> {
+export function answerError(req: IncomingMessage, res: ServerResponse, status: number, type: string, message: string, options: { unread?: boolean } = {}): Buffer {
+  const text = Buffer.from(apiErrorBody(type, message))
+  if (options.unread) req.pause()
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': text.length,
+    'x-should-retry': 'false',
+    ...(options.unread ? { connection: 'close' } : {}),
+  })
+  res.end(text)
+  return text
+}
+
+/**
+ * The upstream URL for a request target, or null when it is not one the proxy forwards. Only origin-form targets
+ * are (RFC 9112 §3.2.1: one `/`, then the path): `//host/…` is a network-path reference and `http://host/…` an
+ * absolute one, and a `\` reads as `/` to URL parsers — each could name another host, and the client's API key
+ * would go there. What remains must resolve to the upstream's origin, under its path prefix.
+ */
+export function targetUrl(upstream: URL, path: string): URL | null {
+  if (!path.startsWith('/') || path.startsWith('//') || path.includes('\\')) return null
+  const prefix = upstream.pathname.replace(/\/+$/, '')
+  let url: URL
+  try {
+    url = new URL(`${prefix}${path}`, upstream)
+  } catch {
+    return null
+  }
+  if (url.origin !== upstream.origin) return null
+  if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return null
+  return url
+}
+
+/**
+ * What became of a request once its body phase is over: `exchange` when `onExchange` is called for it (it was
+ * forwarded, and is called when the exchange ends), `none` when nothing is recorded (the client went away before
+ * its body arrived, or its target was refused).
+ */
+export type ForwardResult = 'exchange' | 'none'
+
+/** Forwards one request (see ForwardResult). */
+export async function forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): Promise<ForwardResult> {
   const { clock, upstream } = options
   const startedAt = clock.now()
+  const path = req.url ?? '/'
+  const target = targetUrl(upstream, path)
+  if (target === null) {
+    answerError(req, res, 400, 'invalid_request_error', `The capture proxy forwards only request targets that are a path on its upstream (${upstream.origin}), beginning with one "/"; got ${JSON.stringify(path.slice(0, 200))}. Nothing was forwarded.`, { unread: true })
+    return 'none'
+  }
   const parts: Buffer[] = []
   try {
     for await (const chunk of req) parts.push(chunk as Buffer)
   } catch {
-    return 'abandoned' // the client went away while sending: nothing was forwarded, nothing to record
+    return 'none' // the client went away while sending: nothing was forwarded, nothing to record
   }
   const body = Buffer.concat(parts)
-  const path = req.url ?? '/'
-  const target = targetUrl(upstream, path)
   const secure = target.protocol === 'https:'
   const response: Buffer[] = []
   let firstByteAt: number | null = null
@@ -148,7 +190,7 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
   upstreamRequest.on('error', (err) => {
     if (finished) return
     if (!res.headersSent) {
-      const text = apiErrorBody(`The capture proxy could not reach ${upstream.origin}: ${err.message}`)
+      const text = apiErrorBody('api_error', `The capture proxy could not reach ${upstream.origin}: ${err.message}`)
       status = 502
       response.push(Buffer.from(text))
       res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
@@ -158,5 +200,5 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
   })
 
   upstreamRequest.end(body)
-  return 'forwarded'
+  return 'exchange'
 }

@@ -6,10 +6,10 @@
  * It listens on 127.0.0.1 only, and refuses requests a web page could make (an `Origin` header, or a `Host` that is
  * not the loopback address, as DNS rebinding would send): agents do not send those.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Clock, Logger } from '../../engine/ports'
-import { forward, type Exchange } from './forward'
+import { answerError, forward, type Exchange } from './forward'
 
 export interface ProxyOptions {
   readonly upstream: string
@@ -31,12 +31,6 @@ export interface RunningProxy {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
-
-function refuse(res: ServerResponse, status: number, message: string): void {
-  const text = JSON.stringify({ type: 'error', error: { type: status === 403 ? 'permission_error' : 'invalid_request_error', message } })
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
-}
 
 function fromLoopbackClient(req: IncomingMessage): boolean {
   if (req.headers.origin !== undefined) return false
@@ -73,13 +67,13 @@ export async function startCaptureProxy(options: ProxyOptions): Promise<RunningP
   }
   const server: Server = createServer({ noDelay: true }, (req, res) => {
     if (!fromLoopbackClient(req)) {
-      refuse(res, 403, 'The capture proxy answers local agents only (no Origin header, Host 127.0.0.1 or localhost).')
+      answerError(req, res, 403, 'permission_error', 'The capture proxy answers local agents only (no Origin header, Host 127.0.0.1 or localhost).')
       return
     }
     inFlight++
     void forward(req, res, { upstream, clock, onExchange }).then(
       (result) => {
-        if (result === 'abandoned') settled()
+        if (result === 'none') settled()
       },
       (err: unknown) => {
         options.log?.error('capture proxy: forwarding failed', { error: err instanceof Error ? err.message : String(err) })

@@ -1,7 +1,7 @@
 /** Test harness for the capture proxy: a store, simulators (plain, or tapped to see what they receive), the SDK. */
 import Anthropic from '@anthropic-ai/sdk'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -110,3 +110,79 @@ export const TOOLS: Anthropic.Messages.Tool[] = [
 ]
 
 export const SYSTEM = `You are a coding agent.\n${'Keep answers short and cite files. '.repeat(300)}`
+
+/** What a plain upstream saw of one request. */
+export interface SeenRequest {
+  readonly url: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: Buffer
+}
+
+export interface RecordingServer {
+  readonly baseUrl: string
+  readonly port: number
+  /** Every request received, whole, in order. */
+  readonly requests: SeenRequest[]
+  /** Resolves with the next request as soon as its body has arrived, with its response still open. */
+  next(): Promise<{ seen: SeenRequest; res: ServerResponse }>
+  close(): Promise<void>
+}
+
+/**
+ * A plain HTTP server that keeps every request it gets. By default it answers `{}` at once; with `hold`, each
+ * response is left open for the test (`next()` hands it over).
+ */
+export async function recordingServer(options: { hold?: boolean } = {}): Promise<RecordingServer> {
+  const requests: SeenRequest[] = []
+  const ready: Array<{ seen: SeenRequest; res: ServerResponse }> = []
+  const waiting: Array<(r: { seen: SeenRequest; res: ServerResponse }) => void> = []
+  const server = createServer((req: IncomingMessage, res) => {
+    const parts: Buffer[] = []
+    req.on('data', (c: Buffer) => parts.push(c))
+    req.on('end', () => {
+      const seen = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts) }
+      requests.push(seen)
+      if (!options.hold) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{}')
+        return
+      }
+      const w = waiting.shift()
+      if (w) w({ seen, res })
+      else ready.push({ seen, res })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    next: () => new Promise((resolve) => (ready.length > 0 ? resolve(ready.shift()!) : waiting.push(resolve))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+export interface RawAnswer {
+  readonly status: number
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+/** One request with any request target (node:http sends the path as given), on a connection of its own. */
+export function rawRequest(port: number, path: string, headers: Record<string, string | number>, body: string | Buffer = ''): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers: { host: '127.0.0.1', ...headers }, agent: false }, (res) => {
+      const parts: Buffer[] = []
+      res.on('data', (c: Buffer) => parts.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
