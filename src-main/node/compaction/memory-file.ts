@@ -3,14 +3,19 @@
  * shows — project memory `<root>/.loupe/memory.md`, user memory `<loupeHome>/memory.md` — one fact per list item.
  * Written against the `MemoryProvider` interface a project's own memory implements. No recall: the files are
  * already in the session block, frozen again at each checkpoint.
+ *
+ * save and forget rewrite the whole file from what was read, so the read is exact or the call fails: only a missing
+ * file counts as empty, and a file that cannot be read (permissions, I/O, a FIFO or device, over 1 MB) or is not
+ * valid UTF-8 makes save, forget and search throw with a message saying why, and nothing is written.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, realpath } from 'node:fs/promises'
+import { mkdir, realpath } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { MemoryItem, MemoryProvider } from '../../engine/compaction/extensions'
 import { locate } from '../instructions/safe-read'
 import { writeFileAtomic } from '../tools/atomic-write'
-import { normaliseFact, PROJECT_MEMORY_PATH, USER_MEMORY_FILE } from '../tools/remember'
+import { readRegularFile } from '../tools/regular-file'
+import { MEMORY_MAX_BYTES, MemoryFileError, normaliseFact, PROJECT_MEMORY_PATH, readMemoryText, USER_MEMORY_FILE } from '../tools/remember'
 
 const ITEM = /^\s*[-*]\s+(.+?)\s*$/
 
@@ -19,29 +24,38 @@ function itemId(scope: 'project' | 'user', text: string): string {
 }
 
 export function createFileMemory(root: string, loupeHome: string): MemoryProvider {
-  /** The memory file of a scope, or null when the project's would resolve outside the project. */
-  const fileOf = async (scope: 'project' | 'user'): Promise<string | null> => {
-    if (scope === 'user') return join(loupeHome, USER_MEMORY_FILE)
+  /** The memory file of a scope, or why the project's is not used (it resolves outside the project, or dangles). */
+  const fileOf = async (scope: 'project' | 'user'): Promise<{ file: string } | { refused: string }> => {
+    if (scope === 'user') return { file: join(loupeHome, USER_MEMORY_FILE) }
     const realRoot = await realpath(root)
     const path = join(realRoot, PROJECT_MEMORY_PATH)
     const located = await locate(path, [realRoot])
-    if (located.kind === 'file' || located.kind === 'missing') {
+    // A FIFO or folder is handed on: reading it fails with a message that says what it is.
+    if (located.kind === 'file' || located.kind === 'missing' || located.kind === 'not_a_file') {
       // A missing file may still sit under a `.loupe` that links elsewhere.
       const parent = await locate(dirname(path), [realRoot])
-      return parent.kind === 'outside' ? null : path
+      return parent.kind === 'outside' ? { refused: `${PROJECT_MEMORY_PATH} resolves outside the project` } : { file: path }
     }
-    return null
+    return { refused: located.kind === 'outside' ? `${PROJECT_MEMORY_PATH} resolves outside the project` : `${PROJECT_MEMORY_PATH} cannot be read: ${located.detail}` }
   }
-  const read = async (scope: 'project' | 'user'): Promise<{ file: string | null; lines: string[] }> => {
-    const file = await fileOf(scope)
-    if (file === null) return { file, lines: [] }
-    const text = await readFile(file, 'utf8').catch(() => '')
+  /** The file's lines, exactly; throws (saying what `doing` did not do) when it cannot be read exactly. */
+  const read = async (scope: 'project' | 'user', doing: string): Promise<{ file: string | null; refused?: string; lines: string[] }> => {
+    const where = await fileOf(scope)
+    if ('refused' in where) return { file: null, refused: where.refused, lines: [] }
+    const file = where.file
+    let text: string
+    try {
+      text = await readMemoryText(() => readRegularFile(file, { maxBytes: MEMORY_MAX_BYTES }), file)
+    } catch (err) {
+      if (err instanceof MemoryFileError) throw new Error(`${doing}: ${err.message}. The memory file was left as it is.`)
+      throw err
+    }
     return { file, lines: text === '' ? [] : text.split('\n') }
   }
   const items = async (): Promise<MemoryItem[]> => {
     const out: MemoryItem[] = []
     for (const scope of ['project', 'user'] as const) {
-      for (const line of (await read(scope)).lines) {
+      for (const line of (await read(scope, 'Memory was not searched')).lines) {
         const m = ITEM.exec(line)
         if (m) out.push({ id: itemId(scope, m[1]!), scope, text: m[1]! })
       }
@@ -52,8 +66,8 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
     name: 'file',
     async save(fact, scope) {
       const text = normaliseFact(fact)
-      const { file, lines } = await read(scope)
-      if (file === null) throw new Error(`${PROJECT_MEMORY_PATH} resolves outside the project`)
+      const { file, refused, lines } = await read(scope, 'Nothing was saved')
+      if (file === null) throw new Error(`Nothing was saved: ${refused}`)
       const body = lines.join('\n')
       await mkdir(dirname(file), { recursive: true })
       await writeFileAtomic(file, `${body}${body === '' || body.endsWith('\n') ? '' : '\n'}- ${text}\n`)
@@ -69,7 +83,7 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
     },
     async forget(id) {
       const scope = id.startsWith('user:') ? 'user' : 'project'
-      const { file, lines } = await read(scope)
+      const { file, lines } = await read(scope, 'Nothing was forgotten')
       if (file === null) return false
       const kept = lines.filter((line) => {
         const m = ITEM.exec(line)

@@ -3,6 +3,7 @@ import { errorOutcome, type ToolOutcome } from '../../engine/tools/executor'
 import type { ToolSessionState } from '../../engine/tools/session-state'
 import type { GitignoreRules } from './gitignore'
 import type { InsidePath, ProjectFs, Resolution } from './project-fs'
+import { describeReadError, FileReadError } from './regular-file'
 
 export interface ToolDeps {
   readonly fs: ProjectFs
@@ -25,4 +26,13 @@ export function notAFile(path: InsidePath): ToolOutcome {
 
 export function notFound(path: InsidePath, hint: string): ToolOutcome {
   return errorOutcome('not_found', `${path.rel} does not exist. ${hint}`)
+}
+
+/**
+ * The outcome for a file the door would not read: not a regular file any more (swapped for a FIFO since it was
+ * resolved), over the limit, or an I/O error. Anything else is rethrown.
+ */
+export function readFailure(path: InsidePath, error: unknown): ToolOutcome {
+  if (error instanceof FileReadError) return errorOutcome(error.code === 'ENOTREGULAR' ? 'not_a_file' : 'too_large', `${error.message}.`)
+  return errorOutcome('io', `${describeReadError(path.rel, error)}.`)
 }

@@ -10,11 +10,12 @@
  * race. The door does not defend against a hostile process racing on the same disk.
  */
 import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
-import { lstat, open, readdir, realpath, stat } from 'node:fs/promises'
+import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { READ_MAX_FILE_BYTES } from '../../engine/tools/limits'
 import type { ListingEntry } from '../../engine/tools/render'
 import { writeFileAtomic } from './atomic-write'
+import { readRegularFile } from './regular-file'
 
 declare const insideRoot: unique symbol
 
@@ -38,7 +39,11 @@ export interface ProjectFs {
   /** The root's real path. */
   root(): Promise<string>
   resolve(input: string): Promise<Resolution>
-  readBytes(path: InsidePath): Promise<Buffer>
+  /**
+   * The bytes of a regular file, at most `maxBytes` (default READ_MAX_FILE_BYTES). A FIFO, device or socket is
+   * refused before it is opened, and again on the open descriptor (regular-file.ts), so a read never blocks.
+   */
+  readBytes(path: InsidePath, maxBytes?: number): Promise<Buffer>
   /** Writes atomically, creating missing folders (which are inside the root, since the path was resolved). */
   writeText(path: InsidePath, content: string): Promise<void>
   list(path: InsidePath): Promise<ReadonlyArray<ListingEntry>>
@@ -89,6 +94,9 @@ export function createProjectFs(root: string): ProjectFs {
         break
       } catch (error) {
         const code = errorCode(error)
+        if (code === 'ELOOP') {
+          return { ok: false, code: 'invalid_path', reason: `${input} is a symbolic link loop (or passes through one); it is not followed.` }
+        }
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
         const link = await lstat(current).then((s) => s.isSymbolicLink(), () => false)
         if (link) {
@@ -119,13 +127,8 @@ export function createProjectFs(root: string): ProjectFs {
   return {
     root: getRoot,
     resolve: resolvePath,
-    async readBytes(path) {
-      const handle = await open(path.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
-      try {
-        return await handle.readFile()
-      } finally {
-        await handle.close()
-      }
+    async readBytes(path, maxBytes = READ_MAX_FILE_BYTES) {
+      return readRegularFile(path.abs, { maxBytes, noFollow: true, shownAs: path.rel })
     },
     async writeText(path, content) {
       const base = await getRoot()

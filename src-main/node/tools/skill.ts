@@ -1,9 +1,10 @@
 /** skill: the body of `<root>/.loupe/skills/<name>/SKILL.md`, without its frontmatter, read through the door. */
+import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt/gathered'
 import { errorOutcome, okOutcome, type ToolOutcome } from '../../engine/tools/executor'
 import { TOOL_OUTPUT_MAX_CHARS } from '../../engine/tools/limits'
 import { capOutput } from '../../engine/tools/output'
 import type { SkillInput } from '../../engine/tools/schemas'
-import { notAFile, refusal, type ToolDeps } from './deps'
+import { notAFile, readFailure, refusal, type ToolDeps } from './deps'
 
 export const SKILLS_FOLDER = '.loupe/skills'
 
@@ -31,7 +32,14 @@ export async function skillTool(input: SkillInput, deps: ToolDeps): Promise<Tool
     )
   }
   if (path.kind !== 'file') return notAFile(path)
-  const body = skillBody((await deps.fs.readBytes(path)).toString('utf8'))
+  let bytes: Buffer
+  try {
+    // A skill is an instruction file: the prompt builder reads at most 1 MB of one, and so does this.
+    bytes = await deps.fs.readBytes(path, MAX_INSTRUCTION_FILE_BYTES)
+  } catch (error) {
+    return readFailure(path, error)
+  }
+  const body = skillBody(bytes.toString('utf8'))
   const text = `Skill "${input.name}" (${path.rel}):\n\n${body}`
   return okOutcome(capOutput(text, TOOL_OUTPUT_MAX_CHARS, 'head', `Read the rest with read_file on ${path.rel}.`), [
     { type: 'skill_loaded', name: input.name, path: path.rel },
