@@ -2,23 +2,45 @@
  * edit_file and write_file. Both refuse to change an existing file unless the model read it in this session and
  * it is, byte for byte, what the model saw (session-state.ts `checkEditable`); both write through the door,
  * atomically.
+ *
+ * edit_file also refuses a file that is not valid UTF-8: it rewrites the whole file from its decoded text, and
+ * decoding would turn every invalid byte, anywhere in the file, into U+FFFD. write_file may replace such a file
+ * (read_file showed it, with a note saying it is not UTF-8): it writes only what the model gives, as a whole.
  */
 import { errorOutcome, okOutcome, type ToolOutcome } from '../../engine/tools/executor'
 import { applyExactEdit } from '../../engine/tools/edit'
 import { renderEditResult, splitLines } from '../../engine/tools/render'
 import type { EditFileInput, WriteFileInput } from '../../engine/tools/schemas'
 import { checkEditable } from '../../engine/tools/session-state'
-import { notAFile, notFound, refusal, type ToolDeps } from './deps'
+import { READ_MAX_FILE_BYTES } from '../../engine/tools/limits'
+import { notAFile, notFound, readFailure, refusal, type ToolDeps } from './deps'
 import { fingerprintOf, type InsidePath } from './project-fs'
 import { isBinary } from './read-file'
+import { decodeUtf8Exact } from './regular-file'
 
-/** Reads an existing file for a change and checks the model has seen exactly this content. */
-async function readForChange(path: InsidePath, deps: ToolDeps): Promise<{ ok: true; text: string } | { ok: false; outcome: ToolOutcome }> {
-  const bytes = await deps.fs.readBytes(path)
+type ForChange = { ok: true; text: string | null } | { ok: false; outcome: ToolOutcome }
+
+/**
+ * Reads an existing file for a change and checks the model has seen exactly this content. `text` is the file's
+ * exact text, or null when it is not valid UTF-8.
+ */
+async function readForChange(path: InsidePath, deps: ToolDeps, tool: 'edit_file' | 'write_file'): Promise<ForChange> {
+  if (path.size > READ_MAX_FILE_BYTES) {
+    return {
+      ok: false,
+      outcome: errorOutcome('too_large', `${path.rel} is ${path.size} bytes, more than read_file reads (${READ_MAX_FILE_BYTES}); ${tool} cannot change a file that cannot be read first.`),
+    }
+  }
+  let bytes: Buffer
+  try {
+    bytes = await deps.fs.readBytes(path, READ_MAX_FILE_BYTES)
+  } catch (error) {
+    return { ok: false, outcome: readFailure(path, error) }
+  }
   const check = checkEditable(deps.state, path.rel, fingerprintOf(bytes))
   if (!check.ok) return { ok: false, outcome: errorOutcome(check.code, check.reason) }
   if (isBinary(bytes)) return { ok: false, outcome: errorOutcome('binary', `${path.rel} is a binary file; it cannot be edited as text.`) }
-  return { ok: true, text: bytes.toString('utf8') }
+  return { ok: true, text: decodeUtf8Exact(bytes) }
 }
 
 export async function editFileTool(input: EditFileInput, deps: ToolDeps): Promise<ToolOutcome> {
@@ -27,8 +49,15 @@ export async function editFileTool(input: EditFileInput, deps: ToolDeps): Promis
   const path = resolution.path
   if (path.kind === 'missing') return notFound(path, 'To create a file, use write_file.')
   if (path.kind !== 'file') return notAFile(path)
-  const current = await readForChange(path, deps)
+  const current = await readForChange(path, deps, 'edit_file')
   if (!current.ok) return current.outcome
+  if (current.text === null) {
+    return errorOutcome(
+      'binary',
+      `${path.rel} is not UTF-8 text, so edit_file cannot change it: rewriting it would replace every invalid byte in the file. ` +
+        'Leave it, change it with a command that works on bytes, or replace all of it with write_file.',
+    )
+  }
   const edit = applyExactEdit(current.text, input.old_string, input.new_string, path.rel)
   if (!edit.ok) return errorOutcome(edit.code, edit.reason)
   await deps.fs.writeText(path, edit.text)
@@ -44,7 +73,7 @@ export async function writeFileTool(input: WriteFileInput, deps: ToolDeps): Prom
   if (path.kind !== 'missing' && path.kind !== 'file') return notAFile(path)
   const created = path.kind === 'missing'
   if (!created) {
-    const current = await readForChange(path, deps)
+    const current = await readForChange(path, deps, 'write_file')
     if (!current.ok) return current.outcome
   }
   await deps.fs.writeText(path, input.content)
