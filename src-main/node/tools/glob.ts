@@ -8,6 +8,7 @@ import { checkGlobPattern } from '../../engine/tools/paths'
 import { renderGlobResult } from '../../engine/tools/render'
 import type { GlobInput } from '../../engine/tools/schemas'
 import type { ToolDeps } from './deps'
+import { rulesFileNotes } from './gitignore'
 
 export async function globTool(input: GlobInput, deps: ToolDeps): Promise<ToolOutcome> {
   const checked = checkGlobPattern(input.pattern)
@@ -33,5 +34,5 @@ export async function globTool(input: GlobInput, deps: ToolDeps): Promise<ToolOu
     else kept.push(rel)
   }
   kept.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  return okOutcome(renderGlobResult(input.pattern, kept, ignoredCount))
+  return okOutcome(renderGlobResult(input.pattern, kept, ignoredCount) + rulesFileNotes(rules.notes()))
 }

@@ -3,13 +3,14 @@
  * ignored folders or following symbolic links, skipping binary and very large files, and stops at
  * GREP_MAX_MATCHES. JavaScript regular expressions, case-sensitive, one line at a time (like ripgrep's default).
  */
-import { lstat, readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import picomatch from 'picomatch'
 import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES } from '../../engine/tools/limits'
 import { splitLines } from '../../engine/tools/render'
 import type { GitignoreRules } from './gitignore'
 import { isBinary } from './read-file'
+import { readRegularFile } from './regular-file'
 
 export interface GrepRequest {
   readonly rootReal: string
@@ -44,10 +45,9 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
 
   const searchFile = async (rel: string): Promise<void> => {
     const abs = join(request.rootReal, rel)
-    const info = await lstat(abs)
-    if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) return
-    const bytes = await readFile(abs)
-    if (isBinary(bytes)) return
+    // Links, FIFOs, devices and files over the limit are skipped without blocking (regular-file.ts).
+    const bytes = await readRegularFile(abs, { maxBytes: GREP_MAX_FILE_BYTES, noFollow: true }).catch(() => null)
+    if (bytes === null || isBinary(bytes)) return
     const fileLines = splitLines(bytes.toString('utf8'))
     for (let i = 0; i < fileLines.length && lines.length <= GREP_MAX_MATCHES; i++) {
       if (regex.test(fileLines[i]!)) lines.push(`${rel}:${i + 1}:${shortenMatch(fileLines[i]!)}`)

@@ -3,6 +3,7 @@ import { errorOutcome, okOutcome, type ToolOutcome } from '../../engine/tools/ex
 import { renderGrepResult } from '../../engine/tools/render'
 import type { GrepInput } from '../../engine/tools/schemas'
 import { notFound, refusal, type ToolDeps } from './deps'
+import { rulesFileNotes } from './gitignore'
 import { grepWithJs, type GrepMatches } from './grep-js'
 import { grepWithRipgrep } from './grep-rg'
 
@@ -26,15 +27,19 @@ export async function grepTool(input: GrepInput, deps: ToolDeps, engine: GrepEng
     glob: input.glob,
     signal: deps.signal,
   }
-  const rg = await engine.ripgrep()
+  // ripgrep reads the rules files itself, and would wait on a FIFO .gitignore until its timeout: when the root's
+  // rules or those above the searched folder are not plain files, the built-in searcher (which skips them) is used.
+  const rules = await deps.gitignore()
+  const troubled = await rules.troubledAbove(path.rel, path.kind === 'dir')
+  const rg = troubled ? null : await engine.ripgrep()
   let matches: GrepMatches
   if (rg !== null) {
     const result = await grepWithRipgrep(rg, request, engine.env)
     if (!result.ok) return errorOutcome('invalid_input', `The search failed: ${result.message}`)
     matches = result.matches
   } else {
-    matches = await grepWithJs(request, await deps.gitignore())
+    matches = await grepWithJs(request, rules)
   }
   if (deps.signal.aborted) return errorOutcome('aborted', 'The search was interrupted by the user.')
-  return okOutcome(renderGrepResult(input.pattern, path.rel, matches.lines, matches.stoppedEarly))
+  return okOutcome(renderGrepResult(input.pattern, path.rel, matches.lines, matches.stoppedEarly) + rulesFileNotes(rg === null ? rules.notes() : []))
 }
