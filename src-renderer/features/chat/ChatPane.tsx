@@ -27,6 +27,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
   const passes = useInspectorStore((s) => s.passes)
   const source = useMemo(() => sessionSourceOf(passes, sessionId), [passes, sessionId])
   const readOnly = source !== 'loupe'
+  const passSources = useMemo(() => new Map(passes.map((p) => [p.id, p.source ?? 'loupe'] as const)), [passes])
 
   useEffect(() => {
     void loadSession(sessionId)
@@ -54,17 +55,24 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
       <header className="chat-head">
         <h1>{title}</h1>
         <span className="topbar-spacer" />
-        <label className="mode-switch">
-          Mode
-          <select aria-label="Permission mode" value={chat.mode} onChange={(e) => void switchMode(sessionId, e.target.value as PermissionModeName)}>
-            <option value="plan">plan (read-only)</option>
-            <option value="build">build (ask before changes)</option>
-            <option value="auto">auto (no questions)</option>
-          </select>
-        </label>
-        <span className="model-name" title={chat.model}>
-          {modelLabel || chat.model}
-        </span>
+        {readOnly ? (
+          // Loupe never ran this session: no permission mode applies to it, and Loupe's model did not write it.
+          <span className="session-origin">{source === 'transcript' ? 'Imported from Claude Code' : 'Captured by the proxy'}</span>
+        ) : (
+          <>
+            <label className="mode-switch">
+              Mode
+              <select aria-label="Permission mode" value={chat.mode} onChange={(e) => void switchMode(sessionId, e.target.value as PermissionModeName)}>
+                <option value="plan">plan (read-only)</option>
+                <option value="build">build (ask before changes)</option>
+                <option value="auto">auto (no questions)</option>
+              </select>
+            </label>
+            <span className="model-name" title={chat.model}>
+              {modelLabel || chat.model}
+            </span>
+          </>
+        )}
       </header>
       <div className="chat-scroll">
         {chat.loaded && chat.entries.length === 0 && (
@@ -73,7 +81,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
             <p className="muted">Try “list the files”, “read README.md”, “grep for "TODO"”, or “replace "a" with "b" in file.ts”.</p>
           </div>
         )}
-        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} />
+        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} />
         <div ref={bottom} />
       </div>
       {chat.error && (

@@ -4,6 +4,7 @@ import { ApprovalPrompt } from './Approval'
 import { retryTurn } from './actions'
 import { MessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
+import { authorOf, type ConversationSource } from './origin'
 import { grouped } from '../../ui/format'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
@@ -13,9 +14,13 @@ export interface ConversationProps {
   readonly chat: SessionChat
   readonly selectedPassId: string | null
   readonly onSelectPass: (passId: string) => void
+  /** What made each pass (ChatPane reads it from the passes listed), so a message is labelled by who wrote it. */
+  readonly passSources: ReadonlyMap<string, ConversationSource>
+  /** Who made the session's conversation: a session Loupe did not run offers no retry. */
+  readonly source: ConversationSource
 }
 
-export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: ConversationProps) {
+export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source }: ConversationProps) {
   const results = new Map<string, EntryView>()
   for (const e of chat.entries) if (e.kind === 'tool_result') results.set(String(e.toolUseId), e)
   const lastFailure = [...chat.entries].reverse().find((e) => e.kind === 'turn_failed' || e.kind === 'user_message')
@@ -42,7 +47,8 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: 
                 title="Show the pass that produced this message in the inspector"
               >
                 <div className="msg-who">
-                  Loupe{entry.partial ? <span className="partial-tag"> · stopped</span> : null}
+                  {authorOf(passSources.get(passId) ?? source)}
+                  {entry.partial ? <span className="partial-tag"> · stopped</span> : null}
                 </div>
                 {((entry.content as Block[]) ?? []).map((b, i) =>
                   b.type === 'text' ? (
@@ -73,7 +79,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass }: 
             return (
               <div key={entry.id} className="turn-failed" role="alert">
                 <p>{String(entry.message)}</p>
-                {entry === lastFailure && !chat.running && (
+                {entry === lastFailure && !chat.running && source === 'loupe' && (
                   <button onClick={() => void retryTurn(sessionId)}>Retry</button>
                 )}
               </div>
