@@ -1,7 +1,8 @@
 /**
  * Loading one session from disk with its subagents, and the per-session facts a listing shows.
  */
-import { open, readdir } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { collectRequests } from '../../engine/transcripts/requests'
 import { importSession, type ImportedSession, type SubagentFile } from '../../engine/transcripts/session'
@@ -25,11 +26,17 @@ export interface LoadOptions extends ReadOptions {
 
 const SNIFF_BYTES = 64 * 1024
 
-/** The sessionId on the first line of a 1.x sibling agent file, from its first 64 KiB only. */
+/**
+ * The sessionId on the first line of a 1.x sibling agent file, from its first 64 KiB only. Null for anything but a
+ * regular file: a FIFO named `agent-*.jsonl` is not opened (that would wait for a writer forever), and the open uses
+ * O_NONBLOCK with the type checked again on the descriptor.
+ */
 async function sniffSessionId(path: string): Promise<string | null> {
   let handle
   try {
-    handle = await open(path, 'r')
+    if (!(await stat(path)).isFile()) return null
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    if (!(await handle.stat()).isFile()) return null
     const buffer = Buffer.alloc(SNIFF_BYTES)
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0)
     const match = /"sessionId":"([^"]+)"/.exec(buffer.subarray(0, bytesRead).toString('utf8'))

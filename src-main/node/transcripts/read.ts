@@ -1,11 +1,17 @@
 /**
  * The one door through which transcript files are read: resolves symlinks and refuses anything outside the folder
- * it was asked to stay in, checks the size before reading, and streams the bytes into the incremental parser so a
- * large file is never held as one string.
+ * it was asked to stay in, checks the type and the size before opening, and streams the bytes into the incremental
+ * parser so a large file is never held as one string.
+ *
+ * A FIFO, device or socket named `*.jsonl` is refused before it is opened (opening a FIFO for reading waits for a
+ * writer, forever, on one of libuv's four pool threads); the open itself uses O_NONBLOCK and the type is checked
+ * again on the descriptor, for a file swapped in between.
  */
-import { open, realpath } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import { TranscriptParser, type ParsedTranscript } from '../../engine/transcripts/parser'
+import { kindOf } from '../tools/regular-file'
 
 /** Far above any real session (the largest spotter session is 3.5 MB); a guard against reading a wrong file whole. */
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -49,17 +55,26 @@ export async function readTranscriptFile(path: string, options: ReadOptions = {}
     if (options.root !== undefined && !isInside(await realpath(options.root), real))
       return failure('outside_root', `${path} resolves to ${real}, outside ${options.root}`)
   } catch (err) {
-    return errorCode(err) === 'ENOENT' ? failure('not_found', `${path} does not exist`) : failure('io', String(err))
+    const code = errorCode(err)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return failure('not_found', `${path} does not exist`)
+    if (code === 'ELOOP') return failure('io', `${path} is a symbolic link loop`)
+    return failure('io', String(err))
+  }
+  try {
+    const info = await stat(real)
+    if (!info.isFile()) return failure('not_a_file', `${path} is not a regular file (${kindOf(info)})`)
+  } catch (err) {
+    return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', String(err))
   }
   let handle
   try {
-    handle = await open(real, 'r')
+    handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', String(err))
   }
   try {
     const stat = await handle.stat()
-    if (!stat.isFile()) return failure('not_a_file', `${path} is not a regular file`)
+    if (!stat.isFile()) return failure('not_a_file', `${path} is not a regular file (${kindOf(stat)})`)
     if (stat.size > maxFileBytes) return failure('too_large', `${path} is ${stat.size} bytes, over the ${maxFileBytes}-byte limit`)
     const parser = new TranscriptParser(options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars })
     // A streaming decoder keeps a multi-byte character split across two chunks intact; invalid bytes become U+FFFD
