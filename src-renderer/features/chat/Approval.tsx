@@ -5,9 +5,16 @@ import { answerApproval } from './actions'
 export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
   const [reason, setReason] = useState('')
   const [denying, setDenying] = useState(false)
+  const approveButton = useRef<HTMLButtonElement>(null)
   const denyButton = useRef<HTMLButtonElement>(null)
   const { request, toolUseId } = approval
   const rule = request.suggestedRules[0]
+
+  // An approval is easy to miss: when it appears, the keyboard goes to "Approve once" (Enter approves, Tab reaches
+  // the others) — unless the user is busy elsewhere (mayTakeFocus).
+  useEffect(() => {
+    if (mayTakeFocus()) approveButton.current?.focus()
+  }, [])
 
   // Back from the deny form (Back, or Esc in it), the keyboard returns to the button that opened it.
   const wasDenying = useRef(false)
@@ -44,7 +51,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
         </form>
       ) : (
         <div className="approval-actions">
-          <button className="primary" onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
+          <button ref={approveButton} className="primary" onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
             Approve once
           </button>
           {rule && (
@@ -59,4 +66,17 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
       )}
     </div>
   )
+}
+
+/**
+ * Whether a new approval may take the keyboard: when focus is nowhere, or in the chat but not in a field with text
+ * being typed (a draft of the next message). Another field (a folder path, a session's name, an editor) keeps it.
+ */
+function mayTakeFocus(): boolean {
+  const active = document.activeElement
+  if (active === null || active === document.body) return true
+  // Not from another approval already holding it (two asked at once): the first one asked is answered first.
+  if (!active.closest('.chat') || active.closest('.approval')) return false
+  const typing = (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value.trim() !== ''
+  return !typing
 }

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
 import type { Session } from '../../../src-preload/contract'
+import { useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { createSession, deleteSession, renameSession } from '../sessions/actions'
 
@@ -31,8 +32,32 @@ export function SessionList({ projectId }: { projectId: string }) {
   )
 }
 
+type Activity = 'waiting' | 'running' | null
+
+/**
+ * What a session is doing, as the chat store follows it from the contract's events (run.started, approval.requested,
+ * turn.ended): a string, so a row re-renders when it changes, not at every streamed delta.
+ */
+const selectActivity = (sessionId: string) => (s: ReturnType<typeof useChatStore.getState>): Activity => {
+  const chat = s.bySession[sessionId]
+  if (!chat) return null
+  if (chat.approvals.length > 0) return 'waiting'
+  return chat.running ? 'running' : null
+}
+
+/** A small marker after the session's name: a turn running, or an approval waiting for the user. */
+function ActivityMarker({ activity }: { activity: Exclude<Activity, null> }) {
+  const label = activity === 'waiting' ? 'Waiting for your approval' : 'A turn is running'
+  return (
+    <span className={`session-activity ${activity}`} role="img" aria-label={label} title={label}>
+      {activity === 'waiting' ? 'approve?' : 'running'}
+    </span>
+  )
+}
+
 function SessionRow({ session, selected }: { session: Session; selected: boolean }) {
   const renaming = useSessionsStore((s) => s.renamingId === session.id)
+  const activity = useChatStore(selectActivity(session.id))
   const store = useSessionsStore.getState
   const button = useRef<HTMLButtonElement>(null)
 
@@ -67,6 +92,7 @@ function SessionRow({ session, selected }: { session: Session; selected: boolean
         }}
       >
         <span className="session-title">{session.title}</span>
+        {activity && <ActivityMarker activity={activity} />}
       </button>
       <span className="session-actions">
         <button type="button" className="icon" aria-label={`Rename ${session.title}`} title="Rename (F2)" onClick={() => store().renameStarted(session.id)}>
