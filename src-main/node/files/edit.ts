@@ -7,6 +7,9 @@
  * - A save states the version it was edited from (`baseSha256`). If the file changed on disk since, nothing is
  *   written: the user's text is kept in the data folder and the disk's text comes back to be merged. A save that
  *   goes through keeps the version it replaced. Either way both versions stay recoverable (backups.ts).
+ * - If the file changed on disk into one the view cannot edit (over 1 MB, binary, not valid UTF-8, not a regular
+ *   file, unreadable), there is no text to merge with: the user's text is kept first, then the save is refused
+ *   (`conflict`) with a message saying what changed and where the text was kept.
  * - The write is atomic (temporary file + rename, node/tools/atomic-write.ts): a reader sees the old file or the
  *   new one. The check and the rename are two steps, so an edit landing in the microseconds between them would be
  *   replaced — but it is still in the backup taken just before.
@@ -77,25 +80,57 @@ async function listing(ctx: FilesContext): Promise<FilesListing> {
   return listInstructionFiles({ root: ctx.root, loupeHome: ctx.loupeHome, homeDir: ctx.homeDir, now: ctx.now() })
 }
 
+/** A file that cannot be edited; `changed` says what it became, for a save that found it so on disk. */
+class UneditableFile extends FilesError {
+  constructor(
+    code: FilesErrorCode,
+    message: string,
+    readonly changed: string,
+  ) {
+    super(code, message)
+  }
+}
+
 /** Reads the file at `realPath` as editable text, or says why it cannot be edited. */
 async function readText(path: string, realPath: string): Promise<{ text: string; sha256: string }> {
   const located = await locate(realPath, [realPath])
-  if (located.kind === 'missing') throw new FilesError('not_found', `${path} does not exist any more`)
-  if (located.kind !== 'file') throw new FilesError('unsupported', `${path} is not a regular file`)
+  if (located.kind === 'missing') throw new UneditableFile('not_found', `${path} does not exist any more`, 'it was deleted')
+  if (located.kind === 'unreadable') {
+    throw new UneditableFile('unsupported', `${path} cannot be edited here: it could not be read (${located.detail})`, `it can no longer be read (${located.detail})`)
+  }
+  if (located.kind !== 'file') throw new UneditableFile('unsupported', `${path} is not a regular file`, 'it is no longer a regular file')
   const read = await readLocated(located.realPath)
   if (!read.ok) {
-    const why = read.reason === 'too_large' ? `it is larger than 1 MB (the prompt builder skips it too)` : read.reason === 'binary' ? 'it is a binary file' : `it could not be read (${read.detail})`
-    throw new FilesError('unsupported', `${path} cannot be edited here: ${why}`)
+    const [why, changed] =
+      read.reason === 'too_large'
+        ? ['it is larger than 1 MB (the prompt builder skips it too)', 'it is now larger than 1 MB (the prompt builder skips it too)']
+        : read.reason === 'binary'
+          ? ['it is a binary file', 'it is now a binary file']
+          : [`it could not be read (${read.detail})`, `it can no longer be read (${read.detail})`]
+    throw new UneditableFile('unsupported', `${path} cannot be edited here: ${why}`, changed)
   }
-  if (read.replacedInvalidUtf8) throw new FilesError('unsupported', `${path} cannot be edited here: it is not valid UTF-8, and saving it from a text editor would change bytes you did not touch`)
+  if (read.replacedInvalidUtf8) {
+    throw new UneditableFile(
+      'unsupported',
+      `${path} cannot be edited here: it is not valid UTF-8, and saving it from a text editor would change bytes you did not touch`,
+      'it is no longer valid UTF-8, and saving over it would change bytes you did not touch',
+    )
+  }
   return { text: read.text, sha256: sha256(read.text) }
+}
+
+/** What happened to the file on disk, for a save it refused. */
+function changedWords(err: FilesError): string {
+  return err instanceof UneditableFile ? err.changed : 'it is no longer a file the Files view can edit'
+}
+
+function notListed(path: string): FilesError {
+  return new FilesError('permission_denied', `${path} is not an instruction or memory file of this project: the Files view only opens the files the prompt builder lists`)
 }
 
 async function confined(ctx: FilesContext, path: string, mode: 'read' | 'write') {
   const allowed = allowedPaths(await listing(ctx))
-  if (!(mode === 'read' ? allowed.read : allowed.write).has(path)) {
-    throw new FilesError('permission_denied', `${path} is not an instruction or memory file of this project: the Files view only opens the files the prompt builder lists`)
-  }
+  if (!(mode === 'read' ? allowed.read : allowed.write).has(path)) throw notListed(path)
   const where = await confine(path, ctx)
   if (!where.ok) throw new FilesError(where.code, where.message)
   return { ...where, creatable: allowed.creatable.get(path) ?? null }
@@ -112,8 +147,29 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   const bytes = Buffer.byteLength(input.text, 'utf8')
   if (bytes > MAX_INSTRUCTION_FILE_BYTES) throw new FilesError('invalid_input', `The text is ${bytes.toLocaleString('en-US')} bytes: over the 1 MB the prompt builder reads, so it would be skipped`)
   if (input.text.includes('\0')) throw new FilesError('invalid_input', 'The text contains a NUL character: instruction files are text')
-  const where = await confined(ctx, input.path, 'write')
-  const current = where.exists ? await readText(input.path, where.realPath) : null
+  const allowed = allowedPaths(await listing(ctx))
+  const writable = allowed.write.has(input.path)
+  // A listed file that is not editable (over 1 MB, binary, unreadable) is one that changed on disk since it was
+  // opened, since only an editable file opens: its text is kept below, then the save is refused.
+  if (!writable && !allowed.read.has(input.path)) throw notListed(input.path)
+  const where = await confine(input.path, ctx)
+  if (!where.ok) throw new FilesError(where.code, where.message)
+  let current: { text: string; sha256: string } | null = null
+  let unusable: FilesError | null = writable ? null : new FilesError('conflict', `${input.path} is no longer a file the Files view can edit`)
+  if (where.exists) {
+    try {
+      current = await readText(input.path, where.realPath)
+    } catch (err) {
+      if (!(err instanceof FilesError)) throw err
+      // Deleted since confine looked: the ordinary conflict with an absent file, below.
+      if (err.code !== 'not_found') unusable = err
+    }
+  }
+  if (unusable !== null) {
+    // The disk changed into something that cannot be edited: the text sent is kept first, so it is never lost.
+    const minePath = await keepVersion(ctx.dataDir, where.realPath, 'mine', input.text, ctx.now())
+    throw new FilesError('conflict', `${input.path} changed on disk: ${changedWords(unusable)}. Nothing was written; your text was kept in ${minePath}`)
+  }
   const currentSha = current?.sha256 ?? null
   if (currentSha !== input.baseSha256) {
     const minePath = await keepVersion(ctx.dataDir, where.realPath, 'mine', input.text, ctx.now())
