@@ -23,6 +23,10 @@ function PaletteDialog() {
   const close = () => useSettingsStore.getState().paletteClosed()
 
   useEffect(() => input.current?.focus(), [])
+  // Closed without running a command (Esc, a click outside, Mod+K again), the palette gives the keyboard back where
+  // it was when it opened. A command that ran decides where the keyboard goes (a field it opens, a view it shows).
+  const [returnTo] = useState(() => document.activeElement)
+  const commandRan = useRef(false)
   // A modal dialog keeps the keyboard: whatever takes focus behind it while it is open (an editor finishing its
   // load, a view's own autofocus) would otherwise swallow the typing and the Enter meant for the palette.
   useEffect(() => {
@@ -30,8 +34,11 @@ function PaletteDialog() {
       if (e.target instanceof Element && !e.target.closest('.palette')) input.current?.focus()
     }
     document.addEventListener('focusin', keep)
-    return () => document.removeEventListener('focusin', keep)
-  }, [])
+    return () => {
+      document.removeEventListener('focusin', keep)
+      if (!commandRan.current && returnTo instanceof HTMLElement && returnTo.isConnected) returnTo.focus()
+    }
+  }, [returnTo])
   useEffect(() => setIndex(0), [query])
   useEffect(() => {
     document.querySelector(`.palette li[aria-selected='true']`)?.scrollIntoView({ block: 'nearest' })
@@ -49,6 +56,7 @@ function PaletteDialog() {
   const run = (i: number) => {
     const command = shown[i]
     if (!command) return
+    commandRan.current = true
     close()
     command.run()
   }

@@ -10,6 +10,7 @@ import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
 import { stopTurn } from '../chat/actions'
+import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { createFile, openFile } from '../files/actions'
 import { createSession } from '../sessions/actions'
@@ -54,6 +55,13 @@ function focusSoon(selector: string): void {
   requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus()))
 }
 
+/** Starts a session and shows it ready for a message: the chat view, the keyboard in its box. */
+export async function startSession(projectId: string): Promise<void> {
+  if (!(await createSession(projectId))) return
+  showView('chat')
+  focusMessageBox()
+}
+
 export function stepPass(delta: number): void {
   const s = useInspectorStore.getState()
   if (s.passes.length === 0) return
@@ -93,7 +101,7 @@ export function buildCommands(): Command[] {
     if (viewBlocked(v.id, openNow()) === null) out.push({ id: `view.${v.id}`, group: 'View', label: `Go to ${v.label}`, keys: `Alt+${v.key}`, run: () => showView(v.id) })
   }
 
-  if (project) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void createSession(project.id).then(() => showView('chat')) })
+  if (project) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
   if (sessionId && openNow().hasSession) {
     const sessions = useSessionsStore.getState()

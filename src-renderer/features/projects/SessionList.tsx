@@ -7,7 +7,8 @@ import { createPortal } from 'react-dom'
 import type { Session } from '../../../src-preload/contract'
 import { useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
-import { createSession, deleteSession, renameSession } from '../sessions/actions'
+import { startSession } from '../palette/commands'
+import { deleteSession, renameSession } from '../sessions/actions'
 
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
@@ -15,7 +16,7 @@ export function SessionList({ projectId }: { projectId: string }) {
   const error = useSessionsStore((s) => s.error)
   return (
     <div className="sessions">
-      <button className="new-session" onClick={() => void createSession(projectId)}>
+      <button className="new-session" onClick={() => void startSession(projectId)}>
         + New session
       </button>
       {error && (
