@@ -1,15 +1,22 @@
 /**
  * One request through the capture proxy: check its target (origin-form only: the client's key goes to the upstream
- * and nowhere else), read the client's body whole (its exact bytes are what gets recorded, and
- * the upstream needs it whole anyway), send it upstream, and pass every response chunk to the client the moment it
- * arrives — no buffering, backpressure respected — while keeping a copy. A client that goes away mid-stream takes
- * the upstream request down with it, so the upstream sees the abort. When the exchange is over, one `Exchange`
- * describes it; recording happens after, off the streaming path.
+ * and nowhere else), read the client's body whole up to the API's size limit (its exact bytes are what gets
+ * recorded, and the upstream needs it whole anyway), send it upstream, and pass every response chunk to the client
+ * the moment it arrives — no buffering, backpressure respected — while keeping a copy. A client that goes away
+ * mid-stream takes the upstream request down with it, so the upstream sees the abort. When the exchange is over, one
+ * `Exchange` describes it; recording happens after, off the streaming path.
  */
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http'
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import type { Clock } from '../../engine/ports'
+import { MAX_BODY_BYTES } from '../../simulator/http'
 import { clientHeaders, clientKey, recordedHeaders, secretsOf, upstreamHeaders } from './headers'
+
+/**
+ * The largest request body the proxy takes: the API's own limit for Messages and Token Counting (32 MB), the one the
+ * simulator enforces. A larger body is answered 413 as the API would answer it, without being read further.
+ */
+export const MAX_REQUEST_BODY_BYTES = MAX_BODY_BYTES
 
 export interface Exchange {
   readonly method: string
@@ -29,6 +36,11 @@ export interface Exchange {
   readonly responseBody: Buffer
   readonly outcome: 'done' | 'failed' | 'cancelled'
   readonly error: { readonly kind: string; readonly message: string } | null
+  /**
+   * Set when the proxy refused the body as too large: nothing was forwarded, `requestBody` is empty, and the client
+   * had the proxy's 413. `bytes` is the declared Content-Length, or what had arrived when the limit was passed.
+   */
+  readonly refused?: { readonly reason: 'too_large'; readonly bytes: number; readonly limit: number }
 }
 
 export interface ForwardOptions {
@@ -50,11 +62,11 @@ export function apiErrorBody(type: string, message: string): string {
 /**
  * Answers a request in the API's error shape, with `x-should-retry: false` (the SDKs would otherwise retry a 5xx).
  * With `unread`, the request's body was not read (or not to its end), and is not read further: the answer says
- * `Connection: close`, and Node closes the connection once the answer is sent. Returns the body sent.
+ * `Connection: close`, and the connection is closed after it (see `closeAfterAnswer`). Returns the body sent.
  */
 export function answerError(req: IncomingMessage, res: ServerResponse, status: number, type: string, message: string, options: { unread?: boolean } = {}): Buffer {
   const text = Buffer.from(apiErrorBody(type, message))
-  if (options.unread) req.pause()
+  if (options.unread) closeAfterAnswer(req)
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': text.length,
@@ -63,6 +75,33 @@ export function answerError(req: IncomingMessage, res: ServerResponse, status: n
   })
   res.end(text)
   return text
+}
+
+/** How long a client refused before its body was read keeps its connection to read the answer. */
+const LINGER_MS = 5_000
+
+/**
+ * Stops reading a request's body, and closes its connection after the answer without cutting the answer off.
+ *
+ * Reading: a body nobody consumed is drained by Node once the answer is sent (read to its end and discarded — all of
+ * a 1.5 GB upload); a `data` listener marks it consumed, and paused, no more is read than the stream's buffer holds.
+ *
+ * Closing: after a `Connection: close` answer Node destroys the socket as soon as the answer is flushed. With the
+ * client's body still arriving, that is a reset, and a client still writing can see the reset before it reads the
+ * answer — a connection error, which the SDKs retry (sending the body again), instead of the 413. So the socket is
+ * half-closed instead (the answer, then FIN) and destroyed when the client closes its side, as clients do on reading
+ * the answer, or after LINGER_MS. The proxy's `close` destroys it at once.
+ */
+function closeAfterAnswer(req: IncomingMessage): void {
+  req.on('data', () => {})
+  req.pause()
+  const socket = req.socket
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  }
 }
 
 /**
@@ -85,10 +124,52 @@ export function targetUrl(upstream: URL, path: string): URL | null {
   return url
 }
 
+type BodyRead =
+  | { readonly kind: 'whole'; readonly body: Buffer }
+  /** `bytes`: the declared Content-Length (`declared`), else what had arrived when the limit was passed. */
+  | { readonly kind: 'too_large'; readonly bytes: number; readonly declared: boolean }
+  | { readonly kind: 'abandoned' }
+
+/**
+ * The request body, whole, unless it passes `limit`: a Content-Length over it is refused before a byte is read, and
+ * a body sent without one (chunked) or longer than it said is refused the moment the limit is passed — reading
+ * stops there, and what had arrived is dropped.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too_large', bytes: declared, declared: true })
+  return new Promise((resolve) => {
+    const parts: Buffer[] = []
+    let bytes = 0
+    const done = (result: BodyRead): void => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onGone)
+      req.off('close', onGone)
+      resolve(result)
+    }
+    const onData = (chunk: Buffer): void => {
+      bytes += chunk.length
+      if (bytes > limit) {
+        parts.length = 0
+        req.pause()
+        done({ kind: 'too_large', bytes, declared: false })
+      } else parts.push(chunk)
+    }
+    const onEnd = (): void => done({ kind: 'whole', body: Buffer.concat(parts, bytes) })
+    // The client went away while sending ('close' without 'end'): nothing is forwarded, nothing recorded.
+    const onGone = (): void => done({ kind: 'abandoned' })
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', onGone)
+    req.once('close', onGone)
+  })
+}
+
 /**
  * What became of a request once its body phase is over: `exchange` when `onExchange` is called for it (it was
- * forwarded, and is called when the exchange ends), `none` when nothing is recorded (the client went away before
- * its body arrived, or its target was refused).
+ * forwarded, and is called when the exchange ends; or its body was refused as too large, and has been called),
+ * `none` when nothing is recorded (the client went away before its body arrived, or its target was refused).
  */
 export type ForwardResult = 'exchange' | 'none'
 
@@ -102,13 +183,34 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
     answerError(req, res, 400, 'invalid_request_error', `The capture proxy forwards only request targets that are a path on its upstream (${upstream.origin}), beginning with one "/"; got ${JSON.stringify(path.slice(0, 200))}. Nothing was forwarded.`, { unread: true })
     return 'none'
   }
-  const parts: Buffer[] = []
-  try {
-    for await (const chunk of req) parts.push(chunk as Buffer)
-  } catch {
-    return 'none' // the client went away while sending: nothing was forwarded, nothing to record
+  const limit = MAX_REQUEST_BODY_BYTES
+  const read = await readBody(req, limit)
+  if (read.kind === 'abandoned') return 'none'
+  if (read.kind === 'too_large') {
+    const size = read.declared ? `${read.bytes} bytes, by its Content-Length` : `${read.bytes} bytes or more`
+    const message = `The request body (${size}) exceeds the capture proxy's limit of ${limit} bytes, the API's own for Messages and Token Counting. Nothing was forwarded.`
+    const text = answerError(req, res, 413, 'request_too_large', message, { unread: true })
+    const ua = req.headers['user-agent']
+    options.onExchange({
+      method: req.method ?? 'GET',
+      path,
+      client: clientKey(req.headers),
+      userAgent: typeof ua === 'string' ? ua : null,
+      requestBody: Buffer.alloc(0),
+      requestHeaders: recordedHeaders(req.headers, secretsOf(req.headers)),
+      startedAt,
+      firstByteAt: null,
+      endedAt: clock.now(),
+      status: 413,
+      responseHeaders: { 'content-type': 'application/json' },
+      responseBody: text,
+      outcome: 'failed',
+      error: { kind: 'request_too_large', message },
+      refused: { reason: 'too_large', bytes: read.bytes, limit },
+    })
+    return 'exchange'
   }
-  const body = Buffer.concat(parts)
+  const body = read.body
   const secure = target.protocol === 'https:'
   const response: Buffer[] = []
   let firstByteAt: number | null = null

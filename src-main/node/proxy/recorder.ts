@@ -180,7 +180,19 @@ export class CaptureRecorder {
       usage: read.usage,
       costUsd: read.usage === null ? null : costUsd(model, read.usage),
       error,
-      plan: { captured: { client: exchange.client, userAgent: exchange.userAgent, method: exchange.method, path: exchange.path, upstream: this.options.upstream, requestHeaders: exchange.requestHeaders, bytesExact: exact } },
+      plan: {
+        captured: {
+          client: exchange.client,
+          userAgent: exchange.userAgent,
+          method: exchange.method,
+          path: exchange.path,
+          upstream: this.options.upstream,
+          requestHeaders: exchange.requestHeaders,
+          bytesExact: exact,
+          // A body refused as too large is not kept (the pass's body is empty): its size and the limit are.
+          ...(exchange.refused ? { refused: exchange.refused } : {}),
+        },
+      },
       source: 'proxy',
     }
     const split = splitCaptured(requestText, body)

@@ -2,7 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Exchange } from '../../../src-main/node/proxy/forward'
@@ -184,5 +184,43 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
     })
     req.on('error', reject)
     req.end(body)
+  })
+}
+
+/**
+ * A raw HTTP/1.1 client on a socket of its own: sends `head` (request line and headers, up to the blank line), then
+ * lets `send` write the body as it likes, and resolves with the first response once it is whole (by its
+ * Content-Length), without waiting for the connection to close. `send` is told when the answer has begun, so it can
+ * stop writing.
+ */
+export function rawExchange(port: number, head: string, send: (socket: Socket, answered: () => boolean) => void = () => {}): Promise<RawAnswer & { readonly socket: Socket }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let received = Buffer.alloc(0)
+    let settled = false
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      const end = received.indexOf('\r\n\r\n')
+      if (end < 0 || settled) return
+      const lines = received.subarray(0, end).toString('latin1').split('\r\n')
+      const headers: IncomingHttpHeaders = {}
+      for (const line of lines.slice(1)) {
+        const colon = line.indexOf(':')
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+      }
+      const length = Number(headers['content-length'] ?? 0)
+      if (received.length < end + 4 + length) return
+      settled = true
+      resolve({ status: Number(lines[0]!.split(' ')[1]), headers, body: received.subarray(end + 4, end + 4 + length).toString('utf8'), socket })
+    })
+    // A client still writing when the proxy closes the connection may see EPIPE or a reset: what counts is the answer.
+    socket.on('error', (err) => {
+      if (!settled) reject(err)
+    })
+    socket.on('close', () => {
+      if (!settled) reject(new Error(`the connection closed without a whole answer: ${JSON.stringify(received.toString('latin1').slice(0, 200))}`))
+    })
+    socket.write(head)
+    send(socket, () => settled || received.length > 0)
   })
 }
