@@ -6,6 +6,7 @@
  * it (`CLAUDE.md -> ~/.aws/credentials`) is refused before a byte is read. Files over 1 MB, binary files and
  * non-regular files are refused; invalid UTF-8 is replaced with U+FFFD and flagged. Nothing here throws.
  */
+import { constants } from 'node:fs'
 import { open, lstat, realpath, stat } from 'node:fs/promises'
 import { sep } from 'node:path'
 import type { FileRead } from '../../engine/prompt/gathered'
@@ -25,11 +26,15 @@ export const nodeFileAccess: FileAccess = {
   lstat: (path) => lstat(path),
   stat: (path) => stat(path),
   async readHead(path, maxBytes) {
-    const handle = await open(path, 'r')
+    // `locate` checked this is a regular file; O_NONBLOCK and the check on the descriptor cover a FIFO swapped in
+    // since, which a plain open would wait on forever.
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
     try {
       // Sized from the open file, one byte over, so a 2 kB rule does not cost a 1 MB buffer; a file that grows
       // after this still reads as at most what it held plus that byte.
-      const { size } = await handle.stat()
+      const info = await handle.stat()
+      if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREGULAR' })
+      const { size } = info
       const buffer = new Uint8Array(Math.min(maxBytes, size + 1))
       let filled = 0
       while (filled < buffer.length) {

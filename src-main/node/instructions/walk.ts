@@ -1,11 +1,12 @@
 /**
  * Finding rule and skill files: `.claude/rules/**\/*.md` and `.loupe/skills/<name>/SKILL.md`. Symlinked folders are
- * not followed (a link can loop or lead anywhere); symlinked files are, through the safe-read door. Bounded in depth
- * and count, sorted by path, never throws.
+ * not followed (a link can loop or lead anywhere); symlinked files are, through the safe-read door. A FIFO, socket or
+ * device named `*.md` is left out with a note. Bounded in depth and count, sorted by path, never throws.
  */
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { GatherNote } from '../../engine/prompt/gathered'
+import { skipWords } from '../../engine/prompt/instructions'
 
 /** More rule files than this is not a rule set but a mistake; the rest are left out with a note. */
 export const MAX_RULE_FILES = 500
@@ -50,6 +51,9 @@ export async function findRuleFiles(dir: string, displayDir: string): Promise<Fo
         found.push({ rel: childRel, abs: childAbs })
       } else if (d.isSymbolicLink()) {
         notes.push({ path: `${displayDir}/${childRel}`, reason: 'symlinked_folder_not_followed', message: `${displayDir}/${childRel} is a symlink and was not followed` })
+      } else if (d.name.endsWith('.md')) {
+        // A FIFO, socket or device named like a rule: never opened (a FIFO would block the read), but said.
+        notes.push({ path: `${displayDir}/${childRel}`, reason: 'not_a_file', message: `${displayDir}/${childRel} was not read: ${skipWords('not_a_file')}` })
       }
     }
   }

@@ -19,6 +19,7 @@ export async function resolveProjectFolder(input: string, homeDir: string): Prom
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new RpcError('not_found', `No folder at ${expanded}`)
     if (code === 'EACCES') throw new RpcError('permission_denied', `Cannot read ${expanded}: permission denied`)
+    if (code === 'ELOOP') throw new RpcError('io_error', `Cannot open ${expanded}: it is a symbolic link loop (or passes through one)`)
     throw new RpcError('io_error', `Cannot open ${expanded}: ${(err as Error).message}`)
   }
   const info = await stat(real)
