@@ -1,11 +1,14 @@
 /**
  * Facts for the frozen session context: a one-level listing of the root, git branch and HEAD, the local date. Git is
  * read from the files under `.git` (HEAD, refs, packed-refs) rather than by running git: no process to spawn, and
- * nothing to go wrong when git is not installed. Nothing here throws; an unknown fact is left out.
+ * nothing to go wrong when git is not installed. Nothing here throws; an unknown fact is left out. Git's files are read
+ * only from the root's own `.git` or from a worktree's or submodule's folder in its repository's `.git` (see
+ * `gitAdminFolderOwner`), only as regular files of at most 4 MB, never through a link out of those folders.
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { readdir, realpath, stat } from 'node:fs/promises'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { GitFacts, RootEntry } from '../../engine/prompt/gathered'
+import { readRegularFile } from '../tools/regular-file'
 
 /** Entries never shown in the listing: git's own folder says nothing about the project. */
 const HIDDEN_ENTRIES = new Set(['.git'])
@@ -54,38 +57,106 @@ const HEX_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 /** Git metadata files are small; anything bigger is not what it claims to be. */
 const MAX_GIT_FILE_BYTES = 4 * 1024 * 1024
 
-async function readSmall(path: string): Promise<string | null> {
+function isUnder(folder: string, path: string): boolean {
+  const rel = relative(folder, path)
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`))
+}
+
+/**
+ * `rel` (`/`-separated, no `..`) inside the git folder `dir`, when its real path stays in `dir` and it is a regular
+ * file of at most MAX_GIT_FILE_BYTES; else null. A FIFO or device is never opened (regular-file.ts).
+ */
+async function readGitFile(dir: string, rel: string): Promise<string | null> {
   try {
-    const info = await stat(path)
-    if (!info.isFile() || info.size > MAX_GIT_FILE_BYTES) return null
-    return await readFile(path, 'utf8')
+    const real = await realpath(join(dir, rel))
+    if (!isUnder(dir, real)) return null
+    return (await readRegularFile(real, { maxBytes: MAX_GIT_FILE_BYTES })).toString('utf8')
   } catch {
     return null
   }
 }
 
-/** The git folder of `root`: `.git` itself, or the folder a `.git` file (worktree, submodule) points to. */
-async function gitDirOf(root: string): Promise<string | null> {
-  const dotGit = join(root, '.git')
+/**
+ * Where a `.git` file's `gitdir:` may lead (docs/security.md): a worktree's folder in its main repository,
+ * `<repo>/.git/worktrees/<name>`, or a submodule's, `<repo>/.git/modules/<name>` (a submodule's name may have
+ * slashes, and nested submodules add `/modules/<name>` again). Those usually lie outside the project root, so this
+ * is the one place git facts are read from outside it. Anything else, `gitdir: /home/me/.ssh`, is not followed.
+ * Returns the `.git` folder that holds it (where a worktree's `commondir` must lead), or null.
+ */
+export function gitAdminFolderOwner(realGitDir: string): string | null {
+  const parts = realGitDir.split(sep)
+  const at = parts.lastIndexOf('.git')
+  if (at < 1) return null
+  const below = parts.slice(at + 1)
+  if (below.some((p) => p === '' || p === '.' || p === '..')) return null
+  const owner = parts.slice(0, at + 1).join(sep)
+  if (below.length === 2 && below[0] === 'worktrees') return owner
+  if (below.length >= 2 && below[0] === 'modules') return owner
+  return null
+}
+
+/**
+ * The git folder of `root`: its own `.git` folder when that lies inside the root (a link out of it is not
+ * followed), or the folder a `.git` file (worktree, submodule) points to when that is one `gitAdminFolderOwner`
+ * allows. `common` is the folder a worktree's `commondir` may name: its main repository's `.git`.
+ */
+async function gitDirOf(root: string): Promise<{ dir: string; common: string | null } | null> {
+  let realRoot: string
+  let dotGit: string
   try {
-    const info = await stat(dotGit)
-    if (info.isDirectory()) return dotGit
+    realRoot = await realpath(root)
+    dotGit = await realpath(join(realRoot, '.git'))
   } catch {
     return null
   }
-  const pointer = await readSmall(dotGit)
-  const match = pointer?.match(/^gitdir:\s*(.+)\s*$/m)
-  return match ? resolve(root, match[1]!.trim()) : null
+  if (!isUnder(realRoot, dotGit)) return null
+  let info
+  try {
+    info = await stat(dotGit)
+  } catch {
+    return null
+  }
+  if (info.isDirectory()) return { dir: dotGit, common: null }
+  let pointer: string
+  try {
+    pointer = (await readRegularFile(dotGit, { maxBytes: MAX_GIT_FILE_BYTES })).toString('utf8')
+  } catch {
+    return null
+  }
+  const match = pointer.match(/^gitdir:\s*(.+)\s*$/m)
+  if (!match) return null
+  let target: string
+  try {
+    target = await realpath(resolve(realRoot, match[1]!.trim()))
+    if (!(await stat(target)).isDirectory()) return null
+  } catch {
+    return null
+  }
+  // A pointer to a folder inside the project is as safe as a `.git` folder there.
+  if (isUnder(realRoot, target)) return { dir: target, common: gitAdminFolderOwner(target) }
+  const owner = gitAdminFolderOwner(target)
+  return owner === null ? null : { dir: target, common: owner }
 }
 
-async function resolveRef(gitDir: string, ref: string): Promise<string | null> {
-  // A worktree keeps its refs in the main repository; `commondir` says where that is.
-  const common = await readSmall(join(gitDir, 'commondir'))
-  const dirs = common === null ? [gitDir] : [gitDir, resolve(gitDir, common.trim())]
+/** A ref name git would accept as a path under the git folder: `refs/…`, no `..`, no empty or dot-led segment. */
+function isSafeRef(ref: string): boolean {
+  return ref.startsWith('refs/') && !ref.includes('\\') && ref.split('/').every((p) => p !== '' && !p.startsWith('.'))
+}
+
+async function resolveRef(gitDir: { dir: string; common: string | null }, ref: string): Promise<string | null> {
+  if (!isSafeRef(ref)) return null
+  // A worktree keeps its refs in the main repository; `commondir` says where that is, and it may only say the
+  // `.git` folder the worktree's folder lies in.
+  const dirs = [gitDir.dir]
+  const commondir = (await readGitFile(gitDir.dir, 'commondir'))?.trim()
+  if (commondir !== undefined && commondir !== '' && gitDir.common !== null) {
+    const common = await realpath(resolve(gitDir.dir, commondir)).catch(() => null)
+    if (common === gitDir.common) dirs.push(common)
+  }
   for (const dir of dirs) {
-    const loose = (await readSmall(join(dir, ref)))?.trim()
+    const loose = (await readGitFile(dir, ref))?.trim()
     if (loose !== undefined && HEX_SHA.test(loose)) return loose
-    const packed = await readSmall(join(dir, 'packed-refs'))
+    const packed = await readGitFile(dir, 'packed-refs')
     if (packed !== null) {
       for (const line of packed.split('\n')) {
         const [sha, name] = line.trim().split(' ')
@@ -96,11 +167,11 @@ async function resolveRef(gitDir: string, ref: string): Promise<string | null> {
   return null
 }
 
-/** Branch and HEAD of the repository at `root`, or null when it is not one. */
+/** Branch and HEAD of the repository at `root`, or null when it is not one (or its git folder is not followed). */
 export async function readGitFacts(root: string): Promise<GitFacts | null> {
   const gitDir = await gitDirOf(root)
   if (gitDir === null) return null
-  const head = (await readSmall(join(gitDir, 'HEAD')))?.trim()
+  const head = (await readGitFile(gitDir.dir, 'HEAD'))?.trim()
   if (head === undefined) return null
   const symbolic = head.match(/^ref:\s*(refs\/\S+)$/)
   if (symbolic) {
