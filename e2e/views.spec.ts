@@ -1,0 +1,342 @@
+/**
+ * Views at the sizes people use them, in Chromium against the browser host and the simulator: the Claude Code
+ * sessions panel as a modal dialog (Esc closes it and nothing else, focus in and back out, Tab kept inside), its
+ * listing by last activity with whole titles on hover, an imported session's tool calls naming what they did; the
+ * inspector at 1000×700, where it gets about 330 px; the compaction settings' number fields while they are typed;
+ * and the Files view picking a file it cannot edit. Each view changed is photographed at 1000×700 and 1280×800, in
+ * light and dark (e2e/screenshots/views-*.png).
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { appEvent, expect, openApp, openProjectWithSession, startHost, test as base, type BrowserHostProcess } from './fixtures'
+
+const SHOTS = 'e2e/screenshots'
+const SIZES = [
+  [1000, 700],
+  [1280, 800],
+] as const
+
+// A Claude Code projects folder: the real tool-heavy session, and three copies of a short one whose lines say they
+// were written on other days. The files' times are set the other way round, so an order by file time and an order by
+// last activity differ in every place.
+const configDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-claude-'))
+const ccProject = join(configDir, 'projects', '-home-marco-projects-spotter')
+mkdirSync(ccProject, { recursive: true })
+const REAL = join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter')
+copyFileSync(join(REAL, 'tool_heavy.jsonl'), join(ccProject, 'tool_heavy.jsonl'))
+const LONG_TITLE =
+  'mix phx.server does not seem to start after the upgrade to Phoenix 1.8: the endpoint crashes with a missing secret_key_base, and the logs mention the runtime config'
+const short = readFileSync(join(REAL, 'short.jsonl'), 'utf8')
+const copies = [
+  { name: 'march-1', day: '2026-03-01', title: 'the first of March', hoursAgo: 1 },
+  { name: 'march-3', day: '2026-03-03', title: LONG_TITLE, hoursAgo: 3 },
+  { name: 'march-2', day: '2026-03-02', title: 'the second of March', hoursAgo: 2 },
+]
+const now = Date.now() / 1000
+utimesSync(join(ccProject, 'tool_heavy.jsonl'), now, now)
+for (const c of copies) {
+  const path = join(ccProject, `${c.name}.jsonl`)
+  writeFileSync(path, short.replaceAll('2026-02-10T', `${c.day}T`).replace('mix phx.server doesnt seem to start', c.title))
+  utimesSync(path, now - c.hoursAgo * 3600, now - c.hoursAgo * 3600)
+}
+
+const test = base.extend<{ host: BrowserHostProcess }>({
+  host: async ({}, use) => {
+    const host = await startHost({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
+    await use(host)
+    await host.stop()
+  },
+})
+
+test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
+
+function project(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-'))
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
+  return dir
+}
+
+/** Switches the theme as a user does, through the command palette (the page and Monaco both follow). */
+async function theme(page: Page, which: 'light' | 'dark' | 'system'): Promise<void> {
+  await page.keyboard.press('Control+k')
+  await page.getByLabel('Type a command').fill(which === 'system' ? 'theme follow' : `theme ${which}`)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('palette')).toHaveCount(0)
+  if (which === 'system') await expect(page.locator('html[data-theme]')).toHaveCount(0)
+  else await expect(page.locator(`html[data-theme="${which}"]`)).toHaveCount(1)
+  await nextFrame(page)
+}
+
+async function nextFrame(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+}
+
+/**
+ * The page at both sizes in light and dark, as `views-<name>-<w>x<h>-<theme>.png`. The theme is switched through the
+ * palette, so a dialog open over the page is closed first (`close`); `show` runs before each photograph, to open it
+ * again or scroll to what is photographed. The page ends at 1280×800 in the system's theme.
+ */
+async function shots(page: Page, name: string, show?: () => Promise<void>, close?: () => Promise<void>): Promise<void> {
+  for (const t of ['light', 'dark'] as const) {
+    await close?.()
+    await theme(page, t)
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height })
+      await nextFrame(page)
+      await show?.()
+      await page.screenshot({ path: `${SHOTS}/views-${name}-${width}x${height}-${t}.png` })
+    }
+  }
+  await close?.()
+  await theme(page, 'system')
+  await page.setViewportSize({ width: 1280, height: 800 })
+}
+
+async function openPanel(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+  const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+  await expect(panel.locator('tr[data-session-file]')).toHaveCount(4)
+  return panel
+}
+
+const focusInside = (panel: Locator) => panel.evaluate((el) => el.contains(document.activeElement))
+
+test('Claude Code panel: Esc closes it and only it, so a turn waiting for approval goes on; focus goes back to the button that opened it', async ({ page, host }) => {
+  const dir = project({ 'greet.ts': 'export const greet = () => "hello"\n' })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await page.getByLabel('Message').fill('replace "hello" with "goodbye" in greet.ts')
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').press('Enter')
+    const approval = page.getByRole('group', { name: 'Approval needed' })
+    await expect(approval).toContainText('Edit greet.ts')
+
+    const opener = page.getByRole('button', { name: 'Claude Code sessions & proxy…' })
+    const panel = await openPanel(page)
+    await expect(panel).toBeFocused()
+    // Esc is the dialog's: it closes it, and marks the key handled so that nothing behind it acts on it too.
+    const handled = await page.evaluate(() => {
+      const esc = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true })
+      ;(document.activeElement ?? document.body).dispatchEvent(esc)
+      return esc.defaultPrevented
+    })
+    expect(handled).toBe(true)
+    await expect(panel).toHaveCount(0)
+    await expect(opener).toBeFocused()
+    await expect(approval).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Stop (Esc)' })).toBeVisible()
+
+    // With the keyboard, as a user does it: the same again.
+    await opener.press('Enter')
+    await expect(panel).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(panel).toHaveCount(0)
+    await expect(opener).toBeFocused()
+    await expect(approval).toBeVisible()
+
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+    await ended
+    await expect(page.locator('.tool-call[data-tool="edit_file"][data-status="done"]')).toHaveCount(1)
+    await expect(page.locator('.note', { hasText: 'Stopped.' })).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('Claude Code panel: Tab and Shift+Tab go round its own controls while it is open', async ({ page, host }) => {
+  await openApp(page, host.url)
+  const panel = await openPanel(page)
+  await expect(panel).toBeFocused()
+  const controls = await panel.evaluate((el) => [...el.querySelectorAll('button, input, select, textarea, [href], [tabindex]:not([tabindex="-1"])')].filter((c) => !(c as HTMLButtonElement).disabled).length)
+  expect(controls).toBeGreaterThan(5)
+  for (let i = 0; i < controls + 2; i++) {
+    await page.keyboard.press('Tab')
+    expect(await focusInside(panel), `after Tab ${i + 1}`).toBe(true)
+  }
+  // Round the end: the last control, then Tab comes back to the first (the Close button).
+  await panel.getByRole('button', { name: 'Close' }).focus()
+  await page.keyboard.press('Shift+Tab')
+  expect(await focusInside(panel)).toBe(true)
+  await expect(panel.getByRole('button', { name: 'Close' })).not.toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(panel.getByRole('button', { name: 'Close' })).toBeFocused()
+  // A click beside it, on the backdrop, closes it; the focus goes back to the button that opened it.
+  await page.mouse.click(5, 300)
+  await expect(panel).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Claude Code sessions & proxy…' })).toBeFocused()
+})
+
+test('Claude Code panel: sessions by last activity, newest first, with the whole title on hover; an imported session names what each tool call did', async ({ page, host }) => {
+  await openApp(page, host.url)
+  const panel = await openPanel(page)
+  const rows = panel.locator('tr[data-session-file]')
+  await expect(rows).toHaveCount(4)
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-session-file')))).toEqual(['march-3', 'march-2', 'march-1', 'tool_heavy'])
+  const long = panel.locator('tr[data-session-file="march-3"] td.cc-title')
+  await expect(long).toHaveAttribute('title', `${LONG_TITLE}\n${join(ccProject, 'march-3.jsonl')}`)
+  await shots(
+    page,
+    'transcripts-panel',
+    async () => {
+      if ((await panel.count()) === 0) await openPanel(page)
+    },
+    async () => {
+      if ((await panel.count()) > 0) await page.keyboard.press('Escape')
+      await expect(panel).toHaveCount(0)
+    },
+  )
+
+  await openPanel(page)
+  await panel.locator('tr[data-session-file="tool_heavy"]').getByRole('button', { name: 'Import' }).click()
+  await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+  await expect(panel).toHaveCount(0)
+  await expect(page.getByTestId('passes-list').getByRole('option')).toHaveCount(4)
+  // Claude Code's tools name their subject as Loupe's do: the file read, the pattern looked for, the page fetched.
+  await expect(page.locator('.tool-call[data-tool="Read"] .tool-subject').first()).toHaveText(/\S/)
+  await expect(page.locator('.tool-call[data-tool="Glob"] .tool-subject').first()).toHaveText(/\S/)
+  await expect(page.locator('.tool-call[data-tool="WebFetch"] .tool-subject').first()).toHaveText(/^https?:\/\//)
+  await shots(page, 'transcripts-chat', () => page.locator('.tool-call[data-tool="Read"]').first().scrollIntoViewIfNeeded())
+})
+
+test('inspector at 1000×700: its header, the passes that matter and the pass line fit; the splitter shows keyboard focus', async ({ page, host }) => {
+  const dir = project({ 'README.md': '# Greeter\n\nPrints a friendly hello.\n' })
+  try {
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await page.getByLabel('Message').fill('read README.md')
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').press('Enter')
+    await ended
+    const inspector = page.getByTestId('inspector')
+    const rows = page.getByTestId('passes-list').getByRole('option')
+    await expect(rows).not.toHaveCount(0)
+    const pane = (await inspector.boundingBox())!
+    expect(pane.width).toBeLessThan(400)
+    const right = pane.x + pane.width
+
+    // The header keeps its buttons on screen, on one line.
+    const hide = inspector.getByRole('button', { name: 'Collapse the inspector' })
+    const dock = inspector.getByRole('button', { name: 'Dock below the chat' })
+    for (const button of [hide, dock]) {
+      const box = (await button.boundingBox())!
+      expect(box.x + box.width).toBeLessThanOrEqual(right)
+    }
+    expect((await inspector.locator('.insp-head').boundingBox())!.height).toBeLessThan(40)
+
+    // The list drops the latency, the time, the attempts and the model, and shows the cost and the cache in full.
+    const head = inspector.locator('.insp-row-head')
+    await expect(head.getByText('1st byte / total')).toBeHidden()
+    await expect(head.getByText('model', { exact: true })).toBeHidden()
+    for (const cell of [head.getByText('cost', { exact: true }), head.getByText('cache', { exact: true }), rows.first().locator('.insp-badge')]) {
+      await expect(cell).toBeVisible()
+      const box = (await cell.boundingBox())!
+      expect(box.x + box.width).toBeLessThanOrEqual(right)
+    }
+
+    // The whole project's list keeps the session each pass belongs to (where the model was) and drops the kind.
+    await inspector.getByRole('combobox', { name: 'Which passes' }).selectOption('project')
+    await expect(head.getByText('session', { exact: true })).toBeVisible()
+    await expect(head.getByText('kind', { exact: true })).toBeHidden()
+    await expect(rows.first().locator('.insp-session')).toBeVisible()
+    const badge = (await rows.first().locator('.insp-badge').boundingBox())!
+    expect(badge.x + badge.width).toBeLessThanOrEqual(right)
+    await page.screenshot({ path: `${SHOTS}/views-inspector-project-1000x700.png` })
+    await inspector.getByRole('combobox', { name: 'Which passes' }).selectOption('session')
+    await expect(head.getByText('model', { exact: true })).toBeHidden()
+
+    // The selected pass's line is read whole, wrapped if need be.
+    await rows.last().click()
+    const line = inspector.getByTestId('pass-line')
+    await expect(line).toContainText('Pass')
+    expect(await line.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+
+    // The splitter, reached with the keyboard (Shift+Tab from the header's first control), shows it has the focus.
+    const splitter = inspector.getByRole('separator', { name: 'Resize the inspector' })
+    await inspector.getByRole('combobox', { name: 'Which passes' }).focus()
+    await page.keyboard.press('Shift+Tab')
+    await expect(splitter).toBeFocused()
+    const focused = await splitter.evaluate((el) => ({ visible: el.matches(':focus-visible'), outline: getComputedStyle(el).outlineStyle }))
+    expect(focused).toEqual({ visible: true, outline: 'solid' })
+    await page.screenshot({ path: `${SHOTS}/views-inspector-splitter-focus-1000x700.png` })
+    await page.getByLabel('Message').focus()
+
+    await shots(page, 'inspector')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('settings: a number field keeps what is typed, says what is wrong beside it, and Save waits until every field is right', async ({ page, host }) => {
+  const dir = project({ 'README.md': '# Greeter\n' })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await page.getByRole('tab', { name: 'Settings' }).click()
+    const threshold = page.getByRole('spinbutton', { name: 'Threshold' })
+    const save = page.getByRole('button', { name: 'Save compaction settings' })
+    await expect(threshold).toHaveValue('80')
+    await expect(save).toBeDisabled()
+
+    // Cleared, the field stays empty (not "0"), and says what it needs.
+    await threshold.fill('')
+    await expect(threshold).toHaveValue('')
+    await expect(threshold).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.locator('#compaction-threshold-problem')).toContainText('Enter the threshold as a percentage')
+    await expect(save).toBeDisabled()
+    // Typed one key at a time, it reads as typed (not "0150").
+    await threshold.pressSequentially('150')
+    await expect(threshold).toHaveValue('150')
+    await expect(page.locator('#compaction-threshold-problem')).toContainText('above 0 % and below 100 %')
+    await expect(save).toBeDisabled()
+    // Saving another setting (the theme, as the photographs do) leaves what is typed here alone.
+    await shots(page, 'settings-invalid', () => page.locator('section[aria-labelledby="set-compaction"]').scrollIntoViewIfNeeded())
+    await expect(threshold).toHaveValue('150')
+
+    await threshold.fill('85')
+    await expect(page.locator('#compaction-threshold-problem')).toHaveCount(0)
+    await page.getByRole('spinbutton', { name: 'Target' }).fill('90')
+    await expect(page.locator('#compaction-target-problem')).toContainText('below the threshold (85 %)')
+    await expect(save).toBeDisabled()
+    await page.getByRole('spinbutton', { name: 'Target' }).fill('50')
+    await expect(save).toBeEnabled()
+    await save.click()
+    await expect(save).toBeDisabled()
+    await expect.poll(() => readFileSync(join(dir, '.loupe', 'config.toml'), 'utf8')).toMatch(/threshold = 0\.85[\s\S]*target = 0\.5/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('files: a file the prompt builder skips (over 1 MB, binary) gets a note saying why in the editor area, not an error', async ({ page, host }) => {
+  const big = `# Agents\n\n${'Everything the agent should know, said at length. '.repeat(22_000)}\n`
+  expect(big.length).toBeGreaterThan(1024 * 1024)
+  const dir = project({ 'AGENTS.md': big, 'CLAUDE.md': Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02, 0x0a]) })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await page.getByRole('tab', { name: 'Files' }).click()
+    const main = page.locator('.files-main')
+    const note = page.getByTestId('unopenable-note')
+
+    await page.locator('.files-node[data-path="AGENTS.md"]').click()
+    await expect(note).toHaveAttribute('data-kind', 'too_large')
+    await expect(note).toContainText('AGENTS.md cannot be edited here')
+    await expect(note).toContainText('larger than 1 MB')
+    await expect(note).toContainText('1,048,576 bytes')
+    await expect(note).toContainText(join(dir, 'AGENTS.md'))
+    await expect(main.getByRole('alert')).toHaveCount(0)
+    await expect(main.getByText('Pick a file to edit')).toHaveCount(0)
+    await shots(page, 'files-too-large')
+
+    await page.locator('.files-node[data-path="CLAUDE.md"]').click()
+    await expect(note).toHaveAttribute('data-kind', 'binary')
+    await expect(note).toContainText('binary file')
+    await expect(main.getByRole('alert')).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
