@@ -77,6 +77,7 @@ export async function locate(absPath: string, allowedRoots: ReadonlyArray<string
     realPath = await io.realpath(absPath)
   } catch (err) {
     const code = errorCode(err)
+    if (code === 'ELOOP') return { kind: 'unreadable', detail: 'it is a symbolic link loop' }
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return { kind: 'unreadable', detail: code }
     try {
       const link = await io.lstat(absPath)

@@ -47,3 +47,11 @@ describe.runIf(FIFOS)('FIFOs among instruction files', () => {
     expect(io.opened).toEqual([])
   })
 })
+
+describe('symbolic link loops among instruction files', () => {
+  it('are named as loops in the notes', async () => {
+    box.link('CLAUDE.md', 'CLAUDE.md')
+    const g = await gatherProjectContext(box.root, { homeDir: box.home, loupeHome: box.loupeHome, now: 0 })
+    expect(g.notes).toContainEqual({ path: 'CLAUDE.md', reason: 'unreadable', message: 'CLAUDE.md was not read: it is a symbolic link loop' })
+  })
+})
