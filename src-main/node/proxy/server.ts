@@ -19,6 +19,8 @@ export interface ProxyOptions {
   readonly log?: Logger
   /** Called after each exchange, off the streaming path (after the client has its last byte). */
   readonly onExchange: (exchange: Exchange) => void
+  /** How long `close` waits for exchanges already forwarded before it cuts them (default STOP_WAIT_MS). */
+  readonly stopWaitMs?: number
 }
 
 export interface RunningProxy {
@@ -26,9 +28,16 @@ export interface RunningProxy {
   readonly url: string
   readonly port: number
   readonly upstream: string
-  /** Stops listening, lets the requests in flight finish (and be recorded), then resolves. */
+  /**
+   * Stops listening and drops the requests whose bodies are still arriving (their connections are destroyed;
+   * nothing of them was forwarded). Exchanges already forwarded may finish and are recorded, for up to
+   * `stopWaitMs`; those still running then are cut, and recorded as cancelled. Resolves when all is recorded.
+   */
   close(): Promise<void>
 }
+
+/** How long stopping waits for the exchanges already forwarded (a streamed answer can run for minutes). */
+export const STOP_WAIT_MS = 10_000
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
@@ -47,7 +56,11 @@ export function parseUpstream(upstream: string): URL {
 export async function startCaptureProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = parseUpstream(options.upstream)
   const clock = options.clock ?? { now: () => Date.now() }
+  // Requests from arrival until their exchange is recorded (or until they are dropped, for those never forwarded).
   let inFlight = 0
+  // Requests whose bodies are still arriving: nothing of them has gone upstream yet.
+  const receiving = new Set<IncomingMessage>()
+  let closing = false
   let drained: (() => void) | null = null
   const settled = (): void => {
     inFlight--
@@ -70,12 +83,20 @@ export async function startCaptureProxy(options: ProxyOptions): Promise<RunningP
       answerError(req, res, 403, 'permission_error', 'The capture proxy answers local agents only (no Origin header, Host 127.0.0.1 or localhost).')
       return
     }
+    if (closing) {
+      // A kept-alive connection's next request, after stop: nothing new is forwarded.
+      answerError(req, res, 503, 'api_error', 'The capture proxy is stopping.', { unread: true })
+      return
+    }
     inFlight++
+    receiving.add(req)
     void forward(req, res, { upstream, clock, onExchange }).then(
       (result) => {
+        receiving.delete(req)
         if (result === 'none') settled()
       },
       (err: unknown) => {
+        receiving.delete(req)
         options.log?.error('capture proxy: forwarding failed', { error: err instanceof Error ? err.message : String(err) })
         settled()
       },
@@ -95,9 +116,26 @@ export async function startCaptureProxy(options: ProxyOptions): Promise<RunningP
     port,
     upstream: upstream.toString().replace(/\/$/, ''),
     close: async () => {
+      closing = true
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve))
+      // A client still sending its body (or one that never finishes) is not waited for: nothing of it went upstream.
+      for (const req of receiving) req.socket.destroy()
+      if (inFlight > 0) {
+        const allRecorded = new Promise<void>((resolve) => (drained = resolve))
+        let timer: NodeJS.Timeout | undefined
+        const waited = await Promise.race([
+          allRecorded.then(() => true),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), options.stopWaitMs ?? STOP_WAIT_MS))),
+        ])
+        clearTimeout(timer)
+        if (!waited) {
+          options.log?.warn('capture proxy: cutting the exchanges still running at stop', { count: inFlight })
+          // Each client's connection closing ends its exchange as cancelled, which is then recorded.
+          server.closeAllConnections()
+          await allRecorded
+        }
+      }
       // Every exchange is recorded; what is left are idle keep-alive connections of clients.
       server.closeAllConnections()
       await closed

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Exchange } from '../../../src-main/node/proxy/forward'
 import { CaptureRecorder } from '../../../src-main/node/proxy/recorder'
-import { startCaptureProxy, type RunningProxy } from '../../../src-main/node/proxy/server'
+import { startCaptureProxy, type ProxyOptions, type RunningProxy } from '../../../src-main/node/proxy/server'
 import { openStore, type Store } from '../../../src-main/node/store'
 import type { PassSummary } from '../../../src-main/node/store/passes'
 import { IdSource } from '../../../src-main/simulator/ids'
@@ -65,7 +65,7 @@ export interface ProxyRig {
   close(): Promise<void>
 }
 
-export async function proxyRig(upstream: string): Promise<ProxyRig> {
+export async function proxyRig(upstream: string, extra: Pick<ProxyOptions, 'stopWaitMs'> = {}): Promise<ProxyRig> {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-proxy-'))
   const store = openStore(join(dir, 'loupe.db'))
   const recorder = new CaptureRecorder({ store, clock: { now: () => Date.now() }, capturedRoot: join(dir, 'captured'), upstream })
@@ -73,6 +73,7 @@ export async function proxyRig(upstream: string): Promise<ProxyRig> {
   const waiting: Array<(r: { exchange: Exchange; pass: PassSummary | null }) => void> = []
   const proxy = await startCaptureProxy({
     upstream,
+    ...extra,
     onExchange: (exchange) => {
       const r = { exchange, pass: recorder.record(exchange) }
       const w = waiting.shift()
