@@ -1,6 +1,6 @@
 /**
- * A project's sessions in the sidebar: pick one, rename it in place (double-click, F2, or the palette), delete it
- * after a confirmation that names it (its × button, or the palette).
+ * A project's sessions in the sidebar: pick one, rename it in place (double-click, F2, its ✎ or the palette), delete
+ * it after a confirmation that names it (Delete, its × or the palette).
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
@@ -82,24 +82,28 @@ function SessionRow({ session, selected }: { session: Session; selected: boolean
         ref={button}
         className={selected ? 'session selected' : 'session'}
         aria-current={selected ? 'true' : undefined}
-        title={`${session.title}\nDouble-click or F2 to rename`}
+        title={`${session.title}\nDouble-click or F2 to rename, Delete to delete`}
+        aria-keyshortcuts="F2 Delete"
         data-session-id={session.id}
         onClick={() => store().sessionSelected(session.id)}
         onDoubleClick={() => store().renameStarted(session.id)}
         onKeyDown={(e) => {
-          if (e.key !== 'F2') return
+          if (e.key === 'F2') store().renameStarted(session.id)
+          else if (e.key === 'Delete' || e.key === 'Backspace') store().deleteAsked(session.id)
+          else return
           e.preventDefault()
-          store().renameStarted(session.id)
         }}
       >
         <span className="session-title">{session.title}</span>
         {activity && <ActivityMarker activity={activity} />}
       </button>
-      <span className="session-actions">
-        <button type="button" className="icon" aria-label={`Rename ${session.title}`} title="Rename (F2)" onClick={() => store().renameStarted(session.id)}>
+      {/* The pointer's way to what F2 and Delete do on the session's button (announced by its aria-keyshortcuts):
+          kept out of the tab order and the accessibility tree, so the list holds one control per session. */}
+      <span className="session-actions" aria-hidden="true">
+        <button type="button" className="icon" tabIndex={-1} title="Rename (F2)" onMouseDown={(e) => e.preventDefault()} onClick={() => store().renameStarted(session.id)}>
           ✎
         </button>
-        <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete…" onClick={() => store().deleteAsked(session.id)}>
+        <button type="button" className="icon" tabIndex={-1} title="Delete… (Delete)" onMouseDown={(e) => e.preventDefault()} onClick={() => store().deleteAsked(session.id)}>
           ×
         </button>
       </span>
