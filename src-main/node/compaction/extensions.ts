@@ -4,7 +4,8 @@
  * deadline; a module that cannot be loaded, is not trusted, or does not implement its interface is replaced by the
  * default, and the reason is returned as a note for the user to see.
  */
-import { readFile, realpath } from 'node:fs/promises'
+import { realpath } from 'node:fs/promises'
+import { describeReadError, readRegularFile } from '../tools/regular-file'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
@@ -109,7 +110,14 @@ async function loadModule(root: string, spec: string, role: Role, loupeHome: str
     notes.push(`The ${role} extension ${spec} was not loaded: ${located.kind === 'outside' ? 'it is outside the project' : located.kind === 'missing' ? 'no such file' : 'it is not a readable file'}. The default is used.`)
     return null
   }
-  const bytes = await readFile(located.realPath)
+  let bytes: Buffer
+  try {
+    // Located as a file a moment ago; read as one (a FIFO swapped in since must not block the pass).
+    bytes = await readRegularFile(located.realPath, { maxBytes: 4 * 1024 * 1024 })
+  } catch (err) {
+    notes.push(`The ${role} extension ${spec} was not loaded: ${describeReadError(spec, err)}. The default is used.`)
+    return null
+  }
   const hash = sha256OfBytes(bytes)
   if (!(await isTrusted(loupeHome, realRoot, spec, hash))) {
     notes.push(`The ${role} extension ${spec} is not trusted for this project (or changed since it was trusted). The default is used until you trust it.`)

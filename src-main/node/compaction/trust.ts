@@ -5,7 +5,8 @@
  * `<loupeHome>/trusted-extensions.json` = `{ "version": 1, "projects": { "<real root>": { "<path>": "<sha256>" } } }`.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
+import { readRegularFile } from '../tools/regular-file'
 import { dirname, join } from 'node:path'
 import { writeFileAtomic } from '../tools/atomic-write'
 
@@ -22,7 +23,7 @@ export function sha256OfBytes(bytes: Uint8Array): string {
 
 async function readTrust(loupeHome: string): Promise<TrustFile> {
   try {
-    const parsed = JSON.parse(await readFile(join(loupeHome, TRUST_FILE), 'utf8')) as Partial<TrustFile>
+    const parsed = JSON.parse((await readRegularFile(join(loupeHome, TRUST_FILE), { maxBytes: 4 * 1024 * 1024 })).toString('utf8')) as Partial<TrustFile>
     if (parsed.version === 1 && typeof parsed.projects === 'object' && parsed.projects !== null) return { version: 1, projects: parsed.projects }
   } catch {
     // Missing or unreadable: nothing is trusted.

@@ -4,8 +4,9 @@
  * `safeStorage` through the same interface. The key is handed to the SDK client and nowhere else: it never
  * reaches the renderer, the database, a log, or a recorded request (capture.ts strips auth headers).
  */
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { readRegularFile } from '../tools/regular-file'
 
 export interface SecretStore {
   get(): Promise<string | null>
@@ -40,7 +41,8 @@ export function fileSecretStore(dataDir: string): SecretStore {
       problem = null
       let text: string
       try {
-        text = await readFile(path, 'utf8')
+        // A regular file of at most 64 kB: a FIFO or a device put in its place must not hold the start.
+        text = (await readRegularFile(path, { maxBytes: 64 * 1024 })).toString('utf8')
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
         if (code === 'ENOENT') return null

@@ -3,9 +3,9 @@
  * value out of range, means the default for that value and a problem to show — never a crash at start. Writes are
  * atomic (temporary file + rename), so a crash leaves the old settings or the new ones.
  */
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../tools/atomic-write'
+import { readRegularFile } from '../tools/regular-file'
 import { AppSettingsSchema, DEFAULT_SETTINGS, SETTINGS_FILE, type AppSettings } from './schema'
 
 export interface SettingsStore {
@@ -47,7 +47,8 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
   // parse may be the user's hand-edited values.
   let damaged: string | null = null
   try {
-    const text = await readFile(path, 'utf8')
+    // A regular file of at most 1 MB: a FIFO or a device put in its place must not hold the start.
+    const text = (await readRegularFile(path, { maxBytes: 1024 * 1024 })).toString('utf8')
     loaded = parseSettings(text)
     if (loaded.problems.length > 0) damaged = text
   } catch (err) {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileSecretStore, memorySecretStore, resolveApiKey, SECRETS_FILE } from '../../../src-main/node/model/keys'
 import { openModelAccess, SIMULATOR_LABEL } from '../../../src-main/node/model/connect'
+import { FIFOS, mkfifo, releaseFifo, within } from '../tools/fifo'
 
 let dir = ''
 beforeEach(async () => {
@@ -36,6 +37,17 @@ describe('API key resolution', () => {
   it('treats an empty stored key as none', async () => {
     await writeFile(join(dir, SECRETS_FILE), '{"anthropicApiKey":"  "}')
     expect(await fileSecretStore(dir).get()).toBeNull()
+  })
+
+  it.skipIf(!FIFOS)('reads no key from a secrets.json that is a named pipe, without waiting on it', async () => {
+    mkfifo(join(dir, SECRETS_FILE))
+    const store = fileSecretStore(dir)
+    try {
+      expect(await within(5_000, store.get(), 'reading secrets.json')).toBeNull()
+      expect(store.problem?.()).toMatch(/could not be read/)
+    } finally {
+      releaseFifo(join(dir, SECRETS_FILE))
+    }
   })
 
   it('reads no key from a secrets.json that does not parse, says why, and replaces it when a key is set', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileSecretStore, memorySecretStore, SECRETS_FILE } from '../../../src-main/node/model/keys'
 import { loadProjectConfig } from '../../../src-main/node/compaction/config'
+import { FIFOS, mkfifo, releaseFifo, within } from '../tools/fifo'
 import {
   DEFAULT_SETTINGS,
   openSettings,
@@ -37,6 +38,17 @@ describe('app settings in the data folder', () => {
     const parsed = parseSettings(JSON.stringify({ theme: 'purple', staticCacheTtl1h: true, somethingNew: 1 }))
     expect(parsed.settings).toEqual({ ...DEFAULT_SETTINGS, staticCacheTtl1h: true })
     expect(parsed.problems).toEqual([expect.stringContaining('theme')])
+  })
+
+  it.skipIf(!FIFOS)('start from the defaults when settings.json is a named pipe, without waiting on it', async () => {
+    mkfifo(join(base, 'settings.json'))
+    try {
+      const store = await within(5_000, openSettings(base), 'opening the settings')
+      expect(store.current()).toEqual(DEFAULT_SETTINGS)
+      expect(store.problems()[0]).toContain('could not be read')
+    } finally {
+      releaseFifo(join(base, 'settings.json'))
+    }
   })
 
   it('keep a damaged file as it was, beside the new one, when a change rewrites it', async () => {
