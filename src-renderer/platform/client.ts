@@ -74,9 +74,15 @@ function fromWebSocket(): LoupeClient {
         for (const listener of listeners) listener(frame.name, frame.payload)
       }
     }
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       socket = null
-      fail('The connection to Loupe was lost; reconnecting')
+      // 1009: the host closed the connection on a frame too large to read (over 64 MB, src-main/server/websocket.ts);
+      // every request still waiting for an answer fails with it, and the connection is made again.
+      fail(
+        event.code === 1009
+          ? 'A request was too large for the connection to Loupe (over 64 MB), which closed; the requests waiting for an answer failed; reconnecting'
+          : 'The connection to Loupe was lost; reconnecting',
+      )
       for (const listener of listeners) listener('connection.lost', null)
       setTimeout(connect, retryMs)
       retryMs = Math.min(retryMs * 2, 5000)
