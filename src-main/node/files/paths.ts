@@ -6,7 +6,7 @@
  * Paths arrive as the Files view shows them (the prompt builder's display paths): relative to the root, `~/…` for
  * the home folder, or absolute.
  */
-import { realpath } from 'node:fs/promises'
+import { lstat, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { isInside } from '../instructions/safe-read'
 
@@ -58,6 +58,10 @@ export async function confine(path: string, roots: FileRoots): Promise<Confined>
     const scope = scopeOf(real)
     if (scope === null) return { ok: false, code: 'permission_denied', message: `${path} resolves to ${real}, outside the project and ${roots.loupeHome}` }
     return { ok: true, absPath, realPath: real, exists: true, scope }
+  }
+  // A link that leads nowhere (dangling, or a loop) is there, though it does not resolve: writing would replace it.
+  if (await lstat(absPath).then(() => true, () => false)) {
+    return { ok: false, code: 'invalid_input', message: `${path} is a symbolic link that leads nowhere (its target is missing, or it loops); the Files view does not replace it` }
   }
   // Not there yet: the first folder up the chain that exists decides where it would land.
   let folder = dirname(absPath)

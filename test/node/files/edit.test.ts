@@ -94,6 +94,16 @@ describe('the Files door refuses', () => {
     expect(readFileSync(join(box.outside, 'secret.md'), 'utf8')).toBe(SECRET)
   })
 
+  it('a link that leads nowhere (dangling or a loop): it stays a link', async () => {
+    box.link('AGENTS.md', join(box.root, 'AGENTS.md'))
+    box.link('CLAUDE.md', join(box.root, 'gone.md'))
+    for (const path of ['AGENTS.md', 'CLAUDE.md']) {
+      const err = await failure(saveFile(box, { path, text: 'replaced', baseSha256: null }))
+      expect(err.message, path).toContain('symbolic link that leads nowhere')
+      expect(lstatSync(join(box.root, path)).isSymbolicLink(), path).toBe(true)
+    }
+  })
+
   it('any path the prompt builder does not list: other files, parent folders, version control', async () => {
     box.write('CLAUDE.md', 'x')
     box.write('src/main.ts', 'code')
