@@ -1,0 +1,338 @@
+/**
+ * Sessions as a daily driver uses them: Esc closes the innermost thing before it stops a turn; sessions are renamed
+ * and deleted from the sidebar and the palette; a half-written message survives a change of view or session; an
+ * approval takes the keyboard and the sidebar marks sessions that run or wait; an imported Claude Code session is
+ * read-only and says who wrote it. Screenshots of the new UI go to e2e/screenshots/ in both themes.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, openApp, openProjectWithSession, rpc, startHost, test as base, type BrowserHostProcess } from './fixtures'
+
+// A Claude Code projects folder holding one real session, for the imported-session tests. Its working folder is
+// made to exist on this machine (a temporary "spotter"), so the import files it under that project and it can be
+// continued there.
+const configDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-claude-'))
+const spotter = join(configDir, 'spotter')
+mkdirSync(spotter)
+const transcriptDir = join(configDir, 'projects', '-spotter')
+mkdirSync(transcriptDir, { recursive: true })
+const transcript = readFileSync(join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter', 'tool_heavy.jsonl'), 'utf8')
+writeFileSync(join(transcriptDir, 'tool_heavy.jsonl'), transcript.replaceAll('"cwd":"/home/marco/projects/spotter"', `"cwd":${JSON.stringify(spotter)}`))
+
+const test = base.extend<{ host: BrowserHostProcess; app: Page; project: string }>({
+  host: async ({}, use) => {
+    const host = await startHost({ CLAUDE_CONFIG_DIR: configDir })
+    await use(host)
+    await host.stop()
+  },
+  app: async ({ page, host }, use) => {
+    await openApp(page, host.url)
+    await use(page)
+  },
+  // A small project folder for the agent to read and edit.
+  project: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-'))
+    writeFileSync(join(dir, 'README.md'), '# Greeter\n\nPrints a friendly hello.\n')
+    writeFileSync(join(dir, 'greet.ts'), 'export const greet = () => "hello"\n')
+    await use(dir)
+    rmSync(dir, { recursive: true, force: true })
+  },
+})
+
+test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
+
+/** Resolves with the reason of the next `turn.ended` the page receives. Call it before the action that ends the turn. */
+function nextTurnEnd(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) =>
+        window.addEventListener('loupe:event', (e) => {
+          const { name, payload } = (e as CustomEvent).detail as { name: string; payload: { reason: string } }
+          if (name === 'turn.ended') resolve(payload.reason)
+        }),
+      ),
+  )
+}
+
+async function shoot(page: Page, name: string, target?: { screenshot(o: { path: string }): Promise<unknown> }): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme)
+    await (target ?? page).screenshot({ path: `e2e/screenshots/sessions-${name}-${theme}.png` })
+  }
+  await page.evaluate(() => delete document.documentElement.dataset.theme)
+}
+
+const sessionList = (page: Page) => page.getByRole('list', { name: 'Sessions' })
+const sessionButtons = (page: Page) => sessionList(page).locator('button.session')
+
+test('Esc closes the deny form and a dialog first, and stops the turn only when nothing else took it', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.fill('replace "hello" with "goodbye" in greet.ts')
+  const firstEnd = nextTurnEnd(app)
+  await composer.press('Enter')
+  const approval = app.getByRole('group', { name: 'Approval needed' })
+
+  // Esc in the reason field takes the form back to its buttons, and leaves the turn waiting for the answer.
+  await approval.getByRole('button', { name: 'Deny…' }).click()
+  const reason = approval.getByLabel('Reason for denying')
+  await expect(reason).toBeFocused()
+  await reason.press('Escape')
+  await expect(approval.getByRole('button', { name: 'Approve once' })).toBeVisible()
+  await expect(approval.getByRole('button', { name: 'Deny…' })).toBeFocused()
+
+  // Esc closes the Claude Code sessions dialog, and only the dialog.
+  await app.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+  const dialog = app.getByRole('dialog', { name: 'Claude Code sessions' })
+  await expect(dialog).toBeVisible()
+  await app.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+
+  // The turn was never stopped: the answer sent after those keys (on the same socket) finds it waiting.
+  await approval.getByRole('button', { name: 'Approve once' }).click()
+  expect(await firstEnd).toBe('end_turn')
+
+  // With nothing else open, Esc stops the turn.
+  await composer.fill('replace "goodbye" with "bye" in greet.ts')
+  const secondEnd = nextTurnEnd(app)
+  await composer.press('Enter')
+  await expect(approval).toBeVisible()
+  await app.keyboard.press('Escape')
+  expect(await secondEnd).toBe('cancelled')
+})
+
+test('a session is renamed from the sidebar (double-click, F2) and from the palette', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  const session = sessionButtons(app).first()
+  await session.dblclick()
+  const field = sessionList(app).getByLabel('Session name')
+  await expect(field).toBeFocused()
+  await field.fill('Greeter refactor')
+  await shoot(app, 'rename', app.getByRole('navigation', { name: 'Projects' }))
+  await field.press('Enter')
+  await expect(session).toHaveText('Greeter refactor')
+  await expect(session).toBeFocused()
+  await expect(app.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText('Greeter refactor')
+  const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+  const titles = async () => ((await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ title: string }>).map((s) => s.title)
+  expect(await titles()).toEqual(['Greeter refactor'])
+
+  // F2 starts renaming; Esc leaves the name as it was (and stops nothing).
+  await session.press('F2')
+  await expect(field).toBeFocused()
+  await field.fill('Not this')
+  await field.press('Escape')
+  await expect(session).toHaveText('Greeter refactor')
+
+  // The palette renames the open session.
+  await app.keyboard.press('Control+k')
+  await app.getByLabel('Type a command').fill('rename')
+  await app.keyboard.press('Enter')
+  await expect(field).toBeFocused()
+  await field.fill('Named from the palette')
+  await field.press('Enter')
+  await expect(session).toHaveText('Named from the palette')
+  expect(await titles()).toEqual(['Named from the palette'])
+})
+
+test('a session is deleted after a confirmation that names it, from the sidebar and the palette', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  await sessionButtons(app).first().dblclick()
+  await sessionList(app).getByLabel('Session name').fill('Keep me')
+  await app.keyboard.press('Enter')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(2)
+  await sessionButtons(app).first().dblclick()
+  await sessionList(app).getByLabel('Session name').fill('Scratch')
+  await app.keyboard.press('Enter')
+
+  // From the sidebar, with the pointer (the row's ×): the dialog names the session; Esc keeps it.
+  const scratch = sessionList(app).locator('li', { hasText: 'Scratch' })
+  await scratch.hover()
+  await shoot(app, 'row-actions', app.getByRole('navigation', { name: 'Projects' }))
+  await scratch.locator('button[title^="Delete"]').click()
+  const confirm = app.getByRole('alertdialog', { name: 'Delete “Scratch”?' })
+  await expect(confirm).toBeVisible()
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await shoot(app, 'delete-confirmation')
+  await app.keyboard.press('Escape')
+  await expect(confirm).toHaveCount(0)
+  await expect(sessionButtons(app)).toHaveCount(2)
+  // …and with the keyboard (Delete on the session).
+  await sessionButtons(app).filter({ hasText: 'Scratch' }).press('Delete')
+  await confirm.getByRole('button', { name: 'Delete session' }).click()
+  await expect(sessionButtons(app)).toHaveText(['Keep me'])
+  const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+  const titles = async () => ((await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ title: string }>).map((s) => s.title)
+  expect(await titles()).toEqual(['Keep me'])
+
+  // From the palette: the open session.
+  await sessionButtons(app).first().click()
+  await app.keyboard.press('Control+k')
+  await app.getByLabel('Type a command').fill('delete')
+  await app.keyboard.press('Enter')
+  await app.getByRole('alertdialog', { name: 'Delete “Keep me”?' }).getByRole('button', { name: 'Delete session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(0)
+  await expect(app.getByRole('heading', { name: 'Create a session' }).or(app.getByText('Create a session with + New session'))).toBeVisible()
+  expect(await titles()).toEqual([])
+})
+
+test('the whole-project passes list tells sessions apart', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  for (const text of ['read README.md', 'read greet.ts']) {
+    const ended = nextTurnEnd(app)
+    await composer.fill(text)
+    await composer.press('Enter')
+    expect(await ended).toBe('end_turn')
+    if (text === 'read README.md') {
+      await app.getByRole('button', { name: '+ New session' }).click()
+      await expect(sessionButtons(app)).toHaveCount(2)
+    }
+  }
+  await app.getByLabel('Which passes').selectOption('project')
+  const rows = app.getByTestId('passes-list').getByRole('option')
+  await expect(rows).toHaveCount(4)
+  // Both sessions were made in the same minute: their default names are the same, so the column numbers them.
+  const labels = await app.getByTestId('passes-list').locator('.insp-session').allTextContents()
+  expect(new Set(labels).size).toBe(2)
+  for (const label of labels) expect(label).not.toBe('Ses…')
+  await expect(rows.first().locator('.insp-seq')).toHaveText('1')
+  await app.getByTestId('inspector').screenshot({ path: 'e2e/screenshots/sessions-project-passes.png' })
+})
+
+test('a half-written message survives a change of view or session, and is gone once sent', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.fill('half a thought')
+  await app.keyboard.press('Alt+4')
+  await expect(composer).toHaveCount(0)
+  await app.keyboard.press('Alt+1')
+  await expect(composer).toHaveValue('half a thought')
+
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(2)
+  await expect(composer).toHaveValue('')
+  await composer.fill('another draft')
+  await sessionButtons(app).nth(1).click()
+  await expect(composer).toHaveValue('half a thought')
+  await sessionButtons(app).nth(0).click()
+  await expect(composer).toHaveValue('another draft')
+
+  await composer.fill('read README.md')
+  const ended = nextTurnEnd(app)
+  await composer.press('Enter')
+  expect(await ended).toBe('end_turn')
+  await expect(composer).toHaveValue('')
+  await sessionButtons(app).nth(1).click()
+  await sessionButtons(app).nth(0).click()
+  await expect(composer).toHaveValue('')
+})
+
+test('an approval takes the keyboard from the chat, not from another field; the sidebar marks running and waiting sessions', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  // "+ New session" leaves the keyboard in the message box.
+  const composer = app.getByLabel('Message')
+  await expect(composer).toBeFocused()
+  const waiting = sessionList(app).getByRole('img', { name: 'Waiting for your approval' })
+  const running = sessionList(app).getByRole('img', { name: 'A turn is running' })
+
+  // Sent from the message box: the approval takes the keyboard, and the session is marked as waiting.
+  await composer.fill('replace "hello" with "goodbye" in greet.ts')
+  const firstEnd = nextTurnEnd(app)
+  await composer.press('Enter')
+  const approval = app.getByRole('group', { name: 'Approval needed' })
+  await expect(approval.getByRole('button', { name: 'Approve once' })).toBeFocused()
+  await expect(waiting).toHaveCount(1)
+
+  // A second session runs a command without asking (auto mode): it is marked as running meanwhile.
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(2)
+  await app.getByLabel('Permission mode').selectOption('auto')
+  await composer.fill('run `sleep 4`')
+  await composer.press('Enter')
+  await expect(running).toHaveCount(1)
+  await expect(waiting).toHaveCount(1)
+  await shoot(app, 'markers', app.getByRole('navigation', { name: 'Projects' }))
+  await expect(running).toHaveCount(0, { timeout: 30_000 })
+
+  // Back in the first session, the approval is still waiting; Enter on it approves.
+  await sessionButtons(app).nth(1).click()
+  await approval.getByRole('button', { name: 'Approve once' }).focus()
+  await app.keyboard.press('Enter')
+  expect(await firstEnd).toBe('end_turn')
+  await expect(waiting).toHaveCount(0)
+
+  // Typing in another field: an approval that arrives meanwhile waits without taking the keyboard.
+  const path = app.getByLabel('Folder path')
+  await path.fill('/somewhere/half-typ')
+  const sessionId = await app.locator('section.chat').getAttribute('data-session-id')
+  await rpc(host, 'run.start', { sessionId, text: 'replace "goodbye" with "bye" in greet.ts' })
+  await expect(approval).toBeVisible()
+  await expect(waiting).toHaveCount(1)
+  await expect(path).toBeFocused()
+  await app.keyboard.type('ed')
+  await expect(path).toHaveValue('/somewhere/half-typed')
+})
+
+test('closing the palette with Esc gives the keyboard back where it was', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.click()
+  await app.keyboard.press('Control+k')
+  await expect(app.getByLabel('Type a command')).toBeFocused()
+  await app.keyboard.press('Escape')
+  await expect(app.getByTestId('palette')).toHaveCount(0)
+  await expect(composer).toBeFocused()
+})
+
+test('long unbroken error text wraps inside its box', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  // A failed turn's message can be one long token (a URL, a request id, a JSON body): it must not run past the card.
+  const overflow = await app.evaluate(() => {
+    const conversation = document.querySelector('.conversation')!
+    const long = 'x'.repeat(600)
+    const boxes = ['turn-failed', 'notice warning', 'error chat-error', 'error-box'].map((className) => {
+      const box = document.createElement('div')
+      box.className = className
+      box.innerHTML = `<p>request_id=${long}</p>`
+      conversation.append(box)
+      return box
+    })
+    return boxes.map((b) => ({ className: b.className, over: b.scrollWidth - b.clientWidth }))
+  })
+  for (const o of overflow) expect(o, o.className).toMatchObject({ over: 0 })
+})
+
+test.describe('an imported Claude Code session', () => {
+  test('is read-only, points to continuing it, says who wrote it, and the main process refuses a message', async ({ page, host }) => {
+    const listing = (await rpc(host, 'transcripts.list', {})) as { projects: Array<{ sessions: Array<{ path: string }> }> }
+    const imported = (await rpc(host, 'transcripts.import', { path: listing.projects[0]!.sessions[0]!.path })) as { sessionId: string; projectId: string }
+    await openApp(page, host.url)
+    await page.getByRole('button', { name: /spotter/ }).click()
+    await sessionButtons(page).filter({ hasText: 'start phoenix' }).click()
+
+    const composer = page.getByLabel('Message')
+    await expect(composer).toBeDisabled()
+    const readOnly = page.getByRole('note').filter({ hasText: 'imported from Claude Code' })
+    await expect(readOnly).toBeVisible()
+    await expect(page.locator('.msg.assistant .msg-who').first()).toHaveText('Claude Code')
+    await expect(page.locator('.msg-who').filter({ hasText: /^Loupe/ })).toHaveCount(0)
+    await expect(page.getByLabel('Permission mode')).toHaveCount(0)
+    await expect(page.getByRole('region', { name: 'Session' }).getByText('Offline simulator')).toHaveCount(0)
+    await shoot(page, 'imported', page.getByRole('region', { name: 'Session' }))
+
+    // The main process refuses a message to it too, and adds nothing.
+    const before = ((await rpc(host, 'pass.list', { sessionId: imported.sessionId })) as unknown[]).length
+    await expect(rpc(host, 'run.start', { sessionId: imported.sessionId, text: 'hello' })).rejects.toThrow(/imported from a Claude Code transcript/)
+    expect(((await rpc(host, 'pass.list', { sessionId: imported.sessionId })) as unknown[]).length).toBe(before)
+
+    // "Continue as a Loupe session" opens a new session that takes messages.
+    await readOnly.getByRole('button', { name: 'Continue as a Loupe session' }).click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText(/^Continued: /)
+    await expect(composer).toBeEnabled()
+    await expect(composer).toBeFocused()
+  })
+})
