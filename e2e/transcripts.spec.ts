@@ -56,6 +56,29 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByTestId('cache-view').locator('.view-head')).toContainText('4 passes')
   await expect(page.getByTestId('cache-totals')).toContainText('read from the cache')
   await page.screenshot({ path: 'e2e/screenshots/transcripts-cache.png' })
+
+  // Its working folder (/home/marco/projects/spotter) is not on this machine, so it cannot be continued where the
+  // import filed it (among the transcripts): the chat offers the projects that are open instead.
+  const work = mkdtempSync(join(tmpdir(), 'loupe-e2e-continue-'))
+  try {
+    await page.getByRole('tab', { name: 'Chat' }).click()
+    const readOnly = page.getByRole('note').filter({ hasText: 'imported from Claude Code' })
+    await readOnly.getByRole('button', { name: 'Continue as a Loupe session' }).click()
+    await expect(readOnly.getByRole('alert')).toContainText('not on this machine')
+    await expect(readOnly).toContainText("Open the project's folder in the sidebar")
+    await page.getByLabel('Folder path').fill(work)
+    await page.getByRole('button', { name: 'Open folder' }).click()
+    await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button').filter({ hasText: 'start phoenix' }).first().click()
+    await readOnly.getByRole('button', { name: 'Continue as a Loupe session' }).click()
+    await expect(readOnly.getByLabel('Project to continue in')).toContainText(work.split('/').pop()!)
+    await page.screenshot({ path: 'e2e/screenshots/transcripts-continue-into.png' })
+    await readOnly.getByRole('button', { name: 'Continue there' }).click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText(/^Continued: /)
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled()
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
 })
 
 test('starts the capture proxy, and a request sent through it becomes a captured pass', async ({ page, host }) => {

@@ -41,6 +41,11 @@ export const SessionSchema = z.object({
   title: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /**
+   * Who ran it: `loupe` (the app), `transcript` (imported from a Claude Code transcript) or `captured` (another agent,
+   * recorded by the capture proxy). Only `loupe` sessions take messages. Absent from older hosts: read as `loupe`.
+   */
+  origin: z.enum(['loupe', 'transcript', 'captured']).optional(),
 })
 export type Session = z.infer<typeof SessionSchema>
 

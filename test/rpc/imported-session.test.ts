@@ -32,7 +32,9 @@ describe('a session imported from a transcript', () => {
   it('refuses a message, a retry and a mode switch, and adds nothing to it', async () => {
     const path = join(projects, '-home-marco-projects-spotter', 'tool_heavy.jsonl')
     const { sessionId } = await call<{ sessionId: string }>(app, 'transcripts.import', { path, folder: projects })
-    const before = await call<{ entries: unknown[]; mode: string }>(app, 'session.get', { sessionId })
+    const before = await call<{ entries: unknown[]; mode: string; session: { origin: string } }>(app, 'session.get', { sessionId })
+    // The session says who ran it, so a window can tell before any pass has loaded.
+    expect(before.session.origin).toBe('transcript')
     const passesBefore = await call<unknown[]>(app, 'pass.list', { sessionId })
     const started: string[] = []
     app.events.subscribe((name) => name === 'run.started' && started.push(name))
@@ -47,8 +49,11 @@ describe('a session imported from a transcript', () => {
     expect(await call<unknown[]>(app, 'pass.list', { sessionId })).toEqual(passesBefore)
     expect(started).toEqual([])
 
-    // Its continuation is a Loupe session: a message starts a turn there.
-    const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId })
+    // Its continuation is a Loupe session: a message starts a turn there. (The transcript's working folder is not on
+    // this machine, so it is continued into a project the user opened.)
+    mkdirSync(join(dir, 'spotter'))
+    const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'spotter') })
+    const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId, projectId: here.id })
     expect(await app.dispatch('run.start', { sessionId: continued.id, text: 'what did we do so far?' })).toMatchObject({ ok: true })
     await call(app, 'run.cancel', { sessionId: continued.id })
   })

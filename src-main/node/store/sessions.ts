@@ -8,10 +8,12 @@ interface SessionRow {
   title: string
   created_at: number
   updated_at: number
+  /** Migration 3; the column's default is 'loupe'. */
+  origin?: 'loupe' | 'transcript' | 'captured'
 }
 
 function toSession(row: SessionRow): Session {
-  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at }
+  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe' }
 }
 
 export class SessionRepo {

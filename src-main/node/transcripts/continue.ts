@@ -11,6 +11,7 @@ import type { Session } from '../../../src-preload/contract'
 import type { EntryBody } from '../../engine/conversation/entries'
 import { modelView } from '../../engine/conversation/history'
 import type { AssistantContentBlock, ImageBlock, TextBlock } from '../../engine/model/wire'
+import { dirname } from 'node:path'
 import type { Store } from '../store'
 import { markSession, sessionOrigin } from './origins'
 
@@ -18,7 +19,7 @@ export const UNANSWERED_RESULT = 'The imported session ended before this tool ca
 
 export class ContinueError extends Error {
   constructor(
-    readonly kind: 'not_found' | 'not_imported' | 'empty',
+    readonly kind: 'not_found' | 'not_imported' | 'empty' | 'no_working_folder',
     message: string,
   ) {
     super(message)
@@ -75,7 +76,16 @@ export function continueImported(store: Store, sessionId: string, options: { rea
   if (origin === null) throw new ContinueError('not_found', `No session ${sessionId}`)
   if (origin.origin !== 'transcript') throw new ContinueError('not_imported', `Session ${sessionId} was not imported from a transcript`)
   const projectId = options.projectId ?? origin.projectId
-  if (store.projects.get(projectId) === null) throw new ContinueError('not_found', `No project ${projectId}`)
+  const project = store.projects.get(projectId)
+  if (project === null) throw new ContinueError('not_found', `No project ${projectId}`)
+  // A session whose working folder is not on this machine was filed under its transcript's folder on import
+  // (store-import.ts projectFor). Continued there, the agent would read and edit among Claude Code's logs.
+  if (origin.ref?.kind === 'claude-code' && project.root === dirname(origin.ref.path)) {
+    throw new ContinueError(
+      'no_working_folder',
+      `This session's working folder is not on this machine, so it was filed under the folder of its transcript (${project.root}). Continued there, the agent would work among Claude Code's logs: open the project's folder in Loupe, then continue the session into that project.`,
+    )
+  }
   const source = store.sessions.get(sessionId)!
   return store.transaction(() => {
     const bodies = continuedEntries(store, sessionId)

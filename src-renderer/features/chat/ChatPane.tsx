@@ -1,21 +1,26 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
-import type { PermissionModeName } from '../../../src-preload/contract'
+import type { PermissionModeName, Session } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
 import { selectChat, useChatStore } from '../../state/chat'
 import { selectDraft, useDraftsStore } from '../../state/drafts'
 import { useInspectorStore } from '../../state/inspector'
-import { continueAsLoupeSession, loadSession, sendMessage, stopTurn, switchMode } from './actions'
+import { loadSession, sendMessage, stopTurn, switchMode } from './actions'
 import { Conversation } from './Conversation'
 import { sessionSourceOf } from './origin'
+import { ContinueButton } from './ContinueButton'
 
 export interface ChatPaneProps {
   readonly sessionId: string
   readonly title: string
+  /** Who ran the session (the contract's Session `origin`); null from an older host, then told from its passes. */
+  readonly origin: Session['origin'] | null
+  /** The project the session is filed under. */
+  readonly projectId: string
   readonly selectedPassId: string | null
   readonly onSelectPass: (passId: string) => void
 }
 
-export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: ChatPaneProps) {
+export function ChatPane({ sessionId, title, origin, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
   const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
   // The draft lives in a store, not in this component: it survives the chat being unmounted (another view, another session).
@@ -25,7 +30,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
   // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
   // same session's). A session imported from Claude Code or captured by the proxy is read-only.
   const passes = useInspectorStore((s) => s.passes)
-  const source = useMemo(() => sessionSourceOf(passes, sessionId), [passes, sessionId])
+  const source = useMemo(() => (origin === 'transcript' ? 'transcript' : origin === 'captured' ? 'proxy' : origin === 'loupe' ? 'loupe' : sessionSourceOf(passes, sessionId)), [origin, passes, sessionId])
   const readOnly = source !== 'loupe'
   const passSources = useMemo(() => new Map(passes.map((p) => [p.id, p.source ?? 'loupe'] as const)), [passes])
 
@@ -94,9 +99,7 @@ export function ChatPane({ sessionId, title, selectedPassId, onSelectPass }: Cha
           {source === 'transcript' ? (
             <>
               This session was imported from Claude Code: Loupe shows it as recorded and cannot add to it. To go on from here,{' '}
-              <button type="button" className="primary" onClick={() => void continueAsLoupeSession(sessionId)}>
-                Continue as a Loupe session
-              </button>
+              <ContinueButton sessionId={sessionId} projectId={projectId} />
             </>
           ) : (
             "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot add to it."

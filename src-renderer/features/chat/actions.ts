@@ -1,7 +1,9 @@
 import type { PermissionModeName } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
+import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
+import { selectProject } from '../projects/actions'
 import { focusMessageBox } from './focus'
 
 export async function loadSession(sessionId: string): Promise<void> {
@@ -50,11 +52,14 @@ export async function switchMode(sessionId: string, mode: PermissionModeName): P
 
 /**
  * Starts a Loupe session whose history is an imported conversation (transcripts.continue) and opens it, ready for
- * a message: the imported session itself stays as it was recorded.
+ * a message: the imported session itself stays as it was recorded. Into `projectId` when given (another project,
+ * when the session's working folder is not on this machine); the error's message when it could not.
  */
-export async function continueAsLoupeSession(importedSessionId: string): Promise<void> {
-  const result = await client.request('transcripts.continue', { sessionId: importedSessionId })
-  if (!result.ok) return useChatStore.getState().failed(importedSessionId, `Could not continue the session: ${result.error.message}`)
+export async function continueAsLoupeSession(importedSessionId: string, projectId?: string): Promise<string | null> {
+  const result = await client.request('transcripts.continue', { sessionId: importedSessionId, ...(projectId ? { projectId } : {}) })
+  if (!result.ok) return result.error.message
+  if (result.value.projectId !== useProjectsStore.getState().selectedId) await selectProject(result.value.projectId)
   useSessionsStore.getState().sessionCreated(result.value)
   focusMessageBox()
+  return null
 }

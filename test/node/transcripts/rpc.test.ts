@@ -84,7 +84,12 @@ describe('transcripts.* and proxy.* through the contract', () => {
     const outside = await app.dispatch('transcripts.import', { path: join(FIXTURES, 'spotter', 'short.jsonl'), folder: projects })
     expect(outside).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
 
-    const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId: imported.sessionId })
+    // The session's working folder is not on this machine: continuing it where the import filed it (the transcript's
+    // folder) is refused, and it is continued into a project the user opened.
+    expect(await app.dispatch('transcripts.continue', { sessionId: imported.sessionId })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('not on this machine') } })
+    mkdirSync(join(dir, 'spotter'))
+    const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'spotter') })
+    const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId: imported.sessionId, projectId: here.id })
     const ended = nextEvent<{ sessionId: string; reason: string }>(app, 'turn.ended', (p) => p.sessionId === continued.id)
     await call(app, 'run.start', { sessionId: continued.id, text: 'what did we do so far?' })
     expect((await ended).reason).toBe('end_turn')

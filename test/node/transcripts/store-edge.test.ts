@@ -126,7 +126,11 @@ describe('continuing an imported conversation', () => {
     const dir = projectsDir()
     copyFileSync(join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), join(dir, 'tool_heavy.jsonl'))
     const imported = await importTranscript(t.store, join(dir, 'tool_heavy.jsonl'), { now: NOW })
-    const session = continueImported(t.store, imported.sessionId, { now: NOW })
+    // Its working folder is not on this machine: it is continued into a project the user opened.
+    expect(() => continueImported(t!.store, imported.sessionId, { now: NOW })).toThrow(/working folder is not on this machine/)
+    const here = t.store.projects.open(mkdtempSync(join(tmpdir(), 'loupe-continue-')), NOW)
+    const session = continueImported(t.store, imported.sessionId, { now: NOW, projectId: here.id })
+    expect(session.projectId).toBe(here.id)
     expect(session.title).toBe('Continued: start phoenix in background')
     expect(sessionOrigin(t.store, session.id)).toMatchObject({ origin: 'loupe', ref: { kind: 'continued', fromSessionId: imported.sessionId } })
     const entries = t.store.entries.list(session.id)

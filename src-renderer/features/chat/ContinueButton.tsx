@@ -1,0 +1,53 @@
+/**
+ * "Continue as a Loupe session" for a conversation imported from Claude Code. It continues in the session's own
+ * project when that is the folder it worked in. When that folder is not on this machine, the import filed the
+ * session under its transcript's folder, and the main process refuses to let an agent work there: the button then
+ * offers the other open projects to continue into, or says to open the project's folder first.
+ */
+import { useState } from 'react'
+import { useProjectsStore } from '../../state/projects'
+import { continueAsLoupeSession } from './actions'
+
+export function ContinueButton({ sessionId, projectId }: { sessionId: string; projectId: string }) {
+  const [refusal, setRefusal] = useState<string | null>(null)
+  const projects = useProjectsStore((s) => s.projects)
+  const others = projects.filter((p) => p.id !== projectId)
+  const [target, setTarget] = useState<string>('')
+  const chosen = target !== '' ? target : (others[0]?.id ?? '')
+
+  const start = async (into?: string) => setRefusal(await continueAsLoupeSession(sessionId, into))
+
+  if (refusal === null) {
+    return (
+      <button type="button" className="primary" onClick={() => void start()}>
+        Continue as a Loupe session
+      </button>
+    )
+  }
+  return (
+    <span className="continue-into" role="group" aria-label="Continue into a project">
+      <span className="error" role="alert">
+        {refusal}
+      </span>
+      {others.length === 0 ? (
+        <span>Open the project&apos;s folder in the sidebar, then continue into it here.</span>
+      ) : (
+        <>
+          <label>
+            Continue into
+            <select aria-label="Project to continue in" value={chosen} onChange={(e) => setTarget(e.target.value)}>
+              {others.map((p) => (
+                <option key={p.id} value={p.id} title={p.root}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="primary" onClick={() => void start(chosen)}>
+            Continue there
+          </button>
+        </>
+      )}
+    </span>
+  )
+}
