@@ -2,7 +2,7 @@ import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { ApprovalPrompt } from './Approval'
 import { retryTurn } from './actions'
-import { MessageText } from './MessageText'
+import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
 import { grouped } from '../../ui/format'
@@ -32,7 +32,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
             return (
               <div key={entry.id} className="msg user" data-entry-kind="user_message">
                 <div className="msg-who">You</div>
-                <div className="msg-text">{((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')}</div>
+                <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
               </div>
             )
           case 'assistant_message': {
