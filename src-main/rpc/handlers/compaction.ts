@@ -2,7 +2,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import type { CompactOutcome } from '../../node/session/compaction'
-import { requireRuntime } from './run'
+import { requireLoupeSession, requireRuntime } from './run'
 
 function result(outcome: CompactOutcome) {
   switch (outcome.status) {
@@ -23,6 +23,7 @@ export function compactionHandlers(
   return {
     'compaction.run': async ({ sessionId, focus, upto, instructions, dryRun }) => {
       const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
       if (runtime.running) throw busy()
       const target = upto === undefined ? null : upto.startsWith('toolu_') ? ({ kind: 'tool_use', toolUseId: upto } as const) : ({ kind: 'entry', entryId: upto } as const)
       const { runId, outcome } = await runtime.compactNow(
@@ -33,6 +34,7 @@ export function compactionHandlers(
     },
     'compaction.apply': async ({ sessionId, draftId, summary }) => {
       const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
       if (runtime.running) throw busy()
       const outcome = await runtime.applyDraft(draftId, summary)
       if (outcome === null) throw new RpcError('not_found', `No draft ${draftId} in this session (it was applied, discarded, or the app restarted)`)
@@ -45,6 +47,7 @@ export function compactionHandlers(
       return { checkpoints: runtime.compactionRecords() as never, drafts: runtime.drafts() as never, live: runtime.liveCompactionSnapshot() }
     },
     'pin.add': ({ sessionId, text, entryId }) => {
+      requireLoupeSession(services, sessionId)
       const added = requireRuntime(services, sessionId).addPin({ ...(text !== undefined ? { text } : {}), ...(entryId !== undefined ? { entryId } : {}) })
       if (!added.ok) throw new RpcError(added.code === 'not_found' ? 'not_found' : 'invalid_input', added.message)
       return added.pin

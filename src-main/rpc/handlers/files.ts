@@ -2,7 +2,7 @@ import { createFile, FilesError, listInstructionFiles, openFile, saveFile, type 
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
-import { requireRuntime } from './run'
+import { requireLoupeSession, requireRuntime } from './run'
 
 /** The Files view (issue 9 item 3; docs/inspector.md "Part 2"): every path goes through node/files. */
 export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.create' | 'files.apply'> {
@@ -30,6 +30,7 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
     'files.create': ({ projectId, path }) => guard(() => createFile(context(projectId), path)),
     'files.apply': async ({ sessionId, paths }) => {
       const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
       if (runtime.running) throw new RpcError('busy', 'A turn or a compaction is running: apply the edit when it ends (or stop it with Esc)')
       try {
         return await runtime.applyInstructionEdits(paths)

@@ -13,12 +13,13 @@ export function requireRuntime(services: Services, sessionId: string): SessionRu
 /**
  * Loupe adds to its own sessions only. One imported from a Claude Code transcript, or recorded by the capture proxy,
  * is the record of another agent's conversation: a message sent to it would go to the model with a history Loupe
- * never built (the API refuses it: a 400), and leave a failed pass and a changed mode in that record.
+ * never built (the API refuses it: a 400), and leave a failed pass and a changed mode in that record. The same holds
+ * for everything else that adds to a session: a compaction, a pin, an edit applied now.
  */
-function requireLoupeSession(services: Services, sessionId: string): void {
+export function requireLoupeSession(services: Services, sessionId: string): void {
   const origin = sessionOrigin(services.store, sessionId)?.origin
   if (origin === 'transcript') {
-    throw new RpcError('unsupported', 'This session was imported from a Claude Code transcript and is read-only: continue it as a Loupe session (transcripts.continue) to send a message.')
+    throw new RpcError('unsupported', 'This session was imported from a Claude Code transcript and is read-only: continue it as a Loupe session (transcripts.continue) to go on from it.')
   }
   if (origin === 'captured') throw new RpcError('unsupported', "This session records another agent's requests through the capture proxy and is read-only.")
 }
