@@ -163,6 +163,10 @@ test('Claude Code panel: Tab and Shift+Tab go round its own controls while it is
   await expect(panel.getByRole('button', { name: 'Close' })).not.toBeFocused()
   await page.keyboard.press('Tab')
   await expect(panel.getByRole('button', { name: 'Close' })).toBeFocused()
+  // The window's shortcuts do not act behind it: Alt+5 leaves the view as it was, with the panel open.
+  await page.keyboard.press('Alt+5')
+  await expect(panel).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'false')
   // A click beside it, on the backdrop, closes it; the focus goes back to the button that opened it.
   await page.mouse.click(5, 300)
   await expect(panel).toHaveCount(0)

@@ -37,6 +37,9 @@ export function installShortcuts(): void {
         else settings.paletteOpened()
         return true
       }
+      // The rest act on the window behind: while a modal dialog is open (the palette, the Claude Code sessions panel,
+      // a confirmation) the keyboard is the dialog's.
+      if (modalDialogOpen()) return false
       if (mod && e.shiftKey && e.key.toLowerCase() === 'k') {
         if (!sessionId) return false
         openCompactNow()
