@@ -59,7 +59,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
                       <div className="msg-text">{b.thinking}</div>
                     </details>
                   ) : b.type === 'tool_use' ? (
-                    <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={chat.runningTools.includes(b.id!)} />
+                    <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={chat.runningTools.includes(b.id!)} recorded={source !== 'loupe'} />
                   ) : null,
                 )}
               </div>

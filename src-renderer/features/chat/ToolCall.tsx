@@ -72,8 +72,10 @@ export function describeCall(name: string, input: unknown): string {
   return subject.replace(/\s+/g, ' ').trim()
 }
 
-export function ToolCall({ use, result, running }: { use: ToolUse; result: EntryView | undefined; running: boolean }) {
-  const outcome = (result?.outcome as string | undefined) ?? (running ? 'running' : 'waiting')
+/** `recorded`: the conversation is a record Loupe did not run (an imported transcript): a call without a result was
+ * never answered there, and nothing will answer it now. */
+export function ToolCall({ use, result, running, recorded = false }: { use: ToolUse; result: EntryView | undefined; running: boolean; recorded?: boolean }) {
+  const outcome = (result?.outcome as string | undefined) ?? (running ? 'running' : recorded ? 'unanswered' : 'waiting')
   const isError = result?.isError === true
   const status = result ? (outcome === 'ran' ? (isError ? 'error' : 'done') : outcome) : outcome
   const subject = describeCall(use.name, use.input)
