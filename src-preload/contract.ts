@@ -703,6 +703,9 @@ export const events = {
   'app.ready': z.object({ at: z.number(), host: z.enum(['electron', 'browser']) }),
   'project.opened': ProjectSchema,
   'session.created': SessionSchema,
+  /** A session's new name, for every window (the one that renamed it has the answer too). */
+  'session.renamed': SessionSchema,
+  'session.deleted': z.object({ sessionId: z.string(), projectId: z.string() }),
   'run.started': z.object({ sessionId: z.string(), runId: z.string() }),
   /** Stream deltas of the pass in flight, coalesced (about every 30 ms). */
   'stream.delta': z.object({ sessionId: z.string(), events: z.array(z.looseObject({ type: z.string() })) }),

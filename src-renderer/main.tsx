@@ -5,6 +5,7 @@ import { AppShell } from './features/shell/AppShell'
 import { loadProjects } from './features/projects/actions'
 import { useAppStore } from './state/app'
 import { useChatStore } from './state/chat'
+import { useSessionsStore } from './state/sessions'
 import './ui/theme.css'
 import { connectCompactionEvents } from './features/compaction/events'
 import { installShortcuts } from './features/palette/shortcuts'
@@ -33,9 +34,15 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
+for (const name of ['project.opened', 'session.created', 'session.renamed', 'session.deleted', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
   client.on(name, (payload) => announce(name, payload))
 }
+
+// The sessions list follows what other windows do to it; this window's own changes come with their answers too.
+const sessions = () => useSessionsStore.getState()
+client.on('session.created', (s) => sessions().sessionAppeared(s))
+client.on('session.renamed', (s) => sessions().sessionRenamed(s))
+client.on('session.deleted', (p) => sessions().sessionDeleted(p.sessionId))
 
 // The chat store follows the session's events; the store of record is the main process.
 const chat = () => useChatStore.getState()

@@ -12,6 +12,8 @@ interface SessionsState {
   readonly deletingId: string | null
   sessionsLoaded(projectId: string, sessions: ReadonlyArray<Session>): void
   sessionCreated(session: Session): void
+  /** A session made elsewhere (another window): listed, not selected. */
+  sessionAppeared(session: Session): void
   sessionSelected(id: string | null): void
   renameStarted(id: string): void
   renameEnded(): void
@@ -35,6 +37,13 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
       if (existing.some((x) => x.id === session.id)) return { selectedId: session.id }
       return { byProject: { ...s.byProject, [session.projectId]: [session, ...existing] }, selectedId: session.id, error: null }
     }),
+  sessionAppeared: (session) =>
+    set((s) => {
+      const existing = s.byProject[session.projectId]
+      // A project whose sessions were never loaded here lists them all when it is opened.
+      if (!existing || existing.some((x) => x.id === session.id)) return {}
+      return { byProject: { ...s.byProject, [session.projectId]: [session, ...existing] } }
+    }),
   sessionSelected: (id) => set({ selectedId: id }),
   renameStarted: (id) => set({ renamingId: id, error: null }),
   renameEnded: () => set({ renamingId: null }),
@@ -42,7 +51,8 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   sessionRenamed: (session) =>
     set((s) => ({
       byProject: { ...s.byProject, [session.projectId]: (s.byProject[session.projectId] ?? []).map((x) => (x.id === session.id ? session : x)) },
-      renamingId: null,
+      // The event from another window's rename leaves a rename under way here alone.
+      renamingId: s.renamingId === session.id ? null : s.renamingId,
       error: null,
     })),
   deleteAsked: (id) => set({ deletingId: id, error: null }),
@@ -52,7 +62,7 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
       byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => x.id !== id)])),
       selectedId: s.selectedId === id ? null : s.selectedId,
       renamingId: s.renamingId === id ? null : s.renamingId,
-      deletingId: null,
+      deletingId: s.deletingId === id ? null : s.deletingId,
     })),
   failed: (message) => set({ error: message }),
 }))

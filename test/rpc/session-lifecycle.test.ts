@@ -31,8 +31,12 @@ describe('session lifecycle', () => {
     await call(app, 'run.start', { sessionId: session.id, text: 'read README.md' })
     expect(await ended).toBe('end_turn')
 
+    // Every window hears of a rename and a delete, not only the one that asked.
+    const heard: Array<[string, unknown]> = []
+    app.events.subscribe((name, payload) => (name === 'session.renamed' || name === 'session.deleted') && heard.push([name, payload]))
     const renamed = await call<{ title: string }>(app, 'session.rename', { sessionId: session.id, title: 'Reading the README' })
     expect(renamed.title).toBe('Reading the README')
+    expect(heard).toEqual([['session.renamed', renamed]])
     const passes = await call<Array<{ id: string; requestSha256: string }>>(app, 'pass.list', { sessionId: session.id })
     expect(passes.length).toBe(2)
     for (const p of passes) {
@@ -44,6 +48,7 @@ describe('session lifecycle', () => {
     const first = readFileSync(exported.path, 'utf8')
     const deleted = await call<{ deleted: boolean; blobsCollected: number }>(app, 'session.delete', { sessionId: session.id })
     expect(deleted.deleted).toBe(true)
+    expect(heard.at(-1)).toEqual(['session.deleted', { sessionId: session.id, projectId: project.id }])
     expect(deleted.blobsCollected).toBeGreaterThan(0)
     expect(await app.dispatch('session.get', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'not_found' } })
 

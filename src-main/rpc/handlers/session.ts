@@ -28,13 +28,16 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     'session.rename': ({ sessionId, title }) => {
       const session = store.sessions.rename(sessionId, title, clock.now())
       if (!session) throw new RpcError('not_found', `No session ${sessionId}`)
+      events.emit('session.renamed', session)
       return session
     },
     'session.delete': async ({ sessionId }) => {
-      if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
+      const session = store.sessions.get(sessionId)
+      if (!session) throw new RpcError('not_found', `No session ${sessionId}`)
       await services.sessions.drop(sessionId)
       const deleted = store.transaction(() => store.sessions.delete(sessionId))
       forgetSessionCache(store, sessionId)
+      if (deleted) events.emit('session.deleted', { sessionId, projectId: session.projectId })
       return { deleted, blobsCollected: store.transaction(() => store.blobs.collectGarbage()) }
     },
     'session.export': async ({ sessionId, path }) => {

@@ -56,3 +56,25 @@ describe('the sessions store', () => {
     expect(store().selectedId).toBe('s1')
   })
 })
+
+describe('the sessions store, following another window', () => {
+  beforeEach(() => {
+    useSessionsStore.setState({ byProject: { p1: [session('s2', 'Two'), session('s1', 'One')] }, selectedId: 's1', renamingId: 's1', deletingId: 's1', error: null })
+  })
+
+  it('lists a session made elsewhere without selecting it, once, and only in a project already listed', () => {
+    store().sessionAppeared(session('s3', 'Three'))
+    store().sessionAppeared(session('s3', 'Three'))
+    store().sessionAppeared(session('x1', 'Elsewhere', 'p2'))
+    expect(store().byProject.p1!.map((s) => s.id)).toEqual(['s3', 's2', 's1'])
+    expect(store().byProject.p2).toBeUndefined()
+    expect(store().selectedId).toBe('s1')
+  })
+
+  it('takes a rename or a delete of another session without ending the rename or the confirmation under way here', () => {
+    store().sessionRenamed(session('s2', 'Two, renamed'))
+    store().sessionDeleted('s2')
+    expect(store()).toMatchObject({ selectedId: 's1', renamingId: 's1', deletingId: 's1' })
+    expect(store().byProject.p1!.map((s) => s.title)).toEqual(['One'])
+  })
+})
