@@ -203,6 +203,30 @@ test('the whole-project passes list tells sessions apart', async ({ app, project
   await app.getByTestId('inspector').screenshot({ path: 'e2e/screenshots/sessions-project-passes.png' })
 })
 
+test('a pass chosen in the inspector brings its message into view, and a message is chosen from the keyboard', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  // Enough turns that the first answer scrolls out of the chat.
+  for (let i = 0; i < 8; i++) {
+    const ended = nextTurnEnd(app)
+    await composer.fill(i % 2 === 0 ? 'read README.md' : 'read greet.ts')
+    await composer.press('Enter')
+    expect(await ended).toBe('end_turn')
+  }
+  const first = app.locator('.msg.assistant').first()
+  await expect(first).not.toBeInViewport()
+  await app.getByTestId('passes-list').getByRole('option').first().click()
+  await expect(first).toBeInViewport()
+  await expect(first).toHaveAttribute('aria-current', 'true')
+  // Tab to the next answer and press Enter: the inspector shows its pass.
+  const second = app.locator('.msg.assistant').nth(1)
+  await second.focus()
+  await app.keyboard.press('Enter')
+  await expect(second).toHaveAttribute('aria-current', 'true')
+  // Each turn here is two passes (the read, then the answer): the second answer is pass 2.
+  await expect(app.getByTestId('passes-list').getByRole('option', { selected: true }).locator('.insp-seq')).toHaveText('2')
+})
+
 test('a half-written message survives a change of view or session, and is gone once sent', async ({ app, project }) => {
   await openProjectWithSession(app, project)
   const composer = app.getByLabel('Message')

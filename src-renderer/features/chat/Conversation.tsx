@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { ApprovalPrompt } from './Approval'
@@ -24,6 +25,11 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   const results = new Map<string, EntryView>()
   for (const e of chat.entries) if (e.kind === 'tool_result') results.set(String(e.toolUseId), e)
   const lastFailure = [...chat.entries].reverse().find((e) => e.kind === 'turn_failed' || e.kind === 'user_message')
+  // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view; one chosen here is in view.
+  useEffect(() => {
+    if (selectedPassId === null) return
+    document.querySelector(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)?.scrollIntoView({ block: 'nearest' })
+  }, [selectedPassId])
   return (
     <div className="conversation" aria-live="polite">
       {chat.entries.map((entry) => {
@@ -44,6 +50,16 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
                 data-entry-kind="assistant_message"
                 data-pass-id={passId}
                 onClick={() => onSelectPass(passId)}
+                // Chosen from the keyboard too: Tab to it, Enter or Space (keys inside it, on a tool call or the
+                // thinking, stay theirs).
+                tabIndex={0}
+                aria-current={passId === selectedPassId ? 'true' : undefined}
+                onKeyDown={(e) => {
+                  if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+                    e.preventDefault()
+                    onSelectPass(passId)
+                  }
+                }}
                 title="Show the pass that produced this message in the inspector"
               >
                 <div className="msg-who">
