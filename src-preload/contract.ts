@@ -271,6 +271,8 @@ export const FileNodeSchema = z.object({
   tier: z.enum(['global', 'project', 'rule', 'local']).nullable(),
   status: z.enum(['included', 'cut', 'omitted', 'duplicate', 'empty', 'skipped', 'conditional']),
   reason: z.string().nullable(),
+  /** A skipped file's reason as a code (the prompt builder's SkipReason). Absent from older hosts. */
+  skip: z.enum(['outside_allowed_roots', 'binary', 'too_large', 'not_a_file', 'unreadable']).optional(),
   chars: z.number().nullable(),
   tokens: z.number(),
   patterns: z.array(z.string()),

@@ -13,6 +13,7 @@ import {
   type GatheredFile,
   type InstructionTier,
   type SessionSection,
+  type SkipReason,
 } from '../../engine/prompt'
 import { skipWords } from '../../engine/prompt/instructions'
 import { displayPathFor, gatherProjectContext } from '../instructions'
@@ -44,6 +45,8 @@ export interface FileNode {
   readonly status: FileStatus
   /** Why, in words, for every status but `included`. */
   readonly reason: string | null
+  /** For a `skipped` file, why as a code: what the Files view tells the user instead of opening it. */
+  readonly skip?: SkipReason
   /** Characters on disk (null when the file was not read). */
   readonly chars: number | null
   /** Estimated tokens this file puts in the session block (0 when it puts nothing). */
@@ -96,7 +99,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
 
   const node = (file: GatheredFile, path: string, kind: FileKind, tier: InstructionTier, importedBy: string | null, chain: ReadonlyArray<string>): FileNode => {
     const base = { path, absPath: abs(file, path), kind, tier, importedBy, patterns: [] as string[], editable: true }
-    if (!file.read.ok) return { ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, chars: null, tokens: 0, editable: false, children: [] }
+    if (!file.read.ok) return { ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, skip: file.read.reason, chars: null, tokens: 0, editable: false, children: [] }
     const chars = file.read.text.length
     const rule = kind === 'rule' ? pathRules.find((r) => r.path === path) : undefined
     if (rule) return { ...base, status: 'conditional', reason: `sent after the breakpoints when a read or edit matches ${rule.patterns.join(', ')}`, chars, tokens: 0, patterns: rule.patterns, children: [] }
@@ -164,7 +167,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file) continue
     const part = section.memory.parts.find((p) => p.fileId === id)
     const base = { path: file.path, absPath: abs(file, file.path), kind: 'memory' as const, tier: null, importedBy: null, patterns: [], editable: true, children: [] }
-    if (!file.read.ok) memory.push({ ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, chars: null, tokens: 0, editable: false })
+    if (!file.read.ok) memory.push({ ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, skip: file.read.reason, chars: null, tokens: 0, editable: false })
     else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
     else {
       const tokens = estimateTokens(section.memory.text.slice(part.start, part.end))

@@ -22,8 +22,9 @@ export interface UnopenableFile {
 }
 
 /**
- * The listing gives a skipped file's reason as the prompt builder's words ("not read: it is larger than 1 MB",
- * skipWords in src-main/engine/prompt/instructions.ts); these are the phrases that say which.
+ * An older host's listing gives a skipped file's reason only as the prompt builder's words ("not read: it is larger
+ * than 1 MB", skipWords in src-main/engine/prompt/instructions.ts); these are the phrases that say which. The
+ * listing's `skip` code says it directly.
  */
 const SKIP_PHRASES: ReadonlyArray<readonly [string, Exclude<UnopenableKind, 'refused'>]> = [
   ['is larger than 1 MB', 'too_large'],
@@ -43,10 +44,19 @@ const WHY: Record<Exclude<UnopenableKind, 'refused'>, string> = {
   unreadable: 'It could not be read (check its permissions): the prompt builder skips it.',
 }
 
+const SKIP_KINDS: Readonly<Record<NonNullable<FileNodeView['skip']>, Exclude<UnopenableKind, 'refused'>>> = {
+  too_large: 'too_large',
+  binary: 'binary',
+  outside_allowed_roots: 'outside',
+  not_a_file: 'not_a_file',
+  unreadable: 'unreadable',
+}
+
 /** Why a listed file cannot be opened here, or null when the view should try to open it. */
-export function unopenable(node: Pick<FileNodeView, 'path' | 'absPath' | 'status' | 'reason'>): UnopenableFile | null {
-  if (node.status !== 'skipped' || !node.reason?.includes('not read')) return null
-  const kind = SKIP_PHRASES.find(([phrase]) => node.reason!.includes(phrase))?.[1]
+export function unopenable(node: Pick<FileNodeView, 'path' | 'absPath' | 'status' | 'reason' | 'skip'>): UnopenableFile | null {
+  if (node.status !== 'skipped') return null
+  // The listing's code; from an older host, the phrase in its words.
+  const kind = node.skip ? SKIP_KINDS[node.skip] : node.reason?.includes('not read') ? SKIP_PHRASES.find(([phrase]) => node.reason!.includes(phrase))?.[1] : undefined
   if (!kind) return null
   return { path: node.path, absPath: node.absPath, kind, why: WHY[kind] }
 }

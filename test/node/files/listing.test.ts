@@ -68,6 +68,7 @@ describe('listInstructionFiles: the files as the prompt builder resolved them', 
     const listing = await list()
     const node = byPath(listing.instructions, 'AGENTS.md')!
     expect(node.status).toBe('skipped')
+    expect(node.skip).toBe('outside_allowed_roots')
     expect(node.reason).toContain('outside')
     expect(node.editable).toBe(false)
     expect(JSON.stringify(listing)).not.toContain('TOP-SECRET')

@@ -14,6 +14,11 @@ describe('unopenable', () => {
     expect(unopenable(node('skipped', 'not read: it could not be read'))?.kind).toBe('unreadable')
   })
 
+  it("takes the listing's code when it gives one, whatever the words", () => {
+    expect(unopenable({ ...node('skipped', 'not read: reworded by a later version'), skip: 'too_large' as const })?.kind).toBe('too_large')
+    expect(unopenable({ ...node('skipped', null), skip: 'outside_allowed_roots' as const })?.kind).toBe('outside')
+  })
+
   it('leaves every other file to be opened', () => {
     expect(unopenable(node('included', null))).toBeNull()
     expect(unopenable(node('cut', 'cut to fit the instructions budget: the model is told to read the rest'))).toBeNull()
