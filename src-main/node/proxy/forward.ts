@@ -188,6 +188,17 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
     answerError(req, res, 400, 'invalid_request_error', `The capture proxy forwards only request targets that are a path on its upstream (${upstream.origin}), beginning with one "/"; got ${JSON.stringify(path.slice(0, 200))}. Nothing was forwarded.`, { unread: true })
     return 'none'
   }
+  // What every record of this request says of it, whatever became of it.
+  const ua = req.headers['user-agent']
+  const secrets = secretsOf(req.headers)
+  const request = {
+    method: req.method ?? 'GET',
+    path,
+    client: clientKey(req.headers),
+    userAgent: typeof ua === 'string' ? ua : null,
+    requestHeaders: recordedHeaders(req.headers, secrets),
+    startedAt,
+  }
   const limit = MAX_REQUEST_BODY_BYTES
   const read = await readBody(req, limit)
   if (read.kind === 'abandoned') return 'none'
@@ -195,15 +206,9 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
     const size = read.declared ? `${read.bytes} bytes, by its Content-Length` : `${read.bytes} bytes or more`
     const message = `The request body (${size}) exceeds the capture proxy's limit of ${limit} bytes, the API's own for Messages and Token Counting. Nothing was forwarded.`
     const text = answerError(req, res, 413, 'request_too_large', message, { unread: true })
-    const ua = req.headers['user-agent']
     options.onExchange({
-      method: req.method ?? 'GET',
-      path,
-      client: clientKey(req.headers),
-      userAgent: typeof ua === 'string' ? ua : null,
+      ...request,
       requestBody: Buffer.alloc(0),
-      requestHeaders: recordedHeaders(req.headers, secretsOf(req.headers)),
-      startedAt,
       firstByteAt: null,
       endedAt: clock.now(),
       status: 413,
@@ -222,19 +227,12 @@ export async function forward(req: IncomingMessage, res: ServerResponse, options
   let status: number | null = null
   let responseHeaders: Record<string, string> = {}
   let finished = false
-  const secrets = secretsOf(req.headers)
   const finish = (outcome: Exchange['outcome'], error: Exchange['error']): void => {
     if (finished) return
     finished = true
-    const ua = req.headers['user-agent']
     options.onExchange({
-      method: req.method ?? 'GET',
-      path,
-      client: clientKey(req.headers),
-      userAgent: typeof ua === 'string' ? ua : null,
+      ...request,
       requestBody: body,
-      requestHeaders: recordedHeaders(req.headers, secrets),
-      startedAt,
       firstByteAt,
       endedAt: clock.now(),
       status,
