@@ -43,16 +43,20 @@ const test = base.extend<{ host: BrowserHostProcess; app: Page; project: string 
 
 test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
 
-/** Resolves with the reason of the next `turn.ended` the page receives. Call it before the action that ends the turn. */
-function nextTurnEnd(page: Page): Promise<string> {
+/**
+ * Resolves with the reason of the next `turn.ended` the page receives, of one session when given (a test with two
+ * sessions running must not take the other's). Call it before the action that ends the turn.
+ */
+function nextTurnEnd(page: Page, sessionId: string | null = null): Promise<string> {
   return page.evaluate(
-    () =>
+    (only) =>
       new Promise<string>((resolve) =>
         window.addEventListener('loupe:event', (e) => {
-          const { name, payload } = (e as CustomEvent).detail as { name: string; payload: { reason: string } }
-          if (name === 'turn.ended') resolve(payload.reason)
+          const { name, payload } = (e as CustomEvent).detail as { name: string; payload: { reason: string; sessionId: string } }
+          if (name === 'turn.ended' && (only === null || payload.sessionId === only)) resolve(payload.reason)
         }),
       ),
+    sessionId,
   )
 }
 
@@ -265,7 +269,7 @@ test('an approval takes the keyboard from the chat, not from another field; the 
 
   // Sent from the message box: the approval takes the keyboard, and the session is marked as waiting.
   await composer.fill('replace "hello" with "goodbye" in greet.ts')
-  const firstEnd = nextTurnEnd(app)
+  const firstEnd = nextTurnEnd(app, await app.locator('section.chat').getAttribute('data-session-id'))
   await composer.press('Enter')
   const approval = app.getByRole('group', { name: 'Approval needed' })
   await expect(approval.getByRole('button', { name: 'Approve once' })).toBeFocused()
