@@ -209,7 +209,7 @@ function toSummary(row: PassRow, blobs: BlobRepo): PassSummary {
 export class PassRepo {
   private readonly blobs: BlobRepo
   /** The newest pass's segment hashes per session, so writing a pass does not walk the chain of bases. */
-  private readonly lastSegments = new Map<string, { passId: string; hashes: ReadonlyArray<string>; depth: number }>()
+  private readonly lastSegments = new Map<string, { passId: string; keys: ReadonlyArray<string>; depth: number }>()
   private readonly setAttributionStatement
   /** Parsed provenance by blob hash: the same few hundred values recur in every pass of a session. */
   private readonly provenanceCache = new Map<string, unknown>()
@@ -261,11 +261,14 @@ export class PassRepo {
       .get(pass.sessionId) as string | undefined
     let baseCount = 0
     let chainDepth = 0
+    // A segment is the base's only if its bytes and its breakpoint tag are: the same message is the newest tail
+    // (BP4) in one pass and the previous tail (BP3) in the next, with the same bytes.
+    const keys = split.segments.map((segment, i) => segmentKey(hashes[i]!, pass.segmentMeta(segment.path).breakpoint))
     if (base) {
       const cached = this.lastSegments.get(pass.sessionId)
-      const baseHashes = cached?.passId === base ? cached.hashes : this.segmentHashes(base).map((s) => s.hash)
+      const baseKeys = cached?.passId === base ? cached.keys : this.segmentHashes(base).map((s) => segmentKey(s.hash, s.breakpoint))
       const baseDepth = cached?.passId === base ? cached.depth : ((statement(this.db, 'SELECT chain_depth FROM passes WHERE id = ?', 'pluck').get(base) as number) ?? 0)
-      while (baseCount < baseHashes.length && baseCount < hashes.length && baseHashes[baseCount] === hashes[baseCount]) baseCount++
+      while (baseCount < baseKeys.length && baseCount < keys.length && baseKeys[baseCount] === keys[baseCount]) baseCount++
       chainDepth = baseCount > 0 ? baseDepth + 1 : 0
       // Every MAX_CHAIN_DEPTH passes the whole segment list is written again, so reading any pass walks at most
       // that many bases; the cost is one list of hashes (not texts) per MAX_CHAIN_DEPTH passes.
@@ -328,7 +331,7 @@ export class PassRepo {
       const blobHash = hashKey(hex)
       insertBlock.run(id, i, blobHash, segment.path, hashKey(this.blobs.put(JSON.stringify(meta.provenance ?? null))), meta.breakpoint)
     }
-    this.lastSegments.set(pass.sessionId, { passId: id, hashes, depth: chainDepth })
+    this.lastSegments.set(pass.sessionId, { passId: id, keys, depth: chainDepth })
     return toSummary(row, this.blobs)
   }
 
@@ -416,6 +419,10 @@ export class PassRepo {
   blobText(hash: string): string | null {
     return this.blobs.get(hash)
   }
+}
+
+function segmentKey(hash: string, breakpoint: string | null): string {
+  return breakpoint === null ? hash : `${hash}|${breakpoint}`
 }
 
 /** Whether two lists of strings concatenate to the same text, without concatenating them. */
