@@ -25,7 +25,7 @@ interface StoredTranscriptAttribution {
   readonly outcome: 'full' | 'partial' | 'miss' | null
   readonly cause: { readonly kind: string; readonly label: string }
   readonly summary: string
-  readonly transcript?: { readonly outcome?: { readonly kind?: string; readonly cause?: string } }
+  readonly transcript?: { readonly outcome?: { readonly kind?: string; readonly cause?: string; readonly droppedTokens?: number } }
 }
 
 function stored(value: unknown): StoredTranscriptAttribution | null {
@@ -60,6 +60,7 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
   let uncached = 0
   let actualUsd: number | null = 0
   let missUsd: number | null = 0
+  let missTokens = 0
   measured.forEach((p, i) => {
     const split = splitOfUsage(p.usage)
     write5m += split.write5m
@@ -68,10 +69,17 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
     actualUsd = addUsd(actualUsd, p.costUsd)
     const limit = limits.requests[i]!
     const prices = models(p.model).prices
-    const miss = prices ? missCost(split, limit.limit, prices) : { tokens: limit.shortfall, usd: null }
-    rows.set(p.id, { missTokens: miss.tokens, missUsd: miss.usd })
-    missUsd = addUsd(missUsd, miss.usd)
     const kind = causeKind(stored(p.attribution)) ?? 'not_visible'
+    // Lost only where the transcript sees a miss: a hit read everything the previous request cached, and the few
+    // tokens the usage-only limit adds above it (the previous request's uncached tail) are not a miss anyone can fix.
+    const missed = kind !== 'none' && kind !== 'cold'
+    // What the miss re-billed, as the transcript counts it (what the previous request left cached, less what this one
+    // read), so the pass's own line and the totals say the same number.
+    const dropped = stored(p.attribution)?.transcript?.outcome?.droppedTokens ?? limit.shortfall
+    const miss = !missed ? { tokens: 0, usd: 0 } : prices ? missCost(split, split.read + dropped, prices) : { tokens: dropped, usd: null }
+    rows.set(p.id, { missTokens: miss.tokens, missUsd: miss.usd })
+    missTokens += miss.tokens
+    missUsd = addUsd(missUsd, miss.usd)
     const total = byCause.get(kind) ?? { passes: 0, tokens: 0, usd: 0 }
     byCause.set(kind, { passes: total.passes + 1, tokens: total.tokens + miss.tokens, usd: addUsd(total.usd, miss.usd) })
   })
@@ -92,7 +100,7 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
       limitShare: limits.limitShare,
       actualUsd,
       bestUsd: actualUsd === null || missUsd === null ? null : actualUsd - missUsd,
-      missTokens: limits.requests.reduce((s, r) => s + r.shortfall, 0),
+      missTokens,
       missUsd,
     },
     byCause: [...byCause].map(([kind, t]) => ({ kind, ...t })),

@@ -79,6 +79,13 @@ describe('transcripts.* and proxy.* through the contract', () => {
     expect(cache.agreement.compared).toBe(0)
     expect(cache.passes[0]).toMatchObject({ cause: 'cold' })
     expect(cache.passes.every((p) => p.summary !== null && p.cause !== 'unexplained')).toBe(true)
+    // One figure for what the misses lost, wherever it is shown: the total, the passes and the causes agree.
+    const lost = cache as unknown as { totals: { missTokens: number }; passes: Array<{ missTokens: number }>; byCause: Array<{ kind: string; tokens: number }> }
+    expect(lost.totals.missTokens).toBe(lost.passes.reduce((s, p) => s + p.missTokens, 0))
+    expect(lost.totals.missTokens).toBe(lost.byCause.filter((c) => c.kind !== 'none' && c.kind !== 'cold').reduce((s, c) => s + c.tokens, 0))
+    const partial = cache.passes.findIndex((p) => p.outcome === 'partial')
+    expect(lost.passes[partial]!.missTokens).toBeGreaterThan(0)
+    expect(cache.passes[partial]!.summary).toContain(lost.passes[partial]!.missTokens.toLocaleString('en-US'))
 
     // A file outside the projects folder is refused.
     const outside = await app.dispatch('transcripts.import', { path: join(FIXTURES, 'spotter', 'short.jsonl'), folder: projects })
