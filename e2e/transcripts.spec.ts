@@ -59,6 +59,12 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByTestId('cache-totals')).toContainText('read from the cache')
   await page.screenshot({ path: 'e2e/screenshots/transcripts-cache.png' })
 
+  // Its Compaction view shows what was recorded and offers nothing that would add to it.
+  await page.getByRole('tab', { name: 'Compaction' }).click()
+  await expect(page.getByTestId('compaction-view').getByRole('note')).toContainText('cannot compact it')
+  await expect(page.getByRole('button', { name: 'Compact now' })).toHaveCount(0)
+  await expect(page.getByLabel('Fact to pin')).toHaveCount(0)
+
   // Its working folder (/home/marco/projects/spotter) is not on this machine, so it cannot be continued where the
   // import filed it (among the transcripts): the chat offers the projects that are open instead.
   const work = mkdtempSync(join(tmpdir(), 'loupe-e2e-continue-'))
@@ -66,8 +72,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     await page.getByRole('tab', { name: 'Chat' }).click()
     const readOnly = page.getByRole('note').filter({ hasText: 'imported from Claude Code' })
     await readOnly.getByRole('button', { name: 'Continue as a Loupe session' }).click()
-    await expect(readOnly.getByRole('alert')).toContainText('not on this machine')
-    await expect(readOnly).toContainText("Open the project's folder in the sidebar")
+    await expect(readOnly.getByRole('status')).toContainText('not on this machine')
+    await expect(readOnly).toContainText('No other project is open')
     await page.getByLabel('Folder path').fill(work)
     await page.getByRole('button', { name: 'Open folder' }).click()
     await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()

@@ -83,7 +83,7 @@ export function continueImported(store: Store, sessionId: string, options: { rea
   if (origin.ref?.kind === 'claude-code' && project.root === dirname(origin.ref.path)) {
     throw new ContinueError(
       'no_working_folder',
-      `This session's working folder is not on this machine, so it was filed under the folder of its transcript (${project.root}). Continued there, the agent would work among Claude Code's logs: open the project's folder in Loupe, then continue the session into that project.`,
+      `This session's working folder is not on this machine, so it was filed under the folder of its transcript (${project.root}). Continued there, the agent would work among Claude Code's logs: continue it into a project you opened in Loupe.`,
     )
   }
   const source = store.sessions.get(sessionId)!

@@ -19,7 +19,7 @@ export function requireRuntime(services: Services, sessionId: string): SessionRu
 export function requireLoupeSession(services: Services, sessionId: string): void {
   const origin = sessionOrigin(services.store, sessionId)?.origin
   if (origin === 'transcript') {
-    throw new RpcError('unsupported', 'This session was imported from a Claude Code transcript and is read-only: continue it as a Loupe session (transcripts.continue) to go on from it.')
+    throw new RpcError('unsupported', 'This session was imported from a Claude Code transcript and is read-only: continue it as a Loupe session to go on from it.')
   }
   if (origin === 'captured') throw new RpcError('unsupported', "This session records another agent's requests through the capture proxy and is read-only.")
 }

@@ -98,7 +98,7 @@ export function ChatPane({ sessionId, title, origin, projectId, selectedPassId, 
         <p className="read-only-note" role="note">
           {source === 'transcript' ? (
             <>
-              This session was imported from Claude Code: Loupe shows it as recorded and cannot add to it. To go on from here,{' '}
+              This session was imported from Claude Code: Loupe shows it as recorded and cannot add to it.
               <ContinueButton sessionId={sessionId} projectId={projectId} />
             </>
           ) : (

@@ -19,18 +19,20 @@ export function ContinueButton({ sessionId, projectId }: { sessionId: string; pr
 
   if (refusal === null) {
     return (
-      <button type="button" className="primary" onClick={() => void start()}>
-        Continue as a Loupe session
-      </button>
+      <span className="continue-into">
+        <button type="button" className="primary" onClick={() => void start()}>
+          Continue as a Loupe session
+        </button>
+      </span>
     )
   }
   return (
     <span className="continue-into" role="group" aria-label="Continue into a project">
-      <span className="error" role="alert">
+      <span className="continue-why" role="status">
         {refusal}
       </span>
       {others.length === 0 ? (
-        <span>Open the project&apos;s folder in the sidebar, then continue into it here.</span>
+        <span>No other project is open: open the project&apos;s folder in the sidebar, then continue into it here.</span>
       ) : (
         <>
           <label>

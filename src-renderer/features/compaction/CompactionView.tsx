@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { useMonaco } from '../../monaco'
 import { selectChat, useChatStore } from '../../state/chat'
 import { selectCompactions, useCompactionStore } from '../../state/compaction'
+import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompactions, removePin } from './actions'
 import { CheckpointCard, checkpointFacts, draftFacts } from './components/CheckpointCard'
@@ -20,6 +21,9 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
   const selection = useCompactionStore((s) => s.selection)
   const chat = useChatStore(selectChat(sessionId))
   const monaco = useMonaco()
+  // A session Loupe did not run (imported, captured) is a record: its compactions are shown, none is started.
+  const origin = useSessionsStore((s) => findSession(s, sessionId)?.origin ?? 'loupe')
+  const readOnly = origin !== 'loupe'
 
   useEffect(() => {
     void loadCompactions(sessionId)
@@ -46,7 +50,15 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
           {data.drafts.length > 0 && ` · ${data.drafts.length} dry run${data.drafts.length === 1 ? '' : 's'} waiting`}
         </span>
       </header>
-      <ComposeBar sessionId={sessionId} running={chat.running} />
+      {readOnly ? (
+        <p className="read-only-note" role="note">
+          {origin === 'transcript'
+            ? 'This session was imported from Claude Code: its compactions are shown as the transcript recorded them, and Loupe cannot compact it or pin facts in it. Continue it as a Loupe session from the chat to go on from it.'
+            : "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot compact it."}
+        </p>
+      ) : (
+        <ComposeBar sessionId={sessionId} running={chat.running} />
+      )}
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
       {data.lastFailure && !data.live && (
         <p className="error-box" role="alert" data-testid="compaction-failure">
@@ -65,9 +77,11 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
               <p>
                 <strong>No compaction yet.</strong>
               </p>
-              <p>
-                Loupe compacts on its own when the context reaches the threshold set in Settings. You can compact now with a focus above, type <code>/compact [focus]</code> in the chat, or try a dry run to read and edit the summary first.
-              </p>
+              {!readOnly && (
+                <p>
+                  Loupe compacts on its own when the context reaches the threshold set in Settings. You can compact now with a focus above, type <code>/compact [focus]</code> in the chat, or try a dry run to read and edit the summary first.
+                </p>
+              )}
             </div>
           ) : (
             <ol className="cmp-cards" reversed>
@@ -83,7 +97,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
               ))}
             </ol>
           )}
-          <Pins sessionId={sessionId} pins={data.pins} />
+          {!readOnly && <Pins sessionId={sessionId} pins={data.pins} />}
         </div>
         <div className="cmp-detail">
           {!monaco ? (
