@@ -13,7 +13,8 @@ import { changedFrom, checkDraft, draftOf, type CompactionDraft, type DraftField
 import './settings.css'
 
 /** 3 → "$3", 3.75 → "$3.75", 0.025 → "$0.025" (prices per million tokens, as published). */
-const usdPerM = (n: number) => `$${Number(n.toFixed(3))}`
+/** A price per million tokens, in cents at least ("$0.30", "$15.00"), as prices are written. */
+const usdPerM = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 3 : 2)}`
 /** 1000000 → "1M", 200000 → "200k". */
 const windowLabel = (tokens: number) => (tokens >= 1_000_000 ? `${tokens / 1_000_000}M` : `${Math.round(tokens / 1000)}k`)
 
