@@ -202,9 +202,19 @@ function Figure({ label, value, hint, tone = '' }: { label: string; value: strin
 
 function Legend() {
   return (
+    // Each key stays with its words when the line wraps.
     <p className="cache-legend small">
-      <span className="cache-swatch cache-read" /> read from the cache <span className="cache-swatch cache-write" /> written <span className="cache-swatch cache-uncached" /> paid in full{' '}
-      <span className="cache-swatch cache-output" /> output <span className="cache-swatch line" /> $ per pass · markers: <b>C</b> compaction <b>E</b> context edit <b>F</b> file edit applied now <b>M</b> model switch <b>Z</b> idle past the TTL
+      <span className="cache-key"><span className="cache-swatch cache-read" /> read from the cache</span>
+      <span className="cache-key"><span className="cache-swatch cache-write" /> written</span>
+      <span className="cache-key"><span className="cache-swatch cache-uncached" /> paid in full</span>
+      <span className="cache-key"><span className="cache-swatch cache-output" /> output</span>
+      <span className="cache-key"><span className="cache-swatch line" /> $ per pass</span>
+      <span>· markers:</span>
+      <span className="cache-key"><b>C</b> compaction</span>
+      <span className="cache-key"><b>E</b> context edit</span>
+      <span className="cache-key"><b>F</b> file edit applied now</span>
+      <span className="cache-key"><b>M</b> model switch</span>
+      <span className="cache-key"><b>Z</b> idle past the TTL</span>
     </p>
   )
 }

@@ -72,7 +72,8 @@ function FolderForm() {
     useTranscriptsStore.getState().folderChosen(folder)
     void listTranscripts()
   }
-  const count = listing?.projects.reduce((n, p) => n + p.sessions.length, 0) ?? 0
+  // What Import all would bring in: sessions not imported yet, and imported ones whose file changed since.
+  const count = listing?.projects.reduce((n, p) => n + p.sessions.filter((s) => s.imported === null || s.imported.changed).length, 0) ?? 0
   return (
     <form className="cc-folder" onSubmit={submit}>
       <label>
