@@ -305,6 +305,19 @@ test('an approval takes the keyboard from the chat, not from another field; the 
   await expect(path).toHaveValue('/somewhere/half-typed')
 })
 
+test('a reload comes back to the session the window showed', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const first = await app.locator('section.chat').getAttribute('data-session-id')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(2)
+  await expect(app.locator('section.chat')).not.toHaveAttribute('data-session-id', first!)
+  await sessionButtons(app).nth(1).click()
+  await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', first!)
+  await app.reload()
+  await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+  await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', first!)
+})
+
 test('closing the palette with Esc gives the keyboard back where it was', async ({ app, project }) => {
   await openProjectWithSession(app, project)
   const composer = app.getByLabel('Message')

@@ -6,6 +6,7 @@ import { loadProjects } from './features/projects/actions'
 import { useAppStore } from './state/app'
 import { useChatStore } from './state/chat'
 import { useSessionsStore } from './state/sessions'
+import { rememberPlace } from './state/last-place'
 import './ui/theme.css'
 import { connectCompactionEvents } from './features/compaction/events'
 import { installShortcuts } from './features/palette/shortcuts'
@@ -31,6 +32,7 @@ client.on('app.ready', (payload) => {
     const info = await client.request('app.info', {})
     if (info.ok) useAppStore.getState().infoLoaded(info.value)
     await loadProjects().catch((err: Error) => useAppStore.getState().failed(err.message))
+    rememberPlace()
     announce('app.ready', payload)
   })()
 })

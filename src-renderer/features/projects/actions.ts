@@ -1,12 +1,21 @@
 import { call, client } from '../../platform/client'
+import { rememberedPlace } from '../../state/last-place'
 import { useProjectsStore } from '../../state/projects'
+import { useSessionsStore } from '../../state/sessions'
 import { loadSessions } from '../sessions/actions'
 
+/** Lists the projects and opens the place the window showed last (state/last-place.ts), else the first project. */
 export async function loadProjects(): Promise<void> {
   const projects = await call('project.list', {})
+  const last = rememberedPlace()
   useProjectsStore.getState().projectsLoaded(projects)
+  if (last.projectId !== null && projects.some((p) => p.id === last.projectId)) useProjectsStore.getState().projectSelected(last.projectId)
   const selected = useProjectsStore.getState().selectedId
-  if (selected) await loadSessions(selected)
+  if (selected) {
+    await loadSessions(selected)
+    const sessions = useSessionsStore.getState()
+    if (last.sessionId !== null && sessions.selectedId === null && (sessions.byProject[selected] ?? []).some((s) => s.id === last.sessionId)) sessions.sessionSelected(last.sessionId)
+  }
 }
 
 export async function openProject(path: string): Promise<void> {

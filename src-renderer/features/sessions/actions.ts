@@ -24,8 +24,8 @@ export async function createSession(projectId: string): Promise<Session | null> 
 }
 
 /*
- * session.rename and session.delete emit no event (src-main/rpc/handlers/session.ts): the stores follow their
- * answers, which is enough for the one window that asked.
+ * The store follows each answer at once; the events session.renamed and session.deleted (main.tsx) carry the same
+ * change to every other window.
  */
 
 /** Renames a session; an empty or unchanged name leaves it as it was. */
