@@ -60,7 +60,10 @@ export interface SessionCache {
   latest: KnownPass | null
   /** The conversation pass (not a keep-warm) with the highest seq: what the next pass is compared with. */
   latestConversation: KnownPass | null
-  /** The cache entries the attributed passes left, kept up to date as passes come in order. */
+  /**
+   * The cache entries the attributed passes left, kept up to date as passes come in order: for the sessions of other
+   * sources (proxy, transcript) only; the app's own read the store's shared entries.
+   */
   timeline: CacheTimeline
   loaded: boolean
 }
@@ -244,8 +247,9 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       }
     }
     cache.maxSeq = summary.seq
-    cache.timeline.add(result.facts)
-  } else if (replaced) {
+    // A session of the app's reads the shared entries; its own timeline serves only the other sources.
+    if (!shared) cache.timeline.add(result.facts)
+  } else if (replaced && !shared) {
     // An earlier pass attributed again: the session's timeline is rebuilt from the facts now known.
     cache.timeline = new CacheTimeline()
     for (const k of [...cache.known.values()].sort((a, b) => a.seq - b.seq)) cache.timeline.add(k.attribution.facts)
@@ -283,8 +287,8 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
         cache.maxSeq = p.seq
         cache.latest = known
         if (!known.keepWarm) cache.latestConversation = known
-        cache.timeline.add(p.attribution.facts)
-      } else {
+        if (!shared) cache.timeline.add(p.attribution.facts)
+      } else if (!shared) {
         cache.timeline = new CacheTimeline()
         for (const k of [...cache.known.values()].sort((a, b) => a.seq - b.seq)) cache.timeline.add(k.attribution.facts)
       }
