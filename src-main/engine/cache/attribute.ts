@@ -51,7 +51,7 @@ export interface AttributeInput {
   readonly pass: PassRecord
   readonly walk: RequestWalk
   readonly context: PassContext
-  /** Facts of the session's earlier passes. */
+  /** Facts of the earlier passes whose entries this pass could read (the session's, or every session's of the app). */
   readonly prior: ReadonlyArray<PassCacheFacts>
   /**
    * The entries at a time, from exactly `prior`, when the caller keeps them incrementally (a CacheTimeline);
@@ -121,9 +121,10 @@ export interface PassAttribution {
 const pathAt = (walk: RequestWalk, position: number | null): string | null =>
   position === null || position < 0 ? null : blockPath(walk.blocks[position]!)
 
+/** The ratio of the pass that started last (prior passes may come from several sessions, whose seqs do not compare). */
 function latestRatio(prior: ReadonlyArray<PassCacheFacts>): number {
   let best: PassCacheFacts | null = null
-  for (const f of prior) if (f.ratio !== null && (!best || f.seq > best.seq)) best = f
+  for (const f of prior) if (f.ratio !== null && (!best || f.startedAt > best.startedAt || (f.startedAt === best.startedAt && f.seq > best.seq))) best = f
   return best?.ratio ?? 1
 }
 

@@ -77,9 +77,15 @@ export const SHARED_WINDOW_MS = 24 * 3_600_000
 /** The entries every pass the app sent left in the service's cache, all sessions together. */
 interface SharedEntries {
   readonly facts: Map<string, PassCacheFacts>
-  timeline: CacheTimeline
+  /** The entries from every fact, kept as new passes come; null after a pass's facts were replaced (rebuilt when next needed). */
+  timeline: CacheTimeline | null
   /** Stored passes queued from this time on are loaded (null: none yet). */
   loadedFrom: number | null
+  /**
+   * For a pass attributed again (its facts already here): the entries from the facts of every other pass that
+   * started by `upTo`. Passes attributed again in the order they started extend it; an earlier one rebuilds it.
+   */
+  replay: { timeline: CacheTimeline; upTo: number; held: PassCacheFacts | null } | null
 }
 
 interface StoreCaches {
@@ -91,7 +97,7 @@ const caches = new WeakMap<Store, StoreCaches>()
 
 function storeCaches(store: Store): StoreCaches {
   let byStore = caches.get(store)
-  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null } }))
+  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null, replay: null } }))
   return byStore
 }
 
@@ -116,8 +122,29 @@ export function forgetStoreCache(store: Store): void {
 function share(shared: SharedEntries, facts: PassCacheFacts): void {
   const replaced = shared.facts.has(facts.passId)
   shared.facts.set(facts.passId, facts)
-  if (!replaced) shared.timeline.add(facts)
-  else shared.timeline = timelineOf(shared.facts.values())
+  if (replaced) shared.timeline = null
+  else shared.timeline?.add(facts)
+}
+
+function sharedTimeline(shared: SharedEntries): CacheTimeline {
+  shared.timeline ??= timelineOf([...shared.facts.values()].sort((a, b) => a.startedAt - b.startedAt))
+  return shared.timeline
+}
+
+/** The entries a pass attributed again could read: every other pass's that started by its start (SharedEntries.replay). */
+function replayTimeline(shared: SharedEntries, passId: string, start: number): CacheTimeline {
+  const replay = shared.replay
+  const others = (from: number) => [...shared.facts.values()].filter((f) => f.passId !== passId && f.startedAt > from && f.startedAt <= start).sort((a, b) => a.startedAt - b.startedAt)
+  if (!replay || start <= replay.upTo) {
+    shared.replay = { timeline: timelineOf(others(Number.NEGATIVE_INFINITY)), upTo: start, held: shared.facts.get(passId) ?? null }
+    return shared.replay.timeline
+  }
+  // The pass held out last time (the one then attributed) is an earlier pass now.
+  if (replay.held && replay.held.passId !== passId) replay.timeline.add(shared.facts.get(replay.held.passId) ?? replay.held)
+  for (const f of others(replay.upTo)) replay.timeline.add(f)
+  replay.upTo = start
+  replay.held = shared.facts.get(passId) ?? null
+  return replay.timeline
 }
 
 function timelineOf(facts: Iterable<PassCacheFacts>): CacheTimeline {
@@ -204,7 +231,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   // What the cache held: every session's entries for the app's own passes (without this pass's, when it is
   // attributed again), the session's own otherwise.
   let timeline: CacheTimeline
-  if (shared) timeline = shared.facts.has(summary.id) ? timelineOf([...shared.facts.values()].filter((f) => f.passId !== summary.id)) : shared.timeline
+  if (shared) timeline = shared.facts.has(summary.id) ? replayTimeline(shared, summary.id, start) : sharedTimeline(shared)
   else if (inOrder) timeline = cache.timeline
   else timeline = timelineOf([...prior].sort((a, b) => a.seq - b.seq).map((k) => k.attribution.facts))
 
