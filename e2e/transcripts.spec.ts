@@ -83,6 +83,12 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     await page.screenshot({ path: 'e2e/screenshots/transcripts-continue-into.png' })
     await readOnly.getByRole('button', { name: 'Continue there' }).click()
     await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText(/^Continued: /)
+    // The turns it carried over are still Claude Code's, and a line marks where Loupe takes over.
+    await expect(page.getByTestId('continued-divider')).toHaveCount(1)
+    await expect(page.locator('.msg.assistant .msg-who').first()).toHaveText('Claude Code')
+    await expect(page.locator('.msg.assistant .msg-who').filter({ hasText: /^Loupe/ })).toHaveCount(0)
+    await page.getByTestId('continued-divider').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: 'e2e/screenshots/transcripts-continued.png' })
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled()
   } finally {
     rmSync(work, { recursive: true, force: true })

@@ -10,10 +10,24 @@ interface SessionRow {
   updated_at: number
   /** Migration 3; the column's default is 'loupe'. */
   origin?: 'loupe' | 'transcript' | 'captured'
+  origin_ref?: string | null
+}
+
+/** For a session that continues an imported conversation: which, and how many of its first entries came from it. */
+function continuedOf(row: SessionRow): Session['continued'] {
+  if (!row.origin_ref) return undefined
+  try {
+    const ref = JSON.parse(row.origin_ref) as { kind?: unknown; fromSessionId?: unknown; inherited?: unknown }
+    if (ref.kind !== 'continued' || typeof ref.fromSessionId !== 'string') return undefined
+    return { fromSessionId: ref.fromSessionId, inherited: typeof ref.inherited === 'number' ? ref.inherited : null }
+  } catch {
+    return undefined
+  }
 }
 
 function toSession(row: SessionRow): Session {
-  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe' }
+  const continued = continuedOf(row)
+  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}) }
 }
 
 export class SessionRepo {

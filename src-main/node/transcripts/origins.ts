@@ -36,6 +36,8 @@ export interface ContinuedRef {
   readonly kind: 'continued'
   readonly fromSessionId: string
   readonly at: number
+  /** How many entries came from the imported conversation (the first ones); absent from older stores. */
+  readonly inherited?: number
 }
 
 export type OriginRef = TranscriptRef | CapturedRef | ContinuedRef

@@ -16,11 +16,13 @@ export interface ChatPaneProps {
   readonly origin: Session['origin'] | null
   /** The project the session is filed under. */
   readonly projectId: string
+  /** A session continued from an imported conversation: how many of its first entries came from it. */
+  readonly inherited: number | null
   readonly selectedPassId: string | null
   readonly onSelectPass: (passId: string) => void
 }
 
-export function ChatPane({ sessionId, title, origin, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
+export function ChatPane({ sessionId, title, origin, inherited, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
   const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
   // The draft lives in a store, not in this component: it survives the chat being unmounted (another view, another session).
@@ -86,7 +88,7 @@ export function ChatPane({ sessionId, title, origin, projectId, selectedPassId, 
             <p className="muted">Try “list the files”, “read README.md”, “grep for "TODO"”, or “replace "a" with "b" in file.ts”.</p>
           </div>
         )}
-        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} />
+        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} inherited={inherited} />
         <div ref={bottom} />
       </div>
       {chat.error && (

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { Fragment, useEffect, type ReactNode } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { ApprovalPrompt } from './Approval'
@@ -19,9 +19,11 @@ export interface ConversationProps {
   readonly passSources: ReadonlyMap<string, ConversationSource>
   /** Who made the session's conversation: a session Loupe did not run offers no retry. */
   readonly source: ConversationSource
+  /** A session continued from an imported conversation: how many of its first entries came from it (Claude Code's). */
+  readonly inherited?: number | null
 }
 
-export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source }: ConversationProps) {
+export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source, inherited = null }: ConversationProps) {
   const results = new Map<string, EntryView>()
   for (const e of chat.entries) if (e.kind === 'tool_result') results.set(String(e.toolUseId), e)
   const lastFailure = [...chat.entries].reverse().find((e) => e.kind === 'turn_failed' || e.kind === 'user_message')
@@ -30,99 +32,112 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     if (selectedPassId === null) return
     document.querySelector(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)?.scrollIntoView({ block: 'nearest' })
   }, [selectedPassId])
+  const renderEntry = (entry: EntryView): ReactNode => {
+    switch (entry.kind) {
+      case 'user_message':
+        return (
+          <div key={entry.id} className="msg user" data-entry-kind="user_message">
+            <div className="msg-who">You</div>
+            <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
+          </div>
+        )
+      case 'assistant_message': {
+        const passId = String(entry.passId)
+        return (
+          <div
+            key={entry.id}
+            className={`msg assistant${passId === selectedPassId ? ' selected' : ''}`}
+            data-entry-kind="assistant_message"
+            data-pass-id={passId}
+            onClick={() => onSelectPass(passId)}
+            // Chosen from the keyboard too: Tab to it, Enter or Space (keys inside it, on a tool call or the
+            // thinking, stay theirs).
+            tabIndex={0}
+            aria-current={passId === selectedPassId ? 'true' : undefined}
+            onKeyDown={(e) => {
+              if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+                e.preventDefault()
+                onSelectPass(passId)
+              }
+            }}
+            title="Show the pass that produced this message in the inspector"
+          >
+            <div className="msg-who">
+              {inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(passSources.get(passId) ?? source)}
+              {entry.partial ? <span className="partial-tag"> · stopped</span> : null}
+            </div>
+            {((entry.content as Block[]) ?? []).map((b, i) =>
+              b.type === 'text' ? (
+                <MessageText key={i} text={b.text ?? ''} />
+              ) : b.type === 'thinking' ? (
+                <details key={i} className="thinking">
+                  <summary>Thinking</summary>
+                  <div className="msg-text">{b.thinking}</div>
+                </details>
+              ) : b.type === 'tool_use' ? (
+                <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={chat.runningTools.includes(b.id!)} recorded={source !== 'loupe'} />
+              ) : null,
+            )}
+          </div>
+        )
+      }
+      case 'mode_switched':
+        return <Note key={entry.id} text={`Permission mode: ${String(entry.mode)}`} />
+      case 'model_switched':
+        return <Note key={entry.id} text={`Model: ${String(entry.model)}`} />
+      case 'memory_saved':
+        return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
+      case 'approval':
+        return entry.decision === 'denied' ? <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} /> : null
+      case 'todo_updated':
+        return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
+      case 'turn_failed':
+        return (
+          <div key={entry.id} className="turn-failed" role="alert">
+            <p>{String(entry.message)}</p>
+            {entry === lastFailure && !chat.running && source === 'loupe' && (
+              <button onClick={() => void retryTurn(sessionId)}>Retry</button>
+            )}
+          </div>
+        )
+      case 'checkpoint':
+        return <Checkpoint key={entry.id} entry={entry} />
+      case 'context_edit':
+        return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
+      case 'pin':
+        return <Note key={entry.id} text={entry.action === 'added' ? `Pinned: ${String(entry.text)}` : 'Pin removed'} />
+      case 'notice':
+        return (
+          <div key={entry.id} className={`notice ${String(entry.level)}`} role={entry.level === 'warning' ? 'alert' : undefined}>
+            {String(entry.text)}
+          </div>
+        )
+      case 'turn_ended':
+        return entry.reason === 'cancelled' ? (
+          <Note key={entry.id} text="Stopped." />
+        ) : entry.reason === 'nothing_to_compact' ? (
+          <Note key={entry.id} text="Nothing to compact yet: the conversation is short enough." />
+        ) : entry.reason === 'pass_limit' ? (
+          <Note key={entry.id} text="Stopped after the per-turn pass limit; send a message to go on." />
+        ) : null
+      default:
+        return null
+    }
+  }
   return (
     <div className="conversation" aria-live="polite">
       {chat.entries.map((entry) => {
-        switch (entry.kind) {
-          case 'user_message':
-            return (
-              <div key={entry.id} className="msg user" data-entry-kind="user_message">
-                <div className="msg-who">You</div>
-                <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
-              </div>
-            )
-          case 'assistant_message': {
-            const passId = String(entry.passId)
-            return (
-              <div
-                key={entry.id}
-                className={`msg assistant${passId === selectedPassId ? ' selected' : ''}`}
-                data-entry-kind="assistant_message"
-                data-pass-id={passId}
-                onClick={() => onSelectPass(passId)}
-                // Chosen from the keyboard too: Tab to it, Enter or Space (keys inside it, on a tool call or the
-                // thinking, stay theirs).
-                tabIndex={0}
-                aria-current={passId === selectedPassId ? 'true' : undefined}
-                onKeyDown={(e) => {
-                  if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
-                    e.preventDefault()
-                    onSelectPass(passId)
-                  }
-                }}
-                title="Show the pass that produced this message in the inspector"
-              >
-                <div className="msg-who">
-                  {authorOf(passSources.get(passId) ?? source)}
-                  {entry.partial ? <span className="partial-tag"> · stopped</span> : null}
-                </div>
-                {((entry.content as Block[]) ?? []).map((b, i) =>
-                  b.type === 'text' ? (
-                    <MessageText key={i} text={b.text ?? ''} />
-                  ) : b.type === 'thinking' ? (
-                    <details key={i} className="thinking">
-                      <summary>Thinking</summary>
-                      <div className="msg-text">{b.thinking}</div>
-                    </details>
-                  ) : b.type === 'tool_use' ? (
-                    <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={chat.runningTools.includes(b.id!)} recorded={source !== 'loupe'} />
-                  ) : null,
-                )}
-              </div>
-            )
-          }
-          case 'mode_switched':
-            return <Note key={entry.id} text={`Permission mode: ${String(entry.mode)}`} />
-          case 'model_switched':
-            return <Note key={entry.id} text={`Model: ${String(entry.model)}`} />
-          case 'memory_saved':
-            return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
-          case 'approval':
-            return entry.decision === 'denied' ? <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} /> : null
-          case 'todo_updated':
-            return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
-          case 'turn_failed':
-            return (
-              <div key={entry.id} className="turn-failed" role="alert">
-                <p>{String(entry.message)}</p>
-                {entry === lastFailure && !chat.running && source === 'loupe' && (
-                  <button onClick={() => void retryTurn(sessionId)}>Retry</button>
-                )}
-              </div>
-            )
-          case 'checkpoint':
-            return <Checkpoint key={entry.id} entry={entry} />
-          case 'context_edit':
-            return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
-          case 'pin':
-            return <Note key={entry.id} text={entry.action === 'added' ? `Pinned: ${String(entry.text)}` : 'Pin removed'} />
-          case 'notice':
-            return (
-              <div key={entry.id} className={`notice ${String(entry.level)}`} role={entry.level === 'warning' ? 'alert' : undefined}>
-                {String(entry.text)}
-              </div>
-            )
-          case 'turn_ended':
-            return entry.reason === 'cancelled' ? (
-              <Note key={entry.id} text="Stopped." />
-            ) : entry.reason === 'nothing_to_compact' ? (
-              <Note key={entry.id} text="Nothing to compact yet: the conversation is short enough." />
-            ) : entry.reason === 'pass_limit' ? (
-              <Note key={entry.id} text="Stopped after the per-turn pass limit; send a message to go on." />
-            ) : null
-          default:
-            return null
-        }
+        const rendered = renderEntry(entry)
+        // Where a continued conversation goes on in Loupe: after the last entry it brought from Claude Code.
+        if (inherited === null || entry.seq !== inherited) return rendered
+        return (
+          <Fragment key={entry.id}>
+            {rendered}
+            <div className="continued-divider" role="separator" data-testid="continued-divider">
+              Continued in Loupe from here; the conversation above was Claude Code&apos;s
+            </div>
+          </Fragment>
+        )
       })}
       {chat.streaming.length > 0 && (
         <div className="msg assistant streaming" data-testid="streaming">
