@@ -89,6 +89,33 @@ export async function openApp(page: Page, url: string): Promise<void> {
   await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
 }
 
+/** Resolves after two animation frames: Monaco and the canvas repaint on the next one. */
+export async function nextFrame(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+}
+
+/** Switches the theme as a user does, through the command palette (the page and Monaco both follow). */
+export async function chooseTheme(page: Page, which: 'light' | 'dark' | 'system'): Promise<void> {
+  await page.keyboard.press('Control+k')
+  await page.getByLabel('Type a command').fill(which === 'system' ? 'theme follow' : `theme ${which}`)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('palette')).toHaveCount(0)
+  if (which === 'system') await expect(page.locator('html[data-theme]')).toHaveCount(0)
+  else await expect(page.locator(`html[data-theme="${which}"]`)).toHaveCount(1)
+  await nextFrame(page)
+}
+
+/** The `test` of a spec whose host runs with `env` added (a Claude Code folder, the simulator's pace). */
+export function testWithHostEnv(env: NodeJS.ProcessEnv) {
+  return base.extend<{ host: BrowserHostProcess }>({
+    host: async ({}, use) => {
+      const host = await startHost(env)
+      await use(host)
+      await host.stop()
+    },
+  })
+}
+
 export const test = base.extend<{ host: BrowserHostProcess; app: Page }>({
   host: async ({}, use) => {
     const host = await startHost()

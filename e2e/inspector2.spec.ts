@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test'
 import { findModel } from '../src-main/node/model/models'
 import { buildSequence } from '../src-main/simulator/sequence'
 import { validateRequest } from '../src-main/simulator/validate'
-import { appEvent, expect, openApp, openProjectWithSession, rpc, startHost, test } from './fixtures'
+import { appEvent, chooseTheme, expect, openApp, openProjectWithSession, rpc, startHost, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -66,27 +66,15 @@ async function view(page: Page, name: 'Chat' | 'Compaction' | 'Cache' | 'Files' 
   await page.getByRole('tab', { name }).click()
 }
 
-/** Switches the theme as a user does, through the command palette (the page and Monaco both follow). */
-async function theme(page: Page, which: 'light' | 'dark' | 'system'): Promise<void> {
-  await page.keyboard.press('Control+k')
-  await page.getByLabel('Type a command').fill(which === 'system' ? 'theme follow' : `theme ${which}`)
-  await page.keyboard.press('Enter')
-  await expect(page.getByTestId('palette')).toHaveCount(0)
-  if (which === 'system') await expect(page.locator('html[data-theme]')).toHaveCount(0)
-  else await expect(page.locator(`html[data-theme="${which}"]`)).toHaveCount(1)
-  // Monaco repaints on the next frame.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
-}
-
 /** A screenshot of the page in light and in dark. */
 async function shots(page: Page, name: string, readme = false): Promise<void> {
   for (const t of ['light', 'dark'] as const) {
-    await theme(page, t)
+    await chooseTheme(page, t)
     await page.screenshot({ path: `${SHOTS}/${name}-${t}.png` })
     // The README's copies change only when asked for, so a test run leaves the repository clean.
     if (readme && t === 'light' && process.env.LOUPE_README_SHOTS === '1') await page.screenshot({ path: `${README_SHOTS}/${name}.png` })
   }
-  await theme(page, 'system')
+  await chooseTheme(page, 'system')
 }
 
 async function sessionIdOf(host: Parameters<typeof rpc>[0]): Promise<string> {
@@ -273,7 +261,7 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
 
     // The palette runs any action by name.
     for (const t of ['light', 'dark'] as const) {
-      await theme(app, t)
+      await chooseTheme(app, t)
       await app.keyboard.press('Control+k')
       await app.getByLabel('Type a command').fill('compact')
       await expect(app.getByTestId('palette')).toContainText('Compact now with a focus')

@@ -7,20 +7,14 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, openApp, startHost, test as base, type BrowserHostProcess } from './fixtures'
+import { expect, openApp, testWithHostEnv } from './fixtures'
 
 const configDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-claude-'))
 const projectDir = join(configDir, 'projects', '-home-marco-projects-spotter')
 mkdirSync(projectDir, { recursive: true })
 copyFileSync(join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter', 'tool_heavy.jsonl'), join(projectDir, 'tool_heavy.jsonl'))
 
-const test = base.extend<{ host: BrowserHostProcess }>({
-  host: async ({}, use) => {
-    const host = await startHost({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
-    await use(host)
-    await host.stop()
-  },
-})
+const test = testWithHostEnv({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
 
 test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
 

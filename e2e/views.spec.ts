@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { appEvent, expect, openApp, openProjectWithSession, startHost, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, chooseTheme, expect, nextFrame, openApp, openProjectWithSession, testWithHostEnv } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const SIZES = [
@@ -42,13 +42,7 @@ for (const c of copies) {
   utimesSync(path, now - c.hoursAgo * 3600, now - c.hoursAgo * 3600)
 }
 
-const test = base.extend<{ host: BrowserHostProcess }>({
-  host: async ({}, use) => {
-    const host = await startHost({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
-    await use(host)
-    await host.stop()
-  },
-})
+const test = testWithHostEnv({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
 
 test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
 
@@ -56,21 +50,6 @@ function project(files: Record<string, string | Buffer>): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-'))
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
   return dir
-}
-
-/** Switches the theme as a user does, through the command palette (the page and Monaco both follow). */
-async function theme(page: Page, which: 'light' | 'dark' | 'system'): Promise<void> {
-  await page.keyboard.press('Control+k')
-  await page.getByLabel('Type a command').fill(which === 'system' ? 'theme follow' : `theme ${which}`)
-  await page.keyboard.press('Enter')
-  await expect(page.getByTestId('palette')).toHaveCount(0)
-  if (which === 'system') await expect(page.locator('html[data-theme]')).toHaveCount(0)
-  else await expect(page.locator(`html[data-theme="${which}"]`)).toHaveCount(1)
-  await nextFrame(page)
-}
-
-async function nextFrame(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
 }
 
 /**
@@ -81,7 +60,7 @@ async function nextFrame(page: Page): Promise<void> {
 async function shots(page: Page, name: string, show?: () => Promise<void>, close?: () => Promise<void>): Promise<void> {
   for (const t of ['light', 'dark'] as const) {
     await close?.()
-    await theme(page, t)
+    await chooseTheme(page, t)
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height })
       await nextFrame(page)
@@ -90,7 +69,7 @@ async function shots(page: Page, name: string, show?: () => Promise<void>, close
     }
   }
   await close?.()
-  await theme(page, 'system')
+  await chooseTheme(page, 'system')
   await page.setViewportSize({ width: 1280, height: 800 })
 }
 

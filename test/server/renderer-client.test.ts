@@ -4,24 +4,20 @@
  * connection, and the client fails the requests waiting for an answer with an error that says so, then reconnects;
  * one over 16 MB only fails itself.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
-import { startBrowserHost, type BrowserHost } from '../../src-main/server/host'
+import type { BrowserHost } from '../../src-main/server/host'
+import { startTestHost, type TestHost } from '../support/browser-host'
 import { MAX_FRAME_BYTES, MAX_READ_FRAME_BYTES } from '../../src-main/server/websocket'
 import type { LoupeClient } from '../../src-renderer/platform/client'
 
-let dir: string
+let testHost: TestHost
 let host: BrowserHost
 let client: LoupeClient
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loupe-ws-client-'))
-  mkdirSync(join(dir, 'renderer'))
-  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>')
-  host = await startBrowserHost({ port: 0, dataDir: join(dir, 'home'), rendererDir: join(dir, 'renderer'), homeDir: dir })
+  testHost = await startTestHost('loupe-ws-client-')
+  host = testHost.host
   const origin = `http://127.0.0.1:${host.port}`
   const session = new Map<string, string>()
   vi.stubGlobal('window', {})
@@ -43,9 +39,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // No more reconnecting once the host is gone.
   vi.stubGlobal('WebSocket', class {})
-  await host.close()
+  await testHost.close()
   vi.unstubAllGlobals()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 describe('the renderer client over the browser host', () => {

@@ -3,27 +3,22 @@
  * that is not JSON is answered `invalid_input` under the id the frame carries, so the client can match the answer,
  * and the connection goes on; only a frame over 64 MB, which is not read, closes the connection (1009).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { ServerFrame } from '../../src-preload/contract'
-import { startBrowserHost, type BrowserHost } from '../../src-main/server/host'
+import type { BrowserHost } from '../../src-main/server/host'
+import { startTestHost, type TestHost } from '../support/browser-host'
 import { leadingId, MAX_FRAME_BYTES, MAX_READ_FRAME_BYTES, readFrame } from '../../src-main/server/websocket'
 
-let dir: string
+let testHost: TestHost
 let host: BrowserHost
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loupe-ws-frames-'))
-  mkdirSync(join(dir, 'renderer'))
-  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>')
-  host = await startBrowserHost({ port: 0, dataDir: join(dir, 'home'), rendererDir: join(dir, 'renderer'), homeDir: dir })
+  testHost = await startTestHost('loupe-ws-frames-')
+  host = testHost.host
 })
 afterAll(async () => {
-  await host.close()
-  rmSync(dir, { recursive: true, force: true })
+  await testHost.close()
 })
 
 type Response = Extract<ServerFrame, { kind: 'response' }>

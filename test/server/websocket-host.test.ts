@@ -3,27 +3,22 @@
  * to every request of the contract. Each gets a typed error, and the host keeps answering afterwards.
  */
 import fc from 'fast-check'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { errorCodes, requestNames, type ServerFrame } from '../../src-preload/contract'
-import { startBrowserHost, type BrowserHost } from '../../src-main/server/host'
+import type { BrowserHost } from '../../src-main/server/host'
+import { startTestHost, type TestHost } from '../support/browser-host'
 
-let dir: string
+let testHost: TestHost
 let host: BrowserHost
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loupe-ws-'))
-  mkdirSync(join(dir, 'renderer'))
-  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>t</title>')
-  host = await startBrowserHost({ port: 0, dataDir: join(dir, 'home'), rendererDir: join(dir, 'renderer'), homeDir: dir })
+  testHost = await startTestHost('loupe-ws-')
+  host = testHost.host
 })
 afterAll(async () => {
-  await host.close()
-  rmSync(dir, { recursive: true, force: true })
+  await testHost.close()
 })
 
 function connect(token = host.token, origin = `http://127.0.0.1:${host.port}`): Promise<WebSocket> {

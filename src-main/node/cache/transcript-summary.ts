@@ -45,12 +45,14 @@ function causeKind(a: StoredTranscriptAttribution | null): string | null {
 const addUsd = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b)
 
 export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<PassSummary>, models: ModelLookup = cacheModels) {
+  // What each pass's import recorded of it, read once.
+  const recorded = new Map(passes.map((p) => [p.id, stored(p.attribution)]))
   const measured = passes.filter((p): p is PassSummary & { usage: NonNullable<PassSummary['usage']> } => p.usage !== null)
   const requests: UsageRequest[] = measured.map((p) => ({
     model: p.model,
     startedAt: p.attempts[0]?.startedAt ?? p.queuedAt,
     usage: p.usage,
-    afterCompaction: causeKind(stored(p.attribution)) === 'compaction',
+    afterCompaction: causeKind(recorded.get(p.id) ?? null) === 'compaction',
   }))
   const limits = usageLimits(requests)
   const rows = new Map<string, { missTokens: number; missUsd: number | null }>()
@@ -69,13 +71,14 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
     actualUsd = addUsd(actualUsd, p.costUsd)
     const limit = limits.requests[i]!
     const prices = models(p.model).prices
-    const kind = causeKind(stored(p.attribution)) ?? 'not_visible'
+    const attribution = recorded.get(p.id) ?? null
+    const kind = causeKind(attribution) ?? 'not_visible'
     // Lost only where the transcript sees a miss: a hit read everything the previous request cached, and the few
     // tokens the usage-only limit adds above it (the previous request's uncached tail) are not a miss anyone can fix.
     const missed = kind !== 'none' && kind !== 'cold'
     // What the miss re-billed, as the transcript counts it (what the previous request left cached, less what this one
     // read), so the pass's own line and the totals say the same number.
-    const dropped = stored(p.attribution)?.transcript?.outcome?.droppedTokens ?? limit.shortfall
+    const dropped = attribution?.transcript?.outcome?.droppedTokens ?? limit.shortfall
     const miss = !missed ? { tokens: 0, usd: 0 } : prices ? missCost(split, split.read + dropped, prices) : { tokens: dropped, usd: null }
     rows.set(p.id, { missTokens: miss.tokens, missUsd: miss.usd })
     missTokens += miss.tokens
@@ -108,7 +111,7 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
     diagnosticsDisagreements: 0,
     whatIfs: { staticTtl1h: notComputed, keepAlive: notComputed },
     passes: passes.map((p) => {
-      const a = stored(p.attribution)
+      const a = recorded.get(p.id) ?? null
       const row = rows.get(p.id)
       return { passId: p.id, seq: p.seq, outcome: a?.outcome ?? null, cause: causeKind(a), summary: a?.summary ?? null, missTokens: row?.missTokens ?? 0, missUsd: row?.missUsd ?? null }
     }),

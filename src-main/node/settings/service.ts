@@ -94,10 +94,12 @@ export class SettingsService {
 
   async view(project: { id: string; root: string } | null): Promise<SettingsView> {
     const [status, atStart] = await Promise.all([keyStatus(this.deps.secrets, this.deps.env), this.startKey])
+    // Read after keyStatus, which reads the secret store: why it held no key, if something was there.
+    const secretsProblem = this.deps.secrets.problem?.() ?? null
     const { endpoint } = this.deps
     return {
       app: this.deps.store.current(),
-      problems: [...this.deps.store.problems(), ...[this.deps.secrets.problem?.() ?? null].filter((p): p is string => p !== null)],
+      problems: secretsProblem === null ? this.deps.store.problems() : [...this.deps.store.problems(), secretsProblem],
       apiKey: { ...status, restartNeeded: !this.deps.reconnect && (status.configured !== atStart.configured || status.hint !== atStart.hint) },
       models: MODEL_ROWS,
       effectiveModel: this.effectiveModel(),

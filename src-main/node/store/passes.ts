@@ -263,7 +263,8 @@ export class PassRepo {
     let chainDepth = 0
     // A segment is the base's only if its bytes and its breakpoint tag are: the same message is the newest tail
     // (BP4) in one pass and the previous tail (BP3) in the next, with the same bytes.
-    const keys = split.segments.map((segment, i) => segmentKey(hashes[i]!, pass.segmentMeta(segment.path).breakpoint))
+    const metas = split.segments.map((segment) => pass.segmentMeta(segment.path))
+    const keys = metas.map((meta, i) => segmentKey(hashes[i]!, meta.breakpoint))
     if (base) {
       const cached = this.lastSegments.get(pass.sessionId)
       const baseKeys = cached?.passId === base ? cached.keys : this.segmentHashes(base).map((s) => segmentKey(s.hash, s.breakpoint))
@@ -325,7 +326,7 @@ export class PassRepo {
     const insertBlock = statement(this.db, 'INSERT INTO pass_blocks (pass_id, ordinal, blob_hash, path, provenance_hash, breakpoint) VALUES (?, ?, ?, ?, ?, ?)')
     for (let i = baseCount; i < split.segments.length; i++) {
       const segment = split.segments[i]!
-      const meta = pass.segmentMeta(segment.path)
+      const meta = metas[i]!
       const hex = this.blobs.put(segment.text)
       if (hex !== hashes[i]) throw new Error(`request segment ${segment.path} does not have the hash given for it`)
       const blobHash = hashKey(hex)

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createFile, listVersions, openFile, saveFile, sha256, type FilesError } from '../../../src-main/node/files'
-import { filesSandbox, SECRET, type FilesSandbox } from './sandbox'
+import { createFile, listVersions, openFile, saveFile, sha256 } from '../../../src-main/node/files'
+import { failure, filesSandbox, SECRET, type FilesSandbox } from './sandbox'
 
 let box: FilesSandbox
 let clock = 0
@@ -11,15 +11,6 @@ beforeEach(() => {
   box = filesSandbox(() => (clock += 1000))
 })
 afterEach(() => box.cleanup())
-
-async function failure(p: Promise<unknown>): Promise<FilesError> {
-  try {
-    await p
-  } catch (err) {
-    return err as FilesError
-  }
-  throw new Error('expected a refusal')
-}
 
 describe('saving an instruction file', () => {
   it('writes the new text and keeps the version it replaced', async () => {

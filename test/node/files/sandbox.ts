@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { FilesContext } from '../../../src-main/node/files'
+import type { FilesContext, FilesError } from '../../../src-main/node/files'
 
 export const SECRET = 'TOP-SECRET-DO-NOT-READ'
 
@@ -47,4 +47,14 @@ export function filesSandbox(now = () => Date.UTC(2026, 10, 29, 12, 0)): FilesSa
       rmSync(base, { recursive: true, force: true })
     },
   }
+}
+
+/** The error a Files request was refused with; fails the test when the request succeeded. */
+export async function failure(p: Promise<unknown>): Promise<FilesError> {
+  try {
+    await p
+  } catch (err) {
+    return err as FilesError
+  }
+  throw new Error('expected a refusal')
 }

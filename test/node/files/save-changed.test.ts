@@ -6,9 +6,9 @@
 import { lstatSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { listVersions, openFile, saveFile, type FilesError } from '../../../src-main/node/files'
+import { listVersions, openFile, saveFile } from '../../../src-main/node/files'
 import { FIFOS, mkfifo, releaseFifo, within } from '../tools/fifo'
-import { filesSandbox, type FilesSandbox } from './sandbox'
+import { failure, filesSandbox, type FilesSandbox } from './sandbox'
 
 let box: FilesSandbox
 let clock = 0
@@ -20,15 +20,6 @@ afterEach(() => {
   releaseFifo(join(box.root, 'AGENTS.md'))
   box.cleanup()
 })
-
-async function failure(p: Promise<unknown>): Promise<FilesError> {
-  try {
-    await p
-  } catch (err) {
-    return err as FilesError
-  }
-  throw new Error('expected a refusal')
-}
 
 const MINE = 'my careful edit\n'
 

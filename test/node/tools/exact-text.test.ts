@@ -2,9 +2,9 @@
  * Files the tools rewrite from what they read (remember, edit_file): the read must be exact, or the call fails and
  * no byte changes. Not UTF-8, over the size limit, a FIFO: each gets a clear answer.
  */
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FIFOS, fixtureWithFifos, within } from './fifo'
 
 /** "café\n" in Latin-1, then a valid line: é is the lone byte 0xE9, invalid in UTF-8. */

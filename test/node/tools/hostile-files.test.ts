@@ -3,9 +3,9 @@
  * what they seem: FIFOs, links to devices or out of the root, loops, huge rules files. Each gets a clear answer or
  * note, and nothing blocks.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { findRipgrep } from '../../../src-main/node/tools/grep-rg'
 import { FIFOS, fixtureWithFifos, within } from './fifo'
 import { makeFixture, Session } from './fixture'
