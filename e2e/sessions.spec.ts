@@ -305,17 +305,34 @@ test('an approval takes the keyboard from the chat, not from another field; the 
   await expect(path).toHaveValue('/somewhere/half-typed')
 })
 
-test('a reload comes back to the session the window showed', async ({ app, project }) => {
+test('a reload comes back to the session the window showed, and marks a session that waits for an approval unseen', async ({ app, host, project }) => {
   await openProjectWithSession(app, project)
   const first = await app.locator('section.chat').getAttribute('data-session-id')
   await app.getByRole('button', { name: '+ New session' }).click()
   await expect(sessionButtons(app)).toHaveCount(2)
-  await expect(app.locator('section.chat')).not.toHaveAttribute('data-session-id', first!)
+  const second = await app.locator('section.chat').getAttribute('data-session-id')
+  expect(second).not.toBe(first)
   await sessionButtons(app).nth(1).click()
   await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', first!)
+
+  // The newer session asks for an approval while this window shows the other one; the reloaded window has seen none
+  // of that turn's events, and marks the session from what session.list says.
+  await rpc(host, 'run.start', { sessionId: second, text: 'replace "hello" with "goodbye" in greet.ts' })
+  const waiting = sessionList(app).getByRole('img', { name: 'Waiting for your approval' })
+  await expect(waiting).toHaveCount(1)
   await app.reload()
   await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
   await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', first!)
+  await expect(waiting).toHaveCount(1)
+  await expect(sessionButtons(app).nth(0).getByRole('img', { name: 'Waiting for your approval' })).toHaveCount(1)
+
+  // Opened, the session shows the approval itself; answered, the mark goes.
+  await sessionButtons(app).nth(0).click()
+  const approval = app.getByRole('group', { name: 'Approval needed' })
+  const ended = nextTurnEnd(app, second)
+  await approval.getByRole('button', { name: 'Approve once' }).click()
+  expect(await ended).toBe('end_turn')
+  await expect(waiting).toHaveCount(0)
 })
 
 test('closing the palette with Esc gives the keyboard back where it was', async ({ app, project }) => {

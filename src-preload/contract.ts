@@ -51,6 +51,12 @@ export const SessionSchema = z.object({
 })
 export type Session = z.infer<typeof SessionSchema>
 
+/**
+ * A session as session.list gives it, with what it is doing in the main process now: a turn `running`, or `waiting`
+ * for an approval (null: idle). A window opened while a turn runs has seen none of its events. Absent from older hosts.
+ */
+export const SessionListItemSchema = SessionSchema.extend({ activity: z.enum(['running', 'waiting']).nullable().optional() })
+
 export const ModelEndpointSchema = z.object({
   kind: z.enum(['simulator', 'anthropic']),
   /** What the UI shows wherever the model is named: "Offline simulator" or the model id. */
@@ -454,8 +460,8 @@ export const requests = {
   ),
   'session.list': request(
     z.object({ projectId: Id }).strict(),
-    z.array(SessionSchema),
-    "A project's sessions, newest first.",
+    z.array(SessionListItemSchema),
+    "A project's sessions, newest first, each with what it is doing now (a turn running, an approval waiting).",
   ),
   'session.rename': request(
     z.object({ sessionId: Id, title: z.string().trim().min(1).max(MAX_NAME_CHARS) }).strict(),

@@ -27,9 +27,17 @@ export interface SessionChat {
   readonly approvals: ReadonlyArray<PendingApproval>
   readonly runningTools: ReadonlyArray<string>
   readonly error: string | null
+  /**
+   * What session.list said the session was doing, for a session whose chat is not loaded: a window that opens (or
+   * reloads) while a turn runs in the main process has seen none of that turn's events. The turn's next event
+   * supersedes it.
+   */
+  readonly listedActivity: ListedActivity
 }
 
-const EMPTY: SessionChat = { loaded: false, entries: [], streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null }
+export type ListedActivity = 'running' | 'waiting' | null
+
+const EMPTY: SessionChat = { loaded: false, entries: [], streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null, listedActivity: null }
 
 type StreamEvent = { type: string; index?: number; kind?: StreamingBlock['kind']; text?: string; thinking?: string; partialJson?: string; toolName?: string }
 
@@ -49,7 +57,12 @@ interface ChatState {
   failed(sessionId: string, message: string): void
   /** The session was deleted: nothing of it is kept. */
   sessionForgotten(sessionId: string): void
+  /** session.list said what each session is doing; kept for the sessions whose chat is not loaded. */
+  activityListed(activities: ReadonlyArray<{ sessionId: string; activity: ListedActivity }>): void
 }
+
+/** A pass or a tool started: whatever the list said, the turn is running now, and no longer waiting for an approval. */
+const stillRunning = (s: SessionChat): ListedActivity => (s.listedActivity ? 'running' : null)
 
 export const useChatStore = create<ChatState>()((set) => {
   const update = (sessionId: string, fn: (s: SessionChat) => Partial<SessionChat>) =>
@@ -69,6 +82,7 @@ export const useChatStore = create<ChatState>()((set) => {
         approvals: s.pendingApprovals as PendingApproval[],
         streaming: [],
         error: null,
+        listedActivity: null,
       })),
     entriesAppended: (sessionId, entries) =>
       update(sessionId, (s) => {
@@ -95,16 +109,25 @@ export const useChatStore = create<ChatState>()((set) => {
         }
         return { streaming: blocks }
       }),
-    passStarted: (sessionId) => update(sessionId, () => ({ streaming: [] })),
-    runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null })),
-    turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [] })),
+    passStarted: (sessionId) => update(sessionId, (s) => ({ streaming: [], listedActivity: stillRunning(s) })),
+    runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null, listedActivity: null })),
+    turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [], listedActivity: null })),
     approvalRequested: (sessionId, approval) =>
-      update(sessionId, (s) => ({ approvals: [...s.approvals.filter((a) => a.toolUseId !== approval.toolUseId), approval] })),
+      update(sessionId, (s) => ({ approvals: [...s.approvals.filter((a) => a.toolUseId !== approval.toolUseId), approval], listedActivity: null })),
     approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId) })),
-    toolStarted: (sessionId, id) => update(sessionId, (s) => ({ runningTools: [...s.runningTools, id] })),
+    toolStarted: (sessionId, id) => update(sessionId, (s) => ({ runningTools: [...s.runningTools, id], listedActivity: stillRunning(s) })),
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
     failed: (sessionId, message) => update(sessionId, () => ({ error: message })),
+    activityListed: (activities) =>
+      set((state) => {
+        const bySession = { ...state.bySession }
+        for (const { sessionId, activity } of activities) {
+          const current = bySession[sessionId] ?? EMPTY
+          if (!current.loaded && current.listedActivity !== activity) bySession[sessionId] = { ...current, listedActivity: activity }
+        }
+        return { bySession }
+      }),
     sessionForgotten: (sessionId) => set((state) => ({ bySession: Object.fromEntries(Object.entries(state.bySession).filter(([id]) => id !== sessionId)) })),
   }
 })

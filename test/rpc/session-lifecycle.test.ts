@@ -24,6 +24,27 @@ describe('session lifecycle', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
+  it('lists what each session is doing: waiting for an approval, or idle', async () => {
+    writeFileSync(join(dir, 'greet.ts'), 'export const greet = () => "hello"\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const asking = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const idle = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const activities = async () =>
+      Object.fromEntries((await call<Array<{ id: string; activity: string | null }>>(app, 'session.list', { projectId: project.id })).map((s) => [s.id, s.activity]))
+    expect(await activities()).toEqual({ [asking.id]: null, [idle.id]: null })
+
+    const approval = new Promise<string>((resolve) =>
+      app.events.subscribe((name, payload) => name === 'approval.requested' && resolve((payload as { toolUseId: string }).toolUseId)),
+    )
+    const ended = turnEnded(app, asking.id)
+    await call(app, 'run.start', { sessionId: asking.id, text: 'replace "hello" with "goodbye" in greet.ts' })
+    const toolUseId = await approval
+    expect(await activities()).toEqual({ [asking.id]: 'waiting', [idle.id]: null })
+    await call(app, 'approval.answer', { sessionId: asking.id, toolUseId, answer: { kind: 'once' } })
+    expect(await ended).toBe('end_turn')
+    expect(await activities()).toEqual({ [asking.id]: null, [idle.id]: null })
+  })
+
   it('runs a turn, exports, deletes and imports a session identically', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: dir })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })

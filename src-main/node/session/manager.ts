@@ -49,6 +49,16 @@ export class SessionManager {
     return runtime
   }
 
+  /**
+   * What a session is doing now: a turn `running`, or `waiting` for the user to answer an approval; null when idle.
+   * Asks only the runtimes already made (a session with none has never run since the start), so listing is cheap.
+   */
+  activity(sessionId: string): 'running' | 'waiting' | null {
+    const runtime = this.runtimes.get(sessionId)
+    if (!runtime?.running) return null
+    return runtime.pendingApprovals().length > 0 ? 'waiting' : 'running'
+  }
+
   /** Counts a request's tokens with the model service the sessions use (count_tokens; free on the real API). */
   countTokens(request: Omit<WireRequest, 'max_tokens' | 'stream'>): Promise<number> {
     return this.deps.endpoint.client.countTokens(request)

@@ -23,7 +23,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     },
     'session.list': ({ projectId }) => {
       requireProject(projectId)
-      return store.sessions.listByProject(projectId)
+      return store.sessions.listByProject(projectId).map((session) => ({ ...session, activity: services.sessions.activity(session.id) }))
     },
     'session.rename': ({ sessionId, title }) => {
       const session = store.sessions.rename(sessionId, title, clock.now())

@@ -37,13 +37,15 @@ type Activity = 'waiting' | 'running' | null
 
 /**
  * What a session is doing, as the chat store follows it from the contract's events (run.started, approval.requested,
- * turn.ended): a string, so a row re-renders when it changes, not at every streamed delta.
+ * turn.ended), or as session.list said for a turn this window saw start before it opened: a string, so a row
+ * re-renders when it changes, not at every streamed delta.
  */
 const selectActivity = (sessionId: string) => (s: ReturnType<typeof useChatStore.getState>): Activity => {
   const chat = s.bySession[sessionId]
   if (!chat) return null
   if (chat.approvals.length > 0) return 'waiting'
-  return chat.running ? 'running' : null
+  if (chat.running) return 'running'
+  return chat.listedActivity
 }
 
 /** A small marker after the session's name: a turn running, or an approval waiting for the user. */

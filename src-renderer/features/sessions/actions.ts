@@ -8,8 +8,10 @@ import { loadPasses } from '../inspector/data/passes'
 
 export async function loadSessions(projectId: string): Promise<void> {
   const result = await client.request('session.list', { projectId })
-  if (result.ok) useSessionsStore.getState().sessionsLoaded(projectId, result.value)
-  else useSessionsStore.getState().failed(result.error.message)
+  if (!result.ok) return useSessionsStore.getState().failed(result.error.message)
+  // What a session is doing belongs to the chat store, which follows it from the events from here on.
+  useChatStore.getState().activityListed(result.value.map((s) => ({ sessionId: s.id, activity: s.activity ?? null })))
+  useSessionsStore.getState().sessionsLoaded(projectId, result.value.map(({ activity: _, ...session }) => session))
 }
 
 /** Creates a session and selects it; null when the main process refused. */
