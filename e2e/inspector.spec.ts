@@ -158,6 +158,8 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     const response = inspector.getByTestId('response-view')
     await expect(response).toContainText(last.attempts.at(-1)!.requestId!)
     await expect(response.getByRole('region', { name: 'Final message' })).toContainText('export const x = 1')
+    // The pass's times count from queueing, as in the passes list; each attempt says when it started on that scale.
+    await expect(response.getByRole('table', { name: /Attempts/ }).getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText(/^\+\d+ ms$/)
     await page.screenshot({ path: 'e2e/screenshots/inspector-response.png' })
 
     // Diff of pass 2 against pass 1: the first change is the new history block.

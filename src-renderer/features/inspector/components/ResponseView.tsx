@@ -41,16 +41,19 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
         <dt>timing</dt>
         <dd>
           queued {clock(detail.queuedAt)} · first byte {ms(detail.firstByteAt !== null ? detail.firstByteAt - detail.queuedAt : null)} · done{' '}
-          {ms(detail.doneAt !== null ? detail.doneAt - detail.queuedAt : null)}
+          {ms(detail.doneAt !== null ? detail.doneAt - detail.queuedAt : null)} <span className="muted">(from queueing, as in the passes list)</span>
         </dd>
       </dl>
       {detail.attempts.length > 0 && (
         <table className="insp-attempts-table">
-          <caption>Attempts</caption>
+          <caption>
+            Attempts <span className="muted">(started: from queueing; first byte and took: from the attempt's start)</span>
+          </caption>
           <thead>
             <tr>
               <th>#</th>
               <th>status</th>
+              <th>started</th>
               <th>first byte</th>
               <th>took</th>
               <th>request-id</th>
@@ -62,6 +65,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
               <tr key={i} className={a.error ? 'bad' : ''}>
                 <td>{i + 1}</td>
                 <td>{a.status ?? '—'}</td>
+                <td>+{ms(a.startedAt - detail.queuedAt)}</td>
                 <td>{ms(a.firstByteAt !== null ? a.firstByteAt - a.startedAt : null)}</td>
                 <td>{ms(a.endedAt - a.startedAt)}</td>
                 <td>
