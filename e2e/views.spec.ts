@@ -184,8 +184,9 @@ test('Claude Code panel: sessions by last activity, newest first, with the whole
   await shots(page, 'transcripts-chat', () => page.locator('.tool-call[data-tool="Read"]').first().scrollIntoViewIfNeeded())
 })
 
-test('inspector at 1000×700: its header, the passes that matter and the pass line fit; the splitter shows keyboard focus', async ({ page, host }) => {
-  const dir = project({ 'README.md': '# Greeter\n\nPrints a friendly hello.\n' })
+test('inspector at 1000×700: its header, the passes that matter, the pass line and the request fit; the splitter shows keyboard focus', async ({ page, host }) => {
+  // With an instruction file, a pass places all four breakpoints.
+  const dir = project({ 'README.md': '# Greeter\n\nPrints a friendly hello.\n', 'CLAUDE.md': '# Rules\n\nBe brief.\n' })
   try {
     await page.setViewportSize({ width: 1000, height: 700 })
     await openApp(page, host.url)
@@ -236,6 +237,17 @@ test('inspector at 1000×700: its header, the passes that matter and the pass li
     const line = inspector.getByTestId('pass-line')
     await expect(line).toContainText('Pass')
     expect(await line.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+
+    // The request's controls take one line, its four breakpoints another, and the bytes keep room to be read.
+    await expect(inspector.locator('.insp-request[data-request-ready]')).toHaveCount(1)
+    const lineCount = async (selector: string) => new Set(await inspector.locator(selector).evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)))).size
+    await expect(inspector.locator('.insp-bp-chip')).toHaveCount(4)
+    expect(await lineCount('.insp-bp-chip')).toBe(1)
+    expect(await lineCount('.insp-toolbar > button')).toBe(1)
+    await expect(inspector.getByRole('button', { name: 'Copy JSON' })).toBeVisible()
+    await page.screenshot({ path: `${SHOTS}/views-inspector-request-1000x700.png` })
+    const editor = (await inspector.locator('.insp-request .monaco-editor').boundingBox())!
+    expect(editor.height).toBeGreaterThan(120)
 
     // The splitter, reached with the keyboard (Shift+Tab from the header's first control), shows it has the focus.
     const splitter = inspector.getByRole('separator', { name: 'Resize the inspector' })

@@ -5,14 +5,14 @@
  */
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useMonaco, type Monaco } from '../../monaco'
-import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_PX, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_PX, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { usePassesOf } from './data/passes'
 import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
 import type { UsageLike } from './model/breakpoints'
 import { passOutcome } from './model/outcome'
 import { DiffView } from './components/DiffView'
-import { PassesList } from './components/PassesList'
+import { PassesList, passesListHeight } from './components/PassesList'
 import { RequestView } from './components/RequestView'
 import { LiveResponseView, ResponseView } from './components/ResponseView'
 import { Splitter } from './components/Splitter'
@@ -43,6 +43,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   usePassesOf(sessionId)
   const layout = useInspectorStore((s) => s.layout)
   const count = useInspectorStore((s) => s.passes.length)
+  const hasLive = useInspectorStore((s) => s.live !== null)
   const ref = useRef<HTMLElement>(null)
   const space = useSharedSpace(ref)
   const { dock, collapsed } = layout
@@ -50,6 +51,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const limit = Math.max(PANE_MIN_PX, dock === 'right' ? Math.min(space.width * PANE_MAX_FRACTION, space.width - CHAT_MIN_PX) : Math.min(space.height * PANE_MAX_FRACTION, space.height - CHAT_MIN_HEIGHT_PX))
   const paneSize = Math.min(dock === 'right' ? layout.paneSize : layout.paneHeight, limit)
   const store = useInspectorStore.getState
+  const listHeight = passesListHeight(count + (hasLive ? 1 : 0), layout.listHeight, LIST_MIN_PX)
 
   if (collapsed) {
     return (
@@ -65,8 +67,8 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
       <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />
       <div className="insp-body">
         <Header count={count} />
-        <PassesList height={layout.listHeight} />
-        <Splitter edge="bottom" size={layout.listHeight} onResize={(h) => store().listResized(h)} label="Resize the passes list" />
+        <PassesList height={listHeight} />
+        <Splitter edge="bottom" size={listHeight} onResize={(h) => store().listResized(h)} label="Resize the passes list" />
         <Detail />
       </div>
     </aside>

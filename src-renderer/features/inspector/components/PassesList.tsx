@@ -16,6 +16,16 @@ import { TokenBar, usageTotal } from './TokenBar'
 import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
 const ROW_PX = 26
+/** The column heads' row (inspector.css `.insp-row-head`). */
+const HEAD_PX = 22
+
+/**
+ * The list's height: its rows, up to the height the user gave it (so a session's first passes leave the room below
+ * to the selected pass), and never less than room for the empty-list note.
+ */
+export function passesListHeight(rows: number, given: number, min: number): number {
+  return Math.min(given, Math.max(min, HEAD_PX + rows * ROW_PX + 2))
+}
 /** A pointer resting this long on a row is a good sign it will be clicked: its pass starts loading. */
 const HOVER_PREFETCH_MS = 120
 

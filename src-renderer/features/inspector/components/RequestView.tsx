@@ -109,7 +109,12 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
           {check && (
             <>
               <span className={check.stored ? 'ok' : 'bad'}>{check.stored ? '= stored' : '≠ stored'}</span>
-              {check.echo !== null && <span className={check.echo ? 'ok' : 'bad'}>{check.echo ? '= received by server' : '≠ received by server'}</span>}
+              {check.echo !== null && (
+                <span className={check.echo ? 'ok' : 'bad'} title={check.echo ? 'The server received these bytes' : 'The server received other bytes'}>
+                  {check.echo ? '=' : '≠'} <span className="insp-label-long">received by server</span>
+                  <span className="insp-label-short">server</span>
+                </span>
+              )}
             </>
           )}
         </span>
@@ -117,19 +122,19 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
         <span className="insp-spacer" />
         {mode === 'pretty' && view.pretty && (
           <>
-            <button type="button" onClick={() => editor.current?.foldBlocks()} title="Fold every block to its first line">
-              Fold blocks
+            <button type="button" onClick={() => editor.current?.foldBlocks()} title="Fold every block to its first line" aria-label="Fold blocks">
+              <Label long="Fold blocks" short="Fold" />
             </button>
             <button type="button" onClick={() => editor.current?.unfoldAll()}>
               Unfold
             </button>
           </>
         )}
-        <button type="button" onClick={() => void copy(detail.requestBody, 'the request as JSON')}>
-          Copy JSON
+        <button type="button" onClick={() => void copy(detail.requestBody, 'the request as JSON')} aria-label="Copy JSON">
+          <Label long="Copy JSON" short="JSON" />
         </button>
-        <button type="button" onClick={() => void copy(curlCommand(detail.requestBody), 'a curl command (key read from $ANTHROPIC_API_KEY)')}>
-          Copy curl
+        <button type="button" onClick={() => void copy(curlCommand(detail.requestBody), 'a curl command (key read from $ANTHROPIC_API_KEY)')} aria-label="Copy curl">
+          <Label long="Copy curl" short="curl" />
         </button>
         <button type="button" onClick={save}>
           Save…
@@ -144,8 +149,15 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
           <span className="muted">{noBreakpointText(detail.source, usage?.cache_read_input_tokens ?? 0)}</span>
         ) : (
           marks.map((k) => (
-            <button key={`${k.marker.path}`} type="button" className={`insp-bp-chip ${k.outcome}`} onClick={() => editor.current?.revealLine(k.marker.endLine)} title={`${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}>
-              {k.label} · {k.outcome}
+            <button
+              key={`${k.marker.path}`}
+              type="button"
+              className={`insp-bp-chip ${k.outcome}`}
+              onClick={() => editor.current?.revealLine(k.marker.endLine)}
+              title={`${k.label} · ${k.outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
+              aria-label={`${k.label} · ${k.outcome}`}
+            >
+              <Label long={`${k.label} · ${k.outcome}`} short={`${k.shortLabel} ${k.outcome}`} />
             </button>
           ))
         )}
@@ -162,5 +174,18 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       {showMap && view.pretty && readyFor === detail.id && <ContextMap slices={view.contextMap()} onReveal={(o) => editor.current?.revealBlock(o)} />}
       <RequestEditor monaco={monaco} view={view} mode={view.pretty ? mode : 'raw'} onReady={onReady} onFile={onFile} handle={editor} />
     </div>
+  )
+}
+
+/**
+ * A control's words, shortened when the inspector is narrow (inspector.css: the container query that swaps
+ * `.insp-label-long` for `.insp-label-short`); the control keeps the long words as its accessible name.
+ */
+function Label({ long, short }: { long: string; short: string }) {
+  return (
+    <>
+      <span className="insp-label-long">{long}</span>
+      <span className="insp-label-short">{short}</span>
+    </>
   )
 }

@@ -35,6 +35,8 @@ export interface BreakpointMark<M extends MarkerLike = MarkerLike> {
   readonly tag: BreakpointTag | null
   /** "BP1 static · 5m" */
   readonly label: string
+  /** The label's first word ("BP1"), for a narrow inspector. */
+  readonly shortLabel: string
   readonly outcome: BreakpointOutcome
   /** Estimated tokens up to and including the marked block, scaled to the billed input. */
   readonly prefixTokens: number
@@ -122,6 +124,7 @@ export function breakpointReport<M extends MarkerLike>(
     ordinal: p.ordinal,
     tag: p.tag,
     label: labelOf(p.tag, p.marker.ttl),
+    shortLabel: shortLabelOf(p.tag),
     outcome: !usage ? 'unknown' : i <= hit ? 'read' : i <= written ? 'written' : 'missed',
     prefixTokens: p.prefix,
   }))
@@ -137,6 +140,10 @@ function labelOf(tag: BreakpointTag | null, ttl: '5m' | '1h'): string {
   return `${breakpointName(tag)} · ${ttl}`
 }
 
+function shortLabelOf(tag: BreakpointTag | null): string {
+  return breakpointName(tag).split(' ')[0]!
+}
+
 interface Placed<M> {
   readonly marker: M
   readonly ordinal: number
@@ -150,7 +157,7 @@ function fromAttribution<M extends MarkerLike>(placed: ReadonlyArray<Placed<M>>,
     const action = a.actions.get(p.marker.path)
     const read = readPath !== null && comparePaths(p.marker.path, readPath) <= 0
     const outcome: BreakpointOutcome = read ? 'read' : action === 'below_minimum' ? 'missed' : a.wrote === false ? 'missed' : 'written'
-    return { marker: p.marker, ordinal: p.ordinal, tag: p.tag, label: labelOf(p.tag, p.marker.ttl), outcome, prefixTokens: p.prefix }
+    return { marker: p.marker, ordinal: p.ordinal, tag: p.tag, label: labelOf(p.tag, p.marker.ttl), shortLabel: shortLabelOf(p.tag), outcome, prefixTokens: p.prefix }
   })
   const readSegment = readPath === null ? null : segmentPathOf(readPath)
   const cachedThroughOrdinal = readSegment === null ? -1 : (ordered.find((b) => b.path === readSegment)?.ordinal ?? -1)
