@@ -61,10 +61,11 @@ export interface SessionCache {
   /** The conversation pass (not a keep-warm) with the highest seq: what the next pass is compared with. */
   latestConversation: KnownPass | null
   /**
-   * The cache entries the attributed passes left, kept up to date as passes come in order: for the sessions of other
-   * sources (proxy, transcript) only; the app's own read the store's shared entries.
+   * The cache entries this session's passes left, for the sessions of other sources (proxy, transcript): extended as
+   * passes come in order, null until first needed or after an earlier pass was attributed again (then built from
+   * `known`). The app's own sessions read the store's shared entries instead, and leave it null.
    */
-  timeline: CacheTimeline
+  timeline: CacheTimeline | null
   loaded: boolean
 }
 
@@ -104,7 +105,7 @@ function storeCaches(store: Store): StoreCaches {
 export function sessionCache(store: Store, sessionId: string): SessionCache {
   const sessions = storeCaches(store).sessions
   let cache = sessions.get(sessionId)
-  if (!cache) sessions.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, latestConversation: null, timeline: new CacheTimeline(), loaded: false }))
+  if (!cache) sessions.set(sessionId, (cache = { known: new Map(), maxSeq: 0, latest: null, latestConversation: null, timeline: null, loaded: false }))
   return cache
 }
 
@@ -145,6 +146,12 @@ function replayTimeline(shared: SharedEntries, passId: string, start: number): C
   replay.upTo = start
   replay.held = shared.facts.get(passId) ?? null
   return replay.timeline
+}
+
+/** A session's own timeline (see SessionCache.timeline), built from the passes known when first asked for. */
+function ownTimeline(cache: SessionCache): CacheTimeline {
+  cache.timeline ??= timelineOf([...cache.known.values()].sort((a, b) => a.seq - b.seq).map((k) => k.attribution.facts))
+  return cache.timeline
 }
 
 function timelineOf(facts: Iterable<PassCacheFacts>): CacheTimeline {
@@ -232,7 +239,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   // attributed again), the session's own otherwise.
   let timeline: CacheTimeline
   if (shared) timeline = shared.facts.has(summary.id) ? replayTimeline(shared, summary.id, start) : sharedTimeline(shared)
-  else if (inOrder) timeline = cache.timeline
+  else if (inOrder) timeline = ownTimeline(cache)
   else timeline = timelineOf([...prior].sort((a, b) => a.seq - b.seq).map((k) => k.attribution.facts))
 
   const apiDiagnosis = options.apiDiagnosis !== undefined ? options.apiDiagnosis : diagnosisFromResponse(options.responseBody ?? responseOf(store, summary))
@@ -274,12 +281,10 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       }
     }
     cache.maxSeq = summary.seq
-    // A session of the app's reads the shared entries; its own timeline serves only the other sources.
-    if (!shared) cache.timeline.add(result.facts)
-  } else if (replaced && !shared) {
-    // An earlier pass attributed again: the session's timeline is rebuilt from the facts now known.
-    cache.timeline = new CacheTimeline()
-    for (const k of [...cache.known.values()].sort((a, b) => a.seq - b.seq)) cache.timeline.add(k.attribution.facts)
+    cache.timeline?.add(result.facts)
+  } else if (replaced) {
+    // An earlier pass attributed again: the session's own timeline is built again from the facts now known.
+    cache.timeline = null
   }
   return result
 }
@@ -314,10 +319,9 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
         cache.maxSeq = p.seq
         cache.latest = known
         if (!known.keepWarm) cache.latestConversation = known
-        if (!shared) cache.timeline.add(p.attribution.facts)
-      } else if (!shared) {
-        cache.timeline = new CacheTimeline()
-        for (const k of [...cache.known.values()].sort((a, b) => a.seq - b.seq)) cache.timeline.add(k.attribution.facts)
+        cache.timeline?.add(p.attribution.facts)
+      } else {
+        cache.timeline = null
       }
     } else {
       // Attributed from what the store kept: the options that describe the asked-for pass do not apply to it.
