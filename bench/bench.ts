@@ -12,7 +12,7 @@ export interface Figure {
   readonly unit: string
   readonly baseline?: number
   readonly ratio?: number
-  /** A goal from the issue that asked for the figure, e.g. "< 5" — shown in the table, never asserted. */
+  /** The figure's goal, e.g. "< 5" — shown in the table, never asserted. */
   readonly goal?: string
   readonly note?: string
 }

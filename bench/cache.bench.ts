@@ -1,5 +1,5 @@
 /**
- * Cache-hit attribution (issue 7, "Benchmark"):
+ * Cache-hit attribution (docs/cache-attribution.md "Figures"):
  *
  * - the three real Claude Code sessions replayed through Loupe's builder and the simulator (src-main/node/replay):
  *   the cached share of input tokens for Loupe, for Claude Code on the same session (its recorded usage), for the

@@ -1,5 +1,5 @@
 /**
- * Compaction (issue 6, "Benchmark"):
+ * Compaction (docs/compaction.md "Figures"):
  *
  * - `compaction.cost_ratio`: what one summary of a 160k-token session costs, in $ from the simulator's usage
  *   priced with the model table: ours (the summary request sharing the session's cached prefix, in the form

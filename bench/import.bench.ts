@@ -1,6 +1,7 @@
 /**
  * Claude Code import speed over the three large spotter sessions (9.4 MB, 5,778 lines), against the time to merely
- * `JSON.parse` every line of the same text, measured in the same run (issue 10, "Benchmark").
+ * `JSON.parse` every line of the same text, measured in the same run (docs/claude-code-import.md
+ * "Measured on the real fixtures").
  *
  * "Import" is everything the importer does with the text: split and parse the lines, narrow them to records,
  * dedupe requests, find checkpoints, and reconstruct the messages of every request. Text is in memory for both
@@ -146,7 +147,7 @@ const storeBench: Bench = {
         name: 'import.store_mb_per_s',
         value: round(mb / (ms / 1000), 1),
         unit: 'MB/s',
-        // No goal from the issue (its import goal is import.mb_per_s, reading and reconstructing); shown to follow.
+        // No goal of its own (the import goal is import.mb_per_s, reading and reconstructing); shown to follow.
         note: `${round(mb, 2)} MB (3 sessions with their subagent files) into a new store in ${round(ms, 1)} ms (median of ${STORE_ROUNDS}, range ${round(Math.min(...storeMs), 0)}–${round(Math.max(...storeMs), 0)}); ${passes} passes, ${round(dbBytes / 1e6, 1)} MB database; reading and parsing alone ${round(median(loadMs), 1)} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       },
     ]

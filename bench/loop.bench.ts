@@ -1,5 +1,5 @@
 /**
- * Issue "agent loop and store" figures:
+ * Agent loop and store figures (docs/agent-loop.md "The store"):
  * - store size after a 300-pass session with ~150k tokens of history, against the unique content and against a
  *   baseline that stores each request body whole (measured in the same run);
  * - the loop's own overhead per pass (everything but the model) with the simulator at instant pace;

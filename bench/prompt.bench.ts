@@ -1,5 +1,5 @@
 /**
- * Prompt builder figures (issue 3, benchmark):
+ * Prompt builder figures (docs/context-engine.md "Performance"):
  * - build time per pass (buildPromptPlan + renderRequest) over a scripted session of 200 passes that ends with
  *   ≈150k tokens of history: p50, p95, and pass 200 / pass 10 (the cost of a pass must grow with what is new);
  * - the floor measured in the same run: JSON.stringify of the final request body;

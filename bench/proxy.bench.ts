@@ -1,5 +1,5 @@
 /**
- * Capture proxy overhead (issue 10, "Benchmark"): time to first byte and total stream time through the proxy
+ * Capture proxy overhead (docs/proxy.md "Measured"): time to first byte and total stream time through the proxy
  * against the same requests sent straight to a simulator, in the same run, interleaved, so drift in machine load
  * hits both sides alike. Goal: < 5 ms added at p95.
  *

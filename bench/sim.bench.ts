@@ -1,5 +1,5 @@
 /**
- * Simulator throughput (issue "Model access", Benchmark): passes per second for a 150k-token request that hits
+ * Simulator throughput (docs/simulator.md "Figures"): passes per second for a 150k-token request that hits
  * the cache, streamed and read to the end, and the time to the first SSE byte (p50). Goal: the simulator is never
  * the bottleneck of a test (> 50 passes/s).
  */

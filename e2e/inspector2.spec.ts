@@ -1,9 +1,10 @@
 /**
- * The inspector, part 2 (issue 9), in Chromium against the browser host and the simulator: the Files view prices an
- * edit before it is saved and applies it now, and the next pass's cache badge names the edit as the cause of its
- * miss at the price shown; /compact with a focus shows its range and focus in the compaction view; a dry run's
- * edited summary is what the next pass sends; the cache view marks the compaction and the applied edit. Every view
- * is photographed in light and dark (e2e/screenshots/; with LOUPE_README_SHOTS=1 the README's in docs/screenshots/).
+ * The inspector, part 2 (docs/inspector.md "Part 2: compaction, cache, files, settings"), in Chromium against the
+ * browser host and the simulator: the Files view prices an edit before it is saved and applies it now, and the next
+ * pass's cache badge names the edit as the cause of its miss at the price shown; /compact with a focus shows its
+ * range and focus in the compaction view; a dry run's edited summary is what the next pass sends; the cache view
+ * marks the compaction and the applied edit. Every view is photographed in light and dark (e2e/screenshots/; with
+ * LOUPE_README_SHOTS=1 the README's in docs/screenshots/).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

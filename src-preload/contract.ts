@@ -152,7 +152,7 @@ export const SessionStateSchema = z.object({
 })
 export type SessionStateView = z.infer<typeof SessionStateSchema>
 
-// Compaction (issue 6; docs/compaction.md)
+// Compaction (docs/compaction.md)
 
 export const CompactionStatusSchema = z.enum(['applied', 'draft', 'nothing_to_compact', 'refused', 'failed', 'cancelled', 'stale'])
 
@@ -270,7 +270,7 @@ export const EditPriceSchema = z.object({
   label: z.string(),
 })
 
-// Files view (issue 9; docs/inspector.md "Part 2"): instruction and memory files as the prompt builder resolved them.
+// Files view (docs/inspector.md "Files"): instruction and memory files as the prompt builder resolved them.
 
 export const FileNodeSchema = z.object({
   path: z.string(),
@@ -313,7 +313,8 @@ export const SaveResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('conflict'), path: z.string(), disk: z.object({ text: z.string(), sha256: z.string().nullable(), exists: z.boolean() }), minePath: z.string() }),
 ])
 
-// Settings (issue 9 item 4). The API key is never sent back: only whether one is set, its source and a hint.
+// Settings (docs/inspector.md "Settings"). The API key is never sent back: only whether one is set, its source and
+// a hint.
 
 const ThemeSchema = z.enum(['light', 'dark', 'system'])
 export const AppSettingsSchema = z.object({
@@ -359,7 +360,7 @@ export type SettingsViewData = z.infer<typeof SettingsViewSchema>
 
 const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
 
-// Claude Code transcripts (issue 10; docs/claude-code-import.md) and the capture proxy (docs/proxy.md).
+// Claude Code transcripts (docs/claude-code-import.md) and the capture proxy (docs/proxy.md).
 
 export const TranscriptFileSchema = z.object({
   path: z.string(),

@@ -23,7 +23,7 @@ export interface Logger {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Model access (implemented by src-main/node/model/ with @anthropic-ai/sdk; see issue "Model access").
+// Model access (implemented by src-main/node/model/ with @anthropic-ai/sdk; see docs/simulator.md "The client").
 
 /** What arrives while a response streams, already decoded from SSE. Index is the content block's index. */
 export type ModelStreamEvent =

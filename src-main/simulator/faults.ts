@@ -1,5 +1,5 @@
 /**
- * Faults on demand (issue "Model access" item 9; docs/reference/anthropic-api.md §12.6), chosen per request by a
+ * Faults on demand (docs/simulator.md "Faults"; docs/reference/anthropic-api.md §12.6), chosen per request by a
  * configured FaultPlan or by the test-only header `x-sim-fault`.
  *
  * Header grammar: `kind[; times=N][; retry_after_ms=N][; after_events=N][; delay_ms=N]`. The server counts

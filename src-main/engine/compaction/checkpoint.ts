@@ -1,10 +1,11 @@
 /**
- * From a draft to the checkpoint entry (issue 6 item 8): the view the model sees from then on (checkpoint.ts in
- * conversation/), the head message with the summary (possibly edited by the user), the files offered back and the
- * pins re-injected, and the record of what was trimmed, replaced and re-injected with tokens and cost.
+ * From a draft to the checkpoint entry (docs/compaction.md "Applying: what happens at a checkpoint"): the view the
+ * model sees from then on (checkpoint.ts in conversation/), the head message with the summary (possibly edited by the
+ * user), the files offered back and the pins re-injected, and the record of what was trimmed, replaced and
+ * re-injected with tokens and cost.
  *
  * Refused when the session moved on since the draft (a new message would be lost behind the head), when the new
- * history would not be valid for the API, or when it would not be smaller than before (issue 6 item 10).
+ * history would not be valid for the API, or when it would not be smaller than before.
  */
 import type { CheckpointBody, CheckpointView } from '../conversation/checkpoint'
 import type { Entry, EntryId } from '../conversation/entries'

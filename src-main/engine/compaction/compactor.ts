@@ -1,7 +1,7 @@
 /**
  * The built-in compactor (stage 2), written against the same `Compactor` interface a project's module implements:
  * one summary request sharing the cached prefix, and a standalone request when the model calls a tool instead of
- * answering in text (issue 6 item 2).
+ * answering in text (docs/compaction.md "Stage 2, the summary").
  */
 import type { ModelAnswer, Compactor } from './extensions'
 import { STANDALONE_SYSTEM } from './prompt'

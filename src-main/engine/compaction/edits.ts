@@ -1,8 +1,8 @@
 /**
- * Context edits (issue 6 item 9): what a `context` extension may change, checked before anything is applied. An
- * edit names a visible, editable entry; a tool result may be replaced but not dropped (its call would lose its
- * answer); an assistant message that calls tools may be neither (its results would lose their call). A batch
- * whose result the API would refuse is refused whole.
+ * Context edits (docs/compaction.md "Context edits and extension points"): what a `context` extension may change,
+ * checked before anything is applied. An edit names a visible, editable entry; a tool result may be replaced but not
+ * dropped (its call would lose its answer); an assistant message that calls tools may be neither (its results would
+ * lose their call). A batch whose result the API would refuse is refused whole.
  */
 import type { ContextEditRecord } from '../conversation/checkpoint'
 import type { Entry, EntryId } from '../conversation/entries'

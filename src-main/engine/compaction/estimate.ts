@@ -1,8 +1,7 @@
 /**
  * Token estimates for compaction decisions. The same rule as the prompt builder (characters / 4,
  * src-main/engine/prompt/estimate.ts), except that thinking blocks count by their wire size — the thinking text
- * and its signature both travel back to the API (issue 6 item 1) — and a real count, when one exists, calibrates
- * the estimate.
+ * and its signature both travel back to the API — and a real count, when one exists, calibrates the estimate.
  */
 import type { ContentBlock, WireMessage } from '../model/wire'
 import { estimateTokensFromChars, IMAGE_TOKENS_ESTIMATE } from '../prompt/estimate'

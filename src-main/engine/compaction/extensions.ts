@@ -1,8 +1,9 @@
 /**
- * The three parts a project may replace by name in `.loupe/config.toml` (issue 6 item 9; docs/design.md §3), and the
- * context sections an extension may add after the breakpoints. Every built-in (trim.ts `trimOldTools`,
- * compactor.ts `defaultCompactor`, src-main/node/compaction/memory-file.ts) is written against these same
- * interfaces, so a user's module and a built-in are interchangeable.
+ * The three parts a project may replace by name in `.loupe/config.toml` (docs/compaction.md
+ * "Context edits and extension points"; docs/design.md §3), and the context sections an extension may add after the
+ * breakpoints. Every built-in (trim.ts `trimOldTools`, compactor.ts `defaultCompactor`,
+ * src-main/node/compaction/memory-file.ts) is written against these same interfaces, so a user's module and a
+ * built-in are interchangeable.
  *
  * A user's extension is a local module the user opts into per project; its calls get a deadline and a per-turn
  * model-call cap, and when it fails the default takes over with a visible note (src-main/node/compaction/).
@@ -16,7 +17,7 @@ import type { CompactionSettings } from './settings'
 export const EXTENSION_DEADLINE_MS = 2000
 /** A context section that is rendered (not read from state) must be ready within this time, or it is left out. */
 export const SECTION_DEADLINE_MS = 200
-/** Model calls an extension may make per turn (issue 6 item 9). */
+/** Model calls an extension may make per turn. */
 export const EXTENSION_MODEL_CALLS_PER_TURN = 8
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 /**
- * The head message that opens the history after a summary (issue 6 item 1): a marker, the session's first request
- * verbatim, the summary, then the files offered back, the pins that were re-injected and — when it was summarised
- * — the user's latest request verbatim. Every block but the last request starts with a line in brackets, the
- * app's way of marking its own text (docs/simulator.md "What counts as the user's words").
+ * The head message that opens the history after a summary (docs/compaction.md
+ * "What the model sees after a checkpoint"): a marker, the session's first request verbatim, the summary, then the
+ * files offered back, the pins that were re-injected and — when it was summarised — the user's latest request
+ * verbatim. Every block but the last request starts with a line in brackets, the app's way of marking its own text
+ * (docs/simulator.md "What counts as the user's words").
  */
 import type { CheckpointTrigger } from '../conversation/checkpoint'
 import type { TextBlock } from '../model/wire'

@@ -1,7 +1,7 @@
 /**
- * Pinned facts (issue 6 item 6): an entry or a sentence the user wants kept. After every compaction each pin is
- * looked for in what the model will see — the system blocks, the head, the kept messages — and a pin found nowhere
- * is re-injected verbatim into the head, within a budget; one that does not fit is flagged as lost.
+ * Pinned facts (docs/compaction.md "Pins"): an entry or a sentence the user wants kept. After every compaction each
+ * pin is looked for in what the model will see — the system blocks, the head, the kept messages — and a pin found
+ * nowhere is re-injected verbatim into the head, within a budget; one that does not fit is flagged as lost.
  */
 import type { PinStatus } from '../conversation/checkpoint'
 import type { Entry, EntryId } from '../conversation/entries'

@@ -1,7 +1,7 @@
 /**
- * When automatic compaction fires (issue 6 items 1 and 10): at the start of a pass, when the context — the real
- * count of the last response plus what was added since — reaches `threshold` of the window. Never twice without a
- * new pass between, never while the session's automatic compaction is off, and off for the session after three
+ * When automatic compaction fires (docs/compaction.md "When it runs"): at the start of a pass, when the context — the
+ * real count of the last response plus what was added since — reaches `threshold` of the window. Never twice without
+ * a new pass between, never while the session's automatic compaction is off, and off for the session after three
  * failures in a row (with a visible message). Cancels by the user do not count as failures.
  */
 import { MAX_CONSECUTIVE_FAILURES, type CompactionSettings } from './settings'

@@ -1,8 +1,8 @@
 /**
- * The summary instruction (issue 6 item 2). It keeps what the next passes need — the user's requests quoted,
- * decisions, facts with paths and line numbers, changes made, commands and results, errors and fixes, open items
- * and next steps, the current work — and drops greetings, repeated output and file contents that can be read
- * again. An `<analysis>` scratchpad is allowed and stripped (summary-text.ts).
+ * The summary instruction (docs/compaction.md "Stage 2, the summary"). It keeps what the next passes need — the
+ * user's requests quoted, decisions, facts with paths and line numbers, changes made, commands and results, errors
+ * and fixes, open items and next steps, the current work — and drops greetings, repeated output and file contents
+ * that can be read again. An `<analysis>` scratchpad is allowed and stripped (summary-text.ts).
  *
  * The text avoids two things on purpose: a first line in brackets (an app note, which a reader of the
  * conversation skips, docs/simulator.md) and the word that introduces the user's focus anywhere but on the focus

@@ -1,8 +1,8 @@
 /**
  * Another agent's conversation (a request reconstructed from a Claude Code transcript, src-main/engine/transcripts/)
  * as Loupe entries, so Loupe's compaction can be run on it and compared with the compaction that agent made
- * (issue 6, "Real compactions"). Thinking blocks are left out: their signatures belong to the service that wrote
- * them and cannot be sent to another. Tool results keep their text; images become `[image]`.
+ * (docs/compaction.md "Real compactions, replayed"). Thinking blocks are left out: their signatures belong to the
+ * service that wrote them and cannot be sent to another. Tool results keep their text; images become `[image]`.
  */
 import type { Entry, EntryBody, EntryId, PassId } from '../conversation/entries'
 import type { AssistantContentBlock, ImageBlock, TextBlock, WireMessage } from '../model/wire'

@@ -2,7 +2,8 @@
  * One compaction, up to a draft: find the split, run stage 1 (the `context` extension, `trim-old-tools` by default),
  * stop there when the target is reached and no summary was asked for, else run stage 2 (the `compactor`). Nothing
  * is written to the session here except the summary passes: the draft becomes a checkpoint only when it is applied
- * (checkpoint.ts), so a cancel or a failure leaves the entries exactly as they were (issue 6 item 7).
+ * (checkpoint.ts), so a cancel or a failure leaves the entries exactly as they were (docs/compaction.md
+ * "Applying: what happens at a checkpoint").
  */
 import type { CheckpointTrigger, ContextEditRecord, TrimRecord } from '../conversation/checkpoint'
 import type { Entry, EntryId } from '../conversation/entries'
@@ -236,7 +237,8 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
   }
 
   // Stage 2, unless what it would replace is smaller than the least a head costs: the summary could only grow the
-  // context, and it is better refused before it is paid for (issue 6 item 10).
+  // context, and it is better refused before it is paid for ("Refuse before paying" in
+  // docs/decisions/0006-compaction.md).
   const summarisedTokens = messagesTokens(trimmedHistory.slice(0, split.index).map((m) => m.message))
   const headFloor = estimateTokens(base.firstRequest ?? '') + MIN_SUMMARY_TOKENS
   if (summarisedTokens <= headFloor) {

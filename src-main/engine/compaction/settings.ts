@@ -1,5 +1,6 @@
 /**
- * Compaction settings (docs/design.md §7; issue 6 item 1), per project in `.loupe/config.toml` `[compaction]`.
+ * Compaction settings (docs/design.md §7; docs/compaction.md "When it runs"), per project in `.loupe/config.toml`
+ * `[compaction]`.
  */
 
 /** Compact when the context reaches this share of the model's window. */
@@ -14,12 +15,12 @@ export const TRIM_ABOVE_CHARS = 1000
 export const TRIM_KEEP_CHARS = 200
 /**
  * Files offered back after a compaction: the most recently read, at most 5, 5,000 tokens each, 50,000 in all
- * (issue 6 item 1; the figures Claude Code uses, docs/reference/peers.md §2.1).
+ * (the figures Claude Code uses, docs/reference/peers.md §2.1).
  */
 export const REOFFER_MAX_FILES = 5
 export const REOFFER_FILE_TOKENS = 5000
 export const REOFFER_TOTAL_TOKENS = 50_000
-/** Automatic compaction stops for the session after this many failures in a row (issue 6 item 10). */
+/** Automatic compaction stops for the session after this many failures in a row. */
 export const MAX_CONSECUTIVE_FAILURES = 3
 /** Pins re-injected into the head message may take at most this many characters in all. */
 export const PIN_REINJECT_MAX_CHARS = 8000

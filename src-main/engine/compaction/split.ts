@@ -2,7 +2,8 @@
  * Where a compaction cuts the history: everything before the split is trimmed (stage 1) or summarised (stage 2),
  * everything from it on is kept whole. The kept part starts with an assistant message, so the summary (a user
  * message) can go first and roles still alternate; since a tool_result always follows its tool_use in the next
- * message, no kept tool_use loses its result and no kept result loses its call (issue 6 item 1).
+ * message, no kept tool_use loses its result and no kept result loses its call (docs/compaction.md
+ * "Stage 1, no model call").
  */
 import type { HistoryMessage } from '../prompt/input'
 

@@ -1,7 +1,7 @@
 /**
- * The summary request (issue 6 item 2; docs/design.md §7). It reuses the session's cached prefix — the same tools, the
- * same system blocks, the history as the last passes sent it — and adds one user message with the instruction, so
- * the prefix is a cache read, not a fresh write. Two ways to do that:
+ * The summary request (docs/compaction.md "Stage 2, the summary"; docs/design.md §7). It reuses the session's cached
+ * prefix — the same tools, the same system blocks, the history as the last passes sent it — and adds one user message
+ * with the instruction, so the prefix is a cache read, not a fresh write. Two ways to do that:
  *
  * - `cut`: the history up to the split, then the instruction. The pass that produced the first kept message sent
  *   exactly that prefix and put a breakpoint on its end, so the prefix is cached while that entry lives; only the

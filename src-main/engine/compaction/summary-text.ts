@@ -1,6 +1,6 @@
 /**
  * From the model's answer to the summary that enters the session: the `<analysis>` scratchpad is stripped and a
- * `<summary>` wrapper removed (issue 6 item 2).
+ * `<summary>` wrapper removed (docs/compaction.md "Stage 2, the summary").
  */
 
 export function extractSummary(text: string): string {

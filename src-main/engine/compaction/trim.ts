@@ -1,7 +1,8 @@
 /**
  * Stage 1, no model call: tool results before the split longer than `trimAboveChars` (1,000) are cut to
- * `trimKeepChars` (200) plus a note that says what was cut and how to read it again (issue 6 item 1). Written as
- * the built-in `context` extension `trim-old-tools`, against the same interface a project's would use.
+ * `trimKeepChars` (200) plus a note that says what was cut and how to read it again (docs/compaction.md
+ * "Stage 1, no model call"). Written as the built-in `context` extension `trim-old-tools`, against the same interface
+ * a project's would use.
  */
 import type { ContextBuilder, ContextEdit, ContextEntryView } from './extensions'
 import type { CompactionSettings } from './settings'

@@ -8,8 +8,9 @@
  *   [head (a user message: marker, first request, summary, re-offered files, pins)]   — when stage 2 ran
  *   entries from `startEntryId` on, with `replaced` contents and without `dropped` entries
  *
- * A context edit (from a project's `context` extension, issue 6 item 9) replaces or drops entries after the last
- * checkpoint in the same way; the next checkpoint folds the edits still in effect into its own view.
+ * A context edit (from a project's `context` extension, docs/compaction.md "Context edits and extension points")
+ * replaces or drops entries after the last checkpoint in the same way; the next checkpoint folds the edits still in
+ * effect into its own view.
  */
 import type { TextBlock } from '../model/wire'
 import type { EntryId } from './entries'
@@ -36,7 +37,7 @@ export interface TrimRecord {
   readonly keptChars: number
 }
 
-/** A pin's fate at a checkpoint (issue 6 item 6). */
+/** A pin's fate at a checkpoint (docs/compaction.md "Pins"). */
 export type PinStatus = 'kept' | 'in_summary' | 'reinjected' | 'lost'
 
 export interface CheckpointBody {

@@ -68,16 +68,16 @@ export interface SessionControls {
 }
 
 /**
- * After-the-breakpoint context (issue 3, item 6): notes that a tool call made relevant — a nested AGENTS.md under a
- * file just read, a `paths:` rule matching it, a changed instruction file — attached to that call's result.
+ * After-the-breakpoint context (docs/context-engine.md): notes that a tool call made relevant — a nested AGENTS.md
+ * under a file just read, a `paths:` rule matching it, a changed instruction file — attached to that call's result.
  */
 export interface ContextNotes {
   afterTool(call: { readonly name: string; readonly input: unknown }, effects: ReadonlyArray<ToolEffect>): Promise<ReadonlyArray<ContextNote>>
 }
 
 /**
- * Compaction as the loop sees it (issue 6): checked at the start of every pass, and the model's `compact` tool.
- * The node side implements it over src-main/engine/compaction/.
+ * Compaction as the loop sees it (docs/compaction.md "When it runs"): checked at the start of every pass, and the
+ * model's `compact` tool. The node side implements it over src-main/engine/compaction/.
  */
 export interface CompactionHook {
   /**

@@ -9,7 +9,7 @@
  *   for the API, after a cancel as after an error;
  * - compaction is checked at the start of every pass (`CompactionHook.beforePass`): its checkpoint is committed
  *   before the pass that depends on it is planned, and a cancelled or failed compaction changes no entry the model
- *   sees (issue 6 item 7).
+ *   sees.
  */
 import type { Entry, EntryBody } from '../conversation/entries'
 import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'

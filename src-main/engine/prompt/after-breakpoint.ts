@@ -1,8 +1,9 @@
 /**
- * After-the-breakpoint context (issue 3, item 6): nested instruction files (an AGENTS.md or CLAUDE.md in a
- * subfolder) and `paths:` rules enter the conversation when the agent first reads or edits a file under or matching
- * them — once per session, as a note on that tool result or the next user message. Pure: the reading side
- * (src-main/node/instructions/nested.ts) finds and reads the nested files and keeps the delivered set.
+ * After-the-breakpoint context (docs/context-engine.md "After-the-breakpoint context"): nested instruction files (an
+ * AGENTS.md or CLAUDE.md in a subfolder) and `paths:` rules enter the conversation when the agent first reads or
+ * edits a file under or matching them — once per session, as a note on that tool result or the next user message.
+ * Pure: the reading side (src-main/node/instructions/nested.ts) finds and reads the nested files and keeps the
+ * delivered set.
  */
 import picomatch from 'picomatch/posix'
 import type { GatheredFile } from './gathered'

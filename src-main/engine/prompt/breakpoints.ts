@@ -1,7 +1,7 @@
 /**
- * Breakpoint placement (issue 3, item 10; docs/reference/anthropic-api.md §10): at most four `cache_control`
- * markers — end of the static block (optionally 1h), end of the session block, the tail of the previous pass's last
- * message, and the tail of the newest message.
+ * Breakpoint placement (docs/context-engine.md "The four breakpoints"; docs/reference/anthropic-api.md §10): at most
+ * four `cache_control` markers — end of the static block (optionally 1h), end of the session block, the tail of the
+ * previous pass's last message, and the tail of the newest message.
  *
  * Keeping the previous pass's tail marked means the next pass hits exactly what the last one wrote: a hit never
  * depends on the API's 20-block lookback, which one turn with ten parallel tool calls would already exceed

@@ -1,8 +1,8 @@
 /**
- * The one character budget of the project instructions section (issue 3, item 3): 40,000 characters for the whole
- * section, spent on the most specific files first (project local, project, rules, global) while the prompt keeps
- * its global → project order. A file that only partly fits is cut and says so; a file that does not fit at all is
- * still listed, so the model knows it exists and can read it.
+ * The one character budget of the project instructions section (docs/context-engine.md "Project instructions"):
+ * 40,000 characters for the whole section, spent on the most specific files first (project local, project, rules,
+ * global) while the prompt keeps its global → project order. A file that only partly fits is cut and says so; a file
+ * that does not fit at all is still listed, so the model knows it exists and can read it.
  *
  * 40,000 characters is about 10,000 tokens (estimate.ts): a few percent of a 200k window, and above Codex's
  * 32 KiB cap for AGENTS.md (docs/reference/peers.md §3), so a typical large root file fits whole.

@@ -1,7 +1,7 @@
 /**
- * Detected build-and-test notes (issue 3, item 2): one short note per toolchain whose marker file sits at the root,
- * saying how to run the tests and how to run one test. Nothing is said when no profile matches (docs/design.md §1,
- * rule 1: the model can discover the rest).
+ * Detected build-and-test notes (docs/context-engine.md "Sections and their stability"): one short note per toolchain
+ * whose marker file sits at the root, saying how to run the tests and how to run one test. Nothing is said when no
+ * profile matches (docs/design.md §1, rule 1: the model can discover the rest).
  */
 import type { BuildFacts } from './gathered'
 

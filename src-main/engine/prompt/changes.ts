@@ -2,7 +2,7 @@
  * Which instruction, rule, memory and skill files changed between two gatherings of the same project. The loop
  * gathers again before a user turn, compares with what the session block was frozen from, and for each change
  * records a "changed" note (notes.ts) and offers to apply it now — it never rewrites an earlier block silently
- * (issue 3, items 6 and 8).
+ * (docs/context-engine.md "Changes mid-session").
  */
 import type { GatheredContext, GatheredFile } from './gathered'
 import type { ChangedFileKind } from './notes'

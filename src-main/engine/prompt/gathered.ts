@@ -17,7 +17,7 @@ export type SkipReason =
   /** Any other I/O failure (permissions, a broken link, a race with a delete). */
   | 'unreadable'
 
-/** Instruction, rule, memory, skill and imported files larger than this are never read (issue 3, item 4). */
+/** Instruction, rule, memory, skill and imported files larger than this are never read. */
 export const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024
 
 export type FileRead =
@@ -83,7 +83,7 @@ export interface GitFacts {
   readonly head: string | null
 }
 
-/** Facts for the frozen session context (issue 3, item 7). Taken once when the session starts. */
+/** Facts for the frozen session context. Taken once when the session starts. */
 export interface SessionFacts {
   readonly projectName: string
   readonly root: string

@@ -1,8 +1,8 @@
 /**
- * The memory section (issue 3, item 5): project memory `.loupe/memory.md` and user memory `~/.loupe/memory.md`,
- * each cut at 8,000 characters with a note, under a line saying memory may be out of date. It is frozen with the
- * rest of the session block; a fact saved mid-session travels as a note in the next user message instead
- * (notes.ts) and joins this section at the next checkpoint.
+ * The memory section (docs/context-engine.md "Memory and skills"): project memory `.loupe/memory.md` and user memory
+ * `~/.loupe/memory.md`, each cut at 8,000 characters with a note, under a line saying memory may be out of date. It
+ * is frozen with the rest of the session block; a fact saved mid-session travels as a note in the next user message
+ * instead (notes.ts) and joins this section at the next checkpoint.
  */
 import type { GatheredContext } from './gathered'
 import type { RenderedPart } from './budget'

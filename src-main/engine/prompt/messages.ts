@@ -4,7 +4,7 @@
  * breakpoints), notes rendered after the content, and the frozen session context in front of messages[0].
  *
  * A rendered message is remembered by the identity of its history message: a pass renders only what is new, and its
- * cost grows with what is new, not with the whole history (issue 3, benchmark).
+ * cost grows with what is new, not with the whole history (docs/context-engine.md "Performance").
  */
 import type { ContentBlock, TextBlock, ToolResultBlock, WireMessage } from '../model/wire'
 import type { HistoryMessage } from './input'

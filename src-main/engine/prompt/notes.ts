@@ -1,7 +1,8 @@
 /**
- * After-the-breakpoint notes (issue 3, items 5, 6, 8): context that becomes relevant mid-session travels in the
- * conversation instead of rewriting the frozen system block. A note is attached to one user message (a tool result
- * or the next user input) and stays on that message in every later pass, so its bytes never move.
+ * After-the-breakpoint notes (docs/context-engine.md "After-the-breakpoint context"; the memory and file-change notes
+ * in "Memory and skills" and "Changes mid-session"): context that becomes relevant mid-session travels in the
+ * conversation instead of rewriting the frozen system block. A note is attached to one user message (a tool result or
+ * the next user input) and stays on that message in every later pass, so its bytes never move.
  */
 import { displayPath } from './sanitize'
 

@@ -10,8 +10,8 @@ import type { ContextNote } from './notes'
 import type { SnapshotOrigin } from './snapshot'
 
 /**
- * The four breakpoints (issue 3, item 10): end of the static block, end of the session block, the tail of the
- * previous pass's last message, the tail of the newest message.
+ * The four breakpoints (docs/context-engine.md "The four breakpoints"): end of the static block, end of the session
+ * block, the tail of the previous pass's last message, the tail of the newest message.
  */
 export type BreakpointTag = 'static' | 'session' | 'previous_tail' | 'newest_tail'
 

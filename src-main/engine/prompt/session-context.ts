@@ -1,8 +1,8 @@
 /**
- * The frozen session context (issue 3, item 7): the first block of the first user message. It tells the model where
- * it is — project, root, a one-level listing, git branch and HEAD, the date — not what is there (docs/design.md §1,
- * rule 1). It is taken once when the session starts and kept byte-identical for the session's life: a new file, a
- * new commit or midnight passing do not change it.
+ * The frozen session context (docs/context-engine.md "What a pass sends, in cache order"): the first block of the
+ * first user message. It tells the model where it is — project, root, a one-level listing, git branch and HEAD, the
+ * date — not what is there (docs/design.md §1, rule 1). It is taken once when the session starts and kept
+ * byte-identical for the session's life: a new file, a new commit or midnight passing do not change it.
  */
 import type { SessionFacts } from './gathered'
 import { displayPath, sanitizeIdentity } from './sanitize'

@@ -1,8 +1,8 @@
 /**
- * The skills listing (issue 3, item 9): skills in `.loupe/skills/<name>/SKILL.md` are listed by name and
- * description only, sorted, each description capped at 250 characters, the whole list within 1% of the context
- * window. When the list is too long, descriptions get shorter, then only names are listed, then the tail of the
- * list is counted instead of shown. The skill's body is loaded by the `skill` tool when it is used.
+ * The skills listing (docs/context-engine.md "Memory and skills"): skills in `.loupe/skills/<name>/SKILL.md` are
+ * listed by name and description only, sorted, each description capped at 250 characters, the whole list within 1% of
+ * the context window. When the list is too long, descriptions get shorter, then only names are listed, then the tail
+ * of the list is counted instead of shown. The skill's body is loaded by the `skill` tool when it is used.
  */
 import type { GatheredContext } from './gathered'
 import type { ResolveNote } from './instructions'
@@ -10,7 +10,7 @@ import { splitFrontmatter } from './frontmatter'
 import { skipWords } from './instructions'
 
 export const SKILL_DESCRIPTION_MAX_CHARS = 250
-/** The list may use at most this share of the context window (issue 3, item 9). */
+/** The list may use at most this share of the context window. */
 export const SKILLS_WINDOW_SHARE = 0.01
 /** Description caps tried in turn until the list fits; 0 means names only. */
 const DESCRIPTION_CAPS: ReadonlyArray<number> = [SKILL_DESCRIPTION_MAX_CHARS, 120, 60, 0]

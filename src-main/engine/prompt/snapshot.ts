@@ -1,9 +1,9 @@
 /**
  * Freezing: turning gathered values into the texts a session keeps. The session block (instructions, memory,
  * skills) is frozen when the session starts, again at each checkpoint, and when the user applies an edit now
- * (issue 3, item 8); the session context is frozen once for the session's life; the project statics (root, build
- * profiles) once per session too. The builder only ever reads these frozen values, which is why a pass can never
- * pick up a changed file by accident.
+ * (docs/context-engine.md "Changes mid-session"); the session context is frozen once for the session's life; the
+ * project statics (root, build profiles) once per session too. The builder only ever reads these frozen values, which
+ * is why a pass can never pick up a changed file by accident.
  */
 import type { GatheredContext } from './gathered'
 import type { BudgetedText } from './budget'

@@ -1,8 +1,8 @@
 /**
- * The static sections of system[0] (issue 3, item 2), in order: base rules, the identity line, one line per feature
- * that is on, detected build-and-test notes. Nothing here depends on time, counters or session state: for one app
- * version, one set of settings and one project, the bytes never change, so the block can carry a 1-hour breakpoint
- * and be shared across sessions.
+ * The static sections of system[0] (docs/context-engine.md "Sections and their stability"), in order: base rules, the
+ * identity line, one line per feature that is on, detected build-and-test notes. Nothing here depends on time,
+ * counters or session state: for one app version, one set of settings and one project, the bytes never change, so the
+ * block can carry a 1-hour breakpoint and be shared across sessions.
  */
 import type { BuildProfile } from './build-profiles'
 import { renderBuildNotes } from './build-profiles'

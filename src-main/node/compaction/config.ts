@@ -1,5 +1,6 @@
 /**
- * A project's compaction settings and extensions, from `<root>/.loupe/config.toml` (issue 6 items 1 and 9):
+ * A project's compaction settings and extensions, from `<root>/.loupe/config.toml` (docs/compaction.md
+ * "Context edits and extension points"):
  *
  *   [compaction]
  *   auto = true            # automatic compaction

@@ -1,8 +1,9 @@
 /**
- * Loading a project's extensions (issue 6 item 9): a name in `.loupe/config.toml` is a built-in, a path is a local
- * module inside the project that runs only if the user trusted it (trust.ts). Every call of a user's module gets a
- * deadline; a module that cannot be loaded, is not trusted, or does not implement its interface is replaced by the
- * default, and the reason is returned as a note for the user to see.
+ * Loading a project's extensions (docs/compaction.md "Context edits and extension points"): a name in
+ * `.loupe/config.toml` is a built-in, a path is a local module inside the project that runs only if the user trusted
+ * it (trust.ts). Every call of a user's module gets a deadline; a module that cannot be loaded, is not trusted, or
+ * does not implement its interface is replaced by the default, and the reason is returned as a note for the user to
+ * see.
  */
 import { realpath } from 'node:fs/promises'
 import { describeReadError, readRegularFile } from '../tools/regular-file'

@@ -1,8 +1,8 @@
 /**
- * The built-in memory extension (issue 6 item 9): the same files the `remember` tool writes and the session block
- * shows — project memory `<root>/.loupe/memory.md`, user memory `<loupeHome>/memory.md` — one fact per list item.
- * Written against the `MemoryProvider` interface a project's own memory implements. No recall: the files are
- * already in the session block, frozen again at each checkpoint.
+ * The built-in memory extension (docs/compaction.md "Context edits and extension points"): the same files the
+ * `remember` tool writes and the session block shows — project memory `<root>/.loupe/memory.md`, user memory
+ * `<loupeHome>/memory.md` — one fact per list item. Written against the `MemoryProvider` interface a project's own
+ * memory implements. No recall: the files are already in the session block, frozen again at each checkpoint.
  *
  * save and forget rewrite the whole file from what was read, so the read is exact or the call fails: only a missing
  * file counts as empty, and a file that cannot be read (permissions, I/O, a FIFO or device, over 1 MB) or is not

@@ -1,8 +1,9 @@
 /**
- * The files offered back after a compaction (issue 6 item 1): the few read or changed most recently, whose content
- * the summary replaced, read again as they are now with read_file — at most 5 files, 5,000 tokens each, 50,000 in
- * all. A file over its share is named, not shown. The reads' effects go into the tools' memory, so a later read of
- * the same lines is answered "unchanged" only because they really are in the context.
+ * The files offered back after a compaction (docs/compaction.md "Applying: what happens at a checkpoint"): the few
+ * read or changed most recently, whose content the summary replaced, read again as they are now with read_file — at
+ * most 5 files, 5,000 tokens each, 50,000 in all. A file over its share is named, not shown. The reads' effects go
+ * into the tools' memory, so a later read of the same lines is answered "unchanged" only because they really are in
+ * the context.
  */
 import type { Entry } from '../../engine/conversation/entries'
 import type { ReofferedFile } from '../../engine/compaction/head'

@@ -1,9 +1,9 @@
 /**
- * Runs Loupe's compaction on a conversation another agent had (issue 6, "Real compactions"): the conversation as
- * entries, Loupe's own tools and system blocks around it, a model client (the simulator in tests and the bench).
- * The session's passes are played first — the pass that produced the first kept message, then the last one — so
- * the cache holds what the session's own passes would have left, and the summary request is priced as it would be
- * in a live session. Also used to price the two ways of asking for a summary against each other.
+ * Runs Loupe's compaction on a conversation another agent had (docs/compaction.md "Real compactions, replayed"): the
+ * conversation as entries, Loupe's own tools and system blocks around it, a model client (the simulator in tests and
+ * the bench). The session's passes are played first — the pass that produced the first kept message, then the last
+ * one — so the cache holds what the session's own passes would have left, and the summary request is priced as it
+ * would be in a live session. Also used to price the two ways of asking for a summary against each other.
  */
 import { composeCheckpoint, entriesFromMessages, findSplit, runCompaction, standaloneSummaryPass, STANDALONE_SYSTEM, summaryInstruction, textualise, type CompactionDraft, type PrefixPlanner } from '../../engine/compaction'
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../engine/compaction/settings'

@@ -1,7 +1,8 @@
 /**
- * Which local extension modules the user opted into, per project (issue 6 item 9). A project's config may name a
- * module, but a repository is untrusted input: a module runs only if the user trusted that file, for that project,
- * with those exact bytes. The list lives in Loupe's own folder, never in the project:
+ * Which local extension modules the user opted into, per project (docs/compaction.md
+ * "Context edits and extension points"). A project's config may name a module, but a repository is untrusted input: a
+ * module runs only if the user trusted that file, for that project, with those exact bytes. The list lives in Loupe's
+ * own folder, never in the project:
  * `<loupeHome>/trusted-extensions.json` = `{ "version": 1, "projects": { "<real root>": { "<path>": "<sha256>" } } }`.
  */
 import { createHash } from 'node:crypto'

@@ -1,6 +1,6 @@
 /**
- * The Files view's side in the main process (issue 9 item 3): the instruction and memory files as the prompt
- * builder resolved them, and the one door through which the app reads, saves and creates them.
+ * The Files view's side in the main process (docs/inspector.md "Files"): the instruction and memory files as the
+ * prompt builder resolved them, and the one door through which the app reads, saves and creates them.
  */
 export { listInstructionFiles, describe as describeFiles } from './listing'
 export type { FilesListing, FileNode, FileKind, FileStatus, Creatable } from './listing'

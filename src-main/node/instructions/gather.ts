@@ -2,10 +2,11 @@
  * gatherProjectContext: reads everything the prompt engine needs from disk, once, and hands it over as plain values
  * (engine/prompt/gathered.ts). Never throws: whatever is skipped comes back as a note.
  *
- * Where each file may live (issue 3, item 4): project files and their imports inside the real project root; Loupe's
- * global files and user memory inside ~/.loupe; `~/.claude/CLAUDE.md` inside ~/.claude, only when a caller asks
- * for it (`includeClaudeUserFile`; no setting offers it yet, so today it is not read). A project file cannot import from the home folder, so a repository cannot pull a credentials file into
- * the prompt.
+ * Where each file may live (docs/context-engine.md "Project instructions", its Safety paragraph): project files and
+ * their imports inside the real project root; Loupe's global files and user memory inside ~/.loupe;
+ * `~/.claude/CLAUDE.md` inside ~/.claude, only when a caller asks for it (`includeClaudeUserFile`; no setting offers
+ * it yet, so today it is not read). A project file cannot import from the home folder, so a repository cannot pull a
+ * credentials file into the prompt.
  */
 import { basename, join } from 'node:path'
 import { realpath } from 'node:fs/promises'
@@ -29,7 +30,7 @@ export interface GatherOptions {
   readonly io?: FileAccess
 }
 
-/** Project instruction files, in prompt order (issue 3, item 3). */
+/** Project instruction files, in prompt order (docs/context-engine.md "Project instructions"). */
 export const PROJECT_FILES: ReadonlyArray<string> = ['LOUPE.md', 'AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md']
 export const LOCAL_FILES: ReadonlyArray<string> = ['CLAUDE.local.md']
 

@@ -1,8 +1,9 @@
 /**
  * "Which nested instruction files and `paths:` rules apply to this file?" — asked by the loop each time the agent
- * reads or edits a file (issue 3, item 6). Nested AGENTS.md / CLAUDE.md / LOUPE.md files are looked up lazily,
- * folder by folder between the file and the root, through the safe-read door; each is delivered at most once per
- * session. The pure choice of what to deliver is engine/prompt/after-breakpoint.ts.
+ * reads or edits a file (docs/context-engine.md "After-the-breakpoint context"). Nested AGENTS.md / CLAUDE.md /
+ * LOUPE.md files are looked up lazily, folder by folder between the file and the root, through the safe-read door;
+ * each is delivered at most once per session. The pure choice of what to deliver is
+ * engine/prompt/after-breakpoint.ts.
  */
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { GatheredContext, GatheredFile, GatherNote } from '../../engine/prompt/gathered'

@@ -1,5 +1,6 @@
 /**
- * The one door through which instruction, rule, memory, skill and imported files are read (issue 3, item 4).
+ * The one door through which instruction, rule, memory, skill and imported files are read (docs/context-engine.md
+ * "Project instructions", its Safety paragraph).
  *
  * A file is read only if its real path — every symlink resolved — stays inside one of the allowed roots (the
  * project root for project files, ~/.loupe for Loupe's global files, ~/.claude for `~/.claude/CLAUDE.md`). A link inside the root works; a link out of

@@ -1,5 +1,5 @@
 /**
- * The embedded default (issue "Model access" item 10): with an API key, talk to the real API; without one, start
+ * The embedded default (docs/decisions/0003-simulator.md): with an API key, talk to the real API; without one, start
  * the simulator in-process on a free loopback port and talk to it with the same client. The label is what the
  * UI shows wherever the model is named.
  *

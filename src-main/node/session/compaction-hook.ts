@@ -1,5 +1,5 @@
 /**
- * The loop's compaction hook for one session (issue 6 items 1, 4 and 10): before each pass, a compaction the
+ * The loop's compaction hook for one session (docs/compaction.md "When it runs"): before each pass, a compaction the
  * model asked for with its `compact` tool, else automatic compaction when the context — on the real count of the
  * last response — reaches the threshold. Automatic compaction retries with only the last step kept when the usual
  * tail leaves nothing to summarise, never runs twice without a pass between, and stops for the session after three

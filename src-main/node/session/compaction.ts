@@ -3,7 +3,7 @@
  * until they are applied or thrown away, and applies a draft — the checkpoint entry, the session block frozen
  * again (where saved memories and instruction edits join the system prompt), the read-dedup memory cleared, the
  * recent files offered back, the previous tail forgotten — in one transaction, so a cancel or a failure before
- * that leaves the session exactly as it was (issue 6 item 7).
+ * that leaves the session exactly as it was (docs/compaction.md "Applying: what happens at a checkpoint").
  */
 import type { Entry, EntryBody } from '../../engine/conversation/entries'
 import { HistoryCache, modelView } from '../../engine/conversation/history'
@@ -102,7 +102,7 @@ export interface CompactOptions {
   readonly keepSteps?: number
   /** Keep fewer steps when the usual tail would leave no room to reach the target (automatic compaction). */
   readonly adaptKeep?: boolean
-  /** The turn's model-call cap, shared with the extensions (issue 6 item 9). */
+  /** The turn's model-call cap, shared with the extensions. */
   readonly modelCalls?: { take(): boolean }
   /** Show failures as a notice in the conversation. */
   readonly notify: boolean

@@ -1,6 +1,6 @@
 /**
- * What the loop adds around each pass from a project's extensions (issue 6 item 9) and the context size the
- * compaction policy reads:
+ * What the loop adds around each pass from a project's extensions (docs/compaction.md
+ * "Context edits and extension points") and the context size the compaction policy reads:
  * - the context size now: the real count of the last response plus an estimate of what was added since;
  * - a project `context` builder's edits before a pass, only on entries no pass has sent yet (so no edit lands
  *   above a cache breakpoint), recorded as a context_edit entry;

@@ -1,7 +1,7 @@
 /**
- * Pins of one session (issue 6 item 6): an entry or a sentence the user wants kept through compactions. Stored as
- * `pin` entries (added, removed), so they are durable and visible in the session log; the pins in effect are the
- * fold of those entries (engine/compaction/pins.ts).
+ * Pins of one session (docs/compaction.md "Pins"): an entry or a sentence the user wants kept through compactions.
+ * Stored as `pin` entries (added, removed), so they are durable and visible in the session log; the pins in effect
+ * are the fold of those entries (engine/compaction/pins.ts).
  */
 import type { Entry, EntryId } from '../../engine/conversation/entries'
 import { foldPins, type Pin } from '../../engine/compaction/pins'

@@ -592,7 +592,7 @@ export class SessionRuntime {
     return lastCheckpoint(this.sessionLog.entries())?.id ?? null
   }
 
-  // --- Instruction and memory edits applied now (the Files view, issue 9 item 3) ---------------------------------
+  // --- Instruction and memory edits applied now (the Files view, docs/inspector.md "Files") ----------------------
 
   /**
    * Freezes the session block again from the files on disk, so the next pass sends the edited instruction or memory

@@ -1,6 +1,6 @@
 /**
- * Settings (issue 9 item 4): the app's own in `<dataDir>/settings.json`, each project's compaction settings in its
- * `.loupe/config.toml`, the API key in the host's secret storage (shown as a hint only).
+ * Settings (docs/inspector.md "Settings"): the app's own in `<dataDir>/settings.json`, each project's compaction
+ * settings in its `.loupe/config.toml`, the API key in the host's secret storage (shown as a hint only).
  */
 export { AppSettingsSchema, DEFAULT_SETTINGS, SETTINGS_FILE, ThemeSchema } from './schema'
 export type { AppSettings, Theme } from './schema'

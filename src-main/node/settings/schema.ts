@@ -1,6 +1,7 @@
 /**
- * The app's own settings (issue 9 item 4), kept in `<dataDir>/settings.json`. Per-project compaction settings live
- * with the project (project.ts); the API key lives in the host's secret storage (api-key.ts), never here.
+ * The app's own settings (docs/inspector.md "Settings"), kept in `<dataDir>/settings.json`. Per-project compaction
+ * settings live with the project (project.ts); the API key lives in the host's secret storage (api-key.ts), never
+ * here.
  */
 import { z } from 'zod'
 import { DEFAULT_PERMISSION_MODE } from '../../engine/tools/permissions'

@@ -15,7 +15,7 @@ function result(outcome: CompactOutcome) {
   }
 }
 
-/** Compaction and pins (issue 6; docs/compaction.md "Contract"). */
+/** Compaction and pins (docs/compaction.md "The contract"). */
 export function compactionHandlers(
   services: Services,
 ): Pick<Handlers, 'compaction.run' | 'compaction.apply' | 'compaction.discard' | 'compaction.cancel' | 'compaction.list' | 'pin.add' | 'pin.remove' | 'pin.list'> {

@@ -4,7 +4,7 @@ import { RpcError } from '../errors'
 import type { Services } from '../services'
 import { requireLoupeSession, requireRuntime } from './run'
 
-/** The Files view (issue 9 item 3; docs/inspector.md "Part 2"): every path goes through node/files. */
+/** The Files view (docs/inspector.md "Files"): every path goes through node/files. */
 export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.create' | 'files.apply'> {
   const context = (projectId: string): FilesContext => {
     const project = services.store.projects.get(projectId)

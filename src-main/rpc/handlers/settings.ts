@@ -3,7 +3,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 
-/** Settings (issue 9 item 4). The API key goes in and never comes back out. */
+/** Settings (docs/inspector.md "Settings"). The API key goes in and never comes back out. */
 export function settingsHandlers(services: Services): Pick<Handlers, 'settings.get' | 'settings.set' | 'settings.setApiKey'> {
   const project = (projectId: string | undefined) => {
     if (projectId === undefined) return null

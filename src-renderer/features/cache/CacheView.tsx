@@ -1,9 +1,9 @@
 /**
- * The cache view (issue 9 item 2): where the cache money went in a session. A timeline of cache read / written /
- * paid in full / output tokens and $ per pass, with compactions, context edits, file edits applied now, model
- * switches and idle gaps past the TTL marked on it and misses flagged with their causes; the totals: paid, saved by
- * the cache, lost to misses by cause, the cached share against the best possible, and the 1h-TTL and keep-alive
- * what-ifs.
+ * The cache view (docs/inspector.md "Cache"): where the cache money went in a session. A timeline of cache read /
+ * written / paid in full / output tokens and $ per pass, with compactions, context edits, file edits applied now,
+ * model switches and idle gaps past the TTL marked on it and misses flagged with their causes; the totals: paid,
+ * saved by the cache, lost to misses by cause, the cached share against the best possible, and the 1h-TTL and
+ * keep-alive what-ifs.
  */
 import { useEffect, useMemo } from 'react'
 import { client } from '../../platform/client'

@@ -1,8 +1,9 @@
 /**
- * The compaction view (issue 9 item 1): every checkpoint of the session as a card; for the one opened, the history
- * the model saw before and after as a diff (summarised range, trimmed tool results and the summary head marked) and
- * the summary itself. From here: compact now with a focus, a dry run whose summary can be edited before it is
- * applied or thrown away, pins, and the compaction in flight with its progress and a way to cancel it.
+ * The compaction view (docs/inspector.md "Compaction"): every checkpoint of the session as a card; for the one
+ * opened, the history the model saw before and after as a diff (summarised range, trimmed tool results and the
+ * summary head marked) and the summary itself. From here: compact now with a focus, a dry run whose summary can be
+ * edited before it is applied or thrown away, pins, and the compaction in flight with its progress and a way to
+ * cancel it.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useMonaco } from '../../monaco'

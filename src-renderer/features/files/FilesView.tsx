@@ -1,8 +1,8 @@
 /**
- * The Files view (issue 9 item 3): the project's instruction and memory files as the prompt builder resolved them,
- * each editable in Monaco, with the price of the edit for the session's next pass shown before it is saved, and the
- * choice to apply it now or at the next compaction. A change made on disk while a file is open is offered as a
- * merge, never overwritten. Clicking a file label in the inspector opens that file here.
+ * The Files view (docs/inspector.md "Files"): the project's instruction and memory files as the prompt builder
+ * resolved them, each editable in Monaco, with the price of the edit for the session's next pass shown before it is
+ * saved, and the choice to apply it now or at the next compaction. A change made on disk while a file is open is
+ * offered as a merge, never overwritten. Clicking a file label in the inspector opens that file here.
  */
 import { useEffect, useMemo, useState, type PointerEvent } from 'react'
 import type { FileNodeView } from '../../../src-preload/contract'

@@ -1,7 +1,8 @@
 /**
- * Settings (issue 9 item 4): the API key (stored in the host's secret storage, shown again only as its last four
- * characters), the model new sessions start with (from the model table, with window and prices), the project's
- * compaction settings, the 1h TTL for the static prefix, the default permission mode, the theme, and the folders.
+ * Settings (docs/inspector.md "Settings"): the API key (stored in the host's secret storage, shown again only as its
+ * last four characters), the model new sessions start with (from the model table, with window and prices), the
+ * project's compaction settings, the 1h TTL for the static prefix, the default permission mode, the theme, and the
+ * folders.
  */
 import { useEffect, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'

@@ -1,5 +1,5 @@
 /**
- * Claude Code sessions and the capture proxy (issue 10; docs/claude-code-import.md, docs/proxy.md): a dialog that
+ * Claude Code sessions and the capture proxy (docs/claude-code-import.md "In the app", docs/proxy.md): a dialog that
  * lists the sessions under the projects folder by project, imports one or all, shows an imported session's totals
  * (read / write / uncached input, $, cached share, misses by cause, compactions before and after), opens it in the
  * inspector or continues it as a Loupe session; and switches the capture proxy on and off.

@@ -1,6 +1,6 @@
 /**
- * Property tests (issue 6, "Invariants"): on random sessions of user messages, assistant messages, tool calls with
- * their results, thinking blocks and images, after any compaction — automatic or manual, once or twice — the
+ * Property tests (docs/compaction.md "Tests"): on random sessions of user messages, assistant messages, tool calls
+ * with their results, thinking blocks and images, after any compaction — automatic or manual, once or twice — the
  * history is valid for the API, the first request survives, the kept tail is byte-identical, and when stage 1
  * suffices the estimate is at or below the target.
  */

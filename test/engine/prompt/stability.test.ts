@@ -1,7 +1,7 @@
 /**
- * Byte stability over a scripted session of 50 passes (issue 3, tests): everything above the newest breakpoint of
- * one pass reaches the next pass unchanged, while the world the session started in keeps changing — the clock
- * moves, files appear at the root, commits land.
+ * Byte stability over a scripted session of 50 passes (docs/context-engine.md "The two rules", rule 2): everything
+ * above the newest breakpoint of one pass reaches the next pass unchanged, while the world the session started in
+ * keeps changing — the clock moves, files appear at the root, commits land.
  */
 import { describe, expect, it } from 'vitest'
 import { buildPromptPlan, freezeSession, renderRequest, type HistoryMessage, type PromptInput } from '../../../src-main/engine/prompt'

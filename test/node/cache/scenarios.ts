@@ -1,6 +1,6 @@
 /**
- * The cache scenario suite (issue 7, "Tests"): each scenario's cause is known by construction, and every pass's
- * prediction is set against what the simulator's cache model did. Shared by the test and the bench
+ * The cache scenario suite (docs/cache-attribution.md "Tests"): each scenario's cause is known by construction, and
+ * every pass's prediction is set against what the simulator's cache model did. Shared by the test and the bench
  * (`cache.scenarios_agreement`, `cache.unexplained`).
  */
 import { KEEP_WARM_DELAY_MS } from '../../../src-main/engine/cache'

@@ -1,6 +1,7 @@
 /**
- * Preview and edit (issue 6 item 5), partial compaction (item 4), pins (item 6), and what a checkpoint brings back
- * (item 1): the memory saved since the session started joins the system prompt there.
+ * Preview and edit, partial compaction, pins, and what a checkpoint brings back: the memory saved since the session
+ * started joins the system prompt there. In docs/compaction.md: "Preview and edit", "When it runs", "Pins" and
+ * "Applying: what happens at a checkpoint".
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { openHarness, type Harness } from './harness'

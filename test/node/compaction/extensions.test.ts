@@ -1,7 +1,8 @@
 /**
- * The places a project plugs in (issue 6 item 9): `.loupe/config.toml`, modules that run only when the user
- * trusted them, a failing or slow extension replaced by the default with a visible note, per-pass context edits on
- * what no pass has sent yet, context sections after the breakpoints, and the built-in file memory.
+ * The places a project plugs in (docs/compaction.md "Context edits and extension points"): `.loupe/config.toml`,
+ * modules that run only when the user trusted them, a failing or slow extension replaced by the default with a
+ * visible note, per-pass context edits on what no pass has sent yet, context sections after the breakpoints, and the
+ * built-in file memory.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { realpathSync } from 'node:fs'

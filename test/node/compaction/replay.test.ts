@@ -1,9 +1,10 @@
 /**
- * Real compactions (issue 6): the three large Claude Code sessions in test/fixtures/real/spotter/ each contain one
- * compaction, with the token count before it and the summary Claude Code wrote. Each conversation is replayed up to
- * its compaction point through Loupe's compaction, with the simulator as the model, and compared: tokens before and
- * after, and whether every user request and every file path edited before the split appears in Loupe's summary
- * (those after the split are kept verbatim). The figures are printed for docs/compaction.md.
+ * Real compactions (docs/compaction.md "Real compactions, replayed"): the three large Claude Code sessions in
+ * test/fixtures/real/spotter/ each contain one compaction, with the token count before it and the summary Claude Code
+ * wrote. Each conversation is replayed up to its compaction point through Loupe's compaction, with the simulator as
+ * the model, and compared: tokens before and after, and whether every user request and every file path edited before
+ * the split appears in Loupe's summary (those after the split are kept verbatim). The figures are printed for
+ * docs/compaction.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { coverage, editedPaths, userRequests } from '../../../src-main/engine/compaction'

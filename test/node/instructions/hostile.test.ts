@@ -1,5 +1,6 @@
 /**
- * Hostile files (issue 3, item 4): each gives its note, nothing throws, nothing outside the root is read.
+ * Hostile files (docs/context-engine.md "Project instructions", its Safety paragraph): each gives its note, nothing
+ * throws, nothing outside the root is read.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { realpathSync } from 'node:fs'

@@ -12,7 +12,7 @@ import { liveChars, type LivePass } from '../model/live'
 import { passOutcome, type PassOutcome } from '../model/outcome'
 import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
-// Issue 10: passes imported from a transcript or captured by the proxy say so (features/transcripts).
+// Passes imported from a transcript or captured by the proxy say so (features/transcripts).
 import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
 const ROW_PX = 26

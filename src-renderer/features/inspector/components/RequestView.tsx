@@ -13,7 +13,7 @@ import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
 import { ContextMap } from './ContextMap'
 import { RequestEditor, type RequestEditorHandle } from './RequestEditor'
-// Issue 10: a reconstructed (transcript) or captured (proxy) request says so above its bytes (features/transcripts).
+// A reconstructed (transcript) or captured (proxy) request says so above its bytes (features/transcripts).
 import { PassSourceBanner } from '../../transcripts/SourceBadge'
 
 /** How long a toolbar confirmation stays. */
