@@ -4,7 +4,7 @@
  * answering in text (docs/compaction.md "Stage 2, the summary").
  */
 import type { ModelAnswer, Compactor } from './extensions'
-import { STANDALONE_SYSTEM } from './prompt'
+import { STANDALONE_SYSTEM } from './summary-instruction'
 import { extractSummary } from './summary-text'
 import { textualise } from './summary-request'
 

@@ -83,7 +83,7 @@ export interface CompactorContext extends ExtensionCallContext {
   /**
    * Sends `instruction` after the session's own cached prefix (same tools and system blocks, the history as the
    * last passes sent it): `cut` stops the history at the split, `upto` sends all of it and asks for the part
-   * before the split (prompt.ts). Recorded as a summary pass.
+   * before the split (summary-instruction.ts). Recorded as a summary pass.
    */
   askWithPrefix(instruction: string, form: 'cut' | 'upto'): Promise<ModelAnswer>
   /** A standalone request with its own system prompt and no tools. Recorded as a summary pass. */

@@ -6,7 +6,7 @@
  * see.
  */
 import { realpath } from 'node:fs/promises'
-import { describeReadError, readRegularFile } from '../tools/regular-file'
+import { describeReadError, readRegularFile } from '../fs/regular-file'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {

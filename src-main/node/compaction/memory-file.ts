@@ -13,8 +13,8 @@ import { mkdir, realpath } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { MemoryItem, MemoryProvider } from '../../engine/compaction/extensions'
 import { locate } from '../instructions/safe-read'
-import { writeFileAtomic } from '../tools/atomic-write'
-import { readRegularFile } from '../tools/regular-file'
+import { writeFileAtomic } from '../fs/atomic-write'
+import { readRegularFile } from '../fs/regular-file'
 import { MEMORY_MAX_BYTES, MemoryFileError, normaliseFact, PROJECT_MEMORY_PATH, readMemoryText, USER_MEMORY_FILE } from '../tools/remember'
 
 const ITEM = /^\s*[-*]\s+(.+?)\s*$/

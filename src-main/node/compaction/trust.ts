@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
-import { readRegularFile } from '../tools/regular-file'
+import { readRegularFile } from '../fs/regular-file'
 import { dirname, join } from 'node:path'
-import { writeFileAtomic } from '../tools/atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 
 export const TRUST_FILE = 'trusted-extensions.json'
 

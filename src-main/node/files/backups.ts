@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import { readdir, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { writeFileAtomic } from '../tools/atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 
 export const BACKUP_FOLDER = 'file-backups'
 /** Twenty versions of a file of at most 1 MB is at most 20 MB per file: enough to undo a day of edits. */

@@ -10,7 +10,7 @@
  * - If the file changed on disk into one the view cannot edit (over 1 MB, binary, not valid UTF-8, not a regular
  *   file, unreadable), there is no text to merge with: the user's text is kept first, then the save is refused
  *   (`conflict`) with a message saying what changed and where the text was kept.
- * - The write is atomic (temporary file + rename, node/tools/atomic-write.ts): a reader sees the old file or the
+ * - The write is atomic (temporary file + rename, node/fs/atomic-write.ts): a reader sees the old file or the
  *   new one. The check and the rename are two steps, so an edit landing in the microseconds between them would be
  *   replaced — but it is still in the backup taken just before.
  * - Files over 1 MB, binary files and invalid UTF-8 are refused with a message; the builder would skip them, and
@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto'
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt'
 import { locate, readLocated } from '../instructions'
-import { writeFileAtomic } from '../tools/atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 import { keepVersion } from './backups'
 import { listInstructionFiles, type Creatable, type FileNode, type FilesListing } from './listing'
 import { confine, type FileRoots } from './paths'

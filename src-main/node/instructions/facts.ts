@@ -8,7 +8,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { GitFacts, RootEntry } from '../../engine/prompt/gathered'
-import { readRegularFile } from '../tools/regular-file'
+import { readRegularFile } from '../fs/regular-file'
 
 /** Entries never shown in the listing: git's own folder says nothing about the project. */
 const HIDDEN_ENTRIES = new Set(['.git'])

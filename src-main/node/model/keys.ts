@@ -6,7 +6,7 @@
  */
 import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { readRegularFile } from '../tools/regular-file'
+import { readRegularFile } from '../fs/regular-file'
 
 export interface SecretStore {
   get(): Promise<string | null>

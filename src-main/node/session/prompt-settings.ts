@@ -1,7 +1,7 @@
 /**
  * What every pass of a Loupe session offers the model and how its static rules are set: the tools (`compact`
  * included: the compaction layer answers it, compaction-hook.ts) and the features the static rules describe. One
- * place, so the replay harnesses (node/replay, node/compaction/replay.ts) send what the app sends.
+ * place, so the replay harnesses (node/replay, node/compaction/real-compactions.ts) send what the app sends.
  */
 import { WIRE_TOOLS } from '../../engine/tools/specs'
 

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { resolveSettings } from '../../engine/compaction/settings'
 import { CONFIG_PATH, loadProjectConfig, parseProjectConfig } from '../compaction/config'
 import { locate, readLocated } from '../instructions'
-import { writeFileAtomic } from '../tools/atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 
 export interface ProjectCompaction {
   readonly auto: boolean

@@ -4,8 +4,8 @@
  * atomic (temporary file + rename), so a crash leaves the old settings or the new ones.
  */
 import { join } from 'node:path'
-import { writeFileAtomic } from '../tools/atomic-write'
-import { readRegularFile } from '../tools/regular-file'
+import { writeFileAtomic } from '../fs/atomic-write'
+import { readRegularFile } from '../fs/regular-file'
 import { AppSettingsSchema, DEFAULT_SETTINGS, SETTINGS_FILE, type AppSettings } from './schema'
 
 export interface SettingsStore {

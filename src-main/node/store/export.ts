@@ -4,7 +4,7 @@
  */
 import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
-import { writeFileAtomic } from '../tools/atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 import { inflateRawSync } from 'node:zlib'
 import { BlobRepo, hashHex, hashKey, isHashHex } from './blobs'
 import { encodeEntryBody } from './entries'

@@ -16,7 +16,7 @@ import { READ_MAX_FILE_BYTES } from '../../engine/tools/limits'
 import { notAFile, notFound, readFailure, refusal, type ToolDeps } from './deps'
 import { fingerprintOf, type InsidePath } from './project-fs'
 import { isBinary } from './read-file'
-import { decodeUtf8Exact } from './regular-file'
+import { decodeUtf8Exact } from '../fs/regular-file'
 
 type ForChange = { ok: true; text: string | null } | { ok: false; outcome: ToolOutcome }
 

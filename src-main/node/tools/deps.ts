@@ -3,7 +3,7 @@ import { errorOutcome, type ToolOutcome } from '../../engine/tools/executor'
 import type { ToolSessionState } from '../../engine/tools/session-state'
 import type { GitignoreRules } from './gitignore'
 import type { InsidePath, ProjectFs, Resolution } from './project-fs'
-import { describeReadError, FileReadError } from './regular-file'
+import { describeReadError, FileReadError } from '../fs/regular-file'
 
 export interface ToolDeps {
   readonly fs: ProjectFs

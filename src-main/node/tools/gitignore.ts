@@ -12,7 +12,7 @@ import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isInside } from './project-fs'
-import { describeReadError, errorCode, readRegularFile } from './regular-file'
+import { describeReadError, errorCode, readRegularFile } from '../fs/regular-file'
 
 /** A .gitignore larger than this is not a list of patterns; it is left out with a note. */
 export const GITIGNORE_MAX_BYTES = 1024 * 1024

@@ -10,7 +10,7 @@ import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES } from '../.
 import { splitLines } from '../../engine/tools/render'
 import type { GitignoreRules } from './gitignore'
 import { isBinary } from './read-file'
-import { readRegularFile } from './regular-file'
+import { readRegularFile } from '../fs/regular-file'
 
 export interface GrepRequest {
   readonly rootReal: string

@@ -14,8 +14,8 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { READ_MAX_FILE_BYTES } from '../../engine/tools/limits'
 import type { ListingEntry } from '../../engine/tools/render'
-import { writeFileAtomic } from './atomic-write'
-import { readRegularFile } from './regular-file'
+import { writeFileAtomic } from '../fs/atomic-write'
+import { readRegularFile } from '../fs/regular-file'
 
 declare const insideRoot: unique symbol
 

@@ -6,7 +6,7 @@ import type { ReadFileInput } from '../../engine/tools/schemas'
 import { findUnchangedRead } from '../../engine/tools/session-state'
 import { notAFile, notFound, readFailure, refusal, type ToolDeps } from './deps'
 import { fingerprintOf } from './project-fs'
-import { decodeUtf8Exact } from './regular-file'
+import { decodeUtf8Exact } from '../fs/regular-file'
 
 /** Room kept for the "[Lines a–b of n shown…]" footer inside the output budget. */
 const FOOTER_CHARS = 200

@@ -11,7 +11,7 @@ import { constants } from 'node:fs'
 import { open, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import { TranscriptParser, type ParsedTranscript } from '../../engine/transcripts/parser'
-import { kindOf } from '../tools/regular-file'
+import { kindOf } from '../fs/regular-file'
 
 /** Far above any real session (the largest spotter session is 3.5 MB); a guard against reading a wrong file whole. */
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024

@@ -11,7 +11,7 @@ import { coverage, editedPaths, userRequests } from '../../../src-main/engine/co
 import { importSessionText, reconstructPass } from '../../../src-main/engine/transcripts'
 import { createModelClient } from '../../../src-main/node/model/client'
 import { nodeHasher } from '../../../src-main/node/hasher'
-import { replayCompaction, replaySession } from '../../../src-main/node/compaction/replay'
+import { replayCompaction, replaySession } from '../../../src-main/node/compaction/real-compactions'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator'
 import { readFixture, SPOTTER_SESSIONS } from '../../engine/transcripts/fixtures'
 
