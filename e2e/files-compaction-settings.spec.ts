@@ -210,6 +210,53 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
   }
 })
 
+test('files: an unsaved edit is kept when another file is opened, marked in the tree, asked about before a reload, and merged when the disk changed meanwhile', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    const editor = app.getByTestId('file-editor')
+    const marked = (path: string) => app.locator(`[data-path="${path}"]`).getByRole('img', { name: 'unsaved changes' })
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    await editor.locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nKEEP-ME\n')
+    await expect(marked('CLAUDE.md')).toHaveCount(1)
+
+    // Another file opened: the draft stays, marked in the tree, and comes back with its file.
+    await app.locator('[data-path="docs/style.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
+    await expect(editor).not.toContainText('KEEP-ME')
+    await expect(marked('CLAUDE.md')).toHaveCount(1)
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    await expect(editor).toContainText('KEEP-ME')
+
+    // A reload asks first; staying keeps the draft.
+    const asked = new Promise<string>((resolve) =>
+      app.once('dialog', (dialog) => {
+        resolve(dialog.type())
+        void dialog.dismiss()
+      }),
+    )
+    void app.reload().catch(() => {})
+    expect(await asked).toBe('beforeunload')
+    await expect(editor).toContainText('KEEP-ME')
+
+    // Left again, and the file changes on disk meanwhile: opened again, both versions are offered as a merge.
+    await app.locator('[data-path="docs/style.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nTHEIR-EDIT\n')
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('merge-panel')).toBeVisible()
+    await expect(app.getByTestId('merge-panel')).toContainText('KEEP-ME')
+    await expect(app.getByTestId('merge-panel')).toContainText('THEIR-EDIT')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('compaction: /compact with a focus, a dry run with an edited summary that the next pass sends, and the cache view marks both', async ({ app, host }) => {
   const dir = fixtureProject()
   try {

@@ -13,6 +13,13 @@ import { installShortcuts } from './features/palette/shortcuts'
 import { applyTheme } from './features/settings/theme'
 import { connectSettingsEvents } from './features/settings/events'
 import { useSettingsStore } from './state/settings'
+import { unsavedCount, useFilesStore } from './state/files'
+
+// Unsaved edits in the Files view live only in this page: closing or reloading it asks first (the Electron host asks
+// through its own dialog, src-main/electron/main.ts).
+window.addEventListener('beforeunload', (event) => {
+  if (unsavedCount(useFilesStore.getState()) > 0) event.preventDefault()
+})
 
 // The theme remembered from last time, before the first paint (the main process's copy arrives with settings.get).
 applyTheme(useSettingsStore.getState().theme)

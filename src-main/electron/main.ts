@@ -71,6 +71,20 @@ function createWindow(): BrowserWindow {
     if (url.startsWith('https://')) void shell.openExternal(url)
     return { action: 'deny' }
   })
+  // The renderer asks before it is closed or reloaded with unsaved edits in the Files view (its beforeunload);
+  // Chromium's own prompt does not show in Electron, so the question is asked here, and leaving is the user's call.
+  win.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'question',
+      buttons: ['Leave', 'Stay'],
+      defaultId: 1,
+      cancelId: 1,
+      title: 'Unsaved edits',
+      message: 'Some instruction or memory files have edits that are not saved.',
+      detail: 'Leave and the edits are lost. Stay to save or revert them in the Files view.',
+    })
+    if (choice === 0) event.preventDefault()
+  })
   void win.loadURL(`${APP_ORIGIN}/index.html`)
   return win
 }

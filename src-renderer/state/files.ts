@@ -21,6 +21,12 @@ export interface OpenFile {
   readonly minePath: string | null
 }
 
+/** A draft the user left unsaved to open another file: the version it was edited from, and the text typed. */
+export interface UnsavedDraft {
+  readonly base: OpenedFileView
+  readonly draft: string
+}
+
 export type SaveState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'saving' }
@@ -33,6 +39,12 @@ interface FilesState {
   readonly loading: boolean
   readonly error: string | null
   readonly open: OpenFile | null
+  /**
+   * Drafts left unsaved when another file (or project) was opened, by `draftKey`: opened again, a file comes back with
+   * its draft, and as a merge when the file changed on disk meanwhile. Kept for the page's life (not across a reload,
+   * which asks first: unsavedCount).
+   */
+  readonly unsaved: Readonly<Record<string, UnsavedDraft>>
   readonly openError: string | null
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly save: SaveState
@@ -61,6 +73,22 @@ interface FilesState {
 }
 
 const NO_PRICE = { now: null, later: null, loading: false, error: null, forDraft: null }
+
+export const draftKey = (projectId: string, path: string): string => `${projectId}\n${path}`
+
+/** The open file's text differs from what it was opened from. */
+export const edited = (open: OpenFile): boolean => open.draft !== open.base.text
+
+/** The unsaved drafts, with the open file's added when it has one (it is about to be replaced). */
+function stashed(s: { readonly open: OpenFile | null; readonly unsaved: Readonly<Record<string, UnsavedDraft>> }): Readonly<Record<string, UnsavedDraft>> {
+  if (!s.open || !edited(s.open)) return s.unsaved
+  return { ...s.unsaved, [draftKey(s.open.projectId, s.open.base.path)]: { base: s.open.base, draft: s.open.draft } }
+}
+
+/** How many files hold text the user has not saved: the open one and those left for another. */
+export function unsavedCount(s: { readonly open: OpenFile | null; readonly unsaved: Readonly<Record<string, UnsavedDraft>> }): number {
+  return Object.keys(stashed(s)).length
+}
 export const TREE_MIN_PX = 220
 
 export const useFilesStore = create<FilesState>()(
@@ -71,6 +99,7 @@ export const useFilesStore = create<FilesState>()(
       loading: false,
       error: null,
       open: null,
+      unsaved: {},
       openError: null,
       price: NO_PRICE,
       save: { kind: 'idle' },
@@ -78,10 +107,27 @@ export const useFilesStore = create<FilesState>()(
       treeWidth: 320,
 
       projectShown: (projectId) =>
-        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, openError: null, price: NO_PRICE, save: { kind: 'idle' } })),
+        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, unsaved: stashed(s), openError: null, price: NO_PRICE, save: { kind: 'idle' } })),
       listingLoaded: (projectId, listing) => set((s) => (s.projectId === projectId ? { listing, loading: false, error: null } : {})),
       listingFailed: (message) => set({ loading: false, error: message }),
-      fileOpened: (projectId, file) => set({ open: { projectId, base: file, draft: file.text, disk: null, minePath: null }, openError: null, price: NO_PRICE, save: { kind: 'idle' } }),
+      fileOpened: (projectId, file) =>
+        set((s) => {
+          const unsaved = { ...stashed(s) }
+          const key = draftKey(projectId, file.path)
+          const kept = unsaved[key]
+          delete unsaved[key]
+          const open: OpenFile = kept
+            ? {
+                projectId,
+                base: kept.base,
+                draft: kept.draft,
+                // Changed on disk since the draft was left: the merge shows both, as for a change seen while open.
+                disk: kept.base.sha256 === file.sha256 && kept.base.exists === file.exists ? null : { text: file.text, sha256: file.sha256, exists: file.exists },
+                minePath: null,
+              }
+            : { projectId, base: file, draft: file.text, disk: null, minePath: null }
+          return { open, unsaved, openError: null, price: NO_PRICE, save: { kind: 'idle' } }
+        }),
       fileOpenFailed: (message) => set({ openError: message }),
       draftEdited: (text) => set((s) => (s.open ? { open: { ...s.open, draft: text }, save: s.save.kind === 'saved' || s.save.kind === 'failed' ? { kind: 'idle' } : s.save } : {})),
       diskChanged: (disk) => set((s) => (s.open ? { open: { ...s.open, disk } } : {})),

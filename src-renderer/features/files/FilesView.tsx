@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState, type PointerEvent } from 'react'
 import type { FileNodeView } from '../../../src-preload/contract'
 import { useMonaco } from '../../monaco'
-import { useFilesStore } from '../../state/files'
+import { draftKey, edited, useFilesStore } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useSlow } from '../palette/use-slow'
 import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, saveOpenFile } from './actions'
@@ -31,6 +31,13 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const open = useFilesStore((s) => s.open)
   const openError = useFilesStore((s) => s.openError)
   const treeWidth = useFilesStore((s) => s.treeWidth)
+  const unsavedDrafts = useFilesStore((s) => s.unsaved)
+  const unsaved = useMemo(() => {
+    const prefix = draftKey(projectId, '')
+    const paths = new Set(Object.keys(unsavedDrafts).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)))
+    if (open && open.projectId === projectId && edited(open)) paths.add(open.base.path)
+    return paths
+  }, [unsavedDrafts, open, projectId])
   const fileRequest = useInspectorStore((s) => s.fileRequest)
   // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
   const note = useUnopenableStore((s) => s.file)
@@ -73,7 +80,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
             <strong>{error}</strong> Check that the project folder still exists, then open the view again.
           </p>
         )}
-        {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
+        {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
       </aside>
       <TreeSplitter width={treeWidth} />
       <section className="files-main" aria-label="Open file">

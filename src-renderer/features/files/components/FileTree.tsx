@@ -19,11 +19,13 @@ const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = 
 interface Props {
   readonly listing: FilesListingView
   readonly openPath: string | null
+  /** Files holding text the user has not saved (the open one, and those left for another). */
+  readonly unsaved: ReadonlySet<string>
   onOpen(path: string): void
   onCreate(path: string): void
 }
 
-export function FileTree({ listing, openPath, onOpen, onCreate }: Props) {
+export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props) {
   return (
     <nav className="files-tree" aria-label="Instruction and memory files">
       <h2>Instructions</h2>
@@ -32,7 +34,7 @@ export function FileTree({ listing, openPath, onOpen, onCreate }: Props) {
       ) : (
         <ul role="tree">
           {listing.instructions.map((n) => (
-            <Node key={`${n.path}:${n.tier}`} node={n} depth={0} openPath={openPath} onOpen={onOpen} />
+            <Node key={`${n.path}:${n.tier}`} node={n} depth={0} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
           ))}
         </ul>
       )}
@@ -42,7 +44,7 @@ export function FileTree({ listing, openPath, onOpen, onCreate }: Props) {
       ) : (
         <ul role="tree">
           {listing.memory.map((n) => (
-            <Node key={n.path} node={n} depth={0} openPath={openPath} onOpen={onOpen} />
+            <Node key={n.path} node={n} depth={0} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
           ))}
         </ul>
       )}
@@ -79,8 +81,9 @@ export function FileTree({ listing, openPath, onOpen, onCreate }: Props) {
   )
 }
 
-function Node({ node, depth, openPath, onOpen }: { node: FileNodeView; depth: number; openPath: string | null; onOpen(path: string): void }) {
+function Node({ node, depth, openPath, unsaved, onOpen }: { node: FileNodeView; depth: number; openPath: string | null; unsaved: ReadonlySet<string>; onOpen(path: string): void }) {
   const status = STATUS[node.status]
+  const edited = unsaved.has(node.path)
   return (
     <li role="treeitem" aria-selected={node.path === openPath} aria-expanded={node.children.length > 0 ? true : undefined}>
       <button
@@ -96,6 +99,11 @@ function Node({ node, depth, openPath, onOpen }: { node: FileNodeView; depth: nu
           {depth > 0 && <span className="muted">@ </span>}
           {node.path}
         </span>
+        {edited && (
+          <span className="files-node-unsaved" role="img" aria-label="unsaved changes" title="Unsaved changes: open the file to save or revert them">
+            ●
+          </span>
+        )}
         <span className={`chip ${status.tone}`}>{status.label}</span>
         <span className="files-node-tokens muted">{node.tokens > 0 ? `≈${grouped(node.tokens)} tok` : ''}</span>
       </button>
@@ -107,7 +115,7 @@ function Node({ node, depth, openPath, onOpen }: { node: FileNodeView; depth: nu
       {node.children.length > 0 && (
         <ul role="group">
           {node.children.map((c) => (
-            <Node key={c.path} node={c} depth={depth + 1} openPath={openPath} onOpen={onOpen} />
+            <Node key={c.path} node={c} depth={depth + 1} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
           ))}
         </ul>
       )}
