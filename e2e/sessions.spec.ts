@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, openApp, openProjectWithSession, rpc, startHost, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, openApp, openProjectWithSession, rpc, startHost, test as base, type BrowserHostProcess } from './fixtures'
 
 // A Claude Code projects folder holding one real session, for the imported-session tests. Its working folder is
 // made to exist on this machine (a temporary "spotter"), so the import files it under that project and it can be
@@ -333,6 +333,21 @@ test('a reload comes back to the session the window showed, and marks a session 
   await approval.getByRole('button', { name: 'Approve once' }).click()
   expect(await ended).toBe('end_turn')
   await expect(waiting).toHaveCount(0)
+})
+
+test('a command still running when the window reloads shows as running, then done', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  await app.getByLabel('Permission mode').selectOption('auto')
+  const started = appEvent(app, 'tool.started')
+  await app.getByLabel('Message').fill('run `sleep 6`')
+  await app.getByLabel('Message').press('Enter')
+  await started
+  const call = app.locator('.tool-call[data-tool="bash"]')
+  await expect(call).toHaveAttribute('data-status', 'running')
+  await app.reload()
+  await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+  await expect(call).toHaveAttribute('data-status', 'running')
+  await expect(call).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
 })
 
 test('closing the palette with Esc gives the keyboard back where it was', async ({ app, project }) => {

@@ -149,6 +149,8 @@ export const SessionStateSchema = z.object({
   model: z.string(),
   running: z.boolean(),
   pendingApprovals: z.array(z.object({ toolUseId: z.string(), request: ApprovalRequestSchema })),
+  /** The tool calls of the running turn that are running now (started, not finished). Absent from older hosts. */
+  runningTools: z.array(z.string()).optional(),
 })
 export type SessionStateView = z.infer<typeof SessionStateSchema>
 

@@ -80,6 +80,7 @@ export const useChatStore = create<ChatState>()((set) => {
         mode: s.mode,
         model: s.model,
         approvals: s.pendingApprovals as PendingApproval[],
+        runningTools: s.runningTools ?? [],
         streaming: [],
         error: null,
         listedActivity: null,

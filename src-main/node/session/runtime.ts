@@ -86,6 +86,7 @@ export class SessionRuntime {
   private readonly sessionLog: StoreSessionLog
   private readonly tools: NodeToolExecutor
   private readonly pending = new Map<string, PendingApproval>()
+  private readonly toolsRunning = new Set<string>()
   private readonly compaction: SessionCompaction
   private nested: NestedContextReader | null = null
   private run: { id: string; controller: AbortController; done: Promise<RunResult> } | null = null
@@ -172,6 +173,10 @@ export class SessionRuntime {
   }
   get model(): string {
     return this.state.model
+  }
+  /** The tool calls of the running turn that started and have not finished, for a window that opens meanwhile. */
+  runningTools(): string[] {
+    return [...this.toolsRunning]
   }
   pendingApprovals(): Array<{ toolUseId: string; request: ApprovalRequest }> {
     return [...this.pending].map(([toolUseId, p]) => ({ toolUseId, request: p.request }))
@@ -455,7 +460,11 @@ export class SessionRuntime {
               lastMessageId: () => this.lastMainPass?.messageId ?? null,
         },
         clock: this.deps.clock,
-        emit: (event) => this.deps.emit({ type: 'loop', event }),
+        emit: (event) => {
+          if (event.type === 'tool_started') this.toolsRunning.add(event.toolUseId)
+          else if (event.type === 'tool_finished') this.toolsRunning.delete(event.toolUseId)
+          this.deps.emit({ type: 'loop', event })
+        },
         notes: this.contextNotes(),
         compaction: hook,
       },
@@ -496,6 +505,7 @@ export class SessionRuntime {
     this.run = { id, controller, done }
     void done.then((result) => {
       this.run = null
+      this.toolsRunning.clear()
       // A compaction that ended without saying so (it threw) must not be shown as running in any window.
       if (this.liveCompaction) {
         this.emitCompaction({ type: 'failed', compactionId: this.liveCompaction.compactionId, reason: 'failed', message: 'The compaction stopped with an error. The conversation is unchanged.' })

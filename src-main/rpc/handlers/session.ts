@@ -73,6 +73,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         model: runtime.model,
         running: runtime.running,
         pendingApprovals: runtime.pendingApprovals() as never,
+        runningTools: runtime.runningTools(),
       }
     },
   }
