@@ -389,11 +389,21 @@ test('compaction in progress: the summary streams into the view with its tokens 
       const shown = (await live.textContent()) ?? ''
       const pieces = (await page.evaluate(() => (window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }).summaryPieces)) as Array<{ text: string; textOffset: number; stream: number }>
 
-      // A window reloaded in the middle of it picks up the summary streamed so far, and the stream carries on there.
+      // The chat shows it too, above the composer, with its own Cancel.
+      await view(page, 'Chat')
+      const inChat = page.getByRole('region', { name: 'Session' }).getByTestId('compaction-progress')
+      await expect(inChat).toHaveAttribute('data-stage', 'summary_streaming')
+      await expect(inChat).toContainText('focus “the ledger”')
+      await expect(inChat.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
+      await page.screenshot({ path: `${SHOTS}/chat-compacting.png` })
+
+      // A window reloaded in the middle of it picks up the summary streamed so far, and the stream carries on there:
+      // in the chat it opens on, and in the Compaction view.
       await page.reload()
       await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
       await page.getByRole('navigation', { name: 'Projects' }).getByText(name, { exact: true }).click()
       await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+      await expect(inChat).toHaveAttribute('data-stage', 'summary_streaming')
       await view(page, 'Compaction')
       await expect(progress).toHaveAttribute('data-stage', 'summary_streaming')
       await expect.poll(async () => ((await live.textContent()) ?? '').length).toBeGreaterThan(shown.length)

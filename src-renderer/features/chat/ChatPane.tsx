@@ -1,6 +1,9 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import type { PermissionModeName, Session } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
+import { useCompactionStore } from '../../state/compaction'
+import { cancelCompaction } from '../compaction/actions'
+import { LiveProgress } from '../compaction/components/LiveProgress'
 import { selectChat, useChatStore } from '../../state/chat'
 import { selectDraft, useDraftsStore } from '../../state/drafts'
 import { useInspectorStore } from '../../state/inspector'
@@ -24,6 +27,8 @@ export interface ChatPaneProps {
 
 export function ChatPane({ sessionId, title, origin, inherited, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
+  // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
+  const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
   const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
   // The draft lives in a store, not in this component: it survives the chat being unmounted (another view, another session).
   const draft = useDraftsStore(selectDraft(sessionId))
@@ -60,7 +65,7 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
   return (
     <section className="chat" aria-label="Session" data-session-id={sessionId}>
       <header className="chat-head">
-        <h1>{title}</h1>
+        <h1 title={title}>{title}</h1>
         <span className="topbar-spacer" />
         {readOnly ? (
           // Loupe never ran this session: no permission mode applies to it, and Loupe's model did not write it.
@@ -95,6 +100,11 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
         <p className="error chat-error" role="alert">
           {chat.error}
         </p>
+      )}
+      {compacting && (
+        <div className="chat-compaction">
+          <LiveProgress live={compacting} onCancel={() => void cancelCompaction(sessionId)} />
+        </div>
       )}
       {readOnly && (
         <p className="read-only-note" role="note">

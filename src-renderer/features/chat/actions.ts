@@ -5,11 +5,16 @@ import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { selectProject } from '../projects/actions'
 import { focusMessageBox } from './focus'
+import { useCompactionStore } from '../../state/compaction'
+import { loadCompactions } from '../compaction/actions'
 
 export async function loadSession(sessionId: string): Promise<void> {
   const result = await client.request('session.get', { sessionId })
-  if (result.ok) useChatStore.getState().sessionLoaded(result.value)
-  else useChatStore.getState().failed(sessionId, result.error.message)
+  if (!result.ok) return useChatStore.getState().failed(sessionId, result.error.message)
+  useChatStore.getState().sessionLoaded(result.value)
+  // A turn running when the window opened may be a compaction: the chat shows its progress, from the snapshot the
+  // compaction list carries (the events keep it current from here on).
+  if (result.value.running && !useCompactionStore.getState().bySession[sessionId]?.loaded) await loadCompactions(sessionId)
 }
 
 export async function sendMessage(sessionId: string, text: string): Promise<boolean> {

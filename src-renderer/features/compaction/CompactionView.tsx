@@ -58,7 +58,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
             : "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot compact it."}
         </p>
       ) : (
-        <ComposeBar sessionId={sessionId} running={chat.running} />
+        <ComposeBar sessionId={sessionId} running={chat.running} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
       )}
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
       {data.lastFailure && !data.live && (
@@ -116,7 +116,8 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
   )
 }
 
-function ComposeBar({ sessionId, running }: { sessionId: string; running: boolean }) {
+/** `failureShown`: the failure the view already shows below (from compaction.failed): the bar does not say it twice. */
+function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; running: boolean; failureShown: string | null }) {
   const [focus, setFocus] = useState('')
   const [busy, setBusy] = useState<'now' | 'dry' | null>(null)
   const [message, setMessage] = useState<string | null>(null)
@@ -145,7 +146,7 @@ function ComposeBar({ sessionId, running }: { sessionId: string; running: boolea
         {busy === 'dry' && slow ? 'Writing the draft…' : 'Dry run'}
       </button>
       {running && !busy && <span className="muted small">The agent is working: compact when the turn ends.</span>}
-      {message && (
+      {message && message !== failureShown && (
         <span className="error" role="alert">
           {message}
         </span>
