@@ -33,3 +33,20 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('compaction view: a compaction with nothing to compact says so once', async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  try {
+    await openProjectWithSession(app, dir)
+    await app.keyboard.press('Alt+2')
+    await expect(app.getByTestId('compaction-view')).toBeVisible()
+    await app.getByRole('button', { name: 'Dry run' }).click()
+    // The compaction.failed event's box says it; the bar under the focus field, answered the same, does not repeat it.
+    await expect(app.getByTestId('compaction-failure')).toContainText('Nothing to compact')
+    // The request's answer has come back too once the button is enabled again.
+    await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
+    await expect(app.getByRole('alert').filter({ hasText: 'Nothing to compact' })).toHaveCount(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
