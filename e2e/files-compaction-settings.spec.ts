@@ -176,6 +176,13 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     await expect(app.getByTestId('cache-timeline')).toBeVisible()
     await expect(app.locator('[data-testid="cache-marker"][data-kind="file_edit"]')).toHaveCount(1)
     await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText('CLAUDE.md')
+    // The keyboard chooses a pass as a click on its bar does, and the choice is read out.
+    await app.getByRole('group', { name: /^Cache timeline of \d+ passes/ }).focus()
+    await app.keyboard.press('Home')
+    await expect(app.getByTestId('cache-focused')).toContainText(/^Pass 1 ·/)
+    await app.keyboard.press('ArrowRight')
+    await expect(app.getByTestId('cache-focused')).toContainText(/^Pass 2 ·/)
+    await expect(app.getByTestId('cache-timeline-chosen')).toContainText(/^pass 2 \(/)
     await shots(app, 'cache-after-edit')
   } finally {
     rmSync(dir, { recursive: true, force: true })

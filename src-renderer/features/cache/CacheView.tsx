@@ -119,7 +119,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
           </div>
           <Legend />
           <TimelineChart timeline={timeline} focusedPassId={focusedPassId} onFocus={(id) => useCacheStore.getState().passFocused(id)} />
-          {focused ? <FocusedPass bar={focused} /> : <p className="muted small">Click a bar to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
+          {focused ? <FocusedPass bar={focused} /> : <p className="muted small">Click a bar (or use the arrow keys on the chart) to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
           <div className="cache-columns">
             <section className="cache-section" aria-labelledby="cache-misses">
               <h2 id="cache-misses">Misses and their causes</h2>

@@ -6,7 +6,7 @@
  * axis; misses and partial hits flagged above their bar with their cause; the events that explain the cache drawn as
  * dashed lines between passes.
  */
-import { useEffect, useRef, useState, type RefObject } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { Bar, Marker, MarkerKind, Timeline } from '../model/timeline'
 import { grouped, usd } from '../../../ui/format'
 
@@ -62,8 +62,29 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
   const costPoints = bars.map((b, i) => (b.costUsd === null ? null : `${cx(i).toFixed(1)},${yUsd(b.costUsd).toFixed(1)}`)).filter((p): p is string => p !== null)
   const ticks = [0, 0.25, 0.5, 0.75, 1]
 
+  // The keyboard's way to what a click on a bar does: Left and Right choose the pass before or after, Home and End
+  // the first and last; the chosen pass is read out from the line under the chart.
+  const focusedIndex = bars.findIndex((b) => b.passId === focusedPassId)
+  const focusedBar = focusedIndex >= 0 ? bars[focusedIndex]! : null
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (bars.length === 0) return
+    const from = focusedIndex < 0 ? (e.key === 'ArrowLeft' ? bars.length : -1) : focusedIndex
+    const to = e.key === 'ArrowRight' ? from + 1 : e.key === 'ArrowLeft' ? from - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? bars.length - 1 : null
+    if (to === null) return
+    e.preventDefault()
+    onFocus(bars[Math.min(bars.length - 1, Math.max(0, to))]!.passId)
+  }
+
   return (
-    <div ref={ref} className="cache-chart">
+    <div
+      ref={ref}
+      className="cache-chart"
+      tabIndex={0}
+      role="group"
+      aria-label={`Cache timeline of ${bars.length} passes: Left and Right choose a pass`}
+      aria-keyshortcuts="ArrowLeft ArrowRight Home End"
+      onKeyDown={onKeyDown}
+    >
       <svg width={width} height={HEIGHT} role="img" aria-label={`Cache timeline of ${bars.length} passes`} data-testid="cache-timeline">
         {ticks.map((t) => (
           <g key={t}>
@@ -113,8 +134,16 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
             </text>
           ))}
       </svg>
+      <p className="visually-hidden" aria-live="polite" data-testid="cache-timeline-chosen">
+        {focusedBar ? barWords(focusedBar) : ''}
+      </p>
     </div>
   )
+}
+
+/** A pass's bar in words: its tooltip, and what the keyboard user hears when choosing it. */
+function barWords(bar: Bar): string {
+  return `pass ${bar.seq} (${bar.kind}) · read ${grouped(bar.read)} · written ${grouped(bar.write)} · paid in full ${grouped(bar.uncached)} · output ${grouped(bar.output)}${bar.costUsd !== null ? ` · ${usd(bar.costUsd)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`
 }
 
 function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void }) {
@@ -127,7 +156,7 @@ function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number;
   let base = 0
   return (
     <g className={`cache-bar${bar.kind !== 'main' ? ' side' : ''}${focused ? ' focused' : ''}`} onClick={onFocus} data-pass={bar.passId}>
-      <title>{`pass ${bar.seq} (${bar.kind}) · read ${grouped(bar.read)} · written ${grouped(bar.write)} · paid in full ${grouped(bar.uncached)} · output ${grouped(bar.output)}${bar.costUsd !== null ? ` · ${usd(bar.costUsd)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`}</title>
+      <title>{barWords(bar)}</title>
       {parts.map(([name, value]) => {
         if (value <= 0) return null
         const top = y(base + value)
