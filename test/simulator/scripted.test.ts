@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { summaryInstruction } from '../../src-main/engine/compaction/summary-instruction'
+import { deniedOutcome } from '../../src-main/engine/tools/executor'
+import { resolveApproval, type ApprovalRequest, type PermissionDecision } from '../../src-main/engine/tools/permissions'
+import { renderUnchangedRead } from '../../src-main/engine/tools/render'
 import type { DraftBlock } from '../../src-main/simulator/responder'
 import { createScriptedResponder } from '../../src-main/simulator/scripted/responder'
 import { parseIntent } from '../../src-main/simulator/scripted/intent'
@@ -223,5 +227,127 @@ describe('scripted agent: the app tool result formats (src-main/engine/tools/ren
 
   it('escapes a quoted word for grep, which takes a regular expression', () => {
     expect(calls(respond([{ role: 'user', content: 'find "parse(" please' }]))[0]).toEqual({ name: 'grep', input: { pattern: 'parse\\(' } })
+  })
+})
+
+/** The tool_result the loop sends when the user answers Deny (resolveApproval → deniedOutcome), as the app words it. */
+function declined(tool: 'edit_file' | 'write_file' | 'bash', reason?: string): string {
+  const request: ApprovalRequest = { tool, summary: '', suggestedRules: [], warning: null }
+  const { decision } = resolveApproval(request, reason === undefined ? { kind: 'deny' } : { kind: 'deny', reason }, { allow: [], deny: [] })
+  return deniedOutcome(decision as Extract<PermissionDecision, { kind: 'deny' }>).content
+}
+
+describe('scripted agent: UI review fixes', () => {
+  const COUNT_JS = '1\texport const count = (s) => s.split(" ").filter(Boolean).length\n'
+  const unchanged = renderUnchangedRead('src/count.js', { startLine: 1, endLine: 1 }, 1)
+  /** An earlier turn that read src/count.js and showed its text. */
+  const readEarlier: Msg[] = [
+    { role: 'user', content: 'read src/count.js' },
+    { role: 'assistant', content: [{ type: 'text', text: "I'll read `src/count.js`." }, { type: 'tool_use', id: 'toolu_r', name: 'read_file', input: { path: 'src/count.js' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: COUNT_JS }] },
+    { role: 'assistant', content: [{ type: 'text', text: '`src/count.js` (1 line) begins: …' }] },
+  ]
+  const replace = 'replace "filter(Boolean)" with "filter((w) => w.length > 0)" in src/count.js'
+
+  it('edits a file read earlier: an "unchanged since your last read" answer is judged on the earlier read', () => {
+    const { made, final } = turn(replace, { read_file: () => unchanged, edit_file: () => 'Edited src/count.js at line 1.' }, readEarlier)
+    expect(made).toEqual([
+      { name: 'read_file', input: { path: 'src/count.js' } },
+      { name: 'edit_file', input: { path: 'src/count.js', old_string: 'filter(Boolean)', new_string: 'filter((w) => w.length > 0)' } },
+    ])
+    expect(final).not.toContain('does not occur')
+    expect(final).not.toContain('File unchanged since your last read')
+    expect(final).toContain('`src/count.js` is unchanged since I last read it (1 line)')
+    expect(final).toContain('Replaced `filter(Boolean)` with `filter((w) => w.length > 0)` in `src/count.js`.')
+  })
+
+  it('after an "unchanged" read, still says the text is missing when the earlier read shows it is, and lets the edit tool decide when no earlier read is left', () => {
+    const missing = turn('replace "reduce" with "map" in src/count.js', { read_file: () => unchanged }, readEarlier)
+    expect(missing.made.map((m) => m.name)).toEqual(['read_file'])
+    expect(missing.final).toContain('`reduce` does not occur in `src/count.js`, so I changed nothing.')
+    // The earlier read was compacted away: nothing to judge on, so the edit goes ahead and the tool answers.
+    const notFound = 'old_string was not found in src/count.js. It must match the file exactly, including whitespace and indentation.'
+    const blind = turn(replace, { read_file: () => unchanged, edit_file: () => ({ error: notFound }) }, [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'Hello!' }])
+    expect(blind.made.map((m) => m.name)).toEqual(['read_file', 'edit_file'])
+    expect(blind.final).toContain('`edit_file` failed: old_string was not found in src/count.js.')
+    expect(blind.final).toContain('The edit did not go through, so `src/count.js` is unchanged.')
+    expect(blind.final).not.toContain('does not occur')
+  })
+
+  it('acknowledges a declined edit and its reason instead of saying the text does not occur', () => {
+    const { made, final } = turn('replace "FAIL" with "FAILED" in test.js', { read_file: () => '1\tconsole.log("FAIL")\n', edit_file: () => ({ error: declined('edit_file', 'keep the FAIL marker') }) })
+    expect(made.map((m) => m.name)).toEqual(['read_file', 'edit_file'])
+    expect(final).toContain('You declined the edit to `test.js` ("keep the FAIL marker"), so I left it as it was.')
+    expect(final).not.toContain('does not occur')
+    expect(final).not.toContain('failed')
+    expect(turn('replace "FAIL" with "FAILED" in test.js', { read_file: () => 'FAIL\n', edit_file: () => ({ error: declined('edit_file') }) }).final).toContain('You declined the edit to `test.js`, so I left it as it was.')
+  })
+
+  it('summarises changes made, the open todos and decisions as whole sentences', () => {
+    const history: Msg[] = [
+      { role: 'user', content: 'replace "FAIL" with "FAILED" in test.js' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'test.js' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1\tconsole.log("FAIL")\n' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'edit_file', input: { path: 'test.js', old_string: 'FAIL', new_string: 'FAILED' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'Edited test.js at line 1.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Edited test.js at line 1.\n\nReplaced `FAIL` with `FAILED` in `test.js`.' }] },
+      { role: 'user', content: 'replace "ok" with "OK" in test.js' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_3', name: 'edit_file', input: { path: 'test.js', old_string: 'ok', new_string: 'OK' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_3', content: declined('edit_file', 'keep it lower case'), is_error: true }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'You declined the edit to `test.js` ("keep it lower case"), so I left it as it was.' }] },
+      { role: 'user', content: 'create a file notes.txt with "hello"' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_4', name: 'write_file', input: { path: 'notes.txt', content: 'hello\n' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_4', content: 'Created notes.txt (1 line).' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Wrote `notes.txt` (1 line).' }] },
+      { role: 'user', content: 'list the root' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_5', name: 'list_dir', input: { path: '.' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_5', content: 'notes.txt\nsrc/\ntest.js' }] },
+      { role: 'assistant', content: [{ type: 'text', text: '`.` has 3 entries: `notes.txt`, `src/`, `test.js`.' }] },
+      { role: 'user', content: 'make a todo list: write tests, fix lint, ship it' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_6', name: 'todo_write', input: { todos: [{ content: 'write tests', status: 'done' }, { content: 'fix lint', status: 'in_progress' }, { content: 'ship it', status: 'pending' }] } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_6', content: 'Todo list updated.' }] },
+      // A todo_write the tool refused changed nothing: the list above still stands.
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_7', name: 'todo_write', input: { todos: [{ content: '', status: 'pending' }] } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_7', content: 'Invalid input for todo_write: todos[0].content must not be empty', is_error: true }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Todo list updated (3 items).' }] },
+    ]
+    const instruction = summaryInstruction({ form: 'cut', focus: 'test.js', instructions: null, keptStart: null, keptSteps: 0 })
+    const summary = text(respond([...history, { role: 'user', content: instruction }]))
+    const section = (title: string) => summary.match(new RegExp(`^\\d+\\. ${title}:\\n((?:   - .*\\n?)*)`, 'm'))?.[1]?.trimEnd().split('\n').map((l) => l.slice(5)) ?? []
+
+    expect(section('Files and code')).toEqual(['`test.js` (read, edited, edit declined)', '`notes.txt` (written)', '`.` (listed)'])
+    expect(section('Changes made')).toEqual(['`test.js`: replaced "FAIL" with "FAILED" — Edited test.js at line 1.', '`notes.txt`: written — Created notes.txt (1 line).'])
+    expect(section('Open items and next steps')).toEqual(['fix lint (in_progress)', 'ship it (pending)'])
+    const decisions = section('Decisions')
+    expect(decisions).toContain('The user declined the `edit_file` call on `test.js`: "keep it lower case".')
+    for (const line of decisions) {
+      expect(line).not.toMatch(/^`[^`]*`$/)
+      expect(line).toMatch(/[.!?"]$/)
+      expect((line.match(/`/g) ?? []).length % 2).toBe(0)
+    }
+    expect(decisions.join('\n')).not.toMatch(/`, `|entries: `/)
+  })
+
+  it('key terms pair their backticks: no fragments from between two code spans', () => {
+    const history: Msg[] = [
+      { role: 'user', content: 'list the root' },
+      { role: 'assistant', content: [{ type: 'text', text: '`.` has 3 entries: `notes.txt`, `src/`, `test.js`.' }] },
+    ]
+    const summary = text(respond([...history, { role: 'user', content: 'Summarize the conversation so far.\n1. Key Technical Concepts:\n2. Current Work:' }]))
+    expect(summary).toContain('1. Key Technical Concepts:\n   - `notes.txt`\n   - `src/`\n   - `test.js`\n\n2.')
+  })
+
+  it('shows the help examples without backslashes', () => {
+    const help = text(respond([{ role: 'user', content: 'hello there' }]))
+    expect(help).not.toContain('\\')
+    expect(help).toContain('- `find "TODO"` or `grep useState src`')
+    expect(help).toContain('- `replace "foo" with "bar" in src/app.ts`')
+    // What the help offers is what the agent understands.
+    expect(parseIntent('find "TODO"')).toEqual({ kind: 'grep', pattern: 'TODO', path: null })
+    expect(parseIntent('replace "foo" with "bar" in src/app.ts')).toEqual({ kind: 'edit', oldString: 'foo', newString: 'bar', path: 'src/app.ts' })
+  })
+
+  it('counts one written line as "1 line"', () => {
+    expect(turn('create a file notes.md with "hello"', { write_file: () => 'Created notes.md (1 line).' }).final).toBe('Wrote `notes.md` (1 line).')
   })
 })

@@ -3,7 +3,7 @@
  * answered in this turn, or `final` when it is time to answer in text. Tools are used only when the request
  * offers them, with the argument names their schemas declare.
  */
-import type { OfferedTool, ToolStep, Turn } from './conversation'
+import { readContent, withoutLineNumbers, type OfferedTool, type ToolStep, type Turn } from './conversation'
 import type { Intent } from './intent'
 
 export interface PlannedCall {
@@ -62,6 +62,21 @@ function lastStep(turn: Turn): ToolStep | undefined {
   return turn.rounds[turn.rounds.length - 1]?.[0]
 }
 
+/** read_file's note under a read that stopped before the end of the file (renderReadResult, engine/tools/render.ts). */
+const PARTIAL_READ = /\[Lines \d+–\d+ of \d+ shown\./
+
+/**
+ * Whether the file holds `text`, as far as the agent has seen it: true, false, or null when it cannot tell. A read
+ * answered "unchanged since your last read" is judged on the earlier read it points to; when that read is no longer
+ * in the conversation, or only part of the file was shown, the agent cannot tell and lets edit_file decide.
+ */
+export function fileHolds(turn: Turn, read: ToolStep, text: string): boolean | null {
+  const content = readContent(turn, read)
+  if (content === null) return null
+  if (content.includes(text) || withoutLineNumbers(content).includes(text)) return true
+  return PARTIAL_READ.test(content) ? null : false
+}
+
 export function nextMove(intent: Intent, turn: Turn): Move {
   const round = turn.rounds.length
   switch (intent.kind) {
@@ -73,7 +88,7 @@ export function nextMove(intent: Intent, turn: Turn): Move {
     case 'edit': {
       if (round === 0) return move(`I'll open \`${intent.path}\` first, then make the change.`, [call(turn, 'read_file', { path: intent.path }) ?? call(turn, 'edit_file', { path: intent.path, old_string: intent.oldString, new_string: intent.newString })])
       const read = lastStep(turn)
-      if (round === 1 && read?.name === 'read_file' && !read.isError && (read.result ?? '').includes(intent.oldString)) {
+      if (round === 1 && read?.name === 'read_file' && !read.isError && fileHolds(turn, read, intent.oldString) !== false) {
         return move(`Now replacing \`${intent.oldString}\` with \`${intent.newString}\`.`, [call(turn, 'edit_file', { path: intent.path, old_string: intent.oldString, new_string: intent.newString })])
       }
       return { kind: 'final' }

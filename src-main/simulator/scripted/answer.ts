@@ -3,8 +3,8 @@
  * of a file it read, counts matches, shows a command's output, and says plainly when a tool failed or was not
  * offered.
  */
-import { listingNames } from './agent'
-import type { ToolStep, Turn } from './conversation'
+import { fileHolds, listingNames } from './agent'
+import { declinedReason, isUnchangedRead, readContent, withoutLineNumbers, type ToolStep, type Turn } from './conversation'
 import type { Intent } from './intent'
 
 const QUOTE_LINES = 8
@@ -18,13 +18,6 @@ function fence(text: string): string {
 
 function firstLines(text: string, n: number): string {
   return text.split('\n').slice(0, n).join('\n')
-}
-
-/** File text without the `N<tab>` line numbers read_file puts in front of each line. */
-function withoutLineNumbers(text: string): string {
-  const lines = text.replace(/\n$/, '').split('\n')
-  const numbered = lines.filter((l) => /^\d+\t/.test(l)).length
-  return numbered > 0 && numbered >= lines.length - 1 ? lines.filter((l) => /^\d+\t/.test(l)).map((l) => l.replace(/^\d+\t/, '')).join('\n') : text
 }
 
 function lastLines(text: string, n: number): string {
@@ -44,14 +37,36 @@ function pathOf(step: ToolStep): string {
   return typeof p === 'string' ? p : '(unknown path)'
 }
 
-function describeStep(step: ToolStep): string {
+/** What the user declined, said back to them with their reason and what that left undone. */
+function describeDeclined(step: ToolStep, reason: string): string {
+  const why = reason === '' ? '' : ` ("${reason}")`
+  switch (step.name) {
+    case 'edit_file':
+      return `You declined the edit to \`${pathOf(step)}\`${why}, so I left it as it was.`
+    case 'write_file':
+      return `You declined writing \`${pathOf(step)}\`${why}, so I did not write it.`
+    case 'bash':
+      return `You declined running \`${String(step.input.command ?? step.input.cmd ?? '')}\`${why}, so I did not run it.`
+    default:
+      return `You declined the \`${step.name}\` call${why}, so I did not make it.`
+  }
+}
+
+function describeStep(step: ToolStep, turn: Turn): string {
   const result = step.result ?? ''
   if (step.result === null) return `\`${step.name}\` returned nothing.`
+  const declined = declinedReason(step)
+  if (declined !== null) return describeDeclined(step, declined)
   if (step.isError) return `\`${step.name}\` failed: ${firstLine(result)}`
   switch (step.name) {
     case 'read_file': {
-      const body = withoutLineNumbers(result)
-      return `\`${pathOf(step)}\` (${lineCount(body)} line${lineCount(body) === 1 ? '' : 's'}) begins:\n\n${fence(firstLines(body, QUOTE_LINES))}`
+      // An "unchanged since your last read" answer is quoted from the earlier read it points to, when that is still here.
+      const content = readContent(turn, step)
+      if (content === null) return `\`${pathOf(step)}\` is unchanged since I last read it; its content is earlier in this conversation.`
+      const body = withoutLineNumbers(content)
+      const lines = `${lineCount(body)} line${lineCount(body) === 1 ? '' : 's'}`
+      const opening = isUnchangedRead(step) ? `\`${pathOf(step)}\` is unchanged since I last read it (${lines}). It begins:` : `\`${pathOf(step)}\` (${lines}) begins:`
+      return `${opening}\n\n${fence(firstLines(body, QUOTE_LINES))}`
     }
     case 'list_dir': {
       const names = listingNames(result)
@@ -73,8 +88,10 @@ function describeStep(step: ToolStep): string {
     case 'edit_file':
       // The tool's first line already names the file and the line ("Edited src/cli.ts at line 6.").
       return firstLine(result) || `Edited \`${pathOf(step)}\`.`
-    case 'write_file':
-      return `Wrote \`${pathOf(step)}\` (${lineCount(String(step.input.content ?? ''))} lines).`
+    case 'write_file': {
+      const n = lineCount(String(step.input.content ?? ''))
+      return `Wrote \`${pathOf(step)}\` (${n} line${n === 1 ? '' : 's'}).`
+    }
     case 'remember':
       return `Saved to ${String(step.input.scope ?? 'project')} memory: "${String(step.input.fact ?? '')}".`
     case 'todo_write':
@@ -88,15 +105,16 @@ function describeStep(step: ToolStep): string {
   }
 }
 
+// Examples as code spans: two of them hold quotes of their own, which nested double quotes would garble.
 const HELP = [
   'I am the offline simulator: a scripted stand-in for Claude that needs no API key. Things I understand:',
-  '- "list the root" or "list src"',
-  '- "read package.json" (up to three files at once)',
-  '- "find \\"TODO\\"" or "grep useState src"',
-  '- "replace \\"foo\\" with \\"bar\\" in src/app.ts"',
-  '- "run npm test"',
-  '- "remember that we use pnpm"',
-  '- "explain this project"',
+  '- `list the root` or `list src`',
+  '- `read package.json` (up to three files at once)',
+  '- `find "TODO"` or `grep useState src`',
+  '- `replace "foo" with "bar" in src/app.ts`',
+  '- `run npm test`',
+  '- `remember that we use pnpm`',
+  '- `explain this project`',
 ].join('\n')
 
 export function finalAnswer(intent: Intent, turn: Turn, missingTool: string | null): string {
@@ -110,12 +128,16 @@ export function finalAnswer(intent: Intent, turn: Turn, missingTool: string | nu
     if (intent.kind === 'edit') return `I couldn't find \`${intent.oldString}\` in \`${intent.path}\`, so I changed nothing.`
     return HELP
   }
-  const parts = steps.map(describeStep)
+  const parts = steps.map((step) => describeStep(step, turn))
   if (intent.kind === 'edit') {
-    const read = steps[0]
-    const edited = steps.some((s) => (s.name === 'edit_file') && !s.isError)
-    if (!edited && read && !read.isError) parts.push(`\`${intent.oldString}\` does not occur in \`${intent.path}\`, so I changed nothing.`)
-    if (edited) parts.push(`Replaced \`${intent.oldString}\` with \`${intent.newString}\` in \`${intent.path}\`.`)
+    const read = steps.find((s) => s.name === 'read_file')
+    const edit = steps.find((s) => s.name === 'edit_file')
+    if (edit === undefined) {
+      // No edit was tried: the text is not in the file as read (a declined or failed edit is described above).
+      if (read && fileHolds(turn, read, intent.oldString) === false) parts.push(`\`${intent.oldString}\` does not occur in \`${intent.path}\`, so I changed nothing.`)
+      else if (read && !read.isError && !turn.tools.has('edit_file')) parts.push(`I can't make the change here: the \`edit_file\` tool isn't available in this session.`)
+    } else if (!edit.isError) parts.push(`Replaced \`${intent.oldString}\` with \`${intent.newString}\` in \`${intent.path}\`.`)
+    else if (declinedReason(edit) === null) parts.push(`The edit did not go through, so \`${intent.path}\` is unchanged.`)
   }
   if (intent.kind === 'explore') parts.unshift('Here is what I found in the project.')
   return parts.join('\n\n')

@@ -30,6 +30,8 @@ export interface Turn {
   readonly request: string
   /** Tool calls since those words, oldest first, grouped by the assistant message that made them. */
   readonly rounds: ReadonlyArray<ReadonlyArray<ToolStep>>
+  /** Tool calls before those words (earlier turns still in the request), oldest first. */
+  readonly earlier: ReadonlyArray<ToolStep>
   readonly tools: ReadonlyMap<string, OfferedTool>
 }
 
@@ -109,6 +111,59 @@ export function readTurn(request: SimRequest): Turn {
   return {
     request: human >= 0 ? userWords(request.messages[human]!)! : '',
     rounds: toolSteps(since),
+    earlier: human >= 0 ? toolSteps(request.messages.slice(0, human)).flat() : [],
     tools: offeredTools(request),
   }
+}
+
+/** File text without the `N<tab>` line numbers read_file puts in front of each line. */
+export function withoutLineNumbers(text: string): string {
+  const lines = text.replace(/\n$/, '').split('\n')
+  const numbered = lines.filter((l) => /^\d+\t/.test(l)).length
+  return numbered > 0 && numbered >= lines.length - 1 ? lines.filter((l) => /^\d+\t/.test(l)).map((l) => l.replace(/^\d+\t/, '')).join('\n') : text
+}
+
+export function stepPath(step: ToolStep): string | null {
+  const p = step.input.path ?? step.input.file_path ?? step.input.filePath
+  return typeof p === 'string' && p.length > 0 ? p : null
+}
+
+const samePath = (a: string, b: string) => a.replace(/^(?:\.\/)+/, '') === b.replace(/^(?:\.\/)+/, '')
+
+/** read_file's answer when the lines asked for were already shown and the file has not changed since
+ * (renderUnchangedRead, src-main/engine/tools/render.ts): it points back at the earlier read instead of the text. */
+const UNCHANGED_READ = /^File unchanged since your last read: /
+
+export function isUnchangedRead(step: ToolStep): boolean {
+  return step.name === 'read_file' && !step.isError && UNCHANGED_READ.test(step.result ?? '')
+}
+
+/** The text a read showed: its own result, or for an "unchanged" answer the result of the most recent earlier read
+ * of the same file that carried the text (in this turn or an earlier one still in the request); null when there is
+ * none (compacted away, or read by other means). */
+export function readContent(turn: Turn, read: ToolStep): string | null {
+  if (read.name !== 'read_file' || read.isError || read.result === null) return null
+  if (!isUnchangedRead(read)) return read.result
+  const path = stepPath(read)
+  if (path === null) return null
+  const all = [...turn.earlier, ...turn.rounds.flat()]
+  const at = all.indexOf(read)
+  for (let i = (at < 0 ? all.length : at) - 1; i >= 0; i--) {
+    const step = all[i]!
+    if (step.name !== 'read_file' || step.isError || step.result === null || isUnchangedRead(step)) continue
+    const other = stepPath(step)
+    if (other !== null && samePath(other, path)) return step.result
+  }
+  return null
+}
+
+/** The denial the loop sends back when the user declines a call (resolveApproval, src-main/engine/tools/permissions.ts):
+ * `The user declined this edit_file call: "reason". Do not retry it as is; …` (the reason part only when given). */
+const USER_DECLINED = /^The user declined this [\w-]+ call(?:: "([\s\S]*)")?\. Do not retry/
+
+/** For a call the user declined: the reason they gave ('' when none); null for any other step. */
+export function declinedReason(step: ToolStep): string | null {
+  if (!step.isError || step.result === null) return null
+  const m = step.result.trim().match(USER_DECLINED)
+  return m ? (m[1] ?? '').trim() : null
 }

@@ -5,7 +5,7 @@
  * instruction ("focus on X") comes first. `<analysis>`/`<summary>` wrappers are used when the instruction asks.
  */
 import type { SimMessage } from '../request'
-import { toolSteps, userWords, type ToolStep } from './conversation'
+import { declinedReason, toolSteps, userWords, type ToolStep } from './conversation'
 
 const QUOTE_CHARS = 1000
 const DEFAULT_SECTIONS = ['User requests', 'Files touched', 'Commands run', 'Errors', 'Open items', 'Current work']
@@ -54,6 +54,13 @@ function pathOf(step: ToolStep): string | null {
 }
 
 const VERB: Readonly<Record<string, string>> = { read_file: 'read', edit_file: 'edited', write_file: 'written', list_dir: 'listed', grep: 'searched' }
+const NOUN: Readonly<Record<string, string>> = { read_file: 'read', edit_file: 'edit', write_file: 'write', list_dir: 'listing', grep: 'search' }
+
+/** What a call did to its file: "edited", or "edit declined" / "edit failed" when it did nothing. */
+function verbOf(s: ToolStep): string {
+  if (!s.isError) return VERB[s.name] ?? s.name
+  return `${NOUN[s.name] ?? s.name} ${declinedReason(s) !== null ? 'declined' : 'failed'}`
+}
 
 function files(h: History): string[] {
   const seen = new Map<string, Set<string>>()
@@ -61,10 +68,37 @@ function files(h: History): string[] {
     const p = pathOf(s)
     if (!p) continue
     const verbs = seen.get(p) ?? new Set<string>()
-    verbs.add(VERB[s.name] ?? s.name)
+    verbs.add(verbOf(s))
     seen.set(p, verbs)
   }
   return [...seen].map(([p, verbs]) => `\`${p}\` (${[...verbs].join(', ')})`)
+}
+
+function firstLineOf(text: string): string {
+  return text.trim().split('\n')[0] ?? ''
+}
+
+function short(text: string, max = 80): string {
+  const one = text.replace(/\s+/g, ' ').trim()
+  return one.length > max ? `${one.slice(0, max)}…` : one
+}
+
+/** Every edit and write that went through, oldest first, with the tool's own word on the result. */
+function changes(h: History): string[] {
+  const lines: string[] = []
+  for (const s of h.steps) {
+    const p = pathOf(s)
+    if (!p || s.isError || s.result === null) continue
+    const said = firstLineOf(s.result)
+    const outcome = said ? ` — ${said}` : ''
+    if (s.name === 'edit_file') {
+      const from = s.input.old_string ?? s.input.oldString ?? s.input.old
+      const to = s.input.new_string ?? s.input.newString ?? s.input.new
+      const what = typeof from === 'string' && typeof to === 'string' ? `replaced "${short(from)}" with "${short(to)}"` : 'edited'
+      lines.push(`\`${p}\`: ${what}${outcome}`)
+    } else if (s.name === 'write_file') lines.push(`\`${p}\`: written${outcome}`)
+  }
+  return lines
 }
 
 function commands(h: History): string[] {
@@ -77,7 +111,8 @@ function errors(h: History): string[] {
 
 function openItems(h: History): string[] {
   const items: string[] = []
-  const todos = [...h.steps].reverse().find((s) => s.name === 'todo_write')
+  // The list as it stands: the latest todo_write that went through (a refused one changed nothing).
+  const todos = [...h.steps].reverse().find((s) => s.name === 'todo_write' && !s.isError && s.result !== null)
   if (todos && Array.isArray(todos.input.todos)) {
     for (const t of todos.input.todos as Array<{ content?: unknown; status?: unknown }>) {
       if (t.status !== 'completed' && t.status !== 'done') items.push(`${String(t.content ?? '')} (${String(t.status ?? 'pending')})`)
@@ -101,8 +136,64 @@ function currentWork(h: History): string[] {
 
 function keyTerms(h: History): string[] {
   const counts = new Map<string, number>()
-  for (const text of [...h.requests, ...h.assistantTexts]) for (const m of text.matchAll(/`([^`\n]{2,60})`/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1)
+  for (const text of [...h.requests, ...h.assistantTexts]) {
+    // Pair the backticks first, then drop spans too short or long: a length limit inside the pattern would let a
+    // match start at a closing backtick ("`.` has 3 entries: `a`" gave "` has 3 entries: `").
+    for (const m of withoutFences(text).matchAll(/`([^`\n]+)`/g)) {
+      const term = m[1]!.trim()
+      if (term.length >= 2 && term.length <= 60) counts.set(term, (counts.get(term) ?? 0) + 1)
+    }
+  }
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([t]) => `\`${t}\``)
+}
+
+function withoutFences(text: string): string {
+  return text.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, '\n')
+}
+
+/** A whole sentence, not a fragment: at least three words, code spans closed, a capital, a digit, a quote or code
+ * first, and (for the assistant's prose) a full stop, question or exclamation mark last. */
+function isSentence(text: string, needsStop = true): boolean {
+  const t = text.trim()
+  if ((t.match(/`/g) ?? []).length % 2 !== 0) return false
+  if (!/^[A-Z0-9`"“'(]/.test(t)) return false
+  if (needsStop && !/[.!?]["”')]?$/.test(t)) return false
+  return t.replace(/`[^`]*`/g, 'x').split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 3
+}
+
+function sentences(text: string): string[] {
+  return withoutFences(text)
+    .split(/\n+|(?<=[.!?]["”')]?)\s+(?=[A-Z0-9`"“'(])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+}
+
+const DECIDING = /\b(decid\w*|decision|chose|chosen|instead|rather than|because|so I|so we|won'?t|will not|don'?t|do not|prefer|keep|let'?s|we use|should|must|never|always)\b/i
+
+/**
+ * What was decided: calls the user declined (with the reason given), facts saved to memory, and the sentences of
+ * the conversation that say what was chosen or rejected and why. Only whole sentences: a line that is not one
+ * (a list entry, a code fragment, a heading) is dropped.
+ */
+function decisions(h: History): string[] {
+  const lines: string[] = []
+  for (const s of h.steps) {
+    const reason = declinedReason(s)
+    if (reason !== null) {
+      const target = pathOf(s) ? ` on \`${pathOf(s)}\`` : s.name === 'bash' ? ` (\`${short(String(s.input.command ?? s.input.cmd ?? ''))}\`)` : ''
+      lines.push(`The user declined the \`${s.name}\` call${target}${reason === '' ? '.' : `: "${short(reason, 200)}".`}`)
+    } else if (s.name === 'remember' && !s.isError && typeof s.input.fact === 'string') {
+      lines.push(`Saved to ${String(s.input.scope ?? 'project')} memory: "${short(s.input.fact, 200)}".`)
+    }
+  }
+  for (const request of h.requests) {
+    for (const sentence of sentences(request)) if (DECIDING.test(sentence) && isSentence(sentence, false)) lines.push(quote(sentence))
+  }
+  for (const text of h.assistantTexts) {
+    // "You declined …" is the agent repeating a declined call, already listed from the call itself.
+    for (const sentence of sentences(text)) if (DECIDING.test(sentence) && !/^You declined\b/.test(sentence) && isSentence(sentence)) lines.push(sentence)
+  }
+  return [...new Set(lines)].slice(0, 12)
 }
 
 function focusLines(h: History, focus: string): string[] {
@@ -118,12 +209,14 @@ function focusLines(h: History, focus: string): string[] {
 function sectionBody(title: string, h: History): string[] {
   const t = title.toLowerCase()
   if (/user|request|intent|asked/.test(t)) return h.requests.map(quote)
+  if (/change|edit|modif|written/.test(t)) return changes(h)
   if (/file|code/.test(t)) return files(h)
   if (/command|shell|bash/.test(t)) return commands(h)
   if (/error|fix|problem|fail/.test(t)) return errors(h)
   if (/pending|open|todo|next|remaining/.test(t)) return openItems(h)
   if (/current|recent|work|progress/.test(t)) return currentWork(h)
-  if (/concept|technical|decision|term/.test(t)) return keyTerms(h)
+  if (/decision|decided/.test(t)) return decisions(h)
+  if (/concept|technical|term/.test(t)) return keyTerms(h)
   return []
 }
 
