@@ -21,6 +21,8 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
     const checkpoint = app.getByLabel('Compaction checkpoint')
     await expect(checkpoint).toHaveCount(1)
     await expect(checkpoint).toContainText('keep the API decisions')
+    // The size after it is an estimate until the next pass measures it.
+    await expect(checkpoint).toContainText(/→ ≈[\d,]+ tokens \(measured at the next pass\)/)
     await expect(send).toBeVisible()
     await checkpoint.scrollIntoViewIfNeeded()
     await app.screenshot({ path: 'e2e/screenshots/chat-compacted.png' })
@@ -29,6 +31,14 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
     await composer.fill('list the files')
     await composer.press('Enter')
     await expect(app.locator('.tool-call[data-tool="list_dir"][data-status="done"]')).toHaveCount(1)
+    // Measured now, as the Compaction view's card gives it.
+    await expect(checkpoint.locator('.checkpoint-head')).toHaveText(/→ [\d,]+ tokens$/)
+    const measured = (await checkpoint.locator('.checkpoint-head').textContent())!.match(/→ ([\d,]+) tokens/)![1]!
+    await app.keyboard.press('Alt+2')
+    const card = (await app.getByTestId('checkpoint-card').first().textContent())!.match(/→ ([\d.,]+)(k?) tokens/)!
+    const cardTokens = Number(card[1]!.replace(/,/g, '')) * (card[2] ? 1000 : 1)
+    // The card writes 18.2k where the chat writes 18,238: the same figure to the card's precision.
+    expect(Math.abs(cardTokens - Number(measured.replace(/,/g, '')))).toBeLessThan(card[2] ? 100 : 1)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

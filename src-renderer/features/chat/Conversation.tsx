@@ -1,6 +1,7 @@
 import { Fragment, useEffect, type ReactNode } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
+import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { retryTurn } from './actions'
 import { MessageText, UserMessageText } from './MessageText'
@@ -101,7 +102,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
           </div>
         )
       case 'checkpoint':
-        return <Checkpoint key={entry.id} entry={entry} />
+        return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} />
       case 'context_edit':
         return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
       case 'pin':
@@ -167,10 +168,25 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   )
 }
 
+/**
+ * The context's size after a checkpoint as the first main pass after it measured it (its input tokens, as the
+ * Compaction view's card gives it); null until that pass has run.
+ */
+const measuredAfter = (sessionId: string, at: number) => (s: ReturnType<typeof useInspectorStore.getState>): number | null => {
+  const u = s.passes.find((p) => p.sessionId === sessionId && p.kind === 'main' && p.queuedAt >= at && p.usage !== null)?.usage as
+    | { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number }
+    | undefined
+  return u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : null
+}
+
+/** A number of tokens, with ≈ when it is an estimate. */
+const sized = (n: number | null | undefined, measured: boolean) => (n === null || n === undefined ? '—' : `${measured ? '' : '≈'}${grouped(n)}`)
+
 /** A compaction checkpoint: what the model no longer sees, and what replaced it. */
-function Checkpoint({ entry }: { entry: EntryView }) {
+function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView }) {
   const tokens = entry.tokens as { before: { real: number | null; estimated: number }; after: { estimated: number } } | undefined
   const before = tokens?.before.real ?? tokens?.before.estimated
+  const after = useInspectorStore(measuredAfter(sessionId, Number(entry.at)))
   const trimmed = (entry.trimmed as unknown[] | undefined)?.length ?? 0
   const replaced = entry.replaced as { entries: number } | null | undefined
   return (
@@ -181,7 +197,8 @@ function Checkpoint({ entry }: { entry: EntryView }) {
         {tokens && (
           <span className="muted">
             {' '}
-            · ≈{before === undefined || before === null ? '—' : grouped(before)} → {grouped(tokens.after.estimated)} tokens
+            · {sized(before, tokens.before.real !== null)} → {sized(after ?? tokens.after.estimated, after !== null)} tokens
+            {after === null && ' (measured at the next pass)'}
           </span>
         )}
       </div>
