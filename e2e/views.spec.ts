@@ -260,6 +260,17 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
     await page.getByLabel('Message').focus()
 
     await shots(page, 'inspector')
+
+    // Docked below, the pane is short: its view scrolls to the request's bytes rather than hiding them.
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await inspector.getByRole('button', { name: 'Dock below the chat' }).click()
+    const bytes = inspector.locator('.insp-request .monaco-editor')
+    await bytes.scrollIntoViewIfNeeded()
+    const shown = (await bytes.boundingBox())!
+    expect(shown.height).toBeGreaterThanOrEqual(120)
+    expect(shown.y + shown.height).toBeLessThanOrEqual(701)
+    await page.screenshot({ path: `${SHOTS}/views-inspector-below-1000x700.png` })
+    await inspector.getByRole('button', { name: 'Dock beside the chat' }).click()
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
