@@ -48,6 +48,9 @@ function withNewerProgress(live: LiveCompaction, e: EventPayload<'compaction.pro
 
 /** Progress events kept for a compaction this window has not seen start, until its snapshot arrives. */
 const EARLY_PROGRESS_MAX = 50
+const ENDED_KEPT = 8
+
+const endedWith = (s: { readonly ended: ReadonlyArray<string> }, compactionId: string): ReadonlyArray<string> => [...s.ended.filter((id) => id !== compactionId), compactionId].slice(-ENDED_KEPT)
 
 export interface SessionCompactions {
   readonly loaded: boolean
@@ -58,11 +61,16 @@ export interface SessionCompactions {
   /** Progress that arrived before this window knew of the compaction (see compactionProgressed). */
   readonly early: ReadonlyArray<EventPayload<'compaction.progressed'>>
   /** The last compaction that did not apply, and why (failed, cancelled, refused, stale, nothing to compact). */
+  /**
+   * The newest compactions this window heard end (drafted, applied or failed): a compaction.list snapshot answered
+   * before such an end, and read after it, must not show it running again.
+   */
+  readonly ended: ReadonlyArray<string>
   readonly lastFailure: { readonly reason: string; readonly message: string } | null
   readonly error: string | null
 }
 
-const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, early: [], lastFailure: null, error: null }
+const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, early: [], ended: [], lastFailure: null, error: null }
 
 /** What the view shows in its detail pane: a checkpoint (by entry id) or a draft (by draft id). */
 export type CompactionSelection = { readonly kind: 'checkpoint'; readonly id: string } | { readonly kind: 'draft'; readonly id: string } | null
@@ -104,7 +112,9 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         live:
           s.live?.compactionId === list.live?.compactionId
             ? s.live
-            : list.live
+            : list.live && s.ended.includes(list.live.compactionId)
+              ? s.live // the snapshot was taken before this compaction's end, which this window has heard since
+              : list.live
               ? s.early.filter((e) => e.compactionId === list.live!.compactionId).reduce(withNewerProgress, { ...list.live } as LiveCompaction)
               : s.live,
         early: [],
@@ -124,12 +134,13 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         return { live: withProgress(s.live, e) }
       }),
     compactionDrafted: (e) => {
-      update(e.sessionId, (s) => ({ live: null, drafts: [...s.drafts.filter((d) => d.draftId !== e.draft.draftId), e.draft] }))
+      update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), drafts: [...s.drafts.filter((d) => d.draftId !== e.draft.draftId), e.draft] }))
       set({ selection: { kind: 'draft', id: e.draft.draftId } })
     },
     compactionApplied: (e) => {
       update(e.sessionId, (s) => ({
         live: null,
+        ended: endedWith(s, e.compactionId),
         drafts: s.drafts.filter((d) => d.draftId !== e.compactionId),
         checkpoints: s.checkpoints.some((c) => c.checkpoint.id === e.checkpoint.id)
           ? s.checkpoints
@@ -137,7 +148,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
       }))
       set({ selection: { kind: 'checkpoint', id: e.checkpoint.id } })
     },
-    compactionFailed: (e) => update(e.sessionId, () => ({ live: null, lastFailure: { reason: e.reason, message: e.message } })),
+    compactionFailed: (e) => update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), lastFailure: { reason: e.reason, message: e.message } })),
     draftDiscarded: (sessionId, draftId) => {
       update(sessionId, (s) => ({ drafts: s.drafts.filter((d) => d.draftId !== draftId) }))
       set((s) => (s.selection?.kind === 'draft' && s.selection.id === draftId ? { selection: null } : {}))

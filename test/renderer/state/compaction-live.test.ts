@@ -82,4 +82,15 @@ describe('the forming summary', () => {
     expect(useCompactionStore.getState().bySession.s2!.live).toMatchObject({ text: 'Summary. Second. Third.', textHidden: 0 })
     expect(useCompactionStore.getState().bySession.s2!.early).toEqual([])
   })
+
+  it('a snapshot taken before a compaction ended, read after the window heard it end, does not show it running again', () => {
+    const store = useCompactionStore.getState()
+    const snapshot = { ...START, compactionId: 'cmp_3', stage: 'summary_streaming', stream: 1, text: 'Summary.', textEnd: 8, outputChars: 8 }
+    store.compactionFailed({ sessionId: 's3', compactionId: 'cmp_3', reason: 'cancelled', message: 'cancelled' })
+    store.listLoaded('s3', { checkpoints: [], drafts: [], live: snapshot }, [])
+    expect(useCompactionStore.getState().bySession.s3!.live).toBeNull()
+    // A later compaction's snapshot still counts.
+    store.listLoaded('s3', { checkpoints: [], drafts: [], live: { ...snapshot, compactionId: 'cmp_4' } }, [])
+    expect(useCompactionStore.getState().bySession.s3!.live).toMatchObject({ compactionId: 'cmp_4' })
+  })
 })
