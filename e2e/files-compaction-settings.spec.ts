@@ -251,14 +251,38 @@ test('files: an unsaved edit is kept when another file is opened, marked in the 
     expect(await asked).toBe('beforeunload')
     await expect(editor).toContainText('KEEP-ME')
 
-    // Left again, and the file changes on disk meanwhile: opened again, both versions are offered as a merge.
+    // Left again (for a file edited too), and both files change on disk meanwhile: each, opened again, is offered as
+    // a merge of its own two versions.
+    const merge = app.getByTestId('merge-panel')
     await app.locator('[data-path="docs/style.md"]').click()
     await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
-    writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nTHEIR-EDIT\n')
+    await editor.locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nSTYLE-MINE\n')
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nSee @docs/style.md for the code style.\n\nTHEIR-EDIT\n')
     await app.locator('[data-path="CLAUDE.md"]').click()
-    await expect(app.getByTestId('merge-panel')).toBeVisible()
-    await expect(app.getByTestId('merge-panel')).toContainText('KEEP-ME')
-    await expect(app.getByTestId('merge-panel')).toContainText('THEIR-EDIT')
+    await expect(merge).toContainText('KEEP-ME')
+    await expect(merge).toContainText('THEIR-EDIT')
+    writeFileSync(join(dir, 'docs/style.md'), '# Style\n\nSTYLE-THEIRS\n')
+    await app.locator('[data-path="docs/style.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
+    await expect(merge).toContainText('STYLE-MINE')
+    await expect(merge).toContainText('STYLE-THEIRS')
+    await expect(merge).not.toContainText('KEEP-ME')
+
+    // CLAUDE.md, taken as the disk has it, then changed there to import docs/style.md no more: the draft of
+    // docs/style.md, no longer in the tree, is listed under it to copy or give up.
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await merge.getByRole('button', { name: 'Take the disk version' }).click()
+    await expect(merge).toHaveCount(0)
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nTHEIR-EDIT\n')
+    await view(app, 'Chat')
+    await view(app, 'Files')
+    const stranded = app.getByTestId('stranded-drafts')
+    await expect(stranded).toContainText('docs/style.md')
+    await expect(app.locator('[data-path="docs/style.md"]')).toHaveCount(0)
+    await stranded.getByRole('button', { name: 'Discard' }).click()
+    await expect(stranded).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -21,8 +21,9 @@ export interface OpenFile {
   readonly minePath: string | null
 }
 
-/** A draft the user left unsaved to open another file: the version it was edited from, and the text typed. */
+/** A draft the user left unsaved to open another file: where it was opened, the version it was edited from, the text typed. */
 export interface UnsavedDraft {
+  readonly projectId: string
   readonly base: OpenedFileView
   readonly draft: string
 }
@@ -40,9 +41,9 @@ interface FilesState {
   readonly error: string | null
   readonly open: OpenFile | null
   /**
-   * Drafts left unsaved when another file (or project) was opened, by `draftKey`: opened again, a file comes back with
-   * its draft, and as a merge when the file changed on disk meanwhile. Kept for the page's life (not across a reload,
-   * which asks first: unsavedCount).
+   * Drafts left unsaved when another file (or project) was opened, by the file's absolute path (a file in ~/.loupe is
+   * the same file in every project): opened again, a file comes back with its draft, and as a merge when the file
+   * changed on disk meanwhile. Kept for the page's life (not across a reload, which asks first: unsavedCount).
    */
   readonly unsaved: Readonly<Record<string, UnsavedDraft>>
   readonly openError: string | null
@@ -59,7 +60,8 @@ interface FilesState {
   fileOpenFailed(message: string): void
   draftEdited(text: string): void
   diskChanged(disk: { text: string; sha256: string | null; exists: boolean }): void
-  conflictFound(disk: { text: string; sha256: string | null; exists: boolean }, minePath: string): void
+  /** A save of the file at `absPath` found it changed on disk. */
+  conflictFound(absPath: string, disk: { text: string; sha256: string | null; exists: boolean }, minePath: string): void
   /** The user merged: the draft stands against the disk's version from now on. */
   mergeAccepted(draft: string): void
   priceLoading(draft: string): void
@@ -67,14 +69,15 @@ interface FilesState {
   priceFailed(message: string): void
   choiceMade(choice: ApplyChoice): void
   saveStarted(): void
-  saveFinished(base: OpenedFileView, state: SaveState): void
+  /** The file at `absPath` was saved as `base` (it may no longer be the open one: its draft was left meanwhile). */
+  saveFinished(absPath: string, base: OpenedFileView, state: SaveState): void
+  /** A draft left for another file is given up. */
+  draftDiscarded(absPath: string): void
   saveFailed(message: string): void
   treeResized(width: number): void
 }
 
 const NO_PRICE = { now: null, later: null, loading: false, error: null, forDraft: null }
-
-export const draftKey = (projectId: string, path: string): string => `${projectId}\n${path}`
 
 /** The open file's text differs from what it was opened from. */
 export const edited = (open: OpenFile): boolean => open.draft !== open.base.text
@@ -82,7 +85,7 @@ export const edited = (open: OpenFile): boolean => open.draft !== open.base.text
 /** The unsaved drafts, with the open file's added when it has one (it is about to be replaced). */
 function stashed(s: { readonly open: OpenFile | null; readonly unsaved: Readonly<Record<string, UnsavedDraft>> }): Readonly<Record<string, UnsavedDraft>> {
   if (!s.open || !edited(s.open)) return s.unsaved
-  return { ...s.unsaved, [draftKey(s.open.projectId, s.open.base.path)]: { base: s.open.base, draft: s.open.draft } }
+  return { ...s.unsaved, [s.open.base.absPath]: { projectId: s.open.projectId, base: s.open.base, draft: s.open.draft } }
 }
 
 /** How many files hold text the user has not saved: the open one and those left for another. */
@@ -113,9 +116,8 @@ export const useFilesStore = create<FilesState>()(
       fileOpened: (projectId, file) =>
         set((s) => {
           const unsaved = { ...stashed(s) }
-          const key = draftKey(projectId, file.path)
-          const kept = unsaved[key]
-          delete unsaved[key]
+          const kept = unsaved[file.absPath]
+          delete unsaved[file.absPath]
           const open: OpenFile = kept
             ? {
                 projectId,
@@ -131,7 +133,8 @@ export const useFilesStore = create<FilesState>()(
       fileOpenFailed: (message) => set({ openError: message }),
       draftEdited: (text) => set((s) => (s.open ? { open: { ...s.open, draft: text }, save: s.save.kind === 'saved' || s.save.kind === 'failed' ? { kind: 'idle' } : s.save } : {})),
       diskChanged: (disk) => set((s) => (s.open ? { open: { ...s.open, disk } } : {})),
-      conflictFound: (disk, minePath) => set((s) => (s.open ? { open: { ...s.open, disk, minePath }, save: { kind: 'idle' } } : {})),
+      // For a file left meanwhile, its draft stays as it was: opened again, the disk's change makes it the merge.
+      conflictFound: (absPath, disk, minePath) => set((s) => (s.open?.base.absPath === absPath ? { open: { ...s.open, disk, minePath }, save: { kind: 'idle' } } : { save: { kind: 'idle' } })),
       mergeAccepted: (draft) =>
         set((s) => {
           if (!s.open?.disk) return {}
@@ -143,7 +146,23 @@ export const useFilesStore = create<FilesState>()(
       priceFailed: (message) => set((s) => ({ price: { ...s.price, loading: false, error: message } })),
       choiceMade: (choice) => set({ choice }),
       saveStarted: () => set({ save: { kind: 'saving' } }),
-      saveFinished: (base, state) => set((s) => (s.open ? { open: { ...s.open, base, draft: s.open.draft, disk: null, minePath: null }, save: state } : {})),
+      saveFinished: (absPath, base, state) =>
+        set((s) => {
+          if (s.open?.base.absPath === absPath) return { open: { ...s.open, base, disk: null, minePath: null }, save: state }
+          // Left for another file while it was saving: what was saved is its draft, so nothing of it is unsaved.
+          const left = s.unsaved[absPath]
+          if (!left) return { save: state }
+          const unsaved = { ...s.unsaved }
+          if (left.draft === base.text) delete unsaved[absPath]
+          else unsaved[absPath] = { ...left, base }
+          return { unsaved, save: state }
+        }),
+      draftDiscarded: (absPath) =>
+        set((s) => {
+          const unsaved = { ...s.unsaved }
+          delete unsaved[absPath]
+          return { unsaved }
+        }),
       saveFailed: (message) => set({ save: { kind: 'failed', message } }),
       treeResized: (width) => set({ treeWidth: Math.max(TREE_MIN_PX, Math.round(width)) }),
     }),

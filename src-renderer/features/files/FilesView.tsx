@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState, type PointerEvent } from 'react'
 import type { FileNodeView } from '../../../src-preload/contract'
 import { useMonaco } from '../../monaco'
-import { draftKey, edited, useFilesStore } from '../../state/files'
+import { edited, useFilesStore, type UnsavedDraft } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useSlow } from '../palette/use-slow'
 import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, saveOpenFile } from './actions'
@@ -33,11 +33,19 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const treeWidth = useFilesStore((s) => s.treeWidth)
   const unsavedDrafts = useFilesStore((s) => s.unsaved)
   const unsaved = useMemo(() => {
-    const prefix = draftKey(projectId, '')
-    const paths = new Set(Object.keys(unsavedDrafts).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)))
-    if (open && open.projectId === projectId && edited(open)) paths.add(open.base.path)
+    const paths = new Set(Object.keys(unsavedDrafts))
+    if (open && edited(open)) paths.add(open.base.absPath)
     return paths
-  }, [unsavedDrafts, open, projectId])
+  }, [unsavedDrafts, open])
+  // Drafts of this project's files that the listing no longer shows (an import removed, a file grown too large):
+  // they cannot be opened from the tree, so they are listed below it, to copy or give up.
+  const stranded = useMemo(() => {
+    if (!listing) return []
+    const listed = new Set<string>()
+    const walk = (nodes: ReadonlyArray<FileNodeView>) => nodes.forEach((n) => (listed.add(n.absPath), walk(n.children)))
+    walk([...listing.instructions, ...listing.memory])
+    return Object.values(unsavedDrafts).filter((d) => d.projectId === projectId && !listed.has(d.base.absPath))
+  }, [listing, unsavedDrafts, projectId])
   const fileRequest = useInspectorStore((s) => s.fileRequest)
   // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
   const note = useUnopenableStore((s) => s.file)
@@ -81,6 +89,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
           </p>
         )}
         {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
+        {stranded.length > 0 && <StrandedDrafts drafts={stranded} />}
       </aside>
       <TreeSplitter width={treeWidth} />
       <section className="files-main" aria-label="Open file">
@@ -101,6 +110,44 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
         )}
       </section>
     </div>
+  )
+}
+
+/** Unsaved edits to files the listing no longer shows: the text can be copied, or the edit given up. */
+function StrandedDrafts({ drafts }: { drafts: ReadonlyArray<UnsavedDraft> }) {
+  const [note, setNote] = useState<string | null>(null)
+  const copy = async (d: UnsavedDraft) => {
+    try {
+      await navigator.clipboard.writeText(d.draft)
+      setNote(`Copied your text of ${d.base.path}`)
+    } catch (err) {
+      setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  return (
+    <section className="files-stranded" aria-label="Unsaved edits to files no longer listed" data-testid="stranded-drafts">
+      <h2>Unsaved edits, file no longer listed</h2>
+      <ul>
+        {drafts.map((d) => (
+          <li key={d.base.absPath}>
+            <span className="files-node-path" title={d.base.absPath}>
+              {d.base.path}
+            </span>
+            <button type="button" onClick={() => void copy(d)}>
+              Copy text
+            </button>
+            <button type="button" onClick={() => useFilesStore.getState().draftDiscarded(d.base.absPath)}>
+              Discard
+            </button>
+          </li>
+        ))}
+      </ul>
+      {note && (
+        <p className="muted small" role="status">
+          {note}
+        </p>
+      )}
+    </section>
   )
 }
 
@@ -158,7 +205,8 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
         </button>
       </div>
       {open.disk && monaco ? (
-        <MergePanel />
+        // Keyed by the file and the disk's version: another file's merge (or a newer change) starts from its own text.
+        <MergePanel key={`${open.base.absPath}\n${open.disk.sha256 ?? 'missing'}`} />
       ) : (
         <>
           {monaco ? <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={doSave} label={`Edit ${open.base.path}`} testId="file-editor" /> : <p className="muted">Loading the editor…</p>}

@@ -99,21 +99,21 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`)
   const saved = result.value
   if (saved.status === 'conflict') {
-    store.conflictFound(saved.disk, saved.minePath)
+    store.conflictFound(open.base.absPath, saved.disk, saved.minePath)
     return
   }
   const base = { ...open.base, text: open.draft, sha256: saved.sha256, exists: true }
   const backupPath = saved.status === 'saved' ? saved.backupPath : null
   if (!sessionId) {
-    store.saveFinished(base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
   } else if (choice === 'later') {
-    store.saveFinished(base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`, backupPath })
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`, backupPath })
   } else {
     const applied = await client.request('files.apply', { sessionId, paths: [open.base.path] })
     if (!applied.ok) {
-      store.saveFinished(base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}, but not applied: ${applied.error.message}`, backupPath })
+      store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}, but not applied: ${applied.error.message}`, backupPath })
     } else {
-      store.saveFinished(base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
+      store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
     }
   }
   await reloadListing(open.projectId)

@@ -68,7 +68,9 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
       <div className="insp-body">
         <Header count={count} />
         <PassesList height={listHeight} />
-        <Splitter edge="bottom" size={listHeight} onResize={(h) => store().listResized(h)} label="Resize the passes list" />
+        {/* While the list is no taller than its rows, growing it keeps the height the user gave it (there is nothing
+            more to show yet); shrinking it below its rows sets a new one. */}
+        <Splitter edge="bottom" size={listHeight} onResize={(h) => store().listResized(h > listHeight ? Math.max(h, layout.listHeight) : h)} label="Resize the passes list" />
         <Detail />
       </div>
     </aside>

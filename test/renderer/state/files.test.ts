@@ -42,7 +42,7 @@ describe('unsaved drafts', () => {
 
     store().draftEdited('agents\nmine')
     expect(unsavedCount(store())).toBe(1)
-    store().saveFinished(file('AGENTS.md', 'agents\nmine'), { kind: 'idle' })
+    store().saveFinished('/p/AGENTS.md', file('AGENTS.md', 'agents\nmine'), { kind: 'idle' })
     expect(unsavedCount(store())).toBe(0)
   })
 
@@ -55,5 +55,41 @@ describe('unsaved drafts', () => {
     store().projectShown('prj_a')
     store().fileOpened('prj_a', file('CLAUDE.md', 'rules'))
     expect(store().open?.draft).toBe('rules\nmine')
+  })
+
+  it('a save that finishes after its file was left updates that draft, not the file open now', () => {
+    store().fileOpened('prj_a', file('CLAUDE.md', 'rules'))
+    store().draftEdited('rules\nmine')
+    store().saveStarted()
+    store().fileOpened('prj_a', file('AGENTS.md', 'agents'))
+    store().saveFinished('/p/CLAUDE.md', file('CLAUDE.md', 'rules\nmine'), { kind: 'idle' })
+    expect(store().open).toMatchObject({ base: { path: 'AGENTS.md', text: 'agents' }, draft: 'agents' })
+    expect(store().unsaved).toEqual({})
+    // A refused save of a left file leaves its draft: opened again, the disk's version makes it the merge.
+    store().fileOpened('prj_a', file('CLAUDE.md', 'rules\nmine'))
+    store().draftEdited('rules\nmine\nmore')
+    store().fileOpened('prj_a', file('AGENTS.md', 'agents'))
+    store().conflictFound('/p/CLAUDE.md', { text: 'theirs', sha256: 'sha-theirs', exists: true }, '/data/mine')
+    expect(store().open?.disk).toBeNull()
+    store().fileOpened('prj_a', file('CLAUDE.md', 'theirs'))
+    expect(store().open).toMatchObject({ draft: 'rules\nmine\nmore', disk: { text: 'theirs' } })
+  })
+
+  it('a file every project shares (in ~/.loupe) has one draft, whichever project opens it', () => {
+    const global = (text: string): OpenedFileView => ({ path: '~/.loupe/AGENTS.md', absPath: '/home/u/.loupe/AGENTS.md', text, exists: true, sha256: `sha-${text}` })
+    store().fileOpened('prj_a', global('all'))
+    store().draftEdited('all\nmine')
+    store().projectShown('prj_b')
+    store().fileOpened('prj_b', global('all'))
+    expect(store().open).toMatchObject({ projectId: 'prj_b', draft: 'all\nmine' })
+    expect(unsavedCount(store())).toBe(1)
+  })
+
+  it('a draft given up is gone', () => {
+    store().fileOpened('prj_a', file('docs/x.md', 'x'))
+    store().draftEdited('x\nmine')
+    store().fileOpened('prj_a', file('CLAUDE.md', 'rules'))
+    store().draftDiscarded('/p/docs/x.md')
+    expect(unsavedCount(store())).toBe(0)
   })
 })

@@ -19,7 +19,7 @@ const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = 
 interface Props {
   readonly listing: FilesListingView
   readonly openPath: string | null
-  /** Files holding text the user has not saved (the open one, and those left for another). */
+  /** The absolute paths of files holding text the user has not saved (the open one, and those left for another). */
   readonly unsaved: ReadonlySet<string>
   onOpen(path: string): void
   onCreate(path: string): void
@@ -83,7 +83,7 @@ export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props
 
 function Node({ node, depth, openPath, unsaved, onOpen }: { node: FileNodeView; depth: number; openPath: string | null; unsaved: ReadonlySet<string>; onOpen(path: string): void }) {
   const status = STATUS[node.status]
-  const edited = unsaved.has(node.path)
+  const edited = unsaved.has(node.absPath)
   return (
     <li role="treeitem" aria-selected={node.path === openPath} aria-expanded={node.children.length > 0 ? true : undefined}>
       <button

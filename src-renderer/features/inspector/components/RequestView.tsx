@@ -110,7 +110,12 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
             <>
               <span className={check.stored ? 'ok' : 'bad'}>{check.stored ? '= stored' : '≠ stored'}</span>
               {check.echo !== null && (
-                <span className={check.echo ? 'ok' : 'bad'} title={check.echo ? 'The server received these bytes' : 'The server received other bytes'}>
+                <span
+                  className={check.echo ? 'ok' : 'bad'}
+                  title={check.echo ? 'The server received these bytes' : 'The server received other bytes'}
+                  role="img"
+                  aria-label={check.echo ? '= received by server' : '≠ received by server'}
+                >
                   {check.echo ? '=' : '≠'} <span className="insp-label-long">received by server</span>
                   <span className="insp-label-short">server</span>
                 </span>
@@ -155,7 +160,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
               className={`insp-bp-chip ${k.outcome}`}
               onClick={() => editor.current?.revealLine(k.marker.endLine)}
               title={`${k.label} · ${k.outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
-              aria-label={`${k.label} · ${k.outcome}`}
+              aria-label={`${k.shortLabel} ${k.outcome}: ${k.label} · ${k.outcome}`}
             >
               <Label long={`${k.label} · ${k.outcome}`} short={`${k.shortLabel} ${k.outcome}`} />
             </button>
