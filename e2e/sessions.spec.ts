@@ -335,6 +335,32 @@ test('a reload comes back to the session the window showed, and marks a session 
   await expect(waiting).toHaveCount(0)
 })
 
+test('an approval answered in one window leaves the other window too', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  const other = await app.context().newPage()
+  await openApp(other, host.url)
+  await other.getByRole('navigation', { name: 'Projects' }).getByText(project.split('/').pop()!, { exact: true }).click()
+  await sessionButtons(other).first().click()
+
+  // A command asks first in build mode, and runs a while once approved: the other window must drop its card then,
+  // not only when the turn ends.
+  await app.getByLabel('Message').fill('run `sleep 5`')
+  await app.getByLabel('Message').press('Enter')
+  const card = (page: Page) => page.getByRole('group', { name: 'Approval needed' })
+  await expect(card(app)).toBeVisible()
+  await expect(card(other)).toBeVisible()
+  await expect(sessionList(other).getByRole('img', { name: 'Waiting for your approval' })).toHaveCount(1)
+
+  const ended = nextTurnEnd(other)
+  await card(app).getByRole('button', { name: 'Approve once' }).click()
+  await expect(card(other)).toHaveCount(0)
+  await expect(other.locator('.tool-call[data-tool="bash"]')).toHaveAttribute('data-status', 'running')
+  await expect(sessionList(other).getByRole('img', { name: 'A turn is running' })).toHaveCount(1)
+  expect(await ended).toBe('end_turn')
+  await expect(sessionList(other).getByRole('img', { name: 'Waiting for your approval' })).toHaveCount(0)
+  await other.close()
+})
+
 test('a command still running when the window reloads shows as running, then done', async ({ app, project }) => {
   await openProjectWithSession(app, project)
   await app.getByLabel('Permission mode').selectOption('auto')

@@ -728,6 +728,8 @@ export const events = {
   'tool.started': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
   'tool.finished': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), isError: z.boolean() }),
   'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),
+  /** An approval was answered (in any window): every window drops its card. */
+  'approval.answered': z.object({ sessionId: z.string(), toolUseId: z.string() }),
   'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),
   /** What answers the next pass changed (an API key set or removed in Settings): the simulator or the API. */
   'endpoint.changed': ModelEndpointSchema,

@@ -43,7 +43,7 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created', 'session.renamed', 'session.deleted', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
+for (const name of ['project.opened', 'session.created', 'session.renamed', 'session.deleted', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'approval.answered', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
   client.on(name, (payload) => announce(name, payload))
 }
 
@@ -62,6 +62,7 @@ client.on('entries.appended', (p) => chat().entriesAppended(p.sessionId, p.entri
 client.on('approval.requested', (p) => chat().approvalRequested(p.sessionId, { toolUseId: p.toolUseId, request: p.request as never }))
 client.on('tool.started', (p) => chat().toolStarted(p.sessionId, p.toolUseId))
 client.on('tool.finished', (p) => chat().toolFinished(p.sessionId, p.toolUseId))
+client.on('approval.answered', (p) => chat().approvalAnswered(p.sessionId, p.toolUseId))
 client.on('turn.ended', (p) => chat().turnEnded(p.sessionId))
 connectCompactionEvents()
 connectSettingsEvents()

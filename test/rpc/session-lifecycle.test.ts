@@ -40,7 +40,10 @@ describe('session lifecycle', () => {
     await call(app, 'run.start', { sessionId: asking.id, text: 'replace "hello" with "goodbye" in greet.ts' })
     const toolUseId = await approval
     expect(await activities()).toEqual({ [asking.id]: 'waiting', [idle.id]: null })
+    const answered = new Promise<unknown>((resolve) => app.events.subscribe((name, payload) => name === 'approval.answered' && resolve(payload)))
     await call(app, 'approval.answer', { sessionId: asking.id, toolUseId, answer: { kind: 'once' } })
+    // Every window hears it, not only the one that answered.
+    expect(await answered).toEqual({ sessionId: asking.id, toolUseId })
     expect(await ended).toBe('end_turn')
     expect(await activities()).toEqual({ [asking.id]: null, [idle.id]: null })
   })

@@ -40,6 +40,7 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     'approval.answer': ({ sessionId, toolUseId, answer }) => {
       const accepted = requireRuntime(services, sessionId).answerApproval(toolUseId, answer as never)
       if (!accepted) throw new RpcError('not_found', `No approval is waiting for tool call ${toolUseId}`)
+      services.events.emit('approval.answered', { sessionId, toolUseId })
       return { accepted }
     },
     'session.setMode': ({ sessionId, mode }) => {
