@@ -91,6 +91,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
 
 test('starts the capture proxy, and a request sent through it becomes a captured pass', async ({ page, host }) => {
   await openApp(page, host.url)
+  // Opened from another view, a captured client's session comes up in the chat with the inspector beside it.
+  await page.getByRole('tab', { name: 'Settings' }).click()
   await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
   const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
   await panel.getByRole('button', { name: 'Start the proxy' }).click()
@@ -107,5 +109,11 @@ test('starts the capture proxy, and a request sent through it becomes a captured
   await panel.getByRole('button', { name: 'e2e-agent' }).click()
   await expect(page.getByTestId('passes-list').getByRole('option')).toHaveCount(1)
   await expect(page.getByTestId('passes-list').getByTestId('captured-badge')).toHaveCount(1)
+  // Its chat has no conversation, and says where the requests are instead of inviting a message.
+  await expect(page.getByRole('region', { name: 'Session' })).toContainText('the captured requests are in the inspector')
+  await expect(page.getByText('Ask the agent about this project.')).toHaveCount(0)
+  // No new session is started among the captured requests.
+  await page.getByRole('button', { name: '+ New session' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'capture proxy' })).toBeVisible()
   await page.screenshot({ path: 'e2e/screenshots/transcripts-proxy.png' })
 })

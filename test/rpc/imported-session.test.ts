@@ -29,6 +29,23 @@ describe('a session imported from a transcript', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
+  it('refuses a new session in the folder of Claude Code\'s transcripts, and in the proxy\'s captured requests', async () => {
+    const path = join(projects, '-home-marco-projects-spotter', 'tool_heavy.jsonl')
+    const { projectId } = await call<{ projectId: string }>(app, 'transcripts.import', { path, folder: projects })
+    // Its working folder is not on this machine: the session was filed under its transcript's folder.
+    const created = await app.dispatch('session.create', { projectId })
+    expect(created).toEqual({ ok: false, error: { code: 'unsupported', message: expect.stringContaining("holds Claude Code's transcripts") } })
+    expect(await call<unknown[]>(app, 'session.list', { projectId })).toHaveLength(1)
+
+    mkdirSync(join(dir, '.home', 'captured'), { recursive: true })
+    const captured = await call<{ id: string }>(app, 'project.open', { path: join(dir, '.home', 'captured') })
+    expect(await app.dispatch('session.create', { projectId: captured.id })).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringContaining('capture proxy') } })
+    // A project of the user's own takes sessions as before.
+    mkdirSync(join(dir, 'spotter'))
+    const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'spotter') })
+    expect(await app.dispatch('session.create', { projectId: here.id })).toMatchObject({ ok: true })
+  })
+
   it('refuses a message, a retry and a mode switch, and adds nothing to it', async () => {
     const path = join(projects, '-home-marco-projects-spotter', 'tool_heavy.jsonl')
     const { sessionId } = await call<{ sessionId: string }>(app, 'transcripts.import', { path, folder: projects })

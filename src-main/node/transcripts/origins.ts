@@ -3,6 +3,7 @@
  * a Claude Code transcript imported into the store, or the capture proxy's session for one client. The session
  * repository knows only Loupe's own columns; the importer and the proxy read and write these through here.
  */
+import { dirname } from 'node:path'
 import type { Store } from '../store'
 
 export type SessionOrigin = 'loupe' | 'transcript' | 'captured'
@@ -102,4 +103,14 @@ export function childSessions(store: Store, parentSessionId: string): SessionOri
 /** Gives a project a readable name (a project made for a transcript folder is named after the session's cwd). */
 export function nameProject(store: Store, projectId: string, name: string): void {
   store.db.prepare('UPDATE projects SET name = ? WHERE id = ?').run(name, projectId)
+}
+
+/**
+ * Why the agent must not work in a project, or null: a project made on import to hold transcripts whose working
+ * folder is not on this machine is the folder of Claude Code's logs (store-import.ts projectFor), and the agent would
+ * read and edit them there.
+ */
+export function transcriptFolderProject(store: Store, projectId: string, root: string): string | null {
+  const filed = importedSessions(store).some((s) => s.projectId === projectId && s.ref?.kind === 'claude-code' && dirname(s.ref.path) === root)
+  return filed ? `${root} holds Claude Code's transcripts (imported sessions whose working folder is not on this machine): a new session there would work among its logs. Open the project's own folder in Loupe and start the session there.` : null
 }

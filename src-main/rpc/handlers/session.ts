@@ -1,5 +1,7 @@
 import { defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
 import { forgetSessionCache } from '../../node/cache'
+import { capturedRoot } from '../../node/proxy/recorder'
+import { transcriptFolderProject } from '../../node/transcripts/origins'
 import { RpcError } from '../errors'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
@@ -15,7 +17,10 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
   }
   return {
     'session.create': ({ projectId, title }) => {
-      requireProject(projectId)
+      const project = requireProject(projectId)
+      // The agent works in the project's folder: not among Claude Code's logs, nor among the proxy's captures.
+      const refusal = transcriptFolderProject(store, projectId, project.root) ?? (project.root === capturedRoot(services.info.dataDir) ? `${project.root} holds the requests the capture proxy recorded: a new session there would work among them. Open a project folder in Loupe and start the session there.` : null)
+      if (refusal) throw new RpcError('unsupported', refusal)
       const now = clock.now()
       const session = store.sessions.create(projectId, title?.trim() || defaultTitle(now), now)
       events.emit('session.created', session)

@@ -87,10 +87,15 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
         )}
       </header>
       <div className="chat-scroll">
-        {chat.loaded && chat.entries.length === 0 && (
+        {chat.loaded && chat.entries.length === 0 && !readOnly && (
           <div className="chat-empty">
             <p>Ask the agent about this project.</p>
             <p className="muted">Try “list the files”, “read README.md”, “grep for "TODO"”, or “replace "a" with "b" in file.ts”.</p>
+          </div>
+        )}
+        {chat.loaded && chat.entries.length === 0 && readOnly && (
+          <div className="chat-empty">
+            <p>No conversation to show here: the captured requests are in the inspector, one pass each, as they were sent.</p>
           </div>
         )}
         <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} inherited={inherited} />

@@ -1,6 +1,7 @@
 import { client } from '../../platform/client'
 import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
+import { useSettingsStore } from '../../state/settings'
 import { useTranscriptsStore } from '../../state/transcripts'
 import { loadProjects, selectProject } from '../projects/actions'
 
@@ -25,6 +26,8 @@ export async function openImported(projectId: string, sessionId: string): Promis
   if (!useProjectsStore.getState().projects.some((p) => p.id === projectId)) return
   await selectProject(projectId)
   useSessionsStore.getState().sessionSelected(sessionId)
+  // The inspector sits beside the chat: from another view, the chat comes back with it.
+  useSettingsStore.getState().viewChosen('chat')
   store().panelClosed()
 }
 
