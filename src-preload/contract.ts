@@ -728,6 +728,12 @@ export const events = {
   'tool.started': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
   'tool.finished': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), isError: z.boolean() }),
   'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),
+  /** An instruction or memory file was saved or created through the Files view: every window's listing reads it again. */
+  'files.changed': z.object({ projectId: z.string(), path: z.string() }),
+  /** The capture proxy was started or stopped (from any window): every panel reads its status again. */
+  'proxy.changed': z.object({ running: z.boolean() }),
+  /** Settings were saved (the app's, or one project's compaction settings when `projectId` is set). */
+  'settings.changed': z.object({ projectId: z.string().nullable() }),
   /** An approval was answered (in any window): every window drops its card. */
   'approval.answered': z.object({ sessionId: z.string(), toolUseId: z.string() }),
   'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),

@@ -6,6 +6,7 @@ import { loadProjects } from './features/projects/actions'
 import { useAppStore } from './state/app'
 import { useChatStore } from './state/chat'
 import { useSessionsStore } from './state/sessions'
+import { useProjectsStore } from './state/projects'
 import { rememberPlace } from './state/last-place'
 import './ui/theme.css'
 import { connectCompactionEvents } from './features/compaction/events'
@@ -14,6 +15,7 @@ import { applyTheme } from './features/settings/theme'
 import { connectSettingsEvents } from './features/settings/events'
 import { useSettingsStore } from './state/settings'
 import { unsavedCount, useFilesStore } from './state/files'
+import { reloadListing } from './features/files/actions'
 
 // Unsaved edits in the Files view live only in this page: closing or reloading it asks first (the Electron host asks
 // through its own dialog, src-main/electron/main.ts).
@@ -49,7 +51,18 @@ for (const name of ['project.opened', 'session.created', 'session.renamed', 'ses
 
 // The sessions list follows what other windows do to it; this window's own changes come with their answers too.
 const sessions = () => useSessionsStore.getState()
-client.on('session.created', (s) => sessions().sessionAppeared(s))
+client.on('project.opened', (p) => useProjectsStore.getState().projectAppeared(p))
+// The Files view's listing follows a save or a file made in another window (its sizes, a new memory file).
+client.on('files.changed', (e) => {
+  if (useFilesStore.getState().projectId === e.projectId) void reloadListing(e.projectId)
+})
+client.on('session.created', (s) => {
+  sessions().sessionAppeared(s)
+  // A session in a project this window has not heard of (the proxy made it for a new client's captures): list it.
+  if (!useProjectsStore.getState().projects.some((p) => p.id === s.projectId)) {
+    void client.request('project.list', {}).then((r) => r.ok && useProjectsStore.getState().projectsLoaded(r.value))
+  }
+})
 client.on('session.renamed', (s) => sessions().sessionRenamed(s))
 client.on('session.deleted', (p) => sessions().sessionDeleted(p.sessionId))
 

@@ -11,6 +11,8 @@ interface ProjectsState {
   projectOpened(project: Project): void
   openFailed(message: string): void
   projectSelected(id: string): void
+  /** Another window (or an import, or the proxy) opened a project: listed, not selected. */
+  projectAppeared(project: Project): void
 }
 
 export const useProjectsStore = create<ProjectsState>()((set) => ({
@@ -29,6 +31,8 @@ export const useProjectsStore = create<ProjectsState>()((set) => ({
     })),
   openFailed: (message) => set({ opening: false, openError: message }),
   projectSelected: (id) => set({ selectedId: id }),
+  projectAppeared: (project) =>
+    set((s) => (s.projects.some((p) => p.id === project.id) ? { projects: s.projects.map((p) => (p.id === project.id ? project : p)) } : { projects: [project, ...s.projects], selectedId: s.selectedId ?? project.id })),
 }))
 
 export const selectSelectedProject = (s: ProjectsState): Project | null =>

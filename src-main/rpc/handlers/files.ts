@@ -26,8 +26,16 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
       return listInstructionFiles({ ...ctx, now: ctx.now() }) as never
     },
     'files.read': ({ projectId, path }) => guard(() => openFile(context(projectId), path)),
-    'files.save': ({ projectId, path, text, baseSha256 }) => guard(() => saveFile(context(projectId), { path, text, baseSha256 })),
-    'files.create': ({ projectId, path }) => guard(() => createFile(context(projectId), path)),
+    'files.save': async ({ projectId, path, text, baseSha256 }) => {
+      const saved = await guard(() => saveFile(context(projectId), { path, text, baseSha256 }))
+      if (saved.status === 'saved') services.events.emit('files.changed', { projectId, path })
+      return saved
+    },
+    'files.create': async ({ projectId, path }) => {
+      const created = await guard(() => createFile(context(projectId), path))
+      services.events.emit('files.changed', { projectId, path })
+      return created
+    },
     'files.apply': async ({ sessionId, paths }) => {
       const runtime = requireRuntime(services, sessionId)
       requireLoupeSession(services, sessionId)

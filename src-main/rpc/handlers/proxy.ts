@@ -5,7 +5,8 @@ import type { Services } from '../services'
 
 /**
  * The capture proxy switch. The proxy lives as long as the host process; its recorded passes reach the renderer as
- * `pass.completed` (the inspector of a captured session updates live) and its new sessions as `session.created`.
+ * `pass.completed` (the inspector of a captured session updates live) and its new sessions as `session.created`; a
+ * start or a stop is announced as `proxy.changed`, so every window's panel shows whether it runs.
  */
 export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' | 'proxy.stop' | 'proxy.status'> {
   const { events } = services
@@ -22,13 +23,19 @@ export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' 
   return {
     'proxy.start': async ({ port, upstream }) => {
       try {
-        return (await proxy.start({ ...(port !== undefined ? { port } : {}), ...(upstream !== undefined ? { upstream } : {}) })) as never
+        const status = await proxy.start({ ...(port !== undefined ? { port } : {}), ...(upstream !== undefined ? { upstream } : {}) })
+        events.emit('proxy.changed', { running: true })
+        return status as never
       } catch (err) {
         if (err instanceof ProxyError) throw new RpcError(err.kind === 'running' ? 'conflict' : err.kind === 'upstream_refused' ? 'permission_denied' : 'io_error', err.message)
         throw err
       }
     },
-    'proxy.stop': () => proxy.stop() as never,
+    'proxy.stop': async () => {
+      const stopped = await proxy.stop()
+      events.emit('proxy.changed', { running: false })
+      return stopped as never
+    },
     'proxy.status': () => proxy.status() as never,
   }
 }

@@ -26,7 +26,13 @@ export function settingsHandlers(services: Services): Pick<Handlers, 'settings.g
       guard(() => {
         const target = change ? project(change.projectId) : null
         return services.settings.update(app ?? {}, target && change ? { id: target.id, root: target.root, compaction: change.compaction } : null)
-      }).then(wire),
+      })
+        .then(wire)
+        .then((view) => {
+          // Every other window reads them again: a form left open there must not save over this change.
+          services.events.emit('settings.changed', { projectId: change?.projectId ?? null })
+          return view
+        }),
     'settings.setApiKey': ({ key }) =>
       guard(async () => {
         const before = services.info.model

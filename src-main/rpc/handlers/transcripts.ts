@@ -26,18 +26,35 @@ function importError(err: unknown): never {
 
 export function transcriptHandlers(services: Services): Pick<Handlers, TranscriptRequests> {
   const { store, clock, events } = services
+  // Every window's sidebar follows an import: the projects it filed sessions under, and the sessions themselves.
+  const announce = (imported: ReadonlyArray<{ readonly status: string; readonly sessionId: string; readonly projectId: string }>) => {
+    for (const projectId of new Set(imported.map((i) => i.projectId))) {
+      const project = store.projects.get(projectId)
+      if (project) events.emit('project.opened', project)
+    }
+    for (const i of imported) {
+      const session = i.status === 'unchanged' ? null : store.sessions.get(i.sessionId)
+      if (session) events.emit('session.created', session)
+    }
+  }
   const transcripts = new TranscriptService({ store, now: () => clock.now(), homeDir: services.homeDir, dropSession: (id) => services.sessions.drop(id) })
   return {
     'transcripts.list': ({ folder }) => transcripts.list(folder) as never,
     'transcripts.import': async ({ path, folder, projectId }) => {
       if (projectId !== undefined && !store.projects.get(projectId)) throw new RpcError('not_found', `No project ${projectId}`)
       try {
-        return (await transcripts.import(path, folder, projectId)) as never
+        const imported = await transcripts.import(path, folder, projectId)
+        announce([imported])
+        return imported as never
       } catch (err) {
         return importError(err)
       }
     },
-    'transcripts.importAll': async ({ folder, project }) => (await transcripts.importAll(folder, project)) as never,
+    'transcripts.importAll': async ({ folder, project }) => {
+      const all = await transcripts.importAll(folder, project)
+      announce(all.results)
+      return all as never
+    },
     'transcripts.totals': ({ sessionId }) => {
       const totals = transcripts.totals(sessionId)
       if (!totals) throw new RpcError('not_found', `No session ${sessionId}`)

@@ -47,6 +47,11 @@ export async function openFile(projectId: string, path: string): Promise<void> {
 export async function createFile(projectId: string, path: string): Promise<void> {
   noteShown(null)
   const result = await client.request('files.create', { projectId, path })
+  if (!result.ok && result.error.code === 'conflict') {
+    // Made meanwhile (by the agent, another window or another editor): what the user wants is to edit it.
+    await reloadListing(projectId)
+    return openFile(projectId, path)
+  }
   if (!result.ok) {
     useFilesStore.getState().fileOpenFailed(`${path} was not created: ${result.error.message}`)
     return
@@ -55,7 +60,8 @@ export async function createFile(projectId: string, path: string): Promise<void>
   await reloadListing(projectId)
 }
 
-async function reloadListing(projectId: string): Promise<void> {
+/** Reads the listing again without clearing what is shown (after a save here, or one in another window). */
+export async function reloadListing(projectId: string): Promise<void> {
   const result = await client.request('files.list', { projectId })
   if (result.ok) useFilesStore.getState().listingLoaded(projectId, result.value)
 }

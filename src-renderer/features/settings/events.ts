@@ -1,6 +1,7 @@
 /**
  * Keeps the app in step with what answers: when an API key set or removed in Settings (in this window or another)
- * switches between the offline simulator and the API, the shell's model badge and the Settings view follow.
+ * switches between the offline simulator and the API, the shell's model badge and the Settings view follow; when
+ * settings are saved in any window, this one reads them again (its theme, its open forms).
  */
 import { client } from '../../platform/client'
 import { useAppStore } from '../../state/app'
@@ -8,6 +9,11 @@ import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from './actions'
 
 export function connectSettingsEvents(): void {
+  // Saved in any window (this one's answer has it already; reading again is harmless): the theme and the forms follow.
+  client.on('settings.changed', (e) => {
+    const shown = useSettingsStore.getState().data?.project?.projectId ?? null
+    if (e.projectId === null || e.projectId === shown) void loadSettings(shown)
+  })
   client.on('endpoint.changed', (model) => {
     const app = useAppStore.getState()
     if (app.info) app.infoLoaded({ ...app.info, model })

@@ -245,6 +245,8 @@ function ProxySection() {
   const running = proxy?.running ?? false
   // Each captured pass arrives as pass.completed: keep the counts current while the panel shows them.
   useEffect(() => (running ? client.on('pass.completed', () => void refreshProxy()) : undefined), [running])
+  // Started or stopped from another window: the address shown must not be a dead port.
+  useEffect(() => client.on('proxy.changed', () => void refreshProxy()), [])
   const parsedPort = port.trim() === '' ? null : Number(port)
   const portOk = parsedPort === null || (Number.isInteger(parsedPort) && parsedPort >= 0 && parsedPort <= 65535)
   return (

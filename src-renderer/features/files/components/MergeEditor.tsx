@@ -16,6 +16,8 @@ export function MergeEditor({ monaco: m, disk, mine, onChange }: { monaco: Monac
       ...EDIT_OPTIONS,
       originalEditable: false,
       renderSideBySide: true,
+      // Monaco folds a diff narrower than 900 px into one column: the merge needs both, to copy from the disk's side.
+      useInlineViewWhenSpaceIsLimited: false,
       ignoreTrimWhitespace: false,
       renderOverviewRuler: true,
     })
