@@ -78,6 +78,12 @@ export type CompactionSelection = { readonly kind: 'checkpoint'; readonly id: st
 interface CompactionState {
   readonly bySession: Readonly<Record<string, SessionCompactions>>
   readonly selection: CompactionSelection
+  /**
+   * Summaries of dry runs the user is editing in this window, by draft id: kept beside the draft so that, should the
+   * draft be applied from another window without them, the text is not lost with the editor (`lostEdit`).
+   */
+  readonly summaryEdits: Readonly<Record<string, string>>
+  readonly lostEdit: { readonly draftId: string; readonly text: string } | null
 
   listLoaded(sessionId: string, list: RequestOutput<'compaction.list'>, pins: ReadonlyArray<PinView>): void
   loadFailed(sessionId: string, message: string): void
@@ -89,6 +95,9 @@ interface CompactionState {
   draftDiscarded(sessionId: string, draftId: string): void
   pinsLoaded(sessionId: string, pins: ReadonlyArray<PinView>): void
   selected(selection: CompactionSelection): void
+  /** The user's text of a draft's summary; null when it is the model's again. */
+  summaryEdited(draftId: string, text: string | null): void
+  lostEditDismissed(): void
 }
 
 export const useCompactionStore = create<CompactionState>()((set) => {
@@ -100,6 +109,8 @@ export const useCompactionStore = create<CompactionState>()((set) => {
   return {
     bySession: {},
     selection: null,
+    summaryEdits: {},
+    lostEdit: null,
     listLoaded: (sessionId, list, pins) =>
       update(sessionId, (s) => ({
         loaded: true,
@@ -146,7 +157,12 @@ export const useCompactionStore = create<CompactionState>()((set) => {
           ? s.checkpoints
           : [...s.checkpoints, { checkpoint: e.checkpoint as EntryView, realTokensAfter: null, passes: [] as PassSummaryView[] }],
       }))
-      set({ selection: { kind: 'checkpoint', id: e.checkpoint.id } })
+      set((s) => {
+        const { [e.compactionId]: edit, ...summaryEdits } = s.summaryEdits
+        // Applied from another window without this window's edits: they are kept for the user to copy.
+        const lost = edit !== undefined && (e.checkpoint as { summary?: unknown }).summary !== edit
+        return { selection: { kind: 'checkpoint', id: e.checkpoint.id }, summaryEdits, ...(lost ? { lostEdit: { draftId: e.compactionId, text: edit } } : {}) }
+      })
     },
     compactionFailed: (e) => update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), lastFailure: { reason: e.reason, message: e.message } })),
     draftDiscarded: (sessionId, draftId) => {
@@ -155,6 +171,12 @@ export const useCompactionStore = create<CompactionState>()((set) => {
     },
     pinsLoaded: (sessionId, pins) => update(sessionId, () => ({ pins })),
     selected: (selection) => set({ selection }),
+    summaryEdited: (draftId, text) =>
+      set((s) => {
+        const { [draftId]: _, ...rest } = s.summaryEdits
+        return { summaryEdits: text === null ? rest : { ...rest, [draftId]: text } }
+      }),
+    lostEditDismissed: () => set({ lostEdit: null }),
   }
 })
 

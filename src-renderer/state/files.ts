@@ -19,6 +19,8 @@ export interface OpenFile {
   readonly disk: { readonly text: string; readonly sha256: string | null; readonly exists: boolean } | null
   /** Where the user's text was kept when a save was refused. */
   readonly minePath: string | null
+  /** The merge the user is writing (the right side of the merge), kept should the disk change again meanwhile. */
+  readonly merging?: string
 }
 
 /** A draft the user left unsaved to open another file: where it was opened, the version it was edited from, the text typed. */
@@ -64,6 +66,8 @@ interface FilesState {
   conflictFound(absPath: string, disk: { text: string; sha256: string | null; exists: boolean }, minePath: string): void
   /** The user merged: the draft stands against the disk's version from now on. */
   mergeAccepted(draft: string): void
+  /** The user edited the merge. */
+  mergeEdited(text: string): void
   priceLoading(draft: string): void
   priceLoaded(draft: string, now: EditPriceView | null, later: EditPriceView | null): void
   priceFailed(message: string): void
@@ -80,12 +84,12 @@ interface FilesState {
 const NO_PRICE = { now: null, later: null, loading: false, error: null, forDraft: null }
 
 /** The open file's text differs from what it was opened from. */
-export const edited = (open: OpenFile): boolean => open.draft !== open.base.text
+export const edited = (open: OpenFile): boolean => (open.merging ?? open.draft) !== open.base.text
 
 /** The unsaved drafts, with the open file's added when it has one (it is about to be replaced). */
 function stashed(s: { readonly open: OpenFile | null; readonly unsaved: Readonly<Record<string, UnsavedDraft>> }): Readonly<Record<string, UnsavedDraft>> {
   if (!s.open || !edited(s.open)) return s.unsaved
-  return { ...s.unsaved, [s.open.base.absPath]: { projectId: s.open.projectId, base: s.open.base, draft: s.open.draft } }
+  return { ...s.unsaved, [s.open.base.absPath]: { projectId: s.open.projectId, base: s.open.base, draft: s.open.merging ?? s.open.draft } }
 }
 
 /** How many files hold text the user has not saved: the open one and those left for another. */
@@ -139,8 +143,10 @@ export const useFilesStore = create<FilesState>()(
         set((s) => {
           if (!s.open?.disk) return {}
           const disk = s.open.disk
-          return { open: { ...s.open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null } }
+          const { merging: _, ...open } = s.open
+          return { open: { ...open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null } }
         }),
+      mergeEdited: (text) => set((s) => (s.open?.disk ? { open: { ...s.open, merging: text } } : {})),
       priceLoading: (draft) => set((s) => ({ price: { ...s.price, loading: true, error: null, forDraft: draft } })),
       priceLoaded: (draft, now, later) => set((s) => (s.price.forDraft === draft ? { price: { now, later, loading: false, error: null, forDraft: draft } } : {})),
       priceFailed: (message) => set((s) => ({ price: { ...s.price, loading: false, error: message } })),

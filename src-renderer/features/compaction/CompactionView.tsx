@@ -61,6 +61,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
         <ComposeBar sessionId={sessionId} running={chat.running} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
       )}
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
+      <LostEdit />
       {data.lastFailure && !data.live && (
         <p className="error-box" role="alert" data-testid="compaction-failure">
           <strong>{compactionMessage(data.lastFailure.reason, data.lastFailure.message)}</strong>
@@ -190,5 +191,33 @@ function Pins({ sessionId, pins }: { sessionId: string; pins: ReadonlyArray<{ pi
       </form>
       {problem && <p className="error small">{problem}</p>}
     </section>
+  )
+}
+
+/** A dry run applied from another window without the summary edited here: the edited text, to copy, then dismiss. */
+function LostEdit() {
+  const lost = useCompactionStore((s) => s.lostEdit)
+  const [note, setNote] = useState<string | null>(null)
+  if (!lost) return null
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(lost.text)
+      setNote('Copied.')
+    } catch (err) {
+      setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  return (
+    <div className="warn-box" role="alert" data-testid="lost-summary-edit">
+      <strong>This dry run was applied from another window, without the edits you made to its summary here.</strong> The
+      checkpoint holds the summary as it was applied; your text is kept until you dismiss this.{' '}
+      <button type="button" onClick={() => void copy()}>
+        Copy my text
+      </button>{' '}
+      <button type="button" onClick={() => useCompactionStore.getState().lostEditDismissed()}>
+        Dismiss
+      </button>
+      {note && <span className="muted small"> {note}</span>}
+    </div>
   )
 }

@@ -231,9 +231,10 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
 function MergePanel() {
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
-  // The user's text as it was when the change on disk was seen; the merge starts from it.
-  const [mine] = useState(open.draft)
-  const [merged, setMerged] = useState(open.draft)
+  // The user's text as it was when the change on disk was seen (or the merge they were writing, when the disk changed
+  // again); the merge starts from it.
+  const [mine] = useState(open.merging ?? open.draft)
+  const [merged, setMerged] = useState(open.merging ?? open.draft)
   const disk = open.disk!
   const store = useFilesStore.getState
   if (!monaco) return null
@@ -243,7 +244,15 @@ function MergePanel() {
         <strong>{open.base.path} changed on disk while you were editing it.</strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
         {open.minePath && <span className="muted small"> Your text is also kept in {open.minePath}.</span>}
       </p>
-      <MergeEditor monaco={monaco} disk={disk.text} mine={mine} onChange={setMerged} />
+      <MergeEditor
+        monaco={monaco}
+        disk={disk.text}
+        mine={mine}
+        onChange={(text) => {
+          setMerged(text)
+          store().mergeEdited(text)
+        }}
+      />
       <div className="files-toolbar">
         <button type="button" className="primary" onClick={() => store().mergeAccepted(merged)} data-testid="keep-merge">
           Keep the merge (then save)

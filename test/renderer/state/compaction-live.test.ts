@@ -93,4 +93,18 @@ describe('the forming summary', () => {
     store.listLoaded('s3', { checkpoints: [], drafts: [], live: { ...snapshot, compactionId: 'cmp_4' } }, [])
     expect(useCompactionStore.getState().bySession.s3!.live).toMatchObject({ compactionId: 'cmp_4' })
   })
+
+  it('keeps the summary edited here when the dry run is applied from another window without it', () => {
+    const store = useCompactionStore.getState()
+    const checkpoint = (summary: string) => ({ id: 'e_9', sessionId: 's5', seq: 9, at: 1, kind: 'checkpoint', summary })
+    store.summaryEdited('cmp_5', 'my better summary')
+    store.compactionApplied({ sessionId: 's5', compactionId: 'cmp_5', checkpoint: checkpoint('the model summary'), pins: [] })
+    expect(useCompactionStore.getState().lostEdit).toEqual({ draftId: 'cmp_5', text: 'my better summary' })
+    expect(useCompactionStore.getState().summaryEdits).toEqual({})
+    store.lostEditDismissed()
+    // Applied here, with the edits: nothing is lost.
+    store.summaryEdited('cmp_6', 'mine')
+    store.compactionApplied({ sessionId: 's5', compactionId: 'cmp_6', checkpoint: checkpoint('mine'), pins: [] })
+    expect(useCompactionStore.getState().lostEdit).toBeNull()
+  })
 })

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react'
 import type { EntryView } from '../../../../src-preload/contract'
 import type { Monaco } from '../../../monaco'
-import type { CheckpointRecord, DraftView } from '../../../state/compaction'
+import { useCompactionStore, type CheckpointRecord, type DraftView } from '../../../state/compaction'
 import { MarkdownEditor } from '../../files/components/MarkdownEditor'
 import { clock, dateTime, grouped as n, usd } from '../../../ui/format'
 import { useSlow } from '../../palette/use-slow'
@@ -94,7 +94,11 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
 }
 
 export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Monaco; sessionId: string; draft: DraftView; entries: ReadonlyArray<EntryView> }) {
-  const [summary, setSummary] = useState(draft.summary ?? '')
+  const [summary, setSummaryText] = useState(() => useCompactionStore.getState().summaryEdits[draft.draftId] ?? draft.summary ?? '')
+  const setSummary = (text: string) => {
+    setSummaryText(text)
+    useCompactionStore.getState().summaryEdited(draft.draftId, draft.summary !== null && text !== draft.summary ? text : null)
+  }
   const [busy, setBusy] = useState<'apply' | 'discard' | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const slow = useSlow(busy !== null)
