@@ -23,6 +23,10 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     await expect(app.locator('.msg.assistant').last()).toContainText('Prints a friendly hello')
     // The answer shows before the turn has ended; a message sent in between would find the session busy.
     await firstEnded
+    // A screen reader hears that the answer is in (the conversation itself is not a live region, or a streamed
+    // answer would be read out delta by delta).
+    await expect(app.getByTestId('chat-status')).toHaveText('The agent answered.')
+    await expect(app.locator('.conversation[aria-live]')).toHaveCount(0)
     // The model thought first (thinking is on by default): folded under the answer, opened on a click.
     const thought = app.locator('.msg.assistant').last().locator('details.thinking')
     await expect(thought).toHaveCount(1)
@@ -36,6 +40,7 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     await composer.press('Enter')
     const approval = app.getByRole('group', { name: 'Approval needed' })
     await expect(approval).toContainText('Edit greet.ts')
+    await expect(app.getByTestId('chat-status')).toContainText('Approval needed: Edit greet.ts')
     await app.screenshot({ path: 'e2e/screenshots/chat-approval.png' })
     await approval.getByRole('button', { name: 'Approve once' }).click()
     await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')).toHaveCount(1)
@@ -70,6 +75,52 @@ test('chat: plan mode refuses the edit without asking, and a denied call is expl
     await expect(app.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
     await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
     expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('"hello"')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: a long conversation opens on its newest entries, shows earlier ones on request, and a pass chosen among them comes into view', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
+    // Built through the contract, one turn after another (each: the message, the call, its result, the answer).
+    const { WebSocket } = await import('ws')
+    const ws = new WebSocket(`${host.baseUrl.replace('http://', 'ws://')}/rpc?token=${host.token}`, { origin: host.baseUrl })
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    let ended: () => void = () => {}
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { kind: string; name?: string; payload?: { sessionId: string } }
+      if (frame.kind === 'event' && frame.name === 'turn.ended' && frame.payload?.sessionId === sessionId) ended()
+    })
+    for (let i = 0; i < 45; i++) {
+      const done = new Promise<void>((resolve) => (ended = resolve))
+      ws.send(JSON.stringify({ kind: 'request', id: i + 1, name: 'run.start', input: { sessionId, text: 'list the files' } }))
+      await done
+    }
+    ws.close()
+
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    const state = (await rpc(host, 'session.get', { sessionId })) as { entries: unknown[] }
+    expect(state.entries.length).toBeGreaterThan(150)
+    const earlier = app.getByRole('button', { name: /^Show \d+ earlier entries \(\d+ not shown\)$/ })
+    await expect(earlier).toBeVisible()
+    const messages = app.locator('.msg.assistant')
+    await expect(messages.last()).toBeVisible()
+    const shown = await messages.count()
+    expect(shown).toBeLessThan(90)
+
+    // The first pass, chosen in the inspector, is brought in and into view.
+    const first = app.getByTestId('passes-list').getByRole('option').first()
+    await app.getByTestId('passes-list').focus()
+    await app.keyboard.press('Home')
+    await expect(first).toHaveAttribute('aria-selected', 'true')
+    const firstPassId = await first.getAttribute('data-pass-id')
+    await expect(app.locator(`.msg.assistant[data-pass-id="${firstPassId}"]`)).toBeInViewport()
+    expect(await messages.count()).toBe(90)
+    await expect(earlier).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -30,9 +30,6 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
   const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
-  // The draft lives in a store, not in this component: it survives the chat being unmounted (another view, another session).
-  const draft = useDraftsStore(selectDraft(sessionId))
-  const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
   const bottom = useRef<HTMLDivElement>(null)
   // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
   // same session's). A session imported from Claude Code or captured by the proxy is read-only.
@@ -50,17 +47,6 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
   }, [chat.entries.length, chat.streaming, chat.approvals.length])
 
   // Esc stops the running turn when nothing closer takes it: one rule for every view (features/palette/shortcuts.ts).
-
-  const send = () => {
-    const text = draft
-    void sendMessage(sessionId, text).then((sent) => sent && useDraftsStore.getState().draftSent(sessionId, text))
-  }
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-      e.preventDefault()
-      if (!chat.running && !readOnly) send()
-    }
-  }
 
   return (
     <section className="chat" aria-label="Session" data-session-id={sessionId}>
@@ -123,26 +109,48 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
           )}
         </p>
       )}
-      <div className="composer">
-        <textarea
-          aria-label="Message"
-          placeholder={readOnly ? 'Read-only: a conversation Loupe did not run' : chat.running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
-          disabled={readOnly}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-          rows={3}
-        />
-        {chat.running ? (
-          <button className="stop" onClick={() => void stopTurn(sessionId)}>
-            Stop (Esc)
-          </button>
-        ) : (
-          <button className="primary" onClick={send} disabled={readOnly || !draft.trim()}>
-            Send
-          </button>
-        )}
-      </div>
+      <Composer sessionId={sessionId} running={chat.running} readOnly={readOnly} />
     </section>
+  )
+}
+
+/**
+ * The message box and Send (or Stop). It reads the draft itself, so a keystroke renders this box alone, not the
+ * conversation above it. The draft lives in a store: it survives the chat being unmounted (another view or session).
+ */
+function Composer({ sessionId, running, readOnly }: { sessionId: string; running: boolean; readOnly: boolean }) {
+  const draft = useDraftsStore(selectDraft(sessionId))
+  const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
+  const send = () => {
+    const text = draft
+    void sendMessage(sessionId, text).then((sent) => sent && useDraftsStore.getState().draftSent(sessionId, text))
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault()
+      if (!running && !readOnly) send()
+    }
+  }
+  return (
+    <div className="composer">
+      <textarea
+        aria-label="Message"
+        placeholder={readOnly ? 'Read-only: a conversation Loupe did not run' : running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+        disabled={readOnly}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        rows={3}
+      />
+      {running ? (
+        <button className="stop" onClick={() => void stopTurn(sessionId)}>
+          Stop (Esc)
+        </button>
+      ) : (
+        <button className="primary" onClick={send} disabled={readOnly || !draft.trim()}>
+          Send
+        </button>
+      )}
+    </div>
   )
 }

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, type ReactNode } from 'react'
+import { Fragment, memo, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
@@ -24,15 +24,35 @@ export interface ConversationProps {
   readonly inherited?: number | null
 }
 
+/** Entries drawn when a conversation opens, the newest; earlier ones come in steps of as many, on request. */
+export const SHOWN_ENTRIES_STEP = 150
+
 export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source, inherited = null }: ConversationProps) {
-  const results = new Map<string, EntryView>()
-  for (const e of chat.entries) if (e.kind === 'tool_result') results.set(String(e.toolUseId), e)
-  const lastFailure = [...chat.entries].reverse().find((e) => e.kind === 'turn_failed' || e.kind === 'user_message')
+  // Computed when the entries change, not at every streamed delta: the messages below are memoised on them.
+  const results = useMemo(() => {
+    const map = new Map<string, EntryView>()
+    for (const e of chat.entries) if (e.kind === 'tool_result') map.set(String(e.toolUseId), e)
+    return map
+  }, [chat.entries])
+  const lastFailure = useMemo(() => chat.entries.findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message'), [chat.entries])
+  // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
+  // or when a pass chosen in the inspector is among them.
+  const [chosenFrom, setShownFrom] = useState<number | null>(null)
+  const shownFrom = chosenFrom ?? Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP)
+  // Fixed once the session has loaded: new entries then add to what is shown.
+  useEffect(() => {
+    if (chat.loaded && chosenFrom === null) setShownFrom(Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP))
+  }, [chat.loaded, chosenFrom, chat.entries.length])
+  useEffect(() => {
+    if (selectedPassId === null) return
+    const at = chat.entries.findIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
+    if (at >= 0 && at < shownFrom) setShownFrom(Math.max(0, at - 10))
+  }, [selectedPassId, chat.entries, shownFrom])
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view; one chosen here is in view.
   useEffect(() => {
     if (selectedPassId === null) return
     document.querySelector(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)?.scrollIntoView({ block: 'nearest' })
-  }, [selectedPassId])
+  }, [selectedPassId, shownFrom])
   const renderEntry = (entry: EntryView): ReactNode => {
     switch (entry.kind) {
       case 'user_message':
@@ -45,41 +65,16 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
       case 'assistant_message': {
         const passId = String(entry.passId)
         return (
-          <div
+          <AssistantMessage
             key={entry.id}
-            className={`msg assistant${passId === selectedPassId ? ' selected' : ''}`}
-            data-entry-kind="assistant_message"
-            data-pass-id={passId}
-            onClick={() => onSelectPass(passId)}
-            // Chosen from the keyboard too: Tab to it, Enter or Space (keys inside it, on a tool call or the
-            // thinking, stay theirs).
-            tabIndex={0}
-            aria-current={passId === selectedPassId ? 'true' : undefined}
-            onKeyDown={(e) => {
-              if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
-                e.preventDefault()
-                onSelectPass(passId)
-              }
-            }}
-            title="Show the pass that produced this message in the inspector"
-          >
-            <div className="msg-who">
-              {inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(passSources.get(passId) ?? source)}
-              {entry.partial ? <span className="partial-tag"> · stopped</span> : null}
-            </div>
-            {((entry.content as Block[]) ?? []).map((b, i) =>
-              b.type === 'text' ? (
-                <MessageText key={i} text={b.text ?? ''} />
-              ) : b.type === 'thinking' ? (
-                <details key={i} className="thinking">
-                  <summary>Thinking</summary>
-                  <div className="msg-text">{b.thinking}</div>
-                </details>
-              ) : b.type === 'tool_use' ? (
-                <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={chat.runningTools.includes(b.id!)} recorded={source !== 'loupe'} />
-              ) : null,
-            )}
-          </div>
+            entry={entry}
+            selected={passId === selectedPassId}
+            onSelectPass={onSelectPass}
+            author={inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(passSources.get(passId) ?? source)}
+            results={results}
+            runningTools={chat.runningTools}
+            recorded={source !== 'loupe'}
+          />
         )
       }
       case 'mode_switched':
@@ -125,9 +120,16 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         return null
     }
   }
+  const hidden = shownFrom
   return (
-    <div className="conversation" aria-live="polite">
-      {chat.entries.map((entry) => {
+    // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
+    <div className="conversation">
+      {hidden > 0 && (
+        <button type="button" className="show-earlier" onClick={() => setShownFrom(Math.max(0, shownFrom - SHOWN_ENTRIES_STEP))}>
+          Show {Math.min(hidden, SHOWN_ENTRIES_STEP)} earlier entries ({hidden} not shown)
+        </button>
+      )}
+      {chat.entries.slice(shownFrom).map((entry) => {
         const rendered = renderEntry(entry)
         // Where a continued conversation goes on in Loupe: after the last entry it brought from Claude Code.
         if (inherited === null || entry.seq !== inherited) return rendered
@@ -164,8 +166,20 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
       {chat.approvals.map((a) => (
         <ApprovalPrompt key={a.toolUseId} sessionId={sessionId} approval={a} />
       ))}
+      <p className="visually-hidden" role="status" data-testid="chat-status">
+        {statusOf(chat)}
+      </p>
     </div>
   )
+}
+
+/** What a screen reader hears of the conversation: a turn started, an approval asked for, the answer in. */
+function statusOf(chat: SessionChat): string {
+  if (!chat.loaded) return ''
+  if (chat.approvals.length > 0) return `Approval needed: ${chat.approvals[0]!.request.summary}`
+  if (chat.running) return 'The agent is working.'
+  const last = chat.entries.findLast((e) => e.kind === 'assistant_message' || e.kind === 'turn_failed' || e.kind === 'user_message')
+  return last?.kind === 'assistant_message' ? 'The agent answered.' : last?.kind === 'turn_failed' ? 'The turn failed.' : ''
 }
 
 /**
@@ -181,6 +195,66 @@ const measuredAfter = (sessionId: string, at: number) => (s: ReturnType<typeof u
 
 /** A number of tokens, with ≈ when it is an estimate. */
 const sized = (n: number | null | undefined, measured: boolean) => (n === null || n === undefined ? '—' : `${measured ? '' : '≈'}${grouped(n)}`)
+
+/**
+ * One answer of the model: its text, thinking and tool calls, chosen (click, Enter or Space) to show its pass in the
+ * inspector. Memoised: streaming, typing and choosing another pass leave the other messages as they are.
+ */
+const AssistantMessage = memo(function AssistantMessage({
+  entry,
+  selected,
+  onSelectPass,
+  author,
+  results,
+  runningTools,
+  recorded,
+}: {
+  entry: EntryView
+  selected: boolean
+  onSelectPass: (passId: string) => void
+  author: string
+  results: ReadonlyMap<string, EntryView>
+  runningTools: ReadonlyArray<string>
+  recorded: boolean
+}) {
+  const passId = String(entry.passId)
+  return (
+    <div
+      className={`msg assistant${selected ? ' selected' : ''}`}
+      data-entry-kind="assistant_message"
+      data-pass-id={passId}
+      onClick={() => onSelectPass(passId)}
+      // Chosen from the keyboard too: Tab to it, Enter or Space (keys inside it, on a tool call or the thinking, stay
+      // theirs).
+      tabIndex={0}
+      aria-current={selected ? 'true' : undefined}
+      onKeyDown={(e) => {
+        if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+          e.preventDefault()
+          onSelectPass(passId)
+        }
+      }}
+      title="Show the pass that produced this message in the inspector"
+    >
+      <div className="msg-who">
+        {author}
+        {entry.partial ? <span className="partial-tag"> · stopped</span> : null}
+      </div>
+      {((entry.content as Block[]) ?? []).map((b, i) =>
+        b.type === 'text' ? (
+          <MessageText key={i} text={b.text ?? ''} />
+        ) : b.type === 'thinking' ? (
+          <details key={i} className="thinking">
+            <summary>Thinking</summary>
+            <div className="msg-text">{b.thinking}</div>
+          </details>
+        ) : b.type === 'tool_use' ? (
+          <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={runningTools.includes(b.id!)} recorded={recorded} />
+        ) : null,
+      )}
+    </div>
+  )
+})
 
 /** A compaction checkpoint: what the model no longer sees, and what replaced it. */
 function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView }) {

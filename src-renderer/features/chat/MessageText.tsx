@@ -1,13 +1,14 @@
-import { Fragment, type ReactNode } from 'react'
+import { Fragment, memo, type ReactNode } from 'react'
 import { parseMarkdown, parseUserText, type Inline, type UserPart } from './markup'
 import './message-text.css'
 
 /**
  * An assistant's text with the Markdown that matters for reading code answers: fenced code blocks, `inline code`,
  * **bold**, *italic*, links (as their text; the address shows on hover) and headings (markup.ts parses it). Every
- * piece is a React text node or element (React escapes text), so no model output can inject markup.
+ * piece is a React text node or element (React escapes text), so no model output can inject markup. Memoised: a
+ * message's markdown is parsed again only when its text changes, not at every render of the chat.
  */
-export function MessageText({ text }: { text: string }) {
+export const MessageText = memo(function MessageText({ text }: { text: string }) {
   // A text block with nothing in it (a model's "\n\n" before a tool call) takes no room.
   if (text.trim() === '') return null
   return (
@@ -23,7 +24,7 @@ export function MessageText({ text }: { text: string }) {
       )}
     </div>
   )
-}
+})
 
 function InlineNodes({ nodes }: { nodes: ReadonlyArray<Inline> }) {
   return (
@@ -73,7 +74,7 @@ function InlineNode({ node }: { node: Inline }): ReactNode {
  * slash command the user ran, what it printed, the caveat written for the model) each become one compact, muted
  * line instead of raw markup, the output and the notes to the model collapsed (markup.ts parses them).
  */
-export function UserMessageText({ text }: { text: string }) {
+export const UserMessageText = memo(function UserMessageText({ text }: { text: string }) {
   return (
     <div className="msg-text">
       {parseUserText(text).map((part, i) => (
@@ -81,7 +82,7 @@ export function UserMessageText({ text }: { text: string }) {
       ))}
     </div>
   )
-}
+})
 
 function UserPartView({ part }: { part: UserPart }): ReactNode {
   switch (part.kind) {
