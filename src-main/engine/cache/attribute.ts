@@ -186,7 +186,10 @@ export function attribute(input: AttributeInput): PassAttribution {
 
   const split = actualSplit ?? predicted.tokens
   const prices = model.prices
-  const missed = prices ? missCost(split, limit.tokens, prices) : { tokens: Math.max(0, limit.tokens - split.read), usd: null }
+  // A read that reached the limit's block lost nothing, whatever the token estimate of that block says: the limit's
+  // tokens are scaled from estimates, and a few tokens of difference are not a miss (its outcome is a full hit).
+  const atLimit = readTokens >= limit.tokens || (limit.position >= 0 && readPosition >= limit.position)
+  const missed = atLimit ? { tokens: 0, usd: prices ? 0 : null } : prices ? missCost(split, limit.tokens, prices) : { tokens: Math.max(0, limit.tokens - split.read), usd: null }
   const actualUsd = prices ? inputCost(split, prices) + outputCost(usage?.output_tokens ?? 0, prices) : null
   const written = actualSplit && actualPosition !== null && agrees !== false ? finishPrediction({ walk, scale, minCacheableTokens: min }, actualPosition, new Map(), []) : predicted
   const facts = factsOf(
@@ -210,7 +213,7 @@ export function attribute(input: AttributeInput): PassAttribution {
     ...(pass.keepWarm ? { keepWarm: true as const } : {}),
     outcome,
     measured: actualSplit !== null,
-    atLimit: readTokens >= limit.tokens || (limit.position >= 0 && readPosition >= limit.position),
+    atLimit,
     cause,
     summary: summaryLine(outcome, walk, readPosition, cause),
     readPath: pathAt(walk, readPosition),

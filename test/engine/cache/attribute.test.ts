@@ -39,6 +39,32 @@ describe('attribute: outcomes and causes', () => {
     expect(out[2]!.prediction.tokens.read).toBe(out[2]!.actual!.tokens.read)
   })
 
+  it('a read the service counts a few tokens short of the estimate is still a full hit with nothing lost: a pass is never said to lose tokens without a cause', () => {
+    const first = attribute({
+      pass: { id: 'p1', seq: 1, model: SONNET, attempts: [{ startedAt: 0, firstByteAt: 0 }], usage: usageFor(w[0]!, -1) },
+      walk: w[0]!,
+      context: EMPTY_CONTEXT,
+      prior: [],
+      previous: null,
+      models: modelsWith(),
+    })
+    for (let short = 0; short <= 40; short += 4) {
+      const exact = usageFor(w[1]!, endOf(w[1]!, 0))
+      // The service's count of the same prefix differs a little from the estimate; the input total is unchanged.
+      const usage = { ...exact, cache_read_input_tokens: exact.cache_read_input_tokens - short, cache_creation_input_tokens: exact.cache_creation_input_tokens + short }
+      const second = attribute({
+        pass: { id: 'p2', seq: 2, model: SONNET, attempts: [{ startedAt: 10_000, firstByteAt: 10_000 }], usage },
+        walk: w[1]!,
+        context: EMPTY_CONTEXT,
+        prior: [first.facts],
+        previous: { facts: first.facts, walk: w[0]!, context: EMPTY_CONTEXT },
+        models: modelsWith(),
+      })
+      if (second.cause.kind === 'none') expect({ short, miss: second.miss.tokens }).toEqual({ short, miss: 0 })
+      if (second.miss.tokens > 0) expect(second.cause.kind).not.toBe('none')
+    }
+  })
+
   it('an idle gap longer than 5 minutes: a miss, with the idle time in the cause and the re-billed tokens priced', () => {
     const out = runSession([
       { request: steady[0]!, at: 0, readPosition: -1 },
