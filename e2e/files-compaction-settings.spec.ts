@@ -230,6 +230,9 @@ test('files: an unsaved edit is kept when another file is opened, marked in the 
     await app.keyboard.press('Control+End')
     await app.keyboard.type('\nKEEP-ME\n')
     await expect(marked('CLAUDE.md')).toHaveCount(1)
+    // Tab leaves the editor for the next control, as it does everywhere else (no tab is typed).
+    await app.keyboard.press('Tab')
+    expect(await editor.evaluate((el) => el.contains(document.activeElement))).toBe(false)
 
     // Another file opened: the draft stays, marked in the tree, and comes back with its file.
     await app.locator('[data-path="docs/style.md"]').click()

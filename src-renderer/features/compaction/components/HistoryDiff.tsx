@@ -18,6 +18,8 @@ const MARK_CLASS: Readonly<Record<Mark, string>> = {
 export function HistoryDiff({ monaco: m, before, after, pairKey }: { monaco: Monaco; before: HistoryText; after: HistoryText; pairKey: string }) {
   const hostRef = useRef<HTMLDivElement>(null)
   const editorRef = useDiffEditor(m, hostRef, {
+    originalAriaLabel: 'What the model saw before the compaction',
+    ariaLabel: 'What the model sees after the compaction',
     wordWrap: 'on',
     diffWordWrap: 'on',
     hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 8, revealLineCount: 20 },

@@ -9,6 +9,9 @@ export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = 
   fontSize: 13,
   lineHeight: 20,
   wordWrap: 'on',
+  // Tab moves the keyboard on to the next control (Save, Apply …), as everywhere else in the app; Ctrl+M switches
+  // the editor to typing tabs, Monaco's own toggle, named in the editor's label.
+  tabFocusMode: true,
   minimap: { enabled: false },
   scrollBeyondLastLine: false,
   stickyScroll: { enabled: false },
@@ -31,7 +34,7 @@ export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, test
   const emitted = useRef(value)
 
   useEffect(() => {
-    const editor = m.editor.create(hostRef.current!, { ...EDIT_OPTIONS, model: m.editor.createModel(value, 'markdown'), ariaLabel: label })
+    const editor = m.editor.create(hostRef.current!, { ...EDIT_OPTIONS, model: m.editor.createModel(value, 'markdown'), ariaLabel: `${label} (Tab moves on; Ctrl+M to type a tab)` })
     editorRef.current = editor
     const sub = editor.onDidChangeModelContent(() => {
       emitted.current = editor.getValue()

@@ -70,6 +70,8 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
 function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: PassView; view: PassView; change: FirstChange }) {
   const hostRef = useRef<HTMLDivElement>(null)
   const editorRef = useDiffEditor(m, hostRef, {
+    originalAriaLabel: 'The earlier pass’s request',
+    ariaLabel: 'This pass’s request',
     hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
     maxComputationTime: 10_000,
   })

@@ -41,7 +41,7 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
   callbacks.current = { onReady, onFile }
 
   useLayoutEffect(() => {
-    const editor = m.editor.create(hostRef.current!, { ...READ_ONLY_OPTIONS, model: null })
+    const editor = m.editor.create(hostRef.current!, { ...READ_ONLY_OPTIONS, model: null, ariaLabel: 'The request’s bytes' })
     editorRef.current = editor
     decorationsRef.current = editor.createDecorationsCollection()
     return () => {
