@@ -222,13 +222,25 @@ test('a pass chosen in the inspector brings its message into view, and a message
   await app.getByTestId('passes-list').getByRole('option').first().click()
   await expect(first).toBeInViewport()
   await expect(first).toHaveAttribute('aria-current', 'true')
-  // Tab to the next answer and press Enter: the inspector shows its pass.
+  // The chosen answer is the conversation's one Tab stop; Down moves to the next answer, Enter chooses it.
   const second = app.locator('.msg.assistant').nth(1)
-  await second.focus()
+  await first.focus()
+  await app.keyboard.press('ArrowDown')
+  await expect(second).toBeFocused()
   await app.keyboard.press('Enter')
   await expect(second).toHaveAttribute('aria-current', 'true')
   // Each turn here is two passes (the read, then the answer): the second answer is pass 2.
   await expect(app.getByTestId('passes-list').getByRole('option', { selected: true }).locator('.insp-seq')).toHaveText('2')
+
+  // Tab crosses the sixteen answers in a few steps: from the mode switch to the message box.
+  await app.getByLabel('Permission mode').focus()
+  let presses = 0
+  while (!(await composer.evaluate((el) => el === document.activeElement)) && presses < 40) {
+    await app.keyboard.press('Tab')
+    presses++
+  }
+  await expect(composer).toBeFocused()
+  expect(presses).toBeLessThan(10)
 })
 
 test('a half-written message survives a change of view or session, and is gone once sent', async ({ app, project }) => {

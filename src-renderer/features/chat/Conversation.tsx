@@ -74,6 +74,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
             results={results}
             runningTools={chat.runningTools}
             recorded={source !== 'loupe'}
+            tabStop={passId === tabStop}
           />
         )
       }
@@ -121,6 +122,11 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     }
   }
   const hidden = shownFrom
+  // One Tab stop for the answers (the chosen one, else the newest); Up and Down move between them (AssistantMessage).
+  const tabStop = useMemo(() => {
+    const shown = chat.entries.slice(shownFrom).filter((e) => e.kind === 'assistant_message')
+    return (shown.find((e) => e.passId === selectedPassId) ?? shown.at(-1))?.passId ?? null
+  }, [chat.entries, shownFrom, selectedPassId])
   return (
     // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
     <div className="conversation">
@@ -208,6 +214,7 @@ const AssistantMessage = memo(function AssistantMessage({
   results,
   runningTools,
   recorded,
+  tabStop,
 }: {
   entry: EntryView
   selected: boolean
@@ -216,22 +223,40 @@ const AssistantMessage = memo(function AssistantMessage({
   results: ReadonlyMap<string, EntryView>
   runningTools: ReadonlyArray<string>
   recorded: boolean
+  /** The conversation's one Tab stop among the answers; the others, and what is inside them, are reached by Up/Down. */
+  tabStop: boolean
 }) {
   const passId = String(entry.passId)
+  const [focusedInside, setFocusedInside] = useState(false)
+  const tabbable = tabStop || focusedInside
   return (
     <div
       className={`msg assistant${selected ? ' selected' : ''}`}
       data-entry-kind="assistant_message"
       data-pass-id={passId}
       onClick={() => onSelectPass(passId)}
-      // Chosen from the keyboard too: Tab to it, Enter or Space (keys inside it, on a tool call or the thinking, stay
-      // theirs).
-      tabIndex={0}
+      // Chosen from the keyboard too: Tab to the answers, Up and Down between them, Enter or Space to choose (keys
+      // inside it, on a tool call or the thinking, stay theirs). Only one answer is in the Tab order at a time, so
+      // Tab crosses a long conversation in one step; an answer reached with the arrows takes its controls in.
+      tabIndex={tabbable ? 0 : -1}
       aria-current={selected ? 'true' : undefined}
+      onFocus={() => setFocusedInside(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocusedInside(false)
+      }}
       onKeyDown={(e) => {
-        if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+        if (e.target !== e.currentTarget) return
+        if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault()
           onSelectPass(passId)
+        } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+          const answers = [...document.querySelectorAll<HTMLElement>('.conversation .msg.assistant[data-pass-id]')]
+          const next = answers[answers.indexOf(e.currentTarget) + (e.key === 'ArrowUp' ? -1 : 1)]
+          if (next) {
+            e.preventDefault()
+            next.focus()
+            next.scrollIntoView({ block: 'nearest' })
+          }
         }
       }}
       title="Show the pass that produced this message in the inspector"
@@ -245,11 +270,11 @@ const AssistantMessage = memo(function AssistantMessage({
           <MessageText key={i} text={b.text ?? ''} />
         ) : b.type === 'thinking' ? (
           <details key={i} className="thinking">
-            <summary>Thinking</summary>
+            <summary tabIndex={tabbable ? undefined : -1}>Thinking</summary>
             <div className="msg-text">{b.thinking}</div>
           </details>
         ) : b.type === 'tool_use' ? (
-          <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={runningTools.includes(b.id!)} recorded={recorded} />
+          <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={runningTools.includes(b.id!)} recorded={recorded} tabbable={tabbable} />
         ) : null,
       )}
     </div>

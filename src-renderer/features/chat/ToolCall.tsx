@@ -74,14 +74,15 @@ export function describeCall(name: string, input: unknown): string {
 
 /** `recorded`: the conversation is a record Loupe did not run (an imported transcript): a call without a result was
  * never answered there, and nothing will answer it now. */
-export function ToolCall({ use, result, running, recorded = false }: { use: ToolUse; result: EntryView | undefined; running: boolean; recorded?: boolean }) {
+/** `tabbable`: false keeps the call out of the Tab order (its message is not the conversation's Tab stop). */
+export function ToolCall({ use, result, running, recorded = false, tabbable = true }: { use: ToolUse; result: EntryView | undefined; running: boolean; recorded?: boolean; tabbable?: boolean }) {
   const outcome = (result?.outcome as string | undefined) ?? (running ? 'running' : recorded ? 'unanswered' : 'waiting')
   const isError = result?.isError === true
   const status = result ? (outcome === 'ran' ? (isError ? 'error' : 'done') : outcome) : outcome
   const subject = describeCall(use.name, use.input)
   return (
     <details className={`tool-call ${status}`} data-tool={use.name} data-status={status}>
-      <summary>
+      <summary tabIndex={tabbable ? undefined : -1}>
         <span className="tool-name">{use.name}</span>
         <span className="tool-subject" title={subject || undefined}>
           {subject}
