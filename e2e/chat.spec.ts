@@ -117,6 +117,8 @@ test('chat: a long conversation opens on its newest entries, shows earlier ones 
     await app.getByTestId('passes-list').focus()
     await app.keyboard.press('Home')
     await expect(first).toHaveAttribute('aria-selected', 'true')
+    // The list keeps the focus and names the selected row, so a screen reader follows it.
+    await expect(app.getByTestId('passes-list')).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id'))!)
     const firstPassId = await first.getAttribute('data-pass-id')
     await expect(app.locator(`.msg.assistant[data-pass-id="${firstPassId}"]`)).toBeInViewport()
     expect(await messages.count()).toBe(90)

@@ -394,6 +394,10 @@ test('closing the palette with Esc gives the keyboard back where it was', async 
   await composer.click()
   await app.keyboard.press('Control+k')
   await expect(app.getByLabel('Type a command')).toBeFocused()
+  // The field keeps the focus while the arrows move the choice; it names the chosen option for a screen reader.
+  await app.keyboard.press('ArrowDown')
+  const chosen = app.getByTestId('palette').getByRole('option', { selected: true })
+  await expect(app.getByLabel('Type a command')).toHaveAttribute('aria-activedescendant', (await chosen.getAttribute('id'))!)
   await app.keyboard.press('Escape')
   await expect(app.getByTestId('palette')).toHaveCount(0)
   await expect(composer).toBeFocused()

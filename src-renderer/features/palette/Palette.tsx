@@ -72,13 +72,13 @@ function PaletteDialog() {
   return (
     <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
       <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="palette">
-        <input ref={input} role="combobox" aria-expanded="true" aria-controls="palette-list" aria-label="Type a command" placeholder="Type a command: compact, theme, edit CLAUDE.md, next pass…" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKeyDown} />
+        <input ref={input} role="combobox" aria-expanded="true" aria-controls="palette-list" aria-activedescendant={shown.length > 0 ? `palette-option-${index}` : undefined} aria-label="Type a command" placeholder="Type a command: compact, theme, edit CLAUDE.md, next pass…" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKeyDown} />
         {shown.length === 0 ? (
           <p className="palette-empty">No command matches “{query}”.</p>
         ) : (
           <ul id="palette-list" role="listbox">
             {shown.map((c, i) => (
-              <li key={c.id} role="option" aria-selected={i === index} onMouseMove={(e) => pointerMoved(e) && i !== index && setIndex(i)} onClick={() => run(i)}>
+              <li key={c.id} id={`palette-option-${i}`} role="option" aria-selected={i === index} onMouseMove={(e) => pointerMoved(e) && i !== index && setIndex(i)} onClick={() => run(i)}>
                 <span className="palette-group">{c.group}</span>
                 <span className="palette-label">{c.label}</span>
                 {c.keys && <span className="kbd">{keysLabel(c.keys)}</span>}

@@ -16,6 +16,7 @@ import { TokenBar, usageTotal } from './TokenBar'
 import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
 const ROW_PX = 26
+const rowId = (passId: string) => `insp-pass-${passId}`
 /** The column heads' row (inspector.css `.insp-row-head`). */
 const HEAD_PX = 22
 
@@ -67,6 +68,8 @@ export function PassesList({ height }: { height: number }) {
   const labels = useMemo(() => (showSession ? sessionLabels(passes.map((p) => ({ id: p.sessionId, title: p.sessionTitle ?? p.sessionId }))) : null), [passes, showSession])
 
   const selectedIndex = liveSelected ? passes.length : passes.findIndex((p) => p.id === selectedId)
+  // The keyboard moves the selection while the list keeps the focus: a screen reader follows the selected row.
+  const activeRowId = liveSelected ? rowId('live') : selectedIndex >= 0 ? rowId(selectedId!) : undefined
   // Keep the selection on screen when it changes from elsewhere (the chat, a new live pass).
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
@@ -101,7 +104,7 @@ export function PassesList({ height }: { height: number }) {
         <span title="attempts">×</span>
         <span>cache</span>
       </div>
-      <div ref={scrollRef} className="insp-passes-scroll" role="listbox" aria-label="Passes" tabIndex={0} onKeyDown={onKeyDown} data-testid="passes-list">
+      <div ref={scrollRef} className="insp-passes-scroll" role="listbox" aria-label="Passes" tabIndex={0} onKeyDown={onKeyDown} data-testid="passes-list" aria-activedescendant={activeRowId}>
         {count === 0 && <div className="insp-empty">{error ? `Could not load the passes: ${error}` : loading ? 'Loading passes…' : 'No pass yet: send a message and each request to the model appears here.'}</div>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
@@ -141,6 +144,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
     <div
       className={`insp-row${selected ? ' selected' : ''}${pass.status !== 'done' ? ` ${pass.status}` : ''}`}
       role="option"
+      id={rowId(pass.id)}
       aria-selected={selected}
       data-pass-id={pass.id}
       data-seq={pass.seq}
@@ -178,7 +182,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
 function LiveRow({ live, selected, sessionLabel, index, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; index: number; onSelect(index: number): void }) {
   const chars = liveChars(live)
   return (
-    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" aria-selected={selected} data-live="true" onClick={() => onSelect(index)}>
+    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" id={rowId('live')} aria-selected={selected} data-live="true" onClick={() => onSelect(index)}>
       <span className="insp-seq">●</span>
       <span className="muted">{clock(live.startedAt)}</span>
       {sessionLabel === null ? <span className="insp-model">{shortModel(live.model)}</span> : <span className="insp-session">{sessionLabel}</span>}
