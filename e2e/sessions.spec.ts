@@ -94,8 +94,10 @@ test('Esc closes the deny form and a dialog first, and stops the turn only when 
   await app.keyboard.press('Escape')
   await expect(dialog).toHaveCount(0)
 
-  // The turn was never stopped: the answer sent after those keys (on the same socket) finds it waiting.
+  // The turn was never stopped: the answer sent after those keys (on the same socket) finds it waiting. The card goes,
+  // and the keyboard goes to the message box, not to the page.
   await approval.getByRole('button', { name: 'Approve once' }).click()
+  await expect(composer).toBeFocused()
   expect(await firstEnd).toBe('end_turn')
 
   // With nothing else open, Esc stops the turn.

@@ -35,6 +35,8 @@ test('a second window follows what the first one does', async ({ app, host }) =>
     await expect(other.locator(`[data-path="${memory}"]`)).toHaveCount(0)
     await app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' }).click()
     await expect(app.getByTestId('open-path')).toHaveText(memory)
+    // Made to be written in: the keyboard is in its editor.
+    await expect.poll(() => app.getByTestId('file-editor').evaluate((el) => el.contains(document.activeElement))).toBe(true)
     await expect(other.locator(`[data-path="${memory}"]`)).toHaveCount(1)
 
     // Compaction settings saved in one window show in the other's form; its own save then keeps them.

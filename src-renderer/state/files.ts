@@ -49,6 +49,8 @@ interface FilesState {
    */
   readonly unsaved: Readonly<Record<string, UnsavedDraft>>
   readonly openError: string | null
+  /** The file (absolute path) whose editor should take the keyboard when shown: one just made. */
+  readonly editorFocus: string | null
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly save: SaveState
   readonly choice: ApplyChoice
@@ -60,6 +62,8 @@ interface FilesState {
   listingFailed(message: string): void
   fileOpened(projectId: string, file: OpenedFileView): void
   fileOpenFailed(message: string): void
+  /** The editor of the file at `absPath` should take the keyboard; null once it has. */
+  editorFocusRequested(absPath: string | null): void
   draftEdited(text: string): void
   diskChanged(disk: { text: string; sha256: string | null; exists: boolean }): void
   /** A save of the file at `absPath` found it changed on disk. */
@@ -108,6 +112,7 @@ export const useFilesStore = create<FilesState>()(
       open: null,
       unsaved: {},
       openError: null,
+      editorFocus: null,
       price: NO_PRICE,
       save: { kind: 'idle' },
       choice: 'now',
@@ -135,6 +140,7 @@ export const useFilesStore = create<FilesState>()(
           return { open, unsaved, openError: null, price: NO_PRICE, save: { kind: 'idle' } }
         }),
       fileOpenFailed: (message) => set({ openError: message }),
+      editorFocusRequested: (absPath) => set({ editorFocus: absPath }),
       draftEdited: (text) => set((s) => (s.open ? { open: { ...s.open, draft: text }, save: s.save.kind === 'saved' || s.save.kind === 'failed' ? { kind: 'idle' } : s.save } : {})),
       diskChanged: (disk) => set((s) => (s.open ? { open: { ...s.open, disk } } : {})),
       // For a file left meanwhile, its draft stays as it was: opened again, the disk's change makes it the merge.

@@ -44,9 +44,13 @@ export async function answerApproval(
   toolUseId: string,
   answer: { kind: 'once' } | { kind: 'always'; rules?: Array<{ tool: string; pattern: string }> } | { kind: 'deny'; reason?: string },
 ): Promise<void> {
+  // Answered from the card (a button, the deny form): the card goes, and the keyboard goes to the message box rather
+  // than to the page. A card that comes next takes it from there (Approval.tsx).
+  const fromCard = document.activeElement?.closest('.approval') != null
   const result = await client.request('approval.answer', { sessionId, toolUseId, answer })
   useChatStore.getState().approvalAnswered(sessionId, toolUseId)
   if (!result.ok) useChatStore.getState().failed(sessionId, result.error.message)
+  if (fromCard) focusMessageBox()
 }
 
 export async function switchMode(sessionId: string, mode: PermissionModeName): Promise<void> {

@@ -167,12 +167,15 @@ function TreeSplitter({ width }: { width: number }) {
   return <div className="splitter-v" role="separator" aria-orientation="vertical" aria-label="Resize the file list" tabIndex={0} onPointerDown={onPointerDown} onKeyDown={(e) => (e.key === 'ArrowLeft' || e.key === 'ArrowRight') && useFilesStore.getState().treeResized(width + (e.key === 'ArrowLeft' ? -20 : 20))} />
 }
 
+const focusTaken = () => useFilesStore.getState().editorFocusRequested(null)
+
 function OpenFileEditor({ session, node }: { session: { id: string; title: string } | null; node: FileNodeView | null }) {
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
   const price = useFilesStore((s) => s.price)
   const choice = useFilesStore((s) => s.choice)
   const save = useFilesStore((s) => s.save)
+  const takeFocus = useFilesStore((s) => s.editorFocus !== null && s.editorFocus === s.open?.base.absPath)
   const saving = useSlow(save.kind === 'saving')
   const dirty = open.draft !== open.base.text || !open.base.exists
   const store = useFilesStore.getState
@@ -209,7 +212,7 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
         <MergePanel key={`${open.base.absPath}\n${open.disk.sha256 ?? 'missing'}`} />
       ) : (
         <>
-          {monaco ? <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={doSave} label={`Edit ${open.base.path}`} testId="file-editor" /> : <p className="muted">Loading the editor…</p>}
+          {monaco ? <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={doSave} label={`Edit ${open.base.path}`} testId="file-editor" takeFocus={takeFocus} onFocused={focusTaken} /> : <p className="muted">Loading the editor…</p>}
           <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />
         </>
       )}

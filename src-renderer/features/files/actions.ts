@@ -57,6 +57,8 @@ export async function createFile(projectId: string, path: string): Promise<void>
     return
   }
   useFilesStore.getState().fileOpened(projectId, result.value)
+  // Made to be written in: the keyboard goes to its editor, not back to the page.
+  useFilesStore.getState().editorFocusRequested(result.value.absPath)
   await reloadListing(projectId)
 }
 

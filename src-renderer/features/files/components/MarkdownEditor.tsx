@@ -24,7 +24,8 @@ export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = 
  * An editable Markdown editor. `value` is what the editor should hold: when it changes from outside (a file opened,
  * a merge taken) the editor takes it; what the user types goes out through `onChange`. `onSave` runs on Ctrl/Cmd-S.
  */
-export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, testId }: { monaco: Monaco; value: string; onChange(text: string): void; onSave?(): void; label: string; testId?: string }) {
+/** `takeFocus`: the editor takes the keyboard (a file just made, to be written in), then says so through `onFocused`. */
+export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, testId, takeFocus = false, onFocused }: { monaco: Monaco; value: string; onChange(text: string): void; onSave?(): void; label: string; testId?: string; takeFocus?: boolean; onFocused?(): void }) {
   const hostRef = useRef<HTMLDivElement>(null)
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
   const handlers = useRef({ onChange, onSave })
@@ -49,6 +50,12 @@ export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, test
     }
     // The editor is made once per Monaco instance; later values arrive through the effect below.
   }, [m, label])
+
+  useEffect(() => {
+    if (!takeFocus || !editorRef.current) return
+    editorRef.current.focus()
+    onFocused?.()
+  }, [takeFocus, onFocused])
 
   // A layout effect runs in the same task as the render it belongs to, so no keystroke can land between the render
   // and this comparison (a passive effect could run after the next keystroke and set an older text back).
