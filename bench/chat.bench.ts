@@ -1,0 +1,168 @@
+/**
+ * Chat figures, measured in Chromium (playwright-core) against the built browser host and its simulator at instant
+ * pace: the time from choosing a session in the sidebar to its newest answer drawn, for a long session (150 turns,
+ * 300 passes, ≈750 entries) and, in the same run as the baseline, a short one (10 turns). The chat draws a long
+ * conversation's newest entries only (src-renderer/features/chat/Conversation.tsx `SHOWN_ENTRIES_STEP`), so the long
+ * session should open about as fast as the short one: the ratio is long / short.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { chromium, type Page } from 'playwright-core'
+import WebSocket from 'ws'
+import { CHROMIUM_ARGS, findChromium } from '../scripts/chromium.cjs'
+import { percentile, round, type Bench } from './bench'
+
+const root = join(__dirname, '..')
+/** The built app: out/ (npm run build); LOUPE_OUT_DIR points elsewhere, e.g. at a build of another checkout. */
+const outDir = process.env.LOUPE_OUT_DIR ?? join(root, 'out')
+const LONG_TURNS = 150
+const SHORT_TURNS = 10
+const WARMUP = 2
+const RUNS = 10
+
+interface Host {
+  readonly url: string
+  call<T>(name: string, input: unknown): Promise<T>
+  /** Sends a message and resolves when its turn has ended. */
+  turn(sessionId: string, text: string): Promise<void>
+  stop(): Promise<void>
+}
+
+async function startHost(home: string): Promise<Host> {
+  const child = spawn(process.execPath, [join(outDir, 'main/server.js'), '--port', '0'], { env: { ...process.env, LOUPE_HOME: home, LOUPE_SIM_PACE: 'instant' }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('http://') && resolve(line.trim()))
+    child.once('exit', (code) => reject(new Error(`host exited ${code}`)))
+  })
+  const [base, token] = url.split('/#token=') as [string, string]
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/rpc?token=${token}`, { origin: base })
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  let id = 0
+  const answers = new Map<number, (result: { ok: boolean; value?: unknown; error?: { message: string } }) => void>()
+  const ended = new Map<string, () => void>()
+  ws.on('message', (data) => {
+    const frame = JSON.parse(data.toString()) as { kind: string; id?: number; name?: string; payload?: { sessionId?: string }; result?: { ok: boolean; value?: unknown } }
+    if (frame.kind === 'response' && frame.id !== undefined) answers.get(frame.id)?.(frame.result!)
+    if (frame.kind === 'event' && frame.name === 'turn.ended' && frame.payload?.sessionId) ended.get(frame.payload.sessionId)?.()
+  })
+  const call = async <T>(name: string, input: unknown): Promise<T> => {
+    const n = ++id
+    const result = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
+      answers.set(n, resolve)
+      ws.send(JSON.stringify({ kind: 'request', id: n, name, input }))
+    })
+    answers.delete(n)
+    if (!result.ok) throw new Error(`${name}: ${result.error?.message}`)
+    return result.value as T
+  }
+  return {
+    url,
+    call,
+    async turn(sessionId, text) {
+      const done = new Promise<void>((resolve) => ended.set(sessionId, resolve))
+      await call('run.start', { sessionId, text })
+      await done
+    },
+    async stop() {
+      ws.close()
+      if (child.exitCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+/** Milliseconds from a click on the session's row to the frame after its newest answer is in the chat. */
+async function openSession(page: Page, sessionId: string, lastPassId: string): Promise<number> {
+  return page.evaluate(
+    async ({ sid, pass }) => {
+      const row = document.querySelector<HTMLElement>(`button.session[data-session-id="${sid}"]`)
+      if (!row) throw new Error(`no row for ${sid}`)
+      const started = performance.now()
+      row.click()
+      await new Promise<void>((resolve) => {
+        const tick = () => {
+          if (document.querySelector(`section.chat[data-session-id="${sid}"] .msg.assistant[data-pass-id="${pass}"]`)) requestAnimationFrame(() => resolve())
+          else requestAnimationFrame(tick)
+        }
+        tick()
+      })
+      return performance.now() - started
+    },
+    { sid: sessionId, pass: lastPassId },
+  )
+}
+
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }))
+  })
+}
+
+const bench: Bench = {
+  figures: ['chat.open_long_session_ms'],
+  async run() {
+    if (!existsSync(join(outDir, 'main/server.js'))) throw new Error('build first: npm run build')
+    const executablePath = findChromium()
+    if (!executablePath) throw new Error('no Chromium found (see scripts/chromium.cjs)')
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-bench-chat-'))
+    const projectRoot = mkdtempSync(join(dir, 'project-'))
+    for (let i = 0; i < 8; i++) writeFileSync(join(projectRoot, `notes${i}.md`), `# Notes ${i}\n\n${'A line of notes about the project. '.repeat(20)}\n`)
+    const host = await startHost(join(dir, 'home'))
+    const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
+    try {
+      const project = await host.call<{ id: string; name: string }>('project.open', { path: projectRoot })
+      const made = async (title: string, turns: number) => {
+        const session = await host.call<{ id: string }>('session.create', { projectId: project.id, title })
+        for (let i = 0; i < turns; i++) await host.turn(session.id, i % 2 === 0 ? `read notes${i % 8}.md` : 'list the files')
+        const passes = await host.call<Array<{ id: string }>>('pass.list', { sessionId: session.id })
+        const state = await host.call<{ entries: unknown[] }>('session.get', { sessionId: session.id })
+        return { id: session.id, lastPassId: passes.at(-1)!.id, passes: passes.length, entries: state.entries.length }
+      }
+      const long = await made('Bench: long', LONG_TURNS)
+      const short = await made('Bench: short', SHORT_TURNS)
+
+      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
+      await page.addInitScript({ content: 'globalThis.__name = (f) => f' })
+      await page.goto(host.url)
+      await page.waitForSelector('html[data-app-ready="true"]')
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(project.name, { exact: true }).click()
+      await page.waitForSelector(`button.session[data-session-id="${long.id}"]`)
+
+      // The two sessions take turns, so both meet the same machine and the same warm engine.
+      const longMs: number[] = []
+      const shortMs: number[] = []
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        await settle(page)
+        const l = await openSession(page, long.id, long.lastPassId)
+        await settle(page)
+        const s = await openSession(page, short.id, short.lastPassId)
+        if (i < WARMUP) continue
+        longMs.push(l)
+        shortMs.push(s)
+      }
+      const ours = percentile(longMs, 50)
+      const baseline = percentile(shortMs, 50)
+      return [
+        {
+          name: 'chat.open_long_session_ms',
+          value: round(ours, 1),
+          unit: 'ms',
+          baseline: round(baseline, 1),
+          ratio: round(ours / baseline, 2),
+          note: `median of ${RUNS}: a ${long.passes}-pass session (${long.entries} entries) against a ${short.passes}-pass one (${short.entries}); p95 ${round(percentile(longMs, 95), 1)} vs ${round(percentile(shortMs, 95), 1)} ms`,
+        },
+      ]
+    } finally {
+      await browser.close()
+      await host.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  },
+}
+
+export default bench
