@@ -41,7 +41,7 @@ describe('attribute: outcomes and causes', () => {
 
   it('a read the service counts a few tokens short of the estimate is still a full hit with nothing lost: a pass is never said to lose tokens without a cause', () => {
     const first = attribute({
-      pass: { id: 'p1', seq: 1, model: SONNET, attempts: [{ startedAt: 0, firstByteAt: 0 }], usage: usageFor(w[0]!, -1) },
+      pass: { id: 'p1', seq: 1, model: steady[0]!.model, attempts: [{ startedAt: 0, firstByteAt: 0 }], usage: usageFor(w[0]!, -1) },
       walk: w[0]!,
       context: EMPTY_CONTEXT,
       prior: [],
@@ -53,7 +53,7 @@ describe('attribute: outcomes and causes', () => {
       // The service's count of the same prefix differs a little from the estimate; the input total is unchanged.
       const usage = { ...exact, cache_read_input_tokens: exact.cache_read_input_tokens - short, cache_creation_input_tokens: exact.cache_creation_input_tokens + short }
       const second = attribute({
-        pass: { id: 'p2', seq: 2, model: SONNET, attempts: [{ startedAt: 10_000, firstByteAt: 10_000 }], usage },
+        pass: { id: 'p2', seq: 2, model: steady[1]!.model, attempts: [{ startedAt: 10_000, firstByteAt: 10_000 }], usage },
         walk: w[1]!,
         context: EMPTY_CONTEXT,
         prior: [first.facts],
