@@ -153,8 +153,11 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     await page.screenshot({ path: 'e2e/screenshots/inspector-raw.png' })
     await inspector.getByRole('button', { name: 'Pretty' }).click()
 
-    // Response view: request-id, usage, the final message.
-    await inspector.getByRole('tab', { name: 'Response' }).click()
+    // Response view: request-id, usage, the final message. The tabs take the arrow keys, as tab lists do.
+    await inspector.getByRole('tab', { name: 'Request' }).focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(inspector.getByRole('tab', { name: 'Response' })).toBeFocused()
+    await expect(inspector.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true')
     const response = inspector.getByTestId('response-view')
     await expect(response).toContainText(last.attempts.at(-1)!.requestId!)
     await expect(response.getByRole('region', { name: 'Final message' })).toContainText('export const x = 1')

@@ -234,6 +234,14 @@ test('a pass chosen in the inspector brings its message into view, and a message
   // Each turn here is two passes (the read, then the answer): the second answer is pass 2.
   await expect(app.getByTestId('passes-list').getByRole('option', { selected: true }).locator('.insp-seq')).toHaveText('2')
 
+  // The top bar's views are one Tab stop, the arrows move between them.
+  await app.getByRole('tab', { name: 'Chat' }).focus()
+  await app.keyboard.press('ArrowRight')
+  await expect(app.getByRole('tab', { name: 'Compaction' })).toHaveAttribute('aria-selected', 'true')
+  await app.keyboard.press('ArrowLeft')
+  await expect(app.getByRole('tab', { name: 'Chat' })).toHaveAttribute('aria-selected', 'true')
+  await expect(app.getByRole('tab', { name: 'Chat' })).toBeFocused()
+
   // Tab crosses the sixteen answers in a few steps: from the mode switch to the message box.
   await app.getByLabel('Permission mode').focus()
   let presses = 0

@@ -16,6 +16,7 @@ import { PassesList, passesListHeight } from './components/PassesList'
 import { RequestView } from './components/RequestView'
 import { LiveResponseView, ResponseView } from './components/ResponseView'
 import { Splitter } from './components/Splitter'
+import { onTablistKeyDown, tabStop } from '../../ui/tablist'
 import './inspector.css'
 
 const VIEWS: ReadonlyArray<{ id: InspectorView; label: string }> = [
@@ -114,9 +115,9 @@ function Detail() {
   const state = usePassView(liveSelected ? null : selectedId)
 
   const tabs = (
-    <div className="insp-tabs" role="tablist" aria-label="Pass views">
+    <div className="insp-tabs" role="tablist" aria-label="Pass views" onKeyDown={onTablistKeyDown}>
       {VIEWS.map((v) => (
-        <button key={v.id} type="button" role="tab" aria-selected={view === v.id} onClick={() => useInspectorStore.getState().viewChosen(v.id)}>
+        <button key={v.id} type="button" role="tab" aria-selected={view === v.id} tabIndex={tabStop(view === v.id)} onClick={() => useInspectorStore.getState().viewChosen(v.id)}>
           {v.label}
         </button>
       ))}
