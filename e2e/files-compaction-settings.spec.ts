@@ -318,6 +318,8 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     const draft = app.getByTestId('draft-detail')
     await expect(draft).toBeVisible()
     await expect(app.getByTestId('draft-card')).toHaveCount(1)
+    // The dry run done, the keyboard is in its summary, to read and edit.
+    await expect.poll(() => app.getByTestId('summary-editor').evaluate((el) => el.contains(document.activeElement))).toBe(true)
     await app.getByTestId('summary-editor').locator('.view-lines').click()
     await app.keyboard.press('Control+End')
     await app.keyboard.type('\nEDITED-SUMMARY-MARKER: the user keeps this line.')

@@ -101,6 +101,9 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   }
   const [busy, setBusy] = useState<'apply' | 'discard' | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
+  // A dry run that just finished here left the keyboard nowhere (its button was disabled while it ran): the summary
+  // to read and edit takes it. One opened while the keyboard is elsewhere leaves it there.
+  const [takeFocus, setTakeFocus] = useState(() => document.activeElement === null || document.activeElement === document.body)
   const slow = useSlow(busy !== null)
   const edited = draft.summary !== null && summary !== draft.summary
   const subject = useMemo(() => ({ kind: 'draft' as const, draft }), [draft])
@@ -127,7 +130,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
       {draft.summary !== null ? (
         <>
           <p className="small muted">The summary the model wrote. Edit it before applying: what stands here is what every later pass sends.</p>
-          <MarkdownEditor monaco={monaco} value={summary} onChange={setSummary} onSave={() => void apply()} label="Edit the summary" testId="summary-editor" />
+          <MarkdownEditor monaco={monaco} value={summary} onChange={setSummary} onSave={() => void apply()} label="Edit the summary" testId="summary-editor" takeFocus={takeFocus} onFocused={() => setTakeFocus(false)} />
         </>
       ) : (
         <p className="muted">Stage 1 reached the target alone: old tool results are trimmed and no summary is needed.</p>
