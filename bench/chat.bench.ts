@@ -5,19 +5,15 @@
  * conversation's newest entries only (src-renderer/features/chat/Conversation.tsx `SHOWN_ENTRIES_STEP`), so the long
  * session should open about as fast as the short one: the ratio is long / short.
  */
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { chromium, type Page } from 'playwright-core'
 import WebSocket from 'ws'
 import { CHROMIUM_ARGS, findChromium } from '../scripts/chromium.cjs'
 import { percentile, round, type Bench } from './bench'
+import { outDir, settle, startBrowserHost } from './support/browser-host'
 
-const root = join(__dirname, '..')
-/** The built app: out/ (npm run build); LOUPE_OUT_DIR points elsewhere, e.g. at a build of another checkout. */
-const outDir = process.env.LOUPE_OUT_DIR ?? join(root, 'out')
 const LONG_TURNS = 150
 const SHORT_TURNS = 10
 const WARMUP = 2
@@ -31,12 +27,10 @@ interface Host {
   stop(): Promise<void>
 }
 
+/** The built host at instant pace, with a contract connection that can wait for a turn to end. */
 async function startHost(home: string): Promise<Host> {
-  const child = spawn(process.execPath, [join(outDir, 'main/server.js'), '--port', '0'], { env: { ...process.env, LOUPE_HOME: home, LOUPE_SIM_PACE: 'instant' }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('http://') && resolve(line.trim()))
-    child.once('exit', (code) => reject(new Error(`host exited ${code}`)))
-  })
+  const host = await startBrowserHost(home, { LOUPE_SIM_PACE: 'instant' })
+  const url = host.url
   const [base, token] = url.split('/#token=') as [string, string]
   const ws = new WebSocket(`${base.replace('http', 'ws')}/rpc?token=${token}`, { origin: base })
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
@@ -68,10 +62,7 @@ async function startHost(home: string): Promise<Host> {
     },
     async stop() {
       ws.close()
-      if (child.exitCode !== null) return
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
+      await host.stop()
     },
   }
 }
@@ -97,11 +88,6 @@ async function openSession(page: Page, sessionId: string, lastPassId: string): P
   )
 }
 
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }))
-  })
-}
 
 const bench: Bench = {
   figures: ['chat.open_long_session_ms'],

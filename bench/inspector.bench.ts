@@ -7,21 +7,17 @@
  *
  * The store is written directly (openStore(...).passes.insert) into a temporary LOUPE_HOME before the host starts.
  */
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { chromium, type Page } from 'playwright-core'
 import WebSocket from 'ws'
 import { openStore } from '../src-main/node/store'
 import type { NewPass, SegmentMeta } from '../src-main/node/store/passes'
 import { CHROMIUM_ARGS, findChromium } from '../scripts/chromium.cjs'
 import { percentile, round, type Bench } from './bench'
+import { outDir, settle, startBrowserHost } from './support/browser-host'
 
-const root = join(__dirname, '..')
-/** The built app: out/ (npm run build); LOUPE_OUT_DIR points elsewhere, e.g. at a build of another checkout. */
-const outDir = process.env.LOUPE_OUT_DIR ?? join(root, 'out')
 const SMALL_PASSES = 5000
 /** More big passes than the view cache keeps (4), so every opening fetches and prepares its pass afresh. */
 const BIG_PASSES = 6
@@ -150,22 +146,6 @@ export function seedStore(home: string, projectRoot: string): { projectName: str
   }
 }
 
-async function startHost(home: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(outDir, 'main/server.js'), '--port', '0'], { env: { ...process.env, LOUPE_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('http://') && resolve(line.trim()))
-    child.once('exit', (code) => reject(new Error(`host exited ${code}`)))
-  })
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
-}
 
 async function contractCall<T>(url: string, name: string, inputs: ReadonlyArray<unknown>): Promise<Array<{ value: T; ms: number }>> {
   const [base, token] = url.split('/#token=') as [string, string]
@@ -203,15 +183,6 @@ async function firstBody(url: string, passId: string): Promise<string> {
   return (await contractCall<{ requestBody: string }>(url, 'pass.get', [{ passId }]))[0]!.value.requestBody
 }
 
-/**
- * Waits until the page has had idle time twice: each opening starts from a quiet page, as when a user clicks,
- * not while the previous opening's trailing work (hashing, background tokenizing) still runs.
- */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }))
-  })
-}
 
 async function openOurs(page: Page, passId: string): Promise<number> {
   return page.evaluate(async (id) => {
@@ -272,7 +243,7 @@ const bench: Bench = {
     const home = join(dir, 'home')
     const projectRoot = mkdtempSync(join(dir, 'project-'))
     const seeded = seedStore(home, projectRoot)
-    const host = await startHost(home)
+    const host = await startBrowserHost(home)
     const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
     try {
       const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
