@@ -70,6 +70,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     await expect(readOnly).toContainText('No other project is open')
     await page.getByLabel('Folder path').fill(work)
     await page.getByRole('button', { name: 'Open folder' }).click()
+    // Opened and shown (its empty state) before going back: a click that came first would be undone by the opening.
+    await expect(page.locator('.main-pane')).toContainText(work.split('/').pop()!)
     await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()
     await page.getByRole('list', { name: 'Sessions' }).getByRole('button').filter({ hasText: 'start phoenix' }).first().click()
     await readOnly.getByRole('button', { name: 'Continue as a Loupe session' }).click()
