@@ -86,20 +86,11 @@ test('chat: a long conversation opens on its newest entries, shows earlier ones 
     await openProjectWithSession(app, dir)
     const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
     // Built through the contract, one turn after another (each: the message, the call, its result, the answer).
-    const { WebSocket } = await import('ws')
-    const ws = new WebSocket(`${host.baseUrl.replace('http://', 'ws://')}/rpc?token=${host.token}`, { origin: host.baseUrl })
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
-    let ended: () => void = () => {}
-    ws.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as { kind: string; name?: string; payload?: { sessionId: string } }
-      if (frame.kind === 'event' && frame.name === 'turn.ended' && frame.payload?.sessionId === sessionId) ended()
-    })
     for (let i = 0; i < 45; i++) {
-      const done = new Promise<void>((resolve) => (ended = resolve))
-      ws.send(JSON.stringify({ kind: 'request', id: i + 1, name: 'run.start', input: { sessionId, text: 'list the files' } }))
-      await done
+      const ended = appEvent(app, 'turn.ended')
+      await rpc(host, 'run.start', { sessionId, text: 'list the files' })
+      await ended
     }
-    ws.close()
 
     await app.reload()
     await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)

@@ -56,13 +56,7 @@ client.on('project.opened', (p) => useProjectsStore.getState().projectAppeared(p
 client.on('files.changed', (e) => {
   if (useFilesStore.getState().projectId === e.projectId) void reloadListing(e.projectId)
 })
-client.on('session.created', (s) => {
-  sessions().sessionAppeared(s)
-  // A session in a project this window has not heard of (the proxy made it for a new client's captures): list it.
-  if (!useProjectsStore.getState().projects.some((p) => p.id === s.projectId)) {
-    void client.request('project.list', {}).then((r) => r.ok && useProjectsStore.getState().projectsLoaded(r.value))
-  }
-})
+client.on('session.created', (s) => sessions().sessionAppeared(s))
 client.on('session.renamed', (s) => sessions().sessionRenamed(s))
 client.on('session.deleted', (p) => sessions().sessionDeleted(p.sessionId))
 

@@ -61,7 +61,7 @@ interface ChatState {
   activityListed(activities: ReadonlyArray<{ sessionId: string; activity: ListedActivity }>): void
 }
 
-/** A pass or a tool started: whatever the list said, the turn is running now, and no longer waiting for an approval. */
+/** A pass or a tool started, or an approval was answered: the turn is running now, no longer waiting for an approval. */
 const stillRunning = (s: SessionChat): ListedActivity => (s.listedActivity ? 'running' : null)
 
 export const useChatStore = create<ChatState>()((set) => {
@@ -115,7 +115,7 @@ export const useChatStore = create<ChatState>()((set) => {
     turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [], listedActivity: null })),
     approvalRequested: (sessionId, approval) =>
       update(sessionId, (s) => ({ approvals: [...s.approvals.filter((a) => a.toolUseId !== approval.toolUseId), approval], listedActivity: null })),
-    approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId) })),
+    approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId), listedActivity: stillRunning(s) })),
     toolStarted: (sessionId, id) => update(sessionId, (s) => ({ runningTools: [...s.runningTools, id], listedActivity: stillRunning(s) })),
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),

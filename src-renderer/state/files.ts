@@ -133,7 +133,7 @@ export const useFilesStore = create<FilesState>()(
                 base: kept.base,
                 draft: kept.draft,
                 // Changed on disk since the draft was left: the merge shows both, as for a change seen while open.
-                disk: kept.base.sha256 === file.sha256 && kept.base.exists === file.exists ? null : { text: file.text, sha256: file.sha256, exists: file.exists },
+                disk: kept.base.sha256 === file.sha256 ? null : { text: file.text, sha256: file.sha256, exists: file.exists },
                 minePath: null,
               }
             : { projectId, base: file, draft: file.text, disk: null, minePath: null }

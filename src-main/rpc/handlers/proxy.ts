@@ -5,7 +5,8 @@ import type { Services } from '../services'
 
 /**
  * The capture proxy switch. The proxy lives as long as the host process; its recorded passes reach the renderer as
- * `pass.completed` (the inspector of a captured session updates live) and its new sessions as `session.created`; a
+ * `pass.completed` (the inspector of a captured session updates live) and its new sessions as `session.created`
+ * (after `project.opened` for their project); a
  * start or a stop is announced as `proxy.changed`, so every window's panel shows whether it runs.
  */
 export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' | 'proxy.stop' | 'proxy.status'> {
@@ -16,7 +17,12 @@ export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' 
     dataDir: services.info.dataDir,
     modelKind: () => services.info.model.kind,
     log: services.log,
-    onSessionCreated: (session) => events.emit('session.created', session),
+    onSessionCreated: (session) => {
+      // The captured project may be new too (the first client ever recorded): every window lists it first.
+      const project = services.store.projects.get(session.projectId)
+      if (project) events.emit('project.opened', project)
+      events.emit('session.created', session)
+    },
     onPassRecorded: (sessionId, pass) => events.emit('pass.completed', { sessionId, pass: pass as never }),
   })
   services.atClose(() => proxy.stop())

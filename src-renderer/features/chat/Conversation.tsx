@@ -1,4 +1,4 @@
-import { Fragment, memo, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
@@ -37,21 +37,26 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   const lastFailure = useMemo(() => chat.entries.findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message'), [chat.entries])
   // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
   // or when a pass chosen in the inspector is among them.
-  const [chosenFrom, setShownFrom] = useState<number | null>(null)
+  const [chosenFrom, setChosenFrom] = useState<number | null>(null)
   const shownFrom = chosenFrom ?? Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP)
   // Fixed once the session has loaded: new entries then add to what is shown.
   useEffect(() => {
-    if (chat.loaded && chosenFrom === null) setShownFrom(Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP))
+    if (chat.loaded && chosenFrom === null) setChosenFrom(Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP))
   }, [chat.loaded, chosenFrom, chat.entries.length])
   useEffect(() => {
     if (selectedPassId === null) return
     const at = chat.entries.findIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
-    if (at >= 0 && at < shownFrom) setShownFrom(Math.max(0, at - 10))
+    if (at >= 0 && at < shownFrom) setChosenFrom(Math.max(0, at - 10))
   }, [selectedPassId, chat.entries, shownFrom])
-  // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view; one chosen here is in view.
+  // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here
+  // is in view. Showing earlier entries does not move the view back to the chosen pass.
+  const scrolledTo = useRef<string | null>(null)
   useEffect(() => {
-    if (selectedPassId === null) return
-    document.querySelector(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)?.scrollIntoView({ block: 'nearest' })
+    if (selectedPassId === null || scrolledTo.current === selectedPassId) return
+    const message = document.querySelector(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)
+    if (!message) return
+    scrolledTo.current = selectedPassId
+    message.scrollIntoView({ block: 'nearest' })
   }, [selectedPassId, shownFrom])
   const renderEntry = (entry: EntryView): ReactNode => {
     switch (entry.kind) {
@@ -121,7 +126,6 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         return null
     }
   }
-  const hidden = shownFrom
   // One Tab stop for the answers (the chosen one, else the newest); Up and Down move between them (AssistantMessage).
   const tabStop = useMemo(() => {
     const shown = chat.entries.slice(shownFrom).filter((e) => e.kind === 'assistant_message')
@@ -130,9 +134,9 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   return (
     // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
     <div className="conversation">
-      {hidden > 0 && (
-        <button type="button" className="show-earlier" onClick={() => setShownFrom(Math.max(0, shownFrom - SHOWN_ENTRIES_STEP))}>
-          Show {Math.min(hidden, SHOWN_ENTRIES_STEP)} earlier entries ({hidden} not shown)
+      {shownFrom > 0 && (
+        <button type="button" className="show-earlier" onClick={() => setChosenFrom(Math.max(0, shownFrom - SHOWN_ENTRIES_STEP))}>
+          Show {Math.min(shownFrom, SHOWN_ENTRIES_STEP)} earlier entries ({shownFrom} not shown)
         </button>
       )}
       {chat.entries.slice(shownFrom).map((entry) => {

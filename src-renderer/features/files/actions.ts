@@ -57,12 +57,12 @@ export async function createFile(projectId: string, path: string): Promise<void>
     return
   }
   useFilesStore.getState().fileOpened(projectId, result.value)
-  // Made to be written in: the keyboard goes to its editor, not back to the page.
+  // Made to be written in: the keyboard goes to its editor, not back to the page. The listing follows from the
+  // files.changed event, as in every window (main.tsx).
   useFilesStore.getState().editorFocusRequested(result.value.absPath)
-  await reloadListing(projectId)
 }
 
-/** Reads the listing again without clearing what is shown (after a save here, or one in another window). */
+/** Reads the listing again without clearing what is shown (on files.changed, from this window's save or another's). */
 export async function reloadListing(projectId: string): Promise<void> {
   const result = await client.request('files.list', { projectId })
   if (result.ok) useFilesStore.getState().listingLoaded(projectId, result.value)
@@ -97,7 +97,10 @@ export async function priceDraft(sessionId: string, path: string, kind: 'instruc
   store.priceLoaded(draft, now.value, later.value)
 }
 
-/** Saves the open file; applies it now when asked. A change on disk since it was opened comes back as a merge. */
+/**
+ * Saves the open file; applies it now when asked. A change on disk since it was opened comes back as a merge. The
+ * listing follows from the files.changed event the save sends to every window.
+ */
 export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice): Promise<void> {
   const store = useFilesStore.getState()
   const open = store.open
@@ -124,7 +127,6 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
       store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
     }
   }
-  await reloadListing(open.projectId)
 }
 
 /**
