@@ -5,6 +5,7 @@
  */
 import type { CacheMissReason } from '../../engine/ports'
 import type { WireRequest } from '../../engine/model/wire'
+import { wireRequestOf } from '../../engine/model/wire-body'
 import type { SnapshotOrigin } from '../../engine/prompt/snapshot'
 import type { EntryDescriber, EntryDescription, MessageOrigin, PassContext, SectionPrint } from '../../engine/cache'
 import type { Store } from '../store'
@@ -13,11 +14,13 @@ import type { StoredSegment } from '../store/passes'
 type Json = Record<string, unknown>
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** The request body as sent. The capture adds `stream` and `diagnostics`, which the walk ignores. */
+/**
+ * The request body as sent, in block form: a captured foreign agent may have sent `system` or a message's content
+ * as a string. The capture adds `stream` and `diagnostics`, which the walk ignores.
+ */
 export function requestFromBody(body: string): WireRequest | null {
   try {
-    const parsed = JSON.parse(body) as unknown
-    return isRecord(parsed) && typeof parsed.model === 'string' && Array.isArray(parsed.messages) ? (parsed as unknown as WireRequest) : null
+    return wireRequestOf(JSON.parse(body) as unknown)
   } catch {
     return null
   }

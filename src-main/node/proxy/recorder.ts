@@ -20,7 +20,7 @@ import { joinParts, splitRecord } from '../store/body-split'
 import type { NewPass, PassStatus, PassSummary, SegmentMeta, SplitRequest } from '../store/passes'
 import { markSession, nameProject } from '../transcripts/origins'
 import type { Exchange } from './forward'
-import { wireRequestOf } from './normalise'
+import { wireRequestOf } from '../../engine/model/wire-body'
 import { decodeBody, readResponse } from './response'
 
 export const CAPTURED_PROJECT_NAME = 'Captured requests'

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { attributePass } from '../../../src-main/node/cache'
-import { wireRequestOf } from '../../../src-main/node/proxy/normalise'
+import { wireRequestOf } from '../../../src-main/engine/model/wire-body'
 import { openStore } from '../../../src-main/node/store'
 import { sessionOrigin } from '../../../src-main/node/transcripts/origins'
 import { API_KEY, foreignClient, proxyRig, SYSTEM, tappedSimulator, TOOLS, type ProxyRig, type TappedSimulator } from './harness'
@@ -104,6 +104,13 @@ describe('the capture proxy, with the SDK as a foreign client', () => {
       }
     } finally {
       fresh.close()
+    }
+    // After a restart nothing is given: each pass, the string-form one included, is read back from its stored body.
+    const restarted = openStore(join(proxy.dir, 'loupe.db'))
+    try {
+      for (const pass of recorded) expect(attributePass(restarted, pass.id, { onError: (err) => { throw err } })).toEqual(pass.attribution)
+    } finally {
+      restarted.close()
     }
   })
 

@@ -1,9 +1,10 @@
 /**
- * A foreign agent's request in the block form the cache engine walks. The API accepts a string wherever a list of
+ * A request body in the block form the cache engine walks: a foreign agent's as the proxy captured it, or any
+ * stored body read back. The API accepts a string wherever a list of
  * text blocks may stand (`system: "…"`, `content: "…"`) and caches it as one text block, so the string becomes
  * that block; nothing else changes, and message and block positions stay where they were on the wire.
  */
-import type { WireRequest } from '../../engine/model/wire'
+import type { WireRequest } from './wire'
 
 type Json = Record<string, unknown>
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
