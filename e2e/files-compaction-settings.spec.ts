@@ -217,6 +217,44 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
   }
 })
 
+test('files: the tree is one Tab stop, walked with the arrow keys, and Enter opens the file the keyboard is on', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    const tree = app.getByRole('tree', { name: 'Instructions' })
+    const item = (path: string) => tree.locator(`[role="treeitem"][data-tree-path="${path}"]`)
+    await expect(item('docs/style.md')).toHaveCount(1)
+    // One row takes Tab; the others are reached with the arrows.
+    await expect(tree.locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1)
+    const entry = tree.locator('[role="treeitem"][tabindex="0"]')
+    await entry.focus()
+    await expect(item('CLAUDE.md')).toBeFocused()
+    // Right goes into the file's imports, Left back to the file that imports it.
+    await app.keyboard.press('ArrowRight')
+    await expect(item('docs/style.md')).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
+    await expect(item('docs/style.md')).toHaveAttribute('aria-selected', 'true')
+    // The editor opening does not take the keyboard away from the tree.
+    await expect(item('docs/style.md')).toBeFocused()
+    await app.keyboard.press('ArrowLeft')
+    await expect(item('CLAUDE.md')).toBeFocused()
+    await app.keyboard.press('End')
+    await expect(item('docs/style.md')).toBeFocused()
+    await app.keyboard.press('Home')
+    await app.keyboard.press(' ')
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    // Tab leaves the tree at once, and Shift+Tab comes back to the row it left.
+    await app.keyboard.press('Tab')
+    await expect(tree.locator('[role="treeitem"]:focus')).toHaveCount(0)
+    await app.keyboard.press('Shift+Tab')
+    await expect(item('CLAUDE.md')).toBeFocused()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: an unsaved edit is kept when another file is opened, marked in the tree, asked about before a reload, and merged when the disk changed meanwhile', async ({ app }) => {
   const dir = fixtureProject()
   try {
@@ -395,6 +433,8 @@ test('compaction in progress: the summary streams into the view with its tokens 
       await send(page, 'read README.md')
       await send(page, 'read src/parser.ts')
     } finally {
+      // The page leaves before its host stops, so nothing it loads or reconnects to fails under it.
+      await page.goto('about:blank')
       await quick.stop()
     }
     const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
@@ -468,6 +508,7 @@ test('compaction in progress: the summary streams into the view with its tokens 
       const passes = (await rpc(slow, 'pass.list', { sessionId: await sessionIdOf(slow) })) as Array<{ kind: string; status: string }>
       expect(passes.at(-1)).toMatchObject({ kind: 'summary', status: 'cancelled' })
     } finally {
+      await page.goto('about:blank')
       await slow.stop()
     }
   } finally {

@@ -4,6 +4,7 @@
  * block, and its imports below it.
  */
 import type { FileNodeView, FilesListingView } from '../../../../src-preload/contract'
+import { useMemo, useState, type KeyboardEvent } from 'react'
 import { grouped } from '../../../ui/format'
 
 const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = {
@@ -28,25 +29,17 @@ interface Props {
 export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props) {
   return (
     <nav className="files-tree" aria-label="Instruction and memory files">
-      <h2>Instructions</h2>
+      <h2 id="files-tree-instructions">Instructions</h2>
       {listing.instructions.length === 0 ? (
         <p className="muted small">No instruction file yet. Create an AGENTS.md below to tell the agent how this project builds and tests.</p>
       ) : (
-        <ul role="tree">
-          {listing.instructions.map((n) => (
-            <Node key={`${n.path}:${n.tier}`} node={n} depth={0} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
-          ))}
-        </ul>
+        <Tree labelledBy="files-tree-instructions" nodes={listing.instructions} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
       )}
-      <h2>Memory</h2>
+      <h2 id="files-tree-memory">Memory</h2>
       {listing.memory.length === 0 ? (
         <p className="muted small">No memory yet: facts the agent saves with remember land here.</p>
       ) : (
-        <ul role="tree">
-          {listing.memory.map((n) => (
-            <Node key={n.path} node={n} depth={0} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
-          ))}
-        </ul>
+        <Tree labelledBy="files-tree-memory" nodes={listing.memory} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
       )}
       <p className="files-budget muted small" data-testid="files-budget">
         Session block ≈ {grouped(listing.sessionBlockTokens)} tokens · instructions {grouped(listing.usedChars)} of {grouped(listing.budgetChars)} characters
@@ -81,16 +74,101 @@ export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props
   )
 }
 
-function Node({ node, depth, openPath, unsaved, onOpen }: { node: FileNodeView; depth: number; openPath: string | null; unsaved: ReadonlySet<string>; onOpen(path: string): void }) {
+interface TreeProps {
+  readonly labelledBy: string
+  readonly nodes: readonly FileNodeView[]
+  readonly openPath: string | null
+  readonly unsaved: ReadonlySet<string>
+  onOpen(path: string): void
+}
+
+/**
+ * One tree, one Tab stop (the WAI-ARIA tree pattern): the keyboard enters at the open file, or the last one it
+ * was on, or the first; Up and Down move through the rows, Home and End to the ends, Left to the file that
+ * imports this one, Right to its first import, Enter or Space opens. The tree never folds: an instruction file's
+ * imports are part of what it sends.
+ */
+function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
+  const [current, setCurrent] = useState<string | null>(null)
+  const paths = useMemo(() => flatten(nodes), [nodes])
+  // The row that takes Tab: the last one the keyboard was on while it is still listed, else the open file, else the first.
+  const tabStop = current !== null && paths.includes(current) ? current : openPath !== null && paths.includes(openPath) ? openPath : (paths[0] ?? null)
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const item = (event.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')
+    if (item === null) return
+    const items = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]')]
+    const at = items.indexOf(item)
+    let next: HTMLElement | null | undefined = null
+    switch (event.key) {
+      case 'ArrowDown': next = items[at + 1]; break
+      case 'ArrowUp': next = items[at - 1]; break
+      case 'Home': next = items[0]; break
+      case 'End': next = items[items.length - 1]; break
+      case 'ArrowLeft': next = item.parentElement?.closest<HTMLElement>('[role="treeitem"]'); break
+      case 'ArrowRight': next = item.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]'); break
+      case 'Enter':
+      case ' ': {
+        event.preventDefault()
+        const path = item.dataset.treePath
+        if (path !== undefined) onOpen(path)
+        return
+      }
+      default: return
+    }
+    event.preventDefault()
+    next?.focus()
+  }
+
+  return (
+    <ul role="tree" aria-labelledby={labelledBy} onKeyDown={onKeyDown}>
+      {nodes.map((n) => (
+        <Node key={`${n.path}:${n.tier}`} node={n} depth={0} openPath={openPath} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={setCurrent} />
+      ))}
+    </ul>
+  )
+}
+
+function flatten(nodes: readonly FileNodeView[]): string[] {
+  return nodes.flatMap((n) => [n.path, ...flatten(n.children)])
+}
+
+interface NodeProps {
+  readonly node: FileNodeView
+  readonly depth: number
+  readonly openPath: string | null
+  readonly tabStop: string | null
+  readonly unsaved: ReadonlySet<string>
+  onOpen(path: string): void
+  onFocusRow(path: string): void
+}
+
+function Node({ node, depth, openPath, tabStop, unsaved, onOpen, onFocusRow }: NodeProps) {
   const status = STATUS[node.status]
   const edited = unsaved.has(node.absPath)
+  const open = node.path === openPath
+  // Named by its own row: a treeitem's content includes its imports, which would otherwise be read as its name.
+  const name = [node.path, status.label, edited ? 'unsaved changes' : '', node.tokens > 0 ? `about ${grouped(node.tokens)} tokens` : ''].filter((p) => p !== '').join(', ')
   return (
-    <li role="treeitem" aria-selected={node.path === openPath} aria-expanded={node.children.length > 0 ? true : undefined}>
-      <button
-        type="button"
-        className={`files-node${node.path === openPath ? ' open' : ''}`}
+    <li
+      role="treeitem"
+      aria-label={name}
+      aria-selected={open}
+      aria-expanded={node.children.length > 0 ? true : undefined}
+      tabIndex={node.path === tabStop ? 0 : -1}
+      data-tree-path={node.path}
+      onFocus={(event) => {
+        // Focus bubbles from an import's row through every file above it: only the row focused counts.
+        if (event.target === event.currentTarget) onFocusRow(node.path)
+      }}
+    >
+      <div
+        className={`files-node${open ? ' open' : ''}`}
         style={{ paddingLeft: 6 + depth * 16 }}
-        onClick={() => onOpen(node.path)}
+        onClick={(event) => {
+          event.stopPropagation()
+          onOpen(node.path)
+        }}
         title={node.reason ?? node.absPath}
         data-path={node.path}
         data-status={node.status}
@@ -106,7 +184,7 @@ function Node({ node, depth, openPath, unsaved, onOpen }: { node: FileNodeView; 
         )}
         <span className={`chip ${status.tone}`}>{status.label}</span>
         <span className="files-node-tokens muted">{node.tokens > 0 ? `≈${grouped(node.tokens)} tok` : ''}</span>
-      </button>
+      </div>
       {(node.reason || node.patterns.length > 0) && (
         <div className="files-node-reason muted small" style={{ paddingLeft: 12 + depth * 16 }}>
           {node.patterns.length > 0 ? `when a read or edit matches ${node.patterns.join(', ')}` : node.reason}
@@ -115,7 +193,7 @@ function Node({ node, depth, openPath, unsaved, onOpen }: { node: FileNodeView; 
       {node.children.length > 0 && (
         <ul role="group">
           {node.children.map((c) => (
-            <Node key={c.path} node={c} depth={depth + 1} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
+            <Node key={c.path} node={c} depth={depth + 1} openPath={openPath} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={onFocusRow} />
           ))}
         </ul>
       )}
