@@ -35,7 +35,10 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
     await expect(checkpoint.locator('.checkpoint-head')).toHaveText(/→ [\d,]+ tokens$/)
     const measured = (await checkpoint.locator('.checkpoint-head').textContent())!.match(/→ ([\d,]+) tokens/)![1]!
     await app.keyboard.press('Alt+2')
-    const card = (await app.getByTestId('checkpoint-card').first().textContent())!.match(/→ ([\d.,]+)(k?) tokens/)!
+    // The view loads its checkpoints as it opens: wait for the card's measured size before reading it.
+    const cardElement = app.getByTestId('checkpoint-card').first()
+    await expect(cardElement).toContainText(/→ [\d.,]+k? tokens/)
+    const card = (await cardElement.textContent())!.match(/→ ([\d.,]+)(k?) tokens/)!
     const cardTokens = Number(card[1]!.replace(/,/g, '')) * (card[2] ? 1000 : 1)
     // The card writes 18.2k where the chat writes 18,238: the same figure to the card's precision.
     expect(Math.abs(cardTokens - Number(measured.replace(/,/g, '')))).toBeLessThan(card[2] ? 100 : 1)

@@ -2,12 +2,40 @@
  * Playwright fixtures: each test gets its own browser host (`node out/main/server.js`) with a temporary
  * LOUPE_HOME, and a page opened on its URL that has received `app.ready`. Waits are on app events, never sleeps.
  */
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as playwrightTest, expect, type BrowserContext, type Page } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+
+/**
+ * Every page a test opens is watched: an uncaught exception or a `console.error` in the renderer fails the test
+ * that caused it, with the messages, even when every assertion passed.
+ */
+const base = playwrightTest.extend<{ pageErrors: string[] }>({
+  pageErrors: async ({ context }, use, testInfo) => {
+    const errors: string[] = []
+    const watch = (page: Page) => {
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}${error.stack ? `\n${error.stack.split('\n').slice(0, 4).join('\n')}` : ''}`))
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`console.error: ${message.text()}`)
+      })
+    }
+    context.pages().forEach(watch)
+    context.on('page', watch)
+    await use(errors)
+    // A test that failed already says why; these would only bury it.
+    if (errors.length > 0 && testInfo.status === testInfo.expectedStatus) {
+      throw new Error(`the page reported ${errors.length} error(s):\n${errors.join('\n')}`)
+    }
+  },
+  // The page is made after the watcher, so its first load is watched too.
+  page: async ({ page, pageErrors }, use) => {
+    void pageErrors
+    await use(page)
+  },
+})
 
 export interface BrowserHostProcess {
   readonly url: string
@@ -105,23 +133,26 @@ export async function chooseTheme(page: Page, which: 'light' | 'dark' | 'system'
   await nextFrame(page)
 }
 
+/**
+ * A test's host, started with `env` added. Its pages close before it stops: a page left open would try to reconnect
+ * to it, and the failed attempts would be reported as the test's page errors.
+ */
+export function hostFixture(env: NodeJS.ProcessEnv = {}) {
+  return async ({ context }: { context: BrowserContext }, use: (host: BrowserHostProcess) => Promise<void>) => {
+    const host = await startHost(env)
+    await use(host)
+    await Promise.all(context.pages().map((p) => p.close()))
+    await host.stop()
+  }
+}
+
 /** The `test` of a spec whose host runs with `env` added (a Claude Code folder, the simulator's pace). */
 export function testWithHostEnv(env: NodeJS.ProcessEnv) {
-  return base.extend<{ host: BrowserHostProcess }>({
-    host: async ({}, use) => {
-      const host = await startHost(env)
-      await use(host)
-      await host.stop()
-    },
-  })
+  return base.extend<{ host: BrowserHostProcess }>({ host: hostFixture(env) })
 }
 
 export const test = base.extend<{ host: BrowserHostProcess; app: Page }>({
-  host: async ({}, use) => {
-    const host = await startHost()
-    await use(host)
-    await host.stop()
-  },
+  host: hostFixture(),
   app: async ({ page, host }, use) => {
     await openApp(page, host.url)
     await use(page)

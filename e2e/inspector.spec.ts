@@ -12,15 +12,9 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import WebSocket from 'ws'
 import type { PassDetailView } from '../src-preload/contract'
-import { appEvent, expect, openApp, startHost, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, hostFixture, openApp, test as base, type BrowserHostProcess } from './fixtures'
 
-const test = base.extend<{ host: BrowserHostProcess }>({
-  host: async ({}, use) => {
-    const host = await startHost({ LOUPE_SIM_PACE: 'instant' })
-    await use(host)
-    await host.stop()
-  },
-})
+const test = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'instant' }) })
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-inspector-'))
@@ -225,13 +219,7 @@ test('remembers its layout and lists a whole project', async ({ page, host }) =>
 
 test.describe('live', () => {
   // The realistic pace streams for a second or two, long enough to watch the pass fill in.
-  const live = base.extend<{ host: BrowserHostProcess }>({
-    host: async ({}, use) => {
-      const host = await startHost({ LOUPE_SIM_PACE: 'realistic' })
-      await use(host)
-      await host.stop()
-    },
-  })
+  const live = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'realistic' }) })
 
   live('a pass appears as soon as it is sent and fills in as the response streams', async ({ page, host }) => {
     const projectDir = fixtureProject()

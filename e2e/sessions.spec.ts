@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { appEvent, expect, openApp, openProjectWithSession, rpc, startHost, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, openApp, openProjectWithSession, hostFixture, rpc, test as base, type BrowserHostProcess } from './fixtures'
 
 // A Claude Code projects folder holding one real session, for the imported-session tests. Its working folder is
 // made to exist on this machine (a temporary "spotter"), so the import files it under that project and it can be
@@ -22,11 +22,7 @@ const transcript = readFileSync(join(__dirname, '..', 'test', 'fixtures', 'real'
 writeFileSync(join(transcriptDir, 'tool_heavy.jsonl'), transcript.replaceAll('"cwd":"/home/marco/projects/spotter"', `"cwd":${JSON.stringify(spotter)}`))
 
 const test = base.extend<{ host: BrowserHostProcess; app: Page; project: string }>({
-  host: async ({}, use) => {
-    const host = await startHost({ CLAUDE_CONFIG_DIR: configDir })
-    await use(host)
-    await host.stop()
-  },
+  host: hostFixture({ CLAUDE_CONFIG_DIR: configDir }),
   app: async ({ page, host }, use) => {
     await openApp(page, host.url)
     await use(page)

@@ -37,10 +37,16 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
   return editorRef
 }
 
-/** Shows `original` against `modified`, disposing the models they replace. */
+/** Shows `original` against `modified`, disposing the models they replace once the editor has let go of them. */
 export function setDiffTexts(m: Monaco, editor: monaco.editor.IStandaloneDiffEditor, original: string, modified: string, language: string): void {
   const previous = editor.getModel()
   editor.setModel({ original: m.editor.createModel(original, language), modified: m.editor.createModel(modified, language) })
-  previous?.original.dispose()
-  previous?.modified.dispose()
+  if (previous === null) return
+  // The diff editor releases the replaced pair's diff computation in a timeout of its own (diffEditorWidget
+  // setDiffModel), which is what cancels it. Disposed before then, a computation still waiting on the worker finds its
+  // models gone and throws "no diff result available"; this timeout is queued after Monaco's, so it runs after it.
+  setTimeout(() => {
+    previous.original.dispose()
+    previous.modified.dispose()
+  }, 0)
 }
