@@ -736,7 +736,8 @@ export const events = {
   'settings.changed': z.object({ projectId: z.string().nullable() }),
   /** An approval was answered (in any window): every window drops its card. */
   'approval.answered': z.object({ sessionId: z.string(), toolUseId: z.string() }),
-  'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string() }),
+  /** `unrecorded`: why the turn failed, when the store refused to keep it (it is in no entry, so it is said here). */
+  'turn.ended': z.object({ sessionId: z.string(), runId: z.string(), reason: z.string(), unrecorded: z.string().optional() }),
   /** What answers the next pass changed (an API key set or removed in Settings): the simulator or the API. */
   'endpoint.changed': ModelEndpointSchema,
   'compaction.started': z.object({ sessionId: z.string(), compactionId: z.string(), trigger: z.enum(['auto', 'manual', 'partial', 'tool']), focus: z.string().nullable(), dryRun: z.boolean() }),

@@ -70,7 +70,10 @@ client.on('approval.requested', (p) => chat().approvalRequested(p.sessionId, { t
 client.on('tool.started', (p) => chat().toolStarted(p.sessionId, p.toolUseId))
 client.on('tool.finished', (p) => chat().toolFinished(p.sessionId, p.toolUseId))
 client.on('approval.answered', (p) => chat().approvalAnswered(p.sessionId, p.toolUseId))
-client.on('turn.ended', (p) => chat().turnEnded(p.sessionId))
+client.on('turn.ended', (p) => {
+  chat().turnEnded(p.sessionId)
+  if (p.unrecorded !== undefined) chat().failed(p.sessionId, p.unrecorded)
+})
 connectCompactionEvents()
 connectSettingsEvents()
 installShortcuts()

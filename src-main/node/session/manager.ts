@@ -89,7 +89,7 @@ export class SessionManager {
     }
     if (event.type === 'turn_ended') {
       this.flush(sessionId)
-      events.emit('turn.ended', { sessionId, runId: event.runId, reason: event.result.reason })
+      events.emit('turn.ended', { sessionId, runId: event.runId, reason: event.result.reason, ...('unrecorded' in event.result ? { unrecorded: event.result.unrecorded } : {}) })
       return
     }
     if (event.type === 'compaction') {

@@ -60,7 +60,11 @@ export interface RuntimeDeps {
 }
 
 /** How a run ended: a turn's reason, or what a compaction asked for in the chat did. */
-export type RunResult = TurnResult | { readonly reason: 'compacted' | 'nothing_to_compact' | 'compaction_failed' | 'cancelled'; readonly passes: number }
+export type RunResult =
+  | TurnResult
+  | { readonly reason: 'compacted' | 'nothing_to_compact' | 'compaction_failed' | 'cancelled'; readonly passes: number }
+  /** The run failed and its failure could not be written to the session either (the store refused): said only here. */
+  | { readonly reason: 'error'; readonly passes: number; readonly unrecorded: string }
 
 export type RuntimeEvent =
   | { readonly type: 'loop'; readonly event: LoopEvent }
@@ -493,12 +497,20 @@ export class SessionRuntime {
       } catch (err) {
         // A bug in the loop: the session stays valid (entries are only ever appended), and the user sees why.
         this.deps.log.error('run failed', { sessionId: this.sessionId, error: err instanceof Error ? err.stack : String(err) })
-        this.appendAndEmit(
-          this.sessionLog.append([
-            { kind: 'turn_failed', message: `Loupe failed while running the turn: ${err instanceof Error ? err.message : String(err)}`, errorKind: 'internal', retryable: true },
-            { kind: 'turn_ended', reason: 'error' },
-          ]),
-        )
+        const message = `Loupe failed while running the turn: ${err instanceof Error ? err.message : String(err)}`
+        try {
+          this.appendAndEmit(
+            this.sessionLog.append([
+              { kind: 'turn_failed', message, errorKind: 'internal', retryable: true },
+              { kind: 'turn_ended', reason: 'error' },
+            ]),
+          )
+        } catch (recordErr) {
+          // The failure was the store itself (locked by another program, read-only, its disk full): writing that the
+          // turn failed fails the same way. The turn still ends, in every window, with the reason.
+          this.deps.log.error('run failure not recorded', { sessionId: this.sessionId, error: recordErr instanceof Error ? recordErr.message : String(recordErr) })
+          return { reason: 'error', passes: 0, unrecorded: `${message}. The session could not be written to either, so this is not kept in it: ${recordErr instanceof Error ? recordErr.message : String(recordErr)}` }
+        }
         return { reason: 'error', passes: 0 }
       }
     })()
@@ -511,6 +523,9 @@ export class SessionRuntime {
         this.emitCompaction({ type: 'failed', compactionId: this.liveCompaction.compactionId, reason: 'failed', message: 'The compaction stopped with an error. The conversation is unchanged.' })
       }
       this.deps.emit({ type: 'turn_ended', runId: id, result })
+    }).catch((err: unknown) => {
+      // Nothing may escape as an unhandled rejection: it would end the whole process, every session with it.
+      this.deps.log.error('turn end not announced', { sessionId: this.sessionId, error: err instanceof Error ? err.stack : String(err) })
     })
     return { id, done }
   }

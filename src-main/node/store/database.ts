@@ -30,6 +30,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
     migrate(db)
+    // A file this process may read but not write (read-only, or on a read-only mount) opens without complaint, and
+    // would fail only at the first pass. Writing the schema version back, unchanged, is the smallest write: it fails
+    // here, at once, with SQLITE_READONLY, and the store is refused with what to do.
+    db.pragma(`user_version = ${schemaVersion(db)}`)
     return db
   } catch (err) {
     db?.close()
@@ -39,7 +43,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
 
 /** SQLite's words for why a store would not open, turned into what happened to which file and what to do. */
 function openFailure(file: string, err: unknown): string {
-  const code = (err as { code?: unknown }).code
+  const raw = (err as { code?: unknown }).code
+  // SQLite's extended codes (SQLITE_READONLY_DIRECTORY: the file can be written, its folder cannot) say the same.
+  const code = typeof raw === 'string' && raw.startsWith('SQLITE_READONLY') ? 'SQLITE_READONLY' : raw
   const message = err instanceof Error ? err.message : String(err)
   const aside = `Move ${file} aside (Loupe then starts with an empty store), or choose another data folder (LOUPE_HOME).`
   switch (code) {

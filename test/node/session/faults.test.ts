@@ -90,6 +90,28 @@ describe('the loop against the simulator with faults', () => {
     expect(after.entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
   }, 60_000)
 
+  it('ends a turn the store refuses to record with the reason in the turn.ended event, and the app keeps serving', async () => {
+    const s = await setup([])
+    const ended = new Promise<{ reason: string; unrecorded?: string }>((resolve) => {
+      const off = s.app.events.subscribe((name, p) => {
+        if (name === 'turn.ended') {
+          off()
+          resolve(p as { reason: string; unrecorded?: string })
+        }
+      })
+    })
+    // Every write now fails as on a read-only or locked database file.
+    s.app.services.store.db.pragma('query_only = ON')
+    await s.call('run.start', { sessionId: s.sessionId, text: 'read README.md' })
+    const end = await ended
+    expect(end.reason).toBe('error')
+    expect(end.unrecorded).toMatch(/^Loupe failed while running the turn: .*readonly.*\. The session could not be written to either, so this is not kept in it: .*readonly/)
+    // The process is still up and the session still answers; once the store takes writes again, so do turns.
+    expect((await s.call<{ entries: unknown[] }>('session.get', { sessionId: s.sessionId })).entries).toEqual([])
+    s.app.services.store.db.pragma('query_only = OFF')
+    expect(await s.turn(() => s.call('run.start', { sessionId: s.sessionId, text: 'read README.md' }))).toBe('end_turn')
+  })
+
   it('keeps the partial answer when the user stops a slow stream', async () => {
     const s = await setup([], 'realistic')
     const firstDelta = new Promise<void>((resolve) => s.app.events.subscribe((name) => name === 'stream.delta' && resolve()))

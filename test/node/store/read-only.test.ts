@@ -1,0 +1,62 @@
+/**
+ * A store file this process can read but not write is refused when it is opened, with what to do, instead of
+ * opening and failing at the first pass. The opening runs in a child process without write permission: as another
+ * user when the tests run as root (root writes whatever the file's mode says), else on a file and folder made
+ * read-only.
+ */
+import { spawnSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../../src-main/node/store/database'
+
+const NOBODY = 65534
+const asRoot = process.getuid?.() === 0
+let dir = ''
+afterEach(() => {
+  chmodSync(dir, 0o755)
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function openInChild(file: string): string {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'read-only-child.ts'), file], {
+    encoding: 'utf8',
+    cwd: join(__dirname, '..', '..', '..'),
+    ...(asRoot ? { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: dir } } : {}),
+  })
+  if (result.status !== 0) throw new Error(`child failed (${result.status}): ${result.stderr}`)
+  return result.stdout.trim()
+}
+
+describe.skipIf(process.platform === 'win32')('a read-only store', () => {
+  const refused = (file: string) => `refused: ${file} is read-only: Loupe writes every pass to it. Make it and its folder writable, or choose another data folder (LOUPE_HOME).`
+
+  it('is refused at open when the file is read-only, though reading it works', () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
+    const file = join(dir, 'loupe.db')
+    openDatabase(file).close()
+    chmodSync(file, 0o444)
+    // The folder stays writable: SQLite makes its journal files there, and every read succeeds.
+    chmodSync(dir, 0o777)
+    expect(openInChild(file)).toBe(refused(file))
+  })
+
+  it('is refused at open when its folder is read-only (SQLite cannot make its journal there)', () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
+    const file = join(dir, 'loupe.db')
+    openDatabase(file).close()
+    chmodSync(file, 0o666)
+    chmodSync(dir, 0o555)
+    expect(openInChild(file)).toBe(refused(file))
+  })
+
+  it('opens when it can be written', () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
+    const file = join(dir, 'loupe.db')
+    openDatabase(file).close()
+    chmodSync(file, 0o666)
+    chmodSync(dir, 0o777)
+    expect(openInChild(file)).toBe('opened')
+  })
+})
