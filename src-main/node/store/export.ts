@@ -2,6 +2,7 @@
  * A session as one JSON document — its row, state, entries, passes, their segment rows and every blob they use —
  * and back. Importing an export gives the same rows, so exporting again gives the same document.
  */
+import Database from 'better-sqlite3'
 import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic-write'
@@ -107,37 +108,91 @@ function checkAttempts(attempts: unknown): void {
   }
 }
 
+/** The ids the contract takes (src-preload/contract.ts `Id`): a row imported with another could never be asked for. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/
+
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v)
+
 /**
- * Imports an export into `projectId`. Refuses a document of another format or version, and a session that is
- * already in the store (its id is kept, so an import is identical to what was exported).
+ * Every row of the document belongs to the session it imports, and every entry body reads as an entry: a file made
+ * by hand could otherwise add entries to another session of the store, or blocks to another session's pass, or a
+ * body that breaks every later read of the session.
+ */
+function checkRows(d: SessionExport, sessionId: string): void {
+  const own = (table: string, row: unknown, i: number): Row => {
+    if (!isRow(row)) throw new ImportError(`${table}[${i}] is not a row`)
+    return row
+  }
+  d.entries.forEach((row, i) => {
+    const e = own('entries', row, i)
+    if (e.session_id !== sessionId) throw new ImportError(`entries[${i}] belongs to another session (${String(e.session_id)}), not ${sessionId}`)
+    if (typeof e.id !== 'string' || !ID.test(e.id)) throw new ImportError(`entries[${i}] has no valid id`)
+    let body: unknown
+    try {
+      body = JSON.parse(String(e.body))
+    } catch {
+      throw new ImportError(`entries[${i}].body is not JSON`)
+    }
+    if (!isRow(body) || typeof body.kind !== 'string') throw new ImportError(`entries[${i}].body is not an entry (no kind)`)
+  })
+  const passIds = new Set<string>()
+  d.passes.forEach((row, i) => {
+    const p = own('passes', row, i)
+    if (p.session_id !== sessionId) throw new ImportError(`passes[${i}] belongs to another session (${String(p.session_id)}), not ${sessionId}`)
+    if (typeof p.id !== 'string' || !ID.test(p.id)) throw new ImportError(`passes[${i}] has no valid id`)
+    passIds.add(p.id)
+  })
+  d.passBlocks.forEach((row, i) => {
+    const b = own('passBlocks', row, i)
+    if (!passIds.has(String(b.pass_id))) throw new ImportError(`passBlocks[${i}] belongs to a pass this export does not hold (${String(b.pass_id)})`)
+  })
+}
+
+/**
+ * Imports an export into `projectId`. Refuses a document of another format or version, a session that is already in
+ * the store (its id is kept, so an import is identical to what was exported), and rows that do not belong to it or
+ * do not fit the store's tables; a refused import writes nothing.
  */
 export function importSession(db: Db, doc: unknown, projectId: string): string {
   const d = doc as Partial<SessionExport> | null
-  if (!d || d.format !== EXPORT_FORMAT) throw new ImportError('not a Loupe session export')
+  if (!isRow(d) || d.format !== EXPORT_FORMAT) throw new ImportError('not a Loupe session export')
   if (d.version !== EXPORT_VERSION) throw new ImportError(`unsupported export version ${String(d.version)}`)
-  if (!d.session || !Array.isArray(d.entries) || !Array.isArray(d.passes) || !Array.isArray(d.passBlocks) || typeof d.blobs !== 'object' || d.blobs === null) {
+  if (!isRow(d.session) || !Array.isArray(d.entries) || !Array.isArray(d.passes) || !Array.isArray(d.passBlocks) || !isRow(d.blobs)) {
     throw new ImportError('the export is incomplete')
   }
-  const sessionId = String(d.session.id)
+  const sessionId = d.session.id
+  if (typeof sessionId !== 'string' || !ID.test(sessionId)) throw new ImportError('session.id is not a session id (letters, digits, _ and -, at most 64)')
   if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new ImportError(`session ${sessionId} is already in the store`)
+  checkRows(d as SessionExport, sessionId)
+  try {
+    insertAll(db, d as SessionExport, projectId)
+  } catch (err) {
+    if (err instanceof ImportError) throw err
+    // A constraint or a column the store does not have: the file does not fit, and the transaction wrote nothing.
+    if (err instanceof Database.SqliteError) throw new ImportError(`the export does not fit this store: ${err.message}`)
+    throw err
+  }
+  return sessionId
+}
+
+function insertAll(db: Db, d: SessionExport, projectId: string): void {
   db.transaction(() => {
     const repo = new BlobRepo(db)
-    for (const [hash, text] of Object.entries(d.blobs!)) {
+    for (const [hash, text] of Object.entries(d.blobs)) {
       if (repo.put(String(text)) !== hash) throw new ImportError(`blob ${hash.slice(0, 12)}… does not match its text`)
     }
     // A subagent's session exported alone names a parent this store may not have: it comes in as a session of its
     // own (its origin_ref still says where it came from) rather than not at all.
-    const parent = d.session!.parent_session_id
+    const parent = d.session.parent_session_id
     const parentHere = typeof parent === 'string' && db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(parent) !== undefined
     insertRow(db, 'sessions', { ...d.session, project_id: projectId, ...(parent !== undefined && !parentHere ? { parent_session_id: null } : {}) })
-    for (const e of d.entries!) insertRow(db, 'entries', { ...e, body: encodeEntryBody(String(e.body)) })
-    for (const p of d.passes!) {
+    for (const e of d.entries) insertRow(db, 'entries', { ...e, body: encodeEntryBody(String(e.body)) })
+    for (const p of d.passes) {
       checkAttempts(p.attempts)
       insertRow(db, 'passes', hashesToKeys('passes', p))
     }
-    for (const b of d.passBlocks!) insertRow(db, 'pass_blocks', hashesToKeys('pass_blocks', b))
+    for (const b of d.passBlocks) insertRow(db, 'pass_blocks', hashesToKeys('pass_blocks', b))
   })()
-  return sessionId
 }
 
 /** Largest export file accepted for import. */

@@ -75,3 +75,33 @@ it('collects garbage even when an attempt names a response that is not hex', () 
     .run(s.id, Buffer.from(a.blobs.put('{}'), 'hex'), JSON.stringify([{ responseHash: 'zz' }]))
   expect(a.blobs.collectGarbage()).toBe(1)
 })
+
+it('refuses rows that belong to another session, a session id the app cannot name, bodies that are not entries, and columns the store lacks, writing nothing', () => {
+  const project = a.projects.open('/tmp/p', 1)
+  const s = a.sessions.create(project.id, 'x', 1)
+  a.entries.append(s.id, [{ kind: 'user_message', content: [{ type: 'text', text: 'hello' }] }], 2)
+  const doc = exportSession(a.db, s.id)!
+  const target = b.projects.open('/tmp/q', 1)
+  const victim = b.sessions.create(target.id, 'victim', 1)
+  b.entries.append(victim.id, [{ kind: 'user_message', content: [{ type: 'text', text: 'mine' }] }], 2)
+  const entry = doc.entries[0]!
+  const cases: Array<[unknown, RegExp]> = [
+    [{ ...doc, session: { ...doc.session, id: 'ses_new' }, entries: [{ ...entry, session_id: victim.id, seq: 999 }] }, /^entries\[0\] belongs to another session/],
+    [{ ...doc, session: { ...doc.session, id: 'bad id/../x' } }, /^session\.id is not a session id/],
+    [{ ...doc, entries: [{ ...entry, body: '{not json' }] }, /^entries\[0\]\.body is not JSON$/],
+    [{ ...doc, entries: [{ ...entry, body: '[1]' }] }, /^entries\[0\]\.body is not an entry/],
+    [{ ...doc, session: { ...doc.session, zzz: 1 } }, /^the export does not fit this store: .*zzz/],
+    [{ ...doc, passBlocks: [{ pass_id: 'pas_elsewhere', ordinal: 0 }] }, /^passBlocks\[0\] belongs to a pass this export does not hold/],
+    // An entry id the store already has (another session's): a constraint, said as the file not fitting.
+    [{ ...doc, entries: [{ ...entry, id: b.entries.list(victim.id)[0]!.id }] }, /^the export does not fit this store: UNIQUE constraint failed/],
+  ]
+  for (const [bad, message] of cases) {
+    expect(() => importSession(b.db, bad, target.id)).toThrow(message)
+    expect(() => importSession(b.db, bad, target.id)).toThrow(ImportError)
+  }
+  // Nothing was written: the victim has its one entry, and no session came in.
+  expect(b.entries.list(victim.id).map((e) => e.kind)).toEqual(['user_message'])
+  expect(b.db.prepare('SELECT id FROM sessions').pluck().all()).toEqual([victim.id])
+  // The untouched document still imports.
+  expect(importSession(b.db, doc, target.id)).toBe(s.id)
+})
