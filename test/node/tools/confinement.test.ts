@@ -63,6 +63,13 @@ describe('no file tool reaches outside the root', () => {
     const all = await session.call('glob', { pattern: '**/*' })
     expect(all.content).not.toContain('secret.txt\n')
     expect(all.content).not.toMatch(/link-out\//)
+    // A link as the pattern's first folders is where the crawl would start: it is not entered, and says so.
+    for (const pattern of ['link-out/*', 'link-out/**/*.txt', './link-out/**', '{link-out,src}/**/*']) {
+      const through = await session.call('glob', { pattern })
+      expect(through, pattern).toMatchObject({ kind: 'ok' })
+      expect(through.content, pattern).not.toContain('secret.txt')
+    }
+    expect((await session.call('glob', { pattern: 'link-out/**/*.txt' })).content).toBe('No files match link-out/**/*.txt: link-out is a symbolic link, and searches do not follow links. Search where it points, if that is inside the project, by its own path.')
   })
 
   it.each(rg === null ? ['off'] : ['off', rg])('does not search through links out of the root (ripgrep: %s)', async (ripgrep) => {
