@@ -79,8 +79,14 @@ export interface BreakpointView {
   readonly foundPath: string | null
 }
 
+/**
+ * The shape and rules an attribution was made under. A stored attribution of another version is made again when it
+ * is next needed (2: a prefix below the model's minimum no longer lowers the best possible hit).
+ */
+export const ATTRIBUTION_VERSION = 2
+
 export interface PassAttribution {
-  readonly version: 1
+  readonly version: typeof ATTRIBUTION_VERSION
   readonly passId: string
   readonly model: string
   readonly startedAt: number
@@ -206,7 +212,7 @@ export function attribute(input: AttributeInput): PassAttribution {
   const ours = previous?.walk ? apiDivergence(previous.walk, walk) : 'no_previous'
   const api = pass.apiDiagnosis === undefined ? 'not_asked' : pass.apiDiagnosis
   return {
-    version: 1,
+    version: ATTRIBUTION_VERSION,
     passId: pass.id,
     model: pass.model,
     startedAt: now,

@@ -1,12 +1,13 @@
 /**
  * The cause of a read that stopped short of the best possible hit, found in this order:
  *
- * 1. the limit itself was nothing: first pass, idle longer than any TTL, prefix below the minimum;
+ * 1. the limit itself was nothing: first pass, idle longer than any TTL;
  * 2. the model changed since the previous pass (the cache is per model);
  * 3. a block before the limit differs from the previous pass: the first one, with what produced it;
- * 4. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
+ * 4. the prefix up to the limit is below the model's minimum, so no entry could hold it;
+ * 5. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
  *    pass whose response had not begun), or sat beyond the 20-block lookback of every breakpoint;
- * 5. nothing was ever written there: the previous pass got no response, or no breakpoint covered that prefix.
+ * 6. nothing was ever written there: the previous pass got no response, or no breakpoint covered that prefix.
  */
 import type { PassRecord, PreviousPass } from './attribute'
 import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type MissCause } from './causes'
@@ -36,7 +37,7 @@ export interface CauseInput {
 }
 
 export function findCause(input: CauseInput): MissCause {
-  const { walk, previous, state, now, readPosition, limit, scale, model } = input
+  const { walk, previous, state, now, readPosition, limit, model } = input
   if (limit.position >= 0 && readPosition >= limit.position) {
     const stripped = limit.thinkingStrippedFrom
     if (stripped === undefined) return { kind: 'none', label: 'only the new tail paid' }
@@ -58,12 +59,6 @@ export function findCause(input: CauseInput): MissCause {
       const idle = limit.idleMs ?? 0
       return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `${ttlLabel(idle, LONGEST_TTL_MS)}, longer than any TTL` }
     }
-    case 'below_minimum': {
-      // The largest prefix this request marked: even that is too short to be cached.
-      const last = walk.breakpoints.at(-1)
-      const tokens = last === undefined ? scale.total() : scale.at(last)
-      return { kind: 'below_minimum', tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: ${formatTokens(tokens)} tokens < ${formatTokens(model.minCacheableTokens)} for ${model.id}` }
-    }
     case 'new_tail':
       break
   }
@@ -73,6 +68,10 @@ export function findCause(input: CauseInput): MissCause {
   if (previous?.walk) {
     const d = contentDivergence(previous.walk, walk)
     if (d && d.position <= limit.position) return changedBlock(input, d.position, d.reason)
+  }
+  if (limit.belowMinimum) {
+    // The prefix the previous pass could have left for this one, unchanged, is too short for any entry.
+    return { kind: 'below_minimum', tokens: limit.tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: the ${formatTokens(limit.tokens)} tokens before the new tail are fewer than the ${formatTokens(model.minCacheableTokens)} ${model.id} caches` }
   }
 
   // The prefix up to the limit is what the previous pass sent: look for the entry that should have been read.

@@ -12,7 +12,7 @@
  * read are kept once per store, from the passes of every session the app sent (source `loupe`); the passes of
  * other agents (the capture proxy) and of imported transcripts went to other caches and keep their own.
  */
-import { attribute, CacheTimeline, contextFromPlan, type ModelLookup, type PassAttribution, type PassCacheFacts, type PassContext, type RequestWalk } from '../../engine/cache'
+import { ATTRIBUTION_VERSION, attribute, CacheTimeline, contextFromPlan, type ModelLookup, type PassAttribution, type PassCacheFacts, type PassContext, type RequestWalk } from '../../engine/cache'
 import type { CacheMissReason, Hasher } from '../../engine/ports'
 import type { WireRequest } from '../../engine/model/wire'
 import type { PromptPlan } from '../../engine/prompt/plan'
@@ -165,7 +165,7 @@ function loadShared(store: Store, shared: SharedEntries, at: number): void {
   const from = at - SHARED_WINDOW_MS
   if (shared.loadedFrom !== null && shared.loadedFrom <= from) return
   for (const row of store.passes.attributionsSince(from, shared.loadedFrom ?? Number.POSITIVE_INFINITY)) {
-    if (!shared.facts.has(row.id) && isAttribution(row.attribution)) share(shared, row.attribution.facts)
+    if (!shared.facts.has(row.id) && hasFacts(row.attribution)) share(shared, row.attribution.facts)
   }
   shared.loadedFrom = from
 }
@@ -175,8 +175,17 @@ function localClock(at: number): string {
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
 }
 
+/**
+ * What another session's pass did to the cache: its facts, which kept their shape since version 1, so an older
+ * attribution of a session nobody opened since still counts in the shared cache.
+ */
+function hasFacts(value: unknown): value is Pick<PassAttribution, 'facts'> {
+  const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
+  return (version === 1 || version === ATTRIBUTION_VERSION) && typeof (value as { facts?: unknown }).facts === 'object'
+}
+
 function isAttribution(value: unknown): value is PassAttribution {
-  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === 1 && typeof (value as { facts?: unknown }).facts === 'object'
+  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === ATTRIBUTION_VERSION && typeof (value as { facts?: unknown }).facts === 'object'
 }
 
 /**

@@ -3,6 +3,7 @@
  * answer. Passes that were never attributed are attributed first.
  */
 import {
+  ATTRIBUTION_VERSION,
   CacheState,
   priceEdit,
   summarizeSession,
@@ -36,7 +37,7 @@ export interface SessionCacheReport extends SessionCacheSummary {
 }
 
 function isAttribution(value: unknown): value is PassAttribution {
-  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === 1
+  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === ATTRIBUTION_VERSION
 }
 
 export function sessionCacheSummary(store: Store, sessionId: string, options: CacheSummaryOptions = {}): SessionCacheReport {

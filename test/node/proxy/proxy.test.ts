@@ -77,7 +77,7 @@ describe('the capture proxy, with the SDK as a foreign client', () => {
     const passes = proxy.store.passes.list(proxy.recorder.capturedSessions()[0]!.sessionId)
     expect(passes).toHaveLength(2)
     expect(passes[1]!.usage!.cache_read_input_tokens).toBeGreaterThan(0)
-    expect((passes[1]!.attribution as { version?: number }).version).toBe(1)
+    expect((passes[1]!.attribution as { version?: number }).version).toBe(2)
   })
 
   it('attributes each captured pass as the cache engine does from the stored pass, without reading it back', async () => {
