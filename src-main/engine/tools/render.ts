@@ -79,13 +79,18 @@ export function renderGlobResult(pattern: string, paths: ReadonlyArray<string>, 
   return capOutput(paths.slice(0, GLOB_MAX_RESULTS).join('\n') + more + ignored, TOOL_OUTPUT_MAX_CHARS, 'head', 'Use a narrower pattern.')
 }
 
-/** `matches` are `path:line:text` lines; `stoppedEarly` when the search stopped at GREP_MAX_MATCHES. */
-export function renderGrepResult(pattern: string, where: string, matches: ReadonlyArray<string>, stoppedEarly: boolean): string {
-  if (matches.length === 0) return `No matches for /${pattern}/ in ${where === '.' ? 'the project' : where}.`
+/**
+ * `matches` are `path:line:text` lines; `stoppedEarly` when the search stopped at GREP_MAX_MATCHES; `incomplete`, why
+ * the search did not cover everything it should have (it timed out, files could not be read), said even when nothing
+ * matched, so "no matches" is never taken for "not there".
+ */
+export function renderGrepResult(pattern: string, where: string, matches: ReadonlyArray<string>, stoppedEarly: boolean, incomplete: string | null = null): string {
+  const gap = incomplete === null ? '' : `\n[Incomplete: ${incomplete}]`
+  if (matches.length === 0) return `No matches for /${pattern}/ in ${where === '.' ? 'the project' : where}.${gap}`
   const more = stoppedEarly
     ? `\n[Stopped after ${GREP_MAX_MATCHES} matches. Narrow the search with path or glob, or a more specific pattern.]`
     : ''
-  return capOutput(matches.join('\n') + more, TOOL_OUTPUT_MAX_CHARS, 'head', 'Narrow the search with path or glob, or a more specific pattern.')
+  return capOutput(matches.join('\n') + more + gap, TOOL_OUTPUT_MAX_CHARS, 'head', 'Narrow the search with path or glob, or a more specific pattern.')
 }
 
 export type CommandEnd =

@@ -25,7 +25,10 @@ export interface GrepRequest {
 export interface GrepMatches {
   /** `path:line:text`, path relative to the root. */
   readonly lines: ReadonlyArray<string>
+  /** Stopped at GREP_MAX_MATCHES. */
   readonly stoppedEarly: boolean
+  /** Why some of what should have been searched was not (a timeout, unreadable files), or absent. */
+  readonly incomplete?: string
 }
 
 export function globFilter(glob: string | undefined): (rel: string) => boolean {
@@ -42,11 +45,19 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
   const regex = new RegExp(request.pattern)
   const wanted = globFilter(request.glob)
   const lines: string[] = []
+  // Folders and files that could not be read: said with the result, so "no matches" is not taken for "not there".
+  let unreadable = 0
+  const skipped = (err: unknown): null => {
+    const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined
+    // Skipped on purpose (not a regular file, over the size limit) or gone since it was listed: not a gap.
+    if (code !== 'ENOTREGULAR' && code !== 'ETOOLARGE' && code !== 'ENOENT') unreadable++
+    return null
+  }
 
   const searchFile = async (rel: string): Promise<void> => {
     const abs = join(request.rootReal, rel)
     // Links, FIFOs, devices and files over the limit are skipped without blocking (regular-file.ts).
-    const bytes = await readRegularFile(abs, { maxBytes: GREP_MAX_FILE_BYTES, noFollow: true }).catch(() => null)
+    const bytes = await readRegularFile(abs, { maxBytes: GREP_MAX_FILE_BYTES, noFollow: true }).catch(skipped)
     if (bytes === null || isBinary(bytes)) return
     const fileLines = splitLines(bytes.toString('utf8'))
     for (let i = 0; i < fileLines.length && lines.length <= GREP_MAX_MATCHES; i++) {
@@ -55,7 +66,7 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
   }
 
   const walk = async (folderRel: string): Promise<void> => {
-    const entries = await readdir(join(request.rootReal, folderRel), { withFileTypes: true }).catch(() => [])
+    const entries = (await readdir(join(request.rootReal, folderRel), { withFileTypes: true }).catch(skipped)) ?? []
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const entry of entries) {
       if (lines.length > GREP_MAX_MATCHES || request.signal.aborted) return
@@ -71,5 +82,8 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
 
   if (request.startIsFile) await searchFile(request.start)
   else await walk(request.start)
-  return { lines: lines.slice(0, GREP_MAX_MATCHES), stoppedEarly: lines.length > GREP_MAX_MATCHES }
+  const stoppedEarly = lines.length > GREP_MAX_MATCHES
+  // Counted only over a search that went to the end: one stopped at the match limit left the rest unread anyway.
+  const incomplete = unreadable > 0 && !stoppedEarly ? `${unreadable} ${unreadable === 1 ? 'file or folder' : 'files or folders'} could not be read (permissions, names too long, I/O errors) and ${unreadable === 1 ? 'was' : 'were'} not searched.` : undefined
+  return { lines: lines.slice(0, GREP_MAX_MATCHES), stoppedEarly, ...(incomplete ? { incomplete } : {}) }
 }

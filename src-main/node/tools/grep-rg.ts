@@ -49,14 +49,22 @@ export async function grepWithRipgrep(rg: string, request: GrepRequest, env: Nod
   })
   const end = result.end
   if (end.kind === 'spawn_failed') return { ok: false, message: end.message }
-  if (end.kind === 'exited' && end.exitCode === 2) return { ok: false, message: result.output.head.trim() }
-  const cut = result.output.omittedChars > 0 || end.kind !== 'exited'
+  const cutOutput = result.output.omittedChars > 0 || end.kind !== 'exited'
   let raw = result.output.head.split('\n')
-  if (cut || raw[raw.length - 1] === '') raw = raw.slice(0, -1)
-  const lines = raw.map((line) => {
-    const clean = line.startsWith('./') ? line.slice(2) : line
-    const match = /^(.*?):(\d+):(.*)$/.exec(clean)
-    return match === null ? clean : `${match[1]}:${match[2]}:${shortenMatch(match[3]!)}`
-  })
-  return { ok: true, matches: { lines: lines.slice(0, GREP_MAX_MATCHES), stoppedEarly: cut || lines.length > GREP_MAX_MATCHES } }
+  if (cutOutput || raw[raw.length - 1] === '') raw = raw.slice(0, -1)
+  const parsed = raw.map((line) => /^(.*?):(\d+):(.*)$/.exec(line.startsWith('./') ? line.slice(2) : line))
+  // Exit 2 is "an error happened", and ripgrep still searched what it could. With --no-messages, the errors of files
+  // it could not read are not printed, so an output of match lines alone is a partial result; anything else (a
+  // pattern ripgrep refuses) is the error itself.
+  const partial = end.kind === 'exited' && end.exitCode === 2
+  if (partial && parsed.some((m) => m === null)) return { ok: false, message: result.output.head.trim() }
+  const lines = parsed.map((m, i) => (m === null ? raw[i]! : `${m[1]}:${m[2]}:${shortenMatch(m[3]!)}`))
+  const incomplete =
+    end.kind === 'timed_out'
+      ? `the search stopped after ${RG_TIMEOUT_MS / 1000} s (a file or rules file it read may have blocked, such as a named pipe), so files not reached by then were not searched.`
+      : partial
+        ? 'some files or folders could not be read (permissions, names too long, I/O errors) and were not searched.'
+        : undefined
+  const stoppedEarly = (cutOutput && end.kind !== 'timed_out') || lines.length > GREP_MAX_MATCHES
+  return { ok: true, matches: { lines: lines.slice(0, GREP_MAX_MATCHES), stoppedEarly, ...(incomplete ? { incomplete } : {}) } }
 }

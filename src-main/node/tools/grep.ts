@@ -41,5 +41,5 @@ export async function grepTool(input: GrepInput, deps: ToolDeps, engine: GrepEng
     matches = await grepWithJs(request, rules)
   }
   if (deps.signal.aborted) return errorOutcome('aborted', 'The search was interrupted by the user.')
-  return okOutcome(renderGrepResult(input.pattern, path.rel, matches.lines, matches.stoppedEarly) + rulesFileNotes(rg === null ? rules.notes() : []))
+  return okOutcome(renderGrepResult(input.pattern, path.rel, matches.lines, matches.stoppedEarly, matches.incomplete ?? null) + rulesFileNotes(rg === null ? rules.notes() : []))
 }

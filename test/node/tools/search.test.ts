@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { findRipgrep } from '../../../src-main/node/tools/grep-rg'
 import { makeFixture, Session, type Fixture } from './fixture'
@@ -59,6 +60,25 @@ describe.each(engines)('grep (ripgrep: %s)', (ripgrep) => {
   it('uses regular expressions and says when nothing matched', async () => {
     expect((await session.call('grep', { pattern: 'const [xy] = \\d', path: 'src' })).content.split('\n')).toHaveLength(2)
     expect(await session.call('grep', { pattern: 'HAYSTACK' })).toMatchObject({ kind: 'ok', content: 'No matches for /HAYSTACK/ in the project.' })
+  })
+
+  it('says a search was incomplete when a folder could not be read, and still gives what it found', async () => {
+    // A folder deeper than the system's longest path: listed, but neither searcher can enter it.
+    const deep = spawnSync('bash', ['-c', 'd=$(printf "d%.0s" {1..200}); for i in $(seq 1 25); do mkdir -p $d && cd $d; done; echo NEEDLE deep > deep.txt'], { cwd: fx.root })
+    expect(deep.status).toBe(0)
+    try {
+      const outcome = await session.call('grep', { pattern: 'NEEDLE real' })
+      expect(outcome).toMatchObject({ kind: 'ok' })
+      const [first, ...rest] = outcome.content.split('\n')
+      expect(first).toBe('pkg/real.ts:1:NEEDLE real')
+      expect(rest.join('\n')).toMatch(/^\[Incomplete: .*could not be read \(permissions, names too long, I\/O errors\) and (was|were) not searched\.\]$/)
+      // Nothing found is said the same way: not found where it looked, and where it could not look.
+      const none = await session.call('grep', { pattern: 'NOT ANYWHERE' })
+      expect(none.content).toMatch(/^No matches for \/NOT ANYWHERE\/ in the project\.\n\[Incomplete: /)
+    } finally {
+      // rm walks it relative to each folder; the fixture's own cleanup cannot name its files.
+      spawnSync('rm', ['-rf', 'd'.repeat(200)], { cwd: fx.root })
+    }
   })
 
   it('stops at the match limit with a note', async () => {
