@@ -112,7 +112,9 @@ export class PromptCache {
       const key = this.storeKey(plan.model, write.key)
       const expiresAt = plan.startedAt + TTL_MS[write.ttl]
       const existing = this.entries.get(key)
-      if (existing) {
+      // An entry that had expired when this request started is gone (the sweep may not have deleted it yet): the
+      // write makes a new one, with its own TTL, not the expired entry's longer one.
+      if (existing && existing.expiresAt > plan.startedAt) {
         existing.ttl = longer(existing.ttl, write.ttl)
         existing.expiresAt = Math.max(existing.expiresAt, expiresAt)
       } else {

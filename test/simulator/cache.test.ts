@@ -161,3 +161,17 @@ describe('PromptCache: property', () => {
     )
   })
 })
+
+describe('PromptCache: an expired entry written again', () => {
+  it('takes the new write\'s TTL, not the expired 1h one, whenever the sweep runs', () => {
+    const cache = new PromptCache()
+    const min = 60_000
+    pass(cache, positions(blocks(3), { 2: '1h' }), 0)
+    // 61 minutes on, the 1h entry has expired: the same prefix is written again, for 5 minutes.
+    expect(pass(cache, positions(blocks(3), { 2: '5m' }), 61 * min).cache_creation_input_tokens).toBe(300)
+    // Read 3 minutes later, it is refreshed for 5 minutes from then (64 → 69)...
+    expect(pass(cache, positions(blocks(3), { 2: '5m' }), 64 * min).cache_read_input_tokens).toBe(300)
+    // ...so 30 minutes later it is gone; kept as the expired 1h entry it would still be read.
+    expect(pass(cache, positions(blocks(3), { 2: '5m' }), 94 * min).cache_read_input_tokens).toBe(0)
+  })
+})
