@@ -32,7 +32,7 @@ export type ChangedWhat =
     }
   | { readonly kind: 'message'; readonly historyKind: string | null; readonly entryIds: ReadonlyArray<string>; readonly editedBy: EntryDescription | null }
   /** tool_choice, thinking or image presence: salts the messages level (§5.3). */
-  | { readonly kind: 'settings' }
+  | { readonly kind: 'settings'; readonly level: 'system' | 'messages' }
 
 export type MissCause =
   | { readonly kind: 'none'; readonly label: string }
@@ -136,7 +136,9 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
       return `${path} · an earlier ${what.historyKind === 'assistant' ? 'answer' : 'message'} changed`
     }
     case 'settings':
-      return 'messages · request settings changed (tool_choice, thinking or images), which re-keys every message block'
+      return what.level === 'system'
+        ? 'system · request settings changed (speed), which re-keys every system and message block'
+        : 'messages · request settings changed (tool_choice, thinking, effort or images), which re-keys every message block'
   }
 }
 

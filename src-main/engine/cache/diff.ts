@@ -7,8 +7,12 @@ import type { RequestWalk } from './walk'
 
 export interface Divergence {
   readonly position: number
-  /** `block`: a block's bytes; `settings`: tool_choice, thinking or images, which salt the messages level. */
+  /**
+   * `block`: a block's bytes; `settings`: a request setting that salts a level (§5.3) — `speed` the system level
+   * (`level: 'system'`), tool_choice, thinking, effort or images the messages level.
+   */
   readonly reason: 'block' | 'settings'
+  readonly level?: 'system' | 'messages'
 }
 
 /**
@@ -17,16 +21,21 @@ export interface Divergence {
  */
 export function contentDivergence(previous: RequestWalk, current: RequestWalk): Divergence | null {
   const n = Math.min(previous.blocks.length, current.blocks.length)
-  const settingsSame = previous.salts.messages === current.salts.messages
+  const systemSame = previous.salts.system === current.salts.system
+  const messagesSame = previous.salts.messages === current.salts.messages
+  // The first block a changed setting re-keys: the system salt goes in before the first block after the tools.
+  const settingAt = (b: RequestWalk['blocks'][number]): Divergence['level'] | null =>
+    b.area !== 'tools' && !systemSame ? 'system' : b.area === 'messages' && !messagesSame ? 'messages' : null
   for (let i = 0; i < n; i++) {
     const a = previous.blocks[i]!
     const b = current.blocks[i]!
-    if (b.area === 'messages' && !settingsSame) return { position: i, reason: 'settings' }
+    const level = settingAt(b)
+    if (level) return { position: i, reason: 'settings', level }
     if (a.area !== b.area || a.index !== b.index || a.blockIndex !== b.blockIndex || a.digest !== b.digest) return { position: i, reason: 'block' }
   }
-  if (current.blocks.length > n && !settingsSame && current.blocks[n]!.area === 'messages' && previous.blocks.every((b) => b.area !== 'messages')) {
-    return { position: n, reason: 'settings' }
-  }
+  const next = current.blocks[n]
+  const level = next ? settingAt(next) : null
+  if (level && previous.blocks.every((b) => (level === 'system' ? b.area === 'tools' : b.area !== 'messages'))) return { position: n, reason: 'settings', level }
   return null
 }
 
@@ -73,6 +82,7 @@ function sameArea(a: RequestWalk, b: RequestWalk, area: 'tools' | 'system' | 'me
 /** What the API's cache diagnostics should say for `current` against `previous`; null for no divergence. */
 export function apiDivergence(previous: RequestWalk, current: RequestWalk): ApiDivergence | null {
   if (previous.salts.model !== current.salts.model) return 'model_changed'
+  if (previous.salts.system !== current.salts.system) return 'settings_changed'
   if (!sameArea(previous, current, 'system')) return 'system_changed'
   if (!sameArea(previous, current, 'tools')) return 'tools_changed'
   if (previous.salts.messages !== current.salts.messages) return 'settings_changed'

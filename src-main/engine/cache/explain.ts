@@ -67,7 +67,7 @@ export function findCause(input: CauseInput): MissCause {
   }
   if (previous?.walk) {
     const d = contentDivergence(previous.walk, walk)
-    if (d && d.position <= limit.position) return changedBlock(input, d.position, d.reason)
+    if (d && d.position <= limit.position) return changedBlock(input, d.position, d.reason === 'settings' ? (d.level ?? 'messages') : 'block')
   }
   if (limit.belowMinimum) {
     // The prefix the previous pass could have left for this one, unchanged, is too short for any entry.
@@ -106,12 +106,13 @@ export function findCause(input: CauseInput): MissCause {
   return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
 }
 
-function changedBlock(input: CauseInput, position: number, reason: 'block' | 'settings'): MissCause {
+/** `changed`: a block's bytes, or the request setting that salts the level named. */
+function changedBlock(input: CauseInput, position: number, changed: 'block' | 'system' | 'messages'): MissCause {
   const { walk, previous, context, describe, clock } = input
   const block = walk.blocks[position]!
   const path = shortPath(block)
   let what: ChangedWhat
-  if (reason === 'settings') what = { kind: 'settings' }
+  if (changed !== 'block') what = { kind: 'settings', level: changed }
   else if (block.area === 'tools') {
     const changes = previous?.walk ? toolChanges(previous.walk, walk) : { added: [], removed: [], changed: [] }
     what = { kind: 'tools', ...changes }

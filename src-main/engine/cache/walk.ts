@@ -49,7 +49,7 @@ export interface RequestWalk {
   readonly messageStarts: ReadonlyArray<number>
   readonly toolNames: ReadonlyArray<string>
   /** The salts, kept so a later walk can tell which level's settings changed. */
-  readonly salts: { readonly model: string; readonly messages: string }
+  readonly salts: { readonly model: string; readonly system: string; readonly messages: string }
   /**
    * The request's tools, system blocks and messages as objects, in order, and the block count after each: a later
    * walk of a request that holds the same objects (the builder keeps them from pass to pass) takes their blocks,
@@ -152,12 +152,28 @@ function hasImage(messages: WireRequest['messages']): boolean {
   })
 }
 
-/** The request fields that salt each level (§5.3): what else a cached prefix depends on. */
-function levelSalts(request: WireRequest): { model: string; messages: string } {
-  const extra = request as unknown as { speed?: unknown }
+/**
+ * The request fields that salt each level (§5.3): what else a cached prefix depends on. A value the API takes as
+ * its default salts as if it were left out (an explicit `tool_choice: {type:'auto'}`, `thinking: {type:'disabled'}`,
+ * `speed: 'standard'`), and a field left out adds nothing, so the salts of requests without them never change.
+ */
+function levelSalts(request: WireRequest): RequestWalk['salts'] {
+  const extra = request as unknown as { speed?: unknown; output_config?: { effort?: unknown } }
+  const toolChoice = request.tool_choice
+  const thinking = request.thinking as { type?: unknown } | undefined
+  const speed = extra.speed === undefined || extra.speed === 'standard' ? null : extra.speed
+  const effort = extra.output_config?.effort
   return {
-    model: JSON.stringify({ model: request.model, speed: extra.speed ?? null }),
-    messages: JSON.stringify({ tool_choice: request.tool_choice ?? null, thinking: request.thinking ?? null, images: hasImage(request.messages) }),
+    // `speed: null` is what every key was made with when speed salted the model level: kept, so those keys hold.
+    model: JSON.stringify({ model: request.model, speed: null }),
+    // Speed leaves the tools cached and moves the system and messages levels.
+    system: speed === null ? '' : JSON.stringify({ speed }),
+    messages: JSON.stringify({
+      tool_choice: toolChoice === undefined || (toolChoice.type === 'auto' && Object.keys(toolChoice).length === 1) ? null : toolChoice,
+      thinking: thinking === undefined || (thinking.type === 'disabled' && Object.keys(thinking).length === 1) ? null : thinking,
+      images: hasImage(request.messages),
+      ...(effort !== undefined ? { effort } : {}),
+    }),
   }
 }
 
@@ -216,7 +232,8 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
   const reuse = previous !== null && !automatic && previous.salts.model === salts.model
   const firstMessageRef = tools.length + system.length
   // A message block records its message's index, so messages are shared only when they start at the same ref.
-  const messagesSame = reuse && previous.salts.messages === salts.messages && previous.refs.length - previous.messageCount === firstMessageRef
+  const systemSame = reuse && previous.salts.system === salts.system
+  const messagesSame = systemSame && previous.salts.messages === salts.messages && previous.refs.length - previous.messageCount === firstMessageRef
   const blocks: WalkBlock[] = []
   const refEnds: number[] = []
   const messageStarts: number[] = []
@@ -229,7 +246,7 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
     if (r >= firstMessageRef) messageStarts.push(start)
     // A message is taken only when it is stripped (or not) as it was: a new human turn strips the ones before it.
     const strippedAlike = r < firstMessageRef || (r - firstMessageRef < strippedBefore) === (r - firstMessageRef < (previous?.strippedBefore ?? -1))
-    if (reuse && previous.refs[r] === ref && (r < firstMessageRef || messagesSame) && strippedAlike && (r === 0 ? 0 : previous.refEnds[r - 1]) === start) {
+    if (reuse && previous.refs[r] === ref && (r < tools.length || (r < firstMessageRef ? systemSame : messagesSame)) && strippedAlike && (r === 0 ? 0 : previous.refEnds[r - 1]) === start) {
       const end = previous.refEnds[r]!
       for (let i = start; i < end; i++) blocks.push(previous.blocks[i]!)
       if (sharing) sharedBlocks = end
@@ -294,11 +311,13 @@ function chainKeys(blocks: ReadonlyArray<WalkBlock>, salts: RequestWalk['salts']
   // the digests match and the salts of the levels crossed are the same.
   let reusable = known
   if (previous && previous.salts.model === salts.model) {
-    const messagesSame = previous.salts.messages === salts.messages
+    const systemSame = previous.salts.system === salts.system
+    const messagesSame = systemSame && previous.salts.messages === salts.messages
     while (reusable < blocks.length && reusable < previous.blocks.length) {
       const a = blocks[reusable]!
       const b = previous.blocks[reusable]!
       if (a.digest !== b.digest || a.area !== b.area) break
+      if (a.area === 'system' && !systemSame) break
       if (a.area === 'messages' && !messagesSame) break
       reusable++
     }
@@ -311,7 +330,7 @@ function chainKeys(blocks: ReadonlyArray<WalkBlock>, salts: RequestWalk['salts']
   for (let i = keys.length; i < blocks.length; i++) {
     const block = blocks[i]!
     if (block.area !== 'tools' && !systemSalted) {
-      h = hasher.sha256Hex(`${h}|system|`)
+      h = hasher.sha256Hex(`${h}|system|${salts.system}`)
       systemSalted = true
     }
     if (block.area === 'messages' && !messagesSalted) {

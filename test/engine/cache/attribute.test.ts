@@ -83,6 +83,18 @@ describe('attribute: outcomes and causes', () => {
     expect(second.atLimit).toBe(false)
   })
 
+  it('a speed change names the setting and the level it re-keys, and the API would call it a settings change', () => {
+    const fast = { ...steady[1]!, speed: 'fast' } as never
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: fast, at: 10_000, readPosition: -1 },
+    ])
+    expect(out[1]!.agrees).toBe(true)
+    expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[0]', what: { kind: 'settings', level: 'system' } })
+    expect(out[1]!.cause.label).toBe('system · request settings changed (speed), which re-keys every system and message block')
+    expect(out[1]!.diagnostics.ours).toBe('settings_changed')
+  })
+
   it('an idle gap longer than 1 hour is at the limit: no cache can bridge it', () => {
     const out = runSession([
       { request: steady[0]!, at: 0, readPosition: -1 },

@@ -29,6 +29,24 @@ describe('walkRequest', () => {
     expect(forced.keys.slice(2).every((k, i) => k !== base.keys[i + 2])).toBe(true)
   })
 
+  it('keeps the tools cached when speed changes and re-keys the rest; an explicit default salts as if left out; effort salts the messages (§5.3)', () => {
+    const messages = [user(text('a')), assistant(text('b'))]
+    const body = request(messages, { tools: [tool('read')], system: 's' })
+    const base = walkRequest(body, hasher)
+    const fast = walkRequest({ ...body, speed: 'fast' } as never, hasher)
+    expect(fast.keys[0]).toBe(base.keys[0])
+    expect(fast.keys.slice(1).every((k, i) => k !== base.keys[i + 1])).toBe(true)
+    // The API's defaults, spelled out, are the same request to the cache.
+    for (const explicit of [{ speed: 'standard' }, { tool_choice: { type: 'auto' } }, { thinking: { type: 'disabled' } }]) {
+      expect(walkRequest({ ...body, ...explicit } as never, hasher).keys, JSON.stringify(explicit)).toEqual(base.keys)
+    }
+    const effort = walkRequest({ ...body, output_config: { effort: 'low' } } as never, hasher)
+    expect(effort.keys.slice(0, 2)).toEqual(base.keys.slice(0, 2))
+    expect(effort.keys.slice(2).every((k, i) => k !== base.keys[i + 2])).toBe(true)
+    // A walk taken from the previous one after a speed change gives what a fresh walk gives.
+    expect(walkRequest({ ...body, speed: 'fast' } as never, hasher, { previous: base }).keys).toEqual(fast.keys)
+  })
+
   it('puts the automatic breakpoint of a top-level cache_control on the last markable block (§6.3)', () => {
     const body = { ...request([user(text('a')), assistant(text('b'), { type: 'thinking', thinking: 'x', signature: 's' } as never)]), cache_control: { type: 'ephemeral' } }
     const walk = walkRequest(body as never, hasher)
