@@ -168,9 +168,11 @@ export function attribute(input: AttributeInput): PassAttribution {
 
   // Where the service's read ended, found from its token count.
   const actualPosition = actualSplit ? locateRead(actualSplit.read, walk, scale, state, predicted.readPosition) : null
-  const agrees = actualSplit
-    ? actualPosition === predicted.readPosition && (actualSplit.write1h + actualSplit.write5m > 0) === (predicted.tokens.write1h + predicted.tokens.write5m > 0)
-    : null
+  // Where the read ended, and what was written: anything, and — when the usage splits its writes by TTL — a 1h
+  // write and a 5m write each where the prediction has one (the 1h-before-5m placement of §5.4).
+  const sameWrites = (a: TokenSplit, b: TokenSplit): boolean =>
+    usage?.cache_creation ? (a.write1h > 0) === (b.write1h > 0) && (a.write5m > 0) === (b.write5m > 0) : (a.write1h + a.write5m > 0) === (b.write1h + b.write5m > 0)
+  const agrees = actualSplit ? actualPosition === predicted.readPosition && sameWrites(actualSplit, predicted.tokens) : null
 
   const previousStart = previous ? previous.facts.startedAt : null
   const newContent = firstNewMessage(context.messages, previous?.context?.messages ?? null, walk.messageCount, previous?.walk?.messageCount ?? previous?.context?.messages?.length ?? 0)

@@ -95,6 +95,22 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.diagnostics.ours).toBe('settings_changed')
   })
 
+  it('a service that wrote at another TTL than the rules place disagrees with the prediction, loudly', () => {
+    const r = loupe([u0()], { systemTtl: '1h' })
+    const walk = walkRequest(r, hasher)
+    const exact = usageFor(walk, -1)
+    const pass = (usage: typeof exact) =>
+      attribute({ pass: { id: 'p1', seq: 1, model: r.model, attempts: [{ startedAt: 0, firstByteAt: 0 }], usage }, walk, context: EMPTY_CONTEXT, prior: [], previous: null, models: modelsWith() })
+    expect(exact.cache_creation!.ephemeral_1h_input_tokens).toBeGreaterThan(0)
+    expect(pass(exact).agrees).toBe(true)
+    // The same tokens written, all of them for 5 minutes: the 1h marker was not honoured.
+    const all5m = { ...exact, cache_creation: { ephemeral_5m_input_tokens: exact.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 } }
+    expect(pass(all5m)).toMatchObject({ agrees: false, cause: { kind: 'unexplained' } })
+    // A usage without the split cannot tell, and is not taken to disagree.
+    const { cache_creation: _split, ...unsplit } = exact
+    expect(pass(unsplit).agrees).toBe(true)
+  })
+
   it('an idle gap longer than 1 hour is at the limit: no cache can bridge it', () => {
     const out = runSession([
       { request: steady[0]!, at: 0, readPosition: -1 },
