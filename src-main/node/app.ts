@@ -132,7 +132,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     settings,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   }
-  const dispatch = createDispatcher(createHandlers(services), log)
+  const handle = createDispatcher(createHandlers(services), log)
+  // A store file deleted or replaced under the app goes on taking writes that the next start will not see: from the
+  // first request that finds it so, every request is refused with what happened and what to do (a stat per request).
+  let lost: string | null = null
+  const dispatch: Dispatch = async (name, input) => {
+    if (lost === null) {
+      const problem = store.fileProblem()
+      if (problem !== null) {
+        lost = `${problem}; nothing more can be saved to it. Quit Loupe and put the file back, or start Loupe again to begin with an empty store.`
+        log.error('store file lost', { problem })
+      }
+    }
+    return lost === null ? handle(name, input) : { ok: false, error: { code: 'io_error', message: lost } }
+  }
   return {
     dispatch,
     events,

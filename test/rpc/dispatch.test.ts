@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -19,6 +19,22 @@ describe('dispatch', () => {
   it('answers a known request with ok:true', async () => {
     const result = await app.dispatch('app.info', {})
     expect(result).toMatchObject({ ok: true, value: { name: 'Loupe', host: 'browser' } })
+  })
+
+  it('refuses every request, saying why, once its store file was deleted or replaced under it', async () => {
+    expect(await app.dispatch('project.open', { path: dir })).toMatchObject({ ok: true })
+    const file = join(dir, 'home', 'loupe.db')
+    // Replaced: another file at the path (the open one lives on, unlinked, and would take writes nobody sees again).
+    renameSync(file, `${file}.moved`)
+    copyFileSync(`${file}.moved`, file)
+    const refused = await app.dispatch('session.list', { projectId: 'prj_any' })
+    expect(refused).toEqual({ ok: false, error: { code: 'io_error', message: `Loupe's store, ${file}, was replaced by another file while Loupe was running; nothing more can be saved to it. Quit Loupe and put the file back, or start Loupe again to begin with an empty store.` } })
+    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: false, error: { code: 'io_error' } })
+  })
+
+  it('refuses requests once its store file was deleted', async () => {
+    unlinkSync(join(dir, 'home', 'loupe.db'))
+    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: false, error: { code: 'io_error', message: expect.stringMatching(/was deleted while Loupe was running/) } })
   })
 
   it('names unknown requests and bad inputs with typed errors', async () => {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { openDatabase, type Db, type OpenOptions } from './database'
 import { ProjectRepo } from './projects'
 import { SessionRepo } from './sessions'
@@ -19,12 +20,19 @@ export interface Store {
   readonly blobs: BlobRepo
   /** Runs `fn` in one transaction: everything it writes lands together or not at all. */
   transaction<T>(fn: () => T): T
+  /**
+   * Why the database file at the store's path is no longer the one open (deleted, or replaced by another file), or
+   * null. SQLite keeps writing to the open file either way, so nothing fails: what is written after that is lost
+   * at the next start, unless someone asks.
+   */
+  fileProblem(): string | null
   close(): void
 }
 
 export function openStore(file: string, options: OpenOptions = {}): Store {
   const db = openDatabase(file, options)
   const passes = new PassRepo(db)
+  const identity = file === ':memory:' ? null : statSync(file)
   return {
     db,
     projects: new ProjectRepo(db),
@@ -39,6 +47,16 @@ export function openStore(file: string, options: OpenOptions = {}): Store {
         passes.forgetCache()
         throw err
       }
+    },
+    fileProblem: () => {
+      if (identity === null) return null
+      let now
+      try {
+        now = statSync(file)
+      } catch {
+        return `Loupe's store, ${file}, was deleted while Loupe was running`
+      }
+      return now.ino === identity.ino && now.dev === identity.dev ? null : `Loupe's store, ${file}, was replaced by another file while Loupe was running`
     },
     close: () => db.close(),
   }
