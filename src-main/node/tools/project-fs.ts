@@ -75,9 +75,31 @@ function outside(input: string): Resolution {
   }
 }
 
+/**
+ * The project folder as it stands now. It is looked up at every call, against what it was at the first: a folder
+ * deleted, replaced by a file, or swapped for a link elsewhere while a session is open must stop the tools (a write
+ * would otherwise create the folder again, or land in the folder the link leads to).
+ */
+function rootChecker(root: string): () => Promise<string> {
+  const wanted = resolve(root)
+  let first: string | null = null
+  return async () => {
+    let real: string
+    try {
+      real = await realpath(wanted)
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw new Error(`The project folder ${wanted} no longer exists (moved or deleted): nothing was read or written.`)
+      throw error
+    }
+    if (first === null) first = real
+    else if (real !== first) throw new Error(`The project folder ${wanted} now leads to ${real}, not ${first} as when the session opened it: nothing was read or written.`)
+    if (!(await stat(real)).isDirectory()) throw new Error(`The project folder ${wanted} is no longer a folder: nothing was read or written.`)
+    return real
+  }
+}
+
 export function createProjectFs(root: string): ProjectFs {
-  let rootReal: Promise<string> | null = null
-  const getRoot = () => (rootReal ??= realpath(resolve(root)))
+  const getRoot = rootChecker(root)
 
   async function resolvePath(input: string): Promise<Resolution> {
     if (input.includes('\0')) return { ok: false, code: 'invalid_path', reason: 'The path contains a NUL character.' }

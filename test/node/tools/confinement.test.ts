@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { findRipgrep } from '../../../src-main/node/tools/grep-rg'
@@ -54,6 +54,31 @@ describe('no file tool reaches outside the root', () => {
     expect(readdirSync(fx.outside).sort()).toEqual(before)
     expect(readFileSync(join(fx.outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET\n')
     expect(existsSync(join(fx.outside, 'does-not-exist.txt'))).toBe(false)
+  })
+
+  it('stops every tool when the project folder is moved away, replaced by a link elsewhere, or by a file', async () => {
+    expect(await session.call('read_file', { path: 'inside.txt' })).toMatchObject({ kind: 'ok' })
+    const away = `${fx.root}.away`
+    renameSync(fx.root, away)
+    for (const [name, input] of [['write_file', { path: 'new.txt', content: 'x\n' }], ['read_file', { path: 'inside.txt' }], ['list_dir', { path: '.' }], ['glob', { pattern: '*' }], ['bash', { command: 'pwd' }]] as const) {
+      const outcome = await session.call(name, input)
+      expect(outcome, name).toMatchObject({ kind: 'error' })
+      expect(outcome.content, name).toContain(`The project folder ${fx.root} no longer exists (moved or deleted): nothing was read or written.`)
+    }
+    // The write did not make the folder again.
+    expect(existsSync(fx.root)).toBe(false)
+    // A link in its place, to another folder: refused, and nothing lands there.
+    symlinkSync(fx.outside, fx.root)
+    const swapped = await session.call('write_file', { path: 'planted.txt', content: 'x\n' })
+    expect(swapped.content).toContain(`now leads to ${fx.outside}`)
+    expect(existsSync(join(fx.outside, 'planted.txt'))).toBe(false)
+    unlinkSync(fx.root)
+    writeFileSync(fx.root, 'a file now\n')
+    expect((await session.call('list_dir', { path: '.' })).content).toContain('is no longer a folder')
+    unlinkSync(fx.root)
+    renameSync(away, fx.root)
+    // Back where it was: the tools work again.
+    expect(await session.call('read_file', { path: 'inside.txt' })).toMatchObject({ kind: 'ok' })
   })
 
   it('refuses globs that climb, and never lists through a link out', async () => {
