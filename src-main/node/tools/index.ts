@@ -39,8 +39,30 @@ export interface NodeToolExecutor extends ToolExecutor {
   dispose(): Promise<void>
 }
 
+/**
+ * What went wrong, in words the model can act on. A system error's own message names the call and the whole path
+ * (`ENAMETOOLONG: name too long, realpath '/…6 KB…'`); the common ones are said plainly instead.
+ */
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied (the file or folder is not readable or writable by this user)'
+    case 'ENAMETOOLONG':
+      return 'the path, or a name in it, is too long for the file system'
+    case 'ENOSPC':
+      return 'the disk is full'
+    case 'EROFS':
+      return 'the file system is read-only'
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many files are open; try again'
+    case 'EIO':
+      return 'an input/output error (the disk or network drive failed)'
+    default:
+      return error instanceof Error ? error.message : String(error)
+  }
 }
 
 export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecutor {

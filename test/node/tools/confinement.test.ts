@@ -81,6 +81,12 @@ describe('no file tool reaches outside the root', () => {
     expect(await session.call('read_file', { path: 'inside.txt' })).toMatchObject({ kind: 'ok' })
   })
 
+  it('says plainly what a system error was, without echoing a huge path', async () => {
+    const outcome = await session.call('read_file', { path: 'a'.repeat(5000) })
+    expect(outcome).toMatchObject({ kind: 'error' })
+    expect(outcome.content).toBe('read_file failed: the path, or a name in it, is too long for the file system')
+  })
+
   it('refuses globs that climb, and never lists through a link out', async () => {
     for (const pattern of ['../**', '../outside/*', join(fx.outside, '*'), '{..,src}/*']) {
       expect(await session.call('glob', { pattern })).toMatchObject({ kind: 'error', code: 'outside_root' })
