@@ -3,13 +3,14 @@
  * the sessions under a projects folder, import one or all into the store, read an imported session's totals back,
  * and continue one as a Loupe session.
  */
-import { realpath } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
+import { isAbsolute, join } from 'node:path'
 import type { Session } from '../../../src-preload/contract'
 import type { Store } from '../store'
 import { continueImported } from './continue'
 import { DescriptionCache, listTranscripts, type TranscriptListing } from './listing'
 import { defaultProjectsDir, listSessionFiles } from './locate'
-import { importTranscript, type StoreImportResult } from './store-import'
+import { importTranscript, TranscriptImportError, type StoreImportResult } from './store-import'
 import { importedTotals, type ImportedTotals } from './store-totals'
 
 export interface TranscriptServiceDeps {
@@ -39,18 +40,33 @@ export class TranscriptService {
     return folder ?? defaultProjectsDir(this.deps.env ?? process.env, this.deps.homeDir)
   }
 
-  list(folder?: string): Promise<TranscriptListing> {
-    return listTranscripts(this.deps.store, this.projectsDir(folder), this.descriptions)
+  /**
+   * The folder asked for, which must be an absolute path to a folder (a relative one would be read against wherever
+   * the app was started); none asked for is the default, which may well not exist yet (nothing to list then).
+   */
+  async checkedFolder(folder?: string): Promise<string> {
+    if (folder === undefined) return this.projectsDir()
+    if (folder === '~' || folder.startsWith('~/')) return this.checkedFolder(join(this.deps.homeDir, folder.slice(1)))
+    if (!isAbsolute(folder)) throw new TranscriptImportError('not_a_file', `${folder} is not an absolute path: give the whole path of the Claude Code projects folder`)
+    const info = await stat(folder).catch(() => null)
+    if (info === null) throw new TranscriptImportError('not_found', `No folder at ${folder}`)
+    if (!info.isDirectory()) throw new TranscriptImportError('not_a_file', `${folder} is not a folder`)
+    return folder
+  }
+
+  async list(folder?: string): Promise<TranscriptListing> {
+    return listTranscripts(this.deps.store, await this.checkedFolder(folder), this.descriptions)
   }
 
   /** Imports one session file, which must lie inside the projects folder (after resolving symlinks). */
   async import(path: string, folder?: string, projectId?: string): Promise<ImportOutcome> {
     const { store } = this.deps
+    const projects = await this.checkedFolder(folder)
     let root: string
     try {
-      root = await realpath(this.projectsDir(folder))
+      root = await realpath(projects)
     } catch {
-      root = this.projectsDir(folder)
+      root = projects
     }
     const result = await importTranscript(store, path, {
       now: this.deps.now(),
@@ -70,7 +86,7 @@ export class TranscriptService {
 
   /** Imports every session of the folder (or of one Claude Code project in it), oldest first; failures are listed. */
   async importAll(folder?: string, project?: string): Promise<{ results: ImportOutcome[]; failed: Array<{ path: string; message: string }> }> {
-    const listing = await listSessionFiles(this.projectsDir(folder), project)
+    const listing = await listSessionFiles(await this.checkedFolder(folder), project)
     const results: ImportOutcome[] = []
     const failed: Array<{ path: string; message: string }> = []
     for (const info of [...listing.sessions].reverse()) {

@@ -39,7 +39,7 @@ export function transcriptHandlers(services: Services): Pick<Handlers, Transcrip
   }
   const transcripts = new TranscriptService({ store, now: () => clock.now(), homeDir: services.homeDir, dropSession: (id) => services.sessions.drop(id) })
   return {
-    'transcripts.list': ({ folder }) => transcripts.list(folder) as never,
+    'transcripts.list': ({ folder }) => transcripts.list(folder).catch(importError) as never,
     'transcripts.import': async ({ path, folder, projectId }) => {
       if (projectId !== undefined && !store.projects.get(projectId)) throw new RpcError('not_found', `No project ${projectId}`)
       try {
@@ -51,7 +51,7 @@ export function transcriptHandlers(services: Services): Pick<Handlers, Transcrip
       }
     },
     'transcripts.importAll': async ({ folder, project }) => {
-      const all = await transcripts.importAll(folder, project)
+      const all = await transcripts.importAll(folder, project).catch(importError)
       announce(all.results)
       return all as never
     },

@@ -4,7 +4,7 @@
  * the imported conversation; start the proxy, send a request through it, see the captured pass, stop it.
  */
 import Anthropic from '@anthropic-ai/sdk'
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -41,6 +41,24 @@ describe('transcripts.* and proxy.* through the contract', () => {
     await call(app, 'proxy.stop', {})
     await app.close()
     rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('refuses a projects folder that is relative, missing or a file, and lists nothing from a default that is missing', async () => {
+    const file = join(dir, 'not-a-folder')
+    writeFileSync(file, 'x')
+    for (const [folder, code, message] of [
+      ['claude/projects', 'invalid_input', 'claude/projects is not an absolute path: give the whole path of the Claude Code projects folder'],
+      [join(dir, 'missing'), 'not_found', `No folder at ${join(dir, 'missing')}`],
+      [file, 'invalid_input', `${file} is not a folder`],
+    ] as const) {
+      for (const name of ['transcripts.list', 'transcripts.importAll']) {
+        expect(await app.dispatch(name, { folder }), `${name} ${folder}`).toEqual({ ok: false, error: { code, message } })
+      }
+    }
+    // ~ is the home folder.
+    expect(await app.dispatch('transcripts.list', { folder: '~/claude/projects' })).toMatchObject({ ok: true, value: { projectsDir: projects } })
+    // No folder given, and no Claude Code here: nothing to list, not an error.
+    expect(await app.dispatch('transcripts.list', {})).toMatchObject({ ok: true, value: { projects: [] } })
   })
 
   it('lists, imports, totals and continues a Claude Code session', async () => {
