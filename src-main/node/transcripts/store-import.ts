@@ -236,6 +236,11 @@ export async function importTranscript(store: Store, path: string, options: Stor
     const kind = loaded.error.kind
     throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', `${path}: ${loaded.error.message}`)
   }
+  const file = loaded.session.file
+  // Not one line read as a record: not a transcript (random bytes, another format), and not an empty session.
+  if (file.lineCount > 0 && file.skippedTotal === file.lineCount) {
+    throw new TranscriptImportError('not_a_file', `${path} is not a Claude Code session: none of its ${file.lineCount.toLocaleString('en-US')} lines is a transcript record`)
+  }
   const realPath = await realpath(path)
   const info = await stat(realPath)
   const price = options.price ?? modelPrice

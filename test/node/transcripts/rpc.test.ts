@@ -55,6 +55,11 @@ describe('transcripts.* and proxy.* through the contract', () => {
         expect(await app.dispatch(name, { folder }), `${name} ${folder}`).toEqual({ ok: false, error: { code, message } })
       }
     }
+    // A file of the right name that is not a transcript is refused, not imported as an empty session.
+    const junk = join(projects, '-home-marco-projects-spotter', 'junk.jsonl')
+    writeFileSync(junk, Buffer.from(Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 251)))
+    expect(await app.dispatch('transcripts.import', { path: junk, folder: projects })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/is not a Claude Code session: none of its [\d,]+ lines is a transcript record$/) } })
+    rmSync(junk)
     // ~ is the home folder.
     expect(await app.dispatch('transcripts.list', { folder: '~/claude/projects' })).toMatchObject({ ok: true, value: { projectsDir: projects } })
     // No folder given, and no Claude Code here: nothing to list, not an error.
