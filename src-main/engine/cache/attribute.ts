@@ -189,7 +189,7 @@ export function attribute(input: AttributeInput): PassAttribution {
     readTokens === 0 ? 'miss' : limit.position >= 0 && readPosition >= limit.position ? 'full' : limit.position < 0 && readTokens > 0 ? 'full' : 'partial'
   const cause: MissCause =
     agrees === false
-      ? unexplained(walk, predicted, actualSplit!.read, actualPosition)
+      ? unexplained(walk, predicted, actualSplit!, actualPosition)
       : findCause({ walk, context, previous, state, now, readPosition, limit, scale, model, pass, describe: input.describeEntries, clock: input.clock ?? utcClock })
 
   const split = actualSplit ?? predicted.tokens
@@ -240,17 +240,22 @@ export function attribute(input: AttributeInput): PassAttribution {
   }
 }
 
-function unexplained(walk: RequestWalk, predicted: Prediction, actualRead: number, actualPosition: number | null): MissCause {
+function unexplained(walk: RequestWalk, predicted: Prediction, actual: TokenSplit, actualPosition: number | null): MissCause {
   const predictedPath = pathAt(walk, predicted.readPosition)
   const actualPath = pathAt(walk, actualPosition)
   const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+  const sameRead = actualPosition === predicted.readPosition
+  // The read ended where predicted: what differs is what was written, and at which TTL.
+  const what = sameRead
+    ? `predicted writes of ${fmt(predicted.tokens.write1h)} tokens for 1h and ${fmt(predicted.tokens.write5m)} for 5m, the service wrote ${fmt(actual.write1h)} for 1h and ${fmt(actual.write5m)} for 5m`
+    : `predicted a read of ${fmt(predicted.tokens.read)} tokens${predictedPath ? ` (up to ${predictedPath})` : ''}, the service read ${fmt(actual.read)}${actualPath ? ` (up to ${actualPath})` : ''}`
   return {
     kind: 'unexplained',
     predictedRead: predicted.tokens.read,
-    actualRead,
+    actualRead: actual.read,
     predictedPath,
     actualPath,
-    label: `unexplained: the cache rules predicted a read of ${fmt(predicted.tokens.read)} tokens${predictedPath ? ` (up to ${predictedPath})` : ''}, the service read ${fmt(actualRead)}${actualPath ? ` (up to ${actualPath})` : ''} — the app's bug or the provider's`,
+    label: `unexplained: the cache rules ${what} — the app's bug or the provider's`,
   }
 }
 

@@ -81,8 +81,8 @@ function sameArea(a: RequestWalk, b: RequestWalk, area: 'tools' | 'system' | 'me
 
 /** What the API's cache diagnostics should say for `current` against `previous`; null for no divergence. */
 export function apiDivergence(previous: RequestWalk, current: RequestWalk): ApiDivergence | null {
-  if (previous.salts.model !== current.salts.model) return 'model_changed'
-  if (previous.salts.system !== current.salts.system) return 'settings_changed'
+  // The SDK documents model_changed as "model or speed differs"; speed is the system salt.
+  if (previous.salts.model !== current.salts.model || previous.salts.system !== current.salts.system) return 'model_changed'
   if (!sameArea(previous, current, 'system')) return 'system_changed'
   if (!sameArea(previous, current, 'tools')) return 'tools_changed'
   if (previous.salts.messages !== current.salts.messages) return 'settings_changed'

@@ -165,7 +165,7 @@ function loadShared(store: Store, shared: SharedEntries, at: number): void {
   const from = at - SHARED_WINDOW_MS
   if (shared.loadedFrom !== null && shared.loadedFrom <= from) return
   for (const row of store.passes.attributionsSince(from, shared.loadedFrom ?? Number.POSITIVE_INFINITY)) {
-    if (!shared.facts.has(row.id) && hasFacts(row.attribution)) share(shared, row.attribution.facts)
+    if (!shared.facts.has(row.id) && isAttribution(row.attribution)) share(shared, row.attribution.facts)
   }
   shared.loadedFrom = from
 }
@@ -173,15 +173,6 @@ function loadShared(store: Store, shared: SharedEntries, at: number): void {
 function localClock(at: number): string {
   const d = new Date(at)
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
-}
-
-/**
- * What another session's pass did to the cache: its facts, which kept their shape since version 1, so an older
- * attribution of a session nobody opened since still counts in the shared cache.
- */
-function hasFacts(value: unknown): value is Pick<PassAttribution, 'facts'> {
-  const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
-  return (version === 1 || version === ATTRIBUTION_VERSION) && typeof (value as { facts?: unknown }).facts === 'object'
 }
 
 function isAttribution(value: unknown): value is PassAttribution {
@@ -338,4 +329,18 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
       attributeOrThrow(store, p, shared)
     }
   }
+}
+
+/**
+ * Attributes again the passes of a session whose stored attribution was made under an earlier version of the
+ * rules (ATTRIBUTION_VERSION), so a reader shows what the current rules say. True when any was. A pass imported
+ * from a transcript keeps the attribution it was imported with; one never attributed is left as it is.
+ */
+export function refreshStaleAttributions(store: Store, sessionId: string): boolean {
+  const stale = store.passes.list(sessionId).filter((p) => p.source !== 'transcript' && p.attribution !== null && !isAttribution(p.attribution))
+  // The newest: attributing it attributes every earlier pass that needs it first, in order.
+  const newest = stale.at(-1)
+  if (!newest) return false
+  attributePass(store, newest)
+  return true
 }

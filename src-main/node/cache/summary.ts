@@ -80,11 +80,14 @@ export function editBasis(
 ): EditBasis | null {
   const models = options.models ?? cacheModels
   const hasher = options.hasher ?? nodeHasher
-  const passes = store.passes.list(sessionId)
+  let passes = store.passes.list(sessionId)
   const last = passes.filter((p) => p.kind === 'main' || p.kind === 'keep_warm').at(-1) ?? passes.at(-1)
   if (!last) return null
-  const attribution = isAttribution(last.attribution) ? last.attribution : attributePass(store, last, { models, hasher })
+  const current = isAttribution(last.attribution) ? last.attribution : null
+  const attribution = current ?? attributePass(store, last, { models, hasher })
   if (!attribution) return null
+  // Attributing the last pass attributed every earlier one that had no current attribution: read them again.
+  if (current === null) passes = store.passes.list(sessionId)
   const known = sessionCache(store, sessionId).known.get(last.id)
   const kept = known?.walk && known.context ? null : (loaded?.(last) ?? null)
   let walk = known?.walk ?? kept?.walk ?? null

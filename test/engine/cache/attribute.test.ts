@@ -83,7 +83,7 @@ describe('attribute: outcomes and causes', () => {
     expect(second.atLimit).toBe(false)
   })
 
-  it('a speed change names the setting and the level it re-keys, and the API would call it a settings change', () => {
+  it('a speed change names the setting and the level it re-keys, and the API would call it a model change', () => {
     const fast = { ...steady[1]!, speed: 'fast' } as never
     const out = runSession([
       { request: steady[0]!, at: 0, readPosition: -1 },
@@ -92,7 +92,7 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.agrees).toBe(true)
     expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[0]', what: { kind: 'settings', level: 'system' } })
     expect(out[1]!.cause.label).toBe('system · request settings changed (speed), which re-keys every system and message block')
-    expect(out[1]!.diagnostics.ours).toBe('settings_changed')
+    expect(out[1]!.diagnostics.ours).toBe('model_changed')
   })
 
   it('a service that wrote at another TTL than the rules place disagrees with the prediction, loudly', () => {
@@ -106,6 +106,9 @@ describe('attribute: outcomes and causes', () => {
     // The same tokens written, all of them for 5 minutes: the 1h marker was not honoured.
     const all5m = { ...exact, cache_creation: { ephemeral_5m_input_tokens: exact.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 } }
     expect(pass(all5m)).toMatchObject({ agrees: false, cause: { kind: 'unexplained' } })
+    // The read ended where predicted, so the label says what differs: the writes (the predicted counts are estimates).
+    const all = exact.cache_creation_input_tokens.toLocaleString('en-US')
+    expect(pass(all5m).cause.label).toMatch(new RegExp(`^unexplained: the cache rules predicted writes of [1-9][\\d,]* tokens for 1h and [\\d,]+ for 5m, the service wrote 0 for 1h and ${all} for 5m — the app's bug or the provider's$`))
     // A usage without the split cannot tell, and is not taken to disagree.
     const { cache_creation: _split, ...unsplit } = exact
     expect(pass(unsplit).agrees).toBe(true)

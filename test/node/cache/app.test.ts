@@ -106,6 +106,31 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     expect(first.map((a) => a?.cause.kind)).toEqual(['cold', 'none', 'none', 'none'])
   })
 
+  it('shows a session attributed under earlier rules as the current rules see it, in the inspector and in edit prices', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(10_000)
+    await turn(session.id, 'read AGENTS.md')
+    const store = app.services.store
+    const current = store.passes.list(session.id).map((p) => p.attribution as PassAttribution)
+    const price = await call<{ rebilledTokens: number }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true } })
+    // As a store written by the previous version holds them: version 1, and a label the old rule wrote.
+    const aged = () => {
+      forgetStoreCache(store)
+      for (const a of current) store.passes.setAttribution(a.passId, { ...a, version: 1, summary: 'old rule' })
+    }
+    aged()
+    const listed = await call<Array<{ attribution: PassAttribution }>>(app, 'pass.list', { sessionId: session.id })
+    expect(listed.map((p) => p.attribution)).toEqual(current)
+    aged()
+    const detail = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: current[1]!.passId })
+    expect(detail.attribution).toEqual(current[1])
+    aged()
+    // The price is made against every pass's cache facts, not only the last pass's.
+    expect(await call<{ rebilledTokens: number }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true } })).toEqual(price)
+  })
+
   it('predicts a new session reading the prefix an earlier session of the project wrote, as the service does', async () => {
     // The service's cache is per organisation, not per conversation: a second session of the same project sends the
     // same tools and system blocks, and reads them from the first session's entries while they live.
