@@ -32,8 +32,13 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     migrate(db)
     // A file this process may read but not write (read-only, or on a read-only mount) opens without complaint, and
     // would fail only at the first pass. Writing the schema version back, unchanged, is the smallest write: it fails
-    // here, at once, with SQLITE_READONLY, and the store is refused with what to do.
-    db.pragma(`user_version = ${schemaVersion(db)}`)
+    // here, at once, with SQLITE_READONLY, and the store is refused with what to do. Busy means another process
+    // (the proxy, an import) holds the write lock longer than the busy timeout: it writes, so the file is writable.
+    try {
+      db.pragma(`user_version = ${schemaVersion(db)}`)
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY') throw err
+    }
     return db
   } catch (err) {
     db?.close()

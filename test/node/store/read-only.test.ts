@@ -1,8 +1,8 @@
 /**
  * A store file this process can read but not write is refused when it is opened, with what to do, instead of
- * opening and failing at the first pass. The opening runs in a child process without write permission: as another
- * user when the tests run as root (root writes whatever the file's mode says), else on a file and folder made
- * read-only.
+ * opening and failing at the first pass. The opening runs in a child process that file modes bind: when the tests
+ * run as root (which writes whatever a file's mode says), the child runs without the capabilities that let root
+ * override them (setpriv), and is bound by the owner's bits like any user.
  */
 import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
@@ -11,8 +11,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src-main/node/store/database'
 
-const NOBODY = 65534
 const asRoot = process.getuid?.() === 0
+// Root without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH: file modes apply to it.
+const BOUND = ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-dac_override,-dac_read_search']
 let dir = ''
 afterEach(() => {
   chmodSync(dir, 0o755)
@@ -20,11 +21,9 @@ afterEach(() => {
 })
 
 function openInChild(file: string): string {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'read-only-child.ts'), file], {
-    encoding: 'utf8',
-    cwd: join(__dirname, '..', '..', '..'),
-    ...(asRoot ? { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: dir } } : {}),
-  })
+  const command = [process.execPath, '--import', 'tsx', join(__dirname, 'read-only-child.ts'), file]
+  const [program, ...args] = asRoot ? [...BOUND, ...command] : command
+  const result = spawnSync(program!, args, { encoding: 'utf8', cwd: join(__dirname, '..', '..', '..') })
   if (result.status !== 0) throw new Error(`child failed (${result.status}): ${result.stderr}`)
   return result.stdout.trim()
 }
@@ -38,7 +37,7 @@ describe.skipIf(process.platform === 'win32')('a read-only store', () => {
     openDatabase(file).close()
     chmodSync(file, 0o444)
     // The folder stays writable: SQLite makes its journal files there, and every read succeeds.
-    chmodSync(dir, 0o777)
+    chmodSync(dir, 0o755)
     expect(openInChild(file)).toBe(refused(file))
   })
 
@@ -46,7 +45,7 @@ describe.skipIf(process.platform === 'win32')('a read-only store', () => {
     dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
     const file = join(dir, 'loupe.db')
     openDatabase(file).close()
-    chmodSync(file, 0o666)
+    chmodSync(file, 0o644)
     chmodSync(dir, 0o555)
     expect(openInChild(file)).toBe(refused(file))
   })
@@ -55,8 +54,8 @@ describe.skipIf(process.platform === 'win32')('a read-only store', () => {
     dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
     const file = join(dir, 'loupe.db')
     openDatabase(file).close()
-    chmodSync(file, 0o666)
-    chmodSync(dir, 0o777)
+    chmodSync(file, 0o644)
+    chmodSync(dir, 0o755)
     expect(openInChild(file)).toBe('opened')
   })
 })
