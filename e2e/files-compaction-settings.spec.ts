@@ -219,37 +219,48 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
 
 test('files: the tree is one Tab stop, walked with the arrow keys, and Enter opens the file the keyboard is on', async ({ app }) => {
   const dir = fixtureProject()
+  // A second file importing the same one: docs/style.md is listed under both, and is still one row at a time to
+  // the keyboard and to the selection.
+  writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n\nFollow @docs/style.md.\n')
   try {
     await openProjectWithSession(app, dir)
     await view(app, 'Files')
     const tree = app.getByRole('tree', { name: 'Instructions' })
-    const item = (path: string) => tree.locator(`[role="treeitem"][data-tree-path="${path}"]`)
-    await expect(item('docs/style.md')).toHaveCount(1)
+    const rows = tree.locator('[role="treeitem"]')
+    const focused = tree.locator('[role="treeitem"]:focus')
+    await expect(tree.locator('[role="treeitem"][data-tree-path="docs/style.md"]')).toHaveCount(2)
+    // Each file, then its import: [file, docs/style.md, file, docs/style.md].
+    const order = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.treePath))
+    expect(order).toHaveLength(4)
+    expect([order[1], order[3]]).toEqual(['docs/style.md', 'docs/style.md'])
     // One row takes Tab; the others are reached with the arrows.
     await expect(tree.locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1)
-    const entry = tree.locator('[role="treeitem"][tabindex="0"]')
-    await entry.focus()
-    await expect(item('CLAUDE.md')).toBeFocused()
+    await tree.locator('[role="treeitem"][tabindex="0"]').focus()
+    await expect(focused).toHaveAttribute('data-tree-path', order[0]!)
     // Right goes into the file's imports, Left back to the file that imports it.
     await app.keyboard.press('ArrowRight')
-    await expect(item('docs/style.md')).toBeFocused()
+    await expect(focused).toHaveAttribute('data-tree-path', 'docs/style.md')
     await app.keyboard.press('Enter')
     await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
-    await expect(item('docs/style.md')).toHaveAttribute('aria-selected', 'true')
+    await expect(tree.locator('[role="treeitem"][aria-selected="true"]')).toHaveCount(1)
+    await expect(tree.locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1)
     // The editor opening does not take the keyboard away from the tree.
-    await expect(item('docs/style.md')).toBeFocused()
+    await expect(focused).toHaveAttribute('data-tree-path', 'docs/style.md')
     await app.keyboard.press('ArrowLeft')
-    await expect(item('CLAUDE.md')).toBeFocused()
+    await expect(focused).toHaveAttribute('data-tree-path', order[0]!)
     await app.keyboard.press('End')
-    await expect(item('docs/style.md')).toBeFocused()
-    await app.keyboard.press('Home')
+    await expect(rows.nth(3)).toBeFocused()
+    await app.keyboard.press('ArrowUp')
+    await expect(rows.nth(2)).toBeFocused()
     await app.keyboard.press(' ')
-    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    await expect(app.getByTestId('open-path')).toHaveText(order[2]!)
+    await app.keyboard.press('Home')
+    await expect(rows.nth(0)).toBeFocused()
     // Tab leaves the tree at once, and Shift+Tab comes back to the row it left.
     await app.keyboard.press('Tab')
-    await expect(tree.locator('[role="treeitem"]:focus')).toHaveCount(0)
+    await expect(focused).toHaveCount(0)
     await app.keyboard.press('Shift+Tab')
-    await expect(item('CLAUDE.md')).toBeFocused()
+    await expect(rows.nth(0)).toBeFocused()
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -89,10 +89,12 @@ interface TreeProps {
  * imports are part of what it sends.
  */
 function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
+  // Rows are told apart by their place in the tree, not their path: a file imported by two files is listed twice.
   const [current, setCurrent] = useState<string | null>(null)
-  const paths = useMemo(() => flatten(nodes), [nodes])
+  const rows = useMemo(() => flatten(nodes, ''), [nodes])
+  const openRow = rows.find((r) => r.path === openPath)?.row ?? null
   // The row that takes Tab: the last one the keyboard was on while it is still listed, else the open file, else the first.
-  const tabStop = current !== null && paths.includes(current) ? current : openPath !== null && paths.includes(openPath) ? openPath : (paths[0] ?? null)
+  const tabStop = current !== null && rows.some((r) => r.row === current) ? current : (openRow ?? rows[0]?.row ?? null)
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const item = (event.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')
@@ -122,31 +124,36 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
 
   return (
     <ul role="tree" aria-labelledby={labelledBy} onKeyDown={onKeyDown}>
-      {nodes.map((n) => (
-        <Node key={`${n.path}:${n.tier}`} node={n} depth={0} openPath={openPath} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={setCurrent} />
+      {nodes.map((n, i) => (
+        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={setCurrent} />
       ))}
     </ul>
   )
 }
 
-function flatten(nodes: readonly FileNodeView[]): string[] {
-  return nodes.flatMap((n) => [n.path, ...flatten(n.children)])
+const rowKey = (parent: string, index: number): string => (parent === '' ? String(index) : `${parent}/${index}`)
+
+function flatten(nodes: readonly FileNodeView[], parent: string): Array<{ row: string; path: string }> {
+  return nodes.flatMap((n, i) => [{ row: rowKey(parent, i), path: n.path }, ...flatten(n.children, rowKey(parent, i))])
 }
 
 interface NodeProps {
   readonly node: FileNodeView
+  /** Its place in the tree ("0/2": the third import of the first file). */
+  readonly row: string
   readonly depth: number
-  readonly openPath: string | null
+  /** The row of the open file (its first, when it is listed twice). */
+  readonly openRow: string | null
   readonly tabStop: string | null
   readonly unsaved: ReadonlySet<string>
   onOpen(path: string): void
-  onFocusRow(path: string): void
+  onFocusRow(row: string): void
 }
 
-function Node({ node, depth, openPath, tabStop, unsaved, onOpen, onFocusRow }: NodeProps) {
+function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow }: NodeProps) {
   const status = STATUS[node.status]
   const edited = unsaved.has(node.absPath)
-  const open = node.path === openPath
+  const open = row === openRow
   // Named by its own row: a treeitem's content includes its imports, which would otherwise be read as its name.
   const name = [node.path, status.label, edited ? 'unsaved changes' : '', node.tokens > 0 ? `about ${grouped(node.tokens)} tokens` : ''].filter((p) => p !== '').join(', ')
   return (
@@ -155,11 +162,11 @@ function Node({ node, depth, openPath, tabStop, unsaved, onOpen, onFocusRow }: N
       aria-label={name}
       aria-selected={open}
       aria-expanded={node.children.length > 0 ? true : undefined}
-      tabIndex={node.path === tabStop ? 0 : -1}
+      tabIndex={row === tabStop ? 0 : -1}
       data-tree-path={node.path}
       onFocus={(event) => {
         // Focus bubbles from an import's row through every file above it: only the row focused counts.
-        if (event.target === event.currentTarget) onFocusRow(node.path)
+        if (event.target === event.currentTarget) onFocusRow(row)
       }}
     >
       <div
@@ -192,8 +199,8 @@ function Node({ node, depth, openPath, tabStop, unsaved, onOpen, onFocusRow }: N
       )}
       {node.children.length > 0 && (
         <ul role="group">
-          {node.children.map((c) => (
-            <Node key={c.path} node={c} depth={depth + 1} openPath={openPath} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={onFocusRow} />
+          {node.children.map((c, i) => (
+            <Node key={c.path} node={c} row={rowKey(row, i)} depth={depth + 1} openRow={openRow} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={onFocusRow} />
           ))}
         </ul>
       )}
