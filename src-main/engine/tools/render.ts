@@ -90,7 +90,8 @@ export function renderGrepResult(pattern: string, where: string, matches: Readon
   const more = stoppedEarly
     ? `\n[Stopped after ${GREP_MAX_MATCHES} matches. Narrow the search with path or glob, or a more specific pattern.]`
     : ''
-  return capOutput(matches.join('\n') + more + gap, TOOL_OUTPUT_MAX_CHARS, 'head', 'Narrow the search with path or glob, or a more specific pattern.')
+  // The note goes after the cut: a long result must not lose the one line that says it is incomplete.
+  return capOutput(matches.join('\n') + more, TOOL_OUTPUT_MAX_CHARS - gap.length, 'head', 'Narrow the search with path or glob, or a more specific pattern.') + gap
 }
 
 export type CommandEnd =

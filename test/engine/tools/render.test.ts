@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyExactEdit } from '../../../src-main/engine/tools/edit'
-import { READ_MAX_LINE_CHARS } from '../../../src-main/engine/tools/limits'
+import { READ_MAX_LINE_CHARS, TOOL_OUTPUT_MAX_CHARS } from '../../../src-main/engine/tools/limits'
 import { capText } from '../../../src-main/engine/tools/output'
 import {
   renderCommandResult,
@@ -50,6 +50,10 @@ describe('other results', () => {
   it('says when a search stopped early', () => {
     expect(renderGrepResult('x', 'src', [], false)).toBe('No matches for /x/ in src.')
     expect(renderGrepResult('x', '.', ['a:1:x'], true)).toContain('Stopped after')
+    // However long the result, it ends by saying it is incomplete, within the output limit.
+    const long = renderGrepResult('x', '.', Array.from({ length: 300 }, (_, i) => `src/f${i}.ts:1:${'x'.repeat(300)}`), false, 'a folder could not be read.')
+    expect(long.endsWith('\n[Incomplete: a folder could not be read.]')).toBe(true)
+    expect(long.length).toBeLessThanOrEqual(TOOL_OUTPUT_MAX_CHARS + 200)
   })
 
   it('renders the plan', () => {
