@@ -170,6 +170,8 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
     if (err instanceof ImportError) throw err
     // A constraint or a column the store does not have: the file does not fit, and the transaction wrote nothing.
     if (err instanceof Database.SqliteError) throw new ImportError(`the export does not fit this store: ${err.message}`)
+    // better-sqlite3 refuses a value SQLite cannot hold (an object, a boolean) with a TypeError of its own.
+    if (err instanceof TypeError && /SQLite3 can only bind/.test(err.message)) throw new ImportError(`the export holds a value this store cannot keep: ${err.message}`)
     throw err
   }
   return sessionId

@@ -44,22 +44,24 @@ export interface NodeToolExecutor extends ToolExecutor {
  * (`ENAMETOOLONG: name too long, realpath '/…6 KB…'`); the common ones are said plainly instead.
  */
 function message(error: unknown): string {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined
+  const { code, path } = typeof error === 'object' && error !== null ? (error as { code?: unknown; path?: unknown }) : {}
+  // Which file or folder, unless the path is the problem (too long to be worth repeating).
+  const at = typeof path === 'string' && path.length <= 300 ? `${path}: ` : ''
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-      return 'permission denied (the file or folder is not readable or writable by this user)'
+      return `${at}permission denied (not readable or writable by this user)`
     case 'ENAMETOOLONG':
       return 'the path, or a name in it, is too long for the file system'
     case 'ENOSPC':
-      return 'the disk is full'
+      return `${at}the disk is full`
     case 'EROFS':
-      return 'the file system is read-only'
+      return `${at}the file system is read-only`
     case 'EMFILE':
     case 'ENFILE':
       return 'too many files are open; try again'
     case 'EIO':
-      return 'an input/output error (the disk or network drive failed)'
+      return `${at}an input/output error (the disk or network drive failed)`
     default:
       return error instanceof Error ? error.message : String(error)
   }

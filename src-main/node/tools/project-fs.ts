@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import { lstat, readdir, realpath, stat } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { READ_MAX_FILE_BYTES } from '../../engine/tools/limits'
 import type { ListingEntry } from '../../engine/tools/render'
@@ -82,13 +83,21 @@ function outside(input: string): Resolution {
  */
 function rootChecker(root: string): () => Promise<string> {
   const wanted = resolve(root)
+  // Looked up when the session's tools are made (one call, once), so a swap before the first tool call is one too.
   let first: string | null = null
+  try {
+    first = realpathSync(wanted)
+  } catch {
+    // Not there yet: the first lookup that finds it is the baseline.
+  }
   return async () => {
     let real: string
     try {
       real = await realpath(wanted)
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') throw new Error(`The project folder ${wanted} no longer exists (moved or deleted): nothing was read or written.`)
+      const code = errorCode(error)
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`The project folder ${wanted} no longer exists (moved or deleted): nothing was read or written.`)
+      if (code === 'EACCES' || code === 'EPERM') throw new Error(`The project folder ${wanted} cannot be reached: permission denied. Nothing was read or written.`)
       throw error
     }
     if (first === null) first = real

@@ -48,7 +48,11 @@ export class TranscriptService {
     if (folder === undefined) return this.projectsDir()
     if (folder === '~' || folder.startsWith('~/')) return this.checkedFolder(join(this.deps.homeDir, folder.slice(1)))
     if (!isAbsolute(folder)) throw new TranscriptImportError('not_a_file', `${folder} is not an absolute path: give the whole path of the Claude Code projects folder`)
-    const info = await stat(folder).catch(() => null)
+    const info = await stat(folder).catch((err: unknown) => {
+      const code = (err as { code?: unknown }).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null
+      throw new TranscriptImportError('unreadable', `${folder} cannot be read: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : err instanceof Error ? err.message : String(err)}`)
+    })
     if (info === null) throw new TranscriptImportError('not_found', `No folder at ${folder}`)
     if (!info.isDirectory()) throw new TranscriptImportError('not_a_file', `${folder} is not a folder`)
     return folder

@@ -91,6 +91,8 @@ it('refuses rows that belong to another session, a session id the app cannot nam
     [{ ...doc, entries: [{ ...entry, body: '{not json' }] }, /^entries\[0\]\.body is not JSON$/],
     [{ ...doc, entries: [{ ...entry, body: '[1]' }] }, /^entries\[0\]\.body is not an entry/],
     [{ ...doc, session: { ...doc.session, zzz: 1 } }, /^the export does not fit this store: .*zzz/],
+    [{ ...doc, session: { ...doc.session, title: true } }, /^the export holds a value this store cannot keep/],
+    [{ ...doc, session: { ...doc.session, title: { nested: 1 } } }, /^the export holds a value this store cannot keep/],
     [{ ...doc, passBlocks: [{ pass_id: 'pas_elsewhere', ordinal: 0 }] }, /^passBlocks\[0\] belongs to a pass this export does not hold/],
     // An entry id the store already has (another session's): a constraint, said as the file not fitting.
     [{ ...doc, entries: [{ ...entry, id: b.entries.list(victim.id)[0]!.id }] }, /^the export does not fit this store: UNIQUE constraint failed/],

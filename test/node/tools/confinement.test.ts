@@ -81,6 +81,21 @@ describe('no file tool reaches outside the root', () => {
     expect(await session.call('read_file', { path: 'inside.txt' })).toMatchObject({ kind: 'ok' })
   })
 
+  it('takes the project folder as it was when the session opened, so a swap before the first tool call is one too', async () => {
+    const fresh = new Session(fx)
+    const away = `${fx.root}.away`
+    renameSync(fx.root, away)
+    symlinkSync(fx.outside, fx.root)
+    try {
+      expect((await fresh.call('write_file', { path: 'planted.txt', content: 'x\n' })).content).toContain(`now leads to ${fx.outside}`)
+      expect(existsSync(join(fx.outside, 'planted.txt'))).toBe(false)
+    } finally {
+      unlinkSync(fx.root)
+      renameSync(away, fx.root)
+      await fresh.executor.dispose()
+    }
+  })
+
   it('says plainly what a system error was, without echoing a huge path', async () => {
     const outcome = await session.call('read_file', { path: 'a'.repeat(5000) })
     expect(outcome).toMatchObject({ kind: 'error' })
