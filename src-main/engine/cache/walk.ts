@@ -50,6 +50,8 @@ export interface RequestWalk {
   readonly toolNames: ReadonlyArray<string>
   /** The salts, kept so a later walk can tell which level's settings changed. */
   readonly salts: { readonly model: string; readonly system: string; readonly messages: string }
+  /** The request had a top-level `cache_control` (§6.3): one of its blocks carries a breakpoint its object does not. */
+  readonly automatic: boolean
   /**
    * The request's tools, system blocks and messages as objects, in order, and the block count after each: a later
    * walk of a request that holds the same objects (the builder keeps them from pass to pass) takes their blocks,
@@ -229,7 +231,9 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
 
   // Objects the previous request also held, at the same place: their blocks are taken as they are (same object,
   // same bytes, same marker). Message objects only when the messages salt is the same.
-  const reuse = previous !== null && !automatic && previous.salts.model === salts.model
+  // Neither walk may have a top-level cache_control: its breakpoint is set on a block of its own, which the other's
+  // same object does not carry.
+  const reuse = previous !== null && !automatic && !previous.automatic && previous.salts.model === salts.model
   const firstMessageRef = tools.length + system.length
   // A message block records its message's index, so messages are shared only when they start at the same ref.
   const systemSame = reuse && previous.salts.system === salts.system
@@ -288,7 +292,7 @@ export function walkRequest(request: WireRequest, hasher: Hasher, options: WalkO
     cum[i] = running
     if (block.ttl !== null) breakpoints.push(i)
   }
-  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts, refs, refEnds, humanTurn, strippedBefore, thinkingStripped: strippedBefore > 0 ? thinkingMessages(request.messages, strippedBefore) : [] }
+  return { model: request.model, blocks, keys, cum, breakpoints, estimatedTotal: running, messageCount: request.messages.length, messageStarts, toolNames, salts, automatic, refs, refEnds, humanTurn, strippedBefore, thinkingStripped: strippedBefore > 0 ? thinkingMessages(request.messages, strippedBefore) : [] }
 }
 
 /**

@@ -47,6 +47,15 @@ describe('walkRequest', () => {
     expect(walkRequest({ ...body, speed: 'fast' } as never, hasher, { previous: base }).keys).toEqual(fast.keys)
   })
 
+  it('does not carry an automatic breakpoint into a later walk of the same objects without one', () => {
+    const messages = [user(text('a')), assistant(text('b'))]
+    const automatic = walkRequest({ ...request(messages), cache_control: { type: 'ephemeral' } } as never, hasher)
+    expect(automatic.breakpoints).toEqual([1])
+    const plain = walkRequest(request(messages), hasher, { previous: automatic })
+    expect(plain.breakpoints).toEqual([])
+    expect(plain).toEqual(walkRequest(request(messages), hasher))
+  })
+
   it('puts the automatic breakpoint of a top-level cache_control on the last markable block (§6.3)', () => {
     const body = { ...request([user(text('a')), assistant(text('b'), { type: 'thinking', thinking: 'x', signature: 's' } as never)]), cache_control: { type: 'ephemeral' } }
     const walk = walkRequest(body as never, hasher)
