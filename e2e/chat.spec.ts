@@ -81,15 +81,22 @@ test('chat: plan mode refuses the edit without asking, and a denied call is expl
 })
 
 test('chat: a long conversation opens on its newest entries, shows earlier ones on request, and a pass chosen among them comes into view', async ({ app, host }) => {
+  // 45 turns are built first: about 15 s on a quiet 2-core machine, several times that when it is busy.
+  test.setTimeout(180_000)
   const dir = fixtureProject()
   try {
     await openProjectWithSession(app, dir)
     const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
-    // Built through the contract, one turn after another (each: the message, the call, its result, the answer).
+    // Built through the contract, one turn after another (each: the message, the call, its result, the answer). The
+    // page counts the turns it saw end, from a listener in place before the first starts.
+    await app.evaluate(() => {
+      const w = window as unknown as { turnsEnded: number }
+      w.turnsEnded = 0
+      window.addEventListener('loupe:event', (e) => (e as CustomEvent<{ name: string }>).detail.name === 'turn.ended' && w.turnsEnded++)
+    })
     for (let i = 0; i < 45; i++) {
-      const ended = appEvent(app, 'turn.ended')
       await rpc(host, 'run.start', { sessionId, text: 'list the files' })
-      await ended
+      await expect.poll(() => app.evaluate(() => (window as unknown as { turnsEnded: number }).turnsEnded)).toBe(i + 1)
     }
 
     await app.reload()
