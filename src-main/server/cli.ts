@@ -30,6 +30,11 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  // A promise nobody awaited that fails is a bug, and Node would end the process for it: every session's run and
+  // every window with it. It is logged and the host goes on, as the Electron host's main process does.
+  process.on('unhandledRejection', (reason) => {
+    console.error(`Loupe: an operation failed with nobody to tell: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`)
+  })
 }
 
 main().catch((err: Error) => {
