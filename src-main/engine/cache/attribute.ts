@@ -81,7 +81,8 @@ export interface BreakpointView {
 
 /**
  * The shape and rules an attribution was made under. A stored attribution of another version is made again when it
- * is next needed (2: a prefix below the model's minimum no longer lowers the best possible hit).
+ * is next needed (2: a prefix below the minimum is named by the prefix the previous pass left, a model switch before
+ * it; agreement counts the TTL of what was written).
  */
 export const ATTRIBUTION_VERSION = 2
 

@@ -1,13 +1,13 @@
 /**
  * The cause of a read that stopped short of the best possible hit, found in this order:
  *
- * 1. the limit itself was nothing: first pass, idle longer than any TTL;
+ * 1. the limit itself was nothing: first pass, idle longer than any TTL, the prefix left by the previous pass below
+ *    the model's minimum (a model switch is named first there: it is what the user chose);
  * 2. the model changed since the previous pass (the cache is per model);
  * 3. a block before the limit differs from the previous pass: the first one, with what produced it;
- * 4. the prefix up to the limit is below the model's minimum, so no entry could hold it;
- * 5. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
+ * 4. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
  *    pass whose response had not begun), or sat beyond the 20-block lookback of every breakpoint;
- * 6. nothing was ever written there: the previous pass got no response, or no breakpoint covered that prefix.
+ * 5. nothing was ever written there: the previous pass got no response, or no breakpoint covered that prefix.
  */
 import type { PassRecord, PreviousPass } from './attribute'
 import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type MissCause } from './causes'
@@ -59,19 +59,19 @@ export function findCause(input: CauseInput): MissCause {
       const idle = limit.idleMs ?? 0
       return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `${ttlLabel(idle, LONGEST_TTL_MS)}, longer than any TTL` }
     }
+    case 'below_minimum': {
+      if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)
+      // The prefix the previous pass could have left for this one is too short for any entry on this model.
+      const tokens = limit.shortPrefixTokens ?? 0
+      return { kind: 'below_minimum', tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: the ${formatTokens(tokens)} tokens before the new tail are under ${model.id}'s minimum of ${formatTokens(model.minCacheableTokens)}` }
+    }
     case 'new_tail':
       break
   }
-  if (previous && previous.facts.model !== walk.model) {
-    return { kind: 'model_changed', from: previous.facts.model, to: walk.model, label: `model changed: ${previous.facts.model} → ${walk.model} (the cache is per model)` }
-  }
+  if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)
   if (previous?.walk) {
     const d = contentDivergence(previous.walk, walk)
     if (d && d.position <= limit.position) return changedBlock(input, d.position, d.reason === 'settings' ? (d.level ?? 'messages') : 'block')
-  }
-  if (limit.belowMinimum) {
-    // The prefix the previous pass could have left for this one, unchanged, is too short for any entry.
-    return { kind: 'below_minimum', tokens: limit.tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: the ${formatTokens(limit.tokens)} tokens before the new tail are fewer than the ${formatTokens(model.minCacheableTokens)} ${model.id} caches` }
   }
 
   // The prefix up to the limit is what the previous pass sent: look for the entry that should have been read.
@@ -107,6 +107,10 @@ export function findCause(input: CauseInput): MissCause {
 }
 
 /** `changed`: a block's bytes, or the request setting that salts the level named. */
+function modelChanged(from: string, to: string): MissCause {
+  return { kind: 'model_changed', from, to, label: `model changed: ${from} → ${to} (the cache is per model)` }
+}
+
 function changedBlock(input: CauseInput, position: number, changed: 'block' | 'system' | 'messages'): MissCause {
   const { walk, previous, context, describe, clock } = input
   const block = walk.blocks[position]!

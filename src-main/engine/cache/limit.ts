@@ -3,23 +3,21 @@
  * the previous pass was sent (the answer it got back, new tool results, new input, a compaction summary) can only be
  * paid in full; everything before the first such block could, in principle, have been read from the cache — unless
  * the idle gap since the previous pass is longer than the longest TTL (1h, docs/reference/anthropic-api.md §5.1), or
- * there was no previous pass at all.
+ * that prefix is shorter than the model's minimum (§5.2: no entry can hold it), or there was no previous pass at all.
  *
  * On a model that drops earlier turns' thinking (§2.5), a new human turn takes the thinking out of the turns before
  * it: from the first assistant message that loses its thinking, the service sees a prefix no earlier request had,
  * so that message counts as new, as no cache policy can change what the model strips.
  *
  * What the limit does not excuse: edits above the tail (an instruction file applied now, a tool set change, a
- * context edit), a model switch, an expired 5-minute entry, a breakpoint the lookback could not reach, a prefix
- * below the model's minimum (§5.2). Each miss they cause gets a cause. The last is a property of the prompt rather
- * than of a choice made at this pass, but it is one a client makes (its prompt is that short), and the limit is the
- * same for every client sending this conversation: `belowMinimum` says when it applies, so the cause can say so.
+ * context edit), a model switch, an expired 5-minute entry, a breakpoint the lookback could not reach. Those are
+ * choices, and each miss they cause gets a cause (decision 0013).
  */
 import type { TokenScale } from './scale'
 import { LONGEST_TTL_MS } from './state'
 import type { RequestWalk } from './walk'
 
-export type LimitReason = 'new_tail' | 'cold' | 'idle_beyond_ttl'
+export type LimitReason = 'new_tail' | 'cold' | 'idle_beyond_ttl' | 'below_minimum'
 
 export interface BestHit {
   /** The last position that could have been read, -1 for none. */
@@ -32,8 +30,8 @@ export interface BestHit {
   readonly idleMs: number | null
   /** The first message that counts as new because the model stripped its thinking (§2.5), when that set the limit. */
   readonly thinkingStrippedFrom?: number
-  /** Set when the prefix up to the limit is shorter than the model's minimum: no entry could hold it (§5.2). */
-  readonly belowMinimum?: true
+  /** For `below_minimum`: the tokens of the prefix the previous pass left, which no entry could hold (§5.2). */
+  readonly shortPrefixTokens?: number
 }
 
 /** Where each message came from: the session entries it was made from. */
@@ -104,13 +102,6 @@ export function bestPossibleHit(input: LimitInput): BestHit {
   while (position >= 0 && !walk.blocks[position]!.markable) position--
   if (position < 0) return none('cold', idleMs)
   const tokens = scale.at(position)
-  return {
-    position,
-    tokens,
-    reason: 'new_tail',
-    newFromMessage,
-    idleMs,
-    ...(input.thinkingStripped ? { thinkingStrippedFrom: newFromMessage } : {}),
-    ...(tokens < minCacheableTokens ? { belowMinimum: true as const } : {}),
-  }
+  if (tokens < minCacheableTokens) return { ...none('below_minimum', idleMs), shortPrefixTokens: tokens }
+  return { position, tokens, reason: 'new_tail', newFromMessage, idleMs, ...(input.thinkingStripped ? { thinkingStrippedFrom: newFromMessage } : {}) }
 }

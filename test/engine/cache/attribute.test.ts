@@ -190,7 +190,7 @@ describe('attribute: outcomes and causes', () => {
     expect(out[2]!.cause.label).toBe('messages[2] · context edit by trim-old-tools')
   })
 
-  it('a prefix below the model minimum is a miss short of the limit, and says how short the prefix was', () => {
+  it('a prefix below the model minimum is a miss at the limit, and says how short the prefix was', () => {
     const out = runSession(
       [
         { request: steady[0]!, at: 0, readPosition: -1 },
@@ -199,15 +199,17 @@ describe('attribute: outcomes and causes', () => {
       { models: modelsWith({ [SONNET.id]: { minCacheableTokens: MIN } }) },
     )
     expect(out[1]!.cause.kind).toBe('below_minimum')
-    expect(out[1]!.limit).toMatchObject({ reason: 'new_tail', belowMinimum: true })
+    // No entry could hold the prefix: the limit is nothing, and nothing was lost.
+    expect(out[1]!.limit).toMatchObject({ reason: 'below_minimum', position: -1, tokens: 0 })
     // The prefix named is the one the previous pass left for this one, not the whole request.
-    const prefix = out[1]!.limit.tokens
+    const prefix = out[1]!.limit.shortPrefixTokens!
     expect(prefix).toBeGreaterThan(0)
+    expect(prefix).toBeLessThan(w[1]!.estimatedTotal)
     expect(out[1]!.cause).toMatchObject({ kind: 'below_minimum', tokens: prefix, minimum: MIN })
-    expect(out[1]!.cause.label).toBe(`prefix below the minimum: the ${prefix.toLocaleString('en-US')} tokens before the new tail are fewer than the 60,000 claude-sonnet-4-6 caches`)
+    expect(out[1]!.cause.label).toBe(`prefix below the minimum: the ${prefix.toLocaleString('en-US')} tokens before the new tail are under claude-sonnet-4-6's minimum of 60,000`)
     expect(out[1]!.prediction.breakpoints.every((b) => b.action === 'below_minimum')).toBe(true)
-    expect(out[1]!.atLimit).toBe(false)
-    expect(out[1]!.miss.tokens).toBe(prefix)
+    expect(out[1]!.atLimit).toBe(true)
+    expect(out[1]!.miss.tokens).toBe(0)
   })
 
   it('more than 20 blocks between breakpoints without the kept tail marker: the lookback cannot reach the last write', () => {

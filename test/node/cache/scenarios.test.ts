@@ -36,7 +36,7 @@ describe('cache scenarios against the simulator', () => {
     expect(labels.get('model_switch')![2]).toBe('model changed: claude-sonnet-4-6 → claude-opus-4-8 (the cache is per model)')
     expect(labels.get('ttl_expired')![2]).toBe('TTL expired: idle 6 m 10 s > 5 m')
     expect(labels.get('ttl_1h_survives')![2]).toBe('TTL expired: idle 30 m > 5 m')
-    expect(labels.get('below_minimum')![1]).toMatch(/^prefix below the minimum: the [\d,]+ tokens before the new tail are fewer than the 4,096 claude-haiku-4-5 caches$/)
+    expect(labels.get('below_minimum')![1]).toMatch(/^prefix below the minimum: the [\d,]+ tokens before the new tail are under claude-haiku-4-5's minimum of 4,096$/)
     expect(labels.get('lookback_exceeded')![1]).toMatch(/^lookback window exceeded: the entry at messages\[0\]\.content\[1\] is \d+ positions back/)
     expect(labels.get('concurrent')![2]).toMatch(/^concurrent pass: pas_\w+ writes messages\[2\]\.content\[0\], but its response began 1 s after this pass was sent/)
     expect(labels.get('compaction')![5]).toMatch(/^system\[1\] · memory · \.loupe\/memory\.md · re-frozen at the compaction checkpoint at \d\d:\d\d$/)

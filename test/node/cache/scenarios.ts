@@ -148,8 +148,7 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
       await s.pass('ttl_expired')
     }),
 
-  // Haiku 4.5 caches nothing below 4,096 tokens: the small prompt is never cached, and each pass after the first
-  // falls short of the limit by the prefix the previous one left, for that reason.
+  // Haiku 4.5 caches nothing below 4,096 tokens: the small prompt is never cached, and that is the limit.
   () =>
     runScenario('below_minimum', { model: 'claude-haiku-4-5' }, async (s) => {
       s.user('Hello.')
