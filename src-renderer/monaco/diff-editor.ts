@@ -28,9 +28,13 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
     return () => {
       const models = editor.getModel()
       editor.dispose()
-      models?.original.dispose()
-      models?.modified.dispose()
       editorRef.current = null
+      // As in setDiffTexts: a diff computation still waiting on the worker is let go of in a timeout of Monaco's;
+      // models disposed before it make it throw "no diff result available".
+      if (models) setTimeout(() => {
+        models.original.dispose()
+        models.modified.dispose()
+      }, 0)
     }
     // The options are fixed for the component's life; a new Monaco instance is the only reason to make it again.
   }, [m])
