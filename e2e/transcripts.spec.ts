@@ -4,7 +4,7 @@
  * it in the inspector where every pass is marked as reconstructed from a transcript, and starts the proxy, whose
  * captured request shows up as a pass marked "captured". Screenshots go to e2e/screenshots/.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, openApp, testWithHostEnv } from './fixtures'
@@ -118,4 +118,23 @@ test('starts the capture proxy, and a request sent through it becomes a captured
   await page.getByRole('button', { name: '+ New session' }).click()
   await expect(page.getByRole('alert').filter({ hasText: 'capture proxy' })).toBeVisible()
   await page.screenshot({ path: 'e2e/screenshots/transcripts-proxy.png' })
+})
+
+test('says which session Import all could not import, and keeps saying it after the list is read again', async ({ page, host }) => {
+  // A file named like a session that holds no transcript record (random bytes).
+  const junkDir = join(configDir, 'projects', '-tmp-junk')
+  mkdirSync(junkDir, { recursive: true })
+  writeFileSync(join(junkDir, 'junk.jsonl'), Buffer.from(Array.from({ length: 4_000 }, (_, i) => (i * 7919) % 251)))
+  try {
+    await openApp(page, host.url)
+    await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+    const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+    await expect(panel.locator('tr[data-session-file="junk"]')).toHaveCount(1)
+    await panel.getByRole('button', { name: /^Import all \(\d+\)$/ }).click()
+    await expect(panel.getByRole('alert')).toContainText(/^One session could not be imported: .*junk\.jsonl is not a Claude Code session: none of its [\d,]+ lines is a transcript record$/)
+    // The good one came in all the same.
+    await expect(panel.locator('tr[data-session-file="tool_heavy"]').getByRole('button', { name: 'Import' })).toHaveCount(0)
+  } finally {
+    rmSync(junkDir, { recursive: true, force: true })
+  }
 })

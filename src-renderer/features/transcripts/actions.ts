@@ -41,7 +41,8 @@ export async function importOne(path: string): Promise<void> {
   store().importStarted(path)
   const result = await client.request('transcripts.import', { path, ...folderInput() })
   store().importFinished(path)
-  if (!result.ok) return store().failed(`Could not import ${path}: ${result.error.message}`)
+  // The service's message names the file already.
+  if (!result.ok) return store().failed(`Could not import: ${result.error.message}`)
   store().totalsShown(path, result.value.totals)
   await Promise.all([listTranscripts(), loadProjects()])
 }
@@ -51,8 +52,10 @@ export async function importAll(): Promise<void> {
   const result = await client.request('transcripts.importAll', folderInput())
   store().importFinished('*')
   if (!result.ok) return store().failed(`Could not import the sessions: ${result.error.message}`)
-  if (result.value.failed.length > 0) store().failed(`${result.value.failed.length} session(s) could not be imported: ${result.value.failed[0]!.message}`)
+  // Listed again first: a new listing clears the error, and the failures must stay on screen.
   await Promise.all([listTranscripts(), loadProjects()])
+  const failed = result.value.failed
+  if (failed.length > 0) store().failed(`${failed.length === 1 ? 'One session' : `${failed.length} sessions`} could not be imported: ${failed[0]!.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`)
 }
 
 export async function continueImported(sessionId: string): Promise<void> {
