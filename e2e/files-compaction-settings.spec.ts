@@ -254,6 +254,12 @@ test('files: the tree is one Tab stop, walked with the arrow keys, and Enter ope
     await expect(rows.nth(2)).toBeFocused()
     await app.keyboard.press(' ')
     await expect(app.getByTestId('open-path')).toHaveText(order[2]!)
+    // The second listing of docs/style.md, opened from there, is the row shown as open.
+    await app.keyboard.press('ArrowDown')
+    await app.keyboard.press('Enter')
+    await expect(app.getByTestId('open-path')).toHaveText('docs/style.md')
+    await expect(rows.nth(3)).toHaveAttribute('aria-selected', 'true')
+    await expect(tree.locator('[role="treeitem"][aria-selected="true"]')).toHaveCount(1)
     await app.keyboard.press('Home')
     await expect(rows.nth(0)).toBeFocused()
     // Tab leaves the tree at once, and Shift+Tab comes back to the row it left.

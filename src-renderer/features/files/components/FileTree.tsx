@@ -91,8 +91,14 @@ interface TreeProps {
 function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
   // Rows are told apart by their place in the tree, not their path: a file imported by two files is listed twice.
   const [current, setCurrent] = useState<string | null>(null)
+  // The row the file was opened from, when it was opened here: a file listed twice shows as open where it was chosen.
+  const [openedRow, setOpenedRow] = useState<string | null>(null)
   const rows = useMemo(() => flatten(nodes, ''), [nodes])
-  const openRow = rows.find((r) => r.path === openPath)?.row ?? null
+  const openRow = rows.find((r) => r.row === openedRow && r.path === openPath)?.row ?? rows.find((r) => r.path === openPath)?.row ?? null
+  const openFrom = (row: string, path: string) => {
+    setOpenedRow(row)
+    onOpen(path)
+  }
   // The row that takes Tab: the last one the keyboard was on while it is still listed, else the open file, else the first.
   const tabStop = current !== null && rows.some((r) => r.row === current) ? current : (openRow ?? rows[0]?.row ?? null)
 
@@ -113,7 +119,8 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
       case ' ': {
         event.preventDefault()
         const path = item.dataset.treePath
-        if (path !== undefined) onOpen(path)
+        const row = item.dataset.treeRow
+        if (path !== undefined && row !== undefined) openFrom(row, path)
         return
       }
       default: return
@@ -125,7 +132,7 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
   return (
     <ul role="tree" aria-labelledby={labelledBy} onKeyDown={onKeyDown}>
       {nodes.map((n, i) => (
-        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={setCurrent} />
+        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} tabStop={tabStop} unsaved={unsaved} onOpen={openFrom} onFocusRow={setCurrent} />
       ))}
     </ul>
   )
@@ -146,7 +153,7 @@ interface NodeProps {
   readonly openRow: string | null
   readonly tabStop: string | null
   readonly unsaved: ReadonlySet<string>
-  onOpen(path: string): void
+  onOpen(row: string, path: string): void
   onFocusRow(row: string): void
 }
 
@@ -164,6 +171,7 @@ function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow 
       aria-expanded={node.children.length > 0 ? true : undefined}
       tabIndex={row === tabStop ? 0 : -1}
       data-tree-path={node.path}
+      data-tree-row={row}
       onFocus={(event) => {
         // Focus bubbles from an import's row through every file above it: only the row focused counts.
         if (event.target === event.currentTarget) onFocusRow(row)
@@ -174,7 +182,7 @@ function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow 
         style={{ paddingLeft: 6 + depth * 16 }}
         onClick={(event) => {
           event.stopPropagation()
-          onOpen(node.path)
+          onOpen(row, node.path)
         }}
         title={node.reason ?? node.absPath}
         data-path={node.path}
