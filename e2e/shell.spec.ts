@@ -100,3 +100,24 @@ test('the palette keeps the keyboard, and a resting pointer does not choose its 
   await expect(app.getByTestId('palette')).toHaveCount(0)
   await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
 })
+
+test('says once, above every view, that nothing can be saved when the store file was deleted under the app', async ({ app, host }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-lost-'))
+  try {
+    await app.getByLabel('Folder path').fill(dir)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.getByRole('button', { name: '+ New session' })).toBeVisible()
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(host.dataDir, `loupe.db${suffix}`), { force: true })
+    // The next request finds it gone: a new session cannot be saved, and the app says why, once, at the top.
+    await app.getByRole('button', { name: '+ New session' }).click()
+    const banner = app.getByTestId('store-lost')
+    await expect(banner).toContainText(/^Loupe's store, .*loupe\.db, was deleted while Loupe was running; nothing more can be saved to it\./)
+    // A reload does not look like a fresh start: the first answers say it again.
+    await app.reload()
+    await expect(banner).toBeVisible()
+    await expect(app.getByTestId('store-lost')).toHaveCount(1)
+    await app.screenshot({ path: 'e2e/screenshots/store-lost.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

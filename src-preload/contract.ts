@@ -781,6 +781,7 @@ export const errorCodes = [
   'conflict', // the state changed under the request (e.g. a run already in progress)
   'busy', // the session is running a turn; wait for it or cancel it
   'io_error',
+  'store_lost', // the store's file was deleted or replaced while the app ran: nothing can be saved until a restart
   'internal', // a bug: the message says what failed, the log has the stack
 ] as const
 export type ErrorCode = (typeof errorCodes)[number]

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { client } from './platform/client'
+import { client, onStoreLost } from './platform/client'
 import { AppShell } from './features/shell/AppShell'
 import { loadProjects } from './features/projects/actions'
 import { useAppStore } from './state/app'
@@ -33,6 +33,8 @@ applyTheme(useSettingsStore.getState().theme)
 function announce(name: string, payload: unknown): void {
   window.dispatchEvent(new CustomEvent('loupe:event', { detail: { name, payload } }))
 }
+
+onStoreLost((message) => useAppStore.getState().storeLostSaid(message))
 
 client.on('app.ready', (payload) => {
   document.documentElement.dataset.appReady = 'true'

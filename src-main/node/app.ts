@@ -144,7 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         log.error('store file lost', { problem })
       }
     }
-    return lost === null ? handle(name, input) : { ok: false, error: { code: 'io_error', message: lost } }
+    return lost === null ? handle(name, input) : { ok: false, error: { code: 'store_lost', message: lost } }
   }
   return {
     dispatch,

@@ -115,7 +115,26 @@ declare global {
   }
 }
 
-export const client: LoupeClient = window.loupe ? fromBridge(window.loupe) : fromWebSocket()
+const transport: LoupeClient = window.loupe ? fromBridge(window.loupe) : fromWebSocket()
+const storeLostListeners = new Set<(message: string) => void>()
+
+/**
+ * Every answer passes here: a `store_lost` one (the store's file went away under the main process) is also told to
+ * whoever listens, so it is said once for the whole app, not only by the view that happened to ask.
+ */
+export const client: LoupeClient = {
+  async request(name, input) {
+    const result = await transport.request(name, input)
+    if (!result.ok && result.error.code === 'store_lost') for (const listener of storeLostListeners) listener(result.error.message)
+    return result
+  },
+  on: (name, listener) => transport.on(name, listener),
+}
+
+export function onStoreLost(listener: (message: string) => void): () => void {
+  storeLostListeners.add(listener)
+  return () => storeLostListeners.delete(listener)
+}
 
 /** Unwraps a Result for callers that show the error in the UI: throws a ContractFailure with the message. */
 export class ContractFailure extends Error {

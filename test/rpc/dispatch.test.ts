@@ -28,13 +28,13 @@ describe('dispatch', () => {
     renameSync(file, `${file}.moved`)
     copyFileSync(`${file}.moved`, file)
     const refused = await app.dispatch('session.list', { projectId: 'prj_any' })
-    expect(refused).toEqual({ ok: false, error: { code: 'io_error', message: `Loupe's store, ${file}, was replaced by another file while Loupe was running; nothing more can be saved to it. Quit Loupe and put the file back, or start Loupe again to begin with an empty store.` } })
-    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: false, error: { code: 'io_error' } })
+    expect(refused).toEqual({ ok: false, error: { code: 'store_lost', message: `Loupe's store, ${file}, was replaced by another file while Loupe was running; nothing more can be saved to it. Quit Loupe and put the file back, or start Loupe again to begin with an empty store.` } })
+    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: false, error: { code: 'store_lost' } })
   })
 
   it('refuses requests once its store file was deleted', async () => {
     unlinkSync(join(dir, 'home', 'loupe.db'))
-    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: false, error: { code: 'io_error', message: expect.stringMatching(/was deleted while Loupe was running/) } })
+    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: false, error: { code: 'store_lost', message: expect.stringMatching(/was deleted while Loupe was running/) } })
   })
 
   it('names unknown requests and bad inputs with typed errors', async () => {

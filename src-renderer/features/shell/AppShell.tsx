@@ -16,6 +16,7 @@ import { SettingsView } from '../settings/SettingsView'
 export function AppShell() {
   const info = useAppStore((s) => s.info)
   const connection = useAppStore((s) => s.connection)
+  const storeLost = useAppStore((s) => s.storeLost)
   // The chat and the inspector share one selection: picking a message selects the pass that produced it.
   const selectedPassId = useInspectorStore((s) => s.selectedPassId)
   const selectPass = useInspectorStore((s) => s.passSelected)
@@ -43,6 +44,11 @@ export function AppShell() {
           {connection === 'ready' ? 'connected' : connection}
         </span>
       </header>
+      {storeLost !== null && (
+        <p className="store-lost" role="alert" data-testid="store-lost">
+          {storeLost}
+        </p>
+      )}
       <div className="body">
         <ProjectsSidebar />
         <main className="main-pane">
