@@ -239,6 +239,12 @@ function FocusedPass({ bar }: { bar: Bar }) {
   )
 }
 
+/** The pass's summary without the outcome its chip already says ("miss · …", "partial hit up to X · …"). */
+function causeText(b: Bar): string {
+  if (b.summary === null) return CAUSE_WORDS[b.cause ?? ''] ?? b.cause ?? ''
+  return b.summary.replace(/^miss · /, '').replace(/^partial hit (up to \S+ · )/, '$1')
+}
+
 function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
   // A cold start is not a miss anything could have avoided.
   const misses = bars.filter((b) => (b.outcome === 'miss' || b.outcome === 'partial') && b.cause !== 'none' && b.cause !== 'cold')
@@ -250,7 +256,9 @@ function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
           <button type="button" className="linklike" onClick={() => useCacheStore.getState().passFocused(b.passId)}>
             pass {b.seq}
           </button>{' '}
-          <span className={`chip ${b.outcome === 'miss' ? 'bad' : 'warn'}`}>{b.outcome}</span> {b.summary ?? CAUSE_WORDS[b.cause ?? ''] ?? b.cause}
+          {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's
+              minimum, a pause past every TTL) is said without alarm. */}
+          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {causeText(b)}
           {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
         </li>
       ))}
