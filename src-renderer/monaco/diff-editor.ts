@@ -1,11 +1,14 @@
 /**
  * The read-only Monaco diff editor the inspector's pass diff and the compaction view's history diff share: created
- * once per component, its text models replaced as the compared pair changes and disposed with what replaced them.
+ * once per component, with one pair of text models whose text changes as the compared pair does.
  */
 import { useEffect, useRef, type RefObject } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from './index'
 import { READ_ONLY_OPTIONS } from './options'
+
+/** The view model each editor was given, to be disposed with it (see useDiffEditor). */
+const viewModels = new WeakMap<monaco.editor.IStandaloneDiffEditor, monaco.editor.IDiffEditorViewModel>()
 
 /** What every read-only diff shares: side by side where there is room, whitespace counted, the overview ruler on. */
 export const READ_ONLY_DIFF_OPTIONS: monaco.editor.IStandaloneDiffEditorConstructionOptions = {
@@ -29,28 +32,43 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
       const models = editor.getModel()
       editor.dispose()
       editorRef.current = null
-      // As in setDiffTexts: a diff computation still waiting on the worker is let go of in a timeout of Monaco's;
-      // models disposed before it make it throw "no diff result available".
-      if (models) setTimeout(() => {
-        models.original.dispose()
-        models.modified.dispose()
-      }, 0)
+      // The view model is ours (setDiffTexts made it): disposing it cancels a diff computation still waiting on the
+      // worker, which would otherwise come back to disposed models and throw "no diff result available". The
+      // editor does not dispose a view model it was given.
+      viewModels.get(editor)?.dispose()
+      viewModels.delete(editor)
+      models?.original.dispose()
+      models?.modified.dispose()
     }
     // The options are fixed for the component's life; a new Monaco instance is the only reason to make it again.
   }, [m])
   return editorRef
 }
 
-/** Shows `original` against `modified`, disposing the models they replace once the editor has let go of them. */
-export function setDiffTexts(m: Monaco, editor: monaco.editor.IStandaloneDiffEditor, original: string, modified: string, language: string): void {
-  const previous = editor.getModel()
-  editor.setModel({ original: m.editor.createModel(original, language), modified: m.editor.createModel(modified, language) })
-  if (previous === null) return
-  // The diff editor releases the replaced pair's diff computation in a timeout of its own (diffEditorWidget
-  // setDiffModel), which is what cancels it. Disposed before then, a computation still waiting on the worker finds its
-  // models gone and throws "no diff result available"; this timeout is queued after Monaco's, so it runs after it.
-  setTimeout(() => {
-    previous.original.dispose()
-    previous.modified.dispose()
-  }, 0)
+/**
+ * Shows `original` against `modified`. The editor keeps one pair of models for its whole life and their text is
+ * replaced: a diff editor lets go of a replaced pair's diff computation only later, in a timeout of its own, and
+ * a computation that finds its models disposed throws "no diff result available". False when both texts were
+ * already shown: no new diff is computed, so no `onDidUpdateDiff` follows.
+ */
+export function setDiffTexts(m: Monaco, editor: monaco.editor.IStandaloneDiffEditor, original: string, modified: string, language: string): boolean {
+  const current = editor.getModel()
+  if (current === null) {
+    const viewModel = editor.createViewModel({ original: m.editor.createModel(original, language), modified: m.editor.createModel(modified, language) })
+    viewModels.set(editor, viewModel)
+    editor.setModel(viewModel)
+    return true
+  }
+  let changed = false
+  for (const [model, text] of [
+    [current.original, original],
+    [current.modified, modified],
+  ] as const) {
+    if (model.getLanguageId() !== language) m.editor.setModelLanguage(model, language)
+    if (model.getValue() !== text) {
+      model.setValue(text)
+      changed = true
+    }
+  }
+  return changed
 }

@@ -30,7 +30,7 @@ export function HistoryDiff({ monaco: m, before, after, pairKey }: { monaco: Mon
     const editor = editorRef.current
     if (!editor) return
     setReady(null)
-    setDiffTexts(m, editor, before.text, after.text, 'plaintext')
+    const computing = setDiffTexts(m, editor, before.text, after.text, 'plaintext')
     const decorate = (side: monaco.editor.ICodeEditor, text: HistoryText) =>
       side.createDecorationsCollection(
         text.ranges.map((r) => ({ range: new m.Range(r.startLine, 1, r.endLine, 1), options: { isWholeLine: true, className: MARK_CLASS[r.mark], linesDecorationsClassName: `${MARK_CLASS[r.mark]}-gutter` } })),
@@ -38,6 +38,8 @@ export function HistoryDiff({ monaco: m, before, after, pairKey }: { monaco: Mon
     const left = decorate(editor.getOriginalEditor(), before)
     const right = decorate(editor.getModifiedEditor(), after)
     const sub = editor.onDidUpdateDiff(() => setReady(pairKey))
+    // The same texts as shown: the diff on screen is already theirs.
+    if (!computing) setReady(pairKey)
     return () => {
       sub.dispose()
       left.clear()

@@ -83,7 +83,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     setReady(null)
     const left = base.cacheOrder()
     const right = view.cacheOrder()
-    setDiffTexts(m, editor, left?.text ?? base.detail.requestBody, right?.text ?? view.detail.requestBody, 'json')
+    const computing = setDiffTexts(m, editor, left?.text ?? base.detail.requestBody, right?.text ?? view.detail.requestBody, 'json')
 
     // Mark the first changed block: on the right, or on the left when the change is a removal.
     const side = change.kind === 'block' && change.change === 'removed' ? editor.getOriginalEditor() : editor.getModifiedEditor()
@@ -99,10 +99,13 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
         zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: this is where the cache stopped`) })
       })
     }
-    const sub = editor.onDidUpdateDiff(() => {
+    const shown = () => {
       if (startLine !== null) side.revealLineNearTop(Math.max(1, startLine - 2))
       setReady(`${base.detail.id}:${view.detail.id}`)
-    })
+    }
+    const sub = editor.onDidUpdateDiff(shown)
+    // The same texts as shown (another pair with the same bytes): the diff on screen is already theirs.
+    if (!computing) shown()
     return () => {
       sub.dispose()
       decorations.clear()
