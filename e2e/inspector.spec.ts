@@ -168,7 +168,8 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     await expect(summary).toContainText(/\d+ blocks identical, first change at block \d+ \(messages\[1\] · assistant; new block\), [\d,]+ tokens after it\./)
     await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
     // Monaco keeps its view zones out of the accessibility tree, so the mark is found by its class.
-    await expect(inspector.locator('.insp-diff-mark')).toContainText('messages[1]: this is where the cache stopped')
+    // Pass 2 read everything pass 1 left: its first change is what is new, not where the cache stopped.
+    await expect(inspector.locator('.insp-diff-mark')).toContainText('messages[1]: new since the pass before')
     await expect(inspector.locator('.insp-diff-mark')).toBeVisible()
     await page.screenshot({ path: 'e2e/screenshots/inspector-diff.png' })
 

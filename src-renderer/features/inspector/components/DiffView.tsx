@@ -1,6 +1,7 @@
 /**
  * The diff between two passes, in cache order (tools → system → messages), in Monaco's diff editor. The first block
- * that differs is marked "this is where the cache stopped"; the summary line says how many blocks were identical,
+ * that differs is marked with what it meant for the cache (where the read stopped; or, on a full hit, simply what is
+ * new; or, when nothing was read, only the first change); the summary line says how many blocks were identical,
  * which block changed first and what produced it, and how many tokens follow it.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
@@ -9,6 +10,7 @@ import { selectComparePassId, useInspectorStore } from '../../../state/inspector
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
 import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
+import { readAttribution } from '../model/attribution'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
 
@@ -96,7 +98,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     if (startLine !== null && endLine !== null) {
       decorations.set([{ range: new m.Range(startLine, 1, endLine, 1), options: { isWholeLine: true, className: 'insp-first-change', linesDecorationsClassName: 'insp-gutter-first-change' } }])
       side.changeViewZones((zones) => {
-        zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: this is where the cache stopped`) })
+        zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: ${markWords(view.detail.attribution)}`) })
       })
     }
     const shown = () => {
@@ -114,4 +116,15 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
   }, [m, base, view, change])
 
   return <div ref={hostRef} className="insp-editor insp-diff-editor" data-diff-ready={ready ?? undefined} data-testid="diff-editor" />
+}
+
+/**
+ * What the first change meant for the cache, from the pass's attribution: on a full hit the read went up to it (it is
+ * simply what is new), on a pass that read nothing it stopped nothing, otherwise it is where the read stopped.
+ */
+function markWords(attribution: unknown): string {
+  const a = readAttribution(attribution)
+  if (a?.outcome === 'full') return 'new since the pass before'
+  if (a?.outcome === 'miss') return 'first change; nothing was read from the cache'
+  return 'this is where the cache stopped'
 }
