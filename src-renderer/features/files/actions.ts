@@ -19,11 +19,19 @@ export function findNode(nodes: ReadonlyArray<FileNodeView>, path: string): File
   return null
 }
 
+/**
+ * Listings are asked for from several places (the view opening, a save, another window's save): only the answer to
+ * the newest request is shown, so an older answer that arrives late does not put back a tree the disk has left.
+ */
+let newestListing = 0
+
 export async function loadListing(projectId: string): Promise<void> {
   const store = useFilesStore.getState()
   if (store.projectId !== projectId) noteShown(null)
   store.projectShown(projectId)
+  const asked = ++newestListing
   const result = await client.request('files.list', { projectId })
+  if (asked !== newestListing) return
   if (result.ok) store.listingLoaded(projectId, result.value)
   else store.listingFailed(`Could not list the instruction files: ${result.error.message}`)
 }
@@ -64,8 +72,9 @@ export async function createFile(projectId: string, path: string): Promise<void>
 
 /** Reads the listing again without clearing what is shown (on files.changed, from this window's save or another's). */
 export async function reloadListing(projectId: string): Promise<void> {
+  const asked = ++newestListing
   const result = await client.request('files.list', { projectId })
-  if (result.ok) useFilesStore.getState().listingLoaded(projectId, result.value)
+  if (asked === newestListing && result.ok) useFilesStore.getState().listingLoaded(projectId, result.value)
 }
 
 /** The kind of edit the price is for: memory files are priced as memory, everything else as instructions. */
