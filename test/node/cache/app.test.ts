@@ -91,12 +91,18 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     expect(await app.dispatch('session.cacheSummary', { sessionId: 'ses_nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
   })
 
-  it('gives the same attribution after a restart, from what the store kept', async () => {
+  /** A session of two turns ten seconds apart: four passes, each reading what the one before left. */
+  async function twoTurns(): Promise<{ id: string }> {
     const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     await turn(session.id, 'read README.md')
     clock.advance(10_000)
     await turn(session.id, 'read AGENTS.md')
+    return session
+  }
+
+  it('gives the same attribution after a restart, from what the store kept', async () => {
+    const session = await twoTurns()
     const store = app.services.store
     const passes = store.passes.list(session.id)
     const first = passes.map((p) => attributePass(store, p, { onError: (e) => { throw e } }))
@@ -107,11 +113,7 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
   })
 
   it('shows a session attributed under earlier rules as the current rules see it, in the inspector and in edit prices', async () => {
-    const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
-    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-    await turn(session.id, 'read README.md')
-    clock.advance(10_000)
-    await turn(session.id, 'read AGENTS.md')
+    const session = await twoTurns()
     const store = app.services.store
     const current = store.passes.list(session.id).map((p) => p.attribution as PassAttribution)
     const price = await call<{ rebilledTokens: number }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true } })

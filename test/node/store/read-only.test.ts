@@ -28,34 +28,31 @@ function openInChild(file: string): string {
   return result.stdout.trim()
 }
 
+/** A store made here, its file and folder then given these modes: what a child bound by them says on opening it. */
+function openWithModes(fileMode: number, dirMode: number): { file: string; said: string } {
+  dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
+  const file = join(dir, 'loupe.db')
+  openDatabase(file).close()
+  chmodSync(file, fileMode)
+  chmodSync(dir, dirMode)
+  return { file, said: openInChild(file) }
+}
+
 describe.skipIf(process.platform === 'win32')('a read-only store', () => {
   const refused = (file: string) => `refused: ${file} is read-only: Loupe writes every pass to it. Make it and its folder writable, or choose another data folder (LOUPE_HOME).`
 
   it('is refused at open when the file is read-only, though reading it works', () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
-    const file = join(dir, 'loupe.db')
-    openDatabase(file).close()
-    chmodSync(file, 0o444)
     // The folder stays writable: SQLite makes its journal files there, and every read succeeds.
-    chmodSync(dir, 0o755)
-    expect(openInChild(file)).toBe(refused(file))
+    const { file, said } = openWithModes(0o444, 0o755)
+    expect(said).toBe(refused(file))
   })
 
   it('is refused at open when its folder is read-only (SQLite cannot make its journal there)', () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
-    const file = join(dir, 'loupe.db')
-    openDatabase(file).close()
-    chmodSync(file, 0o644)
-    chmodSync(dir, 0o555)
-    expect(openInChild(file)).toBe(refused(file))
+    const { file, said } = openWithModes(0o644, 0o555)
+    expect(said).toBe(refused(file))
   })
 
   it('opens when it can be written', () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-readonly-'))
-    const file = join(dir, 'loupe.db')
-    openDatabase(file).close()
-    chmodSync(file, 0o644)
-    chmodSync(dir, 0o755)
-    expect(openInChild(file)).toBe('opened')
+    expect(openWithModes(0o644, 0o755).said).toBe('opened')
   })
 })
