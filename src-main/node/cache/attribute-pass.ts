@@ -332,14 +332,20 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
 }
 
 /**
- * Attributes again the passes of a session whose stored attribution was made under an earlier version of the
- * rules (ATTRIBUTION_VERSION), so a reader shows what the current rules say. True when any was. A pass imported
- * from a transcript keeps the attribution it was imported with; one never attributed is left as it is.
+ * A pass whose stored attribution was made under an earlier version of the rules (ATTRIBUTION_VERSION). A pass
+ * imported from a transcript keeps the attribution it was imported with; one never attributed is not stale.
  */
-export function refreshStaleAttributions(store: Store, sessionId: string): boolean {
-  const stale = store.passes.list(sessionId).filter((p) => p.source !== 'transcript' && p.attribution !== null && !isAttribution(p.attribution))
+export function hasStaleAttribution(pass: Pick<PassSummary, 'source' | 'attribution'>): boolean {
+  return pass.source !== 'transcript' && pass.attribution !== null && !isAttribution(pass.attribution)
+}
+
+/**
+ * Attributes again the stale passes among a session's `passes` (as listed), so a reader shows what the current rules
+ * say. True when any was: the caller reads them again.
+ */
+export function refreshStaleAttributions(store: Store, passes: ReadonlyArray<PassSummary>): boolean {
   // The newest: attributing it attributes every earlier pass that needs it first, in order.
-  const newest = stale.at(-1)
+  const newest = passes.filter(hasStaleAttribution).at(-1)
   if (!newest) return false
   attributePass(store, newest)
   return true

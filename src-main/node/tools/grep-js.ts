@@ -10,7 +10,7 @@ import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES } from '../.
 import { splitLines } from '../../engine/tools/render'
 import type { GitignoreRules } from './gitignore'
 import { isBinary } from './read-file'
-import { readRegularFile } from '../fs/regular-file'
+import { errorCode, readRegularFile } from '../fs/regular-file'
 
 export interface GrepRequest {
   readonly rootReal: string
@@ -48,7 +48,7 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
   // Folders and files that could not be read: said with the result, so "no matches" is not taken for "not there".
   let unreadable = 0
   const skipped = (err: unknown): null => {
-    const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : undefined
+    const code = errorCode(err)
     // Skipped on purpose (not a regular file, over the size limit) or gone since it was listed: not a gap.
     if (code !== 'ENOTREGULAR' && code !== 'ETOOLARGE' && code !== 'ENOENT') unreadable++
     return null

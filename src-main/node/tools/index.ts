@@ -20,6 +20,7 @@ import { createProjectFs } from './project-fs'
 import { readFileTool } from './read-file'
 import { rememberTool } from './remember'
 import { skillTool } from './skill'
+import { errorCode } from '../fs/regular-file'
 
 export interface ToolExecutorOptions {
   /** The project root. Every tool is confined to its real path. */
@@ -44,7 +45,8 @@ export interface NodeToolExecutor extends ToolExecutor {
  * (`ENAMETOOLONG: name too long, realpath '/…6 KB…'`); the common ones are said plainly instead.
  */
 function message(error: unknown): string {
-  const { code, path } = typeof error === 'object' && error !== null ? (error as { code?: unknown; path?: unknown }) : {}
+  const code = errorCode(error)
+  const path = typeof error === 'object' && error !== null ? (error as { path?: unknown }).path : undefined
   // Which file or folder, unless the path is the problem (too long to be worth repeating).
   const at = typeof path === 'string' && path.length <= 300 ? `${path}: ` : ''
   switch (code) {

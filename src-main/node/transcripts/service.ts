@@ -5,6 +5,7 @@
  */
 import { realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
+import { errorCode } from '../fs/regular-file'
 import type { Session } from '../../../src-preload/contract'
 import type { Store } from '../store'
 import { continueImported } from './continue'
@@ -49,7 +50,7 @@ export class TranscriptService {
     if (folder === '~' || folder.startsWith('~/')) return this.checkedFolder(join(this.deps.homeDir, folder.slice(1)))
     if (!isAbsolute(folder)) throw new TranscriptImportError('not_a_file', `${folder} is not an absolute path: give the whole path of the Claude Code projects folder`)
     const info = await stat(folder).catch((err: unknown) => {
-      const code = (err as { code?: unknown }).code
+      const code = errorCode(err)
       if (code === 'ENOENT' || code === 'ENOTDIR') return null
       throw new TranscriptImportError('unreadable', `${folder} cannot be read: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : err instanceof Error ? err.message : String(err)}`)
     })
@@ -64,14 +65,17 @@ export class TranscriptService {
 
   /** Imports one session file, which must lie inside the projects folder (after resolving symlinks). */
   async import(path: string, folder?: string, projectId?: string): Promise<ImportOutcome> {
-    const { store } = this.deps
+    return this.importUnder(path, await this.realFolder(folder), projectId)
+  }
+
+  /** The projects folder, checked, with its links resolved (the default one as it is when it does not exist). */
+  private async realFolder(folder?: string): Promise<string> {
     const projects = await this.checkedFolder(folder)
-    let root: string
-    try {
-      root = await realpath(projects)
-    } catch {
-      root = projects
-    }
+    return realpath(projects).catch(() => projects)
+  }
+
+  private async importUnder(path: string, root: string, projectId?: string): Promise<ImportOutcome> {
+    const { store } = this.deps
     const result = await importTranscript(store, path, {
       now: this.deps.now(),
       root,
@@ -90,12 +94,13 @@ export class TranscriptService {
 
   /** Imports every session of the folder (or of one Claude Code project in it), oldest first; failures are listed. */
   async importAll(folder?: string, project?: string): Promise<{ results: ImportOutcome[]; failed: Array<{ path: string; message: string }> }> {
-    const listing = await listSessionFiles(await this.checkedFolder(folder), project)
+    const root = await this.realFolder(folder)
+    const listing = await listSessionFiles(root, project)
     const results: ImportOutcome[] = []
     const failed: Array<{ path: string; message: string }> = []
     for (const info of [...listing.sessions].reverse()) {
       try {
-        results.push(await this.import(info.path, folder))
+        results.push(await this.importUnder(info.path, root))
       } catch (err) {
         failed.push({ path: info.path, message: err instanceof Error ? err.message : String(err) })
       }

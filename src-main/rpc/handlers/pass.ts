@@ -1,4 +1,4 @@
-import { refreshStaleAttributions } from '../../node/cache'
+import { hasStaleAttribution, refreshStaleAttributions } from '../../node/cache'
 import { findModel } from '../../node/model/models'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
@@ -10,13 +10,13 @@ export function passHandlers(services: Services): Pick<Handlers, 'pass.list' | '
     'pass.list': ({ sessionId }) => {
       if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
       // A session last opened under earlier attribution rules is shown as the current rules see it.
-      refreshStaleAttributions(store, sessionId)
-      return store.passes.list(sessionId) as never
+      const passes = store.passes.list(sessionId)
+      return (refreshStaleAttributions(store, passes) ? store.passes.list(sessionId) : passes) as never
     },
     'pass.get': ({ passId }) => {
       let pass = store.passes.get(passId)
       if (!pass) throw new RpcError('not_found', `No pass ${passId}`)
-      if (refreshStaleAttributions(store, pass.sessionId)) pass = store.passes.get(passId)!
+      if (hasStaleAttribution(pass) && refreshStaleAttributions(store, store.passes.list(pass.sessionId))) pass = store.passes.get(passId)!
       return { ...pass, stripsPriorThinking: findModel(pass.model)?.stripsPriorThinking ?? false } as never
     },
   }
