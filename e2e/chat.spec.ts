@@ -41,6 +41,11 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     const approval = app.getByRole('group', { name: 'Approval needed' })
     await expect(approval).toContainText('Edit greet.ts')
     await expect(app.getByTestId('chat-status')).toContainText('Approval needed: Edit greet.ts')
+    // The card shows the change itself, as the host will make it, not only the file's name.
+    const change = approval.getByRole('region', { name: 'Changes to greet.ts' })
+    await expect(change.locator('.change-line.removed')).toHaveText(['export const greet = () => "hello"'])
+    await expect(change.locator('.change-line.added')).toHaveText(['export const greet = () => "goodbye"'])
+    await expect(approval.getByTestId('change-preview')).toContainText('+1 −1')
     await app.screenshot({ path: 'e2e/screenshots/chat-approval.png' })
     await approval.getByRole('button', { name: 'Approve once' }).click()
     await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')).toHaveCount(1)

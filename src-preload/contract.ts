@@ -134,12 +134,33 @@ export const PassDetailSchema = PassSummarySchema.extend({
 })
 export type PassDetailView = z.infer<typeof PassDetailSchema>
 
+/** What an edit_file or write_file call would change (src-main/engine/tools/preview.ts), shown with its approval. */
+export const ChangePreviewSchema = z.object({
+  path: z.string(),
+  created: z.boolean(),
+  added: z.number(),
+  removed: z.number(),
+  hunks: z.array(
+    z.object({
+      oldStart: z.number(),
+      newStart: z.number(),
+      lines: z.array(z.object({ kind: z.enum(['context', 'added', 'removed']), text: z.string() })),
+    }),
+  ),
+  omitted: z.number(),
+  note: z.string().nullable(),
+})
+export type ChangePreviewView = z.infer<typeof ChangePreviewSchema>
+
 export const ApprovalRequestSchema = z.looseObject({
   tool: z.string(),
   summary: z.string(),
   suggestedRules: z.array(z.object({ tool: z.string(), pattern: z.string() })),
   warning: z.string().nullable(),
+  /** Absent from older hosts, and for calls that change no file. */
+  preview: ChangePreviewSchema.optional(),
 })
+export type ApprovalRequestView = z.infer<typeof ApprovalRequestSchema>
 
 export const SessionStateSchema = z.object({
   session: SessionSchema,

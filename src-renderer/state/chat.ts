@@ -3,7 +3,7 @@
  * waiting for the user, and whether a turn is running. Actions are named as the events that cause them.
  */
 import { create } from 'zustand'
-import type { EntryView, PermissionModeName, SessionStateView } from '../../src-preload/contract'
+import type { ApprovalRequestView, EntryView, PermissionModeName, SessionStateView } from '../../src-preload/contract'
 
 export interface StreamingBlock {
   readonly index: number
@@ -14,7 +14,7 @@ export interface StreamingBlock {
 
 export interface PendingApproval {
   readonly toolUseId: string
-  readonly request: { readonly tool: string; readonly summary: string; readonly suggestedRules: ReadonlyArray<{ tool: string; pattern: string }>; readonly warning: string | null }
+  readonly request: ApprovalRequestView
 }
 
 export interface SessionChat {

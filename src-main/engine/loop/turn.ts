@@ -15,7 +15,7 @@ import type { Entry, EntryBody } from '../conversation/entries'
 import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'
 import type { AssistantContentBlock, ToolUseBlock } from '../model/wire'
 import type { Clock, ModelClient, ModelOutcome } from '../ports'
-import { decidePermission, resolveApproval, type PermissionDecision } from '../tools/permissions'
+import { decidePermission, resolveApproval, type ApprovalRequest, type PermissionDecision } from '../tools/permissions'
 import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
 import { deniedOutcome, errorOutcome, type ToolExecutor, type ToolOutcome } from '../tools/executor'
@@ -185,6 +185,29 @@ function untilStopped(running: Promise<ToolOutcome>, signal: AbortSignal): Promi
 }
 
 /**
+ * The approval request with what the call would change (edit_file, write_file), from the executor's preview: made
+ * by the same checks as the call, after the calls before it have run, so it shows the file as the call will find
+ * it. A preview that fails, or a Stop while it is made, asks without one.
+ */
+async function withPreview(deps: TurnDeps, call: ToolUseBlock, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalRequest> {
+  if (deps.tools.preview === undefined) return request
+  let onAbort: () => void = () => {}
+  const stopped = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    const preview = await Promise.race([
+      deps.tools.preview({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: deps.controls.toolState() }).catch(() => null),
+      stopped,
+    ])
+    return preview === null ? request : { ...request, preview }
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+  }
+}
+
+/**
  * Runs the calls of one assistant message in order. Consecutive calls that are allowed and read-only run together;
  * everything else runs alone, in order. Effects are applied to the session's tool state in call order.
  */
@@ -222,12 +245,14 @@ async function runToolCalls(
     let decision: PermissionDecision = decidePermission({ name: call.name, input: call.input }, controls.mode(), controls.rules(), { root: controls.root })
     if (decision.kind === 'ask') {
       await flush()
+      const request = await withPreview(deps, call, decision.request, signal)
+      if (signal.aborted) break
       // Ask first, then announce: an answer that arrives as soon as the event is out must find the question.
-      const pendingAnswer = deps.approvals.ask(call.id, decision.request, signal)
-      deps.emit({ type: 'approval_requested', toolUseId: call.id, request: decision.request })
+      const pendingAnswer = deps.approvals.ask(call.id, request, signal)
+      deps.emit({ type: 'approval_requested', toolUseId: call.id, request })
       const answer = await pendingAnswer
       if (signal.aborted) break
-      const resolved = resolveApproval(decision.request, answer, controls.rules())
+      const resolved = resolveApproval(request, answer, controls.rules())
       controls.setRules(resolved.rules)
       decision = resolved.decision
       approvals.push({

@@ -10,6 +10,7 @@
 import type { ToolResultBlock } from '../model/wire'
 import type { PermissionDecision } from './permissions'
 import type { ToolSessionState } from './session-state'
+import type { ChangePreview } from './preview'
 import type { ToolEffect } from './types'
 
 export interface ToolCallRequest {
@@ -53,6 +54,11 @@ export type ToolOutcome =
 
 export interface ToolExecutor {
   execute(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ToolOutcome>
+  /**
+   * What a file-changing call would do, shown with its approval; null for a call that changes no file. Writes
+   * nothing, never throws. Optional: an executor without it asks without a preview.
+   */
+  preview?(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null>
 }
 
 export function okOutcome(content: string, effects: ReadonlyArray<ToolEffect> = []): ToolOutcome {

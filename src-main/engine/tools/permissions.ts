@@ -19,6 +19,7 @@ import { parseCommand } from './shell-words'
 import { getToolSpec, TOOL_SPECS } from './specs'
 import { assertNever, type ToolName } from './types'
 import picomatch from 'picomatch/posix'
+import type { ChangePreview } from './preview'
 
 export type PermissionMode = 'plan' | 'build' | 'auto'
 export const DEFAULT_PERMISSION_MODE: PermissionMode = 'build'
@@ -66,6 +67,8 @@ export interface ApprovalRequest {
   readonly suggestedRules: ReadonlyArray<PermissionRule>
   /** Shown with the prompt when the call is on the built-in deny list or cannot be covered by a rule. */
   readonly warning: string | null
+  /** For edit_file and write_file: the lines the call would change (the loop adds it from the executor). */
+  readonly preview?: ChangePreview
 }
 
 export type PermissionDecision =

@@ -17,6 +17,7 @@ import { notAFile, notFound, readFailure, refusal, type ToolDeps } from './deps'
 import { fingerprintOf, type InsidePath } from './project-fs'
 import { isBinary } from './read-file'
 import { decodeUtf8Exact } from '../fs/regular-file'
+import { previewChange, refusedPreview, type ChangePreview } from '../../engine/tools/preview'
 
 type ForChange = { ok: true; text: string | null } | { ok: false; outcome: ToolOutcome }
 
@@ -43,42 +44,73 @@ async function readForChange(path: InsidePath, deps: ToolDeps, tool: 'edit_file'
   return { ok: true, text: decodeUtf8Exact(bytes) }
 }
 
-export async function editFileTool(input: EditFileInput, deps: ToolDeps): Promise<ToolOutcome> {
+/** A change the tool checked and may make: the file, its text now (null: none, or not UTF-8) and after. */
+type ChangePlan =
+  | { readonly ok: true; readonly path: InsidePath; readonly before: string | null; readonly beforeIsText: boolean; readonly after: string; readonly line: number }
+  | { readonly ok: false; readonly outcome: ToolOutcome; readonly rel: string }
+
+/** Every check edit_file makes, and the text it would write. Writes nothing. */
+async function planEdit(input: EditFileInput, deps: ToolDeps): Promise<ChangePlan> {
   const resolution = await deps.fs.resolve(input.path)
-  if (!resolution.ok) return refusal(resolution)
+  if (!resolution.ok) return { ok: false, outcome: refusal(resolution), rel: input.path }
   const path = resolution.path
-  if (path.kind === 'missing') return notFound(path, 'To create a file, use write_file.')
-  if (path.kind !== 'file') return notAFile(path)
+  const refused = (outcome: ToolOutcome): ChangePlan => ({ ok: false, outcome, rel: path.rel })
+  if (path.kind === 'missing') return refused(notFound(path, 'To create a file, use write_file.'))
+  if (path.kind !== 'file') return refused(notAFile(path))
   const current = await readForChange(path, deps, 'edit_file')
-  if (!current.ok) return current.outcome
+  if (!current.ok) return refused(current.outcome)
   if (current.text === null) {
-    return errorOutcome(
-      'binary',
-      `${path.rel} is not UTF-8 text, so edit_file cannot change it: rewriting it would replace every invalid byte in the file. ` +
-        'Leave it, change it with a command that works on bytes, or replace all of it with write_file.',
+    return refused(
+      errorOutcome(
+        'binary',
+        `${path.rel} is not UTF-8 text, so edit_file cannot change it: rewriting it would replace every invalid byte in the file. ` +
+          'Leave it, change it with a command that works on bytes, or replace all of it with write_file.',
+      ),
     )
   }
   const edit = applyExactEdit(current.text, input.old_string, input.new_string, path.rel)
-  if (!edit.ok) return errorOutcome(edit.code, edit.reason)
-  await deps.fs.writeText(path, edit.text)
-  return okOutcome(renderEditResult(path.rel, splitLines(edit.text), edit.line, splitLines(input.new_string).length), [
-    { type: 'file_written', path: path.rel, fingerprint: fingerprintOf(edit.text), created: false },
+  if (!edit.ok) return refused(errorOutcome(edit.code, edit.reason))
+  return { ok: true, path, before: current.text, beforeIsText: true, after: edit.text, line: edit.line }
+}
+
+/** Every check write_file makes. Writes nothing. */
+async function planWrite(input: WriteFileInput, deps: ToolDeps): Promise<ChangePlan> {
+  const resolution = await deps.fs.resolve(input.path)
+  if (!resolution.ok) return { ok: false, outcome: refusal(resolution), rel: input.path }
+  const path = resolution.path
+  if (path.kind !== 'missing' && path.kind !== 'file') return { ok: false, outcome: notAFile(path), rel: path.rel }
+  if (path.kind === 'missing') return { ok: true, path, before: null, beforeIsText: true, after: input.content, line: 1 }
+  const current = await readForChange(path, deps, 'write_file')
+  if (!current.ok) return { ok: false, outcome: current.outcome, rel: path.rel }
+  return { ok: true, path, before: current.text, beforeIsText: current.text !== null, after: input.content, line: 1 }
+}
+
+export async function editFileTool(input: EditFileInput, deps: ToolDeps): Promise<ToolOutcome> {
+  const plan = await planEdit(input, deps)
+  if (!plan.ok) return plan.outcome
+  await deps.fs.writeText(plan.path, plan.after)
+  return okOutcome(renderEditResult(plan.path.rel, splitLines(plan.after), plan.line, splitLines(input.new_string).length), [
+    { type: 'file_written', path: plan.path.rel, fingerprint: fingerprintOf(plan.after), created: false },
   ])
 }
 
 export async function writeFileTool(input: WriteFileInput, deps: ToolDeps): Promise<ToolOutcome> {
-  const resolution = await deps.fs.resolve(input.path)
-  if (!resolution.ok) return refusal(resolution)
-  const path = resolution.path
-  if (path.kind !== 'missing' && path.kind !== 'file') return notAFile(path)
-  const created = path.kind === 'missing'
-  if (!created) {
-    const current = await readForChange(path, deps, 'write_file')
-    if (!current.ok) return current.outcome
-  }
-  await deps.fs.writeText(path, input.content)
-  const lineCount = splitLines(input.content).length
-  return okOutcome(`${created ? 'Created' : 'Overwrote'} ${path.rel} (${lineCount} line${lineCount === 1 ? '' : 's'}).`, [
-    { type: 'file_written', path: path.rel, fingerprint: fingerprintOf(input.content), created },
+  const plan = await planWrite(input, deps)
+  if (!plan.ok) return plan.outcome
+  const created = plan.path.kind === 'missing'
+  await deps.fs.writeText(plan.path, plan.after)
+  const lineCount = splitLines(plan.after).length
+  return okOutcome(`${created ? 'Created' : 'Overwrote'} ${plan.path.rel} (${lineCount} line${lineCount === 1 ? '' : 's'}).`, [
+    { type: 'file_written', path: plan.path.rel, fingerprint: fingerprintOf(plan.after), created },
   ])
+}
+
+/**
+ * What an edit_file or write_file call would do, for its approval: made by the same checks as the call itself, so a
+ * call that will be refused says why instead of showing a change.
+ */
+export async function previewFileChange(call: { name: 'edit_file'; input: EditFileInput } | { name: 'write_file'; input: WriteFileInput }, deps: ToolDeps): Promise<ChangePreview> {
+  const plan = call.name === 'edit_file' ? await planEdit(call.input, deps) : await planWrite(call.input, deps)
+  if (!plan.ok) return refusedPreview(plan.rel, plan.outcome.content)
+  return previewChange(plan.path.rel, plan.before, plan.after, plan.beforeIsText)
 }

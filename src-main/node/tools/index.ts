@@ -9,7 +9,7 @@ import type { ParsedToolCall } from '../../engine/tools/schemas'
 import { getToolSpec, TOOL_SPECS } from '../../engine/tools/specs'
 import { assertNever } from '../../engine/tools/types'
 import { bashTool, commandEnvironment, defaultShell, type Shell } from './bash'
-import { editFileTool, writeFileTool } from './change-file'
+import { editFileTool, previewFileChange, writeFileTool } from './change-file'
 import type { ToolDeps } from './deps'
 import { GitignoreRules } from './gitignore'
 import { globTool } from './glob'
@@ -21,6 +21,7 @@ import { readFileTool } from './read-file'
 import { rememberTool } from './remember'
 import { skillTool } from './skill'
 import { errorCode } from '../fs/regular-file'
+import type { ChangePreview } from '../../engine/tools/preview'
 
 export interface ToolExecutorOptions {
   /** The project root. Every tool is confined to its real path. */
@@ -132,7 +133,21 @@ export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecut
     }
   }
 
+  async function preview(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null> {
+    if (call.name !== 'edit_file' && call.name !== 'write_file') return null
+    const parsed = getToolSpec(call.name)!.parse(call.input)
+    if (!parsed.ok) return null
+    const signal = AbortSignal.any([ctx.signal, lifetime.signal])
+    try {
+      return await previewFileChange({ name: call.name, input: parsed.value } as Parameters<typeof previewFileChange>[0], { fs, gitignore: rules, state: ctx.sessionState, signal })
+    } catch {
+      // The call itself will meet the same failure and say it; the approval is asked without a preview.
+      return null
+    }
+  }
+
   return {
+    preview,
     execute(call, ctx) {
       const pending = execute(call, ctx)
       running.add(pending)

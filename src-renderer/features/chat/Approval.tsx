@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { PendingApproval } from '../../state/chat'
 import { answerApproval } from './actions'
+import { ChangePreview } from './ChangePreview'
 
 export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
   const [reason, setReason] = useState('')
@@ -29,6 +30,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
         <strong>Allow?</strong> <span className="approval-summary">{request.summary}</span>
       </div>
       {request.warning && <p className="approval-warning">{request.warning}</p>}
+      {request.preview && <ChangePreview preview={request.preview} />}
       {denying ? (
         <form
           className="approval-actions"

@@ -147,6 +147,50 @@ describe('runTurn', () => {
     expectValid(log)
   })
 
+  it("asks with the executor's preview of what the call would change, made after the calls before it ran", async () => {
+    const order: string[] = []
+    const tools = recordingTools(async (call) => (order.push(`run ${call.name}`), { kind: 'ok', content: 'ok', effects: [] }))
+    const preview = { path: 'c.ts', created: true, added: 1, removed: 0, hunks: [{ oldStart: 0, newStart: 1, lines: [{ kind: 'added' as const, text: 'x' }] }], omitted: 0, note: null }
+    tools.executor.preview = async (call) => (order.push(`preview ${call.name}`), call.name === 'write_file' ? preview : null)
+    const events: unknown[] = []
+    const asked: unknown[] = []
+    const log = new MemoryLog()
+    const d = deps(scriptedModel([message([use('t1', 'read_file', { path: 'a.ts' }), use('t2', 'write_file', { path: 'c.ts', content: 'x' }), use('t3', 'bash', { command: 'ls' })])]), tools.executor, log)
+    await runTurn(
+      { ...d, emit: (e) => void events.push(e), approvals: { ask: async (_id, request) => (asked.push(request), { kind: 'once' }) } },
+      { kind: 'message', text: 'go' },
+      new AbortController().signal,
+    )
+    expect(order).toEqual(['run read_file', 'preview write_file', 'run write_file', 'preview bash', 'run bash'])
+    expect(asked).toEqual([expect.objectContaining({ tool: 'write_file', preview }), expect.not.objectContaining({ preview: expect.anything() })])
+    expect(events).toContainEqual({ type: 'approval_requested', toolUseId: 't2', request: expect.objectContaining({ preview }) })
+    expectValid(log)
+  })
+
+  it('asks without a preview when the preview fails, and a Stop while it is made ends the turn without asking', async () => {
+    const tools = recordingTools()
+    tools.executor.preview = async () => {
+      throw new Error('disk gone')
+    }
+    const asked: unknown[] = []
+    const log = new MemoryLog()
+    const d = deps(scriptedModel([message([use('t1', 'write_file', { path: 'c.ts', content: 'x' })])]), tools.executor, log)
+    await runTurn({ ...d, approvals: { ask: async (_id, request) => (asked.push(request), { kind: 'once' }) } }, { kind: 'message', text: 'go' }, new AbortController().signal)
+    expect(asked).toEqual([expect.not.objectContaining({ preview: expect.anything() })])
+    expect(tools.calls).toEqual(['write_file'])
+
+    const stop = new AbortController()
+    const hanging = recordingTools()
+    hanging.executor.preview = () => (stop.abort(), new Promise(() => {}))
+    const asked2: unknown[] = []
+    const log2 = new MemoryLog()
+    const d2 = deps(scriptedModel([message([use('t1', 'write_file', { path: 'c.ts', content: 'x' })])]), hanging.executor, log2)
+    await runTurn({ ...d2, approvals: { ask: async (_id, request) => (asked2.push(request), { kind: 'once' }) } }, { kind: 'message', text: 'go' }, stop.signal)
+    expect(asked2).toEqual([])
+    expect(hanging.calls).toEqual([])
+    expectValid(log2)
+  })
+
   it('gives a denied call a result the model can act on, with the reason', async () => {
     const tools = recordingTools()
     const log = new MemoryLog()
