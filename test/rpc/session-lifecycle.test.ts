@@ -48,6 +48,37 @@ describe('session lifecycle', () => {
     expect(await activities()).toEqual({ [asking.id]: null, [idle.id]: null })
   })
 
+  it('names a session from its first message, and never over a name the user gave', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const titleOf = async (id: string) => (await call<Array<{ id: string; title: string }>>(app, 'session.list', { projectId: project.id })).find((s) => s.id === id)!.title
+    const heard: unknown[] = []
+    app.events.subscribe((name, payload) => name === 'session.renamed' && heard.push(payload))
+
+    const fresh = await call<{ id: string; title: string }>(app, 'session.create', { projectId: project.id })
+    expect(fresh.title).toMatch(/^Session \d{4}-\d\d-\d\d \d\d:\d\d$/)
+    let ended = turnEnded(app, fresh.id)
+    await call(app, 'run.start', { sessionId: fresh.id, text: '\n  read   README.md\nthen tell me what it says' })
+    expect(await titleOf(fresh.id)).toBe('read README.md')
+    expect(heard).toEqual([expect.objectContaining({ id: fresh.id, title: 'read README.md' })])
+    await ended
+    // Only the first message names it.
+    ended = turnEnded(app, fresh.id)
+    await call(app, 'run.start', { sessionId: fresh.id, text: 'read README.md again' })
+    await ended
+    expect(await titleOf(fresh.id)).toBe('read README.md')
+
+    const named = await call<{ id: string }>(app, 'session.create', { projectId: project.id, title: 'Mine' })
+    const renamed = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await call(app, 'session.rename', { sessionId: renamed.id, title: 'Renamed first' })
+    for (const id of [named.id, renamed.id]) {
+      ended = turnEnded(app, id)
+      await call(app, 'run.start', { sessionId: id, text: 'read README.md' })
+      await ended
+    }
+    expect(await titleOf(named.id)).toBe('Mine')
+    expect(await titleOf(renamed.id)).toBe('Renamed first')
+  })
+
   it('runs a turn, exports, deletes and imports a session identically', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: dir })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })

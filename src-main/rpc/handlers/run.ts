@@ -3,6 +3,7 @@ import { RpcError } from '../errors'
 import type { Services } from '../services'
 import type { SessionRuntime } from '../../node/session/runtime'
 import { sessionOrigin } from '../../node/transcripts/origins'
+import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
 
 export function requireRuntime(services: Services, sessionId: string): SessionRuntime {
   const runtime = services.sessions.get(sessionId)
@@ -34,7 +35,12 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     return { runId }
   }
   return {
-    'run.start': ({ sessionId, text }) => start(sessionId, { kind: 'message', text }),
+    'run.start': ({ sessionId, text }) => {
+      const first = !requireRuntime(services, sessionId).entries().some((e) => e.kind === 'user_message')
+      const started = start(sessionId, { kind: 'message', text })
+      if (first) nameFromFirstMessage(services, sessionId, text)
+      return started
+    },
     'run.retry': ({ sessionId }) => start(sessionId, { kind: 'retry' }),
     'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
     'approval.answer': ({ sessionId, toolUseId, answer }) => {
@@ -49,5 +55,22 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       runtime.setMode(mode)
       return { mode: runtime.mode }
     },
+  }
+}
+
+/**
+ * The first message names a session the user has not named (its name is still the time it was made): every window's
+ * sidebar hears it as a rename. A name the user gave, or one a continued conversation brought, is kept.
+ */
+function nameFromFirstMessage(services: Services, sessionId: string, text: string): void {
+  const session = services.store.sessions.get(sessionId)
+  const title = titleFromMessage(text)
+  if (!session || title === null || session.title !== defaultSessionTitle(session.createdAt)) return
+  try {
+    const renamed = services.store.sessions.rename(sessionId, title, services.clock.now())
+    if (renamed) services.events.emit('session.renamed', renamed)
+  } catch (error) {
+    // The turn has started: a name the store would not take must not answer run.start with an error.
+    console.warn(`The session ${sessionId} kept its name: ${error instanceof Error ? error.message : String(error)}`)
   }
 }

@@ -3,6 +3,7 @@ import { forgetSessionCache } from '../../node/cache'
 import { capturedRoot } from '../../node/proxy/recorder'
 import { transcriptFolderProject } from '../../node/transcripts/origins'
 import { RpcError } from '../errors'
+import { defaultSessionTitle } from '../../engine/conversation/title'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
 
@@ -22,7 +23,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
       const refusal = transcriptFolderProject(store, projectId, project.root) ?? (project.root === capturedRoot(services.info.dataDir) ? `${project.root} holds the requests the capture proxy recorded: a new session there would work among them. Open a project folder in Loupe and start the session there.` : null)
       if (refusal) throw new RpcError('unsupported', refusal)
       const now = clock.now()
-      const session = store.sessions.create(projectId, title?.trim() || defaultTitle(now), now)
+      const session = store.sessions.create(projectId, title?.trim() || defaultSessionTitle(now), now)
       events.emit('session.created', session)
       return session
     },
@@ -82,12 +83,4 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
       }
     },
   }
-}
-
-/** "Session 2026-11-29 14:02" — a name that tells sessions apart until the user renames one, its date written as the
- * views write dates (src-renderer/ui/format.ts `dateTime`). */
-function defaultTitle(now: number): string {
-  const d = new Date(now)
-  const two = (n: number) => String(n).padStart(2, '0')
-  return `Session ${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
 }

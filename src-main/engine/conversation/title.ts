@@ -1,0 +1,33 @@
+/**
+ * A session's name. It starts as the time it was made ("Session 2026-11-29 14:02"), and the first message sent in it
+ * names it, unless the user named it first: a sidebar of dates does not say which session was about what.
+ */
+
+/** Longest name taken from a message, in characters; longer ones are cut at a word and end in "…". */
+export const TITLE_FROM_MESSAGE_MAX_CHARS = 60
+
+/** "Session 2026-11-29 14:02", in local time, its date written as the views write dates (src-renderer/ui/format.ts). */
+export function defaultSessionTitle(createdAt: number): string {
+  const d = new Date(createdAt)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `Session ${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
+}
+
+/**
+ * A name from the first message: its first line with text, spaces collapsed, cut at a word near
+ * TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by.
+ */
+export function titleFromMessage(text: string): string | null {
+  const line = text
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '')
+  if (line === undefined) return null
+  const chars = Array.from(line) // by code point, so an emoji is never cut in half
+  if (chars.length <= TITLE_FROM_MESSAGE_MAX_CHARS) return line
+  const cut = chars.slice(0, TITLE_FROM_MESSAGE_MAX_CHARS).join('')
+  const space = cut.lastIndexOf(' ')
+  // At the last word break, unless that throws away most of the line (one long word: a path, a URL).
+  const kept = space >= TITLE_FROM_MESSAGE_MAX_CHARS / 2 ? cut.slice(0, space) : cut
+  return `${kept.replace(/[\s,.;:]+$/, '')}…`
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { defaultSessionTitle, TITLE_FROM_MESSAGE_MAX_CHARS, titleFromMessage } from '../../../src-main/engine/conversation/title'
+
+describe('session titles', () => {
+  it('start as the local time the session was made', () => {
+    expect(defaultSessionTitle(new Date(2026, 10, 29, 14, 2, 59).getTime())).toBe('Session 2026-11-29 14:02')
+  })
+
+  it("are taken from the first message's first line with text, its spaces collapsed", () => {
+    expect(titleFromMessage('\n\n   fix   the\tlogin bug  \nsee the stack trace below')).toBe('fix the login bug')
+    expect(titleFromMessage(' \n\t\n')).toBeNull()
+  })
+
+  it('cut a long line at a word, or inside one long word, never inside a character', () => {
+    const long = 'please refactor the session manager so that every window hears about renames and deletes at once'
+    const title = titleFromMessage(long)!
+    expect(title).toBe('please refactor the session manager so that every window…')
+    expect(Array.from(title).length).toBeLessThanOrEqual(TITLE_FROM_MESSAGE_MAX_CHARS + 1)
+    const path = `open ${'/very/long/path'.repeat(10)}`
+    expect(titleFromMessage(path)).toBe(`${Array.from(path).slice(0, TITLE_FROM_MESSAGE_MAX_CHARS).join('')}…`)
+    const emoji = '🙂'.repeat(TITLE_FROM_MESSAGE_MAX_CHARS + 5)
+    expect(titleFromMessage(emoji)).toBe(`${'🙂'.repeat(TITLE_FROM_MESSAGE_MAX_CHARS)}…`)
+  })
+})
