@@ -84,22 +84,32 @@ interface TreeProps {
 
 /**
  * One tree, one Tab stop (the WAI-ARIA tree pattern): the keyboard enters at the open file, or the last one it
- * was on, or the first; Up and Down move through the rows, Home and End to the ends, Left to the file that
- * imports this one, Right to its first import, Enter or Space opens. The tree never folds: an instruction file's
- * imports are part of what it sends.
+ * was on, or the first; Up and Down move through the rows shown, Home and End to the ends, Enter or Space opens.
+ * A file with imports folds: Left folds it (or, folded or without imports, goes to the file that imports it),
+ * Right unfolds it (or, unfolded, goes to its first import); the triangle does the same with the mouse. The tree
+ * starts unfolded: an instruction file's imports are part of what it sends.
  */
 function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
   // Rows are told apart by their place in the tree, not their path: a file imported by two files is listed twice.
   const [current, setCurrent] = useState<string | null>(null)
   // The row the file was opened from, when it was opened here: a file listed twice shows as open where it was chosen.
   const [openedRow, setOpenedRow] = useState<string | null>(null)
-  const rows = useMemo(() => flatten(nodes, ''), [nodes])
+  // Folded rows, by place. Folding a row hides its imports' rows, so they leave `rows` (the rows shown) too.
+  const [folded, setFolded] = useState<ReadonlySet<string>>(new Set())
+  const rows = useMemo(() => flatten(nodes, '', folded), [nodes, folded])
+  const toggle = (row: string) =>
+    setFolded((before) => {
+      const after = new Set(before)
+      if (!after.delete(row)) after.add(row)
+      return after
+    })
   const openRow = rows.find((r) => r.row === openedRow && r.path === openPath)?.row ?? rows.find((r) => r.path === openPath)?.row ?? null
   const openFrom = (row: string, path: string) => {
     setOpenedRow(row)
     onOpen(path)
   }
-  // The row that takes Tab: the last one the keyboard was on while it is still listed, else the open file, else the first.
+  // The row that takes Tab: the last one the keyboard was on while it is still shown, else the open file, else the
+  // first. A row folded away by the mouse gives Tab back to one shown, so the tree never loses its Tab stop.
   const tabStop = current !== null && rows.some((r) => r.row === current) ? current : (openRow ?? rows[0]?.row ?? null)
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -113,8 +123,22 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
       case 'ArrowUp': next = items[at - 1]; break
       case 'Home': next = items[0]; break
       case 'End': next = items[items.length - 1]; break
-      case 'ArrowLeft': next = item.parentElement?.closest<HTMLElement>('[role="treeitem"]'); break
-      case 'ArrowRight': next = item.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]'); break
+      case 'ArrowLeft':
+        if (item.getAttribute('aria-expanded') === 'true') {
+          event.preventDefault()
+          toggle(item.dataset.treeRow!)
+          return
+        }
+        next = item.parentElement?.closest<HTMLElement>('[role="treeitem"]')
+        break
+      case 'ArrowRight':
+        if (item.getAttribute('aria-expanded') === 'false') {
+          event.preventDefault()
+          toggle(item.dataset.treeRow!)
+          return
+        }
+        next = item.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]')
+        break
       case 'Enter':
       case ' ': {
         event.preventDefault()
@@ -132,7 +156,7 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
   return (
     <ul role="tree" aria-labelledby={labelledBy} onKeyDown={onKeyDown}>
       {nodes.map((n, i) => (
-        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} tabStop={tabStop} unsaved={unsaved} onOpen={openFrom} onFocusRow={setCurrent} />
+        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} tabStop={tabStop} folded={folded} unsaved={unsaved} onOpen={openFrom} onToggle={toggle} onFocusRow={setCurrent} />
       ))}
     </ul>
   )
@@ -140,8 +164,12 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
 
 const rowKey = (parent: string, index: number): string => (parent === '' ? String(index) : `${parent}/${index}`)
 
-function flatten(nodes: readonly FileNodeView[], parent: string): Array<{ row: string; path: string }> {
-  return nodes.flatMap((n, i) => [{ row: rowKey(parent, i), path: n.path }, ...flatten(n.children, rowKey(parent, i))])
+/** The rows shown, in order: a folded row's imports are not. */
+function flatten(nodes: readonly FileNodeView[], parent: string, folded: ReadonlySet<string>): Array<{ row: string; path: string }> {
+  return nodes.flatMap((n, i) => {
+    const row = rowKey(parent, i)
+    return [{ row, path: n.path }, ...(folded.has(row) ? [] : flatten(n.children, row, folded))]
+  })
 }
 
 interface NodeProps {
@@ -152,15 +180,19 @@ interface NodeProps {
   /** The row of the open file (its first, when it is listed twice). */
   readonly openRow: string | null
   readonly tabStop: string | null
+  readonly folded: ReadonlySet<string>
   readonly unsaved: ReadonlySet<string>
   onOpen(row: string, path: string): void
+  onToggle(row: string): void
   onFocusRow(row: string): void
 }
 
-function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow }: NodeProps) {
+function Node({ node, row, depth, openRow, tabStop, folded, unsaved, onOpen, onToggle, onFocusRow }: NodeProps) {
   const status = STATUS[node.status]
   const edited = unsaved.has(node.absPath)
   const open = row === openRow
+  const hasImports = node.children.length > 0
+  const expanded = hasImports && !folded.has(row)
   // Named by its own row: a treeitem's content includes its imports, which would otherwise be read as its name.
   const name = [node.path, status.label, edited ? 'unsaved changes' : '', node.tokens > 0 ? `about ${grouped(node.tokens)} tokens` : ''].filter((p) => p !== '').join(', ')
   return (
@@ -168,7 +200,7 @@ function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow 
       role="treeitem"
       aria-label={name}
       aria-selected={open}
-      aria-expanded={node.children.length > 0 ? true : undefined}
+      aria-expanded={hasImports ? expanded : undefined}
       tabIndex={row === tabStop ? 0 : -1}
       data-tree-path={node.path}
       data-tree-row={row}
@@ -188,6 +220,22 @@ function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow 
         data-path={node.path}
         data-status={node.status}
       >
+        {hasImports ? (
+          // The mouse's way to fold; the keyboard's is Left and Right on the row (one Tab stop for the whole tree).
+          <span
+            className="files-node-fold"
+            aria-hidden="true"
+            title={expanded ? 'Hide its imports' : 'Show its imports'}
+            onClick={(event) => {
+              event.stopPropagation()
+              onToggle(row)
+            }}
+          >
+            {expanded ? '▾' : '▸'}
+          </span>
+        ) : (
+          <span className="files-node-fold" aria-hidden="true" />
+        )}
         <span className="files-node-path">
           {depth > 0 && <span className="muted">@ </span>}
           {node.path}
@@ -205,10 +253,10 @@ function Node({ node, row, depth, openRow, tabStop, unsaved, onOpen, onFocusRow 
           {node.patterns.length > 0 ? `when a read or edit matches ${node.patterns.join(', ')}` : node.reason}
         </div>
       )}
-      {node.children.length > 0 && (
+      {expanded && (
         <ul role="group">
           {node.children.map((c, i) => (
-            <Node key={c.path} node={c} row={rowKey(row, i)} depth={depth + 1} openRow={openRow} tabStop={tabStop} unsaved={unsaved} onOpen={onOpen} onFocusRow={onFocusRow} />
+            <Node key={c.path} node={c} row={rowKey(row, i)} depth={depth + 1} openRow={openRow} tabStop={tabStop} folded={folded} unsaved={unsaved} onOpen={onOpen} onToggle={onToggle} onFocusRow={onFocusRow} />
           ))}
         </ul>
       )}
