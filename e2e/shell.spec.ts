@@ -21,6 +21,8 @@ test('opens a project folder, creates a session and lists it', async ({ app, hos
     const sessions = app.getByRole('list', { name: 'Sessions' }).getByRole('button')
     await expect(sessions).toHaveCount(1)
     await expect(app.getByRole('region', { name: 'Session' })).toBeVisible()
+    // The page's outline starts at the view's own heading, not in the sidebar.
+    expect(await app.getByRole('heading').first().evaluate((h) => h.tagName)).toBe('H1')
 
     // The session survives a reload: it came from the store, not from the page's memory.
     await app.reload()

@@ -22,7 +22,11 @@ export function ProjectsSidebar() {
 
   return (
     <nav className="sidebar" aria-label="Projects">
-      <h2 className="sidebar-title">Projects</h2>
+      {/* Not a heading: the landmark is named "Projects" already, and a heading here would come before the view's
+          own h1, so the page's outline would start in the sidebar. */}
+      <p className="sidebar-title" aria-hidden="true">
+        Projects
+      </p>
       <form className="open-form" onSubmit={submit}>
         <input
           aria-label="Folder path"
