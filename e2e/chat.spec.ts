@@ -48,8 +48,13 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     await expect(approval.getByTestId('change-preview')).toContainText('+1 −1')
     await app.screenshot({ path: 'e2e/screenshots/chat-approval.png' })
     await approval.getByRole('button', { name: 'Approve once' }).click()
-    await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')).toHaveCount(1)
+    const edited = app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')
+    await expect(edited).toHaveCount(1)
     await secondEnded
+    // The call in the conversation shows what it changed, as the approval did.
+    await edited.locator('summary').first().click()
+    await expect(edited.locator('.change-line.added')).toHaveText(['export const greet = () => "goodbye"'])
+    await edited.screenshot({ path: 'e2e/screenshots/chat-edit-done.png' })
     await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
     expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('goodbye')
 

@@ -144,7 +144,8 @@ export const ChangePreviewSchema = z.object({
     z.object({
       oldStart: z.number(),
       newStart: z.number(),
-      lines: z.array(z.object({ kind: z.enum(['context', 'added', 'removed']), text: z.string() })),
+      /** `skipped`: a long run of changed lines cut short; its text says how many more. */
+      lines: z.array(z.object({ kind: z.enum(['context', 'added', 'removed', 'skipped']), text: z.string() })),
     }),
   ),
   omitted: z.number(),

@@ -5,6 +5,7 @@
 import type { ContextNote } from '../prompt/notes'
 import type { AssistantContentBlock, ImageBlock, StopReason, TextBlock } from '../model/wire'
 import type { CheckpointBody, ContextEditBody, NoticeBody, PinBody } from './checkpoint'
+import type { ChangePreview } from '../tools/preview'
 
 export type EntryId = string & { readonly __brand: 'EntryId' }
 export type PassId = string & { readonly __brand: 'PassId' }
@@ -31,6 +32,8 @@ export type EntryBody =
       /** Why a result was produced without running the tool, when it was not. */
       readonly outcome: 'ran' | 'denied' | 'interrupted' | 'invalid'
       readonly notes?: ReadonlyArray<DeliveredNote>
+      /** edit_file, write_file: the lines the call changed, as the chat shows them. Not part of what the model sees. */
+      readonly change?: ChangePreview
     }
   | { readonly kind: 'approval'; readonly toolUseId: string; readonly decision: 'allowed' | 'denied'; readonly via: string; readonly reason?: string; readonly rule?: string }
   | { readonly kind: 'mode_switched'; readonly mode: string }

@@ -184,26 +184,36 @@ function untilStopped(running: Promise<ToolOutcome>, signal: AbortSignal): Promi
   })
 }
 
+/** How long a change preview may take (a file on a stalled network drive) before the user is asked without one. */
+export const PREVIEW_TIMEOUT_MS = 5_000
+
 /**
  * The approval request with what the call would change (edit_file, write_file), from the executor's preview: made
  * by the same checks as the call, after the calls before it have run, so it shows the file as the call will find
- * it. A preview that fails, or a Stop while it is made, asks without one.
+ * it. A preview that fails or takes longer than PREVIEW_TIMEOUT_MS, or a Stop while it is made, asks without one.
  */
 async function withPreview(deps: TurnDeps, call: ToolUseBlock, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalRequest> {
-  if (deps.tools.preview === undefined) return request
+  const preview = deps.tools.preview?.bind(deps.tools)
+  if (preview === undefined) return request
   let onAbort: () => void = () => {}
-  const stopped = new Promise<null>((resolve) => {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const giveUp = new Promise<null>((resolve) => {
     onAbort = () => resolve(null)
     signal.addEventListener('abort', onAbort, { once: true })
+    timer = setTimeout(() => resolve(null), PREVIEW_TIMEOUT_MS)
   })
   try {
-    const preview = await Promise.race([
-      deps.tools.preview({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: deps.controls.toolState() }).catch(() => null),
-      stopped,
+    const made = await Promise.race([
+      // Through a promise, so an executor that throws instead of rejecting asks without a preview too.
+      Promise.resolve()
+        .then(() => preview({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: deps.controls.toolState() }))
+        .catch(() => null),
+      giveUp,
     ])
-    return preview === null ? request : { ...request, preview }
+    return made === null ? request : { ...request, preview: made }
   } finally {
     signal.removeEventListener('abort', onAbort)
+    if (timer !== null) clearTimeout(timer)
   }
 }
 
@@ -296,6 +306,7 @@ async function runToolCalls(
       isError: result.outcome.kind === 'error',
       outcome: result.how,
       ...(notes.length > 0 ? { notes } : {}),
+      ...(result.outcome.kind === 'ok' && result.outcome.change ? { change: result.outcome.change } : {}),
     })
     for (const effect of result.outcome.effects) {
       if (effect.type === 'memory_saved') bodies.push({ kind: 'memory_saved', scope: effect.scope, fact: effect.fact })

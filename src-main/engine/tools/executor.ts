@@ -49,7 +49,13 @@ export type ToolErrorCode =
   | 'io'
 
 export type ToolOutcome =
-  | { readonly kind: 'ok'; readonly content: string; readonly effects: ReadonlyArray<ToolEffect> }
+  | {
+      readonly kind: 'ok'
+      readonly content: string
+      readonly effects: ReadonlyArray<ToolEffect>
+      /** edit_file, write_file: the lines the call changed, for the chat (never sent to the model). */
+      readonly change?: ChangePreview
+    }
   | { readonly kind: 'error'; readonly code: ToolErrorCode; readonly content: string; readonly effects: ReadonlyArray<ToolEffect> }
 
 export interface ToolExecutor {
@@ -61,8 +67,8 @@ export interface ToolExecutor {
   preview?(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null>
 }
 
-export function okOutcome(content: string, effects: ReadonlyArray<ToolEffect> = []): ToolOutcome {
-  return { kind: 'ok', content, effects }
+export function okOutcome(content: string, effects: ReadonlyArray<ToolEffect> = [], change?: ChangePreview): ToolOutcome {
+  return change === undefined ? { kind: 'ok', content, effects } : { kind: 'ok', content, effects, change }
 }
 
 export function errorOutcome(code: ToolErrorCode, content: string, effects: ReadonlyArray<ToolEffect> = []): ToolOutcome {

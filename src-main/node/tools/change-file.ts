@@ -73,13 +73,30 @@ async function planEdit(input: EditFileInput, deps: ToolDeps): Promise<ChangePla
   return { ok: true, path, before: current.text, beforeIsText: true, after: edit.text, line: edit.line }
 }
 
+/** The nearest existing folder on the way to a new file, when it is not a folder: the file cannot be made. */
+async function fileOnTheWay(rel: string, deps: ToolDeps): Promise<string | null> {
+  for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) {
+    const parent = await deps.fs.resolve(rel.slice(0, at))
+    if (!parent.ok) return null // the write's own resolution said the path is inside; let the write say what it finds
+    if (parent.path.kind === 'missing') continue
+    return parent.path.kind === 'dir' ? null : parent.path.rel
+  }
+  return null
+}
+
 /** Every check write_file makes. Writes nothing. */
 async function planWrite(input: WriteFileInput, deps: ToolDeps): Promise<ChangePlan> {
   const resolution = await deps.fs.resolve(input.path)
   if (!resolution.ok) return { ok: false, outcome: refusal(resolution), rel: input.path }
   const path = resolution.path
   if (path.kind !== 'missing' && path.kind !== 'file') return { ok: false, outcome: notAFile(path), rel: path.rel }
-  if (path.kind === 'missing') return { ok: true, path, before: null, beforeIsText: true, after: input.content, line: 1 }
+  if (path.kind === 'missing') {
+    const blocked = await fileOnTheWay(path.rel, deps)
+    if (blocked !== null) {
+      return { ok: false, outcome: errorOutcome('not_a_directory', `${blocked} is a file, not a folder, so ${path.rel} cannot be created under it.`), rel: path.rel }
+    }
+    return { ok: true, path, before: null, beforeIsText: true, after: input.content, line: 1 }
+  }
   const current = await readForChange(path, deps, 'write_file')
   if (!current.ok) return { ok: false, outcome: current.outcome, rel: path.rel }
   return { ok: true, path, before: current.text, beforeIsText: current.text !== null, after: input.content, line: 1 }
@@ -89,9 +106,11 @@ export async function editFileTool(input: EditFileInput, deps: ToolDeps): Promis
   const plan = await planEdit(input, deps)
   if (!plan.ok) return plan.outcome
   await deps.fs.writeText(plan.path, plan.after)
-  return okOutcome(renderEditResult(plan.path.rel, splitLines(plan.after), plan.line, splitLines(input.new_string).length), [
-    { type: 'file_written', path: plan.path.rel, fingerprint: fingerprintOf(plan.after), created: false },
-  ])
+  return okOutcome(
+    renderEditResult(plan.path.rel, splitLines(plan.after), plan.line, splitLines(input.new_string).length),
+    [{ type: 'file_written', path: plan.path.rel, fingerprint: fingerprintOf(plan.after), created: false }],
+    previewChange(plan.path.rel, plan.before, plan.after, plan.beforeIsText),
+  )
 }
 
 export async function writeFileTool(input: WriteFileInput, deps: ToolDeps): Promise<ToolOutcome> {
@@ -100,9 +119,11 @@ export async function writeFileTool(input: WriteFileInput, deps: ToolDeps): Prom
   const created = plan.path.kind === 'missing'
   await deps.fs.writeText(plan.path, plan.after)
   const lineCount = splitLines(plan.after).length
-  return okOutcome(`${created ? 'Created' : 'Overwrote'} ${plan.path.rel} (${lineCount} line${lineCount === 1 ? '' : 's'}).`, [
-    { type: 'file_written', path: plan.path.rel, fingerprint: fingerprintOf(plan.after), created },
-  ])
+  return okOutcome(
+    `${created ? 'Created' : 'Overwrote'} ${plan.path.rel} (${lineCount} line${lineCount === 1 ? '' : 's'}).`,
+    [{ type: 'file_written', path: plan.path.rel, fingerprint: fingerprintOf(plan.after), created }],
+    previewChange(plan.path.rel, plan.before, plan.after, plan.beforeIsText),
+  )
 }
 
 /**
@@ -111,6 +132,38 @@ export async function writeFileTool(input: WriteFileInput, deps: ToolDeps): Prom
  */
 export async function previewFileChange(call: { name: 'edit_file'; input: EditFileInput } | { name: 'write_file'; input: WriteFileInput }, deps: ToolDeps): Promise<ChangePreview> {
   const plan = call.name === 'edit_file' ? await planEdit(call.input, deps) : await planWrite(call.input, deps)
-  if (!plan.ok) return refusedPreview(plan.rel, plan.outcome.content)
+  if (!plan.ok) return refusedPreview(plan.rel, refusalForUser(plan.outcome))
   return previewChange(plan.path.rel, plan.before, plan.after, plan.beforeIsText)
+}
+
+/**
+ * Why the call will be refused, told to the user. The outcome's own text is written to the model ("since you last
+ * read it", "use write_file"), which reads wrong on the user's screen.
+ */
+function refusalForUser(outcome: ToolOutcome): string {
+  const code = outcome.kind === 'error' ? outcome.code : null
+  switch (code) {
+    case 'not_read':
+      return 'The agent has not read this file in this session, and a file is changed only after it is read.'
+    case 'changed_since_read':
+      return 'The file changed on disk after the agent read it, so the agent would be changing text it has not seen.'
+    case 'no_match':
+      return 'The text the agent wants to replace is not in the file.'
+    case 'ambiguous_match':
+      return 'The text the agent wants to replace is in the file more than once.'
+    case 'not_found':
+      return 'The file does not exist.'
+    case 'not_a_file':
+      return 'The path is not a file.'
+    case 'not_a_directory':
+      return 'A folder on the path is a file, so the file cannot be made there.'
+    case 'outside_root':
+      return 'The path is outside the project.'
+    case 'too_large':
+      return 'The file is too large to be read, so it cannot be changed.'
+    case 'binary':
+      return 'The file is binary, or not UTF-8 text, so edit_file cannot change it.'
+    default:
+      return `The call will fail: ${outcome.content}`
+  }
 }

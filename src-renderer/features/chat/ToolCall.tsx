@@ -1,4 +1,6 @@
-import type { EntryView } from '../../../src-preload/contract'
+import { ChangePreviewSchema, type EntryView } from '../../../src-preload/contract'
+import { useMemo } from 'react'
+import { ChangePreview } from './ChangePreview'
 
 interface ToolUse {
   readonly id: string
@@ -80,6 +82,11 @@ export function ToolCall({ use, result, running, recorded = false, tabbable = tr
   const isError = result?.isError === true
   const status = result ? (outcome === 'ran' ? (isError ? 'error' : 'done') : outcome) : outcome
   const subject = describeCall(use.name, use.input)
+  // Checked, not cast: a session imported from an export file may carry anything here.
+  const change = useMemo(() => {
+    const parsed = ChangePreviewSchema.safeParse(result?.change)
+    return parsed.success ? parsed.data : null
+  }, [result?.change])
   return (
     <details className={`tool-call ${status}`} data-tool={use.name} data-status={status}>
       <summary tabIndex={tabbable ? undefined : -1}>
@@ -90,8 +97,21 @@ export function ToolCall({ use, result, running, recorded = false, tabbable = tr
         <span className={`tool-status ${status}`}>{status}</span>
       </summary>
       <div className="tool-body">
-        <div className="tool-label">input</div>
-        <pre>{JSON.stringify(use.input, null, 2)}</pre>
+        {change ? (
+          <>
+            {/* What the call changed, as the host recorded it; the input's escaped JSON stays one click away. */}
+            <ChangePreview preview={change} />
+            <details className="tool-input">
+              <summary>input</summary>
+              <pre>{JSON.stringify(use.input, null, 2)}</pre>
+            </details>
+          </>
+        ) : (
+          <>
+            <div className="tool-label">input</div>
+            <pre>{JSON.stringify(use.input, null, 2)}</pre>
+          </>
+        )}
         {result && (
           <>
             <div className="tool-label">result</div>

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { Entry, EntryBody, PassId } from '../../../src-main/engine/conversation/entries'
 import { unansweredToolUses } from '../../../src-main/engine/conversation/history'
 import type { PassCommit, PlannedPass, SessionLog } from '../../../src-main/engine/loop/ports'
-import { runTurn, STOP_GRACE_MS, type TurnDeps } from '../../../src-main/engine/loop/turn'
+import { PREVIEW_TIMEOUT_MS, runTurn, STOP_GRACE_MS, type TurnDeps } from '../../../src-main/engine/loop/turn'
 import type { AssistantContentBlock, AssistantMessage, WireRequest } from '../../../src-main/engine/model/wire'
 import type { ModelClient, ModelOutcome, ModelSendOptions } from '../../../src-main/engine/ports'
 import { NO_RULES, type PermissionMode } from '../../../src-main/engine/tools/permissions'
@@ -149,8 +149,9 @@ describe('runTurn', () => {
 
   it("asks with the executor's preview of what the call would change, made after the calls before it ran", async () => {
     const order: string[] = []
-    const tools = recordingTools(async (call) => (order.push(`run ${call.name}`), { kind: 'ok', content: 'ok', effects: [] }))
     const preview = { path: 'c.ts', created: true, added: 1, removed: 0, hunks: [{ oldStart: 0, newStart: 1, lines: [{ kind: 'added' as const, text: 'x' }] }], omitted: 0, note: null }
+    // The write reports what it changed: the result entry keeps it for the chat.
+    const tools = recordingTools(async (call) => (order.push(`run ${call.name}`), { kind: 'ok', content: 'ok', effects: [], ...(call.name === 'write_file' ? { change: preview } : {}) }))
     tools.executor.preview = async (call) => (order.push(`preview ${call.name}`), call.name === 'write_file' ? preview : null)
     const events: unknown[] = []
     const asked: unknown[] = []
@@ -164,12 +165,15 @@ describe('runTurn', () => {
     expect(order).toEqual(['run read_file', 'preview write_file', 'run write_file', 'preview bash', 'run bash'])
     expect(asked).toEqual([expect.objectContaining({ tool: 'write_file', preview }), expect.not.objectContaining({ preview: expect.anything() })])
     expect(events).toContainEqual({ type: 'approval_requested', toolUseId: 't2', request: expect.objectContaining({ preview }) })
+    const results = log.all.filter((e) => e.kind === 'tool_result')
+    expect(results.map((e) => ('change' in e ? e.change : undefined))).toEqual([undefined, preview, undefined])
     expectValid(log)
   })
 
-  it('asks without a preview when the preview fails, and a Stop while it is made ends the turn without asking', async () => {
+  it('asks without a preview when the preview fails or hangs, and a Stop while it is made ends the turn without asking', async () => {
     const tools = recordingTools()
-    tools.executor.preview = async () => {
+    // Thrown, not rejected: an executor's bug must not end the turn.
+    tools.executor.preview = () => {
       throw new Error('disk gone')
     }
     const asked: unknown[] = []
@@ -178,6 +182,21 @@ describe('runTurn', () => {
     await runTurn({ ...d, approvals: { ask: async (_id, request) => (asked.push(request), { kind: 'once' }) } }, { kind: 'message', text: 'go' }, new AbortController().signal)
     expect(asked).toEqual([expect.not.objectContaining({ preview: expect.anything() })])
     expect(tools.calls).toEqual(['write_file'])
+
+    vi.useFakeTimers()
+    try {
+      const stalled = recordingTools()
+      stalled.executor.preview = () => new Promise(() => {})
+      const asked1: unknown[] = []
+      const d1 = deps(scriptedModel([message([use('t1', 'write_file', { path: 'c.ts', content: 'x' })])]), stalled.executor, new MemoryLog())
+      const running = runTurn({ ...d1, approvals: { ask: async (_id, request) => (asked1.push(request), { kind: 'once' }) } }, { kind: 'message', text: 'go' }, new AbortController().signal)
+      await vi.advanceTimersByTimeAsync(PREVIEW_TIMEOUT_MS)
+      await running
+      expect(asked1).toEqual([expect.not.objectContaining({ preview: expect.anything() })])
+      expect(stalled.calls).toEqual(['write_file'])
+    } finally {
+      vi.useRealTimers()
+    }
 
     const stop = new AbortController()
     const hanging = recordingTools()

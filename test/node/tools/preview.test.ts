@@ -28,8 +28,8 @@ describe('the preview of a file change, shown with its approval', () => {
       { kind: 'context', text: 'const c = 3' },
     ])
     expect(fx.read('src/app.ts')).toBe('const a = 1\nconst b = 2\nconst c = 3\n')
-    // The change previewed is the change made.
-    expect(await session.call('edit_file', { path: 'src/app.ts', old_string: 'const b = 2', new_string: 'const b = 20\nconst bb = 21' })).toMatchObject({ kind: 'ok' })
+    // The change previewed is the change made, and the outcome carries it for the chat.
+    expect(await session.call('edit_file', { path: 'src/app.ts', old_string: 'const b = 2', new_string: 'const b = 20\nconst bb = 21' })).toMatchObject({ kind: 'ok', change: shown })
     expect(fx.read('src/app.ts')).toBe('const a = 1\nconst b = 20\nconst bb = 21\nconst c = 3\n')
   })
 
@@ -42,17 +42,20 @@ describe('the preview of a file change, shown with its approval', () => {
   it("says why a call will be refused, in the tool's own words, instead of showing a change", async () => {
     // Not read in this session: the edit would be refused.
     const unread = await preview('edit_file', { path: 'src/app.ts', old_string: 'const a', new_string: 'let a' })
-    expect(unread).toMatchObject({ hunks: [], added: 0, note: expect.stringMatching(/^This call will not change the file: .*read/) })
+    expect(unread).toMatchObject({ hunks: [], added: 0, note: expect.stringMatching(/^The agent has not read this file in this session.*Allowing it changes nothing/) })
     await session.call('read_file', { path: 'src/app.ts' })
     expect(await preview('edit_file', { path: 'src/app.ts', old_string: 'nowhere', new_string: 'x' })).toMatchObject({
-      note: expect.stringMatching(/old_string was not found in src\/app\.ts/),
+      note: expect.stringMatching(/^The text the agent wants to replace is not in the file\./),
     })
     // Changed on disk since the model read it.
     fx.write('src/app.ts', 'changed\n')
     expect(await preview('edit_file', { path: 'src/app.ts', old_string: 'const a', new_string: 'let a' })).toMatchObject({
-      note: expect.stringMatching(/changed/),
+      note: expect.stringMatching(/^The file changed on disk after the agent read it/),
     })
-    expect(await preview('write_file', { path: 'link-out/secret.txt', content: 'x' })).toMatchObject({ hunks: [], note: expect.stringMatching(/outside/) })
+    expect(await preview('write_file', { path: 'link-out/secret.txt', content: 'x' })).toMatchObject({ hunks: [], note: expect.stringMatching(/^The path is outside the project/) })
+    // A new file under a path whose folder is a file: the preview and the call both refuse it.
+    expect(await preview('write_file', { path: 'src/app.ts/new.ts', content: 'x' })).toMatchObject({ created: false, hunks: [], note: expect.stringMatching(/^A folder on the path is a file/) })
+    expect(await session.call('write_file', { path: 'src/app.ts/new.ts', content: 'x' })).toMatchObject({ kind: 'error', code: 'not_a_directory', content: expect.stringMatching(/^src\/app\.ts is a file, not a folder/) })
   })
 
   it('has nothing to show for calls that change no file, or whose input is invalid', async () => {
