@@ -46,6 +46,9 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
     await expect(change.locator('.change-line.removed')).toHaveText(['export const greet = () => "hello"'])
     await expect(change.locator('.change-line.added')).toHaveText(['export const greet = () => "goodbye"'])
     await expect(approval.getByTestId('change-preview')).toContainText('+1 −1')
+    // Within the line, the words that changed are marked.
+    await expect(change.locator('.change-line.removed .change-word')).toHaveText('hello')
+    await expect(change.locator('.change-line.added .change-word')).toHaveText('goodbye')
     await app.screenshot({ path: 'e2e/screenshots/chat-approval.png' })
     await approval.getByRole('button', { name: 'Approve once' }).click()
     const edited = app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')

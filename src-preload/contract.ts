@@ -150,6 +150,7 @@ export const ChangePreviewSchema = z.object({
   ),
   omitted: z.number(),
   note: z.string().nullable(),
+  refused: z.literal(true).optional(),
 })
 export type ChangePreviewView = z.infer<typeof ChangePreviewSchema>
 

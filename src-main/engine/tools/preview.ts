@@ -56,6 +56,8 @@ export interface ChangePreview {
    * it is, line ends change, or nothing does.
    */
   readonly note: string | null
+  /** The tool will refuse the call: `note` says why, and there is nothing to show. */
+  readonly refused?: true
 }
 
 /**
@@ -71,6 +73,7 @@ export function refusedPreview(path: string, userReason: string): ChangePreview 
     hunks: [],
     omitted: 0,
     note: `${userReason} Allowing it changes nothing: the tool only tells the agent why.`,
+    refused: true,
   }
 }
 

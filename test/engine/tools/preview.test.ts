@@ -129,6 +129,7 @@ describe('previewChange', () => {
       hunks: [],
       omitted: 0,
       note: 'The text the agent wants to replace is not in the file. Allowing it changes nothing: the tool only tells the agent why.',
+      refused: true,
     })
   })
 })
