@@ -77,6 +77,17 @@ describe('session lifecycle', () => {
     }
     expect(await titleOf(named.id)).toBe('Mine')
     expect(await titleOf(renamed.id)).toBe('Renamed first')
+
+    // A command first names nothing; the first request after it does.
+    const commanded = await call<{ id: string; title: string }>(app, 'session.create', { projectId: project.id })
+    ended = turnEnded(app, commanded.id)
+    await call(app, 'run.start', { sessionId: commanded.id, text: '/compact' })
+    await ended
+    expect(await titleOf(commanded.id)).toBe(commanded.title)
+    ended = turnEnded(app, commanded.id)
+    await call(app, 'run.start', { sessionId: commanded.id, text: 'list the files' })
+    await ended
+    expect(await titleOf(commanded.id)).toBe('list the files')
   })
 
   it('runs a turn, exports, deletes and imports a session identically', async () => {

@@ -13,11 +13,15 @@ export function defaultSessionTitle(createdAt: number): string {
   return `Session ${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
 }
 
+/** A command (`/compact keep the API notes`), not a request: it says nothing of what the session is about. */
+const COMMAND = /^\/[a-z][\w-]*(?:\s|$)/i
+
 /**
  * A name from the first message: its first line with text, spaces collapsed, cut at a word near
- * TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by.
+ * TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by, or is a command.
  */
 export function titleFromMessage(text: string): string | null {
+  if (COMMAND.test(text.trimStart())) return null
   const line = text
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').trim())

@@ -9,6 +9,10 @@ describe('session titles', () => {
   it("are taken from the first message's first line with text, its spaces collapsed", () => {
     expect(titleFromMessage('\n\n   fix   the\tlogin bug  \nsee the stack trace below')).toBe('fix the login bug')
     expect(titleFromMessage(' \n\t\n')).toBeNull()
+    // A command names nothing (the next message will); a path is not a command.
+    expect(titleFromMessage('/compact keep the API notes')).toBeNull()
+    expect(titleFromMessage('/compact')).toBeNull()
+    expect(titleFromMessage('/home/me/app.ts fails to build')).toBe('/home/me/app.ts fails to build')
   })
 
   it('cut a long line at a word, or inside one long word, never inside a character', () => {
