@@ -10,7 +10,10 @@ import { create } from 'zustand'
 interface DraftsState {
   readonly bySession: Readonly<Record<string, string>>
   draftChanged(sessionId: string, text: string): void
-  /** The message was sent: the box empties, unless the user has typed something else since it left. */
+  /**
+   * The message was sent: the box empties. What the user typed after it while it was on its way (the box still
+   * starts with the message) stays; a box the user changed otherwise is left as it is.
+   */
   draftSent(sessionId: string, sentText: string): void
   sessionForgotten(sessionId: string): void
 }
@@ -20,7 +23,13 @@ const without = (drafts: Readonly<Record<string, string>>, sessionId: string) =>
 export const useDraftsStore = create<DraftsState>()((set) => ({
   bySession: {},
   draftChanged: (sessionId, text) => set((s) => ({ bySession: text === '' ? without(s.bySession, sessionId) : { ...s.bySession, [sessionId]: text } })),
-  draftSent: (sessionId, sentText) => set((s) => (s.bySession[sessionId] === sentText ? { bySession: without(s.bySession, sessionId) } : {})),
+  draftSent: (sessionId, sentText) =>
+    set((s) => {
+      const now = s.bySession[sessionId]
+      if (now === undefined || !now.startsWith(sentText)) return {}
+      const typedSince = now.slice(sentText.length).replace(/^\s+/, '')
+      return { bySession: typedSince === '' ? without(s.bySession, sessionId) : { ...s.bySession, [sessionId]: typedSince } }
+    }),
   sessionForgotten: (sessionId) => set((s) => ({ bySession: without(s.bySession, sessionId) })),
 }))
 

@@ -22,6 +22,11 @@ describe('the drafts store', () => {
     store().draftChanged('s2', 'second, typed while the first was on its way')
     store().draftSent('s2', 'first')
     expect(draft('s2')).toBe('second, typed while the first was on its way')
+    // Typed on straight after Enter: the message leaves the box, what came after it stays.
+    store().draftChanged('s3', 'read README.md')
+    store().draftChanged('s3', 'read README.md and then also x')
+    store().draftSent('s3', 'read README.md')
+    expect(draft('s3')).toBe('and then also x')
   })
 
   it('forgets a deleted session', () => {
