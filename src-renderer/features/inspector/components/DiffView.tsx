@@ -98,7 +98,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     if (startLine !== null && endLine !== null) {
       decorations.set([{ range: new m.Range(startLine, 1, endLine, 1), options: { isWholeLine: true, className: 'insp-first-change', linesDecorationsClassName: 'insp-gutter-first-change' } }])
       side.changeViewZones((zones) => {
-        zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: ${markWords(view.detail.attribution)}`) })
+        zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: ${markWords(view.detail.attribution, change.kind === 'block' && change.change === 'removed')}`) })
       })
     }
     const shown = () => {
@@ -120,11 +120,12 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
 
 /**
  * What the first change meant for the cache, from the pass's attribution: on a full hit the read went up to it (it is
- * simply what is new), on a pass that read nothing it stopped nothing, otherwise it is where the read stopped.
+ * simply what is new, or what this pass no longer sends), on a pass that read nothing it stopped nothing, otherwise
+ * it is where the read stopped. A removed block is marked on the earlier pass's side: it is not in this one.
  */
-function markWords(attribution: unknown): string {
+function markWords(attribution: unknown, removed: boolean): string {
   const a = readAttribution(attribution)
-  if (a?.outcome === 'full') return 'new since the pass before'
-  if (a?.outcome === 'miss') return 'first change; nothing was read from the cache'
-  return 'this is where the cache stopped'
+  if (a?.outcome === 'full') return removed ? 'not sent in this pass; everything before it was read from the cache' : 'new since the pass before'
+  if (a?.outcome === 'miss') return removed ? 'first change: not sent in this pass; nothing was read from the cache' : 'first change; nothing was read from the cache'
+  return removed ? 'not sent in this pass: this is where the cache stopped' : 'this is where the cache stopped'
 }
