@@ -284,6 +284,20 @@ test('files: the tree is one Tab stop, walked with the arrow keys, and Enter ope
     await app.getByRole('navigation', { name: 'Instruction and memory files' }).screenshot({ path: `${SHOTS}/files-tree-folded.png` })
     await rows.nth(0).locator('.files-node-fold').first().click()
     await expect(rows).toHaveCount(4)
+    // Folding the file whose import is open moves the open mark to the file's other listing; with both folded, the
+    // folded row it was opened under says the open file is inside it.
+    await rows.nth(2).locator('.files-node-fold').first().click()
+    await expect(rows).toHaveCount(3)
+    await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true')
+    await rows.nth(0).locator('.files-node-fold').first().click()
+    await expect(rows).toHaveCount(2)
+    await expect(rows.nth(1)).toHaveAttribute('aria-label', /the open file is among its imports/)
+    await expect(rows.nth(1).locator('.files-node').first()).toHaveClass(/holds-open/)
+    await expect(rows.nth(0)).not.toHaveAttribute('aria-label', /the open file/)
+    await rows.nth(1).locator('.files-node-fold').first().click()
+    await rows.nth(0).locator('.files-node-fold').first().click()
+    await expect(rows).toHaveCount(4)
+    await expect(rows.nth(3)).toHaveAttribute('aria-selected', 'true')
     await rows.nth(0).focus()
     // Tab leaves the tree at once, and Shift+Tab comes back to the row it left.
     await app.keyboard.press('Tab')

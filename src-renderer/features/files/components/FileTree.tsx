@@ -104,6 +104,10 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
       return after
     })
   const openRow = rows.find((r) => r.row === openedRow && r.path === openPath)?.row ?? rows.find((r) => r.path === openPath)?.row ?? null
+  // The open file's row when a fold hides it: the folded row above it says the open file is inside.
+  const allRows = useMemo(() => flatten(nodes, '', new Set()), [nodes])
+  const hiddenOpenRow =
+    openRow !== null || openPath === null ? null : (allRows.find((r) => r.row === openedRow && r.path === openPath)?.row ?? allRows.find((r) => r.path === openPath)?.row ?? null)
   const openFrom = (row: string, path: string) => {
     setOpenedRow(row)
     onOpen(path)
@@ -156,7 +160,7 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
   return (
     <ul role="tree" aria-labelledby={labelledBy} onKeyDown={onKeyDown}>
       {nodes.map((n, i) => (
-        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} tabStop={tabStop} folded={folded} unsaved={unsaved} onOpen={openFrom} onToggle={toggle} onFocusRow={setCurrent} />
+        <Node key={`${n.path}:${n.tier}`} node={n} row={rowKey('', i)} depth={0} openRow={openRow} hiddenOpenRow={hiddenOpenRow} tabStop={tabStop} folded={folded} unsaved={unsaved} onOpen={openFrom} onToggle={toggle} onFocusRow={setCurrent} />
       ))}
     </ul>
   )
@@ -179,6 +183,8 @@ interface NodeProps {
   readonly depth: number
   /** The row of the open file (its first, when it is listed twice). */
   readonly openRow: string | null
+  /** The open file's row when a fold hides it. */
+  readonly hiddenOpenRow: string | null
   readonly tabStop: string | null
   readonly folded: ReadonlySet<string>
   readonly unsaved: ReadonlySet<string>
@@ -187,14 +193,17 @@ interface NodeProps {
   onFocusRow(row: string): void
 }
 
-function Node({ node, row, depth, openRow, tabStop, folded, unsaved, onOpen, onToggle, onFocusRow }: NodeProps) {
+function Node({ node, row, depth, openRow, hiddenOpenRow, tabStop, folded, unsaved, onOpen, onToggle, onFocusRow }: NodeProps) {
   const status = STATUS[node.status]
   const edited = unsaved.has(node.absPath)
   const open = row === openRow
   const hasImports = node.children.length > 0
   const expanded = hasImports && !folded.has(row)
+  const holdsOpen = !expanded && hiddenOpenRow !== null && hiddenOpenRow.startsWith(`${row}/`)
   // Named by its own row: a treeitem's content includes its imports, which would otherwise be read as its name.
-  const name = [node.path, status.label, edited ? 'unsaved changes' : '', node.tokens > 0 ? `about ${grouped(node.tokens)} tokens` : ''].filter((p) => p !== '').join(', ')
+  const name = [node.path, status.label, edited ? 'unsaved changes' : '', node.tokens > 0 ? `about ${grouped(node.tokens)} tokens` : '', holdsOpen ? 'the open file is among its imports' : '']
+    .filter((p) => p !== '')
+    .join(', ')
   return (
     <li
       role="treeitem"
@@ -210,7 +219,7 @@ function Node({ node, row, depth, openRow, tabStop, folded, unsaved, onOpen, onT
       }}
     >
       <div
-        className={`files-node${open ? ' open' : ''}`}
+        className={`files-node${open ? ' open' : ''}${holdsOpen ? ' holds-open' : ''}`}
         style={{ paddingLeft: 6 + depth * 16 }}
         onClick={(event) => {
           event.stopPropagation()
@@ -256,7 +265,7 @@ function Node({ node, row, depth, openRow, tabStop, folded, unsaved, onOpen, onT
       {expanded && (
         <ul role="group">
           {node.children.map((c, i) => (
-            <Node key={c.path} node={c} row={rowKey(row, i)} depth={depth + 1} openRow={openRow} tabStop={tabStop} folded={folded} unsaved={unsaved} onOpen={onOpen} onToggle={onToggle} onFocusRow={onFocusRow} />
+            <Node key={c.path} node={c} row={rowKey(row, i)} depth={depth + 1} openRow={openRow} hiddenOpenRow={hiddenOpenRow} tabStop={tabStop} folded={folded} unsaved={unsaved} onOpen={onOpen} onToggle={onToggle} onFocusRow={onFocusRow} />
           ))}
         </ul>
       )}
