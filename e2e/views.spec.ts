@@ -213,7 +213,7 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
 
     // The list drops the latency, the time, the attempts and the model, and shows the cost and the cache in full.
     const head = inspector.locator('.insp-row-head')
-    await expect(head.getByText('1st byte / total')).toBeHidden()
+    await expect(head.getByText('latency', { exact: true })).toBeHidden()
     await expect(head.getByText('model', { exact: true })).toBeHidden()
     for (const cell of [head.getByText('cost', { exact: true }), head.getByText('cache', { exact: true }), rows.first().locator('.insp-badge')]) {
       await expect(cell).toBeVisible()

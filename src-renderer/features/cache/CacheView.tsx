@@ -16,6 +16,7 @@ import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
 import { buildTimeline, savedByCache, type Bar } from './model/timeline'
+import { SessionLabel } from '../shell/SessionLabel'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
@@ -68,6 +69,8 @@ export function CacheView({ sessionId }: { sessionId: string }) {
       <div className="view-page cache" data-testid="cache-view">
         <header className="view-head">
           <h1>Cache</h1>
+        <SessionLabel sessionId={sessionId} />
+          <SessionLabel sessionId={sessionId} />
           {slow && <span className="muted">Attributing the passes…</span>}
         </header>
         {data.error ? (
@@ -84,6 +87,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
     <div className="view-page cache" data-testid="cache-view">
       <header className="view-head">
         <h1>Cache</h1>
+        <SessionLabel sessionId={sessionId} />
         <span className="muted">
           {t.passes} pass{t.passes === 1 ? '' : 'es'}
           {slow && ' · updating…'}

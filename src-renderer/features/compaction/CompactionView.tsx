@@ -15,6 +15,7 @@ import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompaction
 import { CheckpointCard, checkpointFacts, draftFacts } from './components/CheckpointCard'
 import { CheckpointDetail, DraftDetail } from './components/Detail'
 import { LiveProgress } from './components/LiveProgress'
+import { SessionLabel } from '../shell/SessionLabel'
 import './compaction.css'
 
 export function CompactionView({ sessionId }: { sessionId: string }) {
@@ -46,6 +47,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
     <div className="view-page compaction" data-testid="compaction-view">
       <header className="view-head">
         <h1>Compaction</h1>
+        <SessionLabel sessionId={sessionId} />
         <span className="muted">
           {data.checkpoints.length} checkpoint{data.checkpoints.length === 1 ? '' : 's'}
           {data.drafts.length > 0 && ` · ${data.drafts.length} dry run${data.drafts.length === 1 ? '' : 's'} waiting`}

@@ -24,6 +24,9 @@ const HEAD_PX = 22
  * The list's height: its rows, up to the height the user gave it (so a session's first passes leave the room below
  * to the selected pass), and never less than room for the empty-list note.
  */
+/** The kinds in the list's narrow column: a pre-warm is "warm", a compaction's summary pass "summary". */
+const KIND_LABEL: Readonly<Record<string, string>> = { main: 'main', summary: 'summary', keep_warm: 'warm' }
+
 export function passesListHeight(rows: number, given: number, min: number): number {
   return Math.min(given, Math.max(min, HEAD_PX + rows * ROW_PX + 2))
 }
@@ -100,7 +103,7 @@ export function PassesList({ height }: { height: number }) {
         <span>kind</span>
         <span>tokens</span>
         <span className="num">cost</span>
-        <span className="num">1st byte / total</span>
+        <span className="num" title="Time to the first byte of the response / to its end">latency</span>
         <span title="attempts">×</span>
         <span>cache</span>
       </div>
@@ -165,7 +168,9 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
           {sessionLabel}
         </span>
       )}
-      <span className="muted">{pass.source === 'transcript' || pass.source === 'proxy' ? <PassSourceBadge source={pass.source} kind={pass.kind} /> : pass.kind}</span>
+      <span className="muted" title={pass.kind === 'keep_warm' ? 'a cache pre-warm sent in an idle gap' : pass.kind}>
+        {pass.source === 'transcript' || pass.source === 'proxy' ? <PassSourceBadge source={pass.source} kind={pass.kind} /> : (KIND_LABEL[pass.kind] ?? pass.kind)}
+      </span>
       <TokenBar usage={pass.usage as UsageLike | null} max={max} />
       <span className="num">{usd(pass.costUsd)}</span>
       <span className="num muted">{latencyPair(firstByte, total)}</span>
