@@ -54,19 +54,27 @@ export interface SessionExport {
   readonly blobs: Readonly<Record<string, string>>
 }
 
-export function exportSession(db: Db, sessionId: string): SessionExport | null {
+/**
+ * The export's work as steps: it yields between units of work (an entry inflated, a blob read, a row written out),
+ * so the host can run it in slices and go on answering other windows while a large session is exported
+ * (`exportSessionSliced`). The rows are all read before the first yield: the document is the session as it was when
+ * the export began, whatever a running turn adds meanwhile.
+ */
+function* exportSteps(db: Db, sessionId: string): Generator<void, SessionExport | null> {
   const session = db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as Row | undefined
   if (!session) return null
   const project = db.prepare('SELECT name, root FROM projects WHERE id = ?').get(session.project_id) as { name: string; root: string }
+  const entryRows = db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
+  const passRows = db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
+  const blockRows = db.prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal').all(sessionId) as Row[]
   // Entry bodies go out as JSON text whatever their stored encoding (see entries.ts).
-  const entries = (db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]).map((e) => ({
-    ...e,
-    body: typeof e.body === 'string' ? e.body : inflateRawSync(e.body as Buffer).toString('utf8'),
-  }))
-  const passes = (db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]).map((p) => hashesToHex('passes', p))
-  const passBlocks = (
-    db.prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal').all(sessionId) as Row[]
-  ).map((b) => hashesToHex('pass_blocks', b))
+  const entries: Row[] = []
+  for (const e of entryRows) {
+    entries.push({ ...e, body: typeof e.body === 'string' ? e.body : inflateRawSync(e.body as Buffer).toString('utf8') })
+    yield
+  }
+  const passes = passRows.map((p) => hashesToHex('passes', p))
+  const passBlocks = blockRows.map((b) => hashesToHex('pass_blocks', b))
   const hashes = new Set<string>()
   for (const p of passes) {
     hashes.add(String(p.skeleton_hash))
@@ -81,8 +89,69 @@ export function exportSession(db: Db, sessionId: string): SessionExport | null {
   }
   const blobs: Record<string, string> = {}
   const repo = new BlobRepo(db)
-  for (const hash of [...hashes].sort()) blobs[hash] = repo.get(hash) ?? ''
+  for (const hash of [...hashes].sort()) {
+    blobs[hash] = repo.get(hash) ?? ''
+    yield
+  }
+  // Between slices the session may have been deleted, and its blobs collected: an export with holes is refused.
+  if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new ImportError(`The session ${sessionId} was deleted while it was being exported`)
   return { format: EXPORT_FORMAT, version: EXPORT_VERSION, project, session, entries, passes, passBlocks, blobs }
+}
+
+/** The document's text, as `JSON.stringify(doc)` writes it, piece by piece (a yield between rows and blobs). */
+function* serializeSteps(doc: SessionExport): Generator<void, string> {
+  const parts: string[] = [`{"format":${JSON.stringify(doc.format)},"version":${JSON.stringify(doc.version)},"project":${JSON.stringify(doc.project)},"session":${JSON.stringify(doc.session)}`]
+  for (const [key, rows] of [['entries', doc.entries], ['passes', doc.passes], ['passBlocks', doc.passBlocks]] as const) {
+    parts.push(`,${JSON.stringify(key)}:[`)
+    for (let i = 0; i < rows.length; i++) {
+      parts.push(i === 0 ? JSON.stringify(rows[i]) : `,${JSON.stringify(rows[i])}`)
+      yield
+    }
+    parts.push(']')
+  }
+  parts.push(',"blobs":{')
+  let first = true
+  for (const [hash, text] of Object.entries(doc.blobs)) {
+    parts.push(`${first ? '' : ','}${JSON.stringify(hash)}:${JSON.stringify(text)}`)
+    first = false
+    yield
+  }
+  parts.push('}}')
+  return parts.join('')
+}
+
+/** Runs steps to the end at once. */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/** How long the host works on an export before it lets other requests and events through. */
+const EXPORT_SLICE_MS = 12
+
+/** Runs steps in slices of EXPORT_SLICE_MS, letting the event loop run between them. */
+async function drainSliced<T>(steps: Generator<void, T>, sliceMs: number): Promise<T> {
+  let sliceStart = performance.now()
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      sliceStart = performance.now()
+    }
+  }
+}
+
+export function exportSession(db: Db, sessionId: string): SessionExport | null {
+  return drain(exportSteps(db, sessionId))
+}
+
+/** `exportSession` and its text, made in slices so the host stays responsive while a large session is exported. */
+export async function exportSessionText(db: Db, sessionId: string, sliceMs = EXPORT_SLICE_MS): Promise<string | null> {
+  const doc = await drainSliced(exportSteps(db, sessionId), sliceMs)
+  return doc === null ? null : drainSliced(serializeSteps(doc), sliceMs)
 }
 
 export class ImportError extends Error {}
@@ -208,8 +277,7 @@ export const MAX_IMPORT_BYTES = 512 * 1024 * 1024
  * the session's own default export, `exports/<sessionId>.json`, is written again.
  */
 export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number } | null> {
-  const doc = exportSession(db, sessionId)
-  if (!doc) return null
+  if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
   const target = resolve(path)
   const own = target === resolve(defaultExportPath(dataDir, sessionId))
@@ -218,7 +286,8 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
   const inData = folder === data || folder.startsWith(data + sep)
   if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   if (!own && (await lstat(target).catch(() => null))) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
-  const text = JSON.stringify(doc)
+  const text = await exportSessionText(db, sessionId)
+  if (text === null) return null
   await mkdir(dirname(path), { recursive: true })
   await writeFileAtomic(path, text)
   return { path, bytes: Buffer.byteLength(text) }

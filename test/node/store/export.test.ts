@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openStore, type Store } from '../../../src-main/node/store'
-import { exportSession, ImportError, importSession } from '../../../src-main/node/store/export'
+import { exportSession, exportSessionText, ImportError, importSession } from '../../../src-main/node/store/export'
+import { importTranscript } from '../../../src-main/node/transcripts/store-import'
 
 let dir: string
 let a: Store
@@ -106,4 +107,17 @@ it('refuses rows that belong to another session, a session id the app cannot nam
   expect(b.db.prepare('SELECT id FROM sessions').pluck().all()).toEqual([victim.id])
   // The untouched document still imports.
   expect(importSession(b.db, doc, target.id)).toBe(s.id)
+})
+
+it('writes, in slices, exactly the text of the document, and refuses a session deleted while it was exported', async () => {
+  // A real recorded session: passes with segments, blobs, compressed entry bodies, text that needs escaping.
+  const imported = await importTranscript(a, join(__dirname, '../../fixtures/real/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl'), { now: 1 })
+  const text = await exportSessionText(a.db, imported.sessionId)
+  expect(text).toBe(JSON.stringify(exportSession(a.db, imported.sessionId)))
+  expect(await exportSessionText(a.db, 'no-such-session')).toBeNull()
+
+  // Deleted between two slices (of no time at all: a pause after every step) by a callback run in the pause.
+  const exporting = exportSessionText(a.db, imported.sessionId, 0)
+  setImmediate(() => a.transaction(() => a.sessions.delete(imported.sessionId)))
+  await expect(exporting).rejects.toThrow(/was deleted while it was being exported/)
 })
