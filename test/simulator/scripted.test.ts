@@ -207,6 +207,27 @@ describe('scripted agent: compaction summaries', () => {
     expect(summary).toContain('3. Files and Code Sections:')
   })
 
+  it("carries an earlier compaction's summary into the next one, merged with what came after", () => {
+    const first = text(respond([...history, { role: 'user', content: instruction }]))
+    const earlier = first.slice(first.indexOf('<summary>') + 10, first.indexOf('</summary>'))
+    // The head a compaction leaves opens the next conversation: an app note quoting the summary.
+    const after: Msg[] = [
+      { role: 'user', content: [{ type: 'text', text: `[Compacted at the user’s request.]\nSummary of the earlier conversation:\n\n${earlier}` }] },
+      { role: 'user', content: 'Run the tests again' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_d', name: 'bash', input: { command: 'npm run lint' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_d', content: 'ok' }] },
+    ]
+    const second = text(respond([...after, { role: 'user', content: instruction.replace('Focus on the parser.', 'Focus on the lint run.') }]))
+    // Kept from the first summary: its requests, files, errors, open items, and its focus section.
+    expect(second).toContain('"Fix the failing parser test in src/parser.ts"')
+    expect(second).toContain('`src/parser.ts` (read)')
+    expect(second).toContain('bash: Error: expected 2 got 3')
+    expect(second).toContain('Focus: the parser:')
+    // And what came after it.
+    expect(second).toContain('"Run the tests again"')
+    expect(second).toContain('1. Focus: the lint run:')
+  })
+
   it('answers a compaction request in text even when tools are offered', () => {
     const blocks = respond([...history, { role: 'user', content: 'Summarize the conversation so far.' }])
     expect(calls(blocks)).toEqual([])

@@ -70,6 +70,11 @@ export function summaryInstruction(options: InstructionOptions): string {
   lines.push(...SECTIONS)
   lines.push('')
   lines.push(
+    'If the conversation opens with the summary of an earlier compaction, it is the only record of that part of the ' +
+      'work: carry everything it records into your sections, merged with what came after it.',
+  )
+  lines.push('')
+  lines.push(
     'Drop greetings, thanks, repeated output, and file contents that can be read again (name the file and the ' +
       'lines instead). Leave out any thinking.',
   )

@@ -49,9 +49,16 @@ export function renderReadResult(path: string, body: string, shown: LineRange, t
   return `${body}[Lines ${shown.startLine}–${shown.endLine} of ${totalLines} shown.${more}]`
 }
 
+const UNCHANGED_READ_START = 'File unchanged since your last read: '
+
 export function renderUnchangedRead(path: string, shown: LineRange, totalLines: number): string {
   const lines = totalLines === 0 ? 'the file is empty' : `lines ${shown.startLine}–${shown.endLine} of ${totalLines}`
-  return `File unchanged since your last read: ${path} (${lines}). Its content is earlier in this conversation; refer to it there.`
+  return `${UNCHANGED_READ_START}${path} (${lines}). Its content is earlier in this conversation; refer to it there.`
+}
+
+/** A read_file result that points back at an earlier read instead of carrying the content (renderUnchangedRead). */
+export function isUnchangedRead(content: string): boolean {
+  return content.startsWith(UNCHANGED_READ_START)
 }
 
 export type ListingKind = 'file' | 'dir' | 'symlink' | 'other'

@@ -10,15 +10,27 @@ import type { ReofferedFile } from '../../engine/compaction/head'
 import type { CompactionSettings } from '../../engine/compaction/settings'
 import { estimateTokens } from '../../engine/prompt/estimate'
 import type { ToolExecutor } from '../../engine/tools/executor'
+import { isUnchangedRead } from '../../engine/tools/render'
 import { forgetReadsAtCompaction, type ToolSessionState } from '../../engine/tools/session-state'
 import type { ToolEffect } from '../../engine/tools/types'
 
 const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file'])
 
-/** Paths of the files touched most recently, newest first, skipping those whose read the model still sees. */
+/**
+ * Paths of the files touched most recently, newest first, skipping those whose read the model still sees. A kept
+ * read answered "unchanged since your last read" shows nothing itself: it points at an earlier read, which this
+ * compaction may summarise away, so it does not count as seen (the file is offered again, and the pointer then
+ * finds the offered copy before it).
+ */
 export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: ReadonlySet<string>, max: number): string[] {
   const out: string[] = []
   const skip = new Set<string>()
+  const results = new Map<string, Extract<Entry, { kind: 'tool_result' }>>()
+  for (const e of entries) if (e.kind === 'tool_result') results.set(e.toolUseId, e)
+  const shows = (toolUseId: string): boolean => {
+    const result = results.get(toolUseId)
+    return result !== undefined && !result.isError && !isUnchangedRead(result.content)
+  }
   for (let i = entries.length - 1; i >= 0 && out.length < max; i--) {
     const e = entries[i]!
     if (e.kind !== 'assistant_message') continue
@@ -26,7 +38,7 @@ export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: Readonl
       if (b.type !== 'tool_use' || !FILE_TOOLS.has(b.name)) continue
       const path = (b.input as { path?: unknown } | null)?.path
       if (typeof path !== 'string' || path === '') continue
-      if (keptEntryIds.has(e.id) && b.name === 'read_file') skip.add(path)
+      if (keptEntryIds.has(e.id) && b.name === 'read_file' && shows(b.id)) skip.add(path)
       if (skip.has(path) || out.includes(path)) continue
       out.push(path)
       if (out.length >= max) break

@@ -220,6 +220,39 @@ function sectionBody(title: string, h: History): string[] {
   return []
 }
 
+/** A section's title as a key: "Changes made" and "changes made " are one section. */
+const sectionKey = (title: string) => title.replace(/\s+/g, ' ').trim().toLowerCase()
+
+/**
+ * The sections of an earlier summary in the conversation (a compaction's head quotes it), title → items, so the new
+ * summary carries them forward as a model would: the earlier summary is the only record of what it replaced. Read in
+ * this file's own shape ("2. Title:" then "   - item" lines).
+ */
+function earlierSections(messages: ReadonlyArray<SimMessage>): Map<string, { title: string; items: string[] }> {
+  const out = new Map<string, { title: string; items: string[] }>()
+  for (const m of messages) {
+    if (m.role !== 'user') continue
+    for (const b of m.content) {
+      if (b.type !== 'text' || typeof b.text !== 'string') continue
+      let current: { title: string; items: string[] } | null = null
+      for (const line of b.text.split('\n')) {
+        const head = line.match(/^\d+\.\s+(.+?):\s*$/)
+        if (head) {
+          const key = sectionKey(head[1]!)
+          current = out.get(key) ?? { title: head[1]!.trim(), items: [] }
+          out.set(key, current)
+          continue
+        }
+        const item = line.match(/^ {3}- (.*)$/)
+        if (item && current !== null) {
+          if (item[1] !== '(none)' && !current.items.includes(item[1]!)) current.items.push(item[1]!)
+        } else if (line.trim() !== '') current = null
+      }
+    }
+  }
+  return out
+}
+
 function render(title: string, lines: ReadonlyArray<string>, n: number): string {
   const body = lines.length > 0 ? lines.map((l) => `   - ${l}`).join('\n') : '   - (none)'
   return `${n}. ${title}:\n${body}`
@@ -231,6 +264,15 @@ export function writeSummary(messages: ReadonlyArray<SimMessage>, instruction: s
   const sections: Array<{ title: string; lines: string[] }> = []
   if (focus) sections.push({ title: `Focus: ${focus}`, lines: focusLines(history, focus) })
   for (const title of requestedSections(instruction)) sections.push({ title, lines: sectionBody(title, history) })
+  // What an earlier summary recorded goes first in its section; its sections the new one does not have follow.
+  const earlier = earlierSections(messages)
+  for (const section of sections) {
+    const carried = earlier.get(sectionKey(section.title))
+    if (carried === undefined) continue
+    section.lines = [...new Set([...carried.items, ...section.lines])]
+    earlier.delete(sectionKey(section.title))
+  }
+  for (const { title, items } of earlier.values()) if (items.length > 0) sections.push({ title, lines: items })
   const summary = sections.map((s, i) => render(s.title, s.lines, i + 1)).join('\n\n')
   const analysis = `The conversation has ${history.requests.length} user request${history.requests.length === 1 ? '' : 's'} and ${history.steps.length} tool call${history.steps.length === 1 ? '' : 's'}${focus ? `; the summary leads with the requested focus (${focus})` : ''}.`
   if (/<analysis>/i.test(instruction)) return `<analysis>\n${analysis}\n</analysis>\n\n<summary>\n${summary}\n</summary>`
