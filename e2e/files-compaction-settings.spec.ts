@@ -391,10 +391,17 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await send(app, 'read src/parser.ts')
     await send(app, 'grep for "TODO"')
     const sessionId = await sessionIdOf(host)
+    // A pinned fact: the checkpoint says what became of it, by its words.
+    await view(app, 'Compaction')
+    await app.getByLabel('Fact to pin').fill('The ledger rounds half to even.')
+    await app.getByRole('button', { name: 'Pin', exact: true }).click()
+    await expect(app.getByRole('region', { name: 'Pinned facts' })).toContainText('The ledger rounds half to even.')
+    await view(app, 'Chat')
 
     await send(app, '/compact the parser module')
     await view(app, 'Compaction')
     await expect(app.getByTestId('checkpoint-card')).toHaveCount(1)
+    await expect(app.getByTestId('checkpoint-detail')).toContainText(/Pins: “The ledger rounds half to even\.” (re-?injected|kept|in summary)/)
     await expect(app.getByTestId('summarised-range')).toContainText(/Summarised \d+ of entries #\d+–#\d+/)
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react'
 import type { EntryView } from '../../../../src-preload/contract'
 import type { Monaco } from '../../../monaco'
-import { useCompactionStore, type CheckpointRecord, type DraftView } from '../../../state/compaction'
+import { selectCompactions, useCompactionStore, type CheckpointRecord, type DraftView } from '../../../state/compaction'
 import { MarkdownEditor } from '../../files/components/MarkdownEditor'
 import { clock, dateTime, grouped as n, usd } from '../../../ui/format'
 import { useSlow } from '../../palette/use-slow'
@@ -49,6 +49,8 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
   const reinjected = isRecord(c.reinjected) ? c.reinjected : {}
   const files = Array.isArray(reinjected.files) ? reinjected.files.filter(isRecord) : []
   const pins = Array.isArray(reinjected.pins) ? reinjected.pins.filter(isRecord) : []
+  const sessionPins = useCompactionStore((s) => selectCompactions(sessionId)(s).pins)
+  const pinTexts = useMemo(() => new Map(sessionPins.map((p) => [p.pinId, p.text])), [sessionPins])
   const block = isRecord(reinjected.sessionBlock) ? reinjected.sessionBlock : null
   const notes = Array.isArray(c.notes) ? c.notes.map(String) : []
   const summary = typeof c.summary === 'string' ? c.summary : null
@@ -75,7 +77,19 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
       <p data-testid="checkpoint-focus">{typeof c.focus === 'string' && c.focus ? <>Focus: “{c.focus}”</> : <span className="muted">No focus was given.</span>}</p>
       <ul className="cmp-facts small">
         {files.length > 0 && <li>Offered again: {files.map((f) => `${String(f.path)} (${f.offered === 'content' ? `≈${n(Number(f.tokens))} tokens` : 'path only'})`).join(', ')}</li>}
-        {pins.length > 0 && <li>Pins: {pins.map((p) => `${String(p.pinId)} ${String(p.status).replace('_', ' ')}`).join(', ')}</li>}
+        {pins.length > 0 && (
+          <li>
+            Pins:{' '}
+            {pins
+              .map((p) => {
+                // By its text: the id means nothing to the user. A pin removed since is said to be one.
+                const text = pinTexts.get(String(p.pinId))
+                const what = text === undefined ? 'a pin removed since' : `“${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`
+                return `${what} ${String(p.status).replace(/_/g, ' ')}`
+              })
+              .join('; ')}
+          </li>
+        )}
         {block && <li>Session block read again from disk: {block.changed ? `changed, ≈${n(Number(block.tokensBefore))} → ≈${n(Number(block.tokensAfter))} tokens` : 'unchanged'}</li>}
         {c.summaryEdited === true && <li>The summary was edited by the user before it was applied.</li>}
         {notes.map((note, i) => (
