@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { appEvent, expect, test } from './fixtures'
+import { appEvent, expect, openProjectWithSession, test } from './fixtures'
 
 test('opens a project folder, creates a session and lists it', async ({ app, host }) => {
   const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-project-'))
@@ -96,6 +96,16 @@ test('the palette keeps the keyboard, and a resting pointer does not choose its 
   // Something behind the dialog takes focus while it is open: the palette takes it back.
   await app.getByLabel('Folder path').evaluate((el: HTMLElement) => el.focus())
   await expect(app.getByLabel('Type a command')).toBeFocused()
+  // Tab and Shift+Tab keep it in the dialog; after a click in its list, Esc still closes it.
+  await app.keyboard.press('Tab')
+  await app.keyboard.press('Tab')
+  await expect(app.getByLabel('Type a command')).toBeFocused()
+  await app.keyboard.press('Shift+Tab')
+  await expect(app.getByLabel('Type a command')).toBeFocused()
+  await app.getByTestId('palette').locator('#palette-list').evaluate((el: HTMLElement) => el.focus())
+  await app.keyboard.press('Escape')
+  await expect(app.getByTestId('palette')).toHaveCount(0)
+  await app.keyboard.press('Control+k')
   await app.keyboard.type('theme dark')
   await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Theme: dark')
   await app.keyboard.press('Enter')
@@ -121,5 +131,32 @@ test('says once, above every view, that nothing can be saved when the store file
     await app.screenshot({ path: 'e2e/screenshots/store-lost.png' })
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('the keyboard lands on the view when what it was on goes away: a view switched, the inspector hidden', async ({ app }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-focus-'))
+  writeFileSync(join(projectDir, 'README.md'), '# demo\n')
+  try {
+    await openProjectWithSession(app, projectDir)
+    // The inspector hidden with its own button, from the keyboard: the bar that shows it again has the keyboard, and
+    // shown from there, the passes list has it.
+    await app.getByRole('button', { name: 'Collapse the inspector' }).focus()
+    await app.keyboard.press('Enter')
+    await expect(app.getByRole('button', { name: /^Inspector · / })).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(app.getByTestId('passes-list')).toBeFocused()
+    // Another view from the message box: the box is gone, the new view's heading has it.
+    await app.getByLabel('Message').focus()
+    await app.keyboard.press('Alt+3')
+    await expect(app.locator('main h1')).toHaveText('Cache')
+    await expect(app.locator('main h1')).toBeFocused()
+    // And back to the chat from there; Tab goes on from the view, not from the top of the page.
+    await app.keyboard.press('Alt+1')
+    await expect(app.getByRole('region', { name: 'Session' }).locator('h1')).toBeFocused()
+    await app.keyboard.press('Tab')
+    expect(await app.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
   }
 })

@@ -11,6 +11,7 @@ import { rememberPlace } from './state/last-place'
 import './ui/theme.css'
 import { connectCompactionEvents } from './features/compaction/events'
 import { installShortcuts } from './features/palette/shortcuts'
+import { installFocusFallback } from './features/shell/focus-fallback'
 import { applyTheme } from './features/settings/theme'
 import { connectSettingsEvents } from './features/settings/events'
 import { useSettingsStore } from './state/settings'
@@ -79,6 +80,7 @@ client.on('turn.ended', (p) => {
 connectCompactionEvents()
 connectSettingsEvents()
 installShortcuts()
+installFocusFallback()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

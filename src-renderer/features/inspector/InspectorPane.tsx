@@ -57,7 +57,16 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   if (collapsed) {
     return (
       <aside ref={ref} className={`insp collapsed dock-${dock}`} aria-label="Inspector" data-testid="inspector">
-        <button type="button" className="insp-expand" onClick={() => store().collapseToggled()} title="Show the inspector">
+        <button
+          type="button"
+          className="insp-expand"
+          onClick={() => {
+            // Shown from its own bar: the keyboard goes on in the passes list, where the bar was.
+            store().collapseToggled()
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="passes-list"]')?.focus())
+          }}
+          title="Show the inspector"
+        >
           Inspector · {count} {count === 1 ? 'pass' : 'passes'}
         </button>
       </aside>
@@ -98,7 +107,16 @@ function Header({ count }: { count: number }) {
           <span className="insp-label-long">{dock === 'right' ? 'Dock below' : 'Dock beside'}</span>
           <span className="insp-label-short">{dock === 'right' ? 'Below' : 'Beside'}</span>
         </button>
-        <button type="button" onClick={() => store().collapseToggled()} aria-label="Collapse the inspector" title="Collapse">
+        <button
+          type="button"
+          onClick={() => {
+            // Hidden with this button: the keyboard goes to the bar that shows it again, not to the top of the page.
+            store().collapseToggled()
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('.insp-expand')?.focus())
+          }}
+          aria-label="Collapse the inspector"
+          title="Collapse"
+        >
           Hide
         </button>
       </span>

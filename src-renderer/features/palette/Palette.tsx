@@ -65,18 +65,35 @@ function PaletteDialog() {
     else if (e.key === 'ArrowUp') setIndex((i) => Math.max(0, i - 1))
     else if (e.key === 'Enter') run(index)
     else if (e.key === 'Escape') close()
-    else return
+    // The input is the dialog's one stop (a combobox: the arrows choose): Tab would leave the dialog for the page.
+    else if (e.key === 'Tab') {
+      /* stays */
+    } else return
     e.preventDefault()
     e.stopPropagation()
   }
   return (
     <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="palette">
+      <div
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Command palette"
+        data-testid="palette"
+        onKeyDown={(e) => {
+          // Esc closes from anywhere in the dialog (the list, after a click in it), not only from the input.
+          if (e.key !== 'Escape') return
+          e.preventDefault()
+          e.stopPropagation()
+          close()
+        }}
+      >
         <input ref={input} role="combobox" aria-expanded="true" aria-controls="palette-list" aria-activedescendant={shown.length > 0 ? `palette-option-${index}` : undefined} aria-label="Type a command" placeholder="Type a command: compact, theme, edit CLAUDE.md, next pass…" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKeyDown} />
         {shown.length === 0 ? (
           <p className="palette-empty">No command matches “{query}”.</p>
         ) : (
-          <ul id="palette-list" role="listbox">
+          // Not a Tab stop (a scrolling list would be one): the options are chosen from the input.
+          <ul id="palette-list" role="listbox" tabIndex={-1}>
             {shown.map((c, i) => (
               <li key={c.id} id={`palette-option-${i}`} role="option" aria-selected={i === index} onMouseMove={(e) => pointerMoved(e) && i !== index && setIndex(i)} onClick={() => run(i)}>
                 <span className="palette-group">{c.group}</span>

@@ -1,0 +1,27 @@
+/**
+ * When the element that had the keyboard goes away (a view switched with Alt+1–5, the inspector hidden with the
+ * button that was focused, a palette command that changes the view, an approval card answered with Esc), the
+ * browser leaves focus on <body>, and a keyboard user starts again from the top of the page. This puts it on the
+ * heading of the view shown instead, so Tab goes on from the view.
+ *
+ * Only for an element removed from the page: focus leaving to nowhere because the user clicked empty space or left
+ * the window (the element still there) stays where the user put it.
+ */
+export function installFocusFallback(): void {
+  document.addEventListener('focusout', (event) => {
+    if (event.relatedTarget !== null) return
+    const lost = event.target
+    if (!(lost instanceof HTMLElement)) return
+    // After the update that removed it, and after anything that moves focus on purpose in the same turn.
+    requestAnimationFrame(() => {
+      const active = document.activeElement
+      if (active !== null && active !== document.body) return
+      if (lost.isConnected) return
+      const heading = document.querySelector<HTMLElement>('main h1')
+      if (heading === null) return
+      // Focusable from script only: it is a landing place, not a Tab stop.
+      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
+      heading.focus({ preventScroll: true })
+    })
+  })
+}
