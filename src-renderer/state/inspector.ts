@@ -132,8 +132,13 @@ export const useInspectorStore = create<InspectorState>()(
           if (e.sessionId !== s.sessionId) return {}
           const title = s.passes.find((p) => p.sessionId === e.sessionId)?.sessionTitle
           const listed: ListedPass = title === undefined ? e.pass : { ...e.pass, sessionTitle: title }
-          const passes = s.passes.some((p) => p.id === e.pass.id) ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
-          return { passes, live: null, liveSelected: false, selectedPassId: s.liveSelected ? e.pass.id : s.selectedPassId }
+          const known = s.passes.some((p) => p.id === e.pass.id)
+          const passes = known ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
+          // A pass that arrives without having been live (a compaction's summary, a pre-warm) is followed too when the
+          // user was looking at the newest pass: otherwise the selection stays behind it, and stops following.
+          const wasNewest = s.selectedPassId === null || s.selectedPassId === s.passes.at(-1)?.id
+          const follow = s.liveSelected || (!known && s.live === null && wasNewest)
+          return { passes, live: null, liveSelected: false, selectedPassId: follow ? e.pass.id : s.selectedPassId }
         }),
       compareChosen: (passId) => set({ compareToPassId: passId }),
       viewChosen: (view) => set({ view }),

@@ -56,6 +56,20 @@ describe('the inspector store', () => {
     expect(store().selectedPassId).toBe('b')
   })
 
+  it('follows a pass that was never live (a compaction summary), and the passes after it', () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    store().passCompleted({ sessionId: 's1', pass: { ...pass('s', 2), kind: 'summary' } })
+    expect(store().selectedPassId).toBe('s')
+    store().passStarted({ sessionId: 's1', passNumber: 3, model: 'm' })
+    expect(store().liveSelected).toBe(true)
+    store().passCompleted({ sessionId: 's1', pass: pass('c', 3) })
+    expect(store().selectedPassId).toBe('c')
+    // Looking at an older pass: a summary arriving does not move the selection.
+    store().passSelected('a')
+    store().passCompleted({ sessionId: 's1', pass: { ...pass('t', 4), kind: 'summary' } })
+    expect(store().selectedPassId).toBe('a')
+  })
+
   it('does not move a user who is looking at an older pass', () => {
     store().passesLoaded('s1', [pass('a', 1), pass('b', 2)])
     store().passSelected('a')
