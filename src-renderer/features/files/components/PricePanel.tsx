@@ -59,7 +59,13 @@ export function PricePanel({ sessionTitle, dirty, price, choice, draft, onChoose
                 {now.movedBlock ? (
                   <>
                     moves <code>{now.movedBlock.label}</code>; re-bills {about(now)}
-                    {tokens(now.rebilledTokens)} tokens{now.addedTokens !== 0 && <>, the edit {now.addedTokens > 0 ? 'adds' : 'removes'} {about(now)}{tokens(now.addedTokens)}</>} · next pass {usd(now.nextPassUsd)} instead of {usd(now.withoutEditUsd)} (
+                    {tokens(now.rebilledTokens)} tokens{now.addedTokens !== 0 && (
+                      // The request's size, not the file's: a change note the edit makes unneeded counts too.
+                      <>
+                        , and sends {about(now)}
+                        {tokens(Math.abs(now.addedTokens))} {now.addedTokens > 0 ? 'more' : 'fewer'} tokens
+                      </>
+                    )} · next pass {usd(now.nextPassUsd)} instead of {usd(now.withoutEditUsd)} (
                     <strong>{signedUsd(now.deltaUsd)}</strong>)
                   </>
                 ) : (
