@@ -16,15 +16,26 @@ import type { ToolEffect } from '../../engine/tools/types'
 
 const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file'])
 
+/** "./src/a.ts" and "src//a.ts" are "src/a.ts": one file, whichever way the model wrote it. */
+function normalise(path: string): string {
+  const parts: string[] = []
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue
+    if (part === '..' && parts.length > 0 && parts.at(-1) !== '..') parts.pop()
+    else parts.push(part)
+  }
+  return (path.startsWith('/') ? '/' : '') + parts.join('/')
+}
+
 /**
  * Paths of the files touched most recently, newest first, skipping those whose read the model still sees. A kept
  * read answered "unchanged since your last read" shows nothing itself: it points at an earlier read, which this
  * compaction may summarise away, so it does not count as seen (the file is offered again, and the pointer then
  * finds the offered copy before it).
  */
-export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: ReadonlySet<string>, max: number): string[] {
+export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: ReadonlySet<string>, max: number, alreadySent: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = []
-  const skip = new Set<string>()
+  const skip = new Set<string>(alreadySent)
   const results = new Map<string, Extract<Entry, { kind: 'tool_result' }>>()
   for (const e of entries) if (e.kind === 'tool_result') results.set(e.toolUseId, e)
   const shows = (toolUseId: string): boolean => {
@@ -36,8 +47,9 @@ export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: Readonl
     if (e.kind !== 'assistant_message') continue
     for (const b of [...e.content].reverse()) {
       if (b.type !== 'tool_use' || !FILE_TOOLS.has(b.name)) continue
-      const path = (b.input as { path?: unknown } | null)?.path
-      if (typeof path !== 'string' || path === '') continue
+      const given = (b.input as { path?: unknown } | null)?.path
+      if (typeof given !== 'string' || given === '') continue
+      const path = normalise(given)
       if (keptEntryIds.has(e.id) && b.name === 'read_file' && shows(b.id)) skip.add(path)
       if (skip.has(path) || out.includes(path)) continue
       out.push(path)
@@ -50,6 +62,11 @@ export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: Readonl
 export async function reofferFiles(input: {
   readonly entries: ReadonlyArray<Entry>
   readonly keptEntryIds: ReadonlySet<string>
+  /**
+   * Paths (relative to the root) the system prompt sends whole after the compaction: the instruction files of the
+   * session block. Offering one again would send its text twice.
+   */
+  readonly alreadySent?: ReadonlySet<string>
   readonly tools: ToolExecutor
   readonly toolState: ToolSessionState
   readonly settings: CompactionSettings
@@ -61,7 +78,7 @@ export async function reofferFiles(input: {
   let total = 0
   // No read may be answered "unchanged" here: the earlier reads are about to leave the context.
   const state = forgetReadsAtCompaction(input.toolState)
-  for (const [i, path] of recentFiles(input.entries, input.keptEntryIds, settings.reofferMaxFiles).entries()) {
+  for (const [i, path] of recentFiles(input.entries, input.keptEntryIds, settings.reofferMaxFiles, input.alreadySent).entries()) {
     if (input.signal.aborted) break
     const outcome = await input.tools.execute({ id: `reoffer_${i}`, name: 'read_file', input: { path } }, { signal: input.signal, sessionState: state })
     if (outcome.kind !== 'ok') continue

@@ -196,7 +196,9 @@ export class SessionCompaction {
     if (draft.stage === 'summary') {
       const history = new HistoryCache().fromView(modelView(entries))
       const keptIds = new Set(history.slice(draft.splitIndex).flatMap((m) => m.provenance.entryIds))
-      const offered = await reofferFiles({ entries, keptEntryIds: keptIds, tools: host.tools, toolState: state.toolState, settings: host.settings(), signal })
+      // Instruction files the session block sends whole are in the system prompt already: not offered twice.
+      const alreadySent = new Set((state.frozen?.session.instructions.parts ?? []).filter((p) => p.allocation === 'full').map((p) => p.path))
+      const offered = await reofferFiles({ entries, keptEntryIds: keptIds, alreadySent, tools: host.tools, toolState: state.toolState, settings: host.settings(), signal })
       files = offered.files
       effects = offered.effects
     }

@@ -29,4 +29,9 @@ describe('recentFiles', () => {
     const failed = [read('t5', 'src/a.ts'), result('t5', 'src/a.ts does not exist.', true)]
     expect(recentFiles([...entries, ...failed], new Set([...kept, ...failed.map((e) => e.id)]), 5)).toEqual(['src/a.ts', 'src/cart.ts'])
   })
+
+  it('does not offer an instruction file the system prompt sends whole, however the model wrote its path', () => {
+    const entries = [read('u1', './CLAUDE.md'), result('u1', '1\t# rules\n'), read('u2', 'src//app.ts'), result('u2', '1\tx\n')]
+    expect(recentFiles(entries, new Set(), 5, new Set(['CLAUDE.md']))).toEqual(['src/app.ts'])
+  })
 })
