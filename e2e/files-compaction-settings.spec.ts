@@ -419,10 +419,14 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await expect(app.getByTestId('draft-card')).toHaveCount(1)
     // The dry run done, the keyboard is in its summary, to read and edit.
     await expect.poll(() => app.getByTestId('summary-editor').evaluate((el) => el.contains(document.activeElement))).toBe(true)
+    const afterLength = Number(await draft.getByTestId('history-diff').getAttribute('data-after-length'))
     await app.getByTestId('summary-editor').locator('.view-lines').click()
     await app.keyboard.press('Control+End')
     await app.keyboard.type('\nEDITED-SUMMARY-MARKER: the user keeps this line.')
     await expect(draft).toContainText('edited')
+    // The comparison and the size follow the edit before it is applied (the editor may indent the new line).
+    await expect(draft).toContainText('with your edits')
+    await expect.poll(async () => Number(await draft.getByTestId('history-diff').getAttribute('data-after-length'))).toBeGreaterThanOrEqual(afterLength + 'EDITED-SUMMARY-MARKER: the user keeps this line.'.length)
     await shots(app, 'compaction-dry-run')
     await app.getByTestId('apply-draft').click()
     await expect(app.getByTestId('checkpoint-card')).toHaveCount(2)

@@ -3,7 +3,7 @@
  * and the before/after diff; for a dry run's draft, the summary in an editor and the history it would make, with
  * Apply and Discard.
  */
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { EntryView } from '../../../../src-preload/contract'
 import type { Monaco } from '../../../monaco'
 import { selectCompactions, useCompactionStore, type CheckpointRecord, type DraftView } from '../../../state/compaction'
@@ -120,7 +120,15 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   const [takeFocus, setTakeFocus] = useState(() => document.activeElement === null || document.activeElement === document.body)
   const slow = useSlow(busy !== null)
   const edited = draft.summary !== null && summary !== draft.summary
-  const subject = useMemo(() => ({ kind: 'draft' as const, draft }), [draft])
+  // The diff and the size follow the edit, a moment after the typing stops (a diff per keystroke would lag).
+  const [settled, setSettled] = useState(summary)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(summary), 300)
+    return () => clearTimeout(timer)
+  }, [summary])
+  const subject = useMemo(() => ({ kind: 'draft' as const, draft, summary: settled }), [draft, settled])
+  // The size after, with the edit: the draft's estimate moved by the edit's length (at 4 characters a token).
+  const afterTokens = draft.tokens.after.estimated + (draft.summary === null ? 0 : Math.round((settled.length - draft.summary.length) / 4))
   const apply = async () => {
     setBusy('apply')
     const failure = await applyDraft(sessionId, draft.draftId, edited ? summary : null)
@@ -131,7 +139,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
     <article className="cmp-detail-body" data-testid="draft-detail">
       <h2>Dry run · nothing has changed yet</h2>
       <p>
-        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(draft.tokens.after.estimated)} tokens (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window) · the summary cost {usd(draft.costUsd)}
+        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(afterTokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''} (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window) · the summary cost {usd(draft.costUsd)}
         {draft.focus && <> · focus “{draft.focus}”</>}
       </p>
       {draft.notes.length > 0 && (

@@ -47,5 +47,6 @@ export function HistoryDiff({ monaco: m, before, after, pairKey }: { monaco: Mon
     }
   }, [m, before, after, pairKey])
 
-  return <div ref={hostRef} className="view-editor cmp-diff" data-testid="history-diff" data-diff-ready={ready ?? undefined} />
+  // The after side's length: what changes when a dry run's summary is edited (the editor draws only what is in view).
+  return <div ref={hostRef} className="view-editor cmp-diff" data-testid="history-diff" data-diff-ready={ready ?? undefined} data-after-length={after.text.length} />
 }

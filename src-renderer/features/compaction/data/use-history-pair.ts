@@ -18,7 +18,17 @@ export interface HistoryPair {
   readonly afterPassSeq: number | null
 }
 
-type Subject = { kind: 'checkpoint'; record: CheckpointRecord } | { kind: 'draft'; draft: DraftView }
+/** A draft's `summary`: the text the user has made of its summary, when edited (the after side shows it). */
+type Subject = { kind: 'checkpoint'; record: CheckpointRecord } | { kind: 'draft'; draft: DraftView; summary?: string }
+
+/** The head's blocks with the draft's summary replaced by the user's edit of it (the same block, the same place). */
+function headWithSummary(head: DraftView['head'], original: string | null, edited: string | undefined): DraftView['head'] {
+  if (head === null || original === null || edited === undefined || edited === original) return head
+  return head.map((block) => {
+    const at = block.text.indexOf(original)
+    return at === -1 ? block : { ...block, text: block.text.slice(0, at) + edited + block.text.slice(at + original.length) }
+  })
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -92,7 +102,7 @@ export function useHistoryPair(sessionId: string, subject: Subject | null, entri
       trimmed = new Set(subject.draft.trimmed.map((t) => t.entryId))
       afterIsPreview = true
       const keptEntries = entries.filter((e) => kept.has(e.id)) as unknown as EntryLike[]
-      afterMessages = messagesOfView(subject.draft.head, keptEntries, new Map())
+      afterMessages = messagesOfView(headWithSummary(subject.draft.head, subject.draft.summary, subject.summary), keptEntries, new Map())
     }
     const beforeMark = (m: HistoryMessageIn, i: number): Mark | null => (summarised(m, i) ? 'summarised' : m.entryIds.some((id) => trimmed.has(id)) ? 'trimmed' : null)
     const afterMark = (m: HistoryMessageIn, i: number): Mark | null => (m.kind === 'compaction_summary' || (i === 0 && m.entryIds.length === 0) ? 'summary' : m.entryIds.some((id) => trimmed.has(id)) ? 'trimmed' : null)
