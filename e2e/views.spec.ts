@@ -311,7 +311,11 @@ test('settings: a number field keeps what is typed, says what is wrong beside it
     await expect(save).toBeEnabled()
     await save.click()
     await expect(save).toBeDisabled()
+    await expect(page.getByTestId('compaction-saved')).toContainText('Saved')
     await expect.poll(() => readFileSync(join(dir, '.loupe', 'config.toml'), 'utf8')).toMatch(/threshold = 0\.85[\s\S]*target = 0\.5/)
+    // Typing again takes the note away: it speaks of what was saved.
+    await threshold.fill('86')
+    await expect(page.getByTestId('compaction-saved')).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -226,6 +226,8 @@ function CompactionSection({ data, projectName }: { data: SettingsViewData; proj
   const project = data.project
   // What the user typed, as text until it is saved (compaction-form.ts checks it against the main process's limits).
   const [draft, setDraft] = useState<CompactionDraft | null>(() => (project ? draftOf(project) : null))
+  // Said once saved, until the form changes again: a button that only greys out says nothing.
+  const [savedNote, setSavedNote] = useState(false)
   // Saved values that change (this form saved, or the file changed) replace the draft; another setting saved (the
   // theme, say) brings the same values back and leaves what is being typed alone.
   const saved = project ? `${project.projectId} ${project.auto} ${project.threshold} ${project.target} ${project.keepSteps}` : null
@@ -272,7 +274,7 @@ function CompactionSection({ data, projectName }: { data: SettingsViewData; proj
         noValidate
         onSubmit={(e) => {
           e.preventDefault()
-          if (values && changed) void saveSettings({ project: { projectId: project.projectId, compaction: values } })
+          if (values && changed) void saveSettings({ project: { projectId: project.projectId, compaction: values } }).then((ok) => setSavedNote(ok))
         }}
       >
         <label className="check">
@@ -286,6 +288,11 @@ function CompactionSection({ data, projectName }: { data: SettingsViewData; proj
             Save compaction settings
           </button>
           {!values && <span className="error">Correct the {Object.keys(problems).length === 1 ? 'field' : 'fields'} above to save.</span>}
+          {savedNote && !changed && (
+            <span className="muted" role="status" data-testid="compaction-saved">
+              Saved: sessions in this project compact by these settings from their next pass.
+            </span>
+          )}
         </div>
       </form>
       <small className="muted">

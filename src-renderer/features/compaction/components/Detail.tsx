@@ -65,7 +65,7 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
         {replaced ? (
           <>
             {/* The range counts every entry of the session; only those the model saw are summarised. */}
-            <strong>Summarised</strong> {n(Number(replaced.entries))} of entries #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'} ({n(Number(replaced.messages))} messages, ≈{n(Number(replaced.estimatedTokens))} tokens)
+            <strong>Summarised</strong> entries #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'}: the {n(Number(replaced.entries))} the model saw, {n(Number(replaced.messages))} messages, ≈{n(Number(replaced.estimatedTokens))} tokens
             {startSeq !== undefined ? `; kept whole from entry #${startSeq} on.` : '; nothing kept whole.'}
           </>
         ) : (
@@ -139,7 +139,9 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
     <article className="cmp-detail-body" data-testid="draft-detail">
       <h2>Dry run · nothing has changed yet</h2>
       <p>
-        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(afterTokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''} (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window) · the summary cost {usd(draft.costUsd)}
+        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(afterTokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''}
+        {/* The target matters only to a context above it (an automatic compaction aims there); a small one is not near it. */}
+        {(draft.tokens.before.real ?? draft.tokens.before.estimated) > draft.tokens.targetTokens && <> (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window)</>} · the summary cost {usd(draft.costUsd)}
         {draft.focus && <> · focus “{draft.focus}”</>}
       </p>
       {draft.notes.length > 0 && (

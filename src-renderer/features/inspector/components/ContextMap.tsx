@@ -28,8 +28,10 @@ export const ContextMap = memo(function ContextMap({ slices, onReveal }: Props) 
           />
         ))}
       </div>
+      {/* Largest first: the legend shows two rows before it scrolls, and the biggest parts are what the map is for. The
+          bar above keeps the request's order. */}
       <figcaption className="insp-map-legend">
-        {slices.map((s) => (
+        {[...slices].sort((a, b) => b.tokens - a.tokens).map((s) => (
           <button key={s.key} type="button" className="insp-map-item" onClick={() => onReveal(s.firstOrdinal)} title={`Show ${s.label} in the request`}>
             <i className={`insp-map-dot g-${s.group}`} />
             <span className="insp-map-label">{s.label}</span>
