@@ -174,6 +174,8 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
           Discard
         </button>
         {edited && <span className="chip accent">edited</span>}
+        {/* Discarding gives nothing back: the summary pass was sent, and stays in the inspector's list. */}
+        {draft.costUsd !== null && <span className="muted small">The summary's {usd(draft.costUsd)} is spent either way.</span>}
         {problem && (
           <span className="error" role="alert">
             {problem}
