@@ -116,6 +116,8 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     await tree.locator('[data-path="CLAUDE.md"]').click()
     await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
     const editor = app.getByTestId('file-editor')
+    // The editor is named for a screen reader by the file it edits.
+    await expect(editor.getByRole('textbox', { name: /Tab moves on/ })).toHaveCount(1)
     await editor.locator('.view-lines').click()
     await app.keyboard.press('Control+End')
     await app.keyboard.type('\n- Run `npm run lint` too; it checks the cents rule.\n')
@@ -405,6 +407,9 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await expect(app.getByTestId('summarised-range')).toContainText(/Summarised entries #\d+–#\d+: the \d+ the model saw/)
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+    // The two sides are named for a screen reader by what they hold.
+    await expect(app.getByRole('textbox', { name: 'What the model sees after the compaction' })).toHaveCount(1)
+    await expect(app.getByRole('textbox', { name: 'What the model saw before the compaction' })).toHaveCount(1)
     await shots(app, 'compaction-checkpoint', true)
 
     // A dry run: read the draft, edit the summary, apply it.

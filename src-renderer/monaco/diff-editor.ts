@@ -27,6 +27,12 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
   useEffect(() => {
     const editor = m.editor.createDiffEditor(host.current!, { ...READ_ONLY_DIFF_OPTIONS, ...options })
+    // Each side's name for a screen reader: given at creation, Monaco leaves the sides' edit contexts unnamed
+    // (aria-label ""); set on each side afterwards, it names them.
+    const original = options.originalAriaLabel
+    const modified = options.modifiedAriaLabel ?? options.ariaLabel
+    if (original) editor.getOriginalEditor().updateOptions({ ariaLabel: original })
+    if (modified) editor.getModifiedEditor().updateOptions({ ariaLabel: modified })
     editorRef.current = editor
     return () => {
       const models = editor.getModel()
