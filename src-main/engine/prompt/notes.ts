@@ -82,8 +82,11 @@ export function renderNote(note: ContextNote): string {
       return `[Rule ${displayPath(note.path)} applies to ${displayPath(note.trigger)} (paths: ${globs}):]\n\n${note.text.trim()}`
     }
     case 'file_changed': {
-      const what = note.change === 'removed' ? 'was removed' : note.change === 'added' ? 'was created' : 'was changed'
-      return `[${displayPath(note.path)} ${what} on disk after this session's instructions were taken. The text above is the earlier version until the user applies the change.]`
+      const path = displayPath(note.path)
+      // A file created since has no earlier version above; one removed keeps its text above until the change is applied.
+      if (note.change === 'added') return `[${path} was created on disk after this session's instructions were taken. It is not in them until the user applies the change.]`
+      const what = note.change === 'removed' ? 'was removed' : 'was changed'
+      return `[${path} ${what} on disk after this session's instructions were taken. The text above is the earlier version until the user applies the change.]`
     }
     case 'text':
       return `[${displayPath(note.label)}]\n\n${note.text}`

@@ -4,6 +4,7 @@
  */
 import { client } from '../../platform/client'
 import { useFilesStore, type ApplyChoice } from '../../state/files'
+import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView } from '../../../src-preload/contract'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
 
@@ -127,7 +128,13 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   if (!sessionId) {
     store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
   } else if (choice === 'later') {
-    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`, backupPath })
+    // A session that has sent nothing yet takes its instructions at its first pass: it sends the new text then.
+    const chat = selectChat(sessionId)(useChatStore.getState())
+    const unsent = chat.loaded && chat.entries.length === 0
+    const message = unsent
+      ? `Saved ${open.base.path}. The session has sent nothing yet: its first pass reads the file as it is now.`
+      : `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message, backupPath })
   } else {
     const applied = await client.request('files.apply', { sessionId, paths: [open.base.path] })
     if (!applied.ok) {

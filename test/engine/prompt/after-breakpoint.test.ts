@@ -114,6 +114,10 @@ describe('renderNote', () => {
     expect(renderNote({ kind: 'file_changed', path: 'AGENTS.md', fileKind: 'instructions', change: 'modified', entryId: 'c1' })).toBe(
       "[AGENTS.md was changed on disk after this session's instructions were taken. The text above is the earlier version until the user applies the change.]",
     )
+    // A file created since has no earlier version above.
+    expect(renderNote({ kind: 'file_changed', path: '.loupe/memory.md', fileKind: 'memory', change: 'added', entryId: 'c2' })).toBe(
+      "[.loupe/memory.md was created on disk after this session's instructions were taken. It is not in them until the user applies the change.]",
+    )
     expect(renderNote({ kind: 'memory_saved', scope: 'user', text: 'Prefers pnpm.', entryId: 'm1' })).toBe(
       '[Memory saved to user memory (~/.loupe/memory.md). It joins the memory section at the next compaction.]\n\nPrefers pnpm.',
     )
