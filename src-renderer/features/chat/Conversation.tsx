@@ -7,7 +7,7 @@ import { retryTurn } from './actions'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
-import { grouped } from '../../ui/format'
+import { grouped, usd } from '../../ui/format'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
 
@@ -307,6 +307,8 @@ function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView 
       </div>
       <div className="muted checkpoint-detail">
         {entry.stage === 'trim' ? `Trimmed ${trimmed} old tool results; no summary needed.` : `Summarised ${replaced?.entries ?? 0} entries${trimmed ? ` after trimming ${trimmed} tool results` : ''}.`} The earlier entries stay in the session; the model no longer sees them.
+        {/* What it cost, and what it will: the conversation's cache does not survive its rewrite. */}
+        {typeof entry.costUsd === 'number' && entry.costUsd > 0 && ` The summary cost ${usd(entry.costUsd)}.`} The next pass writes the conversation to the cache afresh.
       </div>
       {typeof entry.summary === 'string' && (
         <details>
