@@ -457,3 +457,26 @@ test.describe('an imported Claude Code session', () => {
     await expect(composer).toBeFocused()
   })
 })
+
+test('the sessions list is one Tab stop, walked with the arrow keys', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await app.getByRole('button', { name: '+ New session' }).click()
+  const rows = sessionButtons(app)
+  await expect(rows).toHaveCount(3)
+  // The open session (the newest, first) takes Tab; the others are reached with the arrows.
+  await expect(sessionList(app).locator('button.session[tabindex="0"]')).toHaveCount(1)
+  await sessionList(app).locator('button.session[tabindex="0"]').focus()
+  await expect(rows.nth(0)).toBeFocused()
+  await app.keyboard.press('ArrowDown')
+  await expect(rows.nth(1)).toBeFocused()
+  await app.keyboard.press('End')
+  await expect(rows.nth(2)).toBeFocused()
+  await app.keyboard.press('ArrowUp')
+  await expect(rows.nth(1)).toBeFocused()
+  await expect(sessionList(app).locator('button.session[tabindex="0"]')).toHaveCount(1)
+  await expect(rows.nth(1)).toHaveAttribute('tabindex', '0')
+  // Enter opens the row the keyboard is on.
+  await app.keyboard.press('Enter')
+  await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true')
+})

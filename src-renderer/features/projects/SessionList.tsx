@@ -14,6 +14,20 @@ export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
   const selectedId = useSessionsStore((s) => s.selectedId)
   const error = useSessionsStore((s) => s.error)
+  // One Tab stop for the whole list (the row last focused while still listed, else the open session, else the
+  // first); Up, Down, Home and End move between rows, Enter opens one. A long list is not a long walk with Tab.
+  const [current, setCurrent] = useState<string | null>(null)
+  const listed = sessions ?? []
+  const tabStop = current !== null && listed.some((s) => s.id === current) ? current : listed.some((s) => s.id === selectedId) ? selectedId : (listed[0]?.id ?? null)
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const rows = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button.session')]
+    const at = rows.indexOf(event.target as HTMLButtonElement)
+    if (at === -1) return
+    const next = event.key === 'ArrowDown' ? rows[at + 1] : event.key === 'ArrowUp' ? rows[at - 1] : event.key === 'Home' ? rows[0] : event.key === 'End' ? rows.at(-1) : undefined
+    if (next === undefined) return
+    event.preventDefault()
+    next.focus()
+  }
   return (
     <div className="sessions">
       <button className="new-session" onClick={() => void startSession(projectId)}>
@@ -24,9 +38,9 @@ export function SessionList({ projectId }: { projectId: string }) {
           {error}
         </p>
       )}
-      <ul aria-label="Sessions">
-        {(sessions ?? []).map((s) => (
-          <SessionRow key={s.id} session={s} selected={s.id === selectedId} />
+      <ul aria-label="Sessions" onKeyDown={onKeyDown}>
+        {listed.map((s) => (
+          <SessionRow key={s.id} session={s} selected={s.id === selectedId} tabStop={s.id === tabStop} onFocused={() => setCurrent(s.id)} />
         ))}
       </ul>
     </div>
@@ -58,7 +72,7 @@ function ActivityMarker({ activity }: { activity: Exclude<Activity, null> }) {
   )
 }
 
-function SessionRow({ session, selected }: { session: Session; selected: boolean }) {
+function SessionRow({ session, selected, tabStop, onFocused }: { session: Session; selected: boolean; tabStop: boolean; onFocused(): void }) {
   const renaming = useSessionsStore((s) => s.renamingId === session.id)
   const activity = useChatStore(selectActivity(session.id))
   const store = useSessionsStore.getState
@@ -86,6 +100,8 @@ function SessionRow({ session, selected }: { session: Session; selected: boolean
         aria-current={selected ? 'true' : undefined}
         title={`${session.title}\nDouble-click or F2 to rename, Delete to delete`}
         aria-keyshortcuts="F2 Delete"
+        tabIndex={tabStop ? 0 : -1}
+        onFocus={onFocused}
         data-session-id={session.id}
         onClick={() => store().sessionSelected(session.id)}
         onDoubleClick={() => store().renameStarted(session.id)}
