@@ -200,9 +200,13 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
     await app.getByTestId('file-editor').locator('.view-lines').click()
     await app.keyboard.press('Control+End')
     await app.keyboard.type('\nMY-EDIT\n')
-    writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nTHEIR-EDIT\n')
+    const tokensShown = () => app.locator('[data-path="CLAUDE.md"] .files-node-tokens').textContent()
+    const before = await tokensShown()
+    writeFileSync(join(dir, 'CLAUDE.md'), `# Changed in another editor\n\nTHEIR-EDIT\n${'A much longer file now. '.repeat(40)}\n`)
     // The view looks at the disk every two seconds: the change is seen and offered as a merge, not overwritten.
     await expect(app.getByTestId('merge-panel')).toBeVisible()
+    // The tree's size for the file is the disk's now.
+    await expect.poll(tokensShown).not.toBe(before)
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('THEIR-EDIT')
     await shots(app, 'files-merge')
     await app.getByTestId('keep-merge').click()

@@ -10,7 +10,7 @@ import { useMonaco } from '../../monaco'
 import { edited, useFilesStore, type UnsavedDraft } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useSlow } from '../palette/use-slow'
-import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, saveOpenFile } from './actions'
+import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -52,6 +52,14 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
 
   useEffect(() => {
     void loadListing(projectId)
+  }, [projectId])
+
+  // Back from another program (an editor that changed a file, a git checkout): the listing is read again, so the
+  // sizes and fates in the tree are the disk's. Nothing on disk is watched; coming back is when it matters.
+  useEffect(() => {
+    const again = () => void reloadListing(projectId)
+    window.addEventListener('focus', again)
+    return () => window.removeEventListener('focus', again)
   }, [projectId])
 
   // A file label clicked in the inspector: open it here.

@@ -158,6 +158,8 @@ export async function checkDisk(): Promise<void> {
   if (!now || now.base.path !== open.base.path) return
   const disk = result.ok ? { text: result.value.text, sha256: result.value.sha256, exists: result.value.exists } : null
   if (!disk || disk.sha256 === now.base.sha256) return
+  // The file changed on disk: its size and fate in the tree change too.
+  void reloadListing(now.projectId)
   if (now.draft === now.base.text) {
     useFilesStore.getState().fileOpened(now.projectId, { ...now.base, text: disk.text, sha256: disk.sha256, exists: disk.exists })
     return
