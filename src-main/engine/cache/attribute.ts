@@ -82,9 +82,9 @@ export interface BreakpointView {
 /**
  * The shape and rules an attribution was made under. A stored attribution of another version is made again when it
  * is next needed (2: a prefix below the minimum is named by the prefix the previous pass left, a model switch before
- * it; agreement counts the TTL of what was written).
+ * it; agreement counts the TTL of what was written. 3: a pass that got no response read and wrote nothing).
  */
-export const ATTRIBUTION_VERSION = 2
+export const ATTRIBUTION_VERSION = 3
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
@@ -201,6 +201,9 @@ export function attribute(input: AttributeInput): PassAttribution {
   const missed = atLimit ? { tokens: 0, usd: prices ? 0 : null } : prices ? missCost(split, limit.tokens, prices) : { tokens: Math.max(0, limit.tokens - split.read), usd: null }
   const actualUsd = prices ? inputCost(split, prices) + outputCost(usage?.output_tokens ?? 0, prices) : null
   const written = actualSplit && actualPosition !== null && agrees !== false ? finishPrediction({ walk, scale, minCacheableTokens: min }, actualPosition, new Map(), []) : predicted
+  // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
+  // read and wrote nothing, so later passes are predicted from the ones before it.
+  const reached = responded.length > 0
   const facts = factsOf(
     pass,
     walk,
@@ -208,8 +211,8 @@ export function attribute(input: AttributeInput): PassAttribution {
     written,
     responded.map((a) => ({ startedAt: a.startedAt, availableAt: a.firstByteAt! })),
     agrees === true ? anchorsOf(walk, written, actualSplit!) : [],
-    actualSplit !== null && actualSplit.write1h + actualSplit.write5m === 0,
-    predicted,
+    !reached || (actualSplit !== null && actualSplit.write1h + actualSplit.write5m === 0),
+    reached ? predicted : { ...predicted, reads: [] },
   )
 
   const ours = previous?.walk ? apiDivergence(previous.walk, walk) : 'no_previous'

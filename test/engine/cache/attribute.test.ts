@@ -39,6 +39,20 @@ describe('attribute: outcomes and causes', () => {
     expect(out[2]!.prediction.tokens.read).toBe(out[2]!.actual!.tokens.read)
   })
 
+  it('a pass that got no response (a refused key, a connection failure) read and wrote nothing: the retry after it is predicted from the pass before', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      // Failed before any response: no usage, no first byte.
+      { request: steady[1]!, at: 10_000, readPosition: null, firstByteAt: null },
+      // The retry reads only what the first pass wrote.
+      { request: steady[1]!, at: 20_000, readPosition: endOf(w[1]!, 0) },
+    ])
+    expect(out[1]!.facts.writes).toEqual([])
+    expect(out[1]!.facts.reads).toEqual([])
+    expect(out[2]!.agrees).toBe(true)
+    expect(out[2]!.cause.kind).not.toBe('unexplained')
+  })
+
   it('a read the service counts a few tokens short of the estimate is still a full hit with nothing lost: a pass is never said to lose tokens without a cause', () => {
     const first = attribute({
       pass: { id: 'p1', seq: 1, model: steady[0]!.model, attempts: [{ startedAt: 0, firstByteAt: 0 }], usage: usageFor(w[0]!, -1) },

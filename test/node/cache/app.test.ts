@@ -66,7 +66,7 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
 
     // pass.get carries the stored attribution.
     const detail = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: summary.passes[1]!.passId })
-    expect(detail.attribution).toMatchObject({ version: 2, outcome: 'full', agrees: true, readPath: 'messages[0].content[1]' })
+    expect(detail.attribution).toMatchObject({ version: 3, outcome: 'full', agrees: true, readPath: 'messages[0].content[1]' })
 
     // Edits, priced against the cache as it stands a minute after the last pass.
     clock.advance(60_000)
