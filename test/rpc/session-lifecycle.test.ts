@@ -96,6 +96,8 @@ describe('session lifecycle', () => {
     const ended = turnEnded(app, session.id)
     await call(app, 'run.start', { sessionId: session.id, text: 'read README.md' })
     expect(await ended).toBe('end_turn')
+    // An answered turn has nothing to retry: a retry would send a conversation ending with the model's answer.
+    expect(await app.dispatch('run.retry', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringContaining('Nothing to retry') } })
 
     // Every window hears of a rename and a delete, not only the one that asked.
     const heard: Array<[string, unknown]> = []

@@ -41,7 +41,15 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       if (first) nameFromFirstMessage(services, sessionId, text)
       return started
     },
-    'run.retry': ({ sessionId }) => start(sessionId, { kind: 'retry' }),
+    'run.retry': ({ sessionId }) => {
+      // A retry sends the conversation as it stands: after an answer it would end with the model's message, which the
+      // API refuses (another window's Retry may still be on screen after this one's retry answered).
+      const last = requireRuntime(services, sessionId)
+        .entries()
+        .findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message' || e.kind === 'assistant_message')
+      if (last !== undefined && last.kind === 'assistant_message') throw new RpcError('unsupported', 'Nothing to retry: the last turn was answered. Send a message to go on.')
+      return start(sessionId, { kind: 'retry' })
+    },
     'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
     'approval.answer': ({ sessionId, toolUseId, answer }) => {
       const accepted = requireRuntime(services, sessionId).answerApproval(toolUseId, answer as never)

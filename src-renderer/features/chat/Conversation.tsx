@@ -4,6 +4,7 @@ import type { SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { retryTurn } from './actions'
+import { retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
@@ -34,7 +35,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     for (const e of chat.entries) if (e.kind === 'tool_result') map.set(String(e.toolUseId), e)
     return map
   }, [chat.entries])
-  const lastFailure = useMemo(() => chat.entries.findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message'), [chat.entries])
+  const lastFailure = useMemo(() => retryableFailure(chat.entries), [chat.entries])
   // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
   // or when a pass chosen in the inspector is among them.
   const [chosenFrom, setChosenFrom] = useState<number | null>(null)

@@ -1,0 +1,22 @@
+/** When a failed turn offers Retry: only while the failure is the conversation's newest outcome. */
+import { describe, expect, it } from 'vitest'
+import type { EntryView } from '../../../src-preload/contract'
+import { retryableFailure } from '../../../src-renderer/features/chat/retry'
+
+let seq = 0
+const entry = (kind: string): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind }) as unknown as EntryView
+
+describe('retryableFailure', () => {
+  it('offers the newest failure, and nothing once a retry answered or a new message was sent', () => {
+    const failed = entry('turn_failed')
+    const start = [entry('user_message'), failed]
+    expect(retryableFailure(start)).toBe(failed)
+    // The retry went on and answered: the failure above it has nothing left to retry.
+    expect(retryableFailure([...start, entry('assistant_message'), entry('turn_ended')])).toBeNull()
+    // A new message after the failure.
+    expect(retryableFailure([...start, entry('user_message')])).toBeNull()
+    // A failure in the middle of a turn, after the model had answered once: still retryable.
+    const late = entry('turn_failed')
+    expect(retryableFailure([...start, entry('assistant_message'), entry('tool_result'), late])).toBe(late)
+  })
+})
