@@ -196,7 +196,12 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
         summaryPassIds: call?.passIds ?? [],
         costUsd: call?.costUsd ?? 0,
       })
-      append([{ body: split.head.length === 0 ? { ...body, view: { ...body.view, head: null } } : body, atMs: cp.atMs }])
+      // Before the first request that used its summary: the transcript can stamp the boundary a few milliseconds
+      // after that request was sent, and the views find "the first pass after a checkpoint" by time.
+      const firstAfter = written.passes.find((w) => w.request.firstLine > cp.line)
+      const firstAfterAt = firstAfter === undefined ? null : passTimes(thread, firstAfter, now).queuedAt
+      const atMs = cp.atMs !== null && cp.atMs !== undefined && firstAfterAt !== null ? Math.min(cp.atMs, firstAfterAt - 1) : cp.atMs
+      append([{ body: split.head.length === 0 ? { ...body, view: { ...body.view, head: null } } : body, atMs }])
       checkpoints++
     }
     if (last === null) continue

@@ -105,6 +105,12 @@ describe('importing every copied fixture into the store', () => {
           // The compaction call's own file (2.x agent-acompact-*) is linked from the checkpoint.
           const call = r.children.find((ch) => ch.kind === 'compaction')
           if (call) expect(c.summaryPassIds).toEqual(t.store.passes.list(call.sessionId).map((p) => p.id))
+          // The first pass sent after it (by time, as the views find it) is the first with the smaller context.
+          const main = t.store.passes.list(r.sessionId).filter((p) => p.kind === 'main')
+          const after = main.find((p) => p.queuedAt >= c.at)
+          const before = [...main].reverse().find((p) => p.queuedAt < c.at)
+          const size = (p: PassSummary | undefined) => (p?.usage ? p.usage.input_tokens + (p.usage.cache_read_input_tokens ?? 0) + (p.usage.cache_creation_input_tokens ?? 0) : null)
+          if (after && before && size(after) !== null && size(before) !== null) expect(size(after)!).toBeLessThan(size(before)!)
         }
       })
 
