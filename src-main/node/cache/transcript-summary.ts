@@ -75,7 +75,8 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
     const kind = causeKind(attribution) ?? 'not_visible'
     // Lost only where the transcript sees a miss: a hit read everything the previous request cached, and the few
     // tokens the usage-only limit adds above it (the previous request's uncached tail) are not a miss anyone can fix.
-    const missed = kind !== 'none' && kind !== 'cold'
+    // A compaction's first request is at its limit (it sends a new, shorter history by design): nothing was lost there.
+    const missed = kind !== 'none' && kind !== 'cold' && kind !== 'compaction'
     // What the miss re-billed, as the transcript counts it (what the previous request left cached, less what this one
     // read), so the pass's own line and the totals say the same number.
     const dropped = attribution?.transcript?.outcome?.droppedTokens ?? limit.shortfall

@@ -1,0 +1,38 @@
+/** The Cache view's figures for an imported Claude Code session, from its recorded usage. */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openStore, type Store } from '../../../src-main/node/store'
+import { transcriptCacheSummary } from '../../../src-main/node/cache/transcript-summary'
+import { importTranscript } from '../../../src-main/node/transcripts/store-import'
+
+const SPOTTER = join(__dirname, '../../fixtures/real/spotter')
+let dir: string
+let store: Store
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loupe-transcript-summary-'))
+  store = openStore(join(dir, 'loupe.db'))
+})
+afterAll(() => {
+  store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('transcriptCacheSummary', () => {
+  it.each(['fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04', '4d5611e5-241a-462a-8d15-5122611a9569'])(
+    '%s: the first request after a compaction loses nothing (it sends a new, shorter history by design)',
+    async (name) => {
+      const { sessionId } = await importTranscript(store, join(SPOTTER, `${name}.jsonl`), { now: 1 })
+      const summary = transcriptCacheSummary(sessionId, store.passes.list(sessionId))
+      const compaction = summary.byCause.find((c) => c.kind === 'compaction')
+      if (compaction) expect(compaction.tokens).toBe(0)
+      // No pass is said to have lost more than it sent.
+      for (const p of store.passes.list(sessionId)) {
+        const row = (summary as unknown as { passes: Array<{ passId: string; missTokens: number }> }).passes.find((r) => r.passId === p.id)
+        const sent = p.usage ? p.usage.input_tokens + (p.usage.cache_read_input_tokens ?? 0) + (p.usage.cache_creation_input_tokens ?? 0) : 0
+        if (row) expect(row.missTokens).toBeLessThanOrEqual(sent)
+      }
+    },
+  )
+})
