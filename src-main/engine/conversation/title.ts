@@ -22,10 +22,11 @@ const COMMAND = /^\/[a-z][\w-]*(?:\s|$)/i
  */
 export function titleFromMessage(text: string): string | null {
   if (COMMAND.test(text.trimStart())) return null
+  // The first line with words: a code fence ("```js") names nothing.
   const line = text
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').trim())
-    .find((l) => l !== '')
+    .find((l) => l !== '' && !/^(`{3,}|~{3,})[\w+-]*$/.test(l))
   if (line === undefined) return null
   const chars = Array.from(line) // by code point, so an emoji is never cut in half
   if (chars.length <= TITLE_FROM_MESSAGE_MAX_CHARS) return line

@@ -155,7 +155,9 @@ function describeModelError(error: { kind: string; message: string; status: numb
     invalid_request: 'The model service refused the request',
   }
   const head = what[error.kind] ?? 'The model call failed'
-  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}. Nothing was lost; retry when ready.`
+  // The SDK's own messages end with a full stop ("Connection error."): one is enough.
+  const message = error.message.trim().replace(/[.\s]+$/, '')
+  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. Nothing was lost; retry when ready.`
 }
 
 /** How long a tool has to end on its own once the user stops the turn, before the turn ends without it. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { PendingApproval } from '../../state/chat'
 import { answerApproval } from './actions'
 import { ChangePreview } from './ChangePreview'
@@ -27,7 +27,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   return (
     <div className="approval" role="group" aria-label="Approval needed">
       <div className="approval-head">
-        <strong>Allow?</strong> <span className="approval-summary">{request.summary}</span>
+        <strong>Allow?</strong> <span className="approval-summary">{withCode(request.summary)}</span>
       </div>
       {request.warning && <p className="approval-warning">{request.warning}</p>}
       {request.preview && <ChangePreview preview={request.preview} />}
@@ -81,4 +81,11 @@ function mayTakeFocus(): boolean {
   if (!active.closest('.chat') || active.closest('.approval')) return false
   const typing = (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value.trim() !== ''
   return !typing
+}
+
+/** The summary's `quoted` parts (a command, a path) as code, not with their backticks showing. */
+function withCode(summary: string): ReactNode {
+  const parts = summary.split(/`([^`]+)`/)
+  if (parts.length === 1) return summary
+  return parts.map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))
 }

@@ -13,6 +13,8 @@ describe('session titles', () => {
     expect(titleFromMessage('/compact keep the API notes')).toBeNull()
     expect(titleFromMessage('/compact')).toBeNull()
     expect(titleFromMessage('/home/me/app.ts fails to build')).toBe('/home/me/app.ts fails to build')
+    // A message that opens with a code block is named by its first line of code, not by the fence.
+    expect(titleFromMessage('```js\nconst a = b.c()\n```\nwhy does this throw?')).toBe('const a = b.c()')
   })
 
   it('cut a long line at a word, or inside one long word, never inside a character', () => {

@@ -290,12 +290,13 @@ describe('runTurn', () => {
   })
 
   it('ends the turn with a retryable failure after a model error, and a retry goes on from the same entries', async () => {
-    const failing: Step = async () => ({ ok: false, error: { kind: 'overloaded', message: 'Overloaded', status: 529 }, partial: null, attempts: [] })
+    const failing: Step = async () => ({ ok: false, error: { kind: 'overloaded', message: 'Overloaded.', status: 529 }, partial: null, attempts: [] })
     const log = new MemoryLog()
     const model = scriptedModel([failing])
     const first = await runTurn(deps(model, recordingTools().executor, log), { kind: 'message', text: 'hello' }, new AbortController().signal)
     expect(first.reason).toBe('error')
-    expect(log.all.find((e) => e.kind === 'turn_failed')).toMatchObject({ retryable: true, errorKind: 'overloaded' })
+    // The service's own full stop is not doubled.
+    expect(log.all.find((e) => e.kind === 'turn_failed')).toMatchObject({ retryable: true, errorKind: 'overloaded', message: 'The model service is overloaded (HTTP 529): Overloaded. Nothing was lost; retry when ready.' })
     expect(log.passes[0]!.status).toBe('failed')
     const second = await runTurn(deps(model, recordingTools().executor, log), { kind: 'retry' }, new AbortController().signal)
     expect(second.reason).toBe('end_turn')
