@@ -9,7 +9,14 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
-export async function writeFileAtomic(absPath: string, content: string): Promise<void> {
+/** Text written at a time when the content comes in pieces: each write lets the event loop run. */
+const PIECE_BATCH_CHARS = 1 << 20
+
+/**
+ * `content` may be one string, or pieces written one batch after another (a large export: joining them first
+ * would hold the event loop for the whole join).
+ */
+export async function writeFileAtomic(absPath: string, content: string | ReadonlyArray<string>): Promise<void> {
   const folder = dirname(absPath)
   await mkdir(folder, { recursive: true })
   // Keep the permissions of the file being replaced (an executable script stays executable).
@@ -18,7 +25,20 @@ export async function writeFileAtomic(absPath: string, content: string): Promise
   // 'wx' fails if the name exists, symbolic links included, so the temporary file is always new.
   const handle = await open(temp, 'wx', mode ?? 0o666)
   try {
-    await handle.writeFile(content, 'utf8')
+    if (typeof content === 'string') await handle.writeFile(content, 'utf8')
+    else {
+      let batch: string[] = []
+      let size = 0
+      for (const piece of content) {
+        batch.push(piece)
+        size += piece.length
+        if (size < PIECE_BATCH_CHARS) continue
+        await handle.write(batch.join(''), null, 'utf8')
+        batch = []
+        size = 0
+      }
+      if (batch.length > 0) await handle.write(batch.join(''), null, 'utf8')
+    }
     await handle.sync()
   } catch (error) {
     await handle.close().catch(() => undefined)

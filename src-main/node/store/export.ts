@@ -98,8 +98,8 @@ function* exportSteps(db: Db, sessionId: string): Generator<void, SessionExport 
   return { format: EXPORT_FORMAT, version: EXPORT_VERSION, project, session, entries, passes, passBlocks, blobs }
 }
 
-/** The document's text, as `JSON.stringify(doc)` writes it, piece by piece (a yield between rows and blobs). */
-function* serializeSteps(doc: SessionExport): Generator<void, string> {
+/** The document's text, as `JSON.stringify(doc)` writes it, in pieces (a yield between rows and blobs). */
+function* serializeSteps(doc: SessionExport): Generator<void, string[]> {
   const parts: string[] = [`{"format":${JSON.stringify(doc.format)},"version":${JSON.stringify(doc.version)},"project":${JSON.stringify(doc.project)},"session":${JSON.stringify(doc.session)}`]
   for (const [key, rows] of [['entries', doc.entries], ['passes', doc.passes], ['passBlocks', doc.passBlocks]] as const) {
     parts.push(`,${JSON.stringify(key)}:[`)
@@ -117,7 +117,7 @@ function* serializeSteps(doc: SessionExport): Generator<void, string> {
     yield
   }
   parts.push('}}')
-  return parts.join('')
+  return parts
 }
 
 /** Runs steps to the end at once. */
@@ -150,6 +150,12 @@ export function exportSession(db: Db, sessionId: string): SessionExport | null {
 
 /** `exportSession` and its text, made in slices so the host stays responsive while a large session is exported. */
 export async function exportSessionText(db: Db, sessionId: string, sliceMs = EXPORT_SLICE_MS): Promise<string | null> {
+  const pieces = await exportSessionPieces(db, sessionId, sliceMs)
+  return pieces === null ? null : pieces.join('')
+}
+
+/** The export's text in pieces, in order: written one batch at a time, never joined into one string. */
+async function exportSessionPieces(db: Db, sessionId: string, sliceMs = EXPORT_SLICE_MS): Promise<string[] | null> {
   const doc = await drainSliced(exportSteps(db, sessionId), sliceMs)
   return doc === null ? null : drainSliced(serializeSteps(doc), sliceMs)
 }
@@ -286,11 +292,11 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
   const inData = folder === data || folder.startsWith(data + sep)
   if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   if (!own && (await lstat(target).catch(() => null))) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
-  const text = await exportSessionText(db, sessionId)
-  if (text === null) return null
+  const pieces = await exportSessionPieces(db, sessionId)
+  if (pieces === null) return null
   await mkdir(dirname(path), { recursive: true })
-  await writeFileAtomic(path, text)
-  return { path, bytes: Buffer.byteLength(text) }
+  await writeFileAtomic(path, pieces)
+  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0) }
 }
 
 /** Reads an export file (size-checked, parsed) and imports it; ImportError says what is wrong with the file. */
