@@ -79,7 +79,9 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
       )}
       {parsed.error && (
         <p className="bad">
-          The API sent an error: {parsed.error.type}: {parsed.error.message}
+          {/* A recorded pass that failed to connect has a body only if the capture proxy wrote it: the API sent nothing. */}
+          {detail.error?.kind === 'connection' ? 'The capture proxy answered for the API, which it could not reach' : 'The API sent an error'}: {parsed.error.type}:{' '}
+          {parsed.error.message}
         </p>
       )}
       {message && (
