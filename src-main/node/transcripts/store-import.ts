@@ -242,8 +242,10 @@ export async function importTranscript(store: Store, path: string, options: Stor
     throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', `${path}: ${loaded.error.message}`)
   }
   const file = loaded.session.file
-  // Not one line read as a record: not a transcript (random bytes, another format), and not an empty session.
-  if (file.lineCount > 0 && file.skippedTotal === file.lineCount) {
+  // An empty file holds no conversation: importing it would list an empty session that says nothing.
+  if (file.lineCount === 0) throw new TranscriptImportError('not_a_file', `${path} is empty: there is no conversation to import`)
+  // Not one line read as a record: not a transcript (random bytes, another format).
+  if (file.skippedTotal === file.lineCount) {
     throw new TranscriptImportError('not_a_file', `${path} is not a Claude Code session: none of its ${file.lineCount.toLocaleString('en-US')} lines is a transcript record`)
   }
   const realPath = await realpath(path)

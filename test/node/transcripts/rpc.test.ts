@@ -60,6 +60,11 @@ describe('transcripts.* and proxy.* through the contract', () => {
     writeFileSync(junk, Buffer.from(Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 251)))
     expect(await app.dispatch('transcripts.import', { path: junk, folder: projects })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/is not a Claude Code session: none of its [\d,]+ lines is a transcript record$/) } })
     rmSync(junk)
+    // An empty file holds no conversation either.
+    const empty = join(projects, '-home-marco-projects-spotter', 'empty.jsonl')
+    writeFileSync(empty, '')
+    expect(await app.dispatch('transcripts.import', { path: empty, folder: projects })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/is empty: there is no conversation to import$/) } })
+    rmSync(empty)
     // ~ is the home folder.
     expect(await app.dispatch('transcripts.list', { folder: '~/claude/projects' })).toMatchObject({ ok: true, value: { projectsDir: projects } })
     // No folder given, and no Claude Code here: nothing to list, not an error.
