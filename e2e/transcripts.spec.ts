@@ -134,6 +134,12 @@ test('says which session Import all could not import, and keeps saying it after 
     await expect(panel.getByRole('alert')).toContainText(/^One session could not be imported: .*junk\.jsonl is not a Claude Code session: none of its [\d,]+ lines is a transcript record$/)
     // The good one came in all the same.
     await expect(panel.locator('tr[data-session-file="tool_heavy"]').getByRole('button', { name: 'Import' })).toHaveCount(0)
+    // A folder that cannot be listed takes the last listing away with it: its buttons would import from the old one.
+    await panel.getByLabel('Claude Code projects folder').fill('relative/folder')
+    await panel.getByRole('button', { name: 'List', exact: true }).click()
+    await expect(panel.getByRole('alert')).toContainText('Could not list the sessions')
+    await expect(panel.locator('tr[data-session-file]')).toHaveCount(0)
+    await expect(panel.getByRole('button', { name: /^Import all/ })).toBeDisabled()
   } finally {
     rmSync(junkDir, { recursive: true, force: true })
   }

@@ -26,6 +26,8 @@ interface TranscriptsState {
   listingStarted(): void
   listingLoaded(listing: TranscriptListingView): void
   failed(message: string): void
+  /** The folder asked for could not be listed: the last folder's listing goes too, or its buttons would import from it. */
+  listingFailed(message: string): void
   importStarted(path: string): void
   importFinished(path: string): void
   totalsShown(path: string, totals: TranscriptTotalsView): void
@@ -49,6 +51,7 @@ export const useTranscriptsStore = create<TranscriptsState>()((set) => ({
   listingStarted: () => set({ loading: true, error: null }),
   listingLoaded: (listing) => set({ listing, loading: false }),
   failed: (message) => set({ error: message, loading: false, proxyBusy: false }),
+  listingFailed: (message) => set({ error: message, loading: false, listing: null, picked: null }),
   importStarted: (path) => set((s) => ({ importing: [...s.importing, path], error: null })),
   importFinished: (path) => set((s) => ({ importing: s.importing.filter((p) => p !== path) })),
   totalsShown: (path, totals) => set({ picked: { path, totals } }),

@@ -11,7 +11,7 @@ const folderInput = () => (store().folder === null ? {} : { folder: store().fold
 export async function listTranscripts(): Promise<void> {
   store().listingStarted()
   const result = await client.request('transcripts.list', folderInput())
-  if (!result.ok) return store().failed(`Could not list the sessions: ${result.error.message}`)
+  if (!result.ok) return store().listingFailed(`Could not list the sessions: ${result.error.message}`)
   store().listingLoaded(result.value)
 }
 
