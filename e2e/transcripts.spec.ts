@@ -32,6 +32,10 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(totals).toContainText('Claude Code: start phoenix in background')
   await expect(totals.locator('dd').first()).toHaveText('4')
   await page.screenshot({ path: 'e2e/screenshots/transcripts-panel.png' })
+  // Continuing from the panel says why it cannot go where the import filed it, and what to do (not a dead end).
+  await totals.getByRole('button', { name: 'Continue as a Loupe session' }).click()
+  await expect(totals.getByRole('status')).toContainText('not on this machine')
+  await expect(totals).toContainText('No other project is open')
 
   await totals.getByRole('button', { name: 'Open in the inspector' }).click()
   await expect(panel).toHaveCount(0)

@@ -8,14 +8,19 @@ import { useState } from 'react'
 import { useProjectsStore } from '../../state/projects'
 import { continueAsLoupeSession } from './actions'
 
-export function ContinueButton({ sessionId, projectId }: { sessionId: string; projectId: string }) {
+/** `onContinued`: after the new session is made and shown (the Claude Code panel closes itself then). */
+export function ContinueButton({ sessionId, projectId, onContinued }: { sessionId: string; projectId: string; onContinued?: () => void }) {
   const [refusal, setRefusal] = useState<string | null>(null)
   const projects = useProjectsStore((s) => s.projects)
   const others = projects.filter((p) => p.id !== projectId)
   const [target, setTarget] = useState<string>('')
   const chosen = target !== '' ? target : (others[0]?.id ?? '')
 
-  const start = async (into?: string) => setRefusal(await continueAsLoupeSession(sessionId, into))
+  const start = async (into?: string) => {
+    const refused = await continueAsLoupeSession(sessionId, into)
+    setRefusal(refused)
+    if (refused === null) onContinued?.()
+  }
 
   if (refusal === null) {
     return (

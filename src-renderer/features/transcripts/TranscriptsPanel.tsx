@@ -9,7 +9,9 @@ import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-prel
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
 import { bytes, dateTime, grouped, shortModel, usd } from '../../ui/format'
-import { continueImported, importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
+import { importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
+import { ContinueButton } from '../chat/ContinueButton'
+import { useSettingsStore } from '../../state/settings'
 import { useModalFocus } from './modal-focus'
 import { lastActiveMs, newestFirst, sessionTooltip } from './order'
 import './transcripts.css'
@@ -205,9 +207,16 @@ function Picked() {
             <button type="button" onClick={() => void openImported(file.imported!.projectId, t.sessionId)}>
               Open in the inspector
             </button>
-            <button type="button" onClick={() => void continueImported(t.sessionId)} title="A new Loupe session whose history is this conversation">
-              Continue as a Loupe session
-            </button>
+            {/* The chat's own button: where the transcript's folder is not on this machine, it offers a project to
+                continue into instead of ending at a refusal. */}
+            <ContinueButton
+              sessionId={t.sessionId}
+              projectId={file.imported.projectId}
+              onContinued={() => {
+                useSettingsStore.getState().viewChosen('chat')
+                useTranscriptsStore.getState().panelClosed()
+              }}
+            />
           </>
         )}
       </header>

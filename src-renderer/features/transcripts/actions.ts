@@ -58,12 +58,6 @@ export async function importAll(): Promise<void> {
   if (failed.length > 0) store().failed(`${failed.length === 1 ? 'One session' : `${failed.length} sessions`} could not be imported: ${failed[0]!.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`)
 }
 
-export async function continueImported(sessionId: string): Promise<void> {
-  const result = await client.request('transcripts.continue', { sessionId })
-  if (!result.ok) return store().failed(`Could not continue the session: ${result.error.message}`)
-  await openImported(result.value.projectId, result.value.id)
-}
-
 export async function refreshProxy(): Promise<void> {
   const result = await client.request('proxy.status', {})
   if (result.ok) store().proxyUpdated(result.value)
