@@ -101,7 +101,7 @@ export function findCause(input: CauseInput): MissCause {
     }
   }
   if (previous && previous.facts.attempts.length === 0) {
-    return { kind: 'not_written', passId: previous.facts.passId, label: `the previous pass (${previous.facts.passId}) got no response, so it wrote nothing to read` }
+    return { kind: 'not_written', passId: previous.facts.passId, label: `the previous pass (#${previous.facts.seq}) got no response, so it wrote nothing to read` }
   }
   return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
 }
