@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PassAttribution } from '../../../src-main/engine/cache'
+import { ATTRIBUTION_VERSION, type PassAttribution } from '../../../src-main/engine/cache'
 import type { App } from '../../../src-main/node/app'
 import { attributePass, forgetSessionCache, forgetStoreCache } from '../../../src-main/node/cache'
 import { manualClock } from './harness'
@@ -66,7 +66,7 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
 
     // pass.get carries the stored attribution.
     const detail = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: summary.passes[1]!.passId })
-    expect(detail.attribution).toMatchObject({ version: 3, outcome: 'full', agrees: true, readPath: 'messages[0].content[1]' })
+    expect(detail.attribution).toMatchObject({ version: ATTRIBUTION_VERSION, outcome: 'full', agrees: true, readPath: 'messages[0].content[1]' })
 
     // Edits, priced against the cache as it stands a minute after the last pass.
     clock.advance(60_000)

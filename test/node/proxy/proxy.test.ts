@@ -3,6 +3,7 @@
  * direct ones, recorded request bytes hashing to what the simulator received, a client abort passed upstream, keys
  * never stored, and a captured session per client with the full inspector's data (segments, attribution).
  */
+import { ATTRIBUTION_VERSION } from '../../../src-main/engine/cache'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -77,7 +78,7 @@ describe('the capture proxy, with the SDK as a foreign client', () => {
     const passes = proxy.store.passes.list(proxy.recorder.capturedSessions()[0]!.sessionId)
     expect(passes).toHaveLength(2)
     expect(passes[1]!.usage!.cache_read_input_tokens).toBeGreaterThan(0)
-    expect((passes[1]!.attribution as { version?: number }).version).toBe(2)
+    expect((passes[1]!.attribution as { version?: number }).version).toBe(ATTRIBUTION_VERSION)
   })
 
   it('attributes each captured pass as the cache engine does from the stored pass, without reading it back', async () => {
