@@ -59,4 +59,11 @@ export class EntryRepo {
   count(sessionId: string): number {
     return statement(this.db, 'SELECT COUNT(*) FROM entries WHERE session_id = ?', 'pluck').get(sessionId) as number
   }
+
+  /** The kind of the session's newest entry among `kinds`, or null: one indexed row, no body read. */
+  newestOf(sessionId: string, kinds: ReadonlyArray<EntryBody['kind']>): EntryBody['kind'] | null {
+    const marks = kinds.map(() => '?').join(', ')
+    const kind = statement(this.db, `SELECT kind FROM entries WHERE session_id = ? AND kind IN (${marks}) ORDER BY seq DESC LIMIT 1`, 'pluck').get(sessionId, ...kinds)
+    return (kind as EntryBody['kind'] | undefined) ?? null
+  }
 }

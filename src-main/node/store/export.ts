@@ -57,7 +57,7 @@ export interface SessionExport {
 /**
  * The export's work as steps: it yields between units of work (an entry inflated, a blob read, a row written out),
  * so the host can run it in slices and go on answering other windows while a large session is exported
- * (`exportSessionSliced`). The rows are all read before the first yield: the document is the session as it was when
+ * (`exportSessionToFile`). The rows are all read before the first yield: the document is the session as it was when
  * the export began, whatever a running turn adds meanwhile.
  */
 function* exportSteps(db: Db, sessionId: string): Generator<void, SessionExport | null> {

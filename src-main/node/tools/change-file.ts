@@ -73,17 +73,6 @@ async function planEdit(input: EditFileInput, deps: ToolDeps): Promise<ChangePla
   return { ok: true, path, before: current.text, beforeIsText: true, after: edit.text, line: edit.line }
 }
 
-/** The nearest existing folder on the way to a new file, when it is not a folder: the file cannot be made. */
-async function fileOnTheWay(rel: string, deps: ToolDeps): Promise<string | null> {
-  for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) {
-    const parent = await deps.fs.resolve(rel.slice(0, at))
-    if (!parent.ok) return null // the write's own resolution said the path is inside; let the write say what it finds
-    if (parent.path.kind === 'missing') continue
-    return parent.path.kind === 'dir' ? null : parent.path.rel
-  }
-  return null
-}
-
 /** Every check write_file makes. Writes nothing. */
 async function planWrite(input: WriteFileInput, deps: ToolDeps): Promise<ChangePlan> {
   const resolution = await deps.fs.resolve(input.path)
@@ -91,9 +80,8 @@ async function planWrite(input: WriteFileInput, deps: ToolDeps): Promise<ChangeP
   const path = resolution.path
   if (path.kind !== 'missing' && path.kind !== 'file') return { ok: false, outcome: notAFile(path), rel: path.rel }
   if (path.kind === 'missing') {
-    const blocked = await fileOnTheWay(path.rel, deps)
-    if (blocked !== null) {
-      return { ok: false, outcome: errorOutcome('not_a_directory', `${blocked} is a file, not a folder, so ${path.rel} cannot be created under it.`), rel: path.rel }
+    if (path.blockedBy !== null) {
+      return { ok: false, outcome: errorOutcome('not_a_directory', `${path.blockedBy} is a file, not a folder, so ${path.rel} cannot be created under it.`), rel: path.rel }
     }
     return { ok: true, path, before: null, beforeIsText: true, after: input.content, line: 1 }
   }

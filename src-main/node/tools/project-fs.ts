@@ -30,6 +30,11 @@ export interface InsidePath {
   readonly kind: 'file' | 'dir' | 'other' | 'missing'
   /** Bytes, for files. */
   readonly size: number
+  /**
+   * For a missing path: its nearest existing ancestor when that is not a folder (`a.txt` for `a.txt/new.ts`), so
+   * nothing can be created there; otherwise null.
+   */
+  readonly blockedBy: string | null
 }
 
 export type Resolution =
@@ -147,12 +152,13 @@ export function createProjectFs(root: string): ProjectFs {
     if (!isInside(base, abs)) return outside(input)
     let kind: InsidePath['kind'] = 'missing'
     let size = 0
+    let blockedBy: string | null = null
     if (missing.length === 0) {
       const info = await stat(abs)
       kind = info.isFile() ? 'file' : info.isDirectory() ? 'dir' : 'other'
       size = info.size
-    }
-    return { ok: true, path: { abs, rel: toRel(base, abs), kind, size } as InsidePath }
+    } else if (!(await stat(real)).isDirectory()) blockedBy = toRel(base, real)
+    return { ok: true, path: { abs, rel: toRel(base, abs), kind, size, blockedBy } as InsidePath }
   }
 
   return {

@@ -36,7 +36,7 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
   }
   return {
     'run.start': ({ sessionId, text }) => {
-      const first = !requireRuntime(services, sessionId).entries().some((e) => e.kind === 'user_message')
+      const first = services.store.entries.newestOf(sessionId, ['user_message']) === null
       const started = start(sessionId, { kind: 'message', text })
       if (first) nameFromFirstMessage(services, sessionId, text)
       return started
@@ -44,10 +44,8 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     'run.retry': ({ sessionId }) => {
       // A retry sends the conversation as it stands: after an answer it would end with the model's message, which the
       // API refuses (another window's Retry may still be on screen after this one's retry answered).
-      const last = requireRuntime(services, sessionId)
-        .entries()
-        .findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message' || e.kind === 'assistant_message')
-      if (last !== undefined && last.kind === 'assistant_message') throw new RpcError('unsupported', 'Nothing to retry: the last turn was answered. Send a message to go on.')
+      // The same rule as the chat's Retry (src-renderer/features/chat/retry.ts), asked of the store.
+      if (services.store.entries.newestOf(sessionId, ['turn_failed', 'user_message', 'assistant_message']) === 'assistant_message') throw new RpcError('unsupported', 'Nothing to retry: the last turn was answered. Send a message to go on.')
       return start(sessionId, { kind: 'retry' })
     },
     'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),

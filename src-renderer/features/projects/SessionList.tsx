@@ -9,6 +9,7 @@ import { useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { startSession } from '../palette/commands'
 import { deleteSession, renameSession } from '../sessions/actions'
+import { listTabStop, verticalStep } from '../../ui/vertical-list'
 
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
@@ -18,12 +19,12 @@ export function SessionList({ projectId }: { projectId: string }) {
   // first); Up, Down, Home and End move between rows, Enter opens one. A long list is not a long walk with Tab.
   const [current, setCurrent] = useState<string | null>(null)
   const listed = sessions ?? []
-  const tabStop = current !== null && listed.some((s) => s.id === current) ? current : listed.some((s) => s.id === selectedId) ? selectedId : (listed[0]?.id ?? null)
+  const tabStop = listTabStop(listed.map((s) => s.id), current, selectedId)
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const rows = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button.session')]
     const at = rows.indexOf(event.target as HTMLButtonElement)
     if (at === -1) return
-    const next = event.key === 'ArrowDown' ? rows[at + 1] : event.key === 'ArrowUp' ? rows[at - 1] : event.key === 'Home' ? rows[0] : event.key === 'End' ? rows.at(-1) : undefined
+    const next = verticalStep(rows, at, event.key)
     if (next === undefined) return
     event.preventDefault()
     next.focus()

@@ -6,6 +6,7 @@
 import type { FileNodeView, FilesListingView } from '../../../../src-preload/contract'
 import { useMemo, useState, type KeyboardEvent } from 'react'
 import { grouped } from '../../../ui/format'
+import { listTabStop, verticalStep } from '../../../ui/vertical-list'
 
 const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = {
   included: { label: 'included', tone: 'ok' },
@@ -114,7 +115,7 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
   }
   // The row that takes Tab: the last one the keyboard was on while it is still shown, else the open file, else the
   // first. A row folded away by the mouse gives Tab back to one shown, so the tree never loses its Tab stop.
-  const tabStop = current !== null && rows.some((r) => r.row === current) ? current : (openRow ?? rows[0]?.row ?? null)
+  const tabStop = listTabStop(rows.map((r) => r.row), current, openRow)
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const item = (event.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')
@@ -123,10 +124,12 @@ function Tree({ labelledBy, nodes, openPath, unsaved, onOpen }: TreeProps) {
     const at = items.indexOf(item)
     let next: HTMLElement | null | undefined = null
     switch (event.key) {
-      case 'ArrowDown': next = items[at + 1]; break
-      case 'ArrowUp': next = items[at - 1]; break
-      case 'Home': next = items[0]; break
-      case 'End': next = items[items.length - 1]; break
+      case 'ArrowDown':
+      case 'ArrowUp':
+      case 'Home':
+      case 'End':
+        next = verticalStep(items, at, event.key)
+        break
       case 'ArrowLeft':
         if (item.getAttribute('aria-expanded') === 'true') {
           event.preventDefault()
