@@ -374,6 +374,9 @@ test('files: an unsaved edit is kept when another file is opened, marked in the 
     // CLAUDE.md, taken as the disk has it, then changed there to import docs/style.md no more: the draft of
     // docs/style.md, no longer in the tree, is listed under it to copy or give up.
     await app.locator('[data-path="CLAUDE.md"]').click()
+    // CLAUDE.md's merge, not docs/style.md's still on screen while the file opens.
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    await expect(merge).toContainText('KEEP-ME')
     await merge.getByRole('button', { name: 'Take the disk version' }).click()
     await expect(merge).toHaveCount(0)
     writeFileSync(join(dir, 'CLAUDE.md'), '# Changed in another editor\n\nTHEIR-EDIT\n')
