@@ -46,8 +46,11 @@ export const SessionSchema = z.object({
    * recorded by the capture proxy). Only `loupe` sessions take messages. Absent from older hosts: read as `loupe`.
    */
   origin: z.enum(['loupe', 'transcript', 'captured']).optional(),
-  /** A Loupe session that continues an imported conversation: its first `inherited` entries came from it (null: unknown). */
-  continued: z.object({ fromSessionId: z.string(), inherited: z.number().nullable() }).optional(),
+  /**
+   * A Loupe session that continues an imported conversation: its first `inherited` entries came from it (null:
+   * unknown), whose last request used `fromModel` (null: unknown; absent from older hosts).
+   */
+  continued: z.object({ fromSessionId: z.string(), inherited: z.number().nullable(), fromModel: z.string().nullable().optional() }).optional(),
 })
 export type Session = z.infer<typeof SessionSchema>
 

@@ -22,7 +22,11 @@ import { blockPath, type RequestWalk } from './walk'
 
 export interface PassAttemptRecord {
   readonly startedAt: number
-  /** The first byte of the response; null when none came (the request failed before a response began). */
+  /**
+   * The first byte of a response the service went on to answer; null when none came (the connection failed) or
+   * when the service refused the request with an error status (a 4xx, a 500, a 529): such a request read and wrote
+   * nothing. The adapter decides from the recorded status (attemptForCache in src-main/node/cache/attribute-pass.ts).
+   */
   readonly firstByteAt: number | null
 }
 
@@ -82,9 +86,10 @@ export interface BreakpointView {
 /**
  * The shape and rules an attribution was made under. A stored attribution of another version is made again when it
  * is next needed (2: a prefix below the minimum is named by the prefix the previous pass left, a model switch before
- * it; agreement counts the TTL of what was written. 3: a pass that got no response read and wrote nothing).
+ * it; agreement counts the TTL of what was written. 3: a pass that got no response read and wrote nothing. 4: such a
+ * pass is a miss at its limit with the cause `no_response`, not the prediction's verdict).
  */
-export const ATTRIBUTION_VERSION = 3
+export const ATTRIBUTION_VERSION = 4
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
@@ -184,12 +189,17 @@ export function attribute(input: AttributeInput): PassAttribution {
   const newFrom = strippedFirst ? stripped : newContent
   const limit = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
 
-  const readPosition = actualSplit ? (actualPosition ?? -1) : predicted.readPosition
-  const readTokens = actualSplit ? actualSplit.read : predicted.tokens.read
+  // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
+  // read and wrote nothing, lost nothing, and later passes are predicted from the ones before it. Its prediction is
+  // kept, as what the request would have done.
+  const reached = responded.length > 0 || actualSplit !== null
+  const readPosition = actualSplit ? (actualPosition ?? -1) : reached ? predicted.readPosition : -1
+  const readTokens = actualSplit ? actualSplit.read : reached ? predicted.tokens.read : 0
   const outcome: CacheOutcome =
     readTokens === 0 ? 'miss' : limit.position >= 0 && readPosition >= limit.position ? 'full' : limit.position < 0 && readTokens > 0 ? 'full' : 'partial'
-  const cause: MissCause =
-    agrees === false
+  const cause: MissCause = !reached
+    ? { kind: 'no_response', label: 'no response: the request never reached the model service, so it read and wrote nothing' }
+    : agrees === false
       ? unexplained(walk, predicted, actualSplit!, actualPosition)
       : findCause({ walk, context, previous, state, now, readPosition, limit, scale, model, pass, describe: input.describeEntries, clock: input.clock ?? utcClock })
 
@@ -197,13 +207,11 @@ export function attribute(input: AttributeInput): PassAttribution {
   const prices = model.prices
   // A read that reached the limit's block lost nothing, whatever the token estimate of that block says: the limit's
   // tokens are scaled from estimates, and a few tokens of difference are not a miss (its outcome is a full hit).
-  const atLimit = readTokens >= limit.tokens || (limit.position >= 0 && readPosition >= limit.position)
+  const atLimit = !reached || readTokens >= limit.tokens || (limit.position >= 0 && readPosition >= limit.position)
   const missed = atLimit ? { tokens: 0, usd: prices ? 0 : null } : prices ? missCost(split, limit.tokens, prices) : { tokens: Math.max(0, limit.tokens - split.read), usd: null }
-  const actualUsd = prices ? inputCost(split, prices) + outputCost(usage?.output_tokens ?? 0, prices) : null
+  // What the pass cost: from the usage, else as predicted; nothing when it never reached the service.
+  const actualUsd = !prices ? null : reached ? inputCost(split, prices) + outputCost(usage?.output_tokens ?? 0, prices) : 0
   const written = actualSplit && actualPosition !== null && agrees !== false ? finishPrediction({ walk, scale, minCacheableTokens: min }, actualPosition, new Map(), []) : predicted
-  // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
-  // read and wrote nothing, so later passes are predicted from the ones before it.
-  const reached = responded.length > 0
   const facts = factsOf(
     pass,
     walk,
@@ -227,7 +235,7 @@ export function attribute(input: AttributeInput): PassAttribution {
     measured: actualSplit !== null,
     atLimit,
     cause,
-    summary: summaryLine(outcome, walk, readPosition, cause),
+    summary: reached ? summaryLine(outcome, walk, readPosition, cause) : cause.label,
     readPath: pathAt(walk, readPosition),
     prediction: {
       readPosition: predicted.readPosition,

@@ -43,8 +43,8 @@ export type MissCause =
   | { readonly kind: 'below_minimum'; readonly tokens: number; readonly minimum: number; readonly label: string }
   | { readonly kind: 'lookback_exceeded'; readonly entryPosition: number; readonly breakpointPosition: number | null; readonly distance: number | null; readonly label: string }
   | { readonly kind: 'concurrent'; readonly passId: string; readonly startedAt: number; readonly availableAt: number; readonly label: string }
-  /** The previous pass never got a response under way, so it wrote nothing. */
-  | { readonly kind: 'not_written'; readonly passId: string; readonly label: string }
+  /** This pass got no response (a refused key, a connection that failed): it never reached a cache. */
+  | { readonly kind: 'no_response'; readonly label: string }
   /** Nothing was ever written where a hit was possible: no breakpoint covered that prefix. */
   | { readonly kind: 'no_breakpoint'; readonly label: string }
   /** The prediction and the service disagree: the app's bug or the provider's. */

@@ -7,7 +7,10 @@
  * 3. a block before the limit differs from the previous pass: the first one, with what produced it;
  * 4. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
  *    pass whose response had not begun), or sat beyond the 20-block lookback of every breakpoint;
- * 5. nothing was ever written there: the previous pass got no response, or no breakpoint covered that prefix.
+ * 5. nothing was ever written there: no breakpoint covered that prefix.
+ *
+ * The previous pass is one that reached the service: a pass that got no response read and wrote nothing, and is
+ * never the one a later pass is compared with (its cause is `no_response`, set in attribute.ts).
  */
 import type { PassRecord, PreviousPass } from './attribute'
 import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type MissCause } from './causes'
@@ -99,9 +102,6 @@ export function findCause(input: CauseInput): MissCause {
       distance,
       label: `lookback window exceeded: the entry at ${blockPath(walk.blocks[j]!)} is ${distance === null ? 'after every breakpoint' : `${distance} positions back from the breakpoint at ${blockPath(walk.blocks[after!]!)}`} (the API checks ${LOOKBACK_POSITIONS})`,
     }
-  }
-  if (previous && previous.facts.attempts.length === 0) {
-    return { kind: 'not_written', passId: previous.facts.passId, label: `the previous pass (#${previous.facts.seq}) got no response, so it wrote nothing to read` }
   }
   return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
 }

@@ -52,13 +52,25 @@ interface KnownPass {
   context: PassContext | null
 }
 
+/**
+ * Whether a later pass may be compared with this one: a conversation pass (not a keep-warm) that reached the service.
+ * One that got no response (its facts hold no attempt) read and wrote nothing; the pass after it, a retry, is
+ * compared with the one before it, so the tail they share counts as new once.
+ */
+function isComparable(k: KnownPass): boolean {
+  return !k.keepWarm && k.attribution.facts.attempts.length > 0
+}
+
 /** What is remembered about one session. */
 export interface SessionCache {
   readonly known: Map<string, KnownPass>
   /** The highest seq attributed so far, and that pass. */
   maxSeq: number
   latest: KnownPass | null
-  /** The conversation pass (not a keep-warm) with the highest seq: what the next pass is compared with. */
+  /**
+   * The conversation pass (not a keep-warm) that reached the service, with the highest seq: what the next pass is
+   * compared with. A pass that got no response wrote nothing, so it is never that pass (isComparable).
+   */
   latestConversation: KnownPass | null
   /**
    * The cache entries this session's passes left, for the sessions of other sources (proxy, transcript): extended as
@@ -211,7 +223,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   const latest = inOrder ? cache.latest : latestOf(prior)
   // A pass is compared with the conversation passes before it: a keep-warm changes what is cached (its facts are
   // in the timeline), not what the conversation sent.
-  const conversation = prior.filter((k) => !k.keepWarm)
+  const conversation = prior.filter(isComparable)
   const latestConversation = inOrder ? cache.latestConversation : latestOf(conversation)
   let request = options.request ?? (options.plan ? renderRequest(options.plan) : null)
   let context: PassContext | null = options.context ?? (options.plan ? contextFromPlan(options.plan) : null)
@@ -248,7 +260,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       id: summary.id,
       seq: summary.seq,
       model: summary.model,
-      attempts: summary.attempts.map((a) => ({ startedAt: a.startedAt, firstByteAt: a.firstByteAt })),
+      attempts: summary.attempts.map(attemptForCache),
       usage: summary.usage,
       ...(apiDiagnosis !== undefined ? { apiDiagnosis } : {}),
       ...(summary.kind === 'keep_warm' ? { keepWarm: true } : {}),
@@ -273,7 +285,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     // the latest conversation pass.
     const before = [cache.latest, cache.latestConversation]
     cache.latest = known
-    if (!known.keepWarm) cache.latestConversation = known
+    if (isComparable(known)) cache.latestConversation = known
     for (const k of before) {
       if (k && k !== cache.latest && k !== cache.latestConversation) {
         k.walk = null
@@ -287,6 +299,16 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     cache.timeline = null
   }
   return result
+}
+
+/**
+ * An attempt as the cache sees it. One the service answered with an error status (a refused key, a rate limit, an
+ * overload, a 500) got a first byte but was never processed: it read and wrote nothing, as a connection that failed.
+ * A 200 whose stream broke later was processed, and counts.
+ */
+function attemptForCache(a: PassSummary['attempts'][number]): { startedAt: number; firstByteAt: number | null } {
+  const answered = a.status === null || (a.status >= 200 && a.status < 300)
+  return { startedAt: a.startedAt, firstByteAt: answered ? a.firstByteAt : null }
 }
 
 function responseOf(store: Store, summary: PassSummary): string | null {
@@ -318,7 +340,7 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
       if (p.seq > cache.maxSeq) {
         cache.maxSeq = p.seq
         cache.latest = known
-        if (!known.keepWarm) cache.latestConversation = known
+        if (isComparable(known)) cache.latestConversation = known
         cache.timeline?.add(p.attribution.facts)
       } else {
         cache.timeline = null

@@ -404,6 +404,12 @@ export class PassRepo {
       .map((raw) => toSummary(decodePassRow(raw), this.blobs))
   }
 
+  /** The model of the session's newest main pass (a conversation pass, not a summary or a count), or null. */
+  lastMainModel(sessionId: string): string | null {
+    const row = statement(this.db, "SELECT model FROM passes WHERE session_id = ? AND kind = 'main' ORDER BY seq DESC LIMIT 1").get(sessionId) as { model: string } | undefined
+    return row?.model ?? null
+  }
+
   get(passId: string): PassDetail | null {
     const raw = statement(this.db, 'SELECT * FROM passes WHERE id = ?').get(passId)
     if (!raw) return null

@@ -17,9 +17,9 @@ interface SessionRow {
 function continuedOf(row: SessionRow): Session['continued'] {
   if (!row.origin_ref) return undefined
   try {
-    const ref = JSON.parse(row.origin_ref) as { kind?: unknown; fromSessionId?: unknown; inherited?: unknown }
+    const ref = JSON.parse(row.origin_ref) as { kind?: unknown; fromSessionId?: unknown; inherited?: unknown; fromModel?: unknown }
     if (ref.kind !== 'continued' || typeof ref.fromSessionId !== 'string') return undefined
-    return { fromSessionId: ref.fromSessionId, inherited: typeof ref.inherited === 'number' ? ref.inherited : null }
+    return { fromSessionId: ref.fromSessionId, inherited: typeof ref.inherited === 'number' ? ref.inherited : null, fromModel: typeof ref.fromModel === 'string' ? ref.fromModel : null }
   } catch {
     return undefined
   }

@@ -92,7 +92,8 @@ export function continueImported(store: Store, sessionId: string, options: { rea
     if (bodies.length === 0) throw new ContinueError('empty', `Session ${sessionId} has no conversation to continue`)
     const title = options.title ?? `Continued: ${source.title.replace(/^Claude Code: /, '')}`
     const session = store.sessions.create(projectId, title, options.now)
-    markSession(store, session.id, 'loupe', { kind: 'continued', fromSessionId: sessionId, at: options.now, inherited: bodies.length })
+    const fromModel = store.passes.lastMainModel(sessionId)
+    markSession(store, session.id, 'loupe', { kind: 'continued', fromSessionId: sessionId, at: options.now, inherited: bodies.length, ...(fromModel ? { fromModel } : {}) })
     store.entries.append(session.id, bodies, options.now)
     return store.sessions.get(session.id)!
   })

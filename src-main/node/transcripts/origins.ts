@@ -39,6 +39,8 @@ export interface ContinuedRef {
   readonly at: number
   /** How many entries came from the imported conversation (the first ones); absent from older stores. */
   readonly inherited?: number
+  /** The model the imported conversation's last request used; absent from older stores and without passes. */
+  readonly fromModel?: string
 }
 
 export type OriginRef = TranscriptRef | CapturedRef | ContinuedRef

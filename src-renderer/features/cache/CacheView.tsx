@@ -15,7 +15,7 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, savedByCache, type Bar } from './model/timeline'
+import { buildTimeline, isAvoidableCause, isFlaggedMiss, savedByCache, type Bar } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import './cache.css'
 
@@ -28,7 +28,7 @@ const CAUSE_WORDS: Readonly<Record<string, string>> = {
   below_minimum: 'prefix below the minimum cacheable size',
   lookback_exceeded: 'past the 20-block lookback',
   concurrent: 'a pass sent before the cache was written',
-  not_written: 'the previous pass wrote nothing',
+  no_response: 'the request got no response (nothing read or written)',
   no_breakpoint: 'no breakpoint covered the prefix',
   unexplained: 'unexplained (prediction and service disagree)',
   cold: 'first pass (nothing cached yet)',
@@ -131,7 +131,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
             </section>
             <section className="cache-section" aria-labelledby="cache-causes">
               <h2 id="cache-causes">Lost to misses, by cause</h2>
-              {summary.byCause.filter((c) => c.kind !== 'none' && c.kind !== 'cold').length === 0 ? (
+              {summary.byCause.filter((c) => isAvoidableCause(c.kind)).length === 0 ? (
                 <p className="muted small">Nothing was lost: every pass read everything it could.</p>
               ) : (
                 <table className="cache-table">
@@ -145,7 +145,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                   </thead>
                   <tbody>
                     {summary.byCause
-                      .filter((c) => c.kind !== 'none' && c.kind !== 'cold')
+                      .filter((c) => isAvoidableCause(c.kind))
                       .map((c) => (
                         <tr key={c.kind}>
                           <td>{CAUSE_WORDS[c.kind] ?? c.kind.replace(/_/g, ' ')}</td>
@@ -251,7 +251,7 @@ function causeText(b: Bar): string {
 
 function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
   // A cold start is not a miss anything could have avoided.
-  const misses = bars.filter((b) => (b.outcome === 'miss' || b.outcome === 'partial') && b.cause !== 'none' && b.cause !== 'cold')
+  const misses = bars.filter(isFlaggedMiss)
   if (misses.length === 0) return <p className="muted small">No miss: every pass after the first read what the one before it left.</p>
   return (
     <ul className="cache-misses">

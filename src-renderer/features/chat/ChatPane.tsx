@@ -9,6 +9,7 @@ import { selectDraft, useDraftsStore } from '../../state/drafts'
 import { useInspectorStore } from '../../state/inspector'
 import { loadSession, sendMessage, stopTurn, switchMode } from './actions'
 import { Conversation } from './Conversation'
+import type { ContinuedFrom } from './continued'
 import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 
@@ -19,13 +20,13 @@ export interface ChatPaneProps {
   readonly origin: Session['origin'] | null
   /** The project the session is filed under. */
   readonly projectId: string
-  /** A session continued from an imported conversation: how many of its first entries came from it. */
-  readonly inherited: number | null
+  /** A session continued from an imported conversation: how many of its first entries came from it, and its model. */
+  readonly continued: ContinuedFrom | null
   readonly selectedPassId: string | null
   readonly onSelectPass: (passId: string) => void
 }
 
-export function ChatPane({ sessionId, title, origin, inherited, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
+export function ChatPane({ sessionId, title, origin, continued, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
@@ -84,7 +85,7 @@ export function ChatPane({ sessionId, title, origin, inherited, projectId, selec
             <p>No conversation to show here: the captured requests are in the inspector, one pass each, as they were sent.</p>
           </div>
         )}
-        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} inherited={inherited} />
+        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
         <div ref={bottom} />
       </div>
       {chat.error && (

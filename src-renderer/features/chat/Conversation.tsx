@@ -8,6 +8,7 @@ import { retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
+import { continuedText, type ContinuedFrom } from './continued'
 import { grouped, usd } from '../../ui/format'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
@@ -21,14 +22,17 @@ export interface ConversationProps {
   readonly passSources: ReadonlyMap<string, ConversationSource>
   /** Who made the session's conversation: a session Loupe did not run offers no retry. */
   readonly source: ConversationSource
-  /** A session continued from an imported conversation: how many of its first entries came from it (Claude Code's). */
-  readonly inherited?: number | null
+  /** A session continued from an imported conversation: how many of its first entries came from it, and its model. */
+  readonly continued?: ContinuedFrom | null
 }
+
+
 
 /** Entries drawn when a conversation opens, the newest; earlier ones come in steps of as many, on request. */
 export const SHOWN_ENTRIES_STEP = 150
 
-export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source, inherited = null }: ConversationProps) {
+export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source, continued = null }: ConversationProps) {
+  const inherited = continued?.inherited ?? null
   // Computed when the entries change, not at every streamed delta: the messages below are memoised on them.
   const results = useMemo(() => {
     const map = new Map<string, EntryView>()
@@ -148,7 +152,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
           <Fragment key={entry.id}>
             {rendered}
             <div className="continued-divider" role="separator" data-testid="continued-divider">
-              Continued in Loupe from here; the conversation above was Claude Code&apos;s
+              {continuedText(continued?.fromModel ?? null, chat.model)}
             </div>
           </Fragment>
         )

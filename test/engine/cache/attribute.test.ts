@@ -49,8 +49,16 @@ describe('attribute: outcomes and causes', () => {
     ])
     expect(out[1]!.facts.writes).toEqual([])
     expect(out[1]!.facts.reads).toEqual([])
+    // It shows as what happened, not as the prediction's verdict: nothing read, nothing lost, nothing paid.
+    expect(out[1]!.cause.kind).toBe('no_response')
+    expect(out[1]!.summary).toMatch(/^no response/)
+    expect(out[1]!).toMatchObject({ outcome: 'miss', atLimit: true, readPath: null, measured: false, agrees: null })
+    expect(out[1]!.miss.tokens).toBe(0)
+    expect(out[1]!.miss.actualUsd ?? 0).toBe(0)
+    expect(out[1]!.prediction.readPath).toBe('messages[0].content[0]')
     expect(out[2]!.agrees).toBe(true)
-    expect(out[2]!.cause.kind).not.toBe('unexplained')
+    // Compared with the pass before the failed one: the tail they share is new once, paid by the retry alone.
+    expect(out[2]!).toMatchObject({ outcome: 'full', atLimit: true, cause: { kind: 'none' }, miss: { tokens: 0 } })
   })
 
   it('a read the service counts a few tokens short of the estimate is still a full hit with nothing lost: a pass is never said to lose tokens without a cause', () => {

@@ -123,7 +123,8 @@ export function runSession(passes: ReadonlyArray<SessionPass>, options: { models
     })
     out.push(result)
     facts.push(result.facts)
-    previous = { facts: result.facts, walk, context }
+    // As the node adapter does: a pass that got no response is never the one a later pass is compared with.
+    if (result.facts.attempts.length > 0) previous = { facts: result.facts, walk, context }
   })
   return out
 }

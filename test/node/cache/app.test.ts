@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ATTRIBUTION_VERSION, type PassAttribution } from '../../../src-main/engine/cache'
 import type { App } from '../../../src-main/node/app'
 import { attributePass, forgetSessionCache, forgetStoreCache } from '../../../src-main/node/cache'
+import type { FaultPlan } from '../../../src-main/simulator/faults'
 import { manualClock } from './harness'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
@@ -100,6 +101,47 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     await turn(session.id, 'read AGENTS.md')
     return session
   }
+
+  it('shows a pass that got no response as one that read and wrote nothing, and predicts its retry from the pass before', async () => {
+    await rig.close()
+    // The next Messages request after `failNext` is answered with a 500: the pass fails with no response.
+    let failNext = false
+    const faults: FaultPlan = {
+      next: ({ method, path }) => {
+        if (method !== 'POST' || !path.startsWith('/v1/messages') || path.includes('count_tokens') || !failNext) return null
+        failNext = false
+        return { kind: 'server_error' }
+      },
+    }
+    rig = await simulatorApp({ seed: 'cache-app-failed', clock, faults })
+    app = rig.app
+    dir = rig.dir
+    mkdirSync(join(dir, 'shop'))
+    writeFileSync(join(dir, 'shop', 'README.md'), '# Shop\n\n' + 'Totals are integer cents. '.repeat(60))
+    const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'shop') })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(30_000)
+    failNext = true
+    const failed = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: 'list the root' })
+    expect(await failed).not.toBe('end_turn')
+    clock.advance(30_000)
+    const retried = turnEnded(app, session.id)
+    await call(app, 'run.retry', { sessionId: session.id })
+    expect(await retried).toBe('end_turn')
+
+    const summary = await call<Summary>(app, 'session.cacheSummary', { sessionId: session.id })
+    const causes = summary.passes.map((p) => p.cause)
+    expect(causes).toEqual(['cold', 'none', 'no_response', 'none', 'none'])
+    expect(summary.agreement).toMatchObject({ unexplained: 0 })
+    const noResponse = summary.passes[2]!
+    expect(noResponse.summary).toMatch(/^no response/)
+    const detail = await call<{ status: string; attribution: PassAttribution }>(app, 'pass.get', { passId: noResponse.passId })
+    expect(detail.status).toBe('failed')
+    expect(detail.attribution).toMatchObject({ readPath: null, atLimit: true, miss: { tokens: 0 } })
+    expect(summary.byCause.find((c) => c.kind === 'no_response')).toMatchObject({ passes: 1 })
+  })
 
   it('gives the same attribution after a restart, from what the store kept', async () => {
     const session = await twoTurns()

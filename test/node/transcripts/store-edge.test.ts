@@ -131,8 +131,8 @@ describe('continuing an imported conversation', () => {
     const here = t.store.projects.open(mkdtempSync(join(tmpdir(), 'loupe-continue-')), NOW)
     const session = continueImported(t.store, imported.sessionId, { now: NOW, projectId: here.id })
     expect(session.projectId).toBe(here.id)
-    // The session says which entries it carried over, so the chat can name who wrote them.
-    expect(session.continued).toEqual({ fromSessionId: imported.sessionId, inherited: t.store.entries.list(session.id).length })
+    // The session says which entries it carried over, so the chat can name who wrote them, and the model they used.
+    expect(session.continued).toEqual({ fromSessionId: imported.sessionId, inherited: t.store.entries.list(session.id).length, fromModel: 'claude-opus-4-6' })
     expect(session.title).toBe('Continued: start phoenix in background')
     expect(sessionOrigin(t.store, session.id)).toMatchObject({ origin: 'loupe', ref: { kind: 'continued', fromSessionId: imported.sessionId } })
     const entries = t.store.entries.list(session.id)

@@ -71,6 +71,23 @@ describe('breakpointReport with an attribution', () => {
     expect(report.cachedThroughOrdinal).toBe(blocks.find((b) => b.path === 'system[0]')!.ordinal)
   })
 
+  it('a request that got no response did nothing at its breakpoints, whatever the prediction said', () => {
+    const pass = recordedPasses()[3]!
+    const blocks = describeBlocks(pass.segments, pass.plan)
+    const markers = prettyRequest(parseBody(pass.requestBody)!).markers
+    const attribution = readAttribution({
+      outcome: 'miss',
+      readPath: null,
+      cause: { kind: 'no_response', label: 'no response: the request never reached the model service, so it read and wrote nothing' },
+      prediction: { readPath: 'messages[4].content[0]', breakpoints: [{ path: 'system[0]', action: 'read' }, { path: 'messages[6].content[1]', action: 'write' }], tokens: { write5m: 10, write1h: 0 } },
+      actual: null,
+    })
+    expect(attribution).toMatchObject({ noResponse: true, readPath: null, wrote: false })
+    const report = breakpointReport(blocks, markers, null, attribution)
+    expect(report.marks.map((m) => m.outcome)).toEqual(['no_response', 'no_response', 'no_response', 'no_response'])
+    expect(report.cachedThroughOrdinal).toBe(-1)
+  })
+
   it('orders block paths in cache order', () => {
     expect(['messages[1].content[0]', 'system[1]', 'tools[2]', 'messages[0].content[3]', 'messages[1]'].sort(comparePaths)).toEqual([
       'tools[2]',

@@ -7,7 +7,7 @@
  * dashed lines between passes.
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
-import type { Bar, Marker, MarkerKind, Timeline } from '../model/timeline'
+import { isFlaggedMiss, type Bar, type Marker, type MarkerKind, type Timeline } from '../model/timeline'
 import { grouped, usd } from '../../../ui/format'
 
 const HEIGHT = 280
@@ -111,8 +111,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
         {costPoints.length > 1 && <polyline points={costPoints.join(' ')} className="cache-cost-line" />}
         {bars.map((b, i) => (b.costUsd === null ? null : <circle key={b.passId} cx={cx(i)} cy={yUsd(b.costUsd)} r={2.5} className="cache-cost-dot" />))}
         {bars.map((b, i) => {
-          if (b.outcome !== 'miss' && b.outcome !== 'partial') return null
-          if (b.cause === 'none' || b.cause === 'cold') return null
+          if (!isFlaggedMiss(b)) return null
           const top = y(b.read + b.write + b.uncached + b.output) - 6
           return (
             <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}`} onClick={() => onFocus(b.passId)}>

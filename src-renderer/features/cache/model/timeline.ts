@@ -43,6 +43,16 @@ export interface Timeline {
   readonly maxUsd: number
 }
 
+/**
+ * Causes that are not a miss anything could have avoided, flagged nowhere as one: the new tail alone paid, a cold
+ * start, and a request that got no response (it never reached a cache).
+ */
+const NOT_A_MISS: ReadonlySet<string> = new Set(['none', 'cold', 'no_response'])
+export const isAvoidableCause = (cause: string | null): boolean => !NOT_A_MISS.has(cause ?? '')
+
+/** Whether a pass is flagged as a miss or a partial hit, with its cause. */
+export const isFlaggedMiss = (b: Pick<Bar, 'outcome' | 'cause'>): boolean => (b.outcome === 'miss' || b.outcome === 'partial') && isAvoidableCause(b.cause)
+
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
 export const DEFAULT_TTL_MS = 5 * 60_000
 

@@ -153,19 +153,23 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
         {marks.length === 0 ? (
           <span className="muted">{noBreakpointText(detail.source, usage?.cache_read_input_tokens ?? 0)}</span>
         ) : (
-          marks.map((k) => (
-            <button
-              key={`${k.marker.path}`}
-              type="button"
-              className={`insp-bp-chip ${k.outcome}`}
-              onClick={() => editor.current?.revealLine(k.marker.endLine)}
-              title={`${k.label} · ${k.outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
-              aria-label={`${k.shortLabel} ${k.outcome}: ${k.label} · ${k.outcome}`}
-            >
-              <Label long={`${k.label} · ${k.outcome}`} short={`${k.shortLabel} ${k.outcome}`} />
-            </button>
-          ))
+          marks.map((k) => {
+            const outcome = k.outcome.replace('_', ' ')
+            return (
+              <button
+                key={`${k.marker.path}`}
+                type="button"
+                className={`insp-bp-chip ${k.outcome}`}
+                onClick={() => editor.current?.revealLine(k.marker.endLine)}
+                title={`${k.label} · ${outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
+                aria-label={`${k.shortLabel} ${outcome}: ${k.label} · ${outcome}`}
+              >
+                <Label long={`${k.label} · ${outcome}`} short={`${k.shortLabel} ${outcome}`} />
+              </button>
+            )
+          })
         )}
+        {!usage && marks.some((k) => k.outcome === 'no_response') && <span className="insp-bps-summary">no response: nothing was read from or written to the cache</span>}
         {usage && (
           <span className="insp-bps-summary">
             {readThrough(lastRead ? (view.blocks.find((b) => b.ordinal === lastRead.ordinal)?.path ?? '?') : null, readAttribution(detail.attribution)?.readPath ?? null, usage.cache_read_input_tokens)} · read {tokens(usage.cache_read_input_tokens)}, written{' '}

@@ -54,6 +54,7 @@ const OUTCOME_TEXT: Readonly<Record<BreakpointOutcome, string>> = {
   written: 'written to cache',
   missed: 'missed: not read, not written',
   unknown: 'no usage: the API did not answer',
+  no_response: 'no response: the request read and wrote nothing',
 }
 
 export function breakpointRule(mark: BreakpointMark<{ blockPath: string | null; path: string; ttl: '5m' | '1h'; endLine: number }>, isLastRead: boolean): HTMLElement {

@@ -22,31 +22,36 @@ export interface AttributionView {
   readonly wrote: boolean | null
   /** The prediction disagreed with the service: the app's bug or the provider's. */
   readonly unexplained: boolean
+  /** The request got no response (cause `no_response`): it read and wrote nothing, whatever was predicted. */
+  readonly noResponse: boolean
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 export function readAttribution(attribution: unknown): AttributionView | null {
-  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false } : null
+  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false, noResponse: false } : null
   const outcome = attribution.outcome === 'full' || attribution.outcome === 'partial' || attribution.outcome === 'miss' ? attribution.outcome : null
   const cause = isRecord(attribution.cause) ? (str(attribution.cause.label) ?? str(attribution.cause.kind)?.replace(/_/g, ' ') ?? null) : (str(attribution.cause)?.replace(/_/g, ' ') ?? null)
   const prediction = isRecord(attribution.prediction) ? attribution.prediction : null
   const actual = isRecord(attribution.actual) ? attribution.actual : null
+  const noResponse = isRecord(attribution.cause) && attribution.cause.kind === 'no_response'
   const actions = new Map<string, AttributedAction>()
-  for (const b of Array.isArray(prediction?.breakpoints) ? prediction.breakpoints : []) {
+  // A request that got no response did nothing at its breakpoints; the prediction is only what it would have done.
+  for (const b of !noResponse && Array.isArray(prediction?.breakpoints) ? prediction.breakpoints : []) {
     if (isRecord(b) && typeof b.path === 'string' && (b.action === 'read' || b.action === 'write' || b.action === 'below_minimum')) actions.set(b.path, b.action)
   }
   const split = isRecord(actual?.tokens) ? actual.tokens : isRecord(prediction?.tokens) ? prediction.tokens : null
-  const wrote = split ? Number(split.write5m ?? 0) + Number(split.write1h ?? 0) > 0 : null
+  const wrote = noResponse ? false : split ? Number(split.write5m ?? 0) + Number(split.write1h ?? 0) > 0 : null
   return {
     outcome,
     cause,
     causeKind: isRecord(attribution.cause) ? str(attribution.cause.kind) : str(attribution.cause),
     summary: str(attribution.summary),
-    readPath: actual ? str(actual.readPath) : (str(attribution.readPath) ?? (prediction ? str(prediction.readPath) : null)),
+    readPath: noResponse ? null : actual ? str(actual.readPath) : (str(attribution.readPath) ?? (prediction ? str(prediction.readPath) : null)),
     actions,
     wrote,
     unexplained: isRecord(attribution.cause) && attribution.cause.kind === 'unexplained',
+    noResponse,
   }
 }
 

@@ -13,7 +13,8 @@
 import type { BlockInfo, BreakpointTag } from './blocks'
 import { comparePaths, segmentPathOf, type AttributionView } from './attribution'
 
-export type BreakpointOutcome = 'read' | 'written' | 'missed' | 'unknown'
+/** `no_response`: the request got no response (refused, or the connection failed), so no breakpoint of it reached a cache. */
+export type BreakpointOutcome = 'read' | 'written' | 'missed' | 'unknown' | 'no_response'
 
 export interface UsageLike {
   readonly input_tokens: number
@@ -109,6 +110,10 @@ export function breakpointReport<M extends MarkerLike>(
     .filter((m): m is NonNullable<typeof m> => m !== null)
     .sort((a, b) => a.ordinal - b.ordinal)
 
+  if (attributed?.noResponse) {
+    const marks = placed.map((p): BreakpointMark<M> => ({ marker: p.marker, ordinal: p.ordinal, tag: p.tag, label: labelOf(p.tag, p.marker.ttl), shortLabel: shortLabelOf(p.tag), outcome: 'no_response', prefixTokens: p.prefix }))
+    return { marks, cachedThroughOrdinal: -1 }
+  }
   if (attributed && (attributed.readPath !== null || attributed.actions.size > 0)) return fromAttribution(placed, ordered, attributed)
   let hit = -1
   let written = -1
