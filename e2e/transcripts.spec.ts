@@ -97,6 +97,56 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   }
 })
 
+test("lists an imported session's subagent and compaction call under it, named by what it was asked, folded until shown", async ({ page, host }) => {
+  // A second projects folder, typed into the panel: a session with a subagent file and a compaction call file.
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-claude-sub-'))
+  const name = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
+  const source = join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter')
+  const folder = join(other, '-home-marco-projects-spotter')
+  mkdirSync(join(folder, name, 'subagents'), { recursive: true })
+  copyFileSync(join(source, `${name}.jsonl`), join(folder, `${name}.jsonl`))
+  for (const f of ['agent-aac57f5.jsonl', 'agent-acompact-946d2b.jsonl']) copyFileSync(join(source, name, 'subagents', f), join(folder, name, 'subagents', f))
+  try {
+    await openApp(page, host.url)
+    await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+    const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+    await panel.getByLabel('Claude Code projects folder').fill(other)
+    await panel.getByRole('button', { name: 'List' }).click()
+    const row = panel.locator(`tr[data-session-file="${name}"]`)
+    await row.getByRole('button', { name: 'Import' }).click()
+    await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+    await expect(panel).toHaveCount(0)
+
+    const sessions = page.getByRole('list', { name: 'Sessions' })
+    const parent = sessions.locator('button.session[aria-expanded]')
+    await expect(parent).toHaveAttribute('aria-expanded', 'false')
+    await expect(parent).toContainText('+2')
+    await expect(sessions.locator('.session-row.child')).toHaveCount(0)
+    // Right shows them under it, oldest first; Left on one goes back up to it, and Left there folds them.
+    await parent.focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(parent).toHaveAttribute('aria-expanded', 'true')
+    const children = sessions.locator('.session-row.child button.session')
+    await expect(children).toHaveCount(2)
+    await expect(children.first()).toHaveText(/^↳ subagent: \S/)
+    await expect(children.nth(1)).toHaveText(/^↳ compaction call/)
+    await page.locator('.sidebar').screenshot({ path: 'e2e/screenshots/sessions-nested.png' })
+    await page.keyboard.press('ArrowDown')
+    await expect(children.first()).toBeFocused()
+    await page.keyboard.press('ArrowLeft')
+    await expect(parent).toBeFocused()
+    await page.keyboard.press('ArrowLeft')
+    await expect(children).toHaveCount(0)
+    // The pointer's way: the ▸ beside it.
+    await sessions.locator('.session-fold').click()
+    await expect(children).toHaveCount(2)
+    await children.first().click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText(/^↳ subagent: /)
+  } finally {
+    rmSync(other, { recursive: true, force: true })
+  }
+})
+
 test('starts the capture proxy, and a request sent through it becomes a captured pass', async ({ page, host }) => {
   await openApp(page, host.url)
   // Opened from another view, a captured client's session comes up in the chat with the inspector beside it.

@@ -51,6 +51,11 @@ export const SessionSchema = z.object({
    * unknown), whose last request used `fromModel` (null: unknown; absent from older hosts).
    */
   continued: z.object({ fromSessionId: z.string(), inherited: z.number().nullable(), fromModel: z.string().nullable().optional() }).optional(),
+  /**
+   * The session that started this one: an imported Claude Code session's subagent or compaction call is a session of
+   * its own, listed under it. Absent for a top-level session and from older hosts.
+   */
+  parentSessionId: z.string().optional(),
 })
 export type Session = z.infer<typeof SessionSchema>
 

@@ -11,6 +11,8 @@ interface SessionRow {
   /** Migration 3; the column's default is 'loupe'. */
   origin?: 'loupe' | 'transcript' | 'captured'
   origin_ref?: string | null
+  /** Migration 3: the session that started this one (an imported subagent's or compaction call's parent). */
+  parent_session_id?: string | null
 }
 
 /** For a session that continues an imported conversation: which, and how many of its first entries came from it. */
@@ -27,7 +29,7 @@ function continuedOf(row: SessionRow): Session['continued'] {
 
 function toSession(row: SessionRow): Session {
   const continued = continuedOf(row)
-  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}) }
+  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}), ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}) }
 }
 
 export class SessionRepo {

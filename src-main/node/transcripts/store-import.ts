@@ -92,15 +92,35 @@ function clip(text: string): string {
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line
 }
 
-function childTitle(child: SubagentSession): string {
+/**
+ * A child session's name: what its parent asked it to do (the Task or Agent call's `description`, else the first line
+ * of its `prompt`) when the call that started it is known, so a parent's subagents can be told apart; else its id.
+ */
+function childTitle(child: SubagentSession, asked: ReadonlyMap<string, string>): string {
+  const task = child.parentToolUseId === null ? undefined : asked.get(child.parentToolUseId)
   switch (child.kind) {
     case 'compaction':
       return `↳ compaction call ${child.id}`
     case 'task':
-      return `↳ subagent ${child.id}`
+      return task ? `↳ subagent: ${clip(task)}` : `↳ subagent ${child.id}`
     case 'sidechain':
-      return `↳ sidechain ${child.id.slice(0, 8)}`
+      return task ? `↳ sidechain: ${clip(task)}` : `↳ sidechain ${child.id.slice(0, 8)}`
   }
+}
+
+/** What each subagent was asked to do, by the id of the tool call in the parent's answers that started it. */
+function subagentTasks(thread: TranscriptThread): Map<string, string> {
+  const asked = new Map<string, string>()
+  for (const request of thread.requests) {
+    for (const block of request.response) {
+      if (block.type !== 'tool_use' || (block.name !== 'Task' && block.name !== 'Agent')) continue
+      const input = block.input as { description?: unknown; prompt?: unknown } | null
+      const description = typeof input?.description === 'string' ? input.description.trim() : ''
+      const prompt = typeof input?.prompt === 'string' ? (input.prompt.trim().split('\n')[0] ?? '').trim() : ''
+      if (description || prompt) asked.set(block.id, description || prompt)
+    }
+  }
+  return asked
 }
 
 /** The project for the session's working folder when it exists here, else one made for the transcript's folder. */
@@ -222,8 +242,9 @@ export function writeImportedSession(store: Store, session: ImportedSession, pro
   const written = writePasses(store, mainSession.id, session, 'main', price, now, main)
   const children: ImportedChild[] = []
   const calls = new Map<number, CompactionCall>()
+  const asked = subagentTasks(session)
   for (const child of session.children) {
-    const s = store.sessions.create(projectId, childTitle(child), child.requests[0]?.firstLineAtMs ?? createdAt)
+    const s = store.sessions.create(projectId, childTitle(child, asked), child.requests[0]?.firstLineAtMs ?? createdAt)
     markSession(store, s.id, 'transcript', { ...ref, transcriptId: child.id, threadKind: child.kind, parentToolUseId: child.parentToolUseId }, mainSession.id)
     const w = writePasses(store, s.id, child, child.kind === 'compaction' ? 'summary' : 'main', price, now)
     writeEntries(store, s.id, child, w, new Map(), now)

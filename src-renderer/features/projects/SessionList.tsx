@@ -1,6 +1,8 @@
 /**
  * A project's sessions in the sidebar: pick one, rename it in place (double-click, F2, its ✎ or the palette), delete
- * it after a confirmation that names it (Delete, its × or the palette).
+ * it after a confirmation that names it (Delete, its × or the palette). Sessions another one started (an imported
+ * Claude Code session's subagents and compaction calls) are folded under it (nest.ts): its ▸ or Right unfolds them,
+ * Left folds them or goes back up to it.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
@@ -10,6 +12,7 @@ import { findSession, useSessionsStore } from '../../state/sessions'
 import { startSession } from '../palette/commands'
 import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
+import { nestSessions, type NestedRow } from './nest'
 
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
@@ -18,8 +21,16 @@ export function SessionList({ projectId }: { projectId: string }) {
   // One Tab stop for the whole list (the row last focused while still listed, else the open session, else the
   // first); Up, Down, Home and End move between rows, Enter opens one. A long list is not a long walk with Tab.
   const [current, setCurrent] = useState<string | null>(null)
-  const listed = sessions ?? []
-  const tabStop = listTabStop(listed.map((s) => s.id), current, selectedId)
+  const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(() => new Set())
+  const rows = nestSessions(sessions ?? [], unfolded, selectedId)
+  const tabStop = listTabStop(rows.map((r) => r.session.id), current, selectedId)
+  const fold = (sessionId: string, open: boolean) =>
+    setUnfolded((was) => {
+      const next = new Set(was)
+      if (open) next.add(sessionId)
+      else next.delete(sessionId)
+      return next
+    })
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const rows = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button.session')]
     const at = rows.indexOf(event.target as HTMLButtonElement)
@@ -40,8 +51,8 @@ export function SessionList({ projectId }: { projectId: string }) {
         </p>
       )}
       <ul aria-label="Sessions" onKeyDown={onKeyDown}>
-        {listed.map((s) => (
-          <SessionRow key={s.id} session={s} selected={s.id === selectedId} tabStop={s.id === tabStop} onFocused={() => setCurrent(s.id)} />
+        {rows.map((row) => (
+          <SessionRow key={row.session.id} row={row} selected={row.session.id === selectedId} tabStop={row.session.id === tabStop} onFocused={() => setCurrent(row.session.id)} onFold={fold} />
         ))}
       </ul>
     </div>
@@ -73,7 +84,8 @@ function ActivityMarker({ activity }: { activity: Exclude<Activity, null> }) {
   )
 }
 
-function SessionRow({ session, selected, tabStop, onFocused }: { session: Session; selected: boolean; tabStop: boolean; onFocused(): void }) {
+function SessionRow({ row, selected, tabStop, onFocused, onFold }: { row: NestedRow<Session>; selected: boolean; tabStop: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
+  const session = row.session
   const renaming = useSessionsStore((s) => s.renamingId === session.id)
   const activity = useChatStore(selectActivity(session.id))
   const store = useSessionsStore.getState
@@ -86,19 +98,29 @@ function SessionRow({ session, selected, tabStop, onFocused }: { session: Sessio
     wasRenaming.current = renaming
   }, [renaming])
 
+  const rowClass = row.depth === 1 ? 'session-row child' : 'session-row'
   if (renaming) {
     return (
-      <li className="session-row">
+      <li className={rowClass}>
         <RenameField session={session} />
       </li>
     )
   }
+  const started = `${row.children} session${row.children === 1 ? '' : 's'} it started`
   return (
-    <li className="session-row">
+    <li className={rowClass}>
+      {row.children > 0 && (
+        // The pointer's way to what Right and Left do on the session's button; out of the tab order like ✎ and ×.
+        <button type="button" className="icon session-fold" tabIndex={-1} aria-hidden="true" title={`${row.unfolded ? 'Fold' : 'Show'} the ${started}`} onMouseDown={(e) => e.preventDefault()} onClick={() => onFold(session.id, !row.unfolded)}>
+          {row.unfolded ? '▾' : '▸'}
+        </button>
+      )}
       <button
         ref={button}
         className={selected ? 'session selected' : 'session'}
         aria-current={selected ? 'true' : undefined}
+        aria-expanded={row.children > 0 ? row.unfolded : undefined}
+        aria-description={row.children > 0 ? `${started}; Right shows them, Left folds them` : row.depth === 1 ? 'started by the session above; Left goes back to it' : undefined}
         title={`${session.title}\nDouble-click or F2 to rename, Delete to delete`}
         aria-keyshortcuts="F2 Delete"
         tabIndex={tabStop ? 0 : -1}
@@ -109,11 +131,15 @@ function SessionRow({ session, selected, tabStop, onFocused }: { session: Sessio
         onKeyDown={(e) => {
           if (e.key === 'F2') store().renameStarted(session.id)
           else if (e.key === 'Delete' || e.key === 'Backspace') store().deleteAsked(session.id)
+          else if (e.key === 'ArrowRight' && row.children > 0 && !row.unfolded) onFold(session.id, true)
+          else if (e.key === 'ArrowLeft' && row.children > 0 && row.unfolded) onFold(session.id, false)
+          else if (e.key === 'ArrowLeft' && row.depth === 1 && session.parentSessionId) document.querySelector<HTMLElement>(`.sessions button.session[data-session-id="${CSS.escape(session.parentSessionId)}"]`)?.focus()
           else return
           e.preventDefault()
         }}
       >
         <span className="session-title">{session.title}</span>
+        {row.children > 0 && !row.unfolded && <span className="session-children muted">+{row.children}</span>}
         {activity && <ActivityMarker activity={activity} />}
       </button>
       {/* The pointer's way to what F2 and Delete do on the session's button (announced by its aria-keyshortcuts):

@@ -74,6 +74,13 @@ describe('importing every copied fixture into the store', () => {
           const child = r.children.find((c) => c.fileName === basename(sub))
           expect(child, basename(sub)).toBeDefined()
           expect(sessionOrigin(t.store, child!.sessionId)?.parentSessionId).toBe(r.sessionId)
+          // Listed under its parent, and named by what the parent asked of it when the call that started it is known.
+          const listed = t.store.sessions.get(child!.sessionId)!
+          expect(listed.parentSessionId).toBe(r.sessionId)
+          if (child!.kind === 'task' && sessionOrigin(t.store, child!.sessionId)?.ref?.kind === 'claude-code') {
+            const ref = sessionOrigin(t.store, child!.sessionId)!.ref as { parentToolUseId: string | null }
+            if (ref.parentToolUseId !== null) expect(listed.title).toMatch(/^↳ subagent: \S/)
+          }
           expect(countOf(t.store.passes.list(child!.sessionId))).toEqual(independentCount(sub))
         }
         const totals = importedTotals(t.store, r.sessionId)!
