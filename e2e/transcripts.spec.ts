@@ -164,9 +164,20 @@ test('starts the capture proxy, and a request sent through it becomes a captured
   expect(response.status).toBe(200)
   expect(await response.text()).toContain('message_stop')
   await expect(panel).toContainText('1 request recorded')
+  // A request the service refuses is recorded too, and the panel says it failed and why, as the agent was told.
+  const refused = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': 'sk-e2e', 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'x-loupe-client': 'e2e-agent' },
+    body: JSON.stringify({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hello' }] }),
+  })
+  expect(refused.status).toBe(400)
+  await expect(panel).toContainText('2 requests recorded')
+  await expect(panel.getByTestId('proxy-failed')).toContainText(/^1 of them failed; the newest at [\d:]+: HTTP 400 · invalid_request_error: .*max_tokens/)
+  await expect(panel.locator('.cc-captured')).toContainText('2 passes, 1 failed')
+  await panel.locator('.cc-proxy').screenshot({ path: 'e2e/screenshots/transcripts-proxy-failed.png' })
   await panel.getByRole('button', { name: 'e2e-agent' }).click()
-  await expect(page.getByTestId('passes-list').getByRole('option')).toHaveCount(1)
-  await expect(page.getByTestId('passes-list').getByTestId('captured-badge')).toHaveCount(1)
+  await expect(page.getByTestId('passes-list').getByRole('option')).toHaveCount(2)
+  await expect(page.getByTestId('passes-list').getByTestId('captured-badge')).toHaveCount(2)
   // Its chat has no conversation, and says where the requests are instead of inviting a message.
   await expect(page.getByRole('region', { name: 'Session' })).toContainText('the captured requests are in the inspector')
   await expect(page.getByText('Ask the agent about this project.')).toHaveCount(0)

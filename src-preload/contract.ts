@@ -460,7 +460,11 @@ export const ProxyStatusSchema = z.object({
   startedAt: z.number().nullable(),
   projectId: z.string().nullable(),
   requests: z.number(),
-  sessions: z.array(z.object({ sessionId: z.string(), client: z.string(), passes: z.number() })),
+  /** Of `requests`, those that failed (an error status, an upstream that could not be reached, a broken stream). */
+  failed: z.number(),
+  /** The newest failure in words ("HTTP 401 · authentication_error: invalid x-api-key") and when it ended. */
+  lastError: z.object({ at: z.number(), message: z.string() }).nullable(),
+  sessions: z.array(z.object({ sessionId: z.string(), client: z.string(), passes: z.number(), failed: z.number() })),
 })
 export type ProxyStatusView = z.infer<typeof ProxyStatusSchema>
 

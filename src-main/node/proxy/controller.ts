@@ -21,7 +21,10 @@ export interface ProxyStatus {
   readonly startedAt: number | null
   readonly projectId: string | null
   readonly requests: number
-  readonly sessions: ReadonlyArray<{ readonly sessionId: string; readonly client: string; readonly passes: number }>
+  /** Of `requests`, those that failed; and the newest failure in words, with when it ended. */
+  readonly failed: number
+  readonly lastError: { readonly at: number; readonly message: string } | null
+  readonly sessions: ReadonlyArray<{ readonly sessionId: string; readonly client: string; readonly passes: number; readonly failed: number }>
 }
 
 export class ProxyError extends Error {
@@ -76,7 +79,7 @@ export class ProxyController {
 
   status(): ProxyStatus {
     const r = this.running
-    if (r === null) return { running: false, url: null, upstream: null, upstreamKind: null, startedAt: null, projectId: this.lastProjectId, requests: 0, sessions: [] }
+    if (r === null) return { running: false, url: null, upstream: null, upstreamKind: null, startedAt: null, projectId: this.lastProjectId, requests: 0, failed: 0, lastError: null, sessions: [] }
     return {
       running: true,
       url: r.proxy.url,
@@ -85,6 +88,8 @@ export class ProxyController {
       startedAt: r.startedAt,
       projectId: r.recorder.project ?? this.lastProjectId,
       requests: r.recorder.requests,
+      failed: r.recorder.failed,
+      lastError: r.recorder.lastError,
       sessions: r.recorder.capturedSessions(),
     }
   }

@@ -99,6 +99,8 @@ export class CaptureRecorder {
   private readonly sessions = new Map<string, string>()
   private projectId: string | null = null
   private recordedCount = 0
+  private failedCount = 0
+  private lastFailure: { readonly at: number; readonly message: string } | null = null
 
   constructor(private readonly options: RecorderOptions) {}
 
@@ -106,9 +108,22 @@ export class CaptureRecorder {
     return this.recordedCount
   }
 
-  /** client → session id, and how many passes each has. */
-  capturedSessions(): Array<{ sessionId: string; client: string; passes: number }> {
-    return [...this.sessions].map(([client, sessionId]) => ({ sessionId, client, passes: this.options.store.passes.list(sessionId).length }))
+  /** Recorded requests that failed: the upstream answered with an error, could not be reached, or the stream broke. */
+  get failed(): number {
+    return this.failedCount
+  }
+
+  /** The newest failure, in words ("HTTP 401 · authentication_error: invalid x-api-key"), and when it ended. */
+  get lastError(): { readonly at: number; readonly message: string } | null {
+    return this.lastFailure
+  }
+
+  /** client → session id, and how many passes each has, and how many of them failed. */
+  capturedSessions(): Array<{ sessionId: string; client: string; passes: number; failed: number }> {
+    return [...this.sessions].map(([client, sessionId]) => {
+      const passes = this.options.store.passes.list(sessionId)
+      return { sessionId, client, passes: passes.length, failed: passes.filter((p) => p.status === 'failed').length }
+    })
   }
 
   get project(): string | null {
@@ -153,7 +168,8 @@ export class CaptureRecorder {
     const responseText = decodeBody(exchange.responseBody, exchange.responseHeaders['content-encoding'])
     const read = kind === 'count' ? { messageId: null, model: null, usage: null, stopReason: null, error: null } : readResponse(responseText, contentType)
     const model = (isRecord(body) && typeof body.model === 'string' ? body.model : null) ?? read.model ?? 'unknown'
-    const error = exchange.error ?? read.error
+    // An error status says only its number; the body the service sent with it says why, so that is what is kept.
+    const error = exchange.error?.kind === 'http_status' && read.error !== null ? read.error : (exchange.error ?? read.error)
     const status: PassStatus = exchange.outcome === 'cancelled' ? 'cancelled' : exchange.outcome === 'done' && read.error === null ? 'done' : 'failed'
     const pass: NewPass = {
       sessionId: '',
@@ -203,6 +219,12 @@ export class CaptureRecorder {
       return store.passes.insertSplit({ ...rest, sessionId }, split)
     })
     this.recordedCount++
+    if (status === 'failed') {
+      this.failedCount++
+      const code = exchange.status !== null && (exchange.status < 200 || exchange.status >= 300) ? `HTTP ${exchange.status}` : null
+      const what = error ? `${error.kind}: ${error.message}` : 'the response could not be read'
+      this.lastFailure = { at: exchange.endedAt, message: code && !what.includes(code) ? `${code} · ${what}` : what }
+    }
     const request = kind === 'main' ? wireRequestOf(body) : null
     // What the cache engine would read back from the stored pass, given from what is in hand: the request, the
     // response, and a context with nothing known of how the request was made (a foreign agent's blocks carry

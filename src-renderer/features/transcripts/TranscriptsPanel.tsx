@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
-import { bytes, dateTime, grouped, shortModel, usd } from '../../ui/format'
+import { bytes, clock, dateTime, grouped, shortModel, usd } from '../../ui/format'
 import { importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
 import { ContinueButton } from '../chat/ContinueButton'
 import { useSettingsStore } from '../../state/settings'
@@ -276,6 +276,12 @@ function ProxySection() {
           </>
         )}
       </div>
+      {running && proxy && proxy.failed > 0 && (
+        // Recorded all the same (their requests are in the captured session), but the agent got an error for each.
+        <p className="cc-proxy-failed" role="status" data-testid="proxy-failed">
+          {grouped(proxy.failed)} of them failed{proxy.lastError ? `; the newest at ${clock(proxy.lastError.at)}: ${proxy.lastError.message}` : ''}
+        </p>
+      )}
       {running && proxy && proxy.sessions.length > 0 && proxy.projectId && (
         <ul className="cc-captured">
           {proxy.sessions.map((s) => (
@@ -283,7 +289,10 @@ function ProxySection() {
               <button type="button" onClick={() => void openImported(proxy.projectId!, s.sessionId)}>
                 {s.client}
               </button>{' '}
-              <span className="muted">{grouped(s.passes)} {s.passes === 1 ? 'pass' : 'passes'}</span>
+              <span className="muted">
+                {grouped(s.passes)} {s.passes === 1 ? 'pass' : 'passes'}
+                {s.failed > 0 && `, ${grouped(s.failed)} failed`}
+              </span>
             </li>
           ))}
         </ul>

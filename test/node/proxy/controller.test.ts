@@ -79,6 +79,41 @@ describe('ProxyController', () => {
     }
   })
 
+  it('says how many recorded requests failed, and why the newest did', async () => {
+    const dir = tempDir()
+    const store = openStore(join(dir, 'loupe.db'))
+    let recorded = 0
+    let onRecorded: () => void = () => {}
+    const controller = new ProxyController({
+      store,
+      clock: { now: () => Date.now() },
+      dataDir: dir,
+      modelKind: () => 'simulator',
+      env: { LOUPE_SIM_PACE: 'instant' },
+      onPassRecorded: () => {
+        recorded++
+        onRecorded()
+      },
+    })
+    const recordedCount = (n: number) => new Promise<void>((resolve) => (onRecorded = () => recorded >= n && resolve()))
+    try {
+      const status = await controller.start()
+      const client = foreignClient(status.url!)
+      const two = recordedCount(2)
+      await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
+      // A request the service refuses (no max_tokens): the agent gets a 400, and the pass is recorded as failed.
+      await expect(client.messages.create({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hello' }] } as never)).rejects.toMatchObject({ status: 400 })
+      await two
+      const after = controller.status()
+      expect(after).toMatchObject({ requests: 2, failed: 1 })
+      expect(after.lastError?.message).toMatch(/^HTTP 400 · invalid_request_error: .*max_tokens/)
+      expect(after.sessions).toMatchObject([{ passes: 2, failed: 1 }])
+    } finally {
+      await controller.stop()
+      store.close()
+    }
+  })
+
   it('starts towards what answers the app at that moment: the simulator, then the API once a key is saved', async () => {
     const dir = tempDir()
     const store = openStore(join(dir, 'loupe.db'))
