@@ -18,6 +18,7 @@ import type { ContentBlock, Usage, UserContentBlock, WireMessage } from '../mode
 import type { HistoryMessage } from '../prompt/input'
 import type { BreakpointPlacement, PlannedMessage, PlannedSystemBlock, PromptPlan } from '../prompt/plan'
 import type { CacheModel, CachePrices } from './pricing'
+import { LOOKBACK_POSITIONS } from './predict'
 import { TTL_MS } from './state'
 
 /** When the pre-warm goes out, counted from the start of the pass whose tail it keeps (the TTL counts from there). */
@@ -121,6 +122,21 @@ export function prewarmStripsThinking(messages: ReadonlyArray<WireMessage>): boo
     const m = messages[i]!
     if (m.role === 'user' && m.content.some((b) => b.type !== 'tool_result')) return false
     if (m.role === 'assistant' && m.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) return true
+  }
+  return false
+}
+
+/**
+ * Whether the pre-warm's one marker, at the end of the answer, reaches the entry the last pass left at its own tail
+ * (the block just before the answer) within the service's 20-position lookback (§6.4). An answer of 20 blocks or
+ * more (that many parallel tool calls) puts that entry out of reach: the pre-warm would write the whole prefix again
+ * at the 1-hour price, more than the miss it is sent to prevent, so such a gap is not kept warm.
+ */
+export function prewarmReachesLastTail(plan: PromptPlan): boolean {
+  for (const m of plan.messages) {
+    const marked = m.blocks.findIndex((b) => b.breakpoint === 'previous_tail')
+    // The marked block and those before it in the answer lie between the marker and the last pass's tail.
+    if (marked >= 0) return marked + 1 < LOOKBACK_POSITIONS
   }
   return false
 }

@@ -10,7 +10,7 @@
  * request that reached it, aborted or not); only closing the session aborts it. The session runtime and the replay harness both drive this
  * class, so the replay's figures are the runtime's behaviour.
  */
-import { keepWarmDecision, prewarmStripsThinking, KEEP_WARM_LATEST_MS, type KeepWarmDecision, type ModelLookup } from '../../engine/cache'
+import { keepWarmDecision, prewarmReachesLastTail, prewarmStripsThinking, KEEP_WARM_LATEST_MS, type KeepWarmDecision, type ModelLookup } from '../../engine/cache'
 import type { Clock, ModelClient } from '../../engine/ports'
 import type { PromptPlan } from '../../engine/prompt/plan'
 import { renderRequest } from '../../engine/prompt/render'
@@ -114,7 +114,7 @@ export class KeepWarm {
       this.deps.onError?.(err)
       return
     }
-    if (!plan || plan.model !== pass.model) return
+    if (!plan || plan.model !== pass.model || !prewarmReachesLastTail(plan)) return
     if (this.deps.models(pass.model).stripsPriorThinking && prewarmStripsThinking(plan.messages.map((m) => m.wire))) return
     const controller = new AbortController()
     const done = this.send(client, plan, controller.signal).catch((err: unknown) => {

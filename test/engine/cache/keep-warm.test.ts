@@ -11,6 +11,7 @@ import {
   keepWarmDecision,
   keepWarmHistory,
   keepWarmPlan,
+  prewarmReachesLastTail,
   prewarmStripsThinking,
   type CacheModel,
 } from '../../../src-main/engine/cache'
@@ -124,6 +125,21 @@ describe('keepWarmPlan', () => {
   it('cannot keep warm a session that thinks with a budget (max_tokens 0 refuses it)', () => {
     const shaped = keepWarmHistory(history)!
     expect(keepWarmPlan(buildPromptPlan(baseInput({ history: shaped.history, previousTailIndex: shaped.tailIndex, maxTokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } })))).toBeNull()
+  })
+
+  it('is not sent after an answer of 20 blocks or more: its marker would not reach the last pass\'s entry', () => {
+    const planAfter = (calls: number) => {
+      const many: HistoryMessage = {
+        message: { role: 'assistant', content: Array.from({ length: calls }, (_, i) => ({ type: 'tool_use' as const, id: `toolu_${i}`, name: 'read_file', input: { path: `f${i}.ts` } })) },
+        provenance: { entryIds: ['e2'], kind: 'assistant' },
+      }
+      const shaped = keepWarmHistory([user('Read every file.', 'e1'), many])!
+      return keepWarmPlan(buildPromptPlan(baseInput({ history: shaped.history, previousTailIndex: shaped.tailIndex, maxTokens: 1 })))!
+    }
+    // The marker on the 19th block looks back over 19 blocks and the last pass's tail: 20 positions.
+    expect(prewarmReachesLastTail(planAfter(19))).toBe(true)
+    expect(prewarmReachesLastTail(planAfter(20))).toBe(false)
+    expect(prewarmReachesLastTail(warmRequest(false).plan)).toBe(true)
   })
 
   it('carries the next pass\'s prefix byte for byte', () => {
