@@ -13,6 +13,7 @@ import { useSlow } from '../../palette/use-slow'
 import { applyDraft, discardDraft } from '../actions'
 import { useHistoryPair } from '../data/use-history-pair'
 import { HistoryDiff } from './HistoryDiff'
+import { CHARS_PER_TOKEN } from '../../../ui/estimate'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -128,7 +129,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   }, [summary])
   const subject = useMemo(() => ({ kind: 'draft' as const, draft, summary: settled }), [draft, settled])
   // The size after, with the edit: the draft's estimate moved by the edit's length (at 4 characters a token).
-  const afterTokens = draft.tokens.after.estimated + (draft.summary === null ? 0 : Math.round((settled.length - draft.summary.length) / 4))
+  const afterTokens = draft.tokens.after.estimated + (draft.summary === null ? 0 : Math.round((settled.length - draft.summary.length) / CHARS_PER_TOKEN))
   const apply = async () => {
     setBusy('apply')
     const failure = await applyDraft(sessionId, draft.draftId, edited ? summary : null)

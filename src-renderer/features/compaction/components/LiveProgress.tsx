@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from 'react'
 import type { LiveCompaction } from '../../../state/compaction'
 import { useElapsed } from '../../palette/use-slow'
 import { grouped } from '../../../ui/format'
+import { estimateTokensFromChars } from '../../../ui/estimate'
 
 const STAGES: Readonly<Record<string, string>> = {
   started: 'starting',
@@ -18,7 +19,7 @@ const STAGES: Readonly<Record<string, string>> = {
  */
 export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCancel(): void }) {
   const elapsed = useElapsed(live.startedAt)
-  const tokens = live.outputTokens > 0 ? live.outputTokens : Math.ceil(live.outputChars / 4)
+  const tokens = live.outputTokens > 0 ? live.outputTokens : estimateTokensFromChars(live.outputChars)
   return (
     <section className="cmp-live" aria-label="Compaction in progress" data-testid="compaction-progress" data-stage={live.stage}>
       <div className="progress-line" role="status">

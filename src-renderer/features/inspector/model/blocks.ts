@@ -4,6 +4,7 @@
  * src-main/node/session/store-log.ts) and tolerates provenance it does not know (an imported session has none).
  */
 import type { Area } from './pretty'
+import { estimateTokensFromChars } from '../../../ui/estimate'
 
 export type BreakpointTag = 'static' | 'session' | 'previous_tail' | 'newest_tail'
 
@@ -96,7 +97,7 @@ function toolTokens(segments: ReadonlyArray<SegmentLike>, plan: unknown): Map<nu
   const planTokens = isRecord(plan) && isRecord(plan.tokens) && typeof plan.tokens.tools === 'number' ? plan.tokens.tools : null
   const bytes = tools.reduce((sum, s) => sum + s.bytes, 0)
   const out = new Map<number, number>()
-  for (const s of tools) out.set(s.ordinal, planTokens !== null && bytes > 0 ? Math.round((planTokens * s.bytes) / bytes) : Math.ceil(s.bytes / 4))
+  for (const s of tools) out.set(s.ordinal, planTokens !== null && bytes > 0 ? Math.round((planTokens * s.bytes) / bytes) : estimateTokensFromChars(s.bytes))
   return out
 }
 
@@ -171,7 +172,7 @@ export function describeBlocks(segments: ReadonlyArray<SegmentLike>, plan: unkno
         detail: d.detail,
         files: d.files,
         entryIds: d.entryIds,
-        tokens: d.tokens ?? tools.get(s.ordinal) ?? Math.ceil(s.bytes / 4),
+        tokens: d.tokens ?? tools.get(s.ordinal) ?? estimateTokensFromChars(s.bytes),
         breakpoint: asTag(s.breakpoint),
       }
     })
