@@ -75,6 +75,32 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
   }
 })
 
+test('chat: an approval whose file changes on disk while it waits shows the change as the call would make it now', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    const change = approval.getByRole('region', { name: 'Changes to greet.ts' })
+    await expect(change.locator('.change-line.added')).toHaveText(['export const greet = () => "goodbye"'])
+    // The user edits the file elsewhere: the agent read it before asking, so the call will now refuse, and the card
+    // says so instead of showing a change that will not be made.
+    writeFileSync(join(dir, 'greet.ts'), 'export const greet = () => "hello"\n// Said at the door.\n')
+    await expect(approval.getByRole('status')).toHaveText('greet.ts changed on disk: this is the change as it would be made now.')
+    await expect(approval.getByRole('note')).toContainText('The file changed on disk after the agent read it')
+    await expect(change).toHaveCount(0)
+    await approval.screenshot({ path: 'e2e/screenshots/chat-approval-refreshed.png' })
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+    await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="error"]')).toHaveCount(1)
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toBe('export const greet = () => "hello"\n// Said at the door.\n')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: plan mode refuses the edit without asking, and a denied call is explained to the agent', async ({ app }) => {
   const dir = fixtureProject()
   try {

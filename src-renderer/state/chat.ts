@@ -15,6 +15,8 @@ export interface StreamingBlock {
 export interface PendingApproval {
   readonly toolUseId: string
   readonly request: ApprovalRequestView
+  /** Asked again while it waited: its file changed on disk, and the preview shows the change as it would be now. */
+  readonly refreshed?: boolean
 }
 
 export interface SessionChat {
@@ -114,7 +116,12 @@ export const useChatStore = create<ChatState>()((set) => {
     runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null, listedActivity: null })),
     turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [], listedActivity: null })),
     approvalRequested: (sessionId, approval) =>
-      update(sessionId, (s) => ({ approvals: [...s.approvals.filter((a) => a.toolUseId !== approval.toolUseId), approval], listedActivity: null })),
+      update(sessionId, (s) => {
+        // Asked again (its preview made again): the card changes where it is, and says why.
+        const known = s.approvals.some((a) => a.toolUseId === approval.toolUseId)
+        const approvals = known ? s.approvals.map((a) => (a.toolUseId === approval.toolUseId ? { ...approval, refreshed: true } : a)) : [...s.approvals, approval]
+        return { approvals, listedActivity: null }
+      }),
     approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId), listedActivity: stillRunning(s) })),
     toolStarted: (sessionId, id) => update(sessionId, (s) => ({ runningTools: [...s.runningTools, id], listedActivity: stillRunning(s) })),
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),

@@ -53,6 +53,11 @@ export interface PassPlanner {
 export interface Approvals {
   /** Asks the user; resolves with the answer, or with a deny when the signal aborts. */
   ask(toolUseId: string, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>
+  /**
+   * Replaces the request of a question still waiting (its preview made again after the file changed); false when
+   * it was answered meanwhile. Optional: without it a question keeps the request it was asked with.
+   */
+  update?(toolUseId: string, request: ApprovalRequest): boolean
 }
 
 /** Mutable per-session settings the loop reads and updates. */

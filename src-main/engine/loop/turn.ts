@@ -219,6 +219,62 @@ async function withPreview(deps: TurnDeps, call: ToolUseBlock, request: Approval
   }
 }
 
+/** How long a burst of changes to a previewed file settles before its preview is made again (an editor's save is several). */
+export const PREVIEW_REFRESH_MS = 150
+
+/**
+ * While an approval with a preview waits, the file it shows is watched: when it changes on disk (the user edits it
+ * in an editor, another tool writes it), the preview is made again and, when it differs, the question is asked again
+ * with it, so what is approved is the change as the call will make it. Returns what stops watching, called once the
+ * answer is in.
+ */
+function watchWhileAsked(deps: TurnDeps, call: ToolUseBlock, base: ApprovalRequest, asked: ApprovalRequest, signal: AbortSignal, replaced: (request: ApprovalRequest) => void): () => void {
+  let shown = JSON.stringify(asked.preview ?? null)
+  const watch = deps.tools.watchPreview?.bind(deps.tools)
+  const update = deps.approvals.update?.bind(deps.approvals)
+  if (!watch || !update || !asked.preview) return () => {}
+  let stopped = false
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let running = false
+  let again = false
+  const refresh = async (): Promise<void> => {
+    if (running) {
+      again = true
+      return
+    }
+    running = true
+    try {
+      do {
+        again = false
+        const next = await withPreview(deps, call, base, signal)
+        if (stopped || signal.aborted) return
+        // Only a preview that differs is asked again: a touch that changed nothing, or the watch's first look.
+        const made = JSON.stringify(next.preview ?? null)
+        if (made === shown) continue
+        if (!update(call.id, next)) return
+        shown = made
+        replaced(next)
+        deps.emit({ type: 'approval_requested', toolUseId: call.id, request: next })
+      } while (again && !stopped)
+    } finally {
+      running = false
+    }
+  }
+  const stopWatching = watch(asked.preview, () => {
+    if (stopped) return
+    if (timer !== null) clearTimeout(timer)
+    timer = setTimeout(() => {
+      timer = null
+      void refresh()
+    }, PREVIEW_REFRESH_MS)
+  })
+  return () => {
+    stopped = true
+    if (timer !== null) clearTimeout(timer)
+    stopWatching()
+  }
+}
+
 /**
  * Runs the calls of one assistant message in order. Consecutive calls that are allowed and read-only run together;
  * everything else runs alone, in order. Effects are applied to the session's tool state in call order.
@@ -257,12 +313,13 @@ async function runToolCalls(
     let decision: PermissionDecision = decidePermission({ name: call.name, input: call.input }, controls.mode(), controls.rules(), { root: controls.root })
     if (decision.kind === 'ask') {
       await flush()
-      const request = await withPreview(deps, call, decision.request, signal)
+      let request = await withPreview(deps, call, decision.request, signal)
       if (signal.aborted) break
       // Ask first, then announce: an answer that arrives as soon as the event is out must find the question.
       const pendingAnswer = deps.approvals.ask(call.id, request, signal)
       deps.emit({ type: 'approval_requested', toolUseId: call.id, request })
-      const answer = await pendingAnswer
+      const stopWatching = watchWhileAsked(deps, call, decision.request, request, signal, (next) => (request = next))
+      const answer = await pendingAnswer.finally(stopWatching)
       if (signal.aborted) break
       const resolved = resolveApproval(request, answer, controls.rules())
       controls.setRules(resolved.rules)

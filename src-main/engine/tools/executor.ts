@@ -65,6 +65,11 @@ export interface ToolExecutor {
    * nothing, never throws. Optional: an executor without it asks without a preview.
    */
   preview?(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null>
+  /**
+   * Calls `changed` when the file a preview shows changes on disk, while its approval waits, so the preview is made
+   * again; returns what stops watching. Optional: without it a preview is made once.
+   */
+  watchPreview?(preview: ChangePreview, changed: () => void): () => void
 }
 
 export function okOutcome(content: string, effects: ReadonlyArray<ToolEffect> = [], change?: ChangePreview): ToolOutcome {

@@ -351,6 +351,12 @@ export class SessionRuntime {
             },
           })
         }),
+      update: (toolUseId, request) => {
+        const waiting = this.pending.get(toolUseId)
+        if (!waiting) return false
+        this.pending.set(toolUseId, { ...waiting, request })
+        return true
+      },
     }
   }
 

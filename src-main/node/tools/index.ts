@@ -22,6 +22,8 @@ import { rememberTool } from './remember'
 import { skillTool } from './skill'
 import { errorCode } from '../fs/regular-file'
 import type { ChangePreview } from '../../engine/tools/preview'
+import { watch, type FSWatcher } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 
 export interface ToolExecutorOptions {
   /** The project root. Every tool is confined to its real path. */
@@ -146,8 +148,42 @@ export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecut
     }
   }
 
+  /**
+   * Watches the folder of the file a preview shows, for that name: an editor that saves by writing a new file and
+   * renaming it over the old one replaces the file a watch on the file itself would follow. A folder that does not
+   * exist yet (a file to be created under new folders) or cannot be watched: the preview is made once.
+   */
+  function watchPreview(shown: ChangePreview, changed: () => void): () => void {
+    let watcher: FSWatcher | null = null
+    let stopped = false
+    void fs.root().then(
+      (root) => {
+        if (stopped) return
+        const file = join(root, shown.path)
+        const name = basename(file)
+        try {
+          watcher = watch(dirname(file), { persistent: false }, (_event, filename) => {
+            if (filename === null || filename.toString() === name) changed()
+          })
+          watcher.on('error', () => watcher?.close())
+          // A change made between the preview and this watch is not heard: look once now (an unchanged preview is
+          // not asked again).
+          changed()
+        } catch {
+          watcher = null
+        }
+      },
+      () => undefined,
+    )
+    return () => {
+      stopped = true
+      watcher?.close()
+    }
+  }
+
   return {
     preview,
+    watchPreview,
     execute(call, ctx) {
       const pending = execute(call, ctx)
       running.add(pending)

@@ -30,6 +30,11 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
         <strong>Allow?</strong> <span className="approval-summary">{withCode(request.summary)}</span>
       </div>
       {request.warning && <p className="approval-warning">{request.warning}</p>}
+      {approval.refreshed && request.preview && (
+        <p className="approval-refreshed" role="status">
+          {request.preview.path} changed on disk: this is the change as it would be made now.
+        </p>
+      )}
       {request.preview && <ChangePreview preview={request.preview} />}
       {denying ? (
         <form

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { Entry, EntryBody, PassId } from '../../../src-main/engine/conversation/entries'
 import { unansweredToolUses } from '../../../src-main/engine/conversation/history'
 import type { PassCommit, PlannedPass, SessionLog } from '../../../src-main/engine/loop/ports'
-import { PREVIEW_TIMEOUT_MS, runTurn, STOP_GRACE_MS, type TurnDeps } from '../../../src-main/engine/loop/turn'
+import { PREVIEW_REFRESH_MS, PREVIEW_TIMEOUT_MS, runTurn, STOP_GRACE_MS, type TurnDeps } from '../../../src-main/engine/loop/turn'
 import type { AssistantContentBlock, AssistantMessage, WireRequest } from '../../../src-main/engine/model/wire'
 import type { ModelClient, ModelOutcome, ModelSendOptions } from '../../../src-main/engine/ports'
 import { NO_RULES, type PermissionMode } from '../../../src-main/engine/tools/permissions'
@@ -168,6 +168,68 @@ describe('runTurn', () => {
     const results = log.all.filter((e) => e.kind === 'tool_result')
     expect(results.map((e) => ('change' in e ? e.change : undefined))).toEqual([undefined, preview, undefined])
     expectValid(log)
+  })
+
+  it('makes the preview again when its file changes on disk while the approval waits, and asks again with it until answered', async () => {
+    const first = { path: 'c.ts', created: false, added: 1, removed: 1, hunks: [], omitted: 0, note: null }
+    const second = { ...first, added: 2 }
+    let current = first
+    const tools = recordingTools()
+    tools.executor.preview = async () => current
+    let changed: () => void = () => {}
+    let watching = 0
+    tools.executor.watchPreview = (shown, onChange) => {
+      expect(shown.path).toBe('c.ts')
+      watching++
+      changed = onChange
+      return () => void watching--
+    }
+    const events: Array<{ type: string; request?: unknown }> = []
+    const updates: unknown[] = []
+    let answer!: (a: { kind: 'once' }) => void
+    let asked!: () => void
+    const askedOnce = new Promise<void>((r) => (asked = r))
+    const log = new MemoryLog()
+    const d = deps(scriptedModel([message([use('t1', 'edit_file', { path: 'c.ts', old_string: 'a', new_string: 'b' })])]), tools.executor, log)
+    vi.useFakeTimers()
+    try {
+      const running = runTurn(
+        {
+          ...d,
+          emit: (e) => void events.push(e),
+          approvals: {
+            ask: () => new Promise((resolve) => ((answer = resolve), asked())),
+            update: (_id, request) => (updates.push(request), true),
+          },
+        },
+        { kind: 'message', text: 'go' },
+        new AbortController().signal,
+      )
+      await askedOnce
+      expect(watching).toBe(1)
+      // The user edits the file: several events in a burst make one new preview.
+      current = second
+      changed()
+      changed()
+      await vi.advanceTimersByTimeAsync(PREVIEW_REFRESH_MS)
+      expect(updates).toEqual([expect.objectContaining({ preview: second })])
+      const asks = events.filter((e) => e.type === 'approval_requested')
+      expect(asks.map((e) => (e.request as { preview: unknown }).preview)).toEqual([first, second])
+      // A change that leaves the preview as it is (a touch, a save of the same text) asks nothing again.
+      changed()
+      await vi.advanceTimersByTimeAsync(PREVIEW_REFRESH_MS)
+      expect(updates).toHaveLength(1)
+      answer({ kind: 'once' })
+      await running
+      // Answered: no longer watched, and a late change asks nothing.
+      expect(watching).toBe(0)
+      changed()
+      await vi.advanceTimersByTimeAsync(PREVIEW_REFRESH_MS)
+      expect(updates).toHaveLength(1)
+      expect(tools.calls).toEqual(['edit_file'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('asks without a preview when the preview fails or hangs, and a Stop while it is made ends the turn without asking', async () => {
