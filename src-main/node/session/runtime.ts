@@ -118,6 +118,8 @@ export class SessionRuntime {
   private readonly failedSections = new Set<string>()
   /** One cache pre-warm per idle gap, armed by each pass of the conversation (keep-warm.ts). */
   private readonly keepWarm: KeepWarm
+  /** How many history messages the pass being sent carries; kept as `previousHistoryLength` once it reached the service. */
+  private plannedHistoryLength: number | null = null
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -130,6 +132,10 @@ export class SessionRuntime {
     const defaultMode = deps.preferences?.().defaultMode
     if (stored === '{}' && defaultMode && defaultMode !== this.state.mode) this.state = { ...this.state, mode: defaultMode }
     this.sessionLog = new StoreSessionLog(deps.store, sessionId, deps.clock, (pass) => {
+      // The next pass keeps a breakpoint where this one's conversation ended, if this one reached the service and so
+      // wrote there; after a pass that got no response, its retry keeps the one before it.
+      if (pass.kind === 'main' && this.plannedHistoryLength !== null && reachedService(pass)) this.save({ previousHistoryLength: this.plannedHistoryLength })
+      if (pass.kind === 'main') this.plannedHistoryLength = null
       if (pass.kind === 'main' && pass.status === 'done') {
         this.lastMainPass = pass
         this.keepWarm.passCommitted(pass)
@@ -282,7 +288,7 @@ export class SessionRuntime {
         const previous = this.state.previousHistoryLength
         // The previous pass's last message keeps its breakpoint, so a hit never depends on the 20-block lookback.
         const plan = this.planFor(history, previous > 0 && previous < history.length ? previous - 1 : null, this.maxOutputTokens())
-        this.save({ previousHistoryLength: history.length })
+        this.plannedHistoryLength = history.length
         return { request: renderRequest(plan), plan }
       },
     }
@@ -675,4 +681,12 @@ export class SessionRuntime {
     await this.idle()
     await this.tools.dispose()
   }
+}
+
+/**
+ * Whether a pass reached the model service, and so read and wrote the cache: an attempt answered with a success
+ * status (its stream may have broken later). A refused request (4xx, 5xx) or a connection that failed did not.
+ */
+function reachedService(pass: PassSummary): boolean {
+  return pass.attempts.some((a) => a.firstByteAt !== null && (a.status === null || (a.status >= 200 && a.status < 300)))
 }

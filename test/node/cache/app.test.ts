@@ -141,6 +141,13 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     expect(detail.status).toBe('failed')
     expect(detail.attribution).toMatchObject({ readPath: null, atLimit: true, miss: { tokens: 0 } })
     expect(summary.byCause.find((c) => c.kind === 'no_response')).toMatchObject({ passes: 1 })
+    // The retry keeps a breakpoint where the last pass that reached the service ended (not where the failed one did,
+    // which wrote nothing), so its read never depends on the 20-block lookback.
+    const tagsOf = async (passId: string) => {
+      const d = await call<{ segments: Array<{ path: string; breakpoint: string | null }> }>(app, 'pass.get', { passId })
+      return d.segments.filter((s) => s.path.startsWith('messages') && s.breakpoint !== null).map((s) => `${s.path}:${s.breakpoint}`)
+    }
+    expect(await tagsOf(summary.passes[3]!.passId)).toEqual(['messages[2]:previous_tail', 'messages[4]:newest_tail'])
   })
 
   it('gives the same attribution after a restart, from what the store kept', async () => {

@@ -101,7 +101,9 @@ describe('breakpointReport with an attribution', () => {
 
 describe('the line beside the breakpoint chips', () => {
   it('names the last breakpoint read, or where the attribution found the read, and never says nothing was read beside a read', () => {
-    expect(readThrough('system[1]', 'messages[3].content[0]', 2_000)).toBe('from cache through system[1]')
+    expect(readThrough('system[1]', 'system[1]', 2_000)).toBe('from cache through system[1]')
+    // A retry after a pass that got no response reads past its last breakpoint read, by lookback.
+    expect(readThrough('system[1]', 'messages[3].content[0]', 2_000)).toBe('from cache through messages[3].content[0]')
     // A pre-warm reads by lookback before its only (tail) breakpoint, which it writes.
     expect(readThrough(null, 'messages[12].content[0]', 6_925)).toBe('from cache through messages[12].content[0]')
     expect(readThrough(null, null, 6_925)).toBe('read from cache')

@@ -10,7 +10,7 @@ import type * as monaco from 'monaco-editor'
 import { afterPaint, type Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
 import { READ_ONLY_OPTIONS } from '../../../monaco/options'
-import { blockHeader, breakpointRule, type Shade } from './zones'
+import { blockHeader, breakpointRule, readSplitRule, type Shade } from './zones'
 import type { RequestMode } from '../../../state/inspector'
 
 export interface RequestEditorHandle {
@@ -100,12 +100,18 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
             options: { isWholeLine: true, className: `insp-line-${shade}`, linesDecorationsClassName: `insp-gutter-${shade}` },
           })
       }
+      // Where the read ended: at the last breakpoint read, or past it, at an entry an earlier pass wrote that the
+      // lookback found (a retry, a pre-warm) — then the split gets a line of its own after that block.
       const lastRead = view.breakpoints.marks.filter((k) => k.outcome === 'read').at(-1)
+      const splitOnMark = lastRead !== undefined && lastRead.ordinal === cachedThrough
       for (const mark of view.breakpoints.marks) {
         zonesRef.current.push(
-          zones.addZone({ afterLineNumber: mark.marker.endLine, heightInPx: RULE_PX, showInHiddenAreas: true, ordinal: 1, domNode: breakpointRule(mark, mark === lastRead) }),
+          zones.addZone({ afterLineNumber: mark.marker.endLine, heightInPx: RULE_PX, showInHiddenAreas: true, ordinal: 1, domNode: breakpointRule(mark, splitOnMark && mark === lastRead) }),
         )
       }
+      const splitBlock = splitOnMark || cachedThrough < 0 ? undefined : view.blocks.find((b) => b.ordinal === cachedThrough)
+      const splitAt = splitBlock && lines.get(splitBlock.path)
+      if (splitAt) zonesRef.current.push(zones.addZone({ afterLineNumber: splitAt.endLine, heightInPx: RULE_PX, showInHiddenAreas: true, ordinal: 2, domNode: readSplitRule() }))
     })
     decorationsRef.current?.set(decorations)
     editor.setScrollTop(0)

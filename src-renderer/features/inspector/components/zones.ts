@@ -69,6 +69,18 @@ export function breakpointRule(mark: BreakpointMark<{ blockPath: string | null; 
   return zone(root)
 }
 
+/**
+ * Where a read ended when no breakpoint of this request is there: an entry an earlier request wrote, found by the
+ * lookback (a retry after a pass that got no response, the pass after a pre-warm).
+ */
+export function readSplitRule(): HTMLElement {
+  const root = el('div', 'insp-read-split')
+  root.setAttribute('role', 'separator')
+  root.setAttribute('aria-label', 'The read from cache ended here, at an entry an earlier request wrote')
+  root.append(el('span', 'insp-bp-what', 'read ended here: an entry an earlier request wrote'), el('span', 'insp-bp-split', '▲ from cache · paid ▼'))
+  return zone(root)
+}
+
 export function changeLabel(text: string): HTMLElement {
   const root = el('div', 'insp-diff-mark', text)
   root.setAttribute('role', 'note')

@@ -57,11 +57,13 @@ const TAG_NAMES: Readonly<Record<BreakpointTag, string>> = {
 }
 
 /**
- * Where the read ended, for the line beside the breakpoint chips: at the last breakpoint read, else (a request that
- * read an entry an earlier one wrote, found by lookback before its own breakpoints, as a pre-warm does) where the
- * attribution found it. Never "nothing read" beside a read.
+ * Where the read ended, for the line beside the breakpoint chips: at the last breakpoint read, unless the attribution
+ * found the read went on past it (a request that read an entry an earlier one wrote, found by the lookback: a retry
+ * after a pass that got no response, a pre-warm), then there. Never "nothing read" beside a read.
  */
 export function readThrough(lastReadPath: string | null, attributedReadPath: string | null, readTokens: number): string {
+  // The attribution knows where the read ended; past the last breakpoint read it found an earlier request's entry.
+  if (lastReadPath !== null && attributedReadPath !== null && readTokens > 0 && comparePaths(attributedReadPath, lastReadPath) > 0) return `from cache through ${attributedReadPath}`
   if (lastReadPath !== null) return `from cache through ${lastReadPath}`
   if (readTokens === 0) return 'nothing read from cache'
   return attributedReadPath !== null ? `from cache through ${attributedReadPath}` : 'read from cache'
