@@ -68,6 +68,11 @@ export type CompactionProgress =
 
 export interface CompactionDeps {
   readonly model: ModelClient
+  /**
+   * The id of the session's last answer: a summary request continues that conversation, so the API's cache
+   * diagnostics compare it with that request, as the app's own attribution does. Absent: not compared.
+   */
+  readonly lastMessageId?: () => string | null
   readonly log: Pick<SessionLog, 'commitPass'>
   readonly planner: PrefixPlanner
   readonly clock: Clock
@@ -263,8 +268,10 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
     const queuedAt = deps.clock.now()
     let firstByteAt: number | null = null
     const meter = summaryStreamMeter({ clock: deps.clock, form, nextStream: () => ++streams, emit: (p) => deps.onProgress?.(p) })
+    const previousMessageId = deps.lastMessageId?.() ?? null
     const outcome = await deps.model.send(planned.request, {
       signal,
+      ...(previousMessageId ? { previousMessageId } : {}),
       onEvent: (event) => {
         firstByteAt ??= deps.clock.now()
         deps.onStream?.(event)

@@ -35,6 +35,8 @@ export interface CompactionHost {
   readonly clock: Clock
   readonly model: ModelClient
   readonly log: StoreSessionLog
+  /** The id of the session's last answer, for the summary request's cache diagnostics. */
+  lastMessageId(): string | null
   readonly tools: ToolExecutor
   readonly history: HistoryCache
   state(): SessionState
@@ -156,6 +158,7 @@ export class SessionCompaction {
     const result = await runCompaction(
       {
         model: host.model,
+        lastMessageId: () => host.lastMessageId(),
         log: host.log,
         planner: host.planner(),
         clock: host.clock,

@@ -301,6 +301,7 @@ export class SessionRuntime {
       store: this.deps.store,
       clock: this.deps.clock,
       model: this.deps.endpoint.client,
+      lastMessageId: () => this.lastMainPass?.messageId ?? null,
       log: this.sessionLog,
       tools: this.tools,
       history: this.history,

@@ -27,6 +27,7 @@ interface Pass {
   status: string
   costUsd: number | null
   usage: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number } | null
+  messageId: string | null
 }
 
 describe('manual compaction', () => {
@@ -68,6 +69,10 @@ describe('manual compaction', () => {
     const body = JSON.parse(detail.requestBody)
     expect(body.tools.map((t: { name: string }) => t.name)).toContain('compact')
     expect(isSummaryRequest(body)).toBe(true)
+    // It continues the conversation: the API's cache diagnostics compare it with the last pass, as the attribution
+    // does, and the two agree.
+    expect(body.diagnostics).toEqual({ previous_message_id: before.at(-1)!.messageId })
+    expect((summary as unknown as { attribution: { diagnostics: { disagree: boolean; api: unknown } } }).attribution.diagnostics).toMatchObject({ disagree: false })
 
     // The next pass sends the head first, and the session block was frozen again at the checkpoint.
     expect(checkpoint.reinjected.files).toEqual([{ path: 'README.md', tokens: expect.any(Number), offered: 'content' }])
