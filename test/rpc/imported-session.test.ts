@@ -3,7 +3,7 @@
  * switch is refused with a plain error, and nothing is added to it (no entry, no pass). Continued as a Loupe session,
  * the conversation takes messages again.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -44,6 +44,20 @@ describe('a session imported from a transcript', () => {
     mkdirSync(join(dir, 'spotter'))
     const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'spotter') })
     expect(await app.dispatch('session.create', { projectId: here.id })).toMatchObject({ ok: true })
+  })
+
+  it("writes no file into the folder of Claude Code's transcripts from the Files view, and offers none to create there", async () => {
+    const folder = join(projects, '-home-marco-projects-spotter')
+    const path = join(folder, 'tool_heavy.jsonl')
+    const { projectId } = await call<{ projectId: string }>(app, 'transcripts.import', { path, folder: projects })
+    const listing = await call<{ creatable: Array<{ path: string }> }>(app, 'files.list', { projectId })
+    // Only Loupe's own files (in its home) are offered, none in the logs folder.
+    expect(listing.creatable.map((c) => c.path).filter((p) => !p.startsWith('~') && !p.startsWith('/'))).toEqual([])
+    const created = await app.dispatch('files.create', { projectId, path: 'AGENTS.md' })
+    expect(created).toMatchObject({ ok: false, error: { message: expect.stringContaining('the Files view writes nothing there') } })
+    const saved = await app.dispatch('files.save', { projectId, path: 'AGENTS.md', text: '# x\n', baseSha256: null })
+    expect(saved).toMatchObject({ ok: false })
+    expect(existsSync(join(folder, 'AGENTS.md'))).toBe(false)
   })
 
   it('refuses a message, a retry and a mode switch, and adds nothing to it', async () => {

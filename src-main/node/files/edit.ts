@@ -154,6 +154,7 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   if (!writable && !allowed.read.has(input.path)) throw notListed(input.path)
   const where = await confine(input.path, ctx)
   if (!where.ok) throw new FilesError(where.code, where.message)
+  if (where.scope === 'project' && ctx.projectReadOnly) throw new FilesError('permission_denied', ctx.projectReadOnly)
   let current: { text: string; sha256: string } | null = null
   let unusable: FilesError | null = writable ? null : new FilesError('conflict', `${input.path} is no longer a file the Files view can edit`)
   if (where.exists) {
@@ -196,6 +197,7 @@ const TEMPLATES: Readonly<Record<Creatable['kind'], string>> = {
 /** Creates one of the files the listing offers, with a short starting text; refused if it exists. */
 export async function createFile(ctx: FilesContext, path: string): Promise<OpenedFile> {
   const where = await confined(ctx, path, 'write')
+  if (where.scope === 'project' && ctx.projectReadOnly) throw new FilesError('permission_denied', ctx.projectReadOnly)
   if (where.exists) throw new FilesError('conflict', `${path} already exists: open it instead`)
   if (!where.creatable) throw new FilesError('invalid_input', `${path} is not a file the Files view creates (AGENTS.md or a memory file)`)
   const text = TEMPLATES[where.creatable.kind]

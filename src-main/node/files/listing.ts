@@ -197,8 +197,9 @@ function creatable(gathered: GatheredContext, roots: FileRoots): Creatable[] {
     const path = display(abs)
     if (!found.has(path)) out.push({ path, kind, label })
   }
-  want(join(gathered.root, 'AGENTS.md'), 'instructions', 'Project instructions (AGENTS.md)')
-  if (gathered.memory.project === null) want(join(gathered.root, '.loupe', 'memory.md'), 'project_memory', 'Project memory (.loupe/memory.md)')
+  // A folder that is not a working folder (Claude Code's logs, the proxy's captures) gets nothing new.
+  if (!roots.projectReadOnly) want(join(gathered.root, 'AGENTS.md'), 'instructions', 'Project instructions (AGENTS.md)')
+  if (gathered.memory.project === null && !roots.projectReadOnly) want(join(gathered.root, '.loupe', 'memory.md'), 'project_memory', 'Project memory (.loupe/memory.md)')
   if (gathered.memory.user === null) want(join(roots.loupeHome, 'memory.md'), 'user_memory', 'User memory (every project)')
   want(join(roots.loupeHome, 'AGENTS.md'), 'global_instructions', 'Global instructions (every project)')
   return out

@@ -16,6 +16,11 @@ export interface FileRoots {
   /** Loupe's own folder (global AGENTS.md, user memory). */
   readonly loupeHome: string
   readonly homeDir: string
+  /**
+   * Why nothing in the project folder is written, when it is not a working folder (Claude Code's logs, the proxy's
+   * captures): the Files view then offers nothing to create there and refuses a save there. Absent: writable.
+   */
+  readonly projectReadOnly?: string | null
 }
 
 export type Confined =

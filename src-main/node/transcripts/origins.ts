@@ -108,11 +108,9 @@ export function nameProject(store: Store, projectId: string, name: string): void
 }
 
 /**
- * Why the agent must not work in a project, or null: a project made on import to hold transcripts whose working
- * folder is not on this machine is the folder of Claude Code's logs (store-import.ts projectFor), and the agent would
- * read and edit them there.
+ * Whether a project is a folder of Claude Code's logs: made on import to hold transcripts whose working folder is
+ * not on this machine (store-import.ts projectFor). The agent must not work there, nor the Files view write there.
  */
-export function transcriptFolderProject(store: Store, projectId: string, root: string): string | null {
-  const filed = importedSessions(store).some((s) => s.projectId === projectId && s.ref?.kind === 'claude-code' && dirname(s.ref.path) === root)
-  return filed ? `${root} holds Claude Code's transcripts (imported sessions whose working folder is not on this machine): a new session there would work among its logs. Open the project's own folder in Loupe and start the session there.` : null
+export function isTranscriptFolderProject(store: Store, projectId: string, root: string): boolean {
+  return importedSessions(store).some((s) => s.projectId === projectId && s.ref?.kind === 'claude-code' && dirname(s.ref.path) === root)
 }

@@ -3,13 +3,16 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import { requireLoupeSession, requireRuntime } from './run'
+import { notAWorkingFolder } from './working-folder'
 
 /** The Files view (docs/inspector.md "Files"): every path goes through node/files. */
 export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.create' | 'files.apply'> {
   const context = (projectId: string): FilesContext => {
     const project = services.store.projects.get(projectId)
     if (!project) throw new RpcError('not_found', `No project ${projectId}`)
-    return { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir, dataDir: services.info.dataDir, now: () => services.clock.now() }
+    const holds = notAWorkingFolder(services, projectId, project.root)
+    const projectReadOnly = holds ? `${project.root} holds ${holds}, not a project's files: the Files view writes nothing there. Open the project's own folder in Loupe to edit its instruction files.` : null
+    return { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir, dataDir: services.info.dataDir, now: () => services.clock.now(), projectReadOnly }
   }
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

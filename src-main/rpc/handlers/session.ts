@@ -1,11 +1,10 @@
 import { defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
 import { forgetSessionCache } from '../../node/cache'
-import { capturedRoot } from '../../node/proxy/recorder'
-import { transcriptFolderProject } from '../../node/transcripts/origins'
 import { RpcError } from '../errors'
 import { defaultSessionTitle } from '../../engine/conversation/title'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
+import { notAWorkingFolder } from './working-folder'
 
 type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import'
 
@@ -20,8 +19,8 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     'session.create': ({ projectId, title }) => {
       const project = requireProject(projectId)
       // The agent works in the project's folder: not among Claude Code's logs, nor among the proxy's captures.
-      const refusal = transcriptFolderProject(store, projectId, project.root) ?? (project.root === capturedRoot(services.info.dataDir) ? `${project.root} holds the requests the capture proxy recorded: a new session there would work among them. Open a project folder in Loupe and start the session there.` : null)
-      if (refusal) throw new RpcError('unsupported', refusal)
+      const holds = notAWorkingFolder(services, projectId, project.root)
+      if (holds) throw new RpcError('unsupported', `${project.root} holds ${holds}: a new session there would work among them. Open the project's own folder in Loupe and start the session there.`)
       const now = clock.now()
       const session = store.sessions.create(projectId, title?.trim() || defaultSessionTitle(now), now)
       events.emit('session.created', session)
