@@ -6,6 +6,8 @@ interface SessionsState {
   readonly byProject: Readonly<Record<string, ReadonlyArray<Session>>>
   readonly selectedId: string | null
   readonly error: string | null
+  /** The project the error is about (listing or starting its sessions): shown under that project only; null: any. */
+  readonly errorProjectId: string | null
   /** The session whose name is being edited in the sidebar (double-click, F2, or the palette). */
   readonly renamingId: string | null
   /** The session the delete confirmation asks about. */
@@ -21,13 +23,14 @@ interface SessionsState {
   deleteAsked(id: string): void
   deleteDismissed(): void
   sessionDeleted(id: string): void
-  failed(message: string): void
+  failed(message: string, projectId?: string): void
 }
 
 export const useSessionsStore = create<SessionsState>()((set) => ({
   byProject: {},
   selectedId: null,
   error: null,
+  errorProjectId: null,
   renamingId: null,
   deletingId: null,
   sessionsLoaded: (projectId, sessions) => set((s) => ({ byProject: { ...s.byProject, [projectId]: sessions } })),
@@ -64,7 +67,7 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
       renamingId: s.renamingId === id ? null : s.renamingId,
       deletingId: s.deletingId === id ? null : s.deletingId,
     })),
-  failed: (message) => set({ error: message }),
+  failed: (message, projectId) => set({ error: message, errorProjectId: projectId ?? null }),
 }))
 
 /** The session with this id, in whichever project's list holds it. */

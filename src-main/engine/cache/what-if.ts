@@ -106,7 +106,7 @@ export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: 
     baselineUsd: base.usd,
     whatIfUsd: alt.usd,
     deltaUsd: delta,
-    note: `1h TTL on the tools and system breakpoints: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))} on this session (1h writes cost 2× input, 5m writes 1.25×)`,
+    note: `1h TTL on the tools and system breakpoints: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))} ${delta <= 0 ? '' : 'more '}on this session, replayed alone (1h writes cost 2× input, 5m writes 1.25×)`,
   }
 }
 
@@ -122,6 +122,6 @@ export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: Mo
     note:
       alt.bridgedGaps === 0
         ? 'no idle gap longer than the keep-alive interval: nothing to bridge'
-        : `keep-alive through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'} (${alt.pings} requests): ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}`,
+        : `keep-alive through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'} (${alt.pings} requests): ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}${delta <= 0 ? '' : ' more'}`,
   }
 }

@@ -45,7 +45,7 @@ function mainTool(intent: Intent): string | null {
 
 function thinkingFor(turn: Turn, intent: Intent, plan: string): DraftBlock {
   const asked = turn.request.length > 160 ? `${turn.request.slice(0, 160)}…` : turn.request
-  return { type: 'thinking', thinking: `The user asked: "${asked}". That reads as a ${intent.kind} request. ${plan}` }
+  return { type: 'thinking', thinking: `The user asked: "${asked}". That reads as ${/^[aeiou]/.test(intent.kind) ? 'an' : 'a'} ${intent.kind} request. ${plan}` }
 }
 
 function callBlocks(calls: ReadonlyArray<PlannedCall>, parallel: boolean): DraftBlock[] {

@@ -16,5 +16,5 @@ export function continuedText(fromModel: string | null, model: string): string {
   const above = `Continued in Loupe from here; the conversation above was Claude Code's${fromModel ? `, on ${fromModel}` : ''}.`
   if (!model) return above
   const switched = fromModel !== null && fromModel !== model
-  return `${above} Loupe goes on with ${model}${switched ? ' (the model chosen in Settings)' : ''} and its own system prompt and tools, so its first pass writes the whole conversation to the cache.`
+  return `${above} Loupe goes on with ${model}${switched ? ' (its model for new sessions, set in Settings)' : ''} and its own system prompt and tools, so its first pass writes the whole conversation to the cache.`
 }

@@ -17,7 +17,8 @@ import { nestSessions, type NestedRow } from './nest'
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
   const selectedId = useSessionsStore((s) => s.selectedId)
-  const error = useSessionsStore((s) => s.error)
+  // An error about another project's sessions (a refused new session there) is not shown under this one.
+  const error = useSessionsStore((s) => (s.errorProjectId === null || s.errorProjectId === projectId ? s.error : null))
   // One Tab stop for the whole list (the row last focused while still listed, else the open session, else the
   // first); Up, Down, Home and End move between rows, Enter opens one. A long list is not a long walk with Tab.
   const [current, setCurrent] = useState<string | null>(null)

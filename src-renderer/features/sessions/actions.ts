@@ -8,7 +8,7 @@ import { loadPasses } from '../inspector/data/passes'
 
 export async function loadSessions(projectId: string): Promise<void> {
   const result = await client.request('session.list', { projectId })
-  if (!result.ok) return useSessionsStore.getState().failed(result.error.message)
+  if (!result.ok) return useSessionsStore.getState().failed(result.error.message, projectId)
   // What a session is doing belongs to the chat store, which follows it from the events from here on.
   useChatStore.getState().activityListed(result.value.map((s) => ({ sessionId: s.id, activity: s.activity ?? null })))
   useSessionsStore.getState().sessionsLoaded(projectId, result.value.map(({ activity: _, ...session }) => session))
@@ -18,7 +18,7 @@ export async function loadSessions(projectId: string): Promise<void> {
 export async function createSession(projectId: string): Promise<Session | null> {
   const result = await client.request('session.create', { projectId })
   if (!result.ok) {
-    useSessionsStore.getState().failed(result.error.message)
+    useSessionsStore.getState().failed(result.error.message, projectId)
     return null
   }
   useSessionsStore.getState().sessionCreated(result.value)

@@ -72,7 +72,6 @@ export function draftFacts(draft: DraftView): CardFacts {
 }
 
 export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts: CardFacts; at: number | null; selected: boolean; draft: boolean; onSelect(): void }) {
-  const lost = facts.pins.filter((p) => p.status === 'lost').length
   return (
     <button type="button" className={`cmp-card${selected ? ' selected' : ''}${draft ? ' draft' : ''}`} onClick={onSelect} aria-pressed={selected} data-testid={draft ? 'draft-card' : 'checkpoint-card'}>
       <div className="cmp-card-head">
@@ -91,8 +90,16 @@ export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts
       <div className="cmp-card-meta muted small">
         {facts.trims > 0 ? `${facts.trims} tool result${facts.trims === 1 ? '' : 's'} trimmed (${k(facts.trimmedChars)} chars)` : 'nothing trimmed'}
         {facts.files > 0 && ` · ${facts.files} file${facts.files === 1 ? '' : 's'} offered again`}
-        {facts.pins.length > 0 && ` · pins: ${facts.pins.length - lost} kept${lost ? `, ${lost} lost` : ''}`}
+        {facts.pins.length > 0 && ` · pins: ${pinCounts(facts.pins)}`}
       </div>
     </button>
   )
+}
+
+/** The pins' fates in the words the details use: "1 kept, 1 in the summary, 2 reinjected, 1 lost". */
+const PIN_WORDS: Readonly<Record<string, string>> = { kept: 'kept', in_summary: 'in the summary', reinjected: 'reinjected', lost: 'lost' }
+function pinCounts(pins: ReadonlyArray<{ status: string }>): string {
+  const counts = new Map<string, number>()
+  for (const p of pins) counts.set(p.status, (counts.get(p.status) ?? 0) + 1)
+  return [...counts].map(([status, n]) => `${n} ${PIN_WORDS[status] ?? status.replace(/_/g, ' ')}`).join(', ')
 }
