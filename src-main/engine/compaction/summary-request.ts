@@ -55,7 +55,10 @@ export function prefixSummaryPass(
 
 /**
  * `cut` when the first kept message was produced in this history (since the last checkpoint) and recently enough
- * that the breakpoint its pass wrote is still alive; otherwise `upto`, whose prefix the last pass just refreshed.
+ * that the breakpoint its pass wrote is still alive, and nothing since re-keyed the prefix before it (an instruction
+ * file applied now re-freezes the session block, a model switch changes the cache, a context edit rewrites a
+ * message): that entry was written under the old prefix and cannot be read. Otherwise `upto`, whose prefix the last
+ * pass just refreshed.
  */
 export function chooseForm(input: {
   readonly history: ReadonlyArray<HistoryMessage>
@@ -72,7 +75,13 @@ export function chooseForm(input: {
     if (e.id === firstKept) kept = e
   }
   if (kept === undefined || kept.kind !== 'assistant_message' || kept.seq < checkpointSeq) return 'upto'
+  if (input.entries.some((e) => e.seq > kept!.seq && rekeysPrefix(e))) return 'upto'
   return input.now - kept.at < CUT_PREFIX_TRUST_MS ? 'cut' : 'upto'
+}
+
+/** An entry after which the requests' prefix is not the one earlier passes wrote. */
+function rekeysPrefix(e: Entry): boolean {
+  return (e.kind === 'notice' && e.source === 'instructions') || e.kind === 'model_switched' || e.kind === 'context_edit'
 }
 
 function asText(block: ContentBlock): string | null {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   afterAutoAttempt,
   checkPins,
+  chooseForm,
   contextEntries,
   decideAuto,
   DEFAULT_COMPACTION_SETTINGS,
@@ -76,6 +77,41 @@ describe('findSplit', () => {
     expect(findSplit(history, 4, { kind: 'tool_use', toolUseId: 'toolu_0001' })).toMatchObject({ ok: true, index: 3 })
     expect(findSplit(history, 4, { kind: 'entry', entryId: session.entries.at(-2)!.id })).toMatchObject({ ok: true, clamped: true })
     expect(findSplit(history, 4, { kind: 'entry', entryId: 'nope' })).toMatchObject({ ok: false, code: 'unknown_target' })
+  })
+})
+
+describe('chooseForm', () => {
+  const make = () => {
+    const session = new FakeSession()
+    session.user('first')
+    session.step([{ name: 'read_file', input: { path: 'a' }, result: 'a' }])
+    session.reply('done')
+    session.user('second')
+    session.reply('done again')
+    return session
+  }
+  const form = (session: FakeSession) => {
+    const history = new HistoryCache().fromView(modelView(session.entries))
+    const split = findSplit(history, 1, null)
+    if (!split.ok) throw new Error('no split')
+    return chooseForm({ history, splitIndex: split.index, entries: session.entries, now: session.now })
+  }
+  it('cuts at the split while the pass that wrote there is recent and nothing re-keyed the prefix since', () => {
+    expect(form(make())).toBe('cut')
+  })
+  it('sends the whole history when an instruction file was applied now or the model switched after the kept message', () => {
+    for (const body of [
+      { kind: 'notice', source: 'instructions', level: 'info', text: 'AGENTS.md applied now' },
+      { kind: 'model_switched', model: 'claude-opus-4-6' },
+    ] as const) {
+      const session = make()
+      session.append(body as never)
+      expect(form(session), body.kind).toBe('upto')
+      // A kept message made after it was written under the new prefix: cut again.
+      session.user('third')
+      session.reply('done three')
+      expect(form(session), body.kind).toBe('cut')
+    }
   })
 })
 
