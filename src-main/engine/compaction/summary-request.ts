@@ -75,13 +75,15 @@ export function chooseForm(input: {
     if (e.id === firstKept) kept = e
   }
   if (kept === undefined || kept.kind !== 'assistant_message' || kept.seq < checkpointSeq) return 'upto'
-  if (input.entries.some((e) => e.seq > kept!.seq && rekeysPrefix(e))) return 'upto'
+  const before = new Set(input.history.slice(0, input.splitIndex).flatMap((m) => m.provenance.entryIds))
+  if (input.entries.some((e) => e.seq > kept!.seq && rekeysPrefix(e, before))) return 'upto'
   return input.now - kept.at < CUT_PREFIX_TRUST_MS ? 'cut' : 'upto'
 }
 
-/** An entry after which the requests' prefix is not the one earlier passes wrote. */
-function rekeysPrefix(e: Entry): boolean {
-  return (e.kind === 'notice' && e.source === 'instructions') || e.kind === 'model_switched' || e.kind === 'context_edit'
+/** An entry after which the prefix before the split is not the one earlier passes wrote (`before`: its entries). */
+function rekeysPrefix(e: Entry, before: ReadonlySet<string>): boolean {
+  if (e.kind === 'context_edit') return e.edits.some((edit) => before.has(edit.entryId))
+  return (e.kind === 'notice' && e.source === 'instructions') || e.kind === 'model_switched'
 }
 
 function asText(block: ContentBlock): string | null {

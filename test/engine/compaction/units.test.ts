@@ -113,6 +113,15 @@ describe('chooseForm', () => {
       expect(form(session), body.kind).toBe('cut')
     }
   })
+  it('sends the whole history after a context edit of a message before the split, not of one after it', () => {
+    const session = make()
+    const early = session.entries.find((e) => e.kind === 'tool_result')!
+    const late = session.entries.filter((e) => e.kind === 'assistant_message').at(-1)!
+    session.append({ kind: 'context_edit', source: 'trim-old-tools', edits: [{ entryId: late.id, action: 'replace', content: '[trimmed]', reason: 'old' }] } as never)
+    expect(form(session)).toBe('cut')
+    session.append({ kind: 'context_edit', source: 'trim-old-tools', edits: [{ entryId: early.id, action: 'replace', content: '[trimmed]', reason: 'old' }] } as never)
+    expect(form(session)).toBe('upto')
+  })
 })
 
 describe('settings', () => {
