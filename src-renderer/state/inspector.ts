@@ -9,6 +9,7 @@ import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { PassSummaryView } from '../../src-preload/contract'
 import { liveDeltaApplied, livePassStarted, type LivePass } from '../features/inspector/model/live'
+import { readAttribution } from '../features/inspector/model/attribution'
 
 export type InspectorView = 'request' | 'response' | 'diff'
 export type RequestMode = 'pretty' | 'raw'
@@ -172,7 +173,20 @@ export function selectComparePassId(s: Pick<InspectorState, 'passes' | 'selected
   const index = s.passes.findIndex((p) => p.id === s.selectedPassId)
   if (index <= 0) return null
   const selected = s.passes[index]!
-  // In the project-wide list, "previous" means the previous pass of the same session.
-  for (let i = index - 1; i >= 0; i--) if (s.passes[i]!.sessionId === selected.sessionId) return s.passes[i]!.id
-  return null
+  // In the project-wide list, "previous" means the previous pass of the same session; and one that got a response:
+  // a retry is compared with what the cache last saw, not with the request that failed (the list offers that too).
+  let failed: string | null = null
+  for (let i = index - 1; i >= 0; i--) {
+    const p = s.passes[i]!
+    if (p.sessionId !== selected.sessionId) continue
+    if (!gotNoResponse(p)) return p.id
+    failed ??= p.id
+  }
+  return failed
+}
+
+/** A pass whose request got no response (its attribution says so; before it is attributed, failed without usage). */
+function gotNoResponse(p: PassSummaryView): boolean {
+  const attribution = readAttribution(p.attribution)
+  return attribution ? attribution.noResponse : p.status === 'failed' && p.usage === null
 }

@@ -94,6 +94,15 @@ describe('the inspector store', () => {
     expect(selectComparePassId({ passes, selectedPassId: 'b', compareToPassId: 'b' })).toBe('a')
   })
 
+  it('compares a retry with the pass before the one that got no response, unless that one is chosen', () => {
+    const failed = { ...pass('f', 2), status: 'failed' as const, usage: null, attribution: { cause: { kind: 'no_response', label: 'no response' } } }
+    const passes = [pass('a', 1), failed, pass('r', 3)]
+    expect(selectComparePassId({ passes, selectedPassId: 'r', compareToPassId: null })).toBe('a')
+    expect(selectComparePassId({ passes, selectedPassId: 'r', compareToPassId: 'f' })).toBe('f')
+    // With nothing before it but the failed one, that is what there is to compare with.
+    expect(selectComparePassId({ passes: [failed, pass('r', 3)], selectedPassId: 'r', compareToPassId: null })).toBe('f')
+  })
+
   it('keeps pane sizes apart for each dock side, never below the minimum', () => {
     store().paneResized(900)
     store().dockChosen('bottom')

@@ -145,6 +145,9 @@ function barWords(bar: Bar): string {
   return `pass ${bar.seq} (${bar.kind}) · read ${grouped(bar.read)} · written ${grouped(bar.write)} · paid in full ${grouped(bar.uncached)} · output ${grouped(bar.output)}${bar.costUsd !== null ? ` · ${usd(bar.costUsd)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`
 }
 
+/** The height of the outline a pass with nothing billed gets. */
+const EMPTY_BAR_PX = 10
+
 function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void }) {
   const parts: Array<[string, number]> = [
     ['read', bar.read],
@@ -153,9 +156,12 @@ function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number;
     ['output', bar.output],
   ]
   let base = 0
+  const empty = parts.every(([, value]) => value <= 0)
   return (
     <g className={`cache-bar${bar.kind !== 'main' ? ' side' : ''}${focused ? ' focused' : ''}`} onClick={onFocus} data-pass={bar.passId}>
       <title>{barWords(bar)}</title>
+      {/* A pass with nothing billed (no response) still has a place to point at and click. */}
+      {empty && <rect className="cache-empty" data-testid="cache-empty-bar" x={x} y={y(0) - EMPTY_BAR_PX} width={width} height={EMPTY_BAR_PX} />}
       {parts.map(([name, value]) => {
         if (value <= 0) return null
         const top = y(base + value)

@@ -34,7 +34,7 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
             onChange={(e) => useInspectorStore.getState().compareChosen(e.target.value || null)}
             aria-label="Compare with pass"
           >
-            <option value="">the previous pass</option>
+            <option value="">the previous pass that got a response</option>
             {sameSession.map((p) => (
               <option key={p.id} value={p.id}>
                 pass {p.seq}
