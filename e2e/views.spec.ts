@@ -269,6 +269,8 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
     const shown = (await bytes.boundingBox())!
     expect(shown.height).toBeGreaterThanOrEqual(120)
     expect(shown.y + shown.height).toBeLessThanOrEqual(701)
+    // …and the chat above keeps room for a few messages, not one line.
+    expect((await page.locator('.conversation').boundingBox())!.height).toBeGreaterThanOrEqual(150)
     await page.screenshot({ path: `${SHOTS}/views-inspector-below-1000x700.png` })
     await inspector.getByRole('button', { name: 'Dock beside the chat' }).click()
   } finally {

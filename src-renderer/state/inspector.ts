@@ -34,10 +34,15 @@ export interface InspectorLayout {
 
 /** Sizes the pane never goes below or above, so a remembered layout always leaves room for the chat. */
 export const PANE_MIN_PX = 320
+/** Docked below, the pane may be lower than it may be narrow beside: on a 700 px window both must fit. */
+export const PANE_MIN_HEIGHT_PX = 200
 export const PANE_MAX_FRACTION = 0.8
-/** Room the chat keeps beside (or above) the inspector, so a wide pane never crushes the conversation. */
+/**
+ * Room the chat keeps beside (or above) the inspector, so a wide pane never crushes the conversation: above it,
+ * the header and the message box take about 170 px, and a few messages must still show.
+ */
 export const CHAT_MIN_PX = 420
-export const CHAT_MIN_HEIGHT_PX = 240
+export const CHAT_MIN_HEIGHT_PX = 340
 export const LIST_MIN_PX = 90
 
 interface InspectorState {
@@ -146,7 +151,7 @@ export const useInspectorStore = create<InspectorState>()(
       requestModeChosen: (requestMode) => set({ requestMode }),
       paneResized: (size) =>
         set((s) => {
-          const px = Math.max(PANE_MIN_PX, Math.round(size))
+          const px = Math.max(s.layout.dock === 'right' ? PANE_MIN_PX : PANE_MIN_HEIGHT_PX, Math.round(size))
           return { layout: s.layout.dock === 'right' ? { ...s.layout, paneSize: px } : { ...s.layout, paneHeight: px } }
         }),
       listResized: (height) => set((s) => ({ layout: { ...s.layout, listHeight: Math.max(LIST_MIN_PX, Math.round(height)) } })),

@@ -5,7 +5,7 @@
  */
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useMonaco, type Monaco } from '../../monaco'
-import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_PX, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_HEIGHT_PX, PANE_MIN_PX, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { usePassesOf } from './data/passes'
 import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
@@ -49,7 +49,10 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const space = useSharedSpace(ref)
   const { dock, collapsed } = layout
   // The pane may take most of the space, but the chat keeps room to be read and typed in.
-  const limit = Math.max(PANE_MIN_PX, dock === 'right' ? Math.min(space.width * PANE_MAX_FRACTION, space.width - CHAT_MIN_PX) : Math.min(space.height * PANE_MAX_FRACTION, space.height - CHAT_MIN_HEIGHT_PX))
+  const limit =
+    dock === 'right'
+      ? Math.max(PANE_MIN_PX, Math.min(space.width * PANE_MAX_FRACTION, space.width - CHAT_MIN_PX))
+      : Math.max(PANE_MIN_HEIGHT_PX, Math.min(space.height * PANE_MAX_FRACTION, space.height - CHAT_MIN_HEIGHT_PX))
   const paneSize = Math.min(dock === 'right' ? layout.paneSize : layout.paneHeight, limit)
   const store = useInspectorStore.getState
   const listHeight = passesListHeight(count + (hasLive ? 1 : 0), layout.listHeight, LIST_MIN_PX)

@@ -107,7 +107,7 @@ describe('the inspector store', () => {
     store().paneResized(900)
     store().dockChosen('bottom')
     store().paneResized(100)
-    expect(store().layout).toMatchObject({ dock: 'bottom', paneSize: 900, paneHeight: 320 })
+    expect(store().layout).toMatchObject({ dock: 'bottom', paneSize: 900, paneHeight: 200 })
   })
 
   it('hands a file request to the Files view once', () => {
