@@ -101,6 +101,30 @@ test('chat: an approval whose file changes on disk while it waits shows the chan
   }
 })
 
+test('chat: an "always allow" answer is said where it was given, listed beside the mode, and can be removed', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    await approval.getByRole('button', { name: /^Always allow/ }).click()
+    await expect(app.locator('.note').filter({ hasText: 'Always allowed from now on: edit_file' })).toHaveCount(1)
+    const rules = app.getByRole('button', { name: '1 always allowed' })
+    await expect(rules).toBeVisible()
+    await rules.click()
+    const list = app.getByRole('list', { name: 'Always allowed in this session' })
+    await expect(list).toContainText('edit_file')
+    await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-allow-rules.png' })
+    await list.getByRole('button', { name: /^Stop always allowing edit_file/ }).click()
+    await expect(app.locator('.notice').filter({ hasText: 'No longer always allowed: edit_file' })).toHaveCount(1)
+    await expect(app.getByRole('button', { name: /always allowed$/ })).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: plan mode refuses the edit without asking, and a denied call is explained to the agent', async ({ app }) => {
   const dir = fixtureProject()
   try {

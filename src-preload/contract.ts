@@ -392,6 +392,8 @@ export const SettingsViewSchema = z.object({
 export type SettingsViewData = z.infer<typeof SettingsViewSchema>
 
 const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
+/** The "always allow" rules a session holds (granted from approvals). */
+export const AllowRulesSchema = z.object({ allow: z.array(z.object({ tool: z.string(), pattern: z.string() })) })
 
 // Claude Code transcripts (docs/claude-code-import.md) and the capture proxy (docs/proxy.md).
 
@@ -530,6 +532,12 @@ export const requests = {
     z.object({ sessionId: Id, mode: PermissionModeSchema }).strict(),
     z.object({ mode: PermissionModeSchema }),
     'Switches the permission mode (plan, build, auto); recorded as an entry.',
+  ),
+  'session.rules': request(z.object({ sessionId: Id }).strict(), AllowRulesSchema, 'The "always allow" rules granted in a session, oldest first.'),
+  'session.revokeRule': request(
+    z.object({ sessionId: Id, rule: PermissionRuleInput }).strict(),
+    AllowRulesSchema,
+    'Removes an "always allow" rule: later calls it matched are asked about again. Recorded as a note in the conversation.',
   ),
 
   'run.start': request(

@@ -103,8 +103,11 @@ export type PinBody =
 /** Something the app tells the user in the conversation (never sent to the model). */
 export interface NoticeBody {
   readonly kind: 'notice'
-  /** `instructions`: an edited instruction or memory file was applied now from the Files view. */
-  readonly source: 'compaction' | 'extension' | 'pins' | 'instructions'
+  /**
+   * `instructions`: an edited instruction or memory file was applied now from the Files view. `permissions`: an
+   * "always allow" rule was removed.
+   */
+  readonly source: 'compaction' | 'extension' | 'pins' | 'instructions' | 'permissions'
   readonly level: 'info' | 'warning'
   readonly text: string
 }

@@ -204,6 +204,20 @@ export class SessionRuntime {
     if (entries.length > 0) this.deps.emit({ type: 'loop', event: { type: 'entries_appended', entries } })
   }
 
+  /** The "always allow" rules granted in this session (from approvals answered "always"). */
+  allowRules(): ReadonlyArray<{ readonly tool: string; readonly pattern: string }> {
+    return this.state.rules.allow
+  }
+
+  /** Removes an "always allow" rule; false when the session holds no such rule. Said in the conversation. */
+  revokeRule(rule: { readonly tool: string; readonly pattern: string }): boolean {
+    const allow = this.state.rules.allow.filter((r) => !(r.tool === rule.tool && r.pattern === rule.pattern))
+    if (allow.length === this.state.rules.allow.length) return false
+    this.save({ rules: { ...this.state.rules, allow } })
+    this.appendAndEmit(this.sessionLog.append([{ kind: 'notice', source: 'permissions', level: 'info', text: `No longer always allowed: ${rule.tool} ${rule.pattern}. Such calls are asked about again.` }]))
+    return true
+  }
+
   setMode(mode: PermissionMode): void {
     if (mode === this.state.mode) return
     this.save({ mode })

@@ -25,7 +25,7 @@ export function requireLoupeSession(services: Services, sessionId: string): void
   if (origin === 'captured') throw new RpcError('unsupported', "This session records another agent's requests through the capture proxy and is read-only.")
 }
 
-export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode'> {
+export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode' | 'session.rules' | 'session.revokeRule'> {
   const start = (sessionId: string, input: Parameters<SessionRuntime['start']>[0]) => {
     const runtime = requireRuntime(services, sessionId)
     requireLoupeSession(services, sessionId)
@@ -60,6 +60,13 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       requireLoupeSession(services, sessionId)
       runtime.setMode(mode)
       return { mode: runtime.mode }
+    },
+    'session.rules': ({ sessionId }) => ({ allow: [...requireRuntime(services, sessionId).allowRules()] }),
+    'session.revokeRule': ({ sessionId, rule }) => {
+      const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
+      if (!runtime.revokeRule(rule)) throw new RpcError('not_found', `This session does not always allow ${rule.tool} ${rule.pattern}`)
+      return { allow: [...runtime.allowRules()] }
     },
   }
 }

@@ -12,6 +12,7 @@ import { Conversation } from './Conversation'
 import type { ContinuedFrom } from './continued'
 import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
+import { AllowRules } from './AllowRules'
 
 export interface ChatPaneProps {
   readonly sessionId: string
@@ -67,6 +68,7 @@ export function ChatPane({ sessionId, title, origin, continued, projectId, selec
                 <option value="auto">auto (no questions)</option>
               </select>
             </label>
+            <AllowRules sessionId={sessionId} />
             <span className="model-name" title={chat.model}>
               {modelLabel || chat.model}
             </span>

@@ -95,7 +95,9 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
       case 'memory_saved':
         return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
       case 'approval':
-        return entry.decision === 'denied' ? <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} /> : null
+        if (entry.decision === 'denied') return <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} />
+        // An "always" answer grants a rule: said once, where it was given (the header lists the rules held now).
+        return typeof entry.rule === 'string' ? <Note key={entry.id} text={`Always allowed from now on: ${entry.rule.replace(': ', ' ')}`} /> : null
       case 'todo_updated':
         return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
       case 'turn_failed':

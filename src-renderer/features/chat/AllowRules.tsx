@@ -1,0 +1,81 @@
+/**
+ * The "always allow" rules the session holds, beside the permission mode: granted from an approval ("Always allow
+ * edit_file src/**"), they let later calls through without asking, so they are listed where the mode is and each
+ * can be removed (session.revokeRule; the conversation notes it). Read again whenever an approval is answered.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { client } from '../../platform/client'
+import { useChatStore } from '../../state/chat'
+
+interface Rule {
+  readonly tool: string
+  readonly pattern: string
+}
+
+export function AllowRules({ sessionId }: { sessionId: string }) {
+  const [rules, setRules] = useState<ReadonlyArray<Rule>>([])
+  const [open, setOpen] = useState(false)
+  const toggle = useRef<HTMLButtonElement>(null)
+
+  useEffect(() => {
+    let alive = true
+    const load = () =>
+      void client.request('session.rules', { sessionId }).then((r) => {
+        if (alive && r.ok) setRules(r.value.allow)
+      })
+    load()
+    const off = client.on('approval.answered', (e) => e.sessionId === sessionId && load())
+    return () => {
+      alive = false
+      off()
+    }
+  }, [sessionId])
+
+  // The last rule removed closes the list; the keyboard goes back to the control that opened it, if it is still there.
+  useEffect(() => {
+    if (rules.length === 0 && open) setOpen(false)
+  }, [rules.length, open])
+
+  if (rules.length === 0) return null
+  const remove = async (rule: Rule) => {
+    const result = await client.request('session.revokeRule', { sessionId, rule })
+    if (result.ok) {
+      setRules(result.value.allow)
+      if (result.value.allow.length > 0) toggle.current?.focus()
+    } else useChatStore.getState().failed(sessionId, result.error.message)
+  }
+  return (
+    <span className="allow-rules">
+      <button
+        ref={toggle}
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen((v) => !v)}
+        onKeyDown={(e) => {
+          // Handled: Esc here closes the list, and must not also stop the turn (features/palette/shortcuts.ts).
+          if (e.key === 'Escape' && open) {
+            e.preventDefault()
+            setOpen(false)
+          }
+        }}
+        title="Calls these rules match run without asking"
+      >
+        {rules.length} always allowed
+      </button>
+      {open && (
+        <ul className="allow-rules-list" aria-label="Always allowed in this session">
+          {rules.map((r) => (
+            <li key={`${r.tool}\u0000${r.pattern}`}>
+              <code>
+                {r.tool} {r.pattern}
+              </code>
+              <button type="button" onClick={() => void remove(r)} aria-label={`Stop always allowing ${r.tool} ${r.pattern}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </span>
+  )
+}
