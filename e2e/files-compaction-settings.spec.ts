@@ -138,6 +138,8 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     await app.getByTestId('save-file').click()
     await expect(app.getByTestId('save-status')).toHaveAttribute('data-applied', 'now')
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('npm run lint')
+    // Nothing is left to save: the keyboard goes back to the text, not to the page.
+    await expect.poll(() => app.evaluate(() => document.activeElement?.closest('[data-testid="file-editor"]') !== null && document.activeElement !== null)).toBe(true)
 
     await view(app, 'Chat')
     await send(app, 'list the root')

@@ -32,6 +32,8 @@ export function ChatPane({ sessionId, title, origin, continued, projectId, selec
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
   const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
+  // The simulator answers as a model: the session's model is said beside it, not only on hover.
+  const simulated = useAppStore((s) => s.info?.model.kind === 'simulator')
   const bottom = useRef<HTMLDivElement>(null)
   // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
   // same session's). A session imported from Claude Code or captured by the proxy is read-only.
@@ -70,7 +72,7 @@ export function ChatPane({ sessionId, title, origin, continued, projectId, selec
             </label>
             <AllowRules sessionId={sessionId} />
             <span className="model-name" title={chat.model}>
-              {modelLabel || chat.model}
+              {simulated && chat.model ? `${modelLabel} · ${chat.model}` : modelLabel || chat.model}
             </span>
           </>
         )}

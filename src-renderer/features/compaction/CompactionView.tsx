@@ -114,7 +114,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
             <p className="muted cmp-empty">
               {data.checkpoints.length + data.drafts.length > 0
                 ? 'Open a card to see what the model saw before and after it.'
-                : 'No compaction yet. Compact now (with a focus of your own, or a dry run to read the summary first), or type /compact in the chat; each one shows here with what the model saw before and after it.'}
+                : 'Each compaction shows here with what the model saw before and after it.'}
             </p>
           )}
         </div>

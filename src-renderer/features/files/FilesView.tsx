@@ -194,7 +194,13 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
     return () => clearTimeout(timer)
   }, [session, dirty, open.base.path, open.base.text, open.draft, node])
 
-  const doSave = () => void saveOpenFile(session?.id ?? null, choice)
+  // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
+  // the text instead.
+  const doSave = () =>
+    void saveOpenFile(session?.id ?? null, choice).then(() => {
+      const at = document.activeElement
+      if (at === document.body || (at instanceof HTMLButtonElement && at.disabled)) store().editorFocusRequested(open.base.absPath)
+    })
 
   return (
     <div className="files-editor-pane">

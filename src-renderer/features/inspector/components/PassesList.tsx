@@ -104,7 +104,7 @@ export function PassesList({ height }: { height: number }) {
         <span>tokens</span>
         <span className="num">cost</span>
         <span className="num" title="Time to the first byte of the response / to its end">latency</span>
-        <span title="attempts">×</span>
+        <span title="How many times the request was sent (retries after an error)" aria-label="tries">↻</span>
         <span>cache</span>
       </div>
       <div ref={scrollRef} className="insp-passes-scroll" role="listbox" aria-label="Passes" tabIndex={0} onKeyDown={onKeyDown} data-testid="passes-list" aria-activedescendant={activeRowId}>
