@@ -44,10 +44,12 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByTestId('passes-list').getByTestId('reconstructed-badge')).toHaveCount(4)
   await rows.nth(2).click()
   await expect(page.getByTestId('reconstructed-banner')).toContainText('not wire bytes')
-  // The chat shows the imported conversation; the two calls of its last answer were never answered in it, and say so.
+  // The chat shows the imported conversation to its end: the results of its last answer's two calls, written after
+  // its last request, and the user's interruption after them.
   await expect(page.getByText('start phoenix in background').first()).toBeVisible()
-  await expect(page.locator('.tool-call[data-status="unanswered"]')).toHaveCount(2)
+  await expect(page.locator('.tool-call[data-status="unanswered"]')).toHaveCount(0)
   await expect(page.locator('.tool-call[data-status="waiting"]')).toHaveCount(0)
+  await expect(page.locator('.msg.user').last()).toContainText('[Request interrupted by user]')
   await page.screenshot({ path: 'e2e/screenshots/transcripts-inspector.png' })
 
   // The Cache view gives the transcript's own figures: its recorded usage and the causes it can tell.

@@ -133,3 +133,14 @@ export function reconstructPasses(thread: TranscriptThread): ReadonlyArray<Recon
     return { request, reconstructed: true, messages, start: state.start }
   })
 }
+
+/**
+ * The conversation as it stood at a line (`tipUuid`): the messages a request sent from there would carry. Used for
+ * what the session wrote after its last request (the results of its last calls, an interruption). Null when the
+ * line's chain is broken off or loops.
+ */
+export function conversationAt(thread: TranscriptThread, tipUuid: string): WireMessage[] | null {
+  const state = new ThreadFolder(thread.index).stateAt(tipUuid)
+  if (state === null || state.start.kind === 'broken') return null
+  return [...state.closed.items.slice(0, state.closed.length), ...openPair(state, thread.index)]
+}

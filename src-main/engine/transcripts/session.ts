@@ -21,6 +21,11 @@ export interface TranscriptThread {
   readonly checkpoints: ReadonlyArray<TranscriptCheckpoint>
   /** uuid → line, used to reconstruct what each request carried (thread.ts). */
   readonly index: ThreadIndex
+  /**
+   * The thread's last conversation line in file order (a user or assistant line): where the session ended, which
+   * may be after its last request (the results of its last calls, an interruption). Absent: not known.
+   */
+  readonly tipUuid?: string | null
 }
 
 export interface SubagentSession extends TranscriptThread {
@@ -79,7 +84,9 @@ export function importSession(main: ParsedTranscript, subagentFiles: ReadonlyArr
     cwd ??= r.cwd
     if (r.version !== null && !versions.includes(r.version)) versions.push(r.version)
   }
-  const thread = { kind: 'main' as const, id: sessionId ?? '', requests, checkpoints, index }
+  let tipUuid: string | null = null
+  for (const r of records) if ((r.type === 'user' || r.type === 'assistant') && !r.isSidechain && r.uuid !== null) tipUuid = r.uuid
+  const thread = { kind: 'main' as const, id: sessionId ?? '', requests, checkpoints, index, tipUuid }
   const children: SubagentSession[] = [
     ...inlineSidechains(all, thread),
     ...subagentFiles.map((f) => fileSubagent(f, records, thread)),

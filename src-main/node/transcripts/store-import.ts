@@ -15,7 +15,7 @@ import type { EntryBody } from '../../engine/conversation/entries'
 import type { WireMessage } from '../../engine/model/wire'
 import { attributeRequests } from '../../engine/transcripts/attribution'
 import type { ImportedSession, SubagentSession, TranscriptThread } from '../../engine/transcripts/session'
-import { reconstructPasses, type ReconstructedPass } from '../../engine/transcripts/reconstruct'
+import { conversationAt, reconstructPasses, type ReconstructedPass } from '../../engine/transcripts/reconstruct'
 import { summarizeSession, type SessionSummary } from '../../engine/transcripts/summary'
 import type { PriceFn } from '../../engine/transcripts/totals'
 import { costUsd, findModel } from '../model/models'
@@ -170,6 +170,19 @@ interface CompactionCall {
   readonly costUsd: number
 }
 
+/**
+ * What the transcript holds after the conversation its last request carried and the answer it got (`sent`): the
+ * messages up to the thread's last line, when they go on from `sent` unchanged. Empty otherwise (a rewind, a chain
+ * broken off), so the entries never contradict what was sent.
+ */
+function afterLastRequest(thread: TranscriptThread, sent: ReadonlyArray<WireMessage>): WireMessage[] {
+  if (!thread.tipUuid) return []
+  const whole = conversationAt(thread, thread.tipUuid)
+  if (whole === null || whole.length <= sent.length) return []
+  for (let i = 0; i < sent.length; i++) if (JSON.stringify(whole[i]) !== JSON.stringify(sent[i])) return []
+  return whole.slice(sent.length)
+}
+
 /** Appends the thread's conversation (and its compactions as checkpoints); returns entries and checkpoints written. */
 function writeEntries(store: Store, sessionId: string, thread: TranscriptThread, written: WrittenThread, calls: ReadonlyMap<number, CompactionCall>, now: number): { entries: number; checkpoints: number } {
   const answers = new AnswerIndex(written.passes)
@@ -198,7 +211,8 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
     entries += ids.length
     return ids
   }
-  for (const stretch of stretches(written.passes, thread.checkpoints)) {
+  const all = stretches(written.passes, thread.checkpoints)
+  for (const stretch of all) {
     const last = stretch.lastPass === null ? null : written.passes[stretch.lastPass]!
     let messages: WireMessage[] = last === null ? [] : [...last.messages]
     if (last !== null && last.request.response.length > 0) messages.push({ role: 'assistant', content: last.request.response })
@@ -225,6 +239,8 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
       checkpoints++
     }
     if (last === null) continue
+    // The session may have gone on after its last request: the results of its last calls, an interruption.
+    if (stretch === all.at(-1)) messages.push(...afterLastRequest(thread, messages))
     const ids = append(messageEntries(messages, { passes: written.passes, passIds: written.passIds, answers, fallbackPass: stretch.lastPass! }, lastAt))
     previous = { fromEntryId: ids[0] ?? null, toEntryId: ids.at(-1) ?? null, entries: ids.length, messages: messages.length }
   }

@@ -4,6 +4,7 @@
  * Claude Code's pre-token figure and the summary, subagents are child sessions, and the model's view of the imported
  * session is exactly what the transcript's last request carried plus its answer.
  */
+import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toHistory } from '../../../src-main/engine/conversation/history'
@@ -42,6 +43,28 @@ function comparable(messages: ReadonlyArray<WireMessage>): unknown {
     }),
   }))
 }
+
+/** The file's last user or assistant line of the main conversation, read from the raw JSON: its role, and its texts and tool-result ids. */
+function lastConversationLine(path: string): { role: string; marks: string[] } {
+  let found: { role: string; marks: string[] } = { role: '', marks: [] }
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    if (text.trim() === '') continue
+    let line: { type?: string; isSidechain?: boolean; message?: { content?: unknown } }
+    try {
+      line = JSON.parse(text)
+    } catch {
+      continue
+    }
+    if ((line.type !== 'user' && line.type !== 'assistant') || line.isSidechain) continue
+    const content = Array.isArray(line.message?.content) ? (line.message.content as Array<{ type?: string; text?: string; tool_use_id?: string }>) : []
+    const marks = content.flatMap((b) => (b.type === 'tool_result' && b.tool_use_id ? [b.tool_use_id] : b.type === 'text' && b.text ? [JSON.stringify(b.text).slice(1, 40)] : []))
+    found = { role: line.type, marks }
+  }
+  return found
+}
+
+/** How many messages each fixture's view holds after its last request's conversation and answer. */
+const afterLast = new Map<string, number>()
 
 describe('importing every copied fixture into the store', () => {
   let t: TempStore
@@ -121,15 +144,29 @@ describe('importing every copied fixture into the store', () => {
         }
       })
 
-      it("gives a model view equal to the last request's conversation and its answer", async () => {
+      it("gives a model view of the last request's conversation and its answer, then what the file wrote after it", async () => {
         const r = results.get(f.name)!
         const loaded = await loadSession(f.path)
         if (!loaded.ok) throw new Error(loaded.error.message)
         const last = reconstructPasses(loaded.session).at(-1)!
         const expected: WireMessage[] = [...last.messages, ...(last.request.response.length > 0 ? [{ role: 'assistant' as const, content: last.request.response }] : [])]
         const view = toHistory(t.store.entries.list(r.sessionId)).map((h) => h.message)
-        expect(comparable(view)).toEqual(comparable(expected))
+        expect(comparable(view.slice(0, expected.length))).toEqual(comparable(expected))
+        // Whatever follows is the file's own last lines: the view ends with the last conversation line it holds.
+        const tail = view.slice(expected.length)
+        const ending = lastConversationLine(f.path)
+        if (tail.length > 0) {
+          expect(tail.at(-1)!.role).toBe(ending.role)
+          for (const mark of ending.marks) expect(JSON.stringify(tail.at(-1))).toContain(mark)
+        }
+        afterLast.set(f.name, tail.length)
       })
     })
   }
+})
+
+describe('what a session wrote after its last request', () => {
+  it('is kept on a session that ended with the results of its last calls and an interruption (tool_heavy)', () => {
+    expect(afterLast.get('spotter/tool_heavy.jsonl')).toBeGreaterThan(0)
+  })
 })
