@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp, type App } from '../../src-main/node/app'
-import { call } from '../support/app'
+import { call, turnEnded } from '../support/app'
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'real', 'spotter', 'tool_heavy.jsonl')
 
@@ -89,7 +89,10 @@ describe('a session imported from a transcript', () => {
     mkdirSync(join(dir, 'spotter'))
     const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'spotter') })
     const continued = await call<{ id: string }>(app, 'transcripts.continue', { sessionId, projectId: here.id })
+    // Its history ends with the user's interruption, recorded after the last request: the new message goes on from
+    // it, and the model service takes the request.
+    const ended = turnEnded(app, continued.id)
     expect(await app.dispatch('run.start', { sessionId: continued.id, text: 'what did we do so far?' })).toMatchObject({ ok: true })
-    await call(app, 'run.cancel', { sessionId: continued.id })
+    expect(await ended).toBe('end_turn')
   })
 })
