@@ -8,6 +8,7 @@ import { collectRequests } from '../../engine/transcripts/requests'
 import { importSession, type ImportedSession, type SubagentFile } from '../../engine/transcripts/session'
 import { readTranscriptFile, type ReadErrorKind, type ReadOptions } from './read'
 import type { SessionFileInfo } from './locate'
+import { typedPrompt } from '../../engine/transcripts/typed-prompt'
 
 export type LoadResult =
   | {
@@ -117,8 +118,12 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
     if (r.type === 'summary') title ??= r.summary
     if ('cwd' in r) cwd ??= r.cwd
     if (firstPrompt === null && r.type === 'user' && !r.isMeta && !r.isSidechain && !r.isCompactSummary) {
-      const text = r.content.find((b) => b.type === 'text' && b.text.trim() !== '' && !b.text.trimStart().startsWith('<'))
-      if (text?.type === 'text') firstPrompt = text.text.trim().replace(/\s+/g, ' ').slice(0, 200)
+      for (const b of r.content) {
+        const typed = b.type === 'text' ? typedPrompt(b.text) : null
+        if (typed === null) continue
+        firstPrompt = typed.replace(/\s+/g, ' ').slice(0, 200)
+        break
+      }
     }
     if (!('timestampMs' in r) || r.timestampMs === null) continue
     first = first === null ? r.timestampMs : Math.min(first, r.timestampMs)

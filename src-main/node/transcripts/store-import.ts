@@ -16,6 +16,7 @@ import type { WireMessage } from '../../engine/model/wire'
 import { attributeRequests } from '../../engine/transcripts/attribution'
 import type { ImportedSession, SubagentSession, TranscriptThread } from '../../engine/transcripts/session'
 import { conversationAt, reconstructPasses, type ReconstructedPass } from '../../engine/transcripts/reconstruct'
+import { typedPrompt } from '../../engine/transcripts/typed-prompt'
 import { summarizeSession, type SessionSummary } from '../../engine/transcripts/summary'
 import type { PriceFn } from '../../engine/transcripts/totals'
 import { costUsd, findModel } from '../model/models'
@@ -77,12 +78,15 @@ export class TranscriptImportError extends Error {
 
 const TITLE_CHARS = 60
 
-/** The first thing the user typed (not a command wrapper, caveat or reminder), for a title. */
+/** The first thing the user typed (a slash command with its arguments, not a caveat or reminder), for a title. */
 function firstPrompt(passes: ReadonlyArray<ReconstructedPass>): string | null {
   const first = passes[0]?.messages ?? []
   for (const m of first) {
     if (m.role !== 'user') continue
-    for (const b of m.content) if (b.type === 'text' && b.text.trim() !== '' && !b.text.trimStart().startsWith('<')) return b.text.trim()
+    for (const b of m.content) {
+      const typed = b.type === 'text' ? typedPrompt(b.text) : null
+      if (typed !== null) return typed
+    }
   }
   return null
 }
