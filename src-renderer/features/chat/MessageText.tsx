@@ -66,6 +66,16 @@ function InlineNode({ node }: { node: Inline }): ReactNode {
           <InlineNodes nodes={node.children} />
         </strong>
       )
+    case 'list_item':
+      // Its marker hangs in the margin, so a long item wraps under its text (the line break after it is kept).
+      return (
+        <span className="md-li" style={{ marginLeft: `${node.depth * 1.2}em` }}>
+          <span className="md-li-marker" aria-hidden={node.marker === '•' ? true : undefined}>
+            {node.marker}
+          </span>
+          <InlineNodes nodes={node.children} />
+        </span>
+      )
   }
 }
 

@@ -3,8 +3,8 @@
  * builds HTML, so no text can inject markup):
  *
  * - Markdown in the model's answers, the forms that matter for reading them: fenced code blocks, `inline code`,
- *   **bold**, *italic*, [links](url) (shown as their text: the app opens nothing), `#` headings, and `\*` escapes.
- *   Everything else stays as written.
+ *   **bold**, *italic*, [links](url) (shown as their text: the app opens nothing), `#` headings, list items (`-`,
+ *   `*`, `+`, `1.`, nested by indent) and `\*` escapes. Everything else (tables among them) stays as written.
  * - Claude Code's tags in an imported session's user messages: the slash command the user ran
  *   (`<command-name>/mcp</command-name>` with `<command-message>` and `<command-args>`), what a local command
  *   printed (`<local-command-stdout>`), a `!` shell command and its output (`<bash-input>`, `<bash-stdout>`), the
@@ -20,14 +20,20 @@ export type Inline =
   | { readonly kind: 'em'; readonly children: ReadonlyArray<Inline> }
   | { readonly kind: 'link'; readonly href: string; readonly children: ReadonlyArray<Inline> }
   | { readonly kind: 'heading'; readonly level: number; readonly children: ReadonlyArray<Inline> }
+  /** One line of a list: its marker as shown ("•", "2."), how deep it is nested (0 at the margin). */
+  | { readonly kind: 'list_item'; readonly marker: string; readonly depth: number; readonly children: ReadonlyArray<Inline> }
 
 /** A message is inline pieces (the text keeps its line breaks) and code blocks between them. */
 export type MarkdownNode = Inline | { readonly kind: 'code_block'; readonly lang: string | null; readonly text: string }
 
 /** A fenced block; one left open runs to the end (an answer still streaming). */
 const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
-/** A heading line; a closing run of `#` after a space is dropped ("## C#" keeps its `#`). */
-const HEADING = /^(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/gm
+/**
+ * A heading line (a closing run of `#` after a space is dropped: "## C#" keeps its `#`), or a list item: a bullet
+ * (`-`, `*`, `+`) or a number and a dot, after up to 12 spaces of indent, then a space. `**bold**` at a line's start
+ * is not a bullet (no space after the `*`).
+ */
+const BLOCK_LINE = /^(?:(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?|( {0,12})([-*+]|\d{1,9}\.)[ \t]+(.+?))[ \t]*$/gm
 
 export function parseMarkdown(text: string): MarkdownNode[] {
   const out: MarkdownNode[] = []
@@ -47,9 +53,10 @@ export function parseMarkdown(text: string): MarkdownNode[] {
 function parseLines(text: string): Inline[] {
   const out: Inline[] = []
   let last = 0
-  for (const m of text.matchAll(HEADING)) {
+  for (const m of text.matchAll(BLOCK_LINE)) {
     out.push(...parseInline(text.slice(last, m.index)))
-    out.push({ kind: 'heading', level: m[1]!.length, children: parseInline(m[2]!) })
+    if (m[1] !== undefined) out.push({ kind: 'heading', level: m[1].length, children: parseInline(m[2]!) })
+    else out.push({ kind: 'list_item', marker: /\d/.test(m[4]!) ? m[4]! : '•', depth: Math.floor(m[3]!.length / 2), children: parseInline(m[5]!) })
     last = m.index + m[0].length
   }
   out.push(...parseInline(text.slice(last)))

@@ -61,6 +61,20 @@ describe('parseMarkdown', () => {
     expect(parseMarkdown('# Notes on C# ##')).toEqual([{ kind: 'heading', level: 1, children: [t('Notes on C#')] }])
     expect(parseMarkdown('#hashtag')).toEqual([t('#hashtag')])
   })
+
+  it('reads list items, bulleted or numbered, nested by indent, with their inline markup', () => {
+    expect(parseMarkdown('Steps:\n- read **a.ts**\n  * then `b`\n2. done')).toEqual([
+      t('Steps:\n'),
+      { kind: 'list_item', marker: '•', depth: 0, children: [t('read '), { kind: 'strong', children: [t('a.ts')] }] },
+      t('\n'),
+      { kind: 'list_item', marker: '•', depth: 1, children: [t('then '), { kind: 'code', text: 'b' }] },
+      t('\n'),
+      { kind: 'list_item', marker: '2.', depth: 0, children: [t('done')] },
+    ])
+    // Bold at a line's start, a dash inside a line and a number without a space are not items.
+    expect(parseMarkdown('**bold** start')).toEqual([{ kind: 'strong', children: [t('bold')] }, t(' start')])
+    expect(parseMarkdown('a - b\n3.14 is pi')).toEqual([t('a - b\n3.14 is pi')])
+  })
 })
 
 describe('parseUserText', () => {
