@@ -60,7 +60,7 @@ export interface ResolvedEntries {
 }
 
 const SKIP_WORDS: Record<SkipReason, string> = {
-  outside_allowed_roots: 'its real path is outside the project root and ~/.loupe',
+  outside_allowed_roots: "its real path is outside the project root and Loupe's own folder",
   binary: 'it is a binary file',
   too_large: 'it is larger than 1 MB',
   not_a_file: 'it is not a regular file',

@@ -39,7 +39,7 @@ const WHY: Record<Exclude<UnopenableKind, 'refused'>, string> = {
     'It is larger than 1 MB, the most the prompt builder reads of an instruction or memory file, so no pass sends it and there is no edit to price. Shorten it, or split it into smaller files it imports with @path, in another editor.',
   binary: 'It is a binary file (a NUL byte in its first 8 KB): the prompt builder skips it, and a text editor would damage it.',
   outside:
-    'Its real path, once symbolic links are followed, is outside the project and ~/.loupe: the prompt builder does not read it there, and this view opens only the files the prompt builder reads.',
+    'Its real path, once symbolic links are followed, is outside the project and Loupe\'s own folder: the prompt builder does not read it there, and this view opens only the files the prompt builder reads.',
   not_a_file: 'It is not a regular file (a folder, a device or a socket): the prompt builder skips it.',
   unreadable: 'It could not be read (check its permissions): the prompt builder skips it.',
 }

@@ -9,7 +9,7 @@ describe('unopenable', () => {
     expect(unopenable(node('skipped', 'not read: it is larger than 1 MB'))).toMatchObject({ kind: 'too_large', path: 'AGENTS.md', absPath: '/p/AGENTS.md', why: expect.stringMatching(/larger than 1 MB/) })
     expect(unopenable(node('skipped', 'not read: it is a binary file'))?.kind).toBe('binary')
     expect(unopenable(node('skipped', '@logo.png: not read, it is a binary file'))?.kind).toBe('binary')
-    expect(unopenable(node('skipped', 'not read: its real path is outside the project root and ~/.loupe'))?.kind).toBe('outside')
+    expect(unopenable(node('skipped', 'not read: its real path is outside the project root and Loupe\'s own folder'))?.kind).toBe('outside')
     expect(unopenable(node('skipped', 'not read: it is not a regular file'))?.kind).toBe('not_a_file')
     expect(unopenable(node('skipped', 'not read: it could not be read'))?.kind).toBe('unreadable')
   })
