@@ -79,6 +79,8 @@ interface FilesState {
   saveStarted(): void
   /** The file at `absPath` was saved as `base` (it may no longer be the open one: its draft was left meanwhile). */
   saveFinished(absPath: string, base: OpenedFileView, state: SaveState): void
+  /** The saved note is past: "the next pass sends it" once that pass has gone out. */
+  savedNoteCleared(): void
   /** A draft left for another file is given up. */
   draftDiscarded(absPath: string): void
   saveFailed(message: string): void
@@ -158,6 +160,7 @@ export const useFilesStore = create<FilesState>()(
       priceFailed: (message) => set((s) => ({ price: { ...s.price, loading: false, error: message } })),
       choiceMade: (choice) => set({ choice }),
       saveStarted: () => set({ save: { kind: 'saving' } }),
+      savedNoteCleared: () => set((s) => (s.save.kind === 'saved' ? { save: { kind: 'idle' } } : {})),
       saveFinished: (absPath, base, state) =>
         set((s) => {
           if (s.open?.base.absPath === absPath) return { open: { ...s.open, base, disk: null, minePath: null }, save: state }

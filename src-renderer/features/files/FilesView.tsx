@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState, type PointerEvent } from 'react'
 import type { FileNodeView } from '../../../src-preload/contract'
 import { useMonaco } from '../../monaco'
+import { client } from '../../platform/client'
 import { edited, useFilesStore, type UnsavedDraft } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useSlow } from '../palette/use-slow'
@@ -196,6 +197,13 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.
+  // "Applied now: the next pass sends it" is true until that pass goes out; then the note goes.
+  const appliedNow = save.kind === 'saved' && save.applied === 'now'
+  useEffect(() => {
+    if (!appliedNow || !session) return
+    return client.on('pass.completed', (e) => e.sessionId === session.id && e.pass.kind === 'main' && store().savedNoteCleared())
+  }, [appliedNow, session, store])
+
   const doSave = () =>
     void saveOpenFile(session?.id ?? null, choice).then(() => {
       const at = document.activeElement
