@@ -40,6 +40,13 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     return map
   }, [chat.entries])
   const lastFailure = useMemo(() => retryableFailure(chat.entries), [chat.entries])
+  // A pass's answer is its last assistant message: an imported compaction call's conversation links every message it
+  // carried to its one pass, and only the answer is that pass's to mark.
+  const answers = useMemo(() => {
+    const last = new Map<string, string>()
+    for (const e of chat.entries) if (e.kind === 'assistant_message') last.set(String(e.passId), e.id)
+    return new Set(last.values())
+  }, [chat.entries])
   // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
   // or when a pass chosen in the inspector is among them.
   const [chosenFrom, setChosenFrom] = useState<number | null>(null)
@@ -50,7 +57,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   }, [chat.loaded, chosenFrom, chat.entries.length])
   useEffect(() => {
     if (selectedPassId === null) return
-    const at = chat.entries.findIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
+    const at = chat.entries.findLastIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
     if (at >= 0 && at < shownFrom) setChosenFrom(Math.max(0, at - 10))
   }, [selectedPassId, chat.entries, shownFrom])
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here
@@ -58,7 +65,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   const scrolledTo = useRef<string | null>(null)
   useEffect(() => {
     if (selectedPassId === null || scrolledTo.current === selectedPassId) return
-    const message = document.querySelector(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)
+    const message = [...document.querySelectorAll(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)].at(-1)
     if (!message) return
     scrolledTo.current = selectedPassId
     message.scrollIntoView({ block: 'nearest' })
@@ -78,13 +85,13 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
           <AssistantMessage
             key={entry.id}
             entry={entry}
-            selected={passId === selectedPassId}
+            selected={passId === selectedPassId && answers.has(entry.id)}
             onSelectPass={onSelectPass}
             author={inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(passSources.get(passId) ?? source)}
             results={results}
             runningTools={chat.runningTools}
             recorded={source !== 'loupe'}
-            tabStop={passId === tabStop}
+            tabStop={entry.id === tabStop}
           />
         )
       }
@@ -136,7 +143,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   // One Tab stop for the answers (the chosen one, else the newest); Up and Down move between them (AssistantMessage).
   const tabStop = useMemo(() => {
     const shown = chat.entries.slice(shownFrom).filter((e) => e.kind === 'assistant_message')
-    return (shown.find((e) => e.passId === selectedPassId) ?? shown.at(-1))?.passId ?? null
+    return (shown.findLast((e) => e.passId === selectedPassId) ?? shown.at(-1))?.id ?? null
   }, [chat.entries, shownFrom, selectedPassId])
   return (
     // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
