@@ -17,6 +17,8 @@ export interface PendingApproval {
   readonly request: ApprovalRequestView
   /** Asked again while it waited: its file changed on disk, and the preview shows the change as it would be now. */
   readonly refreshed?: boolean
+  /** The preview it was first asked with (JSON): a file changed back shows that again, and is not "changed". */
+  readonly firstPreview?: string
 }
 
 export interface SessionChat {
@@ -119,7 +121,11 @@ export const useChatStore = create<ChatState>()((set) => {
       update(sessionId, (s) => {
         // Asked again (its preview made again): the card changes where it is, and says why.
         const known = s.approvals.some((a) => a.toolUseId === approval.toolUseId)
-        const approvals = known ? s.approvals.map((a) => (a.toolUseId === approval.toolUseId ? { ...approval, refreshed: true } : a)) : [...s.approvals, approval]
+        const again = (a: PendingApproval): PendingApproval => {
+          const firstPreview = a.firstPreview ?? JSON.stringify(a.request.preview ?? null)
+          return { ...approval, firstPreview, refreshed: JSON.stringify(approval.request.preview ?? null) !== firstPreview }
+        }
+        const approvals = known ? s.approvals.map((a) => (a.toolUseId === approval.toolUseId ? again(a) : a)) : [...s.approvals, approval]
         return { approvals, listedActivity: null }
       }),
     approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId), listedActivity: stillRunning(s) })),

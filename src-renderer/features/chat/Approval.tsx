@@ -9,7 +9,8 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   const approveButton = useRef<HTMLButtonElement>(null)
   const denyButton = useRef<HTMLButtonElement>(null)
   const { request, toolUseId } = approval
-  const rule = request.suggestedRules[0]
+  // A call the preview says will be refused changes nothing: nothing to allow for the future.
+  const rule = request.preview?.refused ? undefined : request.suggestedRules[0]
 
   // An approval is easy to miss: when it appears, the keyboard goes to "Approve once" (Enter approves, Tab reaches
   // the others) — unless the user is busy elsewhere (mayTakeFocus).

@@ -23,11 +23,13 @@ export interface ChatPaneProps {
   readonly projectId: string
   /** A session continued from an imported conversation: how many of its first entries came from it, and its model. */
   readonly continued: ContinuedFrom | null
+  /** The session that started this one (an imported subagent's or compaction call's parent), or null. */
+  readonly parentSessionId?: string | null
   readonly selectedPassId: string | null
   readonly onSelectPass: (passId: string) => void
 }
 
-export function ChatPane({ sessionId, title, origin, continued, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
+export function ChatPane({ sessionId, title, origin, continued, parentSessionId = null, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
@@ -46,9 +48,12 @@ export function ChatPane({ sessionId, title, origin, continued, projectId, selec
     void loadSession(sessionId)
   }, [sessionId])
 
+  // The newest stays in view as the conversation grows, and when the inspector moves or hides (the chat's height
+  // changes under it).
+  const dock = useInspectorStore((s) => `${s.layout.dock}:${s.layout.collapsed}`)
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' })
-  }, [chat.entries.length, chat.streaming, chat.approvals.length])
+  }, [chat.entries.length, chat.streaming, chat.approvals.length, dock])
 
   // Esc stops the running turn when nothing closer takes it: one rule for every view (features/palette/shortcuts.ts).
 
@@ -107,7 +112,8 @@ export function ChatPane({ sessionId, title, origin, continued, projectId, selec
           {source === 'transcript' ? (
             <>
               This session was imported from Claude Code: Loupe shows it as recorded and cannot add to it.
-              <ContinueButton sessionId={sessionId} projectId={projectId} />
+              {/* A subagent's or a compaction call's conversation is part of its parent's: the parent is what goes on. */}
+              {!parentSessionId && <ContinueButton sessionId={sessionId} projectId={projectId} />}
             </>
           ) : (
             "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot add to it."

@@ -66,7 +66,7 @@ export function AppShell() {
             <CacheView sessionId={session.id} />
           ) : (
             <div className={`workspace dock-${dock}`}>
-              <ChatPane key={session.id} sessionId={session.id} title={session.title} origin={session.origin ?? null} continued={session.continued ? { inherited: session.continued.inherited, fromModel: session.continued.fromModel ?? null } : null} projectId={project.id} selectedPassId={selectedPassId} onSelectPass={selectPass} />
+              <ChatPane key={session.id} sessionId={session.id} title={session.title} origin={session.origin ?? null} continued={session.continued ? { inherited: session.continued.inherited, fromModel: session.continued.fromModel ?? null } : null} parentSessionId={session.parentSessionId ?? null} projectId={project.id} selectedPassId={selectedPassId} onSelectPass={selectPass} />
               <InspectorPane sessionId={session.id} />
             </div>
           )}

@@ -14,6 +14,10 @@ describe('passOutcome', () => {
     expect(passOutcome(pass(usage(1000, 1500)), pass(usage(2000, 500)))).toEqual({ kind: 'partial', label: 'partial', cause: NOT_ATTRIBUTED })
     expect(passOutcome(pass(usage(0, 2500)), pass(usage(2000, 500)))).toEqual({ kind: 'miss', label: 'miss', cause: NOT_ATTRIBUTED })
   })
+  it('a hit that wrote more than it read says "written": it read all it could, but was mostly written', () => {
+    expect(passOutcome(pass(usage(2503, 49_800), { outcome: 'full', cause: { kind: 'none', label: 'only the new tail paid' } }), null)).toEqual({ kind: 'first', label: 'written', cause: 'only the new tail paid' })
+    expect(passOutcome(pass(usage(17_800, 122_000)), pass(usage(10_000, 2_000))).label).toBe('written')
+  })
   it('a first pass that wrote is "written", one that neither read nor wrote is "not cached"', () => {
     expect(passOutcome(pass(usage(0, 2500)), null).kind).toBe('first')
     expect(passOutcome(pass(usage(0, 0, 900)), null).kind).toBe('not_cached')

@@ -34,6 +34,15 @@ export function attributionCause(attribution: unknown): string | null {
 }
 
 export function passOutcome(pass: PassLike, previous: PassLike | null): PassOutcome {
+  const outcome = outcomeOf(pass, previous)
+  // A hit that wrote more than it read (a continued conversation's first pass, a compaction call) read all it could,
+  // but "hit" would say the pass was mostly cached: it says "written" instead, with the same cause.
+  const u = pass.usage
+  if (outcome.kind === 'hit' && u && u.cache_creation_input_tokens > u.cache_read_input_tokens) return { kind: 'first', label: 'written', cause: outcome.cause }
+  return outcome
+}
+
+function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   const cause = attributionCause(pass.attribution)
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
   if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }

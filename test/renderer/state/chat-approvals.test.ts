@@ -1,0 +1,22 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { useChatStore, type PendingApproval } from '../../../src-renderer/state/chat'
+
+const preview = (added: number) => ({ path: 'greet.ts', created: false, added, removed: 1, hunks: [], omitted: 0, note: null })
+const asked = (added: number): PendingApproval => ({ toolUseId: 't1', request: { tool: 'edit_file', summary: 'Edit greet.ts', suggestedRules: [], preview: preview(added) } as never })
+const store = () => useChatStore.getState()
+const card = () => store().bySession.s1!.approvals
+
+describe('an approval asked again with a new preview', () => {
+  beforeEach(() => store().sessionForgotten('s1'))
+
+  it('changes in place and says its file changed, until the file is back as it was first shown', () => {
+    store().approvalRequested('s1', { toolUseId: 't0', request: { tool: 'bash', summary: 'Run ls', suggestedRules: [] } as never })
+    store().approvalRequested('s1', asked(1))
+    expect(card().map((a) => [a.toolUseId, a.refreshed ?? false])).toEqual([['t0', false], ['t1', false]])
+    store().approvalRequested('s1', asked(2))
+    expect(card().map((a) => [a.toolUseId, a.refreshed ?? false])).toEqual([['t0', false], ['t1', true]])
+    // The file changed back: the card shows what it first showed, and no longer says it changed.
+    store().approvalRequested('s1', asked(1))
+    expect(card()[1]).toMatchObject({ toolUseId: 't1', refreshed: false })
+  })
+})
