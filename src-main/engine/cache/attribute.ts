@@ -198,7 +198,7 @@ export function attribute(input: AttributeInput): PassAttribution {
   const outcome: CacheOutcome =
     readTokens === 0 ? 'miss' : limit.position >= 0 && readPosition >= limit.position ? 'full' : limit.position < 0 && readTokens > 0 ? 'full' : 'partial'
   const cause: MissCause = !reached
-    ? { kind: 'no_response', label: 'no response: the request never reached the model service, so it read and wrote nothing' }
+    ? { kind: 'no_response', label: 'no response: the model service refused the request or could not be reached, so it read and wrote nothing' }
     : agrees === false
       ? unexplained(walk, predicted, actualSplit!, actualPosition)
       : findCause({ walk, context, previous, state, now, readPosition, limit, scale, model, pass, describe: input.describeEntries, clock: input.clock ?? utcClock })

@@ -98,8 +98,9 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
       write5m += a.actual.tokens.write5m
       write1h += a.actual.tokens.write1h
       uncached += a.actual.tokens.uncached
-      // A read beyond the computed limit means the limit was too strict; the share never claims less than was read.
-      limitRead += Math.min(Math.max(a.limit.tokens, a.actual.tokens.read), a.actual.tokens.total)
+      // A pass at its limit read what it could (the limit's tokens are estimates, a few off the billed count); one
+      // that read beyond the computed limit shows the limit was too strict. The share never claims less than was read.
+      limitRead += a.atLimit ? a.actual.tokens.read : Math.min(Math.max(a.limit.tokens, a.actual.tokens.read), a.actual.tokens.total)
       actualUsd = addUsd(actualUsd, a.miss.actualUsd)
       bestUsd = addUsd(bestUsd, a.miss.bestUsd)
       missTokens += a.miss.tokens

@@ -139,6 +139,10 @@ export class SessionRuntime {
       if (pass.kind === 'main' && pass.status === 'done') {
         this.lastMainPass = pass
         this.keepWarm.passCommitted(pass)
+      } else if (pass.kind === 'main' && !reachedService(pass) && this.lastMainPass) {
+        // A pass that got no response cancelled the gap's pre-warm as it went out, yet touched no entry: the gap
+        // since the last answered pass goes on, so its pre-warm is planned again (sent if it is still in time).
+        this.keepWarm.passCommitted(this.lastMainPass)
       }
       deps.emit({ type: 'pass', pass })
     }, (err) => deps.log.warn('cache attribution failed', { sessionId, error: err instanceof Error ? err.stack : String(err) }))

@@ -3,7 +3,6 @@
  * a Claude Code transcript imported into the store, or the capture proxy's session for one client. The session
  * repository knows only Loupe's own columns; the importer and the proxy read and write these through here.
  */
-import { dirname } from 'node:path'
 import type { Store } from '../store'
 
 export type SessionOrigin = 'loupe' | 'transcript' | 'captured'
@@ -105,12 +104,4 @@ export function childSessions(store: Store, parentSessionId: string): SessionOri
 /** Gives a project a readable name (a project made for a transcript folder is named after the session's cwd). */
 export function nameProject(store: Store, projectId: string, name: string): void {
   store.db.prepare('UPDATE projects SET name = ? WHERE id = ?').run(name, projectId)
-}
-
-/**
- * Whether a project is a folder of Claude Code's logs: made on import to hold transcripts whose working folder is
- * not on this machine (store-import.ts projectFor). The agent must not work there, nor the Files view write there.
- */
-export function isTranscriptFolderProject(store: Store, projectId: string, root: string): boolean {
-  return importedSessions(store).some((s) => s.projectId === projectId && s.ref?.kind === 'claude-code' && dirname(s.ref.path) === root)
 }

@@ -2,6 +2,7 @@ import { ProxyController, ProxyError } from '../../node/proxy/controller'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
+import { projectView } from './working-folder'
 
 /**
  * The capture proxy switch. The proxy lives as long as the host process; its recorded passes reach the renderer as
@@ -20,7 +21,7 @@ export function proxyHandlers(services: Services): Pick<Handlers, 'proxy.start' 
     onSessionCreated: (session) => {
       // The captured project may be new too (the first client ever recorded): every window lists it first.
       const project = services.store.projects.get(session.projectId)
-      if (project) events.emit('project.opened', project)
+      if (project) events.emit('project.opened', projectView(services, project))
       events.emit('session.created', session)
     },
     onPassRecorded: (sessionId, pass) => events.emit('pass.completed', { sessionId, pass: pass as never }),

@@ -4,6 +4,7 @@ import { TranscriptImportError } from '../../node/transcripts/store-import'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
+import { projectView } from './working-folder'
 
 type TranscriptRequests = 'transcripts.list' | 'transcripts.import' | 'transcripts.importAll' | 'transcripts.totals' | 'transcripts.continue'
 
@@ -30,7 +31,7 @@ export function transcriptHandlers(services: Services): Pick<Handlers, Transcrip
   const announce = (imported: ReadonlyArray<{ readonly status: string; readonly sessionId: string; readonly projectId: string }>) => {
     for (const projectId of new Set(imported.map((i) => i.projectId))) {
       const project = store.projects.get(projectId)
-      if (project) events.emit('project.opened', project)
+      if (project) events.emit('project.opened', projectView(services, project))
     }
     for (const i of imported) {
       const session = i.status === 'unchanged' ? null : store.sessions.get(i.sessionId)

@@ -69,7 +69,6 @@ export function CacheView({ sessionId }: { sessionId: string }) {
       <div className="view-page cache" data-testid="cache-view">
         <header className="view-head">
           <h1>Cache</h1>
-        <SessionLabel sessionId={sessionId} />
           <SessionLabel sessionId={sessionId} />
           {slow && <span className="muted">Attributing the passes…</span>}
         </header>
@@ -252,7 +251,7 @@ function causeText(b: Bar): string {
 function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
   // A cold start is not a miss anything could have avoided.
   const misses = bars.filter(isFlaggedMiss)
-  if (misses.length === 0) return <p className="muted small">No miss: every pass after the first read what the one before it left.</p>
+  if (misses.length === 0) return <p className="muted small">No miss: every pass after the first read all it could of what the passes before it left.</p>
   return (
     <ul className="cache-misses">
       {misses.map((b) => (

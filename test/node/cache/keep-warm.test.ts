@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KEEP_WARM_DELAY_MS, type PassAttribution } from '../../../src-main/engine/cache'
 import type { App } from '../../../src-main/node/app'
 import type { PassSummary } from '../../../src-main/node/store/passes'
+import type { FaultPlan } from '../../../src-main/simulator/faults'
 import { manualClock, manualScheduler } from './harness'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
@@ -20,10 +21,21 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
   let scheduler: ReturnType<typeof manualScheduler>
   let sessionId: string
 
+  /** Set to answer the next Messages request with a 500 (the pass then gets no response). */
+  let failNext = false
+  const faults: FaultPlan = {
+    next: ({ method, path }) => {
+      if (method !== 'POST' || !path.startsWith('/v1/messages') || path.includes('count_tokens') || !failNext) return null
+      failNext = false
+      return { kind: 'server_error' }
+    },
+  }
+
   beforeEach(async () => {
     clock = manualClock()
     scheduler = manualScheduler(clock)
-    rig = await simulatorApp({ seed: 'keep-warm', clock, scheduler })
+    failNext = false
+    rig = await simulatorApp({ seed: 'keep-warm', clock, scheduler, faults })
     app = rig.app
     const root = join(rig.dir, 'shop')
     mkdirSync(root)
@@ -130,6 +142,24 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     expect(warm).toMatchObject({ kind: 'keep_warm', status: 'done' })
     expect(warm!.costUsd).toBeGreaterThan(0)
     expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(1)
+  })
+
+  it('plans the gap\'s pre-warm again after a pass that got no response, which touched no entry', async () => {
+    await turn('read README.md')
+    const last = passes().at(-1)!
+    await scheduler.advance(2 * 60_000, settle)
+    // A message goes out and fails: its pass cancelled the planned pre-warm as it went out.
+    failNext = true
+    const failed = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'read AGENTS.md' })
+    expect(await failed).not.toBe('end_turn')
+    expect(passes().at(-1)).toMatchObject({ kind: 'main', status: 'failed', usage: null })
+    // Planned again from the last answered pass, and sent when that one's entry would have expired.
+    expect(scheduler.pending).toBe(1)
+    await scheduler.advanceTo(last.attempts.at(-1)!.startedAt + 10 * 60_000, settle)
+    const warm = passes().filter((p) => p.kind === 'keep_warm')
+    expect(warm).toHaveLength(1)
+    expect(warm[0]!.queuedAt).toBe(last.attempts.at(-1)!.startedAt + KEEP_WARM_DELAY_MS)
   })
 
   it('sends nothing when the setting is off, and the pass after the gap misses', async () => {

@@ -78,7 +78,7 @@ describe('breakpointReport with an attribution', () => {
     const attribution = readAttribution({
       outcome: 'miss',
       readPath: null,
-      cause: { kind: 'no_response', label: 'no response: the request never reached the model service, so it read and wrote nothing' },
+      cause: { kind: 'no_response', label: 'no response: the model service refused the request or could not be reached, so it read and wrote nothing' },
       prediction: { readPath: 'messages[4].content[0]', breakpoints: [{ path: 'system[0]', action: 'read' }, { path: 'messages[6].content[1]', action: 'write' }], tokens: { write5m: 10, write1h: 0 } },
       actual: null,
     })

@@ -113,9 +113,14 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
     if (lastMain && lastMain.model !== b.model && !markers.some((m) => m.kind === 'model_switch' && m.beforeIndex === i)) {
       markers.push({ kind: 'model_switch', beforeIndex: i, at: b.at, label: `model: ${lastMain.model} → ${b.model}` })
     }
-    if (i > 0) {
-      const gap = b.at - (passes[i - 1]!.doneAt ?? bars[i - 1]!.at)
-      if (gap > ttlMs) markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `idle ${minutes(gap)} (longer than the ${minutes(ttlMs)} TTL)` })
+    // Idle since the last pass that got a response: one that got none (a refused key, a lost connection) touched
+    // no cache entry, so it does not end the gap.
+    let j = i - 1
+    while (j >= 0 && (passes[j]!.usage === null || bars[j]!.cause === 'no_response')) j--
+    if (j >= 0) {
+      const gap = b.at - (passes[j]!.doneAt ?? bars[j]!.at)
+      const since = j < i - 1 ? ' since the last pass that got a response' : ''
+      if (gap > ttlMs) markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `idle ${minutes(gap)}${since} (longer than the ${minutes(ttlMs)} TTL)` })
     }
     lastMain = b
   })

@@ -125,6 +125,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
  */
 function markWords(attribution: unknown, removed: boolean): string {
   const a = readAttribution(attribution)
+  if (a?.noResponse) return removed ? 'not sent in this pass; this request got no response, so it read nothing' : 'first change; this request got no response, so it read nothing'
   if (a?.outcome === 'full') return removed ? 'not sent in this pass; everything before it was read from the cache' : 'new since the pass before'
   if (a?.outcome === 'miss') return removed ? 'first change: not sent in this pass; nothing was read from the cache' : 'first change; nothing was read from the cache'
   return removed ? 'not sent in this pass: this is where the cache stopped' : 'this is where the cache stopped'
