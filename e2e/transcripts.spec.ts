@@ -65,6 +65,13 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByRole('button', { name: 'Compact now' })).toHaveCount(0)
   await expect(page.getByLabel('Fact to pin')).toHaveCount(0)
 
+  // Its folder is Claude Code's logs: the Files view offers nothing to create in it, and the sidebar no new session.
+  await page.getByRole('tab', { name: 'Files' }).click()
+  await expect(page.getByText('No instruction file here.')).toBeVisible()
+  await expect(page.getByRole('button', { name: /Project instructions/ })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: '+ New session' })).toHaveCount(0)
+  await expect(page.locator('.sessions-note')).toHaveAttribute('title', /Claude Code's transcripts/)
+
   // Its working folder (/home/marco/projects/spotter) is not on this machine, so it cannot be continued where the
   // import filed it (among the transcripts): the chat offers the projects that are open instead.
   const work = mkdtempSync(join(tmpdir(), 'loupe-e2e-continue-'))
@@ -183,9 +190,9 @@ test('starts the capture proxy, and a request sent through it becomes a captured
   // Its chat has no conversation, and says where the requests are instead of inviting a message.
   await expect(page.getByRole('region', { name: 'Session' })).toContainText('the captured requests are in the inspector')
   await expect(page.getByText('Ask the agent about this project.')).toHaveCount(0)
-  // No new session is started among the captured requests.
-  await page.getByRole('button', { name: '+ New session' }).click()
-  await expect(page.getByRole('alert').filter({ hasText: 'capture proxy' })).toBeVisible()
+  // No new session is started among the captured requests: the sidebar offers none, and says why on hover.
+  await expect(page.getByRole('button', { name: '+ New session' })).toHaveCount(0)
+  await expect(page.locator('.sessions-note')).toHaveAttribute('title', /requests the capture proxy recorded/)
   await page.screenshot({ path: 'e2e/screenshots/transcripts-proxy.png' })
 })
 

@@ -32,6 +32,11 @@ export const ProjectSchema = z.object({
   root: z.string(),
   createdAt: z.number(),
   lastOpenedAt: z.number(),
+  /**
+   * What the folder holds when it is not a working folder ("Claude Code's transcripts …", "the requests the capture
+   * proxy recorded"): no session starts there and the Files view writes nothing there. Absent: a working folder.
+   */
+  notWorkingFolder: z.string().optional(),
 })
 export type Project = z.infer<typeof ProjectSchema>
 

@@ -35,6 +35,9 @@ describe('a session imported from a transcript', () => {
     // Its working folder is not on this machine: the session was filed under its transcript's folder.
     const created = await app.dispatch('session.create', { projectId })
     expect(created).toEqual({ ok: false, error: { code: 'unsupported', message: expect.stringContaining("holds Claude Code's transcripts") } })
+    // The project says so, so a window offers no new session there.
+    const listed = await call<Array<{ id: string; notWorkingFolder?: string }>>(app, 'project.list', {})
+    expect(listed.find((p) => p.id === projectId)?.notWorkingFolder).toMatch(/^Claude Code's transcripts/)
     expect(await call<unknown[]>(app, 'session.list', { projectId })).toHaveLength(1)
 
     mkdirSync(join(dir, '.home', 'captured'), { recursive: true })
@@ -42,7 +45,8 @@ describe('a session imported from a transcript', () => {
     expect(await app.dispatch('session.create', { projectId: captured.id })).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringContaining('capture proxy') } })
     // A project of the user's own takes sessions as before.
     mkdirSync(join(dir, 'spotter'))
-    const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'spotter') })
+    const here = await call<{ id: string; notWorkingFolder?: string }>(app, 'project.open', { path: join(dir, 'spotter') })
+    expect(here.notWorkingFolder).toBeUndefined()
     expect(await app.dispatch('session.create', { projectId: here.id })).toMatchObject({ ok: true })
   })
 

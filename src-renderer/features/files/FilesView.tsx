@@ -10,6 +10,7 @@ import { useMonaco } from '../../monaco'
 import { client } from '../../platform/client'
 import { edited, useFilesStore, type UnsavedDraft } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
+import { useProjectsStore } from '../../state/projects'
 import { useSlow } from '../palette/use-slow'
 import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
 import { FileTree } from './components/FileTree'
@@ -50,6 +51,10 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const fileRequest = useInspectorStore((s) => s.fileRequest)
   // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
   const note = useUnopenableStore((s) => s.file)
+  // A folder of Claude Code's logs or of the proxy's captures: its own files are shown, never written (the main
+  // process refuses a save there too); Loupe's own files (user memory, global instructions) stay editable.
+  const project = useProjectsStore((s) => s.projects.find((p) => p.id === projectId) ?? null)
+  const holds = project?.notWorkingFolder && open && listing && open.base.absPath.startsWith(`${listing.root}/`) ? project.notWorkingFolder : null
 
   useEffect(() => {
     void loadListing(projectId)
@@ -110,7 +115,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
         {note ? (
           <UnopenableNote file={note} />
         ) : open ? (
-          <OpenFileEditor session={session} node={node} />
+          <OpenFileEditor session={session} node={node} holds={holds ?? null} />
         ) : (
           <div className="view-empty">
             <h2>Pick a file to edit</h2>
@@ -178,7 +183,8 @@ function TreeSplitter({ width }: { width: number }) {
 
 const focusTaken = () => useFilesStore.getState().editorFocusRequested(null)
 
-function OpenFileEditor({ session, node }: { session: { id: string; title: string } | null; node: FileNodeView | null }) {
+/** `holds`: what the project's folder holds when it is not a working folder; its files are then shown, not saved. */
+function OpenFileEditor({ session, node, holds }: { session: { id: string; title: string } | null; node: FileNodeView | null; holds: string | null }) {
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
   const price = useFilesStore((s) => s.price)
@@ -225,17 +231,28 @@ function OpenFileEditor({ session, node }: { session: { id: string; title: strin
             Revert
           </button>
         )}
-        <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null} onClick={doSave} data-testid="save-file">
-          {saving ? 'Saving…' : !session ? 'Save' : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
-        </button>
+        {!holds && (
+          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null} onClick={doSave} data-testid="save-file">
+            {saving ? 'Saving…' : !session ? 'Save' : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
+          </button>
+        )}
       </div>
+      {holds && (
+        <p className="files-read-only muted small" role="note" data-testid="files-read-only">
+          Shown, not edited: this folder holds {holds}, not a project&apos;s files, and Loupe writes nothing in it.
+        </p>
+      )}
       {open.disk && monaco ? (
         // Keyed by the file and the disk's version: another file's merge (or a newer change) starts from its own text.
         <MergePanel key={`${open.base.absPath}\n${open.disk.sha256 ?? 'missing'}`} />
       ) : (
         <>
-          {monaco ? <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={doSave} label={`Edit ${open.base.path}`} testId="file-editor" takeFocus={takeFocus} onFocused={focusTaken} /> : <p className="muted">Loading the editor…</p>}
-          <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />
+          {monaco ? (
+            <MarkdownEditor monaco={monaco} value={open.draft} onChange={(t) => store().draftEdited(t)} onSave={holds ? undefined : doSave} label={`${holds ? 'Read' : 'Edit'} ${open.base.path}`} testId="file-editor" takeFocus={takeFocus} onFocused={focusTaken} readOnly={holds !== null} />
+          ) : (
+            <p className="muted">Loading the editor…</p>
+          )}
+          {!holds && <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (

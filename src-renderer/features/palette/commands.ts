@@ -101,7 +101,8 @@ export function buildCommands(): Command[] {
     if (viewBlocked(v.id, openNow()) === null) out.push({ id: `view.${v.id}`, group: 'View', label: `Go to ${v.label}`, keys: `Alt+${v.key}`, run: () => showView(v.id) })
   }
 
-  if (project) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
+  // A folder of Claude Code's logs or of the proxy's captures takes no session of its own.
+  if (project && !project.notWorkingFolder) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
   if (sessionId && openNow().hasSession) {
     const sessions = useSessionsStore.getState()

@@ -9,6 +9,7 @@ import { createPortal } from 'react-dom'
 import type { Session } from '../../../src-preload/contract'
 import { useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
+import { useProjectsStore } from '../../state/projects'
 import { startSession } from '../palette/commands'
 import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
@@ -16,6 +17,7 @@ import { nestSessions, type NestedRow } from './nest'
 
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
+  const holds = useProjectsStore((s) => s.projects.find((p) => p.id === projectId)?.notWorkingFolder ?? null)
   const selectedId = useSessionsStore((s) => s.selectedId)
   // An error about another project's sessions (a refused new session there) is not shown under this one.
   const error = useSessionsStore((s) => (s.errorProjectId === null || s.errorProjectId === projectId ? s.error : null))
@@ -43,9 +45,16 @@ export function SessionList({ projectId }: { projectId: string }) {
   }
   return (
     <div className="sessions">
-      <button className="new-session" onClick={() => void startSession(projectId)}>
-        + New session
-      </button>
+      {holds ? (
+        // Claude Code's logs, the proxy's captures: the sessions listed are theirs, and Loupe starts none here.
+        <p className="muted small sessions-note" title={`This folder holds ${holds}: Loupe starts no session of its own here.`}>
+          Recorded sessions only
+        </p>
+      ) : (
+        <button className="new-session" onClick={() => void startSession(projectId)}>
+          + New session
+        </button>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}

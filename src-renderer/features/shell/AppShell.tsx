@@ -59,7 +59,10 @@ export function AppShell() {
           ) : !project ? (
             <EmptyState title="Open a project to begin" hint="Type a folder path in the sidebar and press Open folder." />
           ) : !session ? (
-            <EmptyState title={project.name} hint="Create a session with + New session, or pick one in the sidebar." />
+            <EmptyState
+              title={project.name}
+              hint={project.notWorkingFolder ? `This folder holds ${project.notWorkingFolder}: pick one of them in the sidebar. Loupe starts no session of its own here.` : 'Create a session with + New session, or pick one in the sidebar.'}
+            />
           ) : view === 'compaction' ? (
             <CompactionView sessionId={session.id} />
           ) : view === 'cache' ? (

@@ -32,7 +32,11 @@ export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props
     <nav className="files-tree" aria-label="Instruction and memory files">
       <h2 id="files-tree-instructions">Instructions</h2>
       {listing.instructions.length === 0 ? (
-        <p className="muted small">No instruction file yet. Create an AGENTS.md below to tell the agent how this project builds and tests.</p>
+        <p className="muted small">
+          {listing.creatable.some((c) => c.kind === 'instructions')
+            ? 'No instruction file yet. Create an AGENTS.md below to tell the agent how this project builds and tests.'
+            : 'No instruction file here.'}
+        </p>
       ) : (
         <Tree labelledBy="files-tree-instructions" nodes={listing.instructions} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
       )}

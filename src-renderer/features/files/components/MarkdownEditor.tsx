@@ -25,7 +25,28 @@ export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = 
  * a merge taken) the editor takes it; what the user types goes out through `onChange`. `onSave` runs on Ctrl/Cmd-S.
  */
 /** `takeFocus`: the editor takes the keyboard (a file just made, to be written in), then says so through `onFocused`. */
-export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, testId, takeFocus = false, onFocused }: { monaco: Monaco; value: string; onChange(text: string): void; onSave?(): void; label: string; testId?: string; takeFocus?: boolean; onFocused?(): void }) {
+export function MarkdownEditor({
+  monaco: m,
+  value,
+  onChange,
+  onSave,
+  label,
+  testId,
+  takeFocus = false,
+  onFocused,
+  readOnly = false,
+}: {
+  monaco: Monaco
+  value: string
+  onChange(text: string): void
+  onSave?(): void
+  label: string
+  testId?: string
+  takeFocus?: boolean
+  onFocused?(): void
+  /** Shown, not edited: a file in a folder Loupe writes nothing in. */
+  readOnly?: boolean
+}) {
   const hostRef = useRef<HTMLDivElement>(null)
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
   const handlers = useRef({ onChange, onSave })
@@ -50,6 +71,10 @@ export function MarkdownEditor({ monaco: m, value, onChange, onSave, label, test
     }
     // The editor is made once per Monaco instance; later values arrive through the effect below.
   }, [m, label])
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ readOnly })
+  }, [readOnly])
 
   useEffect(() => {
     if (!takeFocus || !editorRef.current) return
