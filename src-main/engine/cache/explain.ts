@@ -43,6 +43,9 @@ export function findCause(input: CauseInput): MissCause {
   const { walk, previous, state, now, readPosition, limit, model } = input
   if (limit.position >= 0 && readPosition >= limit.position) {
     const stripped = limit.thinkingStrippedFrom
+    if (stripped === undefined && restartsAtSummary(input)) {
+      return { kind: 'none', label: 'only the new tail paid: the conversation starts again from the compaction summary, so all of it after the tools and system is new' }
+    }
     if (stripped === undefined) return { kind: 'none', label: 'only the new tail paid' }
     return { kind: 'none', label: `only the new tail paid: from messages[${stripped}] on, ${model.id} no longer sees earlier turns' thinking (it drops it at a new user turn), so that part was written again` }
   }
@@ -104,6 +107,14 @@ export function findCause(input: CauseInput): MissCause {
     }
   }
   return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
+}
+
+/** The first pass after a compaction checkpoint: it opens with a summary the pass before it did not send. */
+function restartsAtSummary(input: CauseInput): boolean {
+  const first = input.context.messages?.[0]
+  if (first?.kind !== 'compaction_summary') return false
+  const before = input.previous?.context?.messages?.[0]
+  return before === undefined || before.kind !== 'compaction_summary' || before.entryIds.join() !== first.entryIds.join()
 }
 
 /** `changed`: a block's bytes, or the request setting that salts the level named. */

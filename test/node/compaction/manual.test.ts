@@ -78,7 +78,9 @@ describe('manual compaction', () => {
     expect(checkpoint.reinjected.files).toEqual([{ path: 'README.md', tokens: expect.any(Number), offered: 'content' }])
     expect(await h.send('read README.md and src/api.ts')).toBe('end_turn')
     const after = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
-    const next = await h.call<{ requestBody: string; plan: { sessionOrigin: { kind: string; entryId: string } } }>('pass.get', { passId: after[after.length - 2]!.id })
+    const next = await h.call<{ requestBody: string; plan: { sessionOrigin: { kind: string; entryId: string } }; attribution: { cause: { kind: string; label: string } } }>('pass.get', { passId: after[after.length - 2]!.id })
+    // At its limit, and its cause says why all of the conversation was written again.
+    expect(next.attribution.cause).toEqual({ kind: 'none', label: expect.stringContaining('starts again from the compaction summary') })
     const sent = JSON.parse(next.requestBody)
     expect(JSON.stringify(sent.messages[0])).toContain('Compacted at the user')
     expect(JSON.stringify(sent.messages)).not.toContain('Decision: the API returns JSON only.\\n# Notes')
