@@ -87,9 +87,10 @@ export interface BreakpointView {
  * The shape and rules an attribution was made under. A stored attribution of another version is made again when it
  * is next needed (2: a prefix below the minimum is named by the prefix the previous pass left, a model switch before
  * it; agreement counts the TTL of what was written. 3: a pass that got no response read and wrote nothing. 4: such a
- * pass is a miss at its limit with the cause `no_response`, not the prediction's verdict).
+ * pass is a miss at its limit with the cause `no_response`, not the prediction's verdict. 5: the first pass after a
+ * compaction says the conversation starts again from its summary).
  */
-export const ATTRIBUTION_VERSION = 4
+export const ATTRIBUTION_VERSION = 5
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
