@@ -119,6 +119,9 @@ test("lists an imported session's subagent and compaction call under it, named b
     await openApp(page, host.url)
     await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
     const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+    // Typed once the panel has listed its default folder, which it does as it opens: that answer, arriving after
+    // the typed folder's, would replace its listing.
+    await expect(panel.getByLabel('Claude Code projects folder')).toHaveValue(join(configDir, 'projects'))
     await panel.getByLabel('Claude Code projects folder').fill(other)
     await panel.getByRole('button', { name: 'List' }).click()
     const row = panel.locator(`tr[data-session-file="${name}"]`)

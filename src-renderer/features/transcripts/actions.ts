@@ -8,9 +8,14 @@ import { loadProjects, selectProject } from '../projects/actions'
 const store = () => useTranscriptsStore.getState()
 const folderInput = () => (store().folder === null ? {} : { folder: store().folder! })
 
+/** The newest listing asked for: an older one answering after it (the default folder's, asked as the panel opened) is dropped. */
+let listingRequest = 0
+
 export async function listTranscripts(): Promise<void> {
+  const asked = ++listingRequest
   store().listingStarted()
   const result = await client.request('transcripts.list', folderInput())
+  if (asked !== listingRequest) return
   if (!result.ok) return store().listingFailed(`Could not list the sessions: ${result.error.message}`)
   store().listingLoaded(result.value)
 }
