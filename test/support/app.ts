@@ -67,3 +67,19 @@ export async function simulatorApp(options: { readonly seed: string; readonly mo
     },
   }
 }
+
+/**
+ * A fault plan for the simulator that answers the next Messages request with a 500 once `failNext()` was called: the
+ * pass then fails with no response (count_tokens and other requests pass).
+ */
+export function failNextMessages(): FaultPlan & { failNext(): void } {
+  let armed = false
+  return {
+    failNext: () => void (armed = true),
+    next: ({ method, path }) => {
+      if (method !== 'POST' || !path.startsWith('/v1/messages') || path.includes('count_tokens') || !armed) return null
+      armed = false
+      return { kind: 'server_error' }
+    },
+  }
+}

@@ -301,14 +301,25 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   return result
 }
 
+type PassAttempt = PassSummary['attempts'][number]
+
 /**
- * An attempt as the cache sees it. One the service answered with an error status (a refused key, a rate limit, an
- * overload, a 500) got a first byte but was never processed: it read and wrote nothing, as a connection that failed.
- * A 200 whose stream broke later was processed, and counts.
+ * Whether an attempt reached the model service, and so read and wrote the cache: it was answered with a success
+ * status (its stream may have broken later). One the service answered with an error status (a refused key, a rate
+ * limit, an overload, a 500) got a first byte but was never processed, as a connection that failed.
  */
-function attemptForCache(a: PassSummary['attempts'][number]): { startedAt: number; firstByteAt: number | null } {
-  const answered = a.status === null || (a.status >= 200 && a.status < 300)
-  return { startedAt: a.startedAt, firstByteAt: answered ? a.firstByteAt : null }
+function attemptReachedService(a: PassAttempt): boolean {
+  return a.firstByteAt !== null && (a.status === null || (a.status >= 200 && a.status < 300))
+}
+
+/** Whether any attempt of a pass reached the model service (decision 0015); the runtime keeps its breakpoints by it. */
+export function reachedService(pass: Pick<PassSummary, 'attempts'>): boolean {
+  return pass.attempts.some(attemptReachedService)
+}
+
+/** An attempt as the cache sees it: one that did not reach the service has no first byte. */
+function attemptForCache(a: PassAttempt): { startedAt: number; firstByteAt: number | null } {
+  return { startedAt: a.startedAt, firstByteAt: attemptReachedService(a) ? a.firstByteAt : null }
 }
 
 function responseOf(store: Store, summary: PassSummary): string | null {

@@ -1,5 +1,5 @@
 /** Cache-hit attribution over the store (docs/cache-attribution.md): the adapter the session runtime calls. */
-export { attributePass, forgetSessionCache, forgetStoreCache, hasStaleAttribution, refreshStaleAttributions } from './attribute-pass'
+export { attributePass, forgetSessionCache, forgetStoreCache, hasStaleAttribution, reachedService, refreshStaleAttributions } from './attribute-pass'
 export type { AttributeOptions } from './attribute-pass'
 export { sessionCacheSummary, priceSessionEdit } from './summary'
 export { transcriptCacheSummary } from './transcript-summary'

@@ -40,7 +40,7 @@ import { createCompactionHook } from './compaction-hook'
 import { collectSections, contextTokensNow, perPassEdits } from './context-extras'
 import { addPin, removePin, type PinResult } from './pins'
 import { keepWarmHistory, keepWarmPlan } from '../../engine/cache'
-import { cacheModels } from '../cache'
+import { cacheModels, reachedService } from '../cache'
 import { KeepWarm, nodeScheduler, type Scheduler } from './keep-warm'
 
 export interface RuntimeDeps {
@@ -702,10 +702,3 @@ export class SessionRuntime {
   }
 }
 
-/**
- * Whether a pass reached the model service, and so read and wrote the cache: an attempt answered with a success
- * status (its stream may have broken later). A refused request (4xx, 5xx) or a connection that failed did not.
- */
-function reachedService(pass: PassSummary): boolean {
-  return pass.attempts.some((a) => a.firstByteAt !== null && (a.status === null || (a.status >= 200 && a.status < 300)))
-}

@@ -81,11 +81,10 @@ export function sessionOrigin(store: Store, sessionId: string): SessionOriginRow
   return row ? toOrigin(row) : null
 }
 
-/** Top-level sessions imported from transcripts (children are reached through `childSessions`). */
-export function importedSessions(store: Store): SessionOriginRow[] {
-  const rows = store.db
-    .prepare("SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE origin = 'transcript' AND parent_session_id IS NULL")
-    .all() as Row[]
+/** Top-level sessions imported from transcripts (children are reached through `childSessions`), of one project if given. */
+export function importedSessions(store: Store, projectId?: string): SessionOriginRow[] {
+  const sql = "SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE origin = 'transcript' AND parent_session_id IS NULL"
+  const rows = (projectId === undefined ? store.db.prepare(sql).all() : store.db.prepare(`${sql} AND project_id = ?`).all(projectId)) as Row[]
   return rows.map(toOrigin)
 }
 

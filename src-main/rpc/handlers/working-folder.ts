@@ -7,13 +7,13 @@ export function workingFolders(services: Services): (project: Pick<Project, 'id'
   return foldersOf(services.store, services.info.dataDir)
 }
 
-/** What one project's folder holds when it is not a working folder, or null. */
+/** What one project's folder holds when it is not a working folder, or null: that project's imports only are read. */
 export function notAWorkingFolder(services: Services, projectId: string, root: string): string | null {
-  return workingFolders(services)({ id: projectId, root })
+  return foldersOf(services.store, services.info.dataDir, projectId)({ id: projectId, root })
 }
 
 /** A project as the contract gives it: with what its folder holds when it is not a working folder. */
-export function projectView(services: Services, project: Project, holdsOf = workingFolders(services)): Project {
+export function projectView(services: Services, project: Project, holdsOf = foldersOf(services.store, services.info.dataDir, project.id)): Project {
   const holds = holdsOf(project)
   return holds ? { ...project, notWorkingFolder: holds } : project
 }

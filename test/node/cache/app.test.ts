@@ -9,9 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ATTRIBUTION_VERSION, type PassAttribution } from '../../../src-main/engine/cache'
 import type { App } from '../../../src-main/node/app'
 import { attributePass, forgetSessionCache, forgetStoreCache } from '../../../src-main/node/cache'
-import type { FaultPlan } from '../../../src-main/simulator/faults'
 import { manualClock } from './harness'
-import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { call, failNextMessages, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Summary {
   totals: { passes: number; measured: number; read: number; cachedShare: number; limitShare: number; missTokens: number }
@@ -105,14 +104,7 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
   it('shows a pass that got no response as one that read and wrote nothing, and predicts its retry from the pass before', async () => {
     await rig.close()
     // The next Messages request after `failNext` is answered with a 500: the pass fails with no response.
-    let failNext = false
-    const faults: FaultPlan = {
-      next: ({ method, path }) => {
-        if (method !== 'POST' || !path.startsWith('/v1/messages') || path.includes('count_tokens') || !failNext) return null
-        failNext = false
-        return { kind: 'server_error' }
-      },
-    }
+    const faults = failNextMessages()
     rig = await simulatorApp({ seed: 'cache-app-failed', clock, faults })
     app = rig.app
     dir = rig.dir
@@ -122,7 +114,7 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     await turn(session.id, 'read README.md')
     clock.advance(30_000)
-    failNext = true
+    faults.failNext()
     const failed = turnEnded(app, session.id)
     await call(app, 'run.start', { sessionId: session.id, text: 'list the root' })
     expect(await failed).not.toBe('end_turn')

@@ -10,9 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KEEP_WARM_DELAY_MS, type PassAttribution } from '../../../src-main/engine/cache'
 import type { App } from '../../../src-main/node/app'
 import type { PassSummary } from '../../../src-main/node/store/passes'
-import type { FaultPlan } from '../../../src-main/simulator/faults'
 import { manualClock, manualScheduler } from './harness'
-import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { call, failNextMessages, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 describe('the session runtime keeps the cache warm through idle gaps', () => {
   let rig: SimulatorApp
@@ -21,20 +20,13 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
   let scheduler: ReturnType<typeof manualScheduler>
   let sessionId: string
 
-  /** Set to answer the next Messages request with a 500 (the pass then gets no response). */
-  let failNext = false
-  const faults: FaultPlan = {
-    next: ({ method, path }) => {
-      if (method !== 'POST' || !path.startsWith('/v1/messages') || path.includes('count_tokens') || !failNext) return null
-      failNext = false
-      return { kind: 'server_error' }
-    },
-  }
+  /** Answers the next Messages request with a 500 once armed (the pass then gets no response). */
+  let faults: ReturnType<typeof failNextMessages>
 
   beforeEach(async () => {
     clock = manualClock()
     scheduler = manualScheduler(clock)
-    failNext = false
+    faults = failNextMessages()
     rig = await simulatorApp({ seed: 'keep-warm', clock, scheduler, faults })
     app = rig.app
     const root = join(rig.dir, 'shop')
@@ -149,7 +141,7 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     const last = passes().at(-1)!
     await scheduler.advance(2 * 60_000, settle)
     // A message goes out and fails: its pass cancelled the planned pre-warm as it went out.
-    failNext = true
+    faults.failNext()
     const failed = turnEnded(app, sessionId)
     await call(app, 'run.start', { sessionId, text: 'read AGENTS.md' })
     expect(await failed).not.toBe('end_turn')
