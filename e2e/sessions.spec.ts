@@ -326,6 +326,8 @@ test('an approval takes the keyboard from the chat, not from another field; the 
 test('a reload comes back to the session the window showed, and marks a session that waits for an approval unseen', async ({ app, host, project }) => {
   await openProjectWithSession(app, project)
   const first = await app.locator('section.chat').getAttribute('data-session-id')
+  // Something typed: "+ New session" makes another session instead of showing this one again.
+  await app.getByLabel('Message').fill('a thought for later')
   await app.getByRole('button', { name: '+ New session' }).click()
   await expect(sessionButtons(app)).toHaveCount(2)
   const second = await app.locator('section.chat').getAttribute('data-session-id')
@@ -433,7 +435,12 @@ test.describe('an imported Claude Code session', () => {
     const imported = (await rpc(host, 'transcripts.import', { path: listing.projects[0]!.sessions[0]!.path })) as { sessionId: string; projectId: string }
     await openApp(page, host.url)
     await page.getByRole('button', { name: /spotter/ }).click()
-    await sessionButtons(page).filter({ hasText: 'start phoenix' }).click()
+    // The sidebar marks it as Claude Code's and spends its width on the rest of the name; it is read out whole.
+    const row = sessionButtons(page).filter({ hasText: 'start phoenix' })
+    await expect(row.locator('.session-origin')).toHaveText('CC')
+    await expect(row.locator('.session-title')).toHaveText('Claude Code: start phoenix in background')
+    await expect(row).toHaveAccessibleName('Claude Code: start phoenix in background')
+    await row.click()
 
     const composer = page.getByLabel('Message')
     await expect(composer).toBeDisabled()
@@ -458,10 +465,32 @@ test.describe('an imported Claude Code session', () => {
   })
 })
 
+test('"+ New session" shows the open session again while nothing has happened in it', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const chat = app.locator('section.chat')
+  const first = await chat.getAttribute('data-session-id')
+  await app.keyboard.press('Alt+4')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  // Back in the chat of the same session, ready for a message: no second empty session of the same name.
+  await expect(app.getByLabel('Message')).toBeFocused()
+  await expect(chat).toHaveAttribute('data-session-id', first!)
+  await expect(sessionButtons(app)).toHaveCount(1)
+  // Once something is typed, it is a session in use: the next one is new.
+  await app.getByLabel('Message').fill('a thought for later')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(2)
+  await expect(chat).not.toHaveAttribute('data-session-id', first!)
+})
+
 test('the sessions list is one Tab stop, walked with the arrow keys', async ({ app, project }) => {
   await openProjectWithSession(app, project)
-  await app.getByRole('button', { name: '+ New session' }).click()
-  await app.getByRole('button', { name: '+ New session' }).click()
+  // A draft in each makes them sessions in use, so each "+ New session" makes another.
+  for (const draft of ['first draft', 'second draft']) {
+    const before = await app.locator('section.chat').getAttribute('data-session-id')
+    await app.getByLabel('Message').fill(draft)
+    await app.getByRole('button', { name: '+ New session' }).click()
+    await expect(app.locator('section.chat')).not.toHaveAttribute('data-session-id', before!)
+  }
   const rows = sessionButtons(app)
   await expect(rows).toHaveCount(3)
   // The open session (the newest, first) takes Tab; the others are reached with the arrows.

@@ -1,10 +1,10 @@
 import { Fragment, memo, type ReactNode } from 'react'
-import { parseMarkdown, parseUserText, type Inline, type UserPart } from './markup'
+import { parseMarkdown, parseUserText, type Inline, type TableNode, type UserPart } from './markup'
 import './message-text.css'
 
 /**
  * An assistant's text with the Markdown that matters for reading code answers: fenced code blocks, `inline code`,
- * **bold**, *italic*, links (as their text; the address shows on hover) and headings (markup.ts parses it). Every
+ * **bold**, *italic*, links (as their text; the address shows on hover), headings, lists and tables (markup.ts parses it). Every
  * piece is a React text node or element (React escapes text), so no model output can inject markup. Memoised: a
  * message's markdown is parsed again only when its text changes, not at every render of the chat.
  */
@@ -18,6 +18,8 @@ export const MessageText = memo(function MessageText({ text }: { text: string })
           <pre key={i} className="code-block" data-lang={node.lang ?? undefined}>
             {node.text}
           </pre>
+        ) : node.kind === 'table' ? (
+          <MarkdownTable key={i} table={node} />
         ) : (
           <InlineNode key={i} node={node} />
         ),
@@ -25,6 +27,37 @@ export const MessageText = memo(function MessageText({ text }: { text: string })
     </div>
   )
 })
+
+/** A table scrolls sideways in its own box when it is wider than the chat, instead of widening the message. */
+function MarkdownTable({ table }: { table: TableNode }) {
+  const align = (c: number) => table.align[c] ?? undefined
+  return (
+    <div className="md-table-wrap">
+      <table className="md-table">
+        <thead>
+          <tr>
+            {table.head.map((cell, c) => (
+              <th key={c} style={{ textAlign: align(c) }}>
+                <InlineNodes nodes={cell} />
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, c) => (
+                <td key={c} style={{ textAlign: align(c) }}>
+                  <InlineNodes nodes={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
 
 function InlineNodes({ nodes }: { nodes: ReadonlyArray<Inline> }) {
   return (

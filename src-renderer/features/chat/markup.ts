@@ -4,7 +4,8 @@
  *
  * - Markdown in the model's answers, the forms that matter for reading them: fenced code blocks, `inline code`,
  *   **bold**, *italic*, [links](url) (shown as their text: the app opens nothing), `#` headings, list items (`-`,
- *   `*`, `+`, `1.`, nested by indent) and `\*` escapes. Everything else (tables among them) stays as written.
+ *   `*`, `+`, `1.`, nested by indent), tables (GitHub's pipe tables) and `\*` escapes. Everything else stays as
+ *   written.
  * - Claude Code's tags in an imported session's user messages: the slash command the user ran
  *   (`<command-name>/mcp</command-name>` with `<command-message>` and `<command-args>`), what a local command
  *   printed (`<local-command-stdout>`), a `!` shell command and its output (`<bash-input>`, `<bash-stdout>`), the
@@ -23,8 +24,18 @@ export type Inline =
   /** One line of a list: its marker as shown ("•", "2."), how deep it is nested (0 at the margin). */
   | { readonly kind: 'list_item'; readonly marker: string; readonly depth: number; readonly children: ReadonlyArray<Inline> }
 
-/** A message is inline pieces (the text keeps its line breaks) and code blocks between them. */
-export type MarkdownNode = Inline | { readonly kind: 'code_block'; readonly lang: string | null; readonly text: string }
+export type Align = 'left' | 'center' | 'right' | null
+
+/** A pipe table: a header row, then body rows, each a list of cells (every row has the header's number of cells). */
+export interface TableNode {
+  readonly kind: 'table'
+  readonly align: ReadonlyArray<Align>
+  readonly head: ReadonlyArray<ReadonlyArray<Inline>>
+  readonly rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<Inline>>>
+}
+
+/** A message is inline pieces (the text keeps its line breaks) with code blocks and tables between them. */
+export type MarkdownNode = Inline | TableNode | { readonly kind: 'code_block'; readonly lang: string | null; readonly text: string }
 
 /** A fenced block; one left open runs to the end (an answer still streaming). */
 const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
@@ -40,14 +51,76 @@ export function parseMarkdown(text: string): MarkdownNode[] {
   let last = 0
   for (const m of text.matchAll(FENCE)) {
     // The line break before the fence ends the text's last line (a block after it adds no empty line) …
-    out.push(...parseLines(text.slice(last, m.index)))
+    out.push(...parseBlocks(text.slice(last, m.index)))
     out.push({ kind: 'code_block', lang: m[1]!.trim() || null, text: m[2]!.replace(/\n$/, '') })
     last = m.index + m[0].length
     // … but the one after the closing fence would start the next text with an empty line.
     if (text[last] === '\n') last++
   }
-  out.push(...parseLines(text.slice(last)))
+  out.push(...parseBlocks(text.slice(last)))
   return out
+}
+
+/**
+ * A table's delimiter row: a cell of dashes for each column, a colon at one end or both for its alignment
+ * (`|:---|:-:|--:|`). Outer pipes are optional, as in GitHub's tables.
+ */
+const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/
+
+/**
+ * Text outside code blocks: tables split out, the rest read line by line. A table is a line with a `|`, the delimiter
+ * row with as many cells, then every following line with a `|` (a blank line or a line without one ends it). An
+ * answer still streaming shows its table from the delimiter row on; the rows come in as they are written.
+ */
+function parseBlocks(text: string): MarkdownNode[] {
+  if (!text.includes('|')) return parseLines(text)
+  const lines = text.split('\n')
+  const out: MarkdownNode[] = []
+  let from = 0
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i]!.includes('|') || !DELIMITER_ROW.test(lines[i + 1]!)) continue
+    const head = tableCells(lines[i]!)
+    const delimiter = tableCells(lines[i + 1]!)
+    if (head.length !== delimiter.length) continue
+    let end = i + 2
+    while (end < lines.length && lines[end]!.includes('|') && lines[end]!.trim() !== '') end++
+    // As with a code block, the line break before the table ends the text's last line, and the one after its last
+    // row is the table's own.
+    if (i > from) out.push(...parseLines(lines.slice(from, i).join('\n') + '\n'))
+    const width = head.length
+    const fit = (cells: string[]) => Array.from({ length: width }, (_, c) => parseInline(cells[c] ?? ''))
+    out.push({ kind: 'table', align: delimiter.map(alignOf), head: fit(head), rows: lines.slice(i + 2, end).map((line) => fit(tableCells(line))) })
+    from = end
+    i = end - 1
+  }
+  if (from < lines.length) out.push(...parseLines(lines.slice(from).join('\n')))
+  return out
+}
+
+/** A row's cells, trimmed: split at each `|` (an escaped `\|` is a pipe in the cell), the outer pipes dropped. */
+function tableCells(line: string): string[] {
+  let row = line.trim()
+  if (row.startsWith('|')) row = row.slice(1)
+  if (row.endsWith('|') && !row.endsWith('\\|')) row = row.slice(0, -1)
+  const cells: string[] = []
+  let cell = ''
+  for (let i = 0; i < row.length; i++) {
+    if (row[i] === '\\' && row[i + 1] === '|') {
+      cell += '|'
+      i++
+    } else if (row[i] === '|') {
+      cells.push(cell.trim())
+      cell = ''
+    } else cell += row[i]
+  }
+  cells.push(cell.trim())
+  return cells
+}
+
+function alignOf(cell: string): Align {
+  const left = cell.startsWith(':')
+  const right = cell.endsWith(':')
+  return left && right ? 'center' : right ? 'right' : left ? 'left' : null
 }
 
 function parseLines(text: string): Inline[] {

@@ -4,6 +4,7 @@
  */
 import { useChatStore } from '../../state/chat'
 import { useCompactionStore } from '../../state/compaction'
+import { useDraftsStore } from '../../state/drafts'
 import { useFilesStore } from '../../state/files'
 import { useInspectorStore, type InspectorView } from '../../state/inspector'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
@@ -55,11 +56,28 @@ function focusSoon(selector: string): void {
   requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus()))
 }
 
-/** Starts a session and shows it ready for a message: the chat view, the keyboard in its box. */
+/**
+ * Starts a session and shows it ready for a message: the chat view, the keyboard in its box. When the open session
+ * is already one nothing has happened in (a new session not yet written to), that one is shown instead: asking twice
+ * for a new session does not leave a trail of empty ones with the same name.
+ */
 export async function startSession(projectId: string): Promise<void> {
-  if (!(await createSession(projectId))) return
+  const open = useSessionsStore.getState().selectedId
+  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) return
   showView('chat')
   focusMessageBox()
+}
+
+/**
+ * A session of this project with nothing in it: never renamed (a name given is a session meant for something), loaded
+ * with no entries, no turn running, nothing typed in its box.
+ */
+function isUntouched(projectId: string, sessionId: string): boolean {
+  const session = (useSessionsStore.getState().byProject[projectId] ?? []).find((s) => s.id === sessionId)
+  if (!session || (session.origin ?? 'loupe') !== 'loupe' || session.continued || session.updatedAt !== session.createdAt) return false
+  const chat = useChatStore.getState().bySession[sessionId]
+  if (!chat?.loaded || chat.entries.length > 0 || chat.running || chat.streaming.length > 0 || chat.approvals.length > 0) return false
+  return (useDraftsStore.getState().bySession[sessionId] ?? '') === ''
 }
 
 export function stepPass(delta: number): void {

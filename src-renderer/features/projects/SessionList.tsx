@@ -62,7 +62,7 @@ export function SessionList({ projectId }: { projectId: string }) {
       )}
       <ul aria-label="Sessions" onKeyDown={onKeyDown}>
         {rows.map((row) => (
-          <SessionRow key={row.session.id} row={row} selected={row.session.id === selectedId} tabStop={row.session.id === tabStop} onFocused={() => setCurrent(row.session.id)} onFold={fold} />
+          <SessionRow key={row.session.id} row={row} selected={row.session.id === selectedId} tabStop={row.session.id === tabStop} markImported={holds === null} onFocused={() => setCurrent(row.session.id)} onFold={fold} />
         ))}
       </ul>
     </div>
@@ -94,7 +94,19 @@ function ActivityMarker({ activity }: { activity: Exclude<Activity, null> }) {
   )
 }
 
-function SessionRow({ row, selected, tabStop, onFocused, onFold }: { row: NestedRow<Session>; selected: boolean; tabStop: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
+/** What an imported Claude Code session's title starts with (src-main/node/transcripts/store-import.ts). */
+const IMPORTED_PREFIX = 'Claude Code: '
+
+/**
+ * The name a row shows: an imported session's title without its "Claude Code: " (a mark says where it came from), so
+ * the narrow sidebar spends its width on what the session was about.
+ */
+export function rowTitle(session: Pick<Session, 'title' | 'origin'>): { text: string; imported: boolean } {
+  const imported = session.origin === 'transcript' && session.title.startsWith(IMPORTED_PREFIX)
+  return { text: imported ? session.title.slice(IMPORTED_PREFIX.length) : session.title, imported }
+}
+
+function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }: { row: NestedRow<Session>; selected: boolean; tabStop: boolean; markImported: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
   const session = row.session
   const renaming = useSessionsStore((s) => s.renamingId === session.id)
   const activity = useChatStore(selectActivity(session.id))
@@ -109,6 +121,7 @@ function SessionRow({ row, selected, tabStop, onFocused, onFold }: { row: Nested
   }, [renaming])
 
   const rowClass = row.depth === 1 ? 'session-row child' : 'session-row'
+  const title = rowTitle(session)
   if (renaming) {
     return (
       <li className={rowClass}>
@@ -148,7 +161,17 @@ function SessionRow({ row, selected, tabStop, onFocused, onFold }: { row: Nested
           e.preventDefault()
         }}
       >
-        <span className="session-title">{session.title}</span>
+        {/* In a folder of Claude Code's logs every session is one: the note above the list says so once. */}
+        {title.imported && markImported && (
+          <span className="session-origin" title="Imported from Claude Code" aria-hidden="true">
+            CC
+          </span>
+        )}
+        <span className="session-title">
+          {/* Read out whole, as stored: "Claude Code: …". */}
+          {title.imported && <span className="visually-hidden">{IMPORTED_PREFIX}</span>}
+          {title.text}
+        </span>
         {row.children > 0 && !row.unfolded && <span className="session-children muted">+{row.children}</span>}
         {activity && <ActivityMarker activity={activity} />}
       </button>

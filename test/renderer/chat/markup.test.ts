@@ -56,6 +56,41 @@ describe('parseMarkdown', () => {
     expect(parseMarkdown('```\nconst a = 1')).toEqual([{ kind: 'code_block', lang: null, text: 'const a = 1' }])
   })
 
+  it('reads a pipe table, with its alignments, between lines of text', () => {
+    const text = 'Sizes:\n| File | Lines | Note |\n|:-----|------:|:----:|\n| `a.ts` | 12 | **new** |\n| b.ts | 3 |\n\nDone.'
+    expect(parseMarkdown(text)).toEqual([
+      t('Sizes:\n'),
+      {
+        kind: 'table',
+        align: ['left', 'right', 'center'],
+        head: [[t('File')], [t('Lines')], [t('Note')]],
+        // A short row gets empty cells: every row has the header's width.
+        rows: [
+          [[{ kind: 'code', text: 'a.ts' }], [t('12')], [{ kind: 'strong', children: [t('new')] }]],
+          [[t('b.ts')], [t('3')], []],
+        ],
+      },
+      t('\nDone.'),
+    ])
+  })
+
+  it('reads a table without outer pipes, and an escaped pipe inside a cell', () => {
+    expect(parseMarkdown('a | b\n--- | ---\nx \\| y | z')).toEqual([{ kind: 'table', align: [null, null], head: [[t('a')], [t('b')]], rows: [[[t('x | y')], [t('z')]]] }])
+  })
+
+  it('leaves lines with pipes that are not a table as text', () => {
+    // No delimiter row; a delimiter row of another width; a rule under a line of prose.
+    for (const text of ['a | b\nc | d', '| a | b |\n|---|\n| c | d |', 'cat x | grep y\n---']) {
+      expect(parseMarkdown(text)).toEqual([t(text)])
+    }
+  })
+
+  it('shows a table still streaming from its delimiter row on', () => {
+    expect(parseMarkdown('| a | b |\n|---|---|')).toEqual([{ kind: 'table', align: [null, null], head: [[t('a')], [t('b')]], rows: [] }])
+    // Until the delimiter row has a cell for each column, the lines are text.
+    expect(parseMarkdown('| a | b |\n|--')).toEqual([t('| a | b |\n|--')])
+  })
+
   it('reads headings, keeping a # that belongs to the title', () => {
     expect(parseMarkdown('## Summary\nDone.')).toEqual([{ kind: 'heading', level: 2, children: [t('Summary')] }, t('\nDone.')])
     expect(parseMarkdown('# Notes on C# ##')).toEqual([{ kind: 'heading', level: 1, children: [t('Notes on C#')] }])
