@@ -88,9 +88,10 @@ export interface BreakpointView {
  * is next needed (2: a prefix below the minimum is named by the prefix the previous pass left, a model switch before
  * it; agreement counts the TTL of what was written. 3: a pass that got no response read and wrote nothing. 4: such a
  * pass is a miss at its limit with the cause `no_response`, not the prediction's verdict. 5: the first pass after a
- * compaction says the conversation starts again from its summary).
+ * compaction says the conversation starts again from its summary. 6: a file a section holds twice, AGENTS.md as
+ * itself and imported by CLAUDE.md, is no longer named as changed when it was not).
  */
-export const ATTRIBUTION_VERSION = 5
+export const ATTRIBUTION_VERSION = 6
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION

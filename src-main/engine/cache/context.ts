@@ -42,11 +42,26 @@ export function contextFromPlan(plan: PromptPlan): PassContext {
 
 /** Sections (and their files) whose fingerprint differs between two passes, or that one of them lacks. */
 export function changedSections(previous: ReadonlyArray<SectionPrint>, current: ReadonlyArray<SectionPrint>): SectionPrint[] {
-  const key = (p: SectionPrint): string => `${p.section}\u0000${p.part ?? ''}`
-  const before = new Map(previous.map((p) => [key(p), p.sha256]))
-  const after = new Set(current.map(key))
+  const before = keyed(previous)
+  const after = keyed(current)
   const out: SectionPrint[] = []
-  for (const p of current) if (before.get(key(p)) !== p.sha256) out.push(p)
-  for (const p of previous) if (!after.has(key(p))) out.push(p)
+  for (const [k, p] of after) if (before.get(k)?.sha256 !== p.sha256) out.push(p)
+  for (const [k, p] of before) if (!after.has(k)) out.push(p)
+  return out
+}
+
+/**
+ * Each print under its section, file and occurrence: one file can be in a section twice (AGENTS.md read as itself and
+ * again as imported by CLAUDE.md), and keyed by file alone the second would hide the first, which then always looks
+ * changed.
+ */
+function keyed(prints: ReadonlyArray<SectionPrint>): Map<string, SectionPrint> {
+  const out = new Map<string, SectionPrint>()
+  for (const p of prints) {
+    const base = `${p.section}\u0000${p.part ?? ''}`
+    let n = 0
+    while (out.has(`${base}\u0000${n}`)) n++
+    out.set(`${base}\u0000${n}`, p)
+  }
   return out
 }
