@@ -6,6 +6,7 @@
 import type { PassAttribution } from './attribute'
 import type { MissCauseKind } from './causes'
 import type { ModelLookup } from './pricing'
+import { usd } from '../../../src-preload/money'
 import { whatIfKeepAlive, whatIfStaticTtl1h, type WhatIf } from './what-if'
 
 export interface SessionCacheTotals {
@@ -144,6 +145,16 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
     byCause: [...causes].map(([kind, c]) => ({ kind, ...c })).sort((a, b) => b.tokens - a.tokens),
     agreement: { compared, agreed, rate: compared > 0 ? agreed / compared : null, unexplained },
     diagnosticsDisagreements: disagreements,
-    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: whatIfKeepAlive(facts, models) },
+    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: keepAliveAsRun(whatIfKeepAlive(facts, models), keepWarm) },
   }
+}
+
+/**
+ * The keep-alive what-if replays the conversation without its pre-warms. When keep-warm was on, its saving is one the
+ * session already had: the note says so, and what the pre-warms cost, instead of offering it as a change to make.
+ */
+function keepAliveAsRun(whatIf: WhatIf, keepWarm: KeepWarmTotals): WhatIf {
+  if (keepWarm.passes === 0) return whatIf
+  const sent = `${keepWarm.passes} pre-warm${keepWarm.passes === 1 ? '' : 's'}${keepWarm.usd === null ? '' : ` (${usd(keepWarm.usd)})`}`
+  return { ...whatIf, note: `keep-warm was on and sent ${sent}; replayed without them, ${whatIf.note}` }
 }

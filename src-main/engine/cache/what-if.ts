@@ -122,6 +122,6 @@ export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: Mo
     note:
       alt.bridgedGaps === 0
         ? 'no idle gap longer than the keep-alive interval: nothing to bridge'
-        : `keep-alive through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'} (${alt.pings} request${alt.pings === 1 ? '' : 's'}): ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}${delta <= 0 ? '' : ' more'}`,
+        : `${alt.pings} request${alt.pings === 1 ? '' : 's'} through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'}: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}${delta <= 0 ? '' : ' more'}`,
   }
 }

@@ -82,6 +82,10 @@ export function CacheView({ sessionId }: { sessionId: string }) {
   }
   const t = summary.totals
   const paid = data.passes.reduce((s, p) => s + (p.costUsd ?? 0), 0)
+  // Keep-warm pre-warms are requests of the session, paid and drawn, but not passes of the conversation: the totals
+  // and the share count the conversation alone (src-main/node/cache/summary.ts), so each figure says which it counts.
+  const warm = summary.keepWarm && summary.keepWarm.passes > 0 ? summary.keepWarm : null
+  const warmCount = warm ? `${warm.passes} keep-warm pre-warm${warm.passes === 1 ? '' : 's'}` : ''
   return (
     <div className="view-page cache" data-testid="cache-view">
       <header className="view-head">
@@ -89,6 +93,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
         <SessionLabel sessionId={sessionId} />
         <span className="muted">
           {t.passes} pass{t.passes === 1 ? '' : 'es'}
+          {warm && ` and ${warmCount}`}
           {slow && ' · updating…'}
         </span>
       </header>
@@ -106,7 +111,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
       ) : (
         <>
           <div className="cache-totals" data-testid="cache-totals">
-            <Figure label="Paid" value={usd(paid)} hint="every pass of the session, output included" />
+            <Figure label="Paid" value={usd(paid)} hint={warm ? `every pass of the session, output included, and ${warmCount}: ${usd(warm.usd)}` : 'every pass of the session, output included'} />
             <Figure label="Saved by the cache" value={usd(saved)} hint="against sending every input token at the full price" />
             <Figure label="Lost to misses" value={usd(t.missUsd)} hint={`${tok(t.missTokens)} tokens paid for that could have been read`} tone={t.missUsd && t.missUsd > 0 ? 'bad' : ''} />
             <div className="cache-figure wide">
@@ -117,6 +122,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
               </div>
               <span className="muted small">
                 {pct(t.cachedShare)} read from the cache · best possible {pct(t.limitShare)} · {tok(t.read)} of {tok(t.inputTotal)} input tokens
+                {warm && ` of the ${t.passes} passes (the ${warmCount} apart)`}
               </span>
             </div>
           </div>
@@ -168,7 +174,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                     </li>
                   </ul>
                   <p className="muted small">
-                    Predictions agreed with the service on {summary.agreement.agreed} of {summary.agreement.compared} passes
+                    Predictions agreed with the service on {summary.agreement.agreed} of {summary.agreement.compared} {warm ? 'requests, the keep-warm pre-warms among them' : 'passes'}
                     {summary.agreement.unexplained > 0 ? `; ${summary.agreement.unexplained} unexplained` : ''}.
                   </p>
                 </>

@@ -36,7 +36,7 @@ describe('what-ifs', () => {
     const w = whatIfKeepAlive(out.map((a) => a.facts), modelsWith())
     const ping = prefix * 0.3 + 10 * 3 + 1 * 15
     expect(w.deltaUsd).toBeCloseTo((ping + prefix * (0.3 - 3.75)) / 1e6, 9)
-    expect(w.note).toMatch(/^keep-alive through 1 idle gap \(1 request\): saves \$/)
+    expect(w.note).toMatch(/^1 request through 1 idle gap: saves \$/)
   })
 
   it('has nothing to bridge in a session without idle gaps', () => {

@@ -61,7 +61,7 @@ describe('cache attribution of the runtime\'s passes, through the contract', () 
     expect(summary.passes[4]!.summary).toBe('miss · TTL expired: idle 7 m > 5 m')
     expect(summary.totals.cachedShare).toBeLessThan(summary.totals.limitShare)
     expect(summary.byCause.find((c) => c.kind === 'ttl_expired')).toMatchObject({ passes: 1 })
-    expect(summary.whatIfs.keepAlive.note).toMatch(/^keep-alive through 1 idle gap \(1 request\): saves \$/)
+    expect(summary.whatIfs.keepAlive.note).toMatch(/^1 request through 1 idle gap: saves \$/)
     expect(summary.whatIfs.keepAlive.deltaUsd).toBeLessThan(0)
 
     // pass.get carries the stored attribution.

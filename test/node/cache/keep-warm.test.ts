@@ -91,7 +91,9 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     expect((warm.attribution as PassAttribution)).toMatchObject({ keepWarm: true, agrees: true, cause: { kind: 'none' } })
 
     // The session's figures: the conversation's share without the pre-warm, the pre-warm counted apart.
-    const summary = await call<{ totals: { passes: number; cachedShare: number; limitShare: number }; keepWarm: { passes: number; read: number; write1h: number; usd: number }; agreement: { unexplained: number; compared: number; agreed: number }; passes: Array<{ cause: string }> }>(app, 'session.cacheSummary', { sessionId })
+    const summary = await call<{ totals: { passes: number; cachedShare: number; limitShare: number }; keepWarm: { passes: number; read: number; write1h: number; usd: number }; agreement: { unexplained: number; compared: number; agreed: number }; passes: Array<{ cause: string }>; whatIfs: { keepAlive: { note: string } } }>(app, 'session.cacheSummary', { sessionId })
+    // The keep-alive what-if is no saving to offer: the session had it, and the note says so and what it cost.
+    expect(summary.whatIfs.keepAlive.note).toMatch(/^keep-warm was on and sent 1 pre-warm \(\$\d+\.\d+\); replayed without them, /)
     expect(summary.totals.passes).toBe(passes().filter((p) => p.kind === 'main').length)
     expect(summary.keepWarm).toMatchObject({ passes: 1, read: warmUsage.cache_read_input_tokens, write1h: warmUsage.cache_creation_input_tokens })
     expect(summary.keepWarm.usd).toBeCloseTo(warm.costUsd!, 10)

@@ -71,6 +71,30 @@ describe('breakpointReport with an attribution', () => {
     expect(report.cachedThroughOrdinal).toBe(blocks.find((b) => b.path === 'system[0]')!.ordinal)
   })
 
+  it("counts each breakpoint's prefix as the attribution did, and the billed read and write where they end", () => {
+    const pass = recordedPasses()[3]!
+    const blocks = describeBlocks(pass.segments, pass.plan)
+    const markers = prettyRequest(parseBody(pass.requestBody)!).markers
+    const attribution = readAttribution({
+      outcome: 'full',
+      cause: { kind: 'none', label: 'full hit' },
+      prediction: {
+        breakpoints: [
+          { path: 'system[0]', action: 'read', tokens: 2437 },
+          { path: 'system[1]', action: 'read', tokens: 2900 },
+          { path: 'messages[4].content[0]', action: 'read', tokens: 3470 },
+          { path: 'messages[6].content[1]', action: 'write', tokens: 9520 },
+        ],
+        tokens: { write5m: 6040, write1h: 0 },
+      },
+      actual: { readPath: 'messages[4].content[0]', tokens: { read: 3485, write5m: 6052, write1h: 0 } },
+    })
+    const report = breakpointReport(blocks, markers, pass.usage, attribution)
+    expect(report.marks.map((m) => m.outcome)).toEqual(['read', 'read', 'read', 'written'])
+    // The read ended at BP3: its figure is the read billed, as the usage line beside it says; BP4 adds the write.
+    expect(report.marks.map((m) => m.prefixTokens)).toEqual([2437, 2900, 3485, 3485 + 6052])
+  })
+
   it('a request that got no response did nothing at its breakpoints, whatever the prediction said', () => {
     const pass = recordedPasses()[3]!
     const blocks = describeBlocks(pass.segments, pass.plan)

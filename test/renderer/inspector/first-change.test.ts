@@ -18,7 +18,7 @@ describe('firstChange', () => {
     const change = firstChange(comparable(passes[0]!), comparable(passes[1]!))
     // Pass 1: 10 tools, 2 system blocks, messages[0]. Pass 2 adds the assistant's reply and the tool result.
     expect(change).toMatchObject({ kind: 'block', identical: 13, index: 13, path: 'messages[1]', change: 'added', label: 'assistant' })
-    expect(summarizeChange(change)).toMatch(/^13 blocks identical, first change at block 14 \(messages\[1\] · assistant; new block\), \d+ tokens after it\.$/)
+    expect(summarizeChange(change)).toMatch(/^13 blocks identical, first change at block 14 \(messages\[1\] · assistant; new block\), ≈\d+ tokens after it\.$/)
   })
 
   it('ignores a breakpoint that moved off an earlier message', () => {

@@ -28,18 +28,20 @@ export const ContextMap = memo(function ContextMap({ slices, onReveal }: Props) 
           />
         ))}
       </div>
-      {/* Largest first: the legend shows two rows before it scrolls, and the biggest parts are what the map is for. The
-          bar above keeps the request's order. */}
-      <figcaption className="insp-map-legend">
-        {[...slices].sort((a, b) => b.tokens - a.tokens).map((s) => (
-          <button key={s.key} type="button" className="insp-map-item" onClick={() => onReveal(s.firstOrdinal)} title={`Show ${s.label} in the request`}>
-            <i className={`insp-map-dot g-${s.group}`} />
-            <span className="insp-map-label">{s.label}</span>
-            <span className="insp-map-tok">
-              {tokens(s.tokens)} · {pct(s.tokens)}
-            </span>
-          </button>
-        ))}
+      {/* Largest first: the legend shows three whole rows before it scrolls, and the biggest parts are what the map is
+          for. The bar above keeps the request's order. The total stays beside the legend, never scrolled away. */}
+      <figcaption className="insp-map-caption">
+        <div className="insp-map-legend">
+          {[...slices].sort((a, b) => b.tokens - a.tokens).map((s) => (
+            <button key={s.key} type="button" className="insp-map-item" onClick={() => onReveal(s.firstOrdinal)} title={`Show ${s.label} in the request`}>
+              <i className={`insp-map-dot g-${s.group}`} />
+              <span className="insp-map-label">{s.label}</span>
+              <span className="insp-map-tok">
+                {tokens(s.tokens)} · {pct(s.tokens)}
+              </span>
+            </button>
+          ))}
+        </div>
         <span className="insp-map-total">≈{tokens(total)} tokens in all (estimates)</span>
       </figcaption>
     </figure>

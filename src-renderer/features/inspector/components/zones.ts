@@ -64,7 +64,10 @@ export function breakpointRule(mark: BreakpointMark<{ blockPath: string | null; 
   root.dataset.outcome = mark.outcome
   root.setAttribute('role', 'separator')
   root.setAttribute('aria-label', `${mark.label}: ${OUTCOME_TEXT[mark.outcome]}`)
-  root.append(el('span', 'insp-bp-name', mark.label), el('span', 'insp-bp-what', OUTCOME_TEXT[mark.outcome]), el('span', 'insp-bp-tok', `≈${tokens(mark.prefixTokens)} tokens up to here`))
+  // The cache reads tools before the system prompt, while the request shows the system first: a system breakpoint's
+  // prefix holds the tools printed below it.
+  const upTo = mark.marker.path.startsWith('system') ? 'tokens up to here, tools included' : 'tokens up to here'
+  root.append(el('span', 'insp-bp-name', mark.label), el('span', 'insp-bp-what', OUTCOME_TEXT[mark.outcome]), el('span', 'insp-bp-tok', `≈${tokens(mark.prefixTokens)} ${upTo}`))
   if (isLastRead) root.append(el('span', 'insp-bp-split', '▲ from cache · paid ▼'))
   return zone(root)
 }

@@ -24,22 +24,30 @@ export interface AttributionView {
   readonly unexplained: boolean
   /** The request got no response (cause `no_response`): it read and wrote nothing, whatever was predicted. */
   readonly noResponse: boolean
+  /** Tokens up to and including each breakpoint's block, by its path, as the attribution counted them. */
+  readonly tokensAt: ReadonlyMap<string, number>
+  /** What the service billed as read from and written to the cache; null when it did not say (no usage). */
+  readonly billed: { readonly read: number; readonly written: number } | null
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 export function readAttribution(attribution: unknown): AttributionView | null {
-  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false, noResponse: false } : null
+  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false, noResponse: false, tokensAt: new Map(), billed: null } : null
   const outcome = attribution.outcome === 'full' || attribution.outcome === 'partial' || attribution.outcome === 'miss' ? attribution.outcome : null
   const cause = isRecord(attribution.cause) ? (str(attribution.cause.label) ?? str(attribution.cause.kind)?.replace(/_/g, ' ') ?? null) : (str(attribution.cause)?.replace(/_/g, ' ') ?? null)
   const prediction = isRecord(attribution.prediction) ? attribution.prediction : null
   const actual = isRecord(attribution.actual) ? attribution.actual : null
   const noResponse = isRecord(attribution.cause) && attribution.cause.kind === 'no_response'
   const actions = new Map<string, AttributedAction>()
+  const tokensAt = new Map<string, number>()
   // A request that got no response did nothing at its breakpoints; the prediction is only what it would have done.
   for (const b of !noResponse && Array.isArray(prediction?.breakpoints) ? prediction.breakpoints : []) {
     if (isRecord(b) && typeof b.path === 'string' && (b.action === 'read' || b.action === 'write' || b.action === 'below_minimum')) actions.set(b.path, b.action)
+    if (isRecord(b) && typeof b.path === 'string' && typeof b.tokens === 'number' && Number.isFinite(b.tokens)) tokensAt.set(b.path, b.tokens)
   }
+  const measured = !noResponse && isRecord(actual?.tokens) ? actual.tokens : null
+  const billed = measured ? { read: Number(measured.read ?? 0) || 0, written: (Number(measured.write5m ?? 0) || 0) + (Number(measured.write1h ?? 0) || 0) } : null
   const split = isRecord(actual?.tokens) ? actual.tokens : isRecord(prediction?.tokens) ? prediction.tokens : null
   const wrote = noResponse ? false : split ? Number(split.write5m ?? 0) + Number(split.write1h ?? 0) > 0 : null
   return {
@@ -52,6 +60,8 @@ export function readAttribution(attribution: unknown): AttributionView | null {
     wrote,
     unexplained: isRecord(attribution.cause) && attribution.cause.kind === 'unexplained',
     noResponse,
+    tokensAt,
+    billed,
   }
 }
 

@@ -8,7 +8,9 @@
  * written, the rest missed (below the minimum cacheable length, or nothing was written).
  *
  * When the pass has its cache attribution (src-main/engine/cache/), its answer is used instead: it knows where the
- * read ended and which breakpoints were below the minimum.
+ * read ended and which breakpoints were below the minimum, and counts each breakpoint's prefix as its prediction
+ * did; where the read ended the figure is the billed read, and at the last breakpoint written the billed read and
+ * write, so the line under a breakpoint and the usage beside it never disagree.
  */
 import type { BlockInfo, BreakpointTag } from './blocks'
 import { comparePaths, segmentPathOf, type AttributionView } from './attribution'
@@ -160,11 +162,21 @@ interface Placed<M> {
 
 function fromAttribution<M extends MarkerLike>(placed: ReadonlyArray<Placed<M>>, ordered: ReadonlyArray<Pick<BlockInfo, 'ordinal' | 'path'>>, a: AttributionView): BreakpointReport<M> {
   const readPath = a.readPath
-  const marks = placed.map((p): BreakpointMark<M> => {
+  const outcomes = placed.map((p): BreakpointOutcome => {
     const action = a.actions.get(p.marker.path)
     const read = readPath !== null && comparePaths(p.marker.path, readPath) <= 0
-    const outcome: BreakpointOutcome = read ? 'read' : action === 'below_minimum' ? 'missed' : a.wrote === false ? 'missed' : 'written'
-    return { marker: p.marker, ordinal: p.ordinal, tag: p.tag, label: labelOf(p.tag, p.marker.ttl), shortLabel: shortLabelOf(p.tag), outcome, prefixTokens: p.prefix }
+    return read ? 'read' : action === 'below_minimum' ? 'missed' : a.wrote === false ? 'missed' : 'written'
+  })
+  // The billed figures are exact where they apply: the read ends at the last breakpoint read (when the read ended at
+  // a breakpoint, not past it through the lookback), the write at the last breakpoint written.
+  const lastRead = outcomes.lastIndexOf('read')
+  const lastWritten = outcomes.lastIndexOf('written')
+  const readAtBreakpoint = lastRead >= 0 && readPath !== null && comparePaths(placed[lastRead]!.marker.path, readPath) === 0
+  const marks = placed.map((p, i): BreakpointMark<M> => {
+    let prefixTokens = a.tokensAt.get(p.marker.path) ?? p.prefix
+    if (a.billed && i === lastRead && readAtBreakpoint) prefixTokens = a.billed.read
+    if (a.billed && i === lastWritten && a.billed.written > 0) prefixTokens = a.billed.read + a.billed.written
+    return { marker: p.marker, ordinal: p.ordinal, tag: p.tag, label: labelOf(p.tag, p.marker.ttl), shortLabel: shortLabelOf(p.tag), outcome: outcomes[i]!, prefixTokens }
   })
   const readSegment = readPath === null ? null : segmentPathOf(readPath)
   const cachedThroughOrdinal = readSegment === null ? -1 : (ordered.find((b) => b.path === readSegment)?.ordinal ?? -1)

@@ -107,17 +107,20 @@ export function firstChange(before: ComparablePass, after: ComparablePass): Firs
 }
 
 
-/** "12 blocks identical, first change at block 13 (messages[1] · assistant), 45 tokens after it." */
+/**
+ * "12 blocks identical, first change at block 13 (messages[1] · assistant), ≈45 tokens after it." The token counts are
+ * the blocks' estimates (a diff may be against any earlier pass, whose bill says nothing of this one), so they say ≈.
+ */
 export function summarizeChange(change: FirstChange): string {
   switch (change.kind) {
     case 'identical':
       return `All ${change.identical} blocks identical: the whole prefix can be read from cache.`
     case 'model':
-      return `Model changed (${change.from ?? '?'} → ${change.to ?? '?'}): the cache is per model, so all ${groupDigits(change.tokensAfter)} tokens are paid again.`
+      return `Model changed (${change.from ?? '?'} → ${change.to ?? '?'}): the cache is per model, so all ≈${groupDigits(change.tokensAfter)} tokens are paid again.`
     case 'block': {
       const what = change.change === 'added' ? 'new block' : change.change === 'removed' ? 'block removed' : change.change === 'settings' ? 'settings' : 'changed'
       const plural = change.identical === 1 ? 'block' : 'blocks'
-      return `${change.identical} ${plural} identical, first change at block ${change.index + 1} (${change.path} · ${change.label}; ${what}), ${groupDigits(change.tokensAfter)} tokens after it.`
+      return `${change.identical} ${plural} identical, first change at block ${change.index + 1} (${change.path} · ${change.label}; ${what}), ≈${groupDigits(change.tokensAfter)} tokens after it.`
     }
   }
 }
