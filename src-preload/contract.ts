@@ -306,6 +306,8 @@ export const EditPriceSchema = z.object({
   /** Every token figure is a real count (count_tokens, a pass's usage); false for the chars / 4 estimate. */
   exact: z.boolean(),
   label: z.string(),
+  /** Applied now: the other files changed on disk since the session block was read, which go out with the edit. */
+  alsoApplied: z.array(z.string()).optional(),
 })
 
 // Files view (docs/inspector.md "Files"): instruction and memory files as the prompt builder resolved them.

@@ -53,6 +53,8 @@ export interface EditPrice {
   /** Every token figure is a real count (count_tokens, or a pass's usage), not an estimate. */
   readonly exact: boolean
   readonly label: string
+  /** Applied now: the other files changed on disk since the session block was read, which go out with the edit. */
+  readonly alsoApplied?: string[]
 }
 
 export interface PriceEditInput {

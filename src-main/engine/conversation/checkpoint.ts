@@ -107,7 +107,8 @@ export interface NoticeBody {
    * `instructions`: an edited instruction or memory file was applied now from the Files view. `permissions`: an
    * "always allow" rule was removed.
    */
-  readonly source: 'compaction' | 'extension' | 'pins' | 'instructions' | 'permissions'
+  /** `instructions`: the session block was applied again; `nested_instructions`: a nested file could not be read. */
+  readonly source: 'compaction' | 'extension' | 'pins' | 'instructions' | 'nested_instructions' | 'permissions'
   readonly level: 'info' | 'warning'
   readonly text: string
 }

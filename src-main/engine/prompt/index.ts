@@ -42,7 +42,7 @@ export type {
 } from './gathered'
 export { MAX_INSTRUCTION_FILE_BYTES } from './gathered'
 
-export { freezeSession, freezeSessionSection, projectStatics, resolveInstructions, INSTRUCTIONS_HEADER } from './snapshot'
+export { freezeSession, changedSessionFiles, freezeSessionSection, projectStatics, resolveInstructions, INSTRUCTIONS_HEADER } from './snapshot'
 export type { FrozenSession, SessionSection, ProjectStatics, SnapshotOrigin, FreezeOptions, ResolvedInstructions } from './snapshot'
 export { freezeSessionContext, renderSessionContext, LISTING_CAP } from './session-context'
 export type { FrozenSessionContext } from './session-context'

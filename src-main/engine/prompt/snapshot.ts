@@ -94,6 +94,23 @@ export interface FrozenSession {
   readonly context: FrozenSessionContext
 }
 
+/**
+ * The files whose text differs between two freezes of the session block (changed, added or removed), by the path the
+ * block shows: what reading the block again from disk sends besides the file the user meant to apply.
+ */
+export function changedSessionFiles(before: SessionSection, after: SessionSection): string[] {
+  const textsByPath = (section: SessionSection): Map<string, string[]> => {
+    const out = new Map<string, string[]>()
+    for (const block of [section.instructions, section.memory]) {
+      for (const part of block.parts) out.set(part.path, [...(out.get(part.path) ?? []), block.text.slice(part.start, part.end)])
+    }
+    return out
+  }
+  const was = textsByPath(before)
+  const now = textsByPath(after)
+  return [...new Set([...was.keys(), ...now.keys()])].filter((path) => JSON.stringify(was.get(path) ?? []) !== JSON.stringify(now.get(path) ?? []))
+}
+
 /** Everything a new session freezes, from one gathering of the project. */
 export function freezeSession(gathered: GatheredContext, options: Omit<FreezeOptions, 'origin'>): FrozenSession {
   return {

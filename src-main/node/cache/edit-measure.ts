@@ -32,7 +32,7 @@ import {
   type RequestWalk,
 } from '../../engine/cache'
 import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
-import { buildPromptPlan, freezeSessionSection, renderNote, type ContextNote, type FrozenSession, type SessionSection } from '../../engine/prompt'
+import { buildPromptPlan, changedSessionFiles, freezeSessionSection, renderNote, type ContextNote, type FrozenSession, type SessionSection } from '../../engine/prompt'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { Hasher } from '../../engine/ports'
 import { gatherWithDraft, type FileRoots } from '../files'
@@ -65,6 +65,11 @@ interface Candidates {
   readonly notesWith: number
   /** A checkpoint re-froze the session since the last main pass: the next pass sends another history. */
   readonly historyReplaced?: boolean
+  /**
+   * Other files changed on disk since the session block was read: applying now reads the block again from disk, so
+   * they go out with the edit.
+   */
+  readonly alsoApplied?: ReadonlyArray<string>
 }
 
 /** The user's words are not known yet: counts of a prefix alone take this message and subtract it again. */
@@ -195,7 +200,8 @@ async function fileCandidates(
   if (!without) return null
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
-    return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced }
+    const alsoApplied = changedSessionFiles(frozen.session, section).filter((path) => path !== edit.path)
+    return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
@@ -253,7 +259,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     if (tokens !== null && tokens !== undefined && probeTokens !== null) anchors.set(walk.keys[p]!, tokens - probeTokens)
   })
   const scale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
-  return priceCandidates({
+  const price = priceCandidates({
     last: { walk, facts: basis.attribution.facts, tokens: lastTokens },
     scale,
     state,
@@ -264,4 +270,14 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     with: { walk: withWalk, tokens: withTokens, notes: candidates.notesWith },
     historyReplaced: systemOnly,
   })
+  return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
+}
+
+/** The price names every file that applying now sends, not only the one being edited. */
+function withAlsoApplied(price: EditPrice, others: string[]): EditPrice {
+  if (others.length === 0) return price
+  const also = `with ${others.join(', ')}, changed on disk since the session block was read`
+  // "system[1] · session block (project instructions · CLAUDE.md)": the others join the file in its parentheses.
+  const moved = price.movedBlock && { ...price.movedBlock, label: price.movedBlock.label.endsWith(')') ? `${price.movedBlock.label.slice(0, -1)}; ${also})` : `${price.movedBlock.label} (${also})` }
+  return { ...price, alsoApplied: others, label: `${price.label} (${also})`, movedBlock: moved }
 }

@@ -15,7 +15,7 @@ import { runTurn, type TurnInput, type TurnResult } from '../../engine/loop/turn
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
-import { freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
+import { changedSessionFiles, freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
@@ -396,8 +396,16 @@ export class SessionRuntime {
         const touched = effects.flatMap((e) => (e.type === 'file_read' || e.type === 'file_written' ? [e.path] : []))
         if (!this.nested || touched.length === 0) return []
         const notes: ContextNote[] = []
-        for (const path of touched) notes.push(...(await this.nested.forFile(path)).notes)
+        const skipped: string[] = []
+        for (const path of touched) {
+          const found = await this.nested.forFile(path)
+          notes.push(...found.notes)
+          skipped.push(...found.gatherNotes.map((n) => n.message))
+        }
         if (notes.length > 0) this.save({ deliveredNotes: this.nested.delivered() })
+        // A nested instruction file that could not be read (binary, too big, a link out of the root) is said once,
+        // in the conversation, rather than dropped unseen: the user wrote it for the agent to follow.
+        if (skipped.length > 0) this.appendAndEmit(this.sessionLog.append(skipped.map((message) => ({ kind: 'notice' as const, source: 'nested_instructions' as const, level: 'warning' as const, text: `An instruction file the agent would have followed here was not read: ${message}.` }))))
         return notes
       },
     }
@@ -663,10 +671,15 @@ export class SessionRuntime {
     if (this.run || !this.state.frozen) throw new Error('busy')
     // The session block moves: a pre-warm of the old prefix would warm what the next pass no longer sends.
     this.keepWarm.cancel()
+    // The block is read again whole, from disk: any other file changed since it was read goes out too (an edit the
+    // user held for the next compaction among them). The notice and the cause name every one of them.
+    const fresh = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: '', paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
+    const others = changedSessionFiles(this.state.frozen.session, fresh).filter((p) => !paths.includes(p))
     const names = paths.join(', ')
+    const along = others.length === 0 ? '' : ` with ${others.join(', ')}, changed on disk since the session block was read`
     const entry = this.deps.store.transaction(() => {
-      const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now: the session block was read again from disk, so the next pass re-bills it.` }])
-      const session = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: notice!.id, paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
+      const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now${along}: the session block was read again from disk, so the next pass re-bills it.` }])
+      const session = { ...fresh, origin: { kind: 'apply_now' as const, entryId: notice!.id, paths: [...paths, ...others] } }
       this.save({ frozen: { ...this.state.frozen!, session } })
       return notice!
     })

@@ -187,6 +187,46 @@ describe('files through the contract', () => {
     expect(later.deltaUsd).toBeCloseTo((later.addedTokens * p.cacheWrite5mPerMTok) / 1_000_000, 12)
   })
 
+  it('applying one file now names every other file it sends: an edit held for the next compaction goes out with it', async () => {
+    writeFileSync(join(root, 'CLAUDE.md'), '# Claude\n\nPrefer small functions.\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    // AGENTS.md is edited and held for the next compaction; the next message carries its note, and the block keeps
+    // the old text.
+    const agents = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: `${agents.text}\nHeld back.\n`, baseSha256: agents.sha256 })
+    await turn(session.id, 'list the root')
+    clock.advance(20_000)
+
+    // Then CLAUDE.md is edited to apply now: the block is read again whole, the held AGENTS.md edit with it.
+    const claude = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'CLAUDE.md' })
+    const edited = `${claude.text}Name things plainly.\n`
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const price = await call<Price & { alsoApplied?: string[] }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'CLAUDE.md', applyNow: true, text: edited } })
+    expect(price.alsoApplied).toEqual(['AGENTS.md'])
+    expect(price.movedBlock!.label).toBe('system[1] · session block (project instructions · CLAUDE.md; with AGENTS.md, changed on disk since the session block was read)')
+    // Pricing the held file itself names no other.
+    const held = await call<Price & { alsoApplied?: string[] }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: `${agents.text}\nHeld back.\n` } })
+    expect(held.alsoApplied).toBeUndefined()
+
+    await call(app, 'files.save', { projectId: project.id, path: 'CLAUDE.md', text: edited, baseSha256: claude.sha256 })
+    const applied = await call<{ applied: boolean; entryId: string }>(app, 'files.apply', { sessionId: session.id, paths: ['CLAUDE.md'] })
+    expect(applied.applied).toBe(true)
+    const entries = await call<{ entries: Array<{ id: string; kind: string; text?: string }> }>(app, 'session.get', { sessionId: session.id })
+    expect(entries.entries.find((e) => e.id === applied.entryId)?.text).toBe('CLAUDE.md applied now with AGENTS.md, changed on disk since the session block was read: the session block was read again from disk, so the next pass re-bills it.')
+
+    await turn(session.id, 'read greet.ts')
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const next = await call<StoredPass>(app, 'pass.get', { passId: passes.at(-1)!.id })
+    expect(next.requestBody).toContain('Name things plainly.')
+    expect(next.requestBody).toContain('Held back.')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const attributed = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: passes.at(-2)!.id })
+    expect(attributed.attribution.cause.label).toMatch(/CLAUDE\.md.*AGENTS\.md|AGENTS\.md.*CLAUDE\.md/)
+  })
+
   it('after a restart, a deferred edit is priced and noted as before, and an edit made while the app was closed reaches the model too', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })

@@ -2,7 +2,7 @@
  * An instruction file edited on disk mid-session: the next user message carries a "changed" note, the frozen
  * session block keeps its bytes (so the cache is not busted silently), and the change is noted once.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -57,5 +57,30 @@ describe('instruction files changed mid-session', () => {
     expect(new Set(systems).size).toBe(1)
     expect(systems[0]).toContain('Use tabs.')
     expect(bodies.at(-1)!.requestBody).toContain('AGENTS.md')
+  })
+
+  it('a nested instruction file that cannot be read is said in the conversation, once, not dropped unseen', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-nested-skipped-'))
+    mkdirSync(join(dir, 'sub', 'pkg'), { recursive: true })
+    writeFileSync(join(dir, 'sub', 'AGENTS.md'), '# Sub\n\nKeep it small.\n')
+    // A NUL byte: binary, so the reader skips it.
+    writeFileSync(join(dir, 'sub', 'pkg', 'CLAUDE.md'), '# Pkg\n\u0000binary\n')
+    writeFileSync(join(dir, 'sub', 'pkg', 'index.ts'), 'export const x = 1\n')
+    process.env.LOUPE_SIM_PACE = 'instant'
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
+    const project = await call<{ id: string }>('project.open', { path: dir })
+    const { id: sessionId } = await call<{ id: string }>('session.create', { projectId: project.id })
+    await turn(sessionId, 'read sub/pkg/index.ts')
+    await turn(sessionId, 'read sub/pkg/index.ts again')
+
+    const { entries } = await call<{ entries: Array<{ kind: string; source?: string; level?: string; text?: string }> }>('session.get', { sessionId })
+    const skipped = entries.filter((e) => e.kind === 'notice' && e.source === 'nested_instructions')
+    expect(skipped).toHaveLength(1)
+    expect(skipped[0]).toMatchObject({ level: 'warning' })
+    expect(skipped[0]!.text).toMatch(/^An instruction file the agent would have followed here was not read: sub\/pkg\/CLAUDE\.md .*binary/)
+    // The readable one is delivered to the model as before.
+    const passes = await call<Array<{ id: string }>>('pass.list', { sessionId })
+    const bodies = await Promise.all(passes.map((p) => call<{ requestBody: string }>('pass.get', { passId: p.id })))
+    expect(bodies.some((b) => b.requestBody.includes('Keep it small.'))).toBe(true)
   })
 })
