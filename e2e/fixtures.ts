@@ -44,9 +44,10 @@ export interface BrowserHostProcess {
   readonly dataDir: string
 }
 
-export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<BrowserHostProcess & { child: ChildProcess; stop(): Promise<void> }> {
+/** Starts a browser host; `port` 0 (the default) takes a free one, a number the one a host that was stopped had. */
+export async function startHost(env: NodeJS.ProcessEnv = {}, port = 0): Promise<BrowserHostProcess & { child: ChildProcess; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-home-'))
-  const child = spawn(process.execPath, ['out/main/server.js', '--port', '0'], {
+  const child = spawn(process.execPath, ['out/main/server.js', '--port', String(port)], {
     // Instant simulator pace keeps the suite fast; a test that needs a visible stream passes its own.
     env: { ...process.env, LOUPE_HOME: dataDir, LOUPE_SIM_PACE: 'instant', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +69,8 @@ export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<BrowserHos
     dataDir,
     child,
     async stop() {
-      if (child.exitCode === null) {
+      // A host a test killed has exited already, with a signal and no exit code.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r))
         child.kill('SIGTERM')
         await exited

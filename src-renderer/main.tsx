@@ -12,6 +12,7 @@ import './ui/theme.css'
 import { connectCompactionEvents } from './features/compaction/events'
 import { installShortcuts } from './features/palette/shortcuts'
 import { installFocusFallback } from './features/shell/focus-fallback'
+import { connectConnectionEvents } from './features/shell/connection'
 import { applyTheme } from './features/settings/theme'
 import { connectSettingsEvents } from './features/settings/events'
 import { useSettingsStore } from './state/settings'
@@ -77,6 +78,7 @@ client.on('turn.ended', (p) => {
   chat().turnEnded(p.sessionId)
   if (p.unrecorded !== undefined) chat().failed(p.sessionId, p.unrecorded)
 })
+connectConnectionEvents()
 connectCompactionEvents()
 connectSettingsEvents()
 installShortcuts()

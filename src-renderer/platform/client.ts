@@ -5,35 +5,41 @@
  */
 import type { LoupeBridge } from '../../src-preload/bridge'
 import type {
-  ClientFrame,
   EventName,
   EventPayload,
   RequestInput,
   RequestName,
   RequestOutput,
   Result,
-  ServerFrame,
 } from '../../src-preload/contract'
+import { createSocketTransport, type LinkStatus } from './socket-transport'
+
+export type { LinkStatus }
 
 export interface LoupeClient {
   request<N extends RequestName>(name: N, input: RequestInput<N>): Promise<Result<RequestOutput<N>>>
   on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void
+  /**
+   * The connection to the host, when it can change: browser mode's WebSocket drops when the host stops, and is made
+   * again (socket-transport.ts). Electron's IPC is part of the app's own process and never drops: nothing is said.
+   */
+  onConnection(listener: (status: LinkStatus) => void): () => void
 }
-
-type AnyListener = (name: string, payload: unknown) => void
 
 function fromBridge(bridge: LoupeBridge): LoupeClient {
   return {
     request: (name, input) => bridge.request(name, input) as never,
     on: (name, listener) => bridge.onEvent((n, payload) => n === name && listener(payload as never)),
+    onConnection: () => () => undefined,
   }
 }
 
 const TOKEN_KEY = 'loupe.token'
+const TOKEN_IN_FRAGMENT = /(?:^|[#&])token=([A-Za-z0-9_-]+)/
 
 /** The token arrives in the URL fragment (never sent over HTTP); keep it for reloads, then clear it from view. */
 function takeToken(): string {
-  const match = /(?:^|[#&])token=([A-Za-z0-9_-]+)/.exec(location.hash)
+  const match = TOKEN_IN_FRAGMENT.exec(location.hash)
   if (match?.[1]) {
     sessionStorage.setItem(TOKEN_KEY, match[1])
     history.replaceState(null, '', location.pathname + location.search)
@@ -44,68 +50,29 @@ function takeToken(): string {
 
 function fromWebSocket(): LoupeClient {
   const token = takeToken()
-  const listeners = new Set<AnyListener>()
-  const pending = new Map<number, (result: Result<unknown>) => void>()
-  const queue: string[] = []
-  let nextId = 1
-  let socket: WebSocket | null = null
-  let retryMs = 250
-
-  const fail = (message: string) => {
-    for (const [id, resolve] of pending) {
-      pending.delete(id)
-      resolve({ ok: false, error: { code: 'io_error', message } })
-    }
-  }
-
-  const connect = () => {
-    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc?token=${encodeURIComponent(token)}`)
-    socket = ws
-    ws.onopen = () => {
-      retryMs = 250
-      for (const frame of queue.splice(0)) ws.send(frame)
-    }
-    ws.onmessage = (message) => {
-      const frame = JSON.parse(String(message.data)) as ServerFrame
-      if (frame.kind === 'response') {
-        pending.get(frame.id)?.(frame.result)
-        pending.delete(frame.id)
-      } else {
-        for (const listener of listeners) listener(frame.name, frame.payload)
-      }
-    }
-    ws.onclose = (event) => {
-      socket = null
-      // 1009: the host closed the connection on a frame too large to read (over 64 MB, src-main/server/websocket.ts);
-      // every request still waiting for an answer fails with it, and the connection is made again.
-      fail(
-        event.code === 1009
-          ? 'A request was too large for the connection to Loupe (over 64 MB), which closed; the requests waiting for an answer failed; reconnecting'
-          : 'The connection to Loupe was lost; reconnecting',
-      )
-      for (const listener of listeners) listener('connection.lost', null)
-      setTimeout(connect, retryMs)
-      retryMs = Math.min(retryMs * 2, 5000)
-    }
-  }
-  connect()
-
+  // The URL a restarted host printed differs from this page's only in its fragment, so opening it in this tab loads
+  // nothing: the page loads itself again to take the new token.
+  window.addEventListener('hashchange', () => {
+    const fresh = TOKEN_IN_FRAGMENT.exec(location.hash)?.[1]
+    if (fresh && fresh !== token) location.reload()
+  })
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc?token=${encodeURIComponent(token)}`
+  const transport = createSocketTransport({
+    connect(handlers) {
+      const ws = new WebSocket(url)
+      ws.onopen = () => handlers.opened()
+      ws.onmessage = (message) => handlers.received(String(message.data))
+      ws.onclose = (event) => handlers.closed(event.code)
+      return { send: (text) => ws.send(text), isOpen: () => ws.readyState === WebSocket.OPEN }
+    },
+    // The host serves the page at its root (src-main/server/static.ts); CSP allows 'self'.
+    hostAnswers: () => fetch(`${location.origin}/`, { method: 'HEAD', cache: 'no-store' }).then((r) => r.ok, () => false),
+    schedule: (fn, ms) => void setTimeout(fn, ms),
+  })
   return {
-    request(name, input) {
-      const id = nextId++
-      const frame: ClientFrame = { kind: 'request', id, name, input }
-      const text = JSON.stringify(frame)
-      return new Promise((resolve) => {
-        pending.set(id, resolve as (r: Result<unknown>) => void)
-        if (socket?.readyState === WebSocket.OPEN) socket.send(text)
-        else queue.push(text)
-      })
-    },
-    on(name, listener) {
-      const wrapped: AnyListener = (n, payload) => n === name && listener(payload as never)
-      listeners.add(wrapped)
-      return () => listeners.delete(wrapped)
-    },
+    request: (name, input) => transport.request(name, input) as never,
+    on: (name, listener) => transport.onEvent((n, payload) => n === name && listener(payload as never)),
+    onConnection: (listener) => transport.onStatus(listener),
   }
 }
 
@@ -129,6 +96,7 @@ export const client: LoupeClient = {
     return result
   },
   on: (name, listener) => transport.on(name, listener),
+  onConnection: (listener) => transport.onConnection(listener),
 }
 
 export function onStoreLost(listener: (message: string) => void): () => void {

@@ -1,8 +1,8 @@
 /**
  * The renderer's WebSocket client (src-renderer/platform/client.ts) against the real browser host, with the few
  * browser globals it reads stood in for: a request too large for the host to read at all (over 64 MB) closes the
- * connection, and the client fails the requests waiting for an answer with an error that says so, then reconnects;
- * one over 16 MB only fails itself.
+ * connection, and the client fails the requests waiting for an answer with an error that says so, fails at once what
+ * is asked before it is connected again, then reconnects; one over 16 MB only fails itself.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
@@ -20,7 +20,7 @@ beforeAll(async () => {
   host = testHost.host
   const origin = `http://127.0.0.1:${host.port}`
   const session = new Map<string, string>()
-  vi.stubGlobal('window', {})
+  vi.stubGlobal('window', { addEventListener: () => {} })
   vi.stubGlobal('location', { protocol: 'http:', host: `127.0.0.1:${host.port}`, hash: `#token=${host.token}`, pathname: '/', search: '' })
   vi.stubGlobal('sessionStorage', { getItem: (k: string) => session.get(k) ?? null, setItem: (k: string, v: string) => void session.set(k, v) })
   vi.stubGlobal('history', { replaceState: () => {} })
@@ -52,9 +52,19 @@ describe('the renderer client over the browser host', () => {
   }, 20_000)
 
   it('fails a request too large to read with an error that says so, and reconnects', async () => {
+    const statuses: string[] = []
+    const reopened = new Promise<void>((resolve) =>
+      client.onConnection((status) => {
+        statuses.push(status)
+        if (status === 'open') resolve()
+      }),
+    )
     const result = await client.request('app.info', { pad: 'x'.repeat(MAX_READ_FRAME_BYTES) } as never)
     expect(result).toMatchObject({ ok: false, error: { code: 'io_error', message: expect.stringContaining('too large') } })
-    // The next request waits for the connection to be made again, and is answered.
+    // Until the connection is made again, a request fails at once rather than waiting for it.
+    expect(await client.request('app.info', {} as never)).toMatchObject({ ok: false, error: { code: 'io_error', message: expect.stringContaining('Not connected to Loupe') } })
+    await reopened
+    expect(statuses).toEqual(['lost', 'open'])
     expect((await client.request('app.info', {} as never)).ok).toBe(true)
   }, 20_000)
 })

@@ -1,4 +1,4 @@
-import { useAppStore } from '../../state/app'
+import { connectionLabel, connectionNotice, useAppStore } from '../../state/app'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { useInspectorStore } from '../../state/inspector'
@@ -41,9 +41,14 @@ export function AppShell() {
           </span>
         )}
         <span className={`connection ${connection}`} data-testid="connection">
-          {connection === 'ready' ? 'connected' : connection}
+          {connectionLabel(connection)}
         </span>
       </header>
+      {connectionNotice(connection) !== null && (
+        <p className={`connection-notice ${connection}`} role="alert" data-testid="connection-notice">
+          {connectionNotice(connection)}
+        </p>
+      )}
       {storeLost !== null && (
         <p className="store-lost" role="alert" data-testid="store-lost">
           {storeLost}

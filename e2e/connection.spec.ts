@@ -1,0 +1,121 @@
+/**
+ * Browser mode's connection to its host, as the page shows it (src-renderer/platform/socket-transport.ts,
+ * features/shell/connection.ts): a host that goes away is said at once, a turn that was running is no longer shown
+ * as running, what is asked meanwhile fails with a reason, and a host restarted on the same port (with a new token)
+ * is said plainly instead of being retried for ever. A connection that drops while the host runs on is made again,
+ * and the page reads what it shows again.
+ *
+ * The page's failed attempts to reconnect are reported by Chromium as console errors; those alone are expected here.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page, WebSocketRoute } from '@playwright/test'
+import { expect, openApp, openProjectWithSession, startHost, test } from './fixtures'
+
+const EXPECTED_ERRORS = /WebSocket connection to .* failed|Failed to load resource: net::ERR_CONNECTION_REFUSED/
+
+function forgetExpectedErrors(errors: string[]): void {
+  const unexpected = errors.filter((e) => !EXPECTED_ERRORS.test(e))
+  errors.splice(0, errors.length, ...unexpected)
+}
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-connection-'))
+  writeFileSync(join(dir, 'greet.ts'), 'export const greet = () => "hello"\n')
+  return dir
+}
+
+/** Starts a turn that stays running: in build mode, the edit waits for the user's approval. */
+async function startWaitingTurn(page: Page): Promise<void> {
+  await page.getByLabel('Message').fill('replace "hello" with "goodbye" in greet.ts')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByRole('group', { name: 'Approval needed' })).toContainText('Edit greet.ts')
+  await expect(page.getByRole('button', { name: 'Stop (Esc)' })).toBeVisible()
+}
+
+test('a host that stops is said at once, what is asked meanwhile fails, and a restarted host refusing the page is said plainly', async ({ page, pageErrors }) => {
+  const dir = project()
+  const first = await startHost()
+  let second: Awaited<ReturnType<typeof startHost>> | null = null
+  try {
+    await openApp(page, first.url)
+    await expect(page.getByTestId('connection')).toHaveText('connected')
+    await openProjectWithSession(page, dir)
+    // The inspector would load its editor for the turn's pass, which fails as the host dies under it: kept closed.
+    await page.getByRole('button', { name: 'Collapse the inspector' }).click()
+    await startWaitingTurn(page)
+
+    // The host process dies (no goodbye on the socket).
+    first.child.kill('SIGKILL')
+    await expect(page.getByTestId('connection')).toHaveText('reconnecting…')
+    await expect(page.getByTestId('connection-notice')).toContainText('Connection to Loupe lost — reconnecting…')
+    // The turn is no longer shown as running: nothing of it can be heard, and Stop could not reach it.
+    await expect(page.getByRole('button', { name: 'Stop (Esc)' })).toHaveCount(0)
+    await expect(page.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
+    await expect(page.locator('.chat-error')).toContainText('whether this turn is still running is unknown')
+    // A message sent meanwhile fails with the reason instead of waiting for ever.
+    await page.getByLabel('Message').fill('are you there?')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect(page.locator('.chat-error')).toContainText('Not connected to Loupe')
+    await expect(page.getByLabel('Message')).toHaveValue('are you there?')
+
+    // Restarted on the same port, on the same data folder: it has a new token, which this page does not hold.
+    second = await startHost({ LOUPE_HOME: first.dataDir }, Number(new URL(first.baseUrl).port))
+    await expect(page.getByTestId('connection')).toHaveText('disconnected')
+    await expect(page.getByTestId('connection-notice')).toContainText('host was restarted')
+    await expect(page.getByTestId('connection-notice')).toContainText('Open the new URL')
+    await page.screenshot({ path: 'e2e/screenshots/connection-refused.png' })
+
+    // Opening the URL it printed is all it takes.
+    await openApp(page, second.url)
+    await expect(page.getByTestId('connection')).toHaveText('connected')
+    await expect(page.getByTestId('connection-notice')).toHaveCount(0)
+  } finally {
+    forgetExpectedErrors(pageErrors)
+    await page.goto('about:blank')
+    await second?.stop()
+    await first.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a connection that drops while the host runs on is made again, and the page reads the open session again', async ({ page, pageErrors, host }) => {
+  const dir = project()
+  // Every connection goes through the test, which can drop it and hold the next ones off, as a host that does not
+  // answer would: its page does not load either (an attempt that fails while the host answers is a refusal).
+  let live: WebSocketRoute | null = null
+  let holding = false
+  await page.routeWebSocket(/\/rpc\?/, (ws) => {
+    if (holding) return void ws.close({ code: 4000, reason: 'held off by the test' })
+    live = ws
+    ws.connectToServer()
+  })
+  await page.route(
+    (url) => url.pathname === '/',
+    (route) => (holding ? route.abort('connectionrefused') : route.continue()),
+  )
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await startWaitingTurn(page)
+
+    holding = true
+    await live!.close({ code: 4000, reason: 'dropped by the test' })
+    await expect(page.getByTestId('connection')).toHaveText('reconnecting…')
+    await expect(page.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
+    await expect(page.locator('.chat-error')).toContainText('whether this turn is still running is unknown')
+
+    // Back: the turn is still waiting for its approval in the host, and the page says so again.
+    holding = false
+    await expect(page.getByTestId('connection')).toHaveText('connected')
+    await expect(page.getByTestId('connection-notice')).toHaveCount(0)
+    await expect(page.getByRole('group', { name: 'Approval needed' })).toContainText('Edit greet.ts')
+    await expect(page.getByRole('button', { name: 'Stop (Esc)' })).toBeVisible()
+    await expect(page.locator('.chat-error')).toHaveCount(0)
+    await expect(page.getByRole('list', { name: 'Sessions' }).getByRole('button')).toHaveCount(1)
+  } finally {
+    forgetExpectedErrors(pageErrors)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

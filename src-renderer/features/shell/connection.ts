@@ -1,0 +1,35 @@
+/**
+ * Browser mode's connection, as the app shows it: the header and a banner say when it is lost or refused
+ * (AppShell.tsx), a turn that was running is no longer shown as running (nothing of it can be heard until the
+ * connection is back, and Stop could not reach it), and once it is back what the page holds is read again. The
+ * projects and the selected project's sessions are read again by every `app.ready` (main.tsx), the inspector's
+ * passes too (features/inspector/data/passes.ts); this reads each chat the page had loaded.
+ */
+import { client } from '../../platform/client'
+import { useAppStore } from '../../state/app'
+import { useChatStore } from '../../state/chat'
+import { loadSession } from '../chat/actions'
+
+export const TURN_UNKNOWN = 'Connection to Loupe lost: whether this turn is still running is unknown until it is back.'
+
+export function connectConnectionEvents(): void {
+  let reconnecting = false
+  client.onConnection((status) => {
+    if (status === 'open') return
+    if (status === 'refused') useAppStore.getState().connectionRefused()
+    else useAppStore.getState().connectionLost()
+    if (reconnecting) return
+    reconnecting = true
+    const chat = useChatStore.getState()
+    for (const [sessionId, s] of Object.entries(chat.bySession)) {
+      if (!s.running && s.listedActivity === null) continue
+      chat.turnEnded(sessionId)
+      if (s.loaded) chat.failed(sessionId, TURN_UNKNOWN)
+    }
+  })
+  client.on('app.ready', () => {
+    if (!reconnecting) return
+    reconnecting = false
+    for (const [sessionId, s] of Object.entries(useChatStore.getState().bySession)) if (s.loaded) void loadSession(sessionId)
+  })
+}
