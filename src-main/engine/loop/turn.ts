@@ -157,7 +157,9 @@ function describeModelError(error: { kind: string; message: string; status: numb
   const head = what[error.kind] ?? 'The model call failed'
   // The SDK's own messages end with a full stop ("Connection error."): one is enough.
   const message = error.message.trim().replace(/[.\s]+$/, '')
-  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. Nothing was lost; retry when ready.`
+  // A refused request (a 400: too long, malformed) is refused again as it is: retrying helps only after a change.
+  const after = error.kind === 'invalid_request' ? 'Nothing was lost, but the same request would be refused again: change what it names first (/compact shortens the conversation)' : 'Nothing was lost; retry when ready'
+  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. ${after}.`
 }
 
 /** How long a tool has to end on its own once the user stops the turn, before the turn ends without it. */

@@ -114,12 +114,23 @@ export interface ClassifiedError {
   readonly status: number | null
 }
 
+/**
+ * The service's own words for a refusal: its error body's type and message ("invalid_request_error: prompt is too
+ * long: 302645 tokens > 200000 maximum"), not the SDK's message, which is the status and the body's raw JSON.
+ */
+function serviceMessage(err: InstanceType<typeof Anthropic.APIError>): string {
+  const body = err.error as { error?: { type?: unknown; message?: unknown } } | undefined
+  const message = typeof body?.error?.message === 'string' ? body.error.message.trim() : ''
+  if (message === '') return err.message
+  return typeof body?.error?.type === 'string' && body.error.type !== '' ? `${body.error.type}: ${message}` : message
+}
+
 /** What went wrong, in the engine's words. `afterHeaders`: the failure came after a 200 (mid-stream). */
 export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
   if (aborted || err instanceof Anthropic.APIUserAbortError) return { kind: 'aborted', message: 'The request was cancelled.', status: null }
   if (err instanceof Anthropic.APIConnectionError) return { kind: 'connection', message: err.message, status: null }
   if (err instanceof Anthropic.APIError) {
-    if (typeof err.status === 'number') return { kind: statusKind(err.status), message: err.message, status: err.status }
+    if (typeof err.status === 'number') return { kind: statusKind(err.status), message: serviceMessage(err), status: err.status }
     // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3).
     const type = (err.error as { error?: { type?: string } } | undefined)?.error?.type ?? (err as { type?: string | null }).type ?? ''
     const kind: ModelErrorKind = type === 'overloaded_error' ? 'overloaded' : type === 'rate_limit_error' ? 'rate_limited' : type === 'api_error' ? 'server_error' : 'unknown'

@@ -15,6 +15,7 @@ import { runTurn, type TurnInput, type TurnResult } from '../../engine/loop/turn
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
+import { estimateTokens } from '../../engine/prompt/estimate'
 import { changedSessionFiles, freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
@@ -181,6 +182,24 @@ export class SessionRuntime {
 
   get running(): boolean {
     return this.run !== null
+  }
+
+  /**
+   * Why a message cannot be sent, or null: one that by itself fills the model's context window. Sent, it would be
+   * refused ("prompt is too long") on this pass and every later one, since compaction keeps the newest message whole;
+   * refused here, it never enters the conversation and the user keeps the text. The estimate (characters / 4) is
+   * low for most text, so a message this check lets through may still be too long; none it refuses would fit.
+   */
+  tooLargeToSend(text: string): string | null {
+    // The model's own window, not the compaction settings' (a smaller budget chosen for compacting early).
+    const window = findModel(this.state.model)?.contextWindow
+    if (window === undefined) return null
+    // The tools and the system prompt come first in every request: a couple of thousand tokens at the least.
+    const prefix = 2_000
+    const tokens = estimateTokens(text)
+    if (tokens + prefix <= window) return null
+    const chars = text.length.toLocaleString('en-US')
+    return `This message is about ${tokens.toLocaleString('en-US')} tokens (${chars} characters): with the tools and instructions it cannot fit in ${this.state.model}'s ${window.toLocaleString('en-US')}-token context window. Shorten it, or save the text to a file in the project and ask the agent to read the parts it needs.`
   }
   get mode(): PermissionMode {
     return this.state.mode

@@ -30,6 +30,8 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     const runtime = requireRuntime(services, sessionId)
     requireLoupeSession(services, sessionId)
     if (runtime.running) throw new RpcError('busy', 'A turn is already running in this session: wait for it or stop it (Esc)')
+    const tooLarge = input.kind === 'message' ? runtime.tooLargeToSend(input.text) : null
+    if (tooLarge) throw new RpcError('invalid_input', tooLarge)
     const runId = runtime.start(input)
     services.events.emit('run.started', { sessionId, runId })
     return { runId }

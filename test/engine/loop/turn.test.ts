@@ -351,6 +351,16 @@ describe('runTurn', () => {
     expectValid(log)
   })
 
+  it('says a refused request would be refused again, and what to do', async () => {
+    const refused: Step = async () => ({ ok: false, error: { kind: 'invalid_request', message: 'invalid_request_error: prompt is too long: 302645 tokens > 200000 maximum', status: 400 }, partial: null, attempts: [] })
+    const log = new MemoryLog()
+    await runTurn(deps(scriptedModel([refused]), recordingTools().executor, log), { kind: 'message', text: 'hello' }, new AbortController().signal)
+    expect(log.all.find((e) => e.kind === 'turn_failed')).toMatchObject({
+      errorKind: 'invalid_request',
+      message: 'The model service refused the request (HTTP 400): invalid_request_error: prompt is too long: 302645 tokens > 200000 maximum. Nothing was lost, but the same request would be refused again: change what it names first (/compact shortens the conversation).',
+    })
+  })
+
   it('ends the turn with a retryable failure after a model error, and a retry goes on from the same entries', async () => {
     const failing: Step = async () => ({ ok: false, error: { kind: 'overloaded', message: 'Overloaded.', status: 529 }, partial: null, attempts: [] })
     const log = new MemoryLog()

@@ -212,6 +212,9 @@ describe('ModelClient: faults and retries (every attempt recorded)', () => {
       expect(outcome.ok).toBe(false)
       if (outcome.ok) return
       expect(outcome.error).toMatchObject({ kind: 'invalid_request', status: 400 })
+      // The service's words, not the status and the raw JSON body.
+      expect(outcome.error.message).toMatch(/^invalid_request_error: \S/)
+      expect(outcome.error.message).not.toContain('{')
       expect(outcome.attempts).toHaveLength(1)
     })
   })
