@@ -89,7 +89,8 @@ export interface BreakpointView {
  * it; agreement counts the TTL of what was written. 3: a pass that got no response read and wrote nothing. 4: such a
  * pass is a miss at its limit with the cause `no_response`, not the prediction's verdict. 5: the first pass after a
  * compaction says the conversation starts again from its summary. 6: a file a section holds twice, AGENTS.md as
- * itself and imported by CLAUDE.md, is no longer named as changed when it was not).
+ * itself and imported by CLAUDE.md, is no longer named as changed when it was not; a changed block's cause also says
+ * why the read stopped short of the entry before it, when it did).
  */
 export const ATTRIBUTION_VERSION = 6
 

@@ -4,7 +4,8 @@
  * 1. the limit itself was nothing: first pass, idle longer than any TTL, the prefix left by the previous pass below
  *    the model's minimum (a model switch is named first there: it is what the user chose);
  * 2. the model changed since the previous pass (the cache is per model);
- * 3. a block before the limit differs from the previous pass: the first one, with what produced it;
+ * 3. a block before the limit differs from the previous pass: the first one, with what produced it (and, when the
+ *    read stopped short of the entry before that block too, why: the reasons of 4);
  * 4. the prefix is the same, so an entry was written for it: it expired (TTL), was not readable yet (a concurrent
  *    pass whose response had not begun), or sat beyond the 20-block lookback of every breakpoint;
  * 5. nothing was ever written there: no breakpoint covered that prefix.
@@ -77,11 +78,25 @@ export function findCause(input: CauseInput): MissCause {
   if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)
   if (previous?.walk) {
     const d = contentDivergence(previous.walk, walk)
-    if (d && d.position <= limit.position) return changedBlock(input, d.position, d.reason === 'settings' ? (d.level ?? 'messages') : 'block')
+    if (d && d.position <= limit.position) {
+      const changed = changedBlock(input, d.position, d.reason === 'settings' ? (d.level ?? 'messages') : 'block')
+      // The change stops the read at the last entry before it; a read that stopped earlier still had that entry to
+      // miss (it expired while a pre-warm kept only the tail alive, or sat past the lookback), and the label says so.
+      const before = entryCause(input, d.position - 1)
+      return before ? { ...changed, label: `${changed.label}; the prefix before it was not read either: ${before.label}` } : changed
+    }
   }
+  return entryCause(input, limit.position) ?? { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
+}
 
-  // The prefix up to the limit is what the previous pass sent: look for the entry that should have been read.
-  for (let j = limit.position; j > readPosition; j--) {
+/**
+ * Why the entry the read should have reached, at or before `from` (and after where the read ended), was not read:
+ * it expired, was not readable yet, or sat beyond the lookback. Null when no entry was ever written there.
+ */
+function entryCause(input: CauseInput, from: number): MissCause | null {
+  const { walk, state, now, readPosition } = input
+  // The prefix up to `from` is what the previous pass sent: look for the entry that should have been read.
+  for (let j = from; j > readPosition; j--) {
     const key = walk.keys[j]!
     const pending = state.pending(key)
     const e = state.entry(key)
@@ -106,7 +121,7 @@ export function findCause(input: CauseInput): MissCause {
       label: `lookback window exceeded: the entry at ${blockPath(walk.blocks[j]!)} is ${distance === null ? 'after every breakpoint' : `${distance} positions back from the breakpoint at ${blockPath(walk.blocks[after!]!)}`} (the API checks ${LOOKBACK_POSITIONS})`,
     }
   }
-  return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
+  return null
 }
 
 /** The first pass after a compaction checkpoint: it opens with a summary the pass before it did not send. */

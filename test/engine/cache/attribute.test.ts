@@ -195,6 +195,25 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.diagnostics.ours).toBe('system_changed')
   })
 
+  it('an instruction file applied after the static entry expired: the change is named, and the expiry before it too', () => {
+    const base: PassContext = { system: ['static', 'session'], messages: null, sessionOrigin: { kind: 'session_start' }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a' }] }
+    const edited: PassContext = { ...base, sessionOrigin: { kind: 'apply_now', entryId: 'ent_edit', paths: ['AGENTS.md'] }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a2' }] }
+    const two = (text2: string) => ({ ...loupe([u0()]), system: [{ type: 'text' as const, text: SYSTEM, cache_control: { type: 'ephemeral' as const } }, { type: 'text' as const, text: text2, cache_control: { type: 'ephemeral' as const } }] })
+    const first = two('# AGENTS.md\nRun the tests.')
+    const second = { ...two('# AGENTS.md\nRun the tests twice.'), messages: [u0(), a1, u2()] }
+    // Six minutes and forty seconds later: the static block's 5-minute entry is gone, so nothing is read at all.
+    const out = runSession(
+      [
+        { request: first, at: 0, readPosition: -1, context: base },
+        { request: second, at: 400_000, readPosition: -1, context: edited },
+      ],
+      { describe: { entry: (id) => (id === 'ent_edit' ? { kind: 'entry', entryId: 'ent_edit', entryKind: 'instructions_applied', at: Date.UTC(2026, 10, 29, 14, 2) } : null), editOf: () => null } },
+    )
+    expect(out[1]!.outcome).toBe('miss')
+    expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]' })
+    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md edited at 14:02 UTC, applied now by the user; the prefix before it was not read either: TTL expired: idle 6 m 40 s > 5 m')
+  })
+
   it('a context edit of an earlier message is named with the extension that made it', () => {
     const ctx = (n: number): PassContext => ({ system: ['static'], messages: [{ entryIds: ['e1'], kind: 'user_input' }, { entryIds: ['e2'], kind: 'assistant' }, { entryIds: ['e3'], kind: 'tool_results' }, { entryIds: ['e4'], kind: 'assistant' }, { entryIds: ['e5'], kind: 'user_input' }].slice(0, n), sessionOrigin: null, fingerprints: [] })
     const trimmed = user(text('second request, trimmed', 10))
