@@ -36,8 +36,11 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
           >
             <option value="">the previous pass that got a response</option>
             {sameSession.map((p) => (
+              // A pre-warm or a compaction's summary request is told apart from the conversation's passes.
               <option key={p.id} value={p.id}>
                 pass {p.seq}
+                {p.kind === 'keep_warm' ? ' · keep-warm pre-warm' : p.kind === 'summary' ? ' · compaction summary' : ''}
+                {p.status === 'failed' ? ' · no response' : ''}
               </option>
             ))}
           </select>
