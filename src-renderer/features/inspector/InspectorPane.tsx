@@ -19,6 +19,11 @@ import { Splitter } from './components/Splitter'
 import { onTablistKeyDown, tabStop } from '../../ui/tablist'
 import './inspector.css'
 
+/** The inspector's own header (its title, scope and dock buttons). */
+const HEADER_PX = 37
+/** What the selected pass's view needs to be of use: its tabs, the request's controls and breakpoints, 120 px of bytes. */
+const DETAIL_MIN_PX = 300
+
 const VIEWS: ReadonlyArray<{ id: InspectorView; label: string }> = [
   { id: 'request', label: 'Request' },
   { id: 'response', label: 'Response' },
@@ -55,7 +60,10 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
       : Math.max(PANE_MIN_HEIGHT_PX, Math.min(space.height * PANE_MAX_FRACTION, space.height - CHAT_MIN_HEIGHT_PX))
   const paneSize = Math.min(dock === 'right' ? layout.paneSize : layout.paneHeight, limit)
   const store = useInspectorStore.getState
-  const listHeight = passesListHeight(count + (hasLive ? 1 : 0), layout.listHeight, LIST_MIN_PX)
+  // The selected pass keeps room for its tabs, controls and some of its bytes: in a short pane (docked below in a
+  // small window) the list gives way, down to its minimum, rather than pushing the bytes out of sight.
+  const paneInner = (dock === 'right' ? space.height : paneSize) - HEADER_PX
+  const listHeight = Math.min(passesListHeight(count + (hasLive ? 1 : 0), layout.listHeight, LIST_MIN_PX), Math.max(LIST_MIN_PX, paneInner - DETAIL_MIN_PX))
 
   if (collapsed) {
     return (

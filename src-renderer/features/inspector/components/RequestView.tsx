@@ -28,6 +28,9 @@ function announce(detail: Record<string, unknown>): void {
   window.dispatchEvent(new CustomEvent('loupe:inspector', { detail }))
 }
 
+/** How much of the bytes a view shows before it scrolls to them. */
+const MIN_BYTES_SHOWN_PX = 60
+
 export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   const mode = useInspectorStore((s) => s.requestMode)
   const editor = useRef<RequestEditorHandle>(null)
@@ -63,6 +66,18 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
 
   useEffect(() => setNote(null), [detail.id])
 
+  // A view too short for the controls and the bytes (docked below in a small window) scrolls to the bytes once they
+  // are on screen, instead of leaving them below its fold; the controls are a scroll up.
+  const root = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (readyFor !== detail.id) return
+    const bytes = root.current?.querySelector<HTMLElement>('.insp-editor')
+    const scroller = root.current?.closest<HTMLElement>('.insp-view')
+    if (!bytes || !scroller) return
+    const top = bytes.getBoundingClientRect().top - scroller.getBoundingClientRect().top
+    if (top + MIN_BYTES_SHOWN_PX > scroller.clientHeight) scroller.scrollTop += top - Math.max(0, scroller.clientHeight - bytes.clientHeight)
+  }, [readyFor, detail.id])
+
   const onReady = useCallback((passId: string) => {
     setReadyFor(passId)
     announce({ type: 'request-ready', passId })
@@ -94,7 +109,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
   const lastRead = marks.filter((k) => k.outcome === 'read').at(-1)
   const usage = detail.usage
   return (
-    <div className="insp-request" data-request-ready={readyFor ?? undefined} data-pass-id={detail.id}>
+    <div ref={root} className="insp-request" data-request-ready={readyFor ?? undefined} data-pass-id={detail.id}>
       <div className="insp-toolbar">
         <div className="insp-seg" role="group" aria-label="Request text">
           <button type="button" aria-pressed={mode === 'pretty'} disabled={!view.pretty} onClick={() => useInspectorStore.getState().requestModeChosen('pretty')}>
