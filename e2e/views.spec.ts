@@ -323,6 +323,37 @@ test('settings: a number field keeps what is typed, says what is wrong beside it
   }
 })
 
+test("settings: the compaction form's saved note belongs to its project, and a folder of Claude Code's logs is offered no compaction settings", async ({ page, host }) => {
+  const a = project({ 'README.md': '# Alpha\n' })
+  const b = project({ 'README.md': '# Beta\n' })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, a)
+    await openProjectWithSession(page, b)
+    await page.getByRole('tab', { name: 'Settings' }).click()
+    await page.getByRole('spinbutton', { name: 'Threshold' }).fill('85')
+    await page.getByRole('button', { name: 'Save compaction settings' }).click()
+    await expect(page.getByTestId('compaction-saved')).toBeVisible()
+    // Another project picked while Settings is shown: its form says nothing of the save made in the other one.
+    await page.locator(`button.project[title="${a}"]`).click()
+    await expect(page.getByRole('heading', { name: `Compaction in ${a.split('/').pop()}` })).toBeVisible()
+    await expect(page.getByRole('spinbutton', { name: 'Threshold' })).toHaveValue('80')
+    await expect(page.getByTestId('compaction-saved')).toHaveCount(0)
+
+    // An imported session's project is the folder of Claude Code's logs: no compaction form is offered there.
+    const panel = await openPanel(page)
+    await panel.locator('tr[data-session-file="march-1"]').getByRole('button', { name: 'Import' }).click()
+    await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+    await expect(panel).toHaveCount(0)
+    await page.getByRole('tab', { name: 'Settings' }).click()
+    await expect(page.getByTestId('compaction-not-offered')).toContainText("Claude Code's transcripts")
+    await expect(page.getByRole('button', { name: 'Save compaction settings' })).toHaveCount(0)
+  } finally {
+    rmSync(a, { recursive: true, force: true })
+    rmSync(b, { recursive: true, force: true })
+  }
+})
+
 test('files: a file the prompt builder skips (over 1 MB, binary) gets a note saying why in the editor area, not an error', async ({ page, host }) => {
   const big = `# Agents\n\n${'Everything the agent should know, said at length. '.repeat(22_000)}\n`
   expect(big.length).toBeGreaterThan(1024 * 1024)
