@@ -354,6 +354,28 @@ test("settings: the compaction form's saved note belongs to its project, and a f
   }
 })
 
+test('files: with an imported Claude Code session open, an edit is simply saved: no price against it, no apply choice', async ({ page, host }) => {
+  await openApp(page, host.url)
+  const panel = await openPanel(page)
+  await panel.locator('tr[data-session-file="march-2"]').getByRole('button', { name: 'Import' }).click()
+  await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+  await expect(panel).toHaveCount(0)
+  await page.getByRole('tab', { name: 'Files' }).click()
+  await page.getByRole('button', { name: /User memory \(every project\)/ }).click()
+  await page.getByTestId('file-editor').locator('.view-lines').click()
+  await page.keyboard.press('Control+End')
+  await page.keyboard.type('Prefer integer cents.\n')
+  // Loupe sends no pass in that session: nothing to price against, and the reason is said.
+  await expect(page.getByTestId('price-read-only')).toContainText('imported from Claude Code and takes no messages')
+  await expect(page.getByTestId('price-panel')).toHaveCount(0)
+  const save = page.getByTestId('save-file')
+  await expect(save).toHaveText('Save')
+  await save.click()
+  await expect(page.getByTestId('save-status')).toContainText('Saved')
+  await expect(page.getByTestId('save-status')).not.toHaveAttribute('data-warning', 'true')
+  await expect(page.getByTestId('save-status')).not.toContainText('not applied')
+})
+
 test('files: a file the prompt builder skips (over 1 MB, binary) gets a note saying why in the editor area, not an error', async ({ page, host }) => {
   const big = `# Agents\n\n${'Everything the agent should know, said at length. '.repeat(22_000)}\n`
   expect(big.length).toBeGreaterThan(1024 * 1024)
