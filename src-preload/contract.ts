@@ -319,6 +319,8 @@ export const FileNodeSchema = z.object({
   reason: z.string().nullable(),
   /** A skipped file's reason as a code (the prompt builder's SkipReason). Absent from older hosts. */
   skip: z.enum(['outside_allowed_roots', 'binary', 'too_large', 'not_a_file', 'unreadable']).optional(),
+  /** For an `unreadable` file, why in the reader's words ("it is a symbolic link whose target does not exist …"). */
+  skipDetail: z.string().optional(),
   chars: z.number().nullable(),
   tokens: z.number(),
   patterns: z.array(z.string()),
