@@ -6,7 +6,8 @@
  * and the Files view picking a file it cannot edit. Each view changed is photographed at 1000×700 and 1280×800, in
  * light and dark (e2e/screenshots/views-*.png).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
@@ -182,6 +183,51 @@ test('Claude Code panel: sessions by last activity, newest first, with the whole
   await expect(page.locator('.tool-call[data-tool="Glob"] .tool-subject').first()).toHaveText(/\S/)
   await expect(page.locator('.tool-call[data-tool="WebFetch"] .tool-subject').first()).toHaveText(/^https?:\/\//)
   await shots(page, 'transcripts-chat', () => page.locator('.tool-call[data-tool="Read"]').first().scrollIntoViewIfNeeded())
+})
+
+test('Claude Code panel: Import all counts only what can be imported, says what the listing left out, and the proxy says why it cannot start', async ({ page, host }) => {
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-cc2-'))
+  const folder = join(other, 'projects', '-home-marco-projects-spotter')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'short.jsonl'), short)
+  writeFileSync(join(folder, 'empty.jsonl'), '')
+  writeFileSync(join(folder, 'broken.jsonl'), 'not a transcript\n')
+  writeFileSync(join(other, 'elsewhere.jsonl'), short)
+  symlinkSync(join(other, 'elsewhere.jsonl'), join(folder, 'linked.jsonl'))
+  const busy = createServer()
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+  const busyPort = (busy.address() as { port: number }).port
+  try {
+    await openApp(page, host.url)
+    const panel = await openPanel(page)
+    await panel.getByLabel('Claude Code projects folder').fill(join(other, 'projects'))
+    await panel.getByRole('button', { name: 'List' }).click()
+    await expect(panel.locator('tr[data-session-file]')).toHaveCount(3)
+    await expect(panel.getByRole('button', { name: 'Import all (1)' })).toBeVisible()
+    await expect(panel.getByTestId('cc-unimportable')).toContainText('2 files are left out')
+    await expect(panel.locator('tr[data-session-file="empty"]')).toContainText('cannot be imported: it is empty')
+    await expect(panel.locator('tr[data-session-file="broken"]').getByRole('button', { name: 'Import' })).toBeDisabled()
+    await expect(panel.getByTestId('cc-skipped-entries')).toContainText('1 entry')
+    await panel.getByRole('button', { name: 'Import all (1)' }).click()
+    await expect(panel.getByRole('button', { name: 'Import all (0)' })).toBeVisible()
+    await expect(panel.getByRole('alert')).toHaveCount(0)
+
+    // A port out of range: said beside the field, not only a greyed-out button.
+    const port = panel.getByLabel('Proxy port')
+    await port.fill('99999')
+    await expect(panel.getByRole('button', { name: 'Start the proxy' })).toBeDisabled()
+    await expect(panel.getByTestId('proxy-port-problem')).toContainText('from 1 to 65535')
+    // A port in use: the proxy's own message, said once.
+    await port.fill(String(busyPort))
+    await expect(panel.getByTestId('proxy-port-problem')).toHaveCount(0)
+    await panel.getByRole('button', { name: 'Start the proxy' }).click()
+    const error = panel.getByRole('alert')
+    await expect(error).toContainText(`The capture proxy could not listen on port ${busyPort}`)
+    await expect(error).not.toContainText('The capture proxy: The capture proxy')
+  } finally {
+    busy.close()
+    rmSync(other, { recursive: true, force: true })
+  }
 })
 
 test('inspector at 1000×700: its header, the passes that matter, the pass line and the request fit; the splitter shows keyboard focus', async ({ page, host }) => {
