@@ -182,7 +182,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions,
     memory,
     creatable: creatable(gathered, roots),
-    notes: [...gathered.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message })), ...section.notes],
+    notes: notesOnce(gathered, section),
     sessionBlockTokens: estimateTokens(section.instructions.text) + estimateTokens(section.memory.text),
     budgetChars: INSTRUCTIONS_BUDGET_CHARS,
     usedChars: section.instructions.text.length,
@@ -190,6 +190,17 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
 }
 
 /** The files the view offers to create: the ones a project usually has and this one lacks. */
+/**
+ * Every note once. An import that was not read is noted twice: by the reading (`@ref in X was not read: <why, in the
+ * reader's words>`) and by the builder resolving it (`import_skipped`, in its own words); the reading's note says more
+ * (a broken link, an error code), so the builder's note for the same file is left out.
+ */
+function notesOnce(gathered: GatheredContext, section: SessionSection) {
+  const read = gathered.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))
+  const notedPaths = new Set(read.map((n) => n.path))
+  return [...read, ...section.notes.filter((n) => !(n.kind === 'import_skipped' && notedPaths.has(n.path)))]
+}
+
 /** A file the builder did not read: its status, its reason in the builder's words, and the reason's code and detail. */
 function skipped(read: Extract<GatheredFile['read'], { ok: false }>) {
   return { status: 'skipped' as const, reason: `not read: ${skipWords(read.reason)}`, skip: read.reason, ...(read.reason === 'unreadable' ? { skipDetail: read.detail } : {}) }
