@@ -422,6 +422,32 @@ test('files: with an imported Claude Code session open, an edit is simply saved:
   await expect(page.getByTestId('save-status')).not.toContainText('not applied')
 })
 
+test('files at 1000×700: with the price of an edit shown, the editor keeps most of the height', async ({ page, host }) => {
+  const dir = project({ 'AGENTS.md': `# Agents\n\n${'Run the tests before you finish. '.repeat(40)}\n` })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('hello')
+    await page.getByLabel('Message').press('Enter')
+    await ended
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await page.getByRole('tab', { name: 'Files' }).click()
+    await page.locator('.files-node[data-path="AGENTS.md"]').click()
+    await page.getByTestId('file-editor').locator('.view-lines').click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type('Prices are integer cents.\n')
+    await expect(page.getByTestId('price-now')).toBeVisible()
+    const editor = await page.getByTestId('file-editor').boundingBox()
+    const price = await page.getByTestId('price-panel').boundingBox()
+    // The price panel is kept short (its own scroll beyond a quarter of the window); the editor has the rest.
+    expect(editor!.height).toBeGreaterThan(price!.height * 1.5)
+    expect(editor!.height).toBeGreaterThan(300)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: a file the prompt builder skips (over 1 MB, binary) gets a note saying why in the editor area, not an error', async ({ page, host }) => {
   const big = `# Agents\n\n${'Everything the agent should know, said at length. '.repeat(22_000)}\n`
   expect(big.length).toBeGreaterThan(1024 * 1024)

@@ -240,8 +240,9 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
         </strong>
         {node && <span className={`chip ${node.status === 'included' ? 'ok' : node.status === 'skipped' || node.status === 'omitted' ? 'bad' : ''}`}>{node.status}</span>}
         {open.deleted ? <span className="chip bad">deleted on disk</span> : !open.base.exists && <span className="chip accent">new file</span>}
-        <span className="muted small">{open.base.absPath}</span>
-        <span className="topbar-spacer" />
+        <span className="muted small files-abspath" title={open.base.absPath}>
+          {open.base.absPath}
+        </span>
         {dirty && open.base.exists && (
           <button type="button" onClick={() => store().draftEdited(open.base.text)}>
             Revert
