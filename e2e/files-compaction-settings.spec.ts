@@ -225,6 +225,28 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
   }
 })
 
+test('files: a file deleted on disk while it is edited keeps the text in the editor, and Save writes it back', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    await app.locator('[data-path="docs/style.md"]').click()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nMY-EDIT\n')
+    rmSync(join(dir, 'docs/style.md'))
+    // The view looks at the disk every two seconds: the deletion is said, and the text stays.
+    await expect(app.getByTestId('file-deleted')).toContainText('docs/style.md was deleted on disk')
+    await expect(app.getByTestId('file-editor')).toContainText('MY-EDIT')
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toContainText('Saved docs/style.md')
+    await expect(app.getByTestId('file-deleted')).toHaveCount(0)
+    expect(readFileSync(join(dir, 'docs/style.md'), 'utf8')).toContain('MY-EDIT')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: the tree is one Tab stop, walked with the arrow keys, and Enter opens the file the keyboard is on', async ({ app }) => {
   const dir = fixtureProject()
   // A second file importing the same one: docs/style.md is listed under both, and is still one row at a time to

@@ -6,7 +6,8 @@
  * and the Files view picking a file it cannot edit. Each view changed is photographed at 1000×700 and 1280×800, in
  * light and dark (e2e/screenshots/views-*.png).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
@@ -184,6 +185,51 @@ test('Claude Code panel: sessions by last activity, newest first, with the whole
   await shots(page, 'transcripts-chat', () => page.locator('.tool-call[data-tool="Read"]').first().scrollIntoViewIfNeeded())
 })
 
+test('Claude Code panel: Import all counts only what can be imported, says what the listing left out, and the proxy says why it cannot start', async ({ page, host }) => {
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-cc2-'))
+  const folder = join(other, 'projects', '-home-marco-projects-spotter')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'short.jsonl'), short)
+  writeFileSync(join(folder, 'empty.jsonl'), '')
+  writeFileSync(join(folder, 'broken.jsonl'), 'not a transcript\n')
+  writeFileSync(join(other, 'elsewhere.jsonl'), short)
+  symlinkSync(join(other, 'elsewhere.jsonl'), join(folder, 'linked.jsonl'))
+  const busy = createServer()
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+  const busyPort = (busy.address() as { port: number }).port
+  try {
+    await openApp(page, host.url)
+    const panel = await openPanel(page)
+    await panel.getByLabel('Claude Code projects folder').fill(join(other, 'projects'))
+    await panel.getByRole('button', { name: 'List' }).click()
+    await expect(panel.locator('tr[data-session-file]')).toHaveCount(3)
+    await expect(panel.getByRole('button', { name: 'Import all (1)' })).toBeVisible()
+    await expect(panel.getByTestId('cc-unimportable')).toContainText('2 files are left out')
+    await expect(panel.locator('tr[data-session-file="empty"]')).toContainText('cannot be imported: it is empty')
+    await expect(panel.locator('tr[data-session-file="broken"]').getByRole('button', { name: 'Import' })).toBeDisabled()
+    await expect(panel.getByTestId('cc-skipped-entries')).toContainText('1 entry')
+    await panel.getByRole('button', { name: 'Import all (1)' }).click()
+    await expect(panel.getByRole('button', { name: 'Import all (0)' })).toBeVisible()
+    await expect(panel.getByRole('alert')).toHaveCount(0)
+
+    // A port out of range: said beside the field, not only a greyed-out button.
+    const port = panel.getByLabel('Proxy port')
+    await port.fill('99999')
+    await expect(panel.getByRole('button', { name: 'Start the proxy' })).toBeDisabled()
+    await expect(panel.getByTestId('proxy-port-problem')).toContainText('from 1 to 65535')
+    // A port in use: the proxy's own message, said once.
+    await port.fill(String(busyPort))
+    await expect(panel.getByTestId('proxy-port-problem')).toHaveCount(0)
+    await panel.getByRole('button', { name: 'Start the proxy' }).click()
+    const error = panel.getByRole('alert')
+    await expect(error).toContainText(`The capture proxy could not listen on port ${busyPort}`)
+    await expect(error).not.toContainText('The capture proxy: The capture proxy')
+  } finally {
+    busy.close()
+    rmSync(other, { recursive: true, force: true })
+  }
+})
+
 test('inspector at 1000×700: its header, the passes that matter, the pass line and the request fit; the splitter shows keyboard focus', async ({ page, host }) => {
   // With an instruction file, a pass places all four breakpoints.
   const dir = project({ 'README.md': '# Greeter\n\nPrints a friendly hello.\n', 'CLAUDE.md': '# Rules\n\nBe brief.\n' })
@@ -318,6 +364,85 @@ test('settings: a number field keeps what is typed, says what is wrong beside it
     // Typing again takes the note away: it speaks of what was saved.
     await threshold.fill('86')
     await expect(page.getByTestId('compaction-saved')).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("settings: the compaction form's saved note belongs to its project, and a folder of Claude Code's logs is offered no compaction settings", async ({ page, host }) => {
+  const a = project({ 'README.md': '# Alpha\n' })
+  const b = project({ 'README.md': '# Beta\n' })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, a)
+    await openProjectWithSession(page, b)
+    await page.getByRole('tab', { name: 'Settings' }).click()
+    await page.getByRole('spinbutton', { name: 'Threshold' }).fill('85')
+    await page.getByRole('button', { name: 'Save compaction settings' }).click()
+    await expect(page.getByTestId('compaction-saved')).toBeVisible()
+    // Another project picked while Settings is shown: its form says nothing of the save made in the other one.
+    await page.locator(`button.project[title="${a}"]`).click()
+    await expect(page.getByRole('heading', { name: `Compaction in ${a.split('/').pop()}` })).toBeVisible()
+    await expect(page.getByRole('spinbutton', { name: 'Threshold' })).toHaveValue('80')
+    await expect(page.getByTestId('compaction-saved')).toHaveCount(0)
+
+    // An imported session's project is the folder of Claude Code's logs: no compaction form is offered there.
+    const panel = await openPanel(page)
+    await panel.locator('tr[data-session-file="march-1"]').getByRole('button', { name: 'Import' }).click()
+    await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+    await expect(panel).toHaveCount(0)
+    await page.getByRole('tab', { name: 'Settings' }).click()
+    await expect(page.getByTestId('compaction-not-offered')).toContainText("Claude Code's transcripts")
+    await expect(page.getByRole('button', { name: 'Save compaction settings' })).toHaveCount(0)
+  } finally {
+    rmSync(a, { recursive: true, force: true })
+    rmSync(b, { recursive: true, force: true })
+  }
+})
+
+test('files: with an imported Claude Code session open, an edit is simply saved: no price against it, no apply choice', async ({ page, host }) => {
+  await openApp(page, host.url)
+  const panel = await openPanel(page)
+  await panel.locator('tr[data-session-file="march-2"]').getByRole('button', { name: 'Import' }).click()
+  await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+  await expect(panel).toHaveCount(0)
+  await page.getByRole('tab', { name: 'Files' }).click()
+  await page.getByRole('button', { name: /User memory \(every project\)/ }).click()
+  await page.getByTestId('file-editor').locator('.view-lines').click()
+  await page.keyboard.press('Control+End')
+  await page.keyboard.type('Prefer integer cents.\n')
+  // Loupe sends no pass in that session: nothing to price against, and the reason is said.
+  await expect(page.getByTestId('price-read-only')).toContainText('imported from Claude Code and takes no messages')
+  await expect(page.getByTestId('price-panel')).toHaveCount(0)
+  const save = page.getByTestId('save-file')
+  await expect(save).toHaveText('Save')
+  await save.click()
+  await expect(page.getByTestId('save-status')).toContainText('Saved')
+  await expect(page.getByTestId('save-status')).not.toHaveAttribute('data-warning', 'true')
+  await expect(page.getByTestId('save-status')).not.toContainText('not applied')
+})
+
+test('files at 1000×700: with the price of an edit shown, the editor keeps most of the height', async ({ page, host }) => {
+  const dir = project({ 'AGENTS.md': `# Agents\n\n${'Run the tests before you finish. '.repeat(40)}\n` })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('hello')
+    await page.getByLabel('Message').press('Enter')
+    await ended
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await page.getByRole('tab', { name: 'Files' }).click()
+    await page.locator('.files-node[data-path="AGENTS.md"]').click()
+    await page.getByTestId('file-editor').locator('.view-lines').click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type('Prices are integer cents.\n')
+    await expect(page.getByTestId('price-now')).toBeVisible()
+    const editor = await page.getByTestId('file-editor').boundingBox()
+    const price = await page.getByTestId('price-panel').boundingBox()
+    // The price panel is kept short (its own scroll beyond a quarter of the window); the editor has the rest.
+    expect(editor!.height).toBeGreaterThan(price!.height * 1.5)
+    expect(editor!.height).toBeGreaterThan(300)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -321,6 +321,8 @@ export const FileNodeSchema = z.object({
   reason: z.string().nullable(),
   /** A skipped file's reason as a code (the prompt builder's SkipReason). Absent from older hosts. */
   skip: z.enum(['outside_allowed_roots', 'binary', 'too_large', 'not_a_file', 'unreadable']).optional(),
+  /** For an `unreadable` file, why in the reader's words ("it is a symbolic link whose target does not exist …"). */
+  skipDetail: z.string().optional(),
   chars: z.number().nullable(),
   tokens: z.number(),
   patterns: z.array(z.string()),
@@ -417,6 +419,8 @@ export const TranscriptFileSchema = z.object({
   subagentFiles: z.number(),
   title: z.string().nullable(),
   skippedLines: z.number(),
+  /** Why it cannot be imported ("it is empty", "it could not be read" …); null when it can. Absent from older hosts. */
+  unimportable: z.string().nullable().optional(),
   /** The Loupe session it was imported as; `changed` when the file grew since. */
   imported: z.object({ sessionId: z.string(), projectId: z.string(), changed: z.boolean() }).nullable(),
 })
@@ -682,8 +686,13 @@ export const requests = {
   ),
   'transcripts.importAll': request(
     z.object({ folder: Path.optional(), project: z.string().min(1).max(MAX_NAME_CHARS).optional() }).strict(),
-    z.object({ results: z.array(TranscriptImportSchema), failed: z.array(z.object({ path: z.string(), message: z.string() })) }),
-    'Imports every session of the projects folder (or of one of its projects).',
+    z.object({
+      results: z.array(TranscriptImportSchema),
+      failed: z.array(z.object({ path: z.string(), message: z.string() })),
+      /** Files left out because they hold no conversation (empty, or not a transcript): the listing says so already. */
+      skipped: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+    'Imports every session of the projects folder (or of one of its projects); files that hold no conversation are skipped.',
   ),
   'transcripts.totals': request(
     z.object({ sessionId: Id }).strict(),

@@ -21,6 +21,11 @@ export interface OpenFile {
   readonly minePath: string | null
   /** The merge the user is writing (the right side of the merge), kept should the disk change again meanwhile. */
   readonly merging?: string
+  /**
+   * The file was deleted on disk while open: the user's text stays in the editor, and a save writes it back (the
+   * base is then "no file", so the save recreates it rather than meeting a conflict).
+   */
+  readonly deleted?: boolean
 }
 
 /** A draft the user left unsaved to open another file: where it was opened, the version it was edited from, the text typed. */
@@ -33,7 +38,8 @@ export interface UnsavedDraft {
 export type SaveState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'saving' }
-  | { readonly kind: 'saved'; readonly applied: 'now' | 'later' | 'no_session'; readonly message: string; readonly backupPath: string | null }
+  /** `warning`: saved, but what was asked of it did not happen (an apply refused): said as a warning, not a success. */
+  | { readonly kind: 'saved'; readonly applied: 'now' | 'later' | 'no_session'; readonly message: string; readonly backupPath: string | null; readonly warning?: boolean }
   | { readonly kind: 'failed'; readonly message: string }
 
 interface FilesState {
@@ -53,6 +59,17 @@ interface FilesState {
   readonly editorFocus: string | null
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly save: SaveState
+  /**
+   * Saved files to apply now to a session that was busy (a turn or a compaction running) when the save asked to:
+   * the file on disk is already the new one, so there is nothing left to save, and this is what lets the user apply
+   * it once the session is idle. Kept when another file is opened; gone when applied or the project changes.
+   */
+  readonly pendingApply: { readonly sessionId: string; readonly paths: ReadonlyArray<string> } | null
+  /**
+   * Apply now or at the next compaction: a preference, deliberately kept from one file to the next and across
+   * reloads (persisted below), so someone who applies edits at the next compaction is not asked again for every
+   * file. The price panel shows the choice (and both prices) before each save, and the Save button names it.
+   */
   readonly choice: ApplyChoice
   /** Width of the file tree, in px (remembered). */
   readonly treeWidth: number
@@ -66,6 +83,8 @@ interface FilesState {
   editorFocusRequested(absPath: string | null): void
   draftEdited(text: string): void
   diskChanged(disk: { text: string; sha256: string | null; exists: boolean }): void
+  /** The open file was deleted on disk: the user's text is kept, to be saved back. */
+  fileDeletedOnDisk(): void
   /** A save of the file at `absPath` found it changed on disk. */
   conflictFound(absPath: string, disk: { text: string; sha256: string | null; exists: boolean }, minePath: string): void
   /** The user merged: the draft stands against the disk's version from now on. */
@@ -74,8 +93,12 @@ interface FilesState {
   mergeEdited(text: string): void
   priceLoading(draft: string): void
   priceLoaded(draft: string, now: EditPriceView | null, later: EditPriceView | null): void
-  priceFailed(message: string): void
+  /** Pricing `draft` failed; said only while it is still the draft priced. */
+  priceFailed(draft: string, message: string): void
   choiceMade(choice: ApplyChoice): void
+  applyPending(pending: { sessionId: string; paths: ReadonlyArray<string> } | null): void
+  /** What became of an apply asked for after the save (pendingApply); a save under way keeps its own state. */
+  saveNoted(state: SaveState): void
   saveStarted(): void
   /** The file at `absPath` was saved as `base` (it may no longer be the open one: its draft was left meanwhile). */
   saveFinished(absPath: string, base: OpenedFileView, state: SaveState): void
@@ -117,11 +140,12 @@ export const useFilesStore = create<FilesState>()(
       editorFocus: null,
       price: NO_PRICE,
       save: { kind: 'idle' },
+      pendingApply: null,
       choice: 'now',
       treeWidth: 320,
 
       projectShown: (projectId) =>
-        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, unsaved: stashed(s), openError: null, price: NO_PRICE, save: { kind: 'idle' } })),
+        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, unsaved: stashed(s), openError: null, price: NO_PRICE, save: { kind: 'idle' }, pendingApply: null })),
       listingLoaded: (projectId, listing) => set((s) => (s.projectId === projectId ? { listing, loading: false, error: null } : {})),
       listingFailed: (message) => set({ loading: false, error: message }),
       fileOpened: (projectId, file) =>
@@ -145,6 +169,13 @@ export const useFilesStore = create<FilesState>()(
       editorFocusRequested: (absPath) => set({ editorFocus: absPath }),
       draftEdited: (text) => set((s) => (s.open ? { open: { ...s.open, draft: text }, save: s.save.kind === 'saved' || s.save.kind === 'failed' ? { kind: 'idle' } : s.save } : {})),
       diskChanged: (disk) => set((s) => (s.open ? { open: { ...s.open, disk } } : {})),
+      fileDeletedOnDisk: () =>
+        set((s) => {
+          if (!s.open) return {}
+          const { merging, ...open } = s.open
+          // The text kept is the one being written: the merge when one was open, else the draft.
+          return { open: { ...open, draft: merging ?? s.open.draft, base: { ...s.open.base, text: '', sha256: null, exists: false }, disk: null, minePath: null, deleted: true }, save: { kind: 'idle' } }
+        }),
       // For a file left meanwhile, its draft stays as it was: opened again, the disk's change makes it the merge.
       conflictFound: (absPath, disk, minePath) => set((s) => (s.open?.base.absPath === absPath ? { open: { ...s.open, disk, minePath }, save: { kind: 'idle' } } : { save: { kind: 'idle' } })),
       mergeAccepted: (draft) =>
@@ -152,18 +183,20 @@ export const useFilesStore = create<FilesState>()(
           if (!s.open?.disk) return {}
           const disk = s.open.disk
           const { merging: _, ...open } = s.open
-          return { open: { ...open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null } }
+          return { open: { ...open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null, deleted: false } }
         }),
       mergeEdited: (text) => set((s) => (s.open?.disk ? { open: { ...s.open, merging: text } } : {})),
       priceLoading: (draft) => set((s) => ({ price: { ...s.price, loading: true, error: null, forDraft: draft } })),
       priceLoaded: (draft, now, later) => set((s) => (s.price.forDraft === draft ? { price: { now, later, loading: false, error: null, forDraft: draft } } : {})),
-      priceFailed: (message) => set((s) => ({ price: { ...s.price, loading: false, error: message } })),
+      priceFailed: (draft, message) => set((s) => (s.price.forDraft === draft ? { price: { ...s.price, loading: false, error: message } } : {})),
       choiceMade: (choice) => set({ choice }),
+      applyPending: (pendingApply) => set({ pendingApply }),
+      saveNoted: (state) => set((s) => (s.save.kind === 'saving' ? {} : { save: state })),
       saveStarted: () => set({ save: { kind: 'saving' } }),
       savedNoteCleared: () => set((s) => (s.save.kind === 'saved' ? { save: { kind: 'idle' } } : {})),
       saveFinished: (absPath, base, state) =>
         set((s) => {
-          if (s.open?.base.absPath === absPath) return { open: { ...s.open, base, disk: null, minePath: null }, save: state }
+          if (s.open?.base.absPath === absPath) return { open: { ...s.open, base, disk: null, minePath: null, deleted: false }, save: state }
           // Left for another file while it was saving: what was saved is its draft, so nothing of it is unsaved.
           const left = s.unsaved[absPath]
           if (!left) return { save: state }

@@ -64,6 +64,22 @@ describe('a session imported from a transcript', () => {
     expect(existsSync(join(folder, 'AGENTS.md'))).toBe(false)
   })
 
+  it("writes no compaction settings into the folder of Claude Code's transcripts, nor the proxy's captures", async () => {
+    const folder = join(projects, '-home-marco-projects-spotter')
+    const { projectId } = await call<{ projectId: string }>(app, 'transcripts.import', { path: join(folder, 'tool_heavy.jsonl'), folder: projects })
+    const compaction = { auto: true, threshold: 0.6, target: 0.3, keepSteps: 3 }
+    const saved = await app.dispatch('settings.set', { app: { defaultMode: 'auto' }, project: { projectId, compaction } })
+    expect(saved).toEqual({ ok: false, error: { code: 'permission_denied', message: expect.stringContaining("holds Claude Code's transcripts") } })
+    expect(existsSync(join(folder, '.loupe'))).toBe(false)
+    // Refused whole: the app setting sent with it was not saved either.
+    expect((await call<{ app: { defaultMode: string } }>(app, 'settings.get', {})).app.defaultMode).not.toBe('auto')
+
+    mkdirSync(join(dir, '.home', 'captured'), { recursive: true })
+    const captured = await call<{ id: string }>(app, 'project.open', { path: join(dir, '.home', 'captured') })
+    expect(await app.dispatch('settings.set', { project: { projectId: captured.id, compaction } })).toMatchObject({ ok: false, error: { code: 'permission_denied', message: expect.stringContaining('capture proxy') } })
+    expect(existsSync(join(dir, '.home', 'captured', '.loupe'))).toBe(false)
+  })
+
   it('refuses a message, a retry and a mode switch, and adds nothing to it', async () => {
     const path = join(projects, '-home-marco-projects-spotter', 'tool_heavy.jsonl')
     const { sessionId } = await call<{ sessionId: string }>(app, 'transcripts.import', { path, folder: projects })

@@ -39,6 +39,12 @@ export interface FilesContext extends FileRoots {
   /** Where backups and the user's refused text are kept. */
   readonly dataDir: string
   readonly now: () => number
+  /**
+   * Paths this view opened as existing, editable files of the project (the listing named them then): one deleted on
+   * disk since is no longer listed, yet it may still be read (as absent) and saved, which writes it back. Each is
+   * still confined to the root and ~/.loupe like any other path.
+   */
+  readonly opened?: ReadonlySet<string>
 }
 
 export interface OpenedFile {
@@ -130,15 +136,19 @@ function notListed(path: string): FilesError {
 
 async function confined(ctx: FilesContext, path: string, mode: 'read' | 'write') {
   const allowed = allowedPaths(await listing(ctx))
-  if (!(mode === 'read' ? allowed.read : allowed.write).has(path)) throw notListed(path)
+  // A file opened before and gone from the listing since may be read: as absent when it was deleted.
+  const listed = (mode === 'read' ? allowed.read : allowed.write).has(path)
+  if (!listed && !(mode === 'read' && (ctx.opened?.has(path) ?? false))) throw notListed(path)
   const where = await confine(path, ctx)
   if (!where.ok) throw new FilesError(where.code, where.message)
-  return { ...where, creatable: allowed.creatable.get(path) ?? null }
+  return { ...where, listed, creatable: allowed.creatable.get(path) ?? null }
 }
 
 export async function openFile(ctx: FilesContext, path: string): Promise<OpenedFile> {
   const where = await confined(ctx, path, 'read')
   if (!where.exists) return { path, absPath: where.absPath, text: '', exists: false, sha256: null }
+  // Opened before, no longer listed, and there again: not a file of the project's instructions any more.
+  if (!where.listed) throw notListed(path)
   const { text, sha256: sha } = await readText(path, where.realPath)
   return { path, absPath: where.absPath, text, exists: true, sha256: sha }
 }
@@ -148,13 +158,18 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   if (bytes > MAX_INSTRUCTION_FILE_BYTES) throw new FilesError('invalid_input', `The text is ${bytes.toLocaleString('en-US')} bytes: over the 1 MB the prompt builder reads, so it would be skipped`)
   if (input.text.includes('\0')) throw new FilesError('invalid_input', 'The text contains a NUL character: instruction files are text')
   const allowed = allowedPaths(await listing(ctx))
-  const writable = allowed.write.has(input.path)
+  // A file this view opened that was deleted on disk since: saving it writes it back, only where it is absent (and
+  // confine below keeps it inside the root or ~/.loupe). Saved against the version it was opened from, the absent
+  // file is the ordinary conflict below; against "no file", the text is written.
+  const recreating = !allowed.read.has(input.path) && (ctx.opened?.has(input.path) ?? false)
+  const writable = allowed.write.has(input.path) || recreating
   // A listed file that is not editable (over 1 MB, binary, unreadable) is one that changed on disk since it was
   // opened, since only an editable file opens: its text is kept below, then the save is refused.
   if (!writable && !allowed.read.has(input.path)) throw notListed(input.path)
   const where = await confine(input.path, ctx)
   if (!where.ok) throw new FilesError(where.code, where.message)
   if (where.scope === 'project' && ctx.projectReadOnly) throw new FilesError('permission_denied', ctx.projectReadOnly)
+  if (recreating && where.exists) throw notListed(input.path)
   let current: { text: string; sha256: string } | null = null
   let unusable: FilesError | null = writable ? null : new FilesError('conflict', `${input.path} is no longer a file the Files view can edit`)
   if (where.exists) {

@@ -47,6 +47,8 @@ export interface FileNode {
   readonly reason: string | null
   /** For a `skipped` file, why as a code: what the Files view tells the user instead of opening it. */
   readonly skip?: SkipReason
+  /** For an `unreadable` one, why in the reader's words (a broken link, an error code). */
+  readonly skipDetail?: string
   /** Characters on disk (null when the file was not read). */
   readonly chars: number | null
   /** Estimated tokens this file puts in the session block (0 when it puts nothing). */
@@ -99,7 +101,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
 
   const node = (file: GatheredFile, path: string, kind: FileKind, tier: InstructionTier, importedBy: string | null, chain: ReadonlyArray<string>): FileNode => {
     const base = { path, absPath: abs(file, path), kind, tier, importedBy, patterns: [] as string[], editable: true }
-    if (!file.read.ok) return { ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, skip: file.read.reason, chars: null, tokens: 0, editable: false, children: [] }
+    if (!file.read.ok) return { ...base, ...skipped(file.read), chars: null, tokens: 0, editable: false, children: [] }
     const chars = file.read.text.length
     const rule = kind === 'rule' ? pathRules.find((r) => r.path === path) : undefined
     if (rule) return { ...base, status: 'conditional', reason: `sent after the breakpoints when a read or edit matches ${rule.patterns.join(', ')}`, chars, tokens: 0, patterns: rule.patterns, children: [] }
@@ -167,7 +169,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file) continue
     const part = section.memory.parts.find((p) => p.fileId === id)
     const base = { path: file.path, absPath: abs(file, file.path), kind: 'memory' as const, tier: null, importedBy: null, patterns: [], editable: true, children: [] }
-    if (!file.read.ok) memory.push({ ...base, status: 'skipped', reason: `not read: ${skipWords(file.read.reason)}`, skip: file.read.reason, chars: null, tokens: 0, editable: false })
+    if (!file.read.ok) memory.push({ ...base, ...skipped(file.read), chars: null, tokens: 0, editable: false })
     else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
     else {
       const tokens = estimateTokens(section.memory.text.slice(part.start, part.end))
@@ -180,7 +182,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions,
     memory,
     creatable: creatable(gathered, roots),
-    notes: [...gathered.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message })), ...section.notes],
+    notes: notesOnce(gathered, section),
     sessionBlockTokens: estimateTokens(section.instructions.text) + estimateTokens(section.memory.text),
     budgetChars: INSTRUCTIONS_BUDGET_CHARS,
     usedChars: section.instructions.text.length,
@@ -188,6 +190,22 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
 }
 
 /** The files the view offers to create: the ones a project usually has and this one lacks. */
+/**
+ * Every note once. An import that was not read is noted twice: by the reading (`@ref in X was not read: <why, in the
+ * reader's words>`) and by the builder resolving it (`import_skipped`, in its own words); the reading's note says more
+ * (a broken link, an error code), so the builder's note for the same file is left out.
+ */
+function notesOnce(gathered: GatheredContext, section: SessionSection) {
+  const read = gathered.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))
+  const notedPaths = new Set(read.map((n) => n.path))
+  return [...read, ...section.notes.filter((n) => !(n.kind === 'import_skipped' && notedPaths.has(n.path)))]
+}
+
+/** A file the builder did not read: its status, its reason in the builder's words, and the reason's code and detail. */
+function skipped(read: Extract<GatheredFile['read'], { ok: false }>) {
+  return { status: 'skipped' as const, reason: `not read: ${skipWords(read.reason)}`, skip: read.reason, ...(read.reason === 'unreadable' ? { skipDetail: read.detail } : {}) }
+}
+
 function creatable(gathered: GatheredContext, roots: FileRoots): Creatable[] {
   const found = new Set(Object.values(gathered.files).map((f) => f.path))
   for (const i of gathered.instructions) found.add(i.path)

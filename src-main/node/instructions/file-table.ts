@@ -116,9 +116,9 @@ export class FileTable {
         if (reportNotAFile) this.note(path, 'not_a_file', `${path} was not read: ${skipWords('not_a_file')}`)
         return null
       case 'outside':
-        return this.refuse(absPath, path, 'outside_allowed_roots', `${path} was not read: ${skipWords('outside_allowed_roots')}`)
+        return this.refuse(absPath, path, 'outside_allowed_roots', skipWords('outside_allowed_roots'))
       case 'unreadable':
-        return this.refuse(absPath, path, 'unreadable', `${path} was not read: ${located.detail}`)
+        return this.refuse(absPath, path, 'unreadable', located.detail)
       case 'file': {
         const existing = this.entries.get(located.realPath)
         if (existing !== undefined) return existing.id
@@ -131,10 +131,11 @@ export class FileTable {
     }
   }
 
-  private refuse(absPath: string, path: string, reason: 'outside_allowed_roots' | 'unreadable', message: string): string {
+  /** `detail`: why, as the reader said it (a broken link, an error code); the note says it of the file. */
+  private refuse(absPath: string, path: string, reason: 'outside_allowed_roots' | 'unreadable', detail: string): string {
     if (!this.entries.has(absPath)) {
-      this.entries.set(absPath, { id: absPath, path, requestedPath: absPath, read: { ok: false, reason, detail: message }, imports: [] })
-      this.note(path, reason, message)
+      this.entries.set(absPath, { id: absPath, path, requestedPath: absPath, read: { ok: false, reason, detail }, imports: [] })
+      this.note(path, reason, `${path} was not read: ${detail}`)
     }
     return absPath
   }

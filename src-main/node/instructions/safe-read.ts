@@ -71,6 +71,12 @@ function errorCode(err: unknown): string {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'EUNKNOWN'
 }
 
+/**
+ * Why a dangling symbolic link is not read, in the words every reader of `locate` passes on (the prompt builder's
+ * notes, the Files view, the memory tool): said as a broken link, not as a permissions problem.
+ */
+export const BROKEN_LINK = 'it is a symbolic link whose target does not exist (a broken link)'
+
 /** Resolves `absPath` and checks it against the allowed roots without reading it. Never throws. */
 export async function locate(absPath: string, allowedRoots: ReadonlyArray<string>, io: FileAccess = nodeFileAccess): Promise<Located> {
   let realPath: string
@@ -82,7 +88,7 @@ export async function locate(absPath: string, allowedRoots: ReadonlyArray<string
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return { kind: 'unreadable', detail: code }
     try {
       const link = await io.lstat(absPath)
-      return link.isSymbolicLink() ? { kind: 'unreadable', detail: 'a symlink whose target does not exist' } : { kind: 'missing' }
+      return link.isSymbolicLink() ? { kind: 'unreadable', detail: BROKEN_LINK } : { kind: 'missing' }
     } catch {
       return { kind: 'missing' }
     }

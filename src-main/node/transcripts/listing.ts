@@ -23,6 +23,8 @@ export interface ListedTranscript {
   /** The 1.x summary line, else the first prompt. */
   readonly title: string | null
   readonly skippedLines: number
+  /** Why the file cannot be imported (unreadable, empty, not a transcript), in words; null when it can. */
+  readonly unimportable: string | null
   readonly imported: { readonly sessionId: string; readonly projectId: string; readonly changed: boolean } | null
 }
 
@@ -46,6 +48,14 @@ export class DescriptionCache {
     this.byPath.set(info.path, { key, description })
     return description
   }
+}
+
+/** What importing the file would refuse, told from its description (store-import.ts refuses the same three). */
+function unimportable(d: SessionDescription | null): string | null {
+  if (d === null) return 'it could not be read'
+  if (d.lineCount === 0) return 'it is empty'
+  if (d.skippedLines === d.lineCount) return 'none of its lines is a transcript record'
+  return null
 }
 
 export async function listTranscripts(store: Store, projectsDir: string, cache: DescriptionCache, project?: string): Promise<TranscriptListing> {
@@ -72,6 +82,7 @@ export async function listTranscripts(store: Store, projectsDir: string, cache: 
       subagentFiles: info.subagentPaths.length,
       title: d?.title ?? d?.firstPrompt ?? null,
       skippedLines: d?.skippedLines ?? 0,
+      unimportable: unimportable(d),
       // A session file written to since its import reads as changed.
       imported: mine === undefined ? null : { sessionId: mine.sessionId, projectId: mine.projectId, changed: mine.modifiedMs !== info.modifiedMs },
     })

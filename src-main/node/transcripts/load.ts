@@ -102,6 +102,8 @@ export interface SessionDescription extends SessionFileInfo {
   /** The first prompt the user typed (not a command wrapper, caveat or reminder), up to 200 characters. */
   readonly firstPrompt: string | null
   readonly skippedLines: number
+  /** Lines in the session file: none, or none read as a record, and it cannot be imported (store-import.ts). */
+  readonly lineCount: number
 }
 
 /** Reads one listed session file for the facts a listing shows. Null when it cannot be read. */
@@ -141,5 +143,6 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
     cwd,
     firstPrompt,
     skippedLines: read.parsed.skippedTotal,
+    lineCount: read.parsed.lineCount,
   }
 }

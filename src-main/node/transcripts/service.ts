@@ -93,19 +93,24 @@ export class TranscriptService {
   }
 
   /** Imports every session of the folder (or of one Claude Code project in it), oldest first; failures are listed. */
-  async importAll(folder?: string, project?: string): Promise<{ results: ImportOutcome[]; failed: Array<{ path: string; message: string }> }> {
+  async importAll(folder?: string, project?: string): Promise<{ results: ImportOutcome[]; failed: Array<{ path: string; message: string }>; skipped: Array<{ path: string; message: string }> }> {
     const root = await this.realFolder(folder)
     const listing = await listSessionFiles(root, project)
     const results: ImportOutcome[] = []
     const failed: Array<{ path: string; message: string }> = []
+    // A file that holds no conversation (empty, not a transcript, not a regular file) always fails: it is left out,
+    // not reported as a failure on every Import all (the panel's listing marks it already).
+    const skipped: Array<{ path: string; message: string }> = []
     for (const info of [...listing.sessions].reverse()) {
       try {
         results.push(await this.importUnder(info.path, root))
       } catch (err) {
-        failed.push({ path: info.path, message: err instanceof Error ? err.message : String(err) })
+        const entry = { path: info.path, message: err instanceof Error ? err.message : String(err) }
+        if (err instanceof TranscriptImportError && err.kind === 'not_a_file') skipped.push(entry)
+        else failed.push(entry)
       }
     }
-    return { results, failed }
+    return { results, failed, skipped }
   }
 
   totals(sessionId: string): ImportedTotals | null {

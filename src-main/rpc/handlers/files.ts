@@ -7,12 +7,21 @@ import { notAWorkingFolder } from './working-folder'
 
 /** The Files view (docs/inspector.md "Files"): every path goes through node/files. */
 export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.create' | 'files.apply'> {
+  // The files each project's Files view opened (or saved, or made) as existing files, for the app's life: one
+  // deleted on disk while open drops out of the listing, and this is what still lets the view see it gone and
+  // write it back (node/files/edit.ts `opened`). Only paths the listing named get here, so it stays small.
+  const opened = new Map<string, Set<string>>()
+  const remember = (projectId: string, path: string) => {
+    const paths = opened.get(projectId) ?? new Set<string>()
+    paths.add(path)
+    opened.set(projectId, paths)
+  }
   const context = (projectId: string): FilesContext => {
     const project = services.store.projects.get(projectId)
     if (!project) throw new RpcError('not_found', `No project ${projectId}`)
     const holds = notAWorkingFolder(services, projectId, project.root)
     const projectReadOnly = holds ? `${project.root} holds ${holds}, not a project's files: the Files view writes nothing there. Open the project's own folder in Loupe to edit its instruction files.` : null
-    return { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir, dataDir: services.info.dataDir, now: () => services.clock.now(), projectReadOnly }
+    return { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir, dataDir: services.info.dataDir, now: () => services.clock.now(), projectReadOnly, opened: opened.get(projectId) ?? new Set() }
   }
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -28,14 +37,22 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
       // The listing's arrays are readonly; the contract's schema types them as plain arrays (same values).
       return listInstructionFiles({ ...ctx, now: ctx.now() }) as never
     },
-    'files.read': ({ projectId, path }) => guard(() => openFile(context(projectId), path)),
+    'files.read': async ({ projectId, path }) => {
+      const file = await guard(() => openFile(context(projectId), path))
+      if (file.exists) remember(projectId, path)
+      return file
+    },
     'files.save': async ({ projectId, path, text, baseSha256 }) => {
       const saved = await guard(() => saveFile(context(projectId), { path, text, baseSha256 }))
-      if (saved.status === 'saved') services.events.emit('files.changed', { projectId, path })
+      if (saved.status === 'saved') {
+        remember(projectId, path)
+        services.events.emit('files.changed', { projectId, path })
+      }
       return saved
     },
     'files.create': async ({ projectId, path }) => {
       const created = await guard(() => createFile(context(projectId), path))
+      remember(projectId, path)
       services.events.emit('files.changed', { projectId, path })
       return created
     },

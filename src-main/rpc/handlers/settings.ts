@@ -2,6 +2,7 @@ import { ProjectSettingsError, SettingsValueError, type SettingsView } from '../
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
+import { notAWorkingFolder } from './working-folder'
 
 /** Settings (docs/inspector.md "Settings"). The API key goes in and never comes back out. */
 export function settingsHandlers(services: Services): Pick<Handlers, 'settings.get' | 'settings.set' | 'settings.setApiKey'> {
@@ -25,6 +26,13 @@ export function settingsHandlers(services: Services): Pick<Handlers, 'settings.g
     'settings.set': ({ app, project: change }) =>
       guard(() => {
         const target = change ? project(change.projectId) : null
+        // A folder of Claude Code's logs or of the proxy's captures is not a working folder: no session compacts
+        // there, and Loupe writes nothing in it (the Files view refuses the same way). Checked before any write, so
+        // an app setting sent with it is not half-saved either.
+        const holds = target ? notAWorkingFolder(services, target.id, target.root) : null
+        if (target && holds) {
+          throw new RpcError('permission_denied', `${target.root} holds ${holds}, not a project's files: Loupe writes no .loupe/config.toml there, and no session of its own runs there to compact. Open the project's own folder in Loupe to set its compaction.`)
+        }
         return services.settings.update(app ?? {}, target && change ? { id: target.id, root: target.root, compaction: change.compaction } : null)
       })
         .then(wire)

@@ -11,8 +11,10 @@ import { client } from '../../platform/client'
 import { edited, useFilesStore, type UnsavedDraft } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useProjectsStore } from '../../state/projects'
+import { selectChat, useChatStore } from '../../state/chat'
+import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
-import { checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
+import { applyPendingNow, checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -183,8 +185,22 @@ function TreeSplitter({ width }: { width: number }) {
 
 const focusTaken = () => useFilesStore.getState().editorFocusRequested(null)
 
+/** A message as a sentence: ended with a period when it has no closing mark (it often ends with a path). */
+export const sentence = (message: string) => (/[.!?…]$/.test(message.trim()) ? message : `${message.trim()}.`)
+
 /** `holds`: what the project's folder holds when it is not a working folder; its files are then shown, not saved. */
-function OpenFileEditor({ session, node, holds }: { session: { id: string; title: string } | null; node: FileNodeView | null; holds: string | null }) {
+function OpenFileEditor({ session: shown, node, holds }: { session: { id: string; title: string } | null; node: FileNodeView | null; holds: string | null }) {
+  // A session imported from Claude Code or captured by the proxy takes no messages: Loupe sends no pass in it, so an
+  // edit has no price there and nothing to apply to. Such a session is not the one the edit is for: the file is
+  // simply saved, for the first pass of a new session.
+  const origin = useSessionsStore((s) => (shown ? (findSession(s, shown.id)?.origin ?? 'loupe') : null))
+  const session = shown && origin === 'loupe' ? shown : null
+  const readOnlySession = shown && origin !== 'loupe' ? { title: shown.title, origin: origin === 'captured' ? ('captured' as const) : ('transcript' as const) } : null
+  const pendingApply = useFilesStore((s) => (session && s.pendingApply?.sessionId === session.id ? s.pendingApply : null))
+  const sessionBusy = useChatStore((s) => {
+    const chat = selectChat(session?.id ?? null)(s)
+    return chat.running || chat.listedActivity !== null
+  })
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
   const price = useFilesStore((s) => s.price)
@@ -223,9 +239,10 @@ function OpenFileEditor({ session, node, holds }: { session: { id: string; title
           {open.base.path}
         </strong>
         {node && <span className={`chip ${node.status === 'included' ? 'ok' : node.status === 'skipped' || node.status === 'omitted' ? 'bad' : ''}`}>{node.status}</span>}
-        {!open.base.exists && <span className="chip accent">new file</span>}
-        <span className="muted small">{open.base.absPath}</span>
-        <span className="topbar-spacer" />
+        {open.deleted ? <span className="chip bad">deleted on disk</span> : !open.base.exists && <span className="chip accent">new file</span>}
+        <span className="muted small files-abspath" title={open.base.absPath}>
+          {open.base.absPath}
+        </span>
         {dirty && open.base.exists && (
           <button type="button" onClick={() => store().draftEdited(open.base.text)}>
             Revert
@@ -233,13 +250,18 @@ function OpenFileEditor({ session, node, holds }: { session: { id: string; title
         )}
         {!holds && (
           <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null} onClick={doSave} data-testid="save-file">
-            {saving ? 'Saving…' : !session ? 'Save' : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
+            {saving ? 'Saving…' : !session ? (open.deleted ? 'Save (recreate the file)' : 'Save') : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
           </button>
         )}
       </div>
       {holds && (
         <p className="files-read-only muted small" role="note" data-testid="files-read-only">
           Shown, not edited: this folder holds {holds}, not a project&apos;s files, and Loupe writes nothing in it.
+        </p>
+      )}
+      {open.deleted && !holds && (
+        <p className="warn-box" role="alert" data-testid="file-deleted">
+          <strong>{open.base.path} was deleted on disk.</strong> Your text is still in the editor: save it to write the file again, or open another file to leave it (the text is kept as an unsaved draft).
         </p>
       )}
       {open.disk && monaco ? (
@@ -252,18 +274,29 @@ function OpenFileEditor({ session, node, holds }: { session: { id: string; title
           ) : (
             <p className="muted">Loading the editor…</p>
           )}
-          {!holds && <PricePanel sessionTitle={session?.title ?? null} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
+          {!holds && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (
-        <p className="files-saved" role="status" data-testid="save-status" data-applied={save.applied}>
+        <p className={`files-saved${save.warning ? ' warning' : ''}`} role="status" data-testid="save-status" data-applied={save.applied} data-warning={save.warning ? 'true' : undefined}>
           {save.message}
           {save.backupPath && <span className="muted small"> The previous version is kept in {save.backupPath}.</span>}
         </p>
       )}
+      {pendingApply && (
+        // Saved while a turn ran: the file is clean, so this is the one way left to apply it now.
+        <div className="files-toolbar files-pending-apply" data-testid="pending-apply">
+          <span className="muted small">
+            {pendingApply.paths.join(', ')} saved, not applied yet{sessionBusy ? ': waiting for the session to be idle.' : '.'}
+          </span>
+          <button type="button" disabled={sessionBusy} onClick={() => void applyPendingNow()}>
+            Apply now
+          </button>
+        </div>
+      )}
       {save.kind === 'failed' && (
         <p className="error-box" role="alert">
-          <strong>{save.message}</strong> Your text is still in the editor; try again, or copy it somewhere safe.
+          <strong>{sentence(save.message)}</strong> Your text is still in the editor; try again, or copy it somewhere safe.
         </p>
       )}
     </div>

@@ -87,29 +87,69 @@ export function editKind(node: FileNodeView | null): 'instruction_file' | 'memor
 const attributed = new Set<string>()
 
 /**
+ * The longest pricing may take before the panel says it failed: a count the model service never answers (or a
+ * connection that dropped the request) must not leave "pricing…" on screen for good.
+ */
+export const PRICE_TIMEOUT_MS = 30_000
+
+/** Rejects with a plain message after `ms`; the work itself is left to finish (its answer is then ignored). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${Math.round(ms / 1000)} s; edit the text to try again`)), ms)
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
+/**
  * Prices the draft for the session's next pass, applied now and at the next compaction. The draft's text goes with
  * the request: the main process builds the next request with it and counts it (count_tokens), so the price is in
  * real tokens; counts it made before are kept, so pricing while typing (after a pause, FilesView) counts one new
  * request per draft. The first time for a session, every pass is attributed first (`session.cacheSummary`), so the
- * price sees every cache entry it wrote.
+ * price sees every cache entry it wrote. Whatever happens, pricing ends: with a price or with an error (never a
+ * "pricing…" that stays).
  */
-export async function priceDraft(sessionId: string, path: string, kind: 'instruction_file' | 'memory_file', before: string, draft: string): Promise<void> {
+export async function priceDraft(sessionId: string, path: string, kind: 'instruction_file' | 'memory_file', before: string, draft: string, timeoutMs = PRICE_TIMEOUT_MS): Promise<void> {
   const store = useFilesStore.getState()
   store.priceLoading(draft)
-  if (!attributed.has(sessionId)) {
-    const summary = await client.request('session.cacheSummary', { sessionId })
-    if (summary.ok) attributed.add(sessionId)
+  try {
+    const [now, later] = await within(
+      (async () => {
+        if (!attributed.has(sessionId)) {
+          const summary = await client.request('session.cacheSummary', { sessionId })
+          if (summary.ok) attributed.add(sessionId)
+        }
+        const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length, text: draft })
+        return Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
+      })(),
+      timeoutMs,
+    )
+    if (!now.ok) return store.priceFailed(draft, `Could not price the edit: ${now.error.message}`)
+    if (!later.ok) return store.priceFailed(draft, `Could not price the edit: ${later.error.message}`)
+    store.priceLoaded(draft, now.value, later.value)
+  } catch (err) {
+    store.priceFailed(draft, `Could not price the edit: ${err instanceof Error ? err.message : String(err)}`)
   }
-  const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length, text: draft })
-  const [now, later] = await Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
-  if (!now.ok) return store.priceFailed(`Could not price the edit: ${now.error.message}`)
-  if (!later.ok) return store.priceFailed(`Could not price the edit: ${later.error.message}`)
-  store.priceLoaded(draft, now.value, later.value)
+}
+
+/** `Saved X, but not applied: …` as a warning, with the files kept to apply once the session is idle when it was busy. */
+function notApplied(absPath: string, base: Parameters<ReturnType<typeof useFilesStore.getState>['saveFinished']>[1], backupPath: string | null, sessionId: string, error: { code: string; message: string }): void {
+  const store = useFilesStore.getState()
+  const busy = error.code === 'busy'
+  const message = busy
+    ? `Saved ${base.path}, but not applied yet: the session is busy (a turn or a compaction is running) and keeps sending the old text. Apply it when the turn ends, or stop the turn with Esc.`
+    : `Saved ${base.path}, but not applied: ${error.message}`
+  store.saveFinished(absPath, base, { kind: 'saved', applied: 'later', message, backupPath, warning: true })
+  if (busy) {
+    const pending = store.pendingApply?.sessionId === sessionId ? store.pendingApply.paths : []
+    store.applyPending({ sessionId, paths: [...new Set([...pending, base.path])] })
+  }
 }
 
 /**
  * Saves the open file; applies it now when asked. A change on disk since it was opened comes back as a merge. The
- * listing follows from the files.changed event the save sends to every window.
+ * listing follows from the files.changed event the save sends to every window. `sessionId` is null when no session
+ * of Loupe's can take the edit (none open, or one imported or captured, which sends no pass).
  */
 export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice): Promise<void> {
   const store = useFilesStore.getState()
@@ -120,6 +160,11 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`)
   const saved = result.value
   if (saved.status === 'conflict') {
+    // Deleted on disk before the poll saw it: there is nothing to merge with; the text stays, to be saved back.
+    if (!saved.disk.exists && open.base.exists && useFilesStore.getState().open?.base.absPath === open.base.absPath) {
+      useFilesStore.getState().fileDeletedOnDisk()
+      return
+    }
     store.conflictFound(open.base.absPath, saved.disk, saved.minePath)
     return
   }
@@ -137,12 +182,30 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
     store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message, backupPath })
   } else {
     const applied = await client.request('files.apply', { sessionId, paths: [open.base.path] })
-    if (!applied.ok) {
-      store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}, but not applied: ${applied.error.message}`, backupPath })
-    } else {
+    if (!applied.ok) notApplied(open.base.absPath, base, backupPath, sessionId, applied.error)
+    else {
       store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
     }
   }
+}
+
+/**
+ * Applies now the files saved while the session was busy (`pendingApply`): the files on disk are already the saved
+ * ones, so this is files.apply alone. Still busy, they stay pending and the warning says so again.
+ */
+export async function applyPendingNow(): Promise<void> {
+  const store = useFilesStore.getState()
+  const pending = store.pendingApply
+  if (!pending) return
+  const applied = await client.request('files.apply', { sessionId: pending.sessionId, paths: [...pending.paths] })
+  const names = pending.paths.join(', ')
+  const stillBusy = !applied.ok && applied.error.code === 'busy'
+  if (!stillBusy) store.applyPending(null)
+  const said = (message: string, warning: boolean, appliedNow = false) => useFilesStore.getState().saveNoted({ kind: 'saved', applied: appliedNow ? 'now' : 'later', message, backupPath: null, ...(warning ? { warning } : {}) })
+  if (stillBusy) said(`${names} not applied yet: the session is still busy. Apply it when the turn ends, or stop the turn with Esc.`, true)
+  else if (!applied.ok) said(`${names} not applied: ${applied.error.message}`, true)
+  else if (applied.value.applied) said(`Applied ${names} now: the next pass sends it and re-bills the session block.`, false, true)
+  else said(applied.value.message, false)
 }
 
 /**
@@ -160,6 +223,12 @@ export async function checkDisk(): Promise<void> {
   if (!disk || disk.sha256 === now.base.sha256) return
   // The file changed on disk: its size and fate in the tree change too.
   void reloadListing(now.projectId)
+  if (!disk.exists && now.base.exists) {
+    // Deleted while open: the text in the editor is all there is of it now. It is kept (edited or not), and a save
+    // writes it back (files.save recreates a file this view opened, docs/inspector.md "Files").
+    useFilesStore.getState().fileDeletedOnDisk()
+    return
+  }
   if (now.draft === now.base.text) {
     useFilesStore.getState().fileOpened(now.projectId, { ...now.base, text: disk.text, sha256: disk.sha256, exists: disk.exists })
     return

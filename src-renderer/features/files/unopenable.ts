@@ -53,12 +53,22 @@ const SKIP_KINDS: Readonly<Record<NonNullable<FileNodeView['skip']>, Exclude<Uno
 }
 
 /** Why a listed file cannot be opened here, or null when the view should try to open it. */
-export function unopenable(node: Pick<FileNodeView, 'path' | 'absPath' | 'status' | 'reason' | 'skip'>): UnopenableFile | null {
+export function unopenable(node: Pick<FileNodeView, 'path' | 'absPath' | 'status' | 'reason' | 'skip' | 'skipDetail'>): UnopenableFile | null {
   if (node.status !== 'skipped') return null
   // The listing's code; from an older host, the phrase in its words.
   const kind = node.skip ? SKIP_KINDS[node.skip] : node.reason?.includes('not read') ? SKIP_PHRASES.find(([phrase]) => node.reason!.includes(phrase))?.[1] : undefined
   if (!kind) return null
-  return { path: node.path, absPath: node.absPath, kind, why: WHY[kind] }
+  return { path: node.path, absPath: node.absPath, kind, why: kind === 'unreadable' && node.skipDetail ? unreadableWhy(node.skipDetail) : WHY[kind] }
+}
+
+/**
+ * An unreadable file in the reader's own words (the main process's `skipDetail`, which the prompt builder's note and
+ * the memory tool say too): a sentence ("it is a symbolic link whose target does not exist …") as it is, an error
+ * code (EACCES) as the code.
+ */
+function unreadableWhy(detail: string): string {
+  if (/^it /.test(detail)) return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}: the prompt builder skips it.`
+  return `It could not be read (${detail}; check its permissions): the prompt builder skips it.`
 }
 
 /** A file the main process refused to open for editing (`unsupported`), with its message. */

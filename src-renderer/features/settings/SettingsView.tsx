@@ -6,6 +6,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'
+import { useProjectsStore } from '../../state/projects'
 import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
 import { grouped } from '../../ui/format'
@@ -26,6 +27,9 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
   const saving = useSlow(useSettingsStore((s) => s.saving))
   // The theme shows the choice at once (the main process's copy follows).
   const theme = useSettingsStore((s) => s.theme)
+  // A folder of Claude Code's logs or of the proxy's captures: no session of Loupe's compacts there, and Loupe writes
+  // no .loupe/config.toml in it (the main process refuses it too).
+  const holds = useProjectsStore((s) => (projectId ? (s.projects.find((p) => p.id === projectId)?.notWorkingFolder ?? null) : null))
 
   useEffect(() => {
     void loadSettings(projectId)
@@ -56,7 +60,8 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
       )}
       <ModelSection data={data} />
       <ApiKeySection data={data} />
-      <CompactionSection data={data} projectName={projectName} />
+      {/* Keyed by the project: what one project's form said ("Saved: …") and held is not shown under another. */}
+      <CompactionSection key={data.project?.projectId ?? ''} data={data} projectName={projectName} holds={holds} />
       <section className="settings-group" aria-labelledby="set-sessions">
         <h2 id="set-sessions">Sessions and cache</h2>
         <label className="settings-row">
@@ -222,7 +227,8 @@ function ApiKeySection({ data }: { data: SettingsViewData }) {
   )
 }
 
-function CompactionSection({ data, projectName }: { data: SettingsViewData; projectName: string | null }) {
+/** `holds`: what the project's folder holds when it is not a working folder; its compaction is then not offered. */
+function CompactionSection({ data, projectName, holds }: { data: SettingsViewData; projectName: string | null; holds: string | null }) {
   const project = data.project
   // What the user typed, as text until it is saved (compaction-form.ts checks it against the main process's limits).
   const [draft, setDraft] = useState<CompactionDraft | null>(() => (project ? draftOf(project) : null))
@@ -235,6 +241,16 @@ function CompactionSection({ data, projectName }: { data: SettingsViewData; proj
     if (project) setDraft(draftOf(project))
     // (`saved` stands for the project's values: the effect runs when they change, not when the object does.)
   }, [saved])
+  if (holds) {
+    return (
+      <section className="settings-group" aria-labelledby="set-compaction">
+        <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
+        <p className="muted" data-testid="compaction-not-offered">
+          This folder holds {holds}, not a project&apos;s files: no Loupe session runs here to compact, and Loupe writes no settings in it. Open the project&apos;s own folder to set when its sessions compact.
+        </p>
+      </section>
+    )
+  }
   if (!project || !draft) {
     return (
       <section className="settings-group" aria-labelledby="set-compaction">

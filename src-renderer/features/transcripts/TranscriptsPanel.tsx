@@ -13,6 +13,7 @@ import { importAll, importOne, listTranscripts, openImported, openPanel, refresh
 import { ContinueButton } from '../chat/ContinueButton'
 import { useSettingsStore } from '../../state/settings'
 import { useModalFocus } from './modal-focus'
+import { importAllCounts } from './import-all'
 import { lastActiveMs, newestFirst, sessionTooltip } from './order'
 import './transcripts.css'
 
@@ -74,8 +75,9 @@ function FolderForm() {
     useTranscriptsStore.getState().folderChosen(folder)
     void listTranscripts()
   }
-  // What Import all would bring in: sessions not imported yet, and imported ones whose file changed since.
-  const count = listing?.projects.reduce((n, p) => n + p.sessions.filter((s) => s.imported === null || s.imported.changed).length, 0) ?? 0
+  // What Import all would bring in: sessions not imported yet, and imported ones whose file changed since; files
+  // that hold no conversation (empty, not a transcript, unreadable) always fail, so they are counted apart.
+  const { count, unimportable } = importAllCounts(listing?.projects ?? [])
   return (
     <form className="cc-folder" onSubmit={submit}>
       <label>
@@ -88,6 +90,11 @@ function FolderForm() {
       <button type="button" disabled={count === 0 || importing.length > 0} onClick={() => void importAll()}>
         {importing.includes('*') ? 'Importing all…' : `Import all (${count})`}
       </button>
+      {unimportable > 0 && (
+        <span className="muted small" data-testid="cc-unimportable">
+          {unimportable === 1 ? '1 file is' : `${unimportable} files are`} left out: no conversation to import (marked below).
+        </span>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -101,9 +108,23 @@ function Listing() {
   const listing = useTranscriptsStore((s) => s.listing)
   const projects = useMemo(() => newestFirst(listing?.projects ?? []), [listing])
   if (!listing) return null
-  if (projects.length === 0) return <p className="muted cc-empty">No Claude Code session in {listing.projectsDir}.</p>
+  // Entries the listing left out (a link leading out of the folder, an unreadable entry): said, not dropped silently.
+  const skipped =
+    listing.skippedEntries > 0 ? (
+      <p className="muted small cc-skipped" data-testid="cc-skipped-entries">
+        {listing.skippedEntries === 1 ? '1 entry' : `${listing.skippedEntries} entries`} of {listing.projectsDir} not listed: a symbolic link leading out of the folder, or an entry that could not be read. Loupe imports only what lies inside the folder.
+      </p>
+    ) : null
+  if (projects.length === 0)
+    return (
+      <>
+        <p className="muted cc-empty">No Claude Code session in {listing.projectsDir}.</p>
+        {skipped}
+      </>
+    )
   return (
     <div className="cc-list" aria-label="Sessions by project">
+      {skipped}
       {projects.map((p) => (
         <section key={p.project} className="cc-project">
           <h2 title={p.project}>{p.cwd ?? p.project}</h2>
@@ -139,7 +160,7 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
       <td className="cc-title" title={sessionTooltip(s)}>
         {s.title ?? s.sessionId}
         {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
-        {s.skippedLines > 0 && <span className="warn"> · {s.skippedLines} line(s) skipped</span>}
+        {s.unimportable ? <span className="warn"> · cannot be imported: {s.unimportable}</span> : s.skippedLines > 0 && <span className="warn"> · {s.skippedLines} line(s) skipped</span>}
       </td>
       <td>{s.models.map(shortModel).join(', ') || '—'}</td>
       <td className="num">{s.requests ?? '—'}</td>
@@ -160,7 +181,7 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
             )}
           </>
         ) : (
-          <button type="button" disabled={importing} onClick={() => void importOne(s.path)}>
+          <button type="button" disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={() => void importOne(s.path)}>
             {importing ? 'Importing…' : 'Import'}
           </button>
         )}
@@ -263,7 +284,17 @@ function ProxySection() {
       <h2>Capture proxy</h2>
       <p className="muted">Records another agent's exact requests: point it at the proxy and each request is forwarded, streamed back unchanged, and stored as a pass of a captured session. API keys pass through and are never stored.</p>
       <div className="cc-proxy-row">
-        {!running && <input aria-label="Proxy port" placeholder="port (any)" value={port} onChange={(e) => setPort(e.target.value)} inputMode="numeric" />}
+        {!running && (
+          <input
+            aria-label="Proxy port"
+            placeholder="port (any)"
+            value={port}
+            onChange={(e) => setPort(e.target.value)}
+            inputMode="numeric"
+            aria-invalid={portOk ? undefined : true}
+            aria-describedby={portOk ? undefined : 'proxy-port-problem'}
+          />
+        )}
         <button type="button" disabled={busy || !portOk} onClick={() => void toggleProxy(parsedPort)}>
           {busy ? '…' : running ? 'Stop the proxy' : 'Start the proxy'}
         </button>
@@ -276,6 +307,12 @@ function ProxySection() {
           </>
         )}
       </div>
+      {!running && !portOk && (
+        // A greyed-out Start says nothing by itself: the field says what it takes.
+        <small className="field-problem" id="proxy-port-problem" data-testid="proxy-port-problem">
+          A port is a whole number from 1 to 65535; leave it empty (or 0) for any free port.
+        </small>
+      )}
       {running && proxy && proxy.failed > 0 && (
         // Recorded all the same (their requests are in the captured session), but the agent got an error for each.
         <p className="cc-proxy-failed" role="status" data-testid="proxy-failed">

@@ -72,7 +72,8 @@ export async function toggleProxy(port: number | null): Promise<void> {
   store().proxyChanging()
   const running = store().proxy?.running ?? false
   const result = running ? await client.request('proxy.stop', {}) : await client.request('proxy.start', port === null ? {} : { port })
-  if (!result.ok) return store().failed(`The capture proxy: ${result.error.message}`)
+  // The proxy's own messages name it already ("The capture proxy could not listen …"): said once.
+  if (!result.ok) return store().failed(/capture proxy/i.test(result.error.message) ? result.error.message : `The capture proxy: ${result.error.message}`)
   store().proxyUpdated(result.value)
   if (!running) await loadProjects()
 }

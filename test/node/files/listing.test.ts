@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { listInstructionFiles, type FileNode } from '../../../src-main/node/files'
 import { filesSandbox, type FilesSandbox } from './sandbox'
@@ -72,5 +73,21 @@ describe('listInstructionFiles: the files as the prompt builder resolved them', 
     expect(node.reason).toContain('outside')
     expect(node.editable).toBe(false)
     expect(JSON.stringify(listing)).not.toContain('TOP-SECRET')
+  })
+
+  it('says a memory file that is a broken symbolic link is one, in the words the memory tool uses', async () => {
+    mkdirSync(join(box.root, '.loupe'), { recursive: true })
+    symlinkSync(join(box.root, 'gone.md'), join(box.root, '.loupe', 'memory.md'))
+    const memory = (await list()).memory.find((n) => n.path === '.loupe/memory.md')
+    expect(memory).toMatchObject({ status: 'skipped', skip: 'unreadable', skipDetail: 'it is a symbolic link whose target does not exist (a broken link)' })
+  })
+
+  it('notes an import that was not read once, in the words of the reading', async () => {
+    box.write('CLAUDE.md', '# Project\n\nSee @docs/logo.md and @docs/gone.md.\n')
+    box.write('docs/logo.md', new Uint8Array([0x61, 0x00, 0x62]))
+    symlinkSync(join(box.root, 'docs', 'nowhere.md'), join(box.root, 'docs', 'gone.md'))
+    const notes = (await list()).notes
+    expect(notes.filter((n) => n.path === 'docs/logo.md')).toHaveLength(1)
+    expect(notes.filter((n) => n.path === 'docs/gone.md')).toEqual([expect.objectContaining({ message: expect.stringContaining('a broken link') })])
   })
 })

@@ -144,6 +144,20 @@ describe('transcripts.* and proxy.* through the contract', () => {
     expect(twice.results.map((r) => r.status)).toEqual(['unchanged', 'unchanged'])
   })
 
+  it('marks the files that hold no conversation in the listing, and Import all leaves them out instead of failing on them', async () => {
+    const project = join(projects, '-home-marco-projects-spotter')
+    writeFileSync(join(project, 'empty.jsonl'), '')
+    writeFileSync(join(project, 'broken.jsonl'), 'not json at all\n{"neither": "is this"}\n')
+    const listing = await call<{ projects: Array<{ sessions: Array<{ sessionId: string; unimportable: string | null }> }> }>(app, 'transcripts.list', { folder: projects })
+    const marks = Object.fromEntries(listing.projects.flatMap((p) => p.sessions).map((s) => [s.sessionId, s.unimportable]))
+    expect(marks).toEqual({ tool_heavy: null, short: null, empty: 'it is empty', broken: 'none of its lines is a transcript record' })
+
+    const all = await call<{ results: Array<{ status: string }>; failed: unknown[]; skipped: Array<{ path: string }> }>(app, 'transcripts.importAll', { folder: projects })
+    expect(all.failed).toEqual([])
+    expect(all.results).toHaveLength(2)
+    expect(all.skipped.map((s) => s.path.split('/').pop()).sort()).toEqual(['broken.jsonl', 'empty.jsonl'])
+  })
+
   it('starts the proxy, records a foreign request as a captured pass, and stops', async () => {
     const started = await call<{ running: boolean; url: string; upstreamKind: string }>(app, 'proxy.start', {})
     expect(started).toMatchObject({ running: true, upstreamKind: 'simulator' })

@@ -19,6 +19,12 @@ describe('unopenable', () => {
     expect(unopenable({ ...node('skipped', null), skip: 'outside_allowed_roots' as const })?.kind).toBe('outside')
   })
 
+  it("says why an unreadable file was not read in the reader's words: a broken link as one, an error code as a code", () => {
+    const unreadable = (skipDetail: string) => unopenable({ ...node('skipped', 'not read: it could not be read'), skip: 'unreadable' as const, skipDetail })
+    expect(unreadable('it is a symbolic link whose target does not exist (a broken link)')?.why).toBe('It is a symbolic link whose target does not exist (a broken link): the prompt builder skips it.')
+    expect(unreadable('EACCES')?.why).toBe('It could not be read (EACCES; check its permissions): the prompt builder skips it.')
+  })
+
   it('leaves every other file to be opened', () => {
     expect(unopenable(node('included', null))).toBeNull()
     expect(unopenable(node('cut', 'cut to fit the instructions budget: the model is told to read the rest'))).toBeNull()

@@ -13,7 +13,10 @@ const tokens = (n: number) => grouped(Math.abs(n))
 const about = (price: EditPriceView) => (price.exact ? '' : '≈')
 
 interface Props {
+  /** The session of Loupe's the edit is priced for; null when there is none. */
   readonly sessionTitle: string | null
+  /** The session shown when it takes no messages (imported or captured): nothing is priced against it. */
+  readonly readOnlySession?: { readonly title: string; readonly origin: 'transcript' | 'captured' } | null
   readonly dirty: boolean
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly choice: ApplyChoice
@@ -22,8 +25,16 @@ interface Props {
   onChoose(choice: ApplyChoice): void
 }
 
-export function PricePanel({ sessionTitle, dirty, price, choice, draft, onChoose }: Props) {
+export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price, choice, draft, onChoose }: Props) {
   const slow = useSlow(price.loading)
+  if (!sessionTitle && readOnlySession) {
+    // The price is what Loupe's next pass pays for the edit, and this session will send none.
+    return (
+      <p className="files-price muted" data-testid="price-read-only">
+        “{readOnlySession.title}” was {readOnlySession.origin === 'captured' ? 'captured by the proxy' : 'imported from Claude Code'} and takes no messages: Loupe sends no pass in it, so there is no price to show and nothing to apply it to. A saved edit is read by the first pass of a new session.
+      </p>
+    )
+  }
   if (!sessionTitle) {
     return <p className="files-price muted">No session is open in this project: a saved edit is read by the first pass of the next session, at no extra cost.</p>
   }
@@ -84,11 +95,16 @@ export function PricePanel({ sessionTitle, dirty, price, choice, draft, onChoose
               </span>
             </span>
           </label>
-          <p className="files-price-basis muted small" data-testid="price-basis">
-            {now.exact && (later?.exact ?? true)
-              ? 'Counted by the model service (count_tokens) on the next request as it would be sent; the message you type next costs the same either way and is left out.'
-              : 'Estimated (about 4 characters a token, scaled to what earlier passes measured): the model service could not count the next request just now.'}
-          </p>
+          {/* How the figures were made, folded: the editor above keeps the height (the panel sits under it). */}
+          <details className="files-price-basis muted small">
+            <summary>{now.exact && (later?.exact ?? true) ? 'Counted by the model service' : 'Estimated'}: how</summary>
+            <span data-testid="price-basis">
+              {now.exact && (later?.exact ?? true)
+                ? 'Counted by the model service (count_tokens) on the next request as it would be sent; the message you type next costs the same either way and is left out.'
+                : 'Estimated (about 4 characters a token, scaled to what earlier passes measured): the model service could not count the next request just now.'}{' '}
+              The choice between now and the next compaction is kept for the next edits.
+            </span>
+          </details>
         </div>
       )}
     </div>

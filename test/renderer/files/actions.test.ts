@@ -1,0 +1,86 @@
+/**
+ * The Files view's requests under Node, with the contract's client replaced: pricing always ends (with a price or an
+ * error, never a "pricing…" left for good), a save whose apply finds the session busy is a warning with the apply
+ * kept for later, and a file deleted on disk while open keeps the user's text, to be saved back.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { OpenedFileView } from '../../../src-preload/contract'
+
+type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }
+const answers = new Map<string, (input: unknown) => Answer | Promise<Answer>>()
+const asked: Array<{ name: string; input: unknown }> = []
+vi.mock('../../../src-renderer/platform/client', () => ({
+  client: {
+    request: (name: string, input: unknown) => {
+      asked.push({ name, input })
+      const answer = answers.get(name)
+      return Promise.resolve(answer ? answer(input) : { ok: false, error: { code: 'internal', message: `no answer for ${name}` } })
+    },
+    on: () => () => {},
+  },
+}))
+
+const { applyPendingNow, checkDisk, priceDraft, saveOpenFile } = await import('../../../src-renderer/features/files/actions')
+const { useFilesStore } = await import('../../../src-renderer/state/files')
+const store = useFilesStore.getState
+
+const file = (text: string): OpenedFileView => ({ path: 'docs/extra.md', absPath: '/p/docs/extra.md', text, exists: true, sha256: `sha-${text}` })
+
+beforeEach(() => {
+  answers.clear()
+  asked.length = 0
+  useFilesStore.setState({ projectId: 'prj_a', open: null, unsaved: {}, pendingApply: null, save: { kind: 'idle' } })
+  store().fileOpened('prj_a', file('rules'))
+})
+afterEach(() => vi.useRealTimers())
+
+describe('pricing', () => {
+  it('says it failed when no answer comes, instead of pricing for good', async () => {
+    vi.useFakeTimers()
+    answers.set('session.cacheSummary', () => new Promise(() => {}))
+    const pricing = priceDraft('ses_a', 'docs/extra.md', 'instruction_file', 'rules', 'rules!', 1000)
+    expect(store().price.loading).toBe(true)
+    await vi.advanceTimersByTimeAsync(1001)
+    await pricing
+    expect(store().price).toMatchObject({ loading: false, error: expect.stringContaining('no answer in 1 s') })
+  })
+
+  it("drops a failure for a draft that is no longer the one priced", () => {
+    store().priceLoading('newer')
+    store().priceFailed('older', 'Could not price the edit: gone')
+    expect(store().price).toMatchObject({ loading: true, error: null, forDraft: 'newer' })
+  })
+})
+
+describe('saving while a turn runs', () => {
+  it('warns that the edit is not applied, and applies it once asked when the session is idle', async () => {
+    store().draftEdited('rules, edited')
+    answers.set('files.save', () => ({ ok: true, value: { status: 'saved', path: 'docs/extra.md', sha256: 'sha-new', backupPath: null, charsBefore: 5, charsAfter: 13 } }))
+    answers.set('files.apply', () => ({ ok: false, error: { code: 'busy', message: 'A turn or a compaction is running' } }))
+    await saveOpenFile('ses_a', 'now')
+    expect(store().save).toMatchObject({ kind: 'saved', warning: true, message: expect.stringContaining('not applied yet') })
+    expect(store().pendingApply).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'] })
+
+    answers.set('files.apply', () => ({ ok: true, value: { applied: true, entryId: 'ent_1', message: 'applied now' } }))
+    await applyPendingNow()
+    expect(asked.filter((a) => a.name === 'files.apply').at(-1)?.input).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'] })
+    expect(store().pendingApply).toBeNull()
+    expect(store().save).toMatchObject({ kind: 'saved', applied: 'now' })
+    expect(store().save).not.toHaveProperty('warning')
+  })
+})
+
+describe('a file deleted on disk while open', () => {
+  it("keeps the user's text, edited or not, and saves it back as a new file", async () => {
+    store().draftEdited('rules, mine')
+    answers.set('files.read', () => ({ ok: true, value: { path: 'docs/extra.md', absPath: '/p/docs/extra.md', text: '', exists: false, sha256: null } }))
+    answers.set('files.list', () => ({ ok: false, error: { code: 'internal', message: 'not needed' } }))
+    await checkDisk()
+    expect(store().open).toMatchObject({ deleted: true, draft: 'rules, mine', disk: null, base: { exists: false, sha256: null } })
+
+    answers.set('files.save', (input) => ({ ok: true, value: { status: 'saved', path: 'docs/extra.md', sha256: 'sha-mine', backupPath: null, charsBefore: 0, charsAfter: (input as { text: string }).text.length } }))
+    await saveOpenFile(null, 'now')
+    expect(asked.find((a) => a.name === 'files.save')?.input).toMatchObject({ text: 'rules, mine', baseSha256: null })
+    expect(store().open).toMatchObject({ deleted: false, base: { exists: true, text: 'rules, mine' } })
+  })
+})
