@@ -4,7 +4,7 @@
  */
 import { test as playwrightTest, expect, type BrowserContext, type Page } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -101,6 +101,8 @@ export async function rpc(host: BrowserHostProcess, name: string, input: unknown
 export async function openProjectWithSession(page: Page, dir: string): Promise<void> {
   await page.getByLabel('Folder path').fill(dir)
   await page.getByRole('button', { name: 'Open folder' }).click()
+  // Once it is the project shown: a click before that would land on the previous project's "+ New session".
+  await expect(page.locator('button.project.selected')).toHaveAttribute('title', realpathSync(dir))
   await page.getByRole('button', { name: '+ New session' }).click()
   await expect(page.getByLabel('Message')).toBeVisible()
 }

@@ -178,6 +178,11 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true')
     await rows.nth(3).click()
     await expect(page.locator(`.msg.assistant[data-pass-id="${passIds[3]}"]`)).toHaveClass(/selected/)
+    // Alt+↑ from the message box, where the user usually is, steps to the pass before.
+    await page.getByLabel('Message').focus()
+    await page.keyboard.press('Alt+ArrowUp')
+    await expect(rows.nth(2)).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByLabel('Message')).toBeFocused()
   } finally {
     rpc.close()
     rmSync(projectDir, { recursive: true, force: true })

@@ -25,6 +25,14 @@ function inEditor(target: EventTarget | null): boolean {
   return !!el && (el.closest('.monaco-editor') !== null || el.tagName === 'TEXTAREA' || el.tagName === 'INPUT' || el.tagName === 'SELECT')
 }
 
+/**
+ * The message box, where the user usually is, steps through passes with Alt+↑/↓ too: a textarea has no use for the
+ * keys, except on macOS, where Option+↑/↓ moves the caret to a paragraph's start or end.
+ */
+function inMessageBox(target: EventTarget | null): boolean {
+  return !isMac && target instanceof HTMLTextAreaElement && target.getAttribute('aria-label') === 'Message'
+}
+
 export function installShortcuts(): void {
   // In the capture phase, so Mod+K opens the palette even from inside Monaco (which would take it as a chord).
   window.addEventListener('keydown', (e) => {
@@ -61,7 +69,7 @@ export function installShortcuts(): void {
         requestAnimationFrame(() => document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus())
         return true
       }
-      if (e.altKey && !mod && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && !inEditor(e.target)) {
+      if (e.altKey && !mod && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && (!inEditor(e.target) || inMessageBox(e.target))) {
         stepPass(e.key === 'ArrowDown' ? 1 : -1)
         return true
       }
