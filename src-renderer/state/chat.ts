@@ -59,6 +59,12 @@ interface ChatState {
   toolFinished(sessionId: string, toolUseId: string): void
   modeChanged(sessionId: string, mode: PermissionModeName): void
   failed(sessionId: string, message: string): void
+  /**
+   * The connection to the host was lost while the session's turn ran: it is no longer shown as running (nothing of it
+   * can be heard, and Stop could not reach it), its approvals go (they cannot be answered), and `message` says so.
+   * What streamed so far stays on screen until the session is read again.
+   */
+  connectionLost(sessionId: string, message: string): void
   /** The session was deleted: nothing of it is kept. */
   sessionForgotten(sessionId: string): void
   /** session.list said what each session is doing; kept for the sessions whose chat is not loaded. */
@@ -133,6 +139,7 @@ export const useChatStore = create<ChatState>()((set) => {
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
     failed: (sessionId, message) => update(sessionId, () => ({ error: message })),
+    connectionLost: (sessionId, message) => update(sessionId, (s) => ({ running: false, approvals: [], runningTools: [], listedActivity: null, error: s.loaded ? message : s.error })),
     activityListed: (activities) =>
       set((state) => {
         const bySession = { ...state.bySession }

@@ -22,9 +22,7 @@ export function connectConnectionEvents(): void {
     reconnecting = true
     const chat = useChatStore.getState()
     for (const [sessionId, s] of Object.entries(chat.bySession)) {
-      if (!s.running && s.listedActivity === null) continue
-      chat.turnEnded(sessionId)
-      if (s.loaded) chat.failed(sessionId, TURN_UNKNOWN)
+      if (s.running || s.listedActivity !== null) chat.connectionLost(sessionId, TURN_UNKNOWN)
     }
   })
   client.on('app.ready', () => {
