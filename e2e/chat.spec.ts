@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { appEvent, expect, openProjectWithSession, rpc, test } from './fixtures'
+import type { Locator, Page } from '@playwright/test'
+import { appEvent, expect, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
@@ -194,6 +195,258 @@ test('chat: a long conversation opens on its newest entries, shows earlier ones 
     await expect(app.locator(`.msg.assistant[data-pass-id="${firstPassId}"]`)).toBeInViewport()
     expect(await messages.count()).toBe(90)
     await expect(earlier).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** How far the chat is from its bottom (px): 0 when the newest is in view. */
+const gapToBottom = (scroll: Locator) => scroll.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
+
+/** How much the conversation shows: it grows as an answer streams in (the page is not told of each delta). */
+const shown = (page: Page) => () => page.locator('.conversation').evaluate((el) => el.textContent?.length ?? 0)
+
+/** A message tall enough that the chat scrolls: one line per number. */
+const tallMessage = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of a long paste`).join('\n')
+
+// A stream slow enough to read along (a delta every 250 ms), as a user watching an answer come in sees it.
+const slowTest = testWithHostEnv({ LOUPE_SIM_PACE: 'slow' })
+
+slowTest('chat: a streamed answer is followed only while the view is at the bottom; scrolled up it stays put until "Jump to latest" or a new message', async ({ page, host }) => {
+  test.setTimeout(120_000)
+  const dir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const composer = page.getByLabel('Message')
+    const scroll = page.locator('.chat-scroll')
+    const jump = page.getByRole('button', { name: 'Jump to latest' })
+    const progress = shown(page)
+
+    // A long paste: the conversation is taller than the chat at once. The answer streams in below it, followed.
+    await composer.fill(tallMessage(60))
+    const firstEnded = appEvent(page, 'turn.ended')
+    await composer.press('Enter')
+    await expect(page.getByTestId('streaming')).toBeVisible()
+    expect(await scroll.evaluate((el) => el.scrollHeight > el.clientHeight + 200)).toBe(true)
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await expect(jump).toHaveCount(0)
+
+    // The user scrolls up to read: the view stays there while the answer goes on streaming below.
+    await scroll.hover()
+    await page.mouse.wheel(0, -300)
+    await expect(jump).toBeVisible()
+    await expect.poll(() => gapToBottom(scroll)).toBeGreaterThan(100)
+    const readingAt = await scroll.evaluate((el) => el.scrollTop)
+    // Four deltas or so of a few words each, a second at this pace.
+    const seen = await progress()
+    await expect.poll(progress, { timeout: 10_000 }).toBeGreaterThan(seen + 40)
+    expect(await scroll.evaluate((el) => el.scrollTop)).toBe(readingAt)
+    await expect(jump).toBeVisible()
+    await page.screenshot({ path: 'e2e/screenshots/chat-scrolled-up-while-streaming.png' })
+
+    // "Jump to latest" goes back down and follows again; a click on it leaves the keyboard where it was.
+    await composer.focus()
+    await jump.click()
+    await expect(jump).toHaveCount(0)
+    await expect(composer).toBeFocused()
+    expect(await gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    const jumped = await progress()
+    await expect.poll(progress, { timeout: 10_000 }).toBeGreaterThan(jumped + 30)
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await firstEnded
+
+    // Scrolled up again, a message sent goes back to the bottom, where its answer comes.
+    await scroll.hover()
+    await page.mouse.wheel(0, -400)
+    await expect(jump).toBeVisible()
+    await composer.fill('and one more question')
+    const secondEnded = appEvent(page, 'turn.ended')
+    await composer.press('Enter')
+    await expect(jump).toHaveCount(0)
+    await expect(page.locator('.msg.user').last()).toContainText('and one more question')
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await secondEnded
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+
+    // Docked below, the chat is shorter: at the bottom, it still shows the newest.
+    await page.getByRole('button', { name: 'Dock below the chat' }).click()
+    await expect(page.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await expect(jump).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: a code block stands one paragraph gap from the text around it, not a blank line more', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.fill('read README.md and greet.ts')
+    await composer.press('Enter')
+    await ended
+    const answer = app.locator('.msg.assistant').last()
+    await expect(answer.locator('pre.code-block')).toHaveCount(2)
+    // The answer quotes each file: "`README.md` (3 lines) begins:", its block, then the next file's line.
+    const gaps = await answer.locator('pre.code-block').first().evaluate((pre) => {
+      const lineHeight = parseFloat(getComputedStyle(pre.parentElement!).lineHeight)
+      const rects = (node: Node) => {
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        return [...range.getClientRects()]
+      }
+      const before = rects(pre.previousSibling!).at(-1)!
+      // What follows the block in the same text: the next one (text nodes and inline code) down to the next block.
+      const after = rects(pre.nextSibling!)[0]!
+      const box = pre.getBoundingClientRect()
+      return { lineHeight, marginTop: parseFloat(getComputedStyle(pre).marginTop), above: box.top - before.bottom, below: after.top - box.bottom }
+    })
+    // Its margin is one line of the message's text, as a blank line between two paragraphs is …
+    expect(gaps.marginTop).toBeCloseTo(gaps.lineHeight, 1)
+    // … and no empty line of text is added to it, above or below.
+    expect(gaps.above).toBeLessThan(gaps.lineHeight * 1.5)
+    expect(gaps.below).toBeLessThan(gaps.lineHeight * 1.5)
+    expect(gaps.above).toBeGreaterThan(gaps.lineHeight * 0.9)
+    expect(gaps.below).toBeGreaterThan(gaps.lineHeight * 0.9)
+    await answer.screenshot({ path: 'e2e/screenshots/chat-code-block-gaps.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: a command on the deny list asks with the keyboard on Deny, so a reflexive Enter does not run it', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await composer.fill('run `sudo rm -rf /tmp/loupe-never`')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    await expect(approval.locator('.approval-warning')).toContainText('This command is on the deny list')
+    const deny = approval.getByRole('button', { name: 'Deny…' })
+    await expect(deny).toBeFocused()
+    // The warning is read out with the button that has the keyboard.
+    await expect(deny).toHaveAccessibleDescription(/This command is on the deny list/)
+    await approval.screenshot({ path: 'e2e/screenshots/chat-approval-deny-list.png' })
+    // Enter, Enter: the deny form, then the denial — nothing ran.
+    await app.keyboard.press('Enter')
+    await expect(approval.getByLabel('Reason for denying')).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="bash"][data-status="denied"]')).toHaveCount(1)
+    await ended
+    await expect(composer).toBeFocused()
+
+    // An ordinary call still asks with the keyboard on "Approve once".
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    await expect(approval.getByRole('button', { name: 'Approve once' })).toBeFocused()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: a message over the limit is refused in plain words before it is sent, and kept', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const text = 'x'.repeat(2_100_000)
+    await composer.fill(text)
+    await composer.press('Enter')
+    const error = app.locator('.chat-error')
+    await expect(error).toHaveText('This message is 2.1 M characters; a message can be at most 2 M. Shorten it, or save the text to a file in the project and ask the agent to read it.')
+    await expect(error).not.toContainText('run.start')
+    expect(await composer.evaluate((el: HTMLTextAreaElement) => el.value.length)).toBe(text.length)
+    await expect(app.locator('.msg.user')).toHaveCount(0)
+    await app.locator('.chat').screenshot({ path: 'e2e/screenshots/chat-message-too-long.png' })
+
+    // Shortened, it goes, and the note goes with it.
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await expect(error).toHaveCount(0)
+    await expect(app.locator('.msg.user')).toHaveCount(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: after Stop, or Esc on an approval, the keyboard is back in the message box', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const stop = app.getByRole('button', { name: 'Stop (Esc)' })
+
+    // Stop, clicked while a command runs.
+    await app.getByLabel('Permission mode').selectOption('auto')
+    await composer.fill('run `sleep 5`')
+    let ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
+    await stop.click()
+    await expect(composer).toBeFocused()
+    await ended
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    await expect(composer).toBeFocused()
+
+    // Esc on an approval card stops the turn; the card goes, and the keyboard goes to the message box.
+    await app.getByLabel('Permission mode').selectOption('build')
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    const approve = app.getByRole('group', { name: 'Approval needed' }).getByRole('button', { name: 'Approve once' })
+    await expect(approve).toBeFocused()
+    await app.keyboard.press('Escape')
+    await ended
+    await expect(app.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
+    await expect(composer).toBeFocused()
+    await app.keyboard.type('typed at once')
+    await expect(composer).toHaveValue('typed at once')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// With an API key, the model service is the API (here an address where nothing answers: every pass fails).
+const apiTest = testWithHostEnv({ ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })
+
+apiTest("chat: with an API key the header names the session's own model, and after Retry the keyboard is in the message box", async ({ page, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const model = page.locator('.chat-head .model-name')
+    // A session started with the app's model says its name.
+    await expect(model).toHaveText('Claude Sonnet 4.6')
+
+    // New sessions start with the model chosen in Settings; the app's own (the top bar's) stays.
+    await rpc(host, 'settings.set', { app: { model: 'claude-opus-4-6' } })
+    await page.getByLabel('Message').fill('a draft, so + New session makes another session')
+    await page.getByRole('button', { name: '+ New session' }).click()
+    await expect(page.locator('.sessions button.session')).toHaveCount(2)
+    await expect(model).toHaveText('claude-opus-4-6')
+    await expect(model).toHaveAttribute('title', 'claude-opus-4-6')
+    await page.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-head-session-model.png' })
+    // The first session still names its own.
+    await page.locator('.sessions button.session').nth(1).click()
+    await expect(model).toHaveText('Claude Sonnet 4.6')
+    await page.locator('.sessions button.session').nth(0).click()
+    await expect(model).toHaveText('claude-opus-4-6')
+
+    // Nothing answers: the turn fails and offers Retry. Retry leaves the keyboard in the message box.
+    const composer = page.getByLabel('Message')
+    await composer.fill('hello')
+    await composer.press('Enter')
+    const retry = page.getByRole('button', { name: 'Retry' })
+    await expect(retry).toBeVisible({ timeout: 30_000 })
+    await retry.click()
+    await expect(composer).toBeFocused()
+    await expect(retry).toBeVisible({ timeout: 30_000 })
+    await expect(composer).toBeFocused()
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

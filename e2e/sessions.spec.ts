@@ -162,10 +162,12 @@ test('a session is deleted after a confirmation that names it, from the sidebar 
   await app.keyboard.press('Escape')
   await expect(confirm).toHaveCount(0)
   await expect(sessionButtons(app)).toHaveCount(2)
-  // …and with the keyboard (Delete on the session).
+  // …and with the keyboard (Delete on the session). The keyboard goes on to the session left, not to "+ New session"
+  // (where the next Enter would make one).
   await sessionButtons(app).filter({ hasText: 'Scratch' }).press('Delete')
   await confirm.getByRole('button', { name: 'Delete session' }).click()
   await expect(sessionButtons(app)).toHaveText(['Keep me'])
+  await expect(sessionButtons(app).first()).toBeFocused()
   const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
   const titles = async () => ((await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ title: string }>).map((s) => s.title)
   expect(await titles()).toEqual(['Keep me'])
@@ -177,8 +179,47 @@ test('a session is deleted after a confirmation that names it, from the sidebar 
   await app.keyboard.press('Enter')
   await app.getByRole('alertdialog', { name: 'Delete “Keep me”?' }).getByRole('button', { name: 'Delete session' }).click()
   await expect(sessionButtons(app)).toHaveCount(0)
+  // No session left: "+ New session" is what comes next.
+  await expect(app.getByRole('button', { name: '+ New session' })).toBeFocused()
   await expect(app.getByRole('heading', { name: 'Create a session' }).or(app.getByText('Create a session with + New session'))).toBeVisible()
   expect(await titles()).toEqual([])
+})
+
+test('after a session is deleted the keyboard is on the next session in the list, or the one before at its end', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  // Three sessions, named so the list reads One, Two, Three from the top (the newest first).
+  for (const [i, name] of ['Three', 'Two', 'One'].entries()) {
+    if (i > 0) {
+      await app.getByLabel('Message').fill('a draft, so + New session makes another session')
+      await app.getByRole('button', { name: '+ New session' }).click()
+      await expect(sessionButtons(app)).toHaveCount(i + 1)
+    }
+    await sessionButtons(app).first().dblclick()
+    await sessionList(app).getByLabel('Session name').fill(name)
+    await app.keyboard.press('Enter')
+  }
+  await expect(sessionButtons(app)).toHaveText(['One', 'Two', 'Three'])
+
+  // From the middle: the next one down.
+  await sessionButtons(app).filter({ hasText: 'Two' }).press('Delete')
+  await app.getByRole('alertdialog', { name: 'Delete “Two”?' }).getByRole('button', { name: 'Delete session' }).click()
+  await expect(sessionButtons(app)).toHaveText(['One', 'Three'])
+  await expect(sessionButtons(app).filter({ hasText: 'Three' })).toBeFocused()
+  // Enter there opens that session; it makes none.
+  await app.keyboard.press('Enter')
+  await expect(sessionButtons(app).filter({ hasText: 'Three' })).toHaveAttribute('aria-current', 'true')
+  await expect(sessionButtons(app)).toHaveCount(2)
+
+  // The last one: the one before it.
+  await sessionButtons(app).filter({ hasText: 'Three' }).press('Delete')
+  await app.getByRole('alertdialog', { name: 'Delete “Three”?' }).getByRole('button', { name: 'Delete session' }).click()
+  await expect(sessionButtons(app)).toHaveText(['One'])
+  await expect(sessionButtons(app).filter({ hasText: 'One' })).toBeFocused()
+
+  // Cancelled, the keyboard is back on the session.
+  await sessionButtons(app).filter({ hasText: 'One' }).press('Delete')
+  await app.getByRole('alertdialog', { name: 'Delete “One”?' }).getByRole('button', { name: 'Cancel' }).click()
+  await expect(sessionButtons(app).filter({ hasText: 'One' })).toBeFocused()
 })
 
 test('the whole-project passes list tells sessions apart', async ({ app, project }) => {

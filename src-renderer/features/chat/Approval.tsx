@@ -1,22 +1,32 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import type { PendingApproval } from '../../state/chat'
 import { answerApproval } from './actions'
 import { ChangePreview } from './ChangePreview'
+import { useMessageBoxAfterRemoval } from './focus'
 
 export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
   const [reason, setReason] = useState('')
   const [denying, setDenying] = useState(false)
+  const card = useRef<HTMLDivElement>(null)
+  const warningId = useId()
   const approveButton = useRef<HTMLButtonElement>(null)
   const denyButton = useRef<HTMLButtonElement>(null)
   const { request, toolUseId } = approval
   // A call the preview says will be refused changes nothing: nothing to allow for the future.
   const rule = request.preview?.refused ? undefined : request.suggestedRules[0]
 
-  // An approval is easy to miss: when it appears, the keyboard goes to "Approve once" (Enter approves, Tab reaches
-  // the others) — unless the user is busy elsewhere (mayTakeFocus).
+  // An approval is easy to miss: when it appears, the keyboard goes to it — unless the user is busy elsewhere
+  // (mayTakeFocus). To "Approve once" (Enter approves, Tab reaches the others) when the call is an ordinary one. A
+  // call the card warns about (a command on the deny list, one that can only be approved once) is not run by a
+  // reflexive Enter: the keyboard goes to "Deny…", the safe choice, as a destructive dialog focuses Cancel. Enter
+  // there opens the deny form and a second Enter denies; approving takes a deliberate step back to "Approve once"
+  // (Shift+Tab, or the pointer), with the warning on screen and read out with the button (aria-describedby).
   useEffect(() => {
-    if (mayTakeFocus()) approveButton.current?.focus()
+    if (mayTakeFocus()) (request.warning ? denyButton : approveButton).current?.focus()
   }, [])
+
+  // Answered, or gone with the turn (Esc stops it), while it holds the keyboard: the message box takes it.
+  useMessageBoxAfterRemoval(card)
 
   // Back from the deny form (Back, or Esc in it), the keyboard returns to the button that opened it.
   const wasDenying = useRef(false)
@@ -26,11 +36,15 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   }, [denying])
 
   return (
-    <div className="approval" role="group" aria-label="Approval needed">
+    <div ref={card} className="approval" role="group" aria-label="Approval needed">
       <div className="approval-head">
         <strong>Allow?</strong> <span className="approval-summary">{withCode(request.summary)}</span>
       </div>
-      {request.warning && <p className="approval-warning">{request.warning}</p>}
+      {request.warning && (
+        <p className="approval-warning" id={warningId}>
+          {request.warning}
+        </p>
+      )}
       {approval.refreshed && request.preview && (
         <p className="approval-refreshed" role="status">
           {request.preview.path} changed on disk: this is the change as it would be made now.
@@ -59,7 +73,8 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
         </form>
       ) : (
         <div className="approval-actions">
-          <button ref={approveButton} className="primary" onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
+          {/* A warning is read out with the choice that has the keyboard. */}
+          <button ref={approveButton} className="primary" aria-describedby={request.warning ? warningId : undefined} onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
             Approve once
           </button>
           {rule && (
@@ -67,7 +82,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
               Always allow <code>{rule.pattern}</code>
             </button>
           )}
-          <button ref={denyButton} onClick={() => setDenying(true)}>
+          <button ref={denyButton} aria-describedby={request.warning ? warningId : undefined} onClick={() => setDenying(true)}>
             Deny…
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import type { PermissionModeName, Session } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
 import { useCompactionStore } from '../../state/compaction'
@@ -13,6 +13,9 @@ import type { ContinuedFrom } from './continued'
 import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
+import { useFollowNewest } from './follow'
+import { enabledMessageBox } from './focus'
+import './chat-pane.css'
 
 export interface ChatPaneProps {
   readonly sessionId: string
@@ -33,10 +36,12 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   const chat = useChatStore(selectChat(sessionId))
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
-  const modelLabel = useAppStore((s) => s.info?.model.label ?? '')
-  // The simulator answers as a model: the session's model is said beside it, not only on hover.
+  // What answers now: "Offline simulator", or with an API key the app's default model (its name).
+  const endpointLabel = useAppStore((s) => s.info?.model.label ?? '')
+  const defaultModel = useAppStore((s) => s.info?.model.model ?? '')
   const simulated = useAppStore((s) => s.info?.model.kind === 'simulator')
-  const bottom = useRef<HTMLDivElement>(null)
+  const scroller = useRef<HTMLDivElement>(null)
+  const content = useRef<HTMLDivElement>(null)
   // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
   // same session's). A session imported from Claude Code or captured by the proxy is read-only.
   const passes = useInspectorStore((s) => s.passes)
@@ -49,11 +54,19 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   }, [sessionId])
 
   // The newest stays in view as the conversation grows, and when the inspector moves or hides (the chat's height
-  // changes under it).
-  const dock = useInspectorStore((s) => `${s.layout.dock}:${s.layout.collapsed}`)
-  useEffect(() => {
-    bottom.current?.scrollIntoView({ block: 'end' })
-  }, [chat.entries.length, chat.streaming, chat.approvals.length, dock])
+  // changes under it) — while the user is at the bottom. Scrolled up, the view stays put and "Jump to latest" goes
+  // back; sending a message goes back too.
+  const { following, jumpToLatest } = useFollowNewest(scroller, content)
+  const jump = (e: MouseEvent<HTMLButtonElement>) => {
+    const fromKeyboard = document.activeElement === e.currentTarget
+    jumpToLatest()
+    // The button goes once used: from the keyboard, the keyboard goes on to the message box (a pointer's click left
+    // the focus where it was).
+    if (fromKeyboard) (enabledMessageBox() ?? scroller.current)?.focus()
+  }
+  // The session's own model: a session keeps the model it started with, whatever the app's default is now (named by
+  // its label when it is that default). The simulator answers as a model: it is said beside it.
+  const modelName = simulated ? [endpointLabel, chat.model].filter(Boolean).join(' · ') : chat.model === defaultModel ? endpointLabel : chat.model
 
   // Esc stops the running turn when nothing closer takes it: one rule for every view (features/palette/shortcuts.ts).
 
@@ -77,26 +90,35 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
             </label>
             <AllowRules sessionId={sessionId} />
             <span className="model-name" title={chat.model}>
-              {simulated && chat.model ? `${modelLabel} · ${chat.model}` : modelLabel || chat.model}
+              {modelName}
             </span>
           </>
         )}
       </header>
-      <div className="chat-scroll">
-        {chat.loaded && chat.entries.length === 0 && !readOnly && (
-          <div className="chat-empty">
-            <p>Ask the agent about this project.</p>
-            <p className="muted">Try “list the files”, “read README.md”, “grep for "TODO"”, or “replace "a" with "b" in file.ts”.</p>
-          </div>
-        )}
-        {chat.loaded && chat.entries.length === 0 && readOnly && (
-          <div className="chat-empty">
-            <p>No conversation to show here: the captured requests are in the inspector, one pass each, as they were sent.</p>
-          </div>
-        )}
-        <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
-        <div ref={bottom} />
+      {/* A read-only session's is focusable from script: where "Jump to latest" leaves the keyboard there. */}
+      <div ref={scroller} className="chat-scroll" tabIndex={readOnly ? -1 : undefined}>
+        <div ref={content}>
+          {chat.loaded && chat.entries.length === 0 && !readOnly && (
+            <div className="chat-empty">
+              <p>Ask the agent about this project.</p>
+              <p className="muted">Try “list the files”, “read README.md”, “grep for "TODO"”, or “replace "a" with "b" in file.ts”.</p>
+            </div>
+          )}
+          {chat.loaded && chat.entries.length === 0 && readOnly && (
+            <div className="chat-empty">
+              <p>No conversation to show here: the captured requests are in the inspector, one pass each, as they were sent.</p>
+            </div>
+          )}
+          <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+        </div>
       </div>
+      {!following && (
+        <div className="chat-jump-anchor">
+          <button type="button" className="chat-jump" onMouseDown={(e) => e.preventDefault()} onClick={jump} title="Scroll to the newest and follow it again">
+            Jump to latest <span aria-hidden="true">↓</span>
+          </button>
+        </div>
+      )}
       {chat.error && (
         <p className="error chat-error" role="alert">
           {chat.error}
@@ -120,7 +142,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
           )}
         </p>
       )}
-      <Composer sessionId={sessionId} running={chat.running} readOnly={readOnly} />
+      <Composer sessionId={sessionId} running={chat.running} readOnly={readOnly} onSend={jumpToLatest} />
     </section>
   )
 }
@@ -129,12 +151,26 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
  * The message box and Send (or Stop). It reads the draft itself, so a keystroke renders this box alone, not the
  * conversation above it. The draft lives in a store: it survives the chat being unmounted (another view or session).
  */
-function Composer({ sessionId, running, readOnly }: { sessionId: string; running: boolean; readOnly: boolean }) {
+function Composer({ sessionId, running, readOnly, onSend }: { sessionId: string; running: boolean; readOnly: boolean; onSend(): void }) {
   const draft = useDraftsStore(selectDraft(sessionId))
   const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
+  const box = useRef<HTMLTextAreaElement>(null)
+  const action = useRef<HTMLButtonElement>(null)
   const send = () => {
     const text = draft
+    if (!text.trim()) return
+    // A message sent goes to the bottom, where its answer comes.
+    onSend()
     void sendMessage(sessionId, text).then((sent) => sent && useDraftsStore.getState().draftSent(sessionId, text))
+  }
+  // Send becomes Stop while the turn runs, and Stop becomes Send (disabled with nothing typed) when it ends: the
+  // keyboard does not stay on a button that changed under it, it goes to the message box, to type on.
+  useLayoutEffect(() => {
+    if (document.activeElement === action.current) box.current?.focus()
+  }, [running])
+  const fromButton = (run: () => void) => () => {
+    box.current?.focus()
+    run()
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -145,6 +181,7 @@ function Composer({ sessionId, running, readOnly }: { sessionId: string; running
   return (
     <div className="composer">
       <textarea
+        ref={box}
         aria-label="Message"
         placeholder={readOnly ? 'Read-only: a conversation Loupe did not run' : running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
         disabled={readOnly}
@@ -153,12 +190,13 @@ function Composer({ sessionId, running, readOnly }: { sessionId: string; running
         onKeyDown={onKeyDown}
         rows={3}
       />
+      {/* Clicked, either one leaves the keyboard in the message box, as Enter there would. */}
       {running ? (
-        <button className="stop" onClick={() => void stopTurn(sessionId)}>
+        <button ref={action} className="stop" onClick={fromButton(() => void stopTurn(sessionId))}>
           Stop (Esc)
         </button>
       ) : (
-        <button className="primary" onClick={send} disabled={readOnly || !draft.trim()}>
+        <button ref={action} className="primary" onClick={fromButton(send)} disabled={readOnly || !draft.trim()}>
           Send
         </button>
       )}

@@ -3,6 +3,7 @@ import type { EntryView } from '../../../src-preload/contract'
 import type { SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
+import { enabledMessageBox } from './focus'
 import { retryTurn } from './actions'
 import { retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
@@ -112,7 +113,15 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
           <div key={entry.id} className="turn-failed" role="alert">
             <p>{String(entry.message)}</p>
             {entry === lastFailure && !chat.running && source === 'loupe' && (
-              <button onClick={() => void retryTurn(sessionId)}>Retry</button>
+              // The button goes as the turn starts again: the keyboard goes on to the message box, not to the page.
+              <button
+                onClick={() => {
+                  enabledMessageBox()?.focus()
+                  void retryTurn(sessionId)
+                }}
+              >
+                Retry
+              </button>
             )}
           </div>
         )

@@ -11,15 +11,18 @@ import './message-text.css'
 export const MessageText = memo(function MessageText({ text }: { text: string }) {
   // A text block with nothing in it (a model's "\n\n" before a tool call) takes no room.
   if (text.trim() === '') return null
+  const nodes = parseMarkdown(text)
+  // A block's margin is its gap from the text around it (message-text.css); at the message's edges there is none.
+  const edge = (i: number) => `${i === 0 ? ' at-start' : ''}${i === nodes.length - 1 ? ' at-end' : ''}`
   return (
     <div className="msg-text">
-      {parseMarkdown(text).map((node, i) =>
+      {nodes.map((node, i) =>
         node.kind === 'code_block' ? (
-          <pre key={i} className="code-block" data-lang={node.lang ?? undefined}>
+          <pre key={i} className={`code-block${edge(i)}`} data-lang={node.lang ?? undefined}>
             {node.text}
           </pre>
         ) : node.kind === 'table' ? (
-          <MarkdownTable key={i} table={node} />
+          <MarkdownTable key={i} table={node} className={`md-table-wrap${edge(i)}`} />
         ) : (
           <InlineNode key={i} node={node} />
         ),
@@ -29,10 +32,10 @@ export const MessageText = memo(function MessageText({ text }: { text: string })
 })
 
 /** A table scrolls sideways in its own box when it is wider than the chat, instead of widening the message. */
-function MarkdownTable({ table }: { table: TableNode }) {
+function MarkdownTable({ table, className }: { table: TableNode; className: string }) {
   const align = (c: number) => table.align[c] ?? undefined
   return (
-    <div className="md-table-wrap">
+    <div className={className}>
       <table className="md-table">
         <thead>
           <tr>

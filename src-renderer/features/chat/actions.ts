@@ -5,6 +5,7 @@ import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { selectProject } from '../projects/actions'
 import { focusMessageBox } from './focus'
+import { tooLongMessage } from './limits'
 import { useCompactionStore } from '../../state/compaction'
 import { loadCompactions } from '../compaction/actions'
 
@@ -20,6 +21,12 @@ export async function loadSession(sessionId: string): Promise<void> {
 export async function sendMessage(sessionId: string, text: string): Promise<boolean> {
   const trimmed = text.trim()
   if (!trimmed) return false
+  // Over the contract's limit the host would refuse it with its schema's words: said here, plainly, before sending.
+  const tooLong = tooLongMessage(trimmed.length)
+  if (tooLong !== null) {
+    useChatStore.getState().failed(sessionId, tooLong)
+    return false
+  }
   const result = await client.request('run.start', { sessionId, text: trimmed })
   if (!result.ok) {
     useChatStore.getState().failed(sessionId, result.error.message)
@@ -44,13 +51,11 @@ export async function answerApproval(
   toolUseId: string,
   answer: { kind: 'once' } | { kind: 'always'; rules?: Array<{ tool: string; pattern: string }> } | { kind: 'deny'; reason?: string },
 ): Promise<void> {
-  // Answered from the card (a button, the deny form): the card goes, and the keyboard goes to the message box rather
-  // than to the page. A card that comes next takes it from there (Approval.tsx).
-  const fromCard = document.activeElement?.closest('.approval') != null
+  // Answered from the card (a button, the deny form): the card goes, and the keyboard with it goes to the message box
+  // rather than to the page (Approval.tsx). A card that comes next takes it from there.
   const result = await client.request('approval.answer', { sessionId, toolUseId, answer })
   useChatStore.getState().approvalAnswered(sessionId, toolUseId)
   if (!result.ok) useChatStore.getState().failed(sessionId, result.error.message)
-  if (fromCard) focusMessageBox()
 }
 
 export async function switchMode(sessionId: string, mode: PermissionModeName): Promise<void> {

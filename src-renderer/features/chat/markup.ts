@@ -9,7 +9,8 @@
  * - Claude Code's tags in an imported session's user messages: the slash command the user ran
  *   (`<command-name>/mcp</command-name>` with `<command-message>` and `<command-args>`), what a local command
  *   printed (`<local-command-stdout>`), a `!` shell command and its output (`<bash-input>`, `<bash-stdout>`), the
- *   caveat Claude Code adds for the model (`<local-command-caveat>`) and `<system-reminder>` blocks.
+ *   caveat Claude Code adds for the model (`<local-command-caveat>`), `<system-reminder>` blocks, and the notice
+ *   that a background task finished (`<task-notification>`).
  */
 
 // ── Markdown ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -50,14 +51,23 @@ export function parseMarkdown(text: string): MarkdownNode[] {
   const out: MarkdownNode[] = []
   let last = 0
   for (const m of text.matchAll(FENCE)) {
-    // The line break before the fence ends the text's last line (a block after it adds no empty line) …
-    out.push(...parseBlocks(text.slice(last, m.index)))
+    out.push(...parseBlocks(besideBlocks(text.slice(last, m.index), last > 0, true)))
     out.push({ kind: 'code_block', lang: m[1]!.trim() || null, text: m[2]!.replace(/\n$/, '') })
     last = m.index + m[0].length
-    // … but the one after the closing fence would start the next text with an empty line.
-    if (text[last] === '\n') last++
   }
-  out.push(...parseBlocks(text.slice(last)))
+  out.push(...parseBlocks(besideBlocks(text.slice(last), last > 0, false)))
+  return out
+}
+
+/**
+ * Text beside a block (a code block or a table) without the line breaks and blank lines between them: a block
+ * stands on its own lines, and its margin is the gap around it, one paragraph's, whether the text left a blank line
+ * there or not. Kept as text, in a message shown with its line breaks, they would add empty lines to that margin.
+ */
+function besideBlocks(text: string, afterBlock: boolean, beforeBlock: boolean): string {
+  let out = text
+  if (afterBlock) out = out.replace(/^(?:[ \t]*\n)+/, '')
+  if (beforeBlock) out = out.replace(/(?:\n[ \t]*)+$/, '')
   return out
 }
 
@@ -84,16 +94,15 @@ function parseBlocks(text: string): MarkdownNode[] {
     if (head.length !== delimiter.length) continue
     let end = i + 2
     while (end < lines.length && lines[end]!.includes('|') && lines[end]!.trim() !== '') end++
-    // As with a code block, the line break before the table ends the text's last line, and the one after its last
-    // row is the table's own.
-    if (i > from) out.push(...parseLines(lines.slice(from, i).join('\n') + '\n'))
+    // As around a code block, the blank lines between the table and the text are the table's margin.
+    if (i > from) out.push(...parseLines(besideBlocks(lines.slice(from, i).join('\n'), from > 0, true)))
     const width = head.length
     const fit = (cells: string[]) => Array.from({ length: width }, (_, c) => parseInline(cells[c] ?? ''))
     out.push({ kind: 'table', align: delimiter.map(alignOf), head: fit(head), rows: lines.slice(i + 2, end).map((line) => fit(tableCells(line))) })
     from = end
     i = end - 1
   }
-  if (from < lines.length) out.push(...parseLines(lines.slice(from).join('\n')))
+  if (from < lines.length) out.push(...parseLines(besideBlocks(lines.slice(from).join('\n'), from > 0, false)))
   return out
 }
 
@@ -201,10 +210,10 @@ export type UserPart =
   | { readonly kind: 'shell'; readonly command: string }
   /** What a local command or a `!` shell command printed (terminal colours removed). */
   | { readonly kind: 'output'; readonly source: 'local command' | 'shell'; readonly stream: 'stdout' | 'stderr'; readonly text: string }
-  /** A note written for the model, not by the user: the local-command caveat, a system reminder. */
+  /** A note written for the model, not by the user: the local-command caveat, a system reminder, a task notification. */
   | { readonly kind: 'aside'; readonly label: string; readonly text: string }
 
-const TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr', 'local-command-caveat', 'system-reminder'] as const
+const TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr', 'local-command-caveat', 'system-reminder', 'task-notification'] as const
 type Tag = (typeof TAGS)[number]
 const TAG = new RegExp(`<(${TAGS.join('|')})>([\\s\\S]*?)</\\1>`, 'g')
 const COMMAND_TAGS: ReadonlySet<Tag> = new Set(['command-name', 'command-message', 'command-args'])
@@ -247,6 +256,14 @@ export function parseUserText(text: string): UserPart[] {
       continue
     }
     endCommand()
+    if (tag === 'task-notification') {
+      // Claude Code follows the notification with a line for the model, telling it where the task's output is: part
+      // of the notification, not words of the user's.
+      const hint = TASK_OUTPUT_HINT.exec(text.slice(last))
+      if (hint) last += hint[0].length
+      out.push(taskNotification(inner, hint?.[1] ?? null))
+      continue
+    }
     const part = tagPart(tag, inner)
     if (part) out.push(part)
   }
@@ -275,6 +292,26 @@ function tagPart(tag: Tag, inner: string): UserPart | null {
     default:
       return null
   }
+}
+
+/** The line Claude Code writes after a task notification, for the model. */
+const TASK_OUTPUT_HINT = /^\s*(Read the output file to retrieve the result: [^\n<]*)/
+/** A field of a task notification: `<status>completed</status>`. */
+const TASK_FIELD = /<([a-z][a-z-]*)>([\s\S]*?)<\/\1>/g
+
+/**
+ * A background task's notification (Claude Code tells the model that a command it started in the background, or a
+ * subagent, has finished): one line saying what finished — its `<summary>`, as Claude Code wrote it — with the
+ * task's other fields (id, status, output file) and the line for the model folded under it.
+ */
+function taskNotification(inner: string, hint: string | null): UserPart {
+  const fields = [...inner.matchAll(TASK_FIELD)].map((m) => ({ name: m[1]!, value: m[2]!.trim() }))
+  const summary = fields.find((f) => f.name === 'summary')?.value
+  const status = fields.find((f) => f.name === 'status')?.value
+  const details = fields.length > 0 ? fields.filter((f) => f.name !== 'summary').map((f) => `${f.name.replace(/-/g, ' ')}: ${f.value}`) : [inner]
+  if (hint) details.push(hint)
+  const label = summary ? `task notification: ${summary}` : status ? `task notification: ${status}` : 'task notification'
+  return { kind: 'aside', label, text: details.filter((d) => d !== '').join('\n') }
 }
 
 /** Text between tags, without the line breaks that only separated it from them. */

@@ -233,11 +233,38 @@ export function DeleteSessionDialog() {
   return createPortal(<DeleteConfirmation session={session} />, document.body)
 }
 
+/**
+ * Where the keyboard goes when the dialog about `sessionId` closes and what had it is gone (the session's row, once
+ * deleted; the palette): the session's row if it is still there (cancelled), else the next row in its list, else
+ * the one before, else the list's "+ New session" — never that first while a session is left, or the next Enter
+ * would make one. Read now, called when the dialog closes.
+ */
+function rowsAround(sessionId: string): () => HTMLElement | null {
+  const row = document.querySelector<HTMLElement>(`.sessions button.session[data-session-id="${CSS.escape(sessionId)}"]`)
+  const sessions = row?.closest<HTMLElement>('.sessions') ?? document.querySelector<HTMLElement>('.sessions')
+  const rows = sessions ? [...sessions.querySelectorAll<HTMLElement>('button.session')] : []
+  const at = row ? rows.indexOf(row) : -1
+  // The session itself, then the rows after it, then the rows before it, nearest first.
+  const order = at === -1 ? rows : [row!, ...rows.slice(at + 1), ...rows.slice(0, at).reverse()]
+  return () => {
+    const listed = (el: HTMLElement) => el.isConnected && !!sessions?.contains(el)
+    // A row drawn again meanwhile (the list re-rendered) is found by its session.
+    const current = (el: HTMLElement) => (listed(el) ? el : sessions?.querySelector<HTMLElement>(`button.session[data-session-id="${CSS.escape(el.dataset.sessionId ?? '')}"]`) ?? null)
+    for (const el of order) {
+      const found = current(el)
+      if (found) return found
+    }
+    return sessions?.querySelector<HTMLElement>('button.session') ?? sessions?.querySelector<HTMLElement>('.new-session') ?? document.querySelector<HTMLElement>('.new-session')
+  }
+}
+
 function DeleteConfirmation({ session }: { session: Session }) {
   const [busy, setBusy] = useState(false)
   const cancel = useRef<HTMLButtonElement>(null)
   const dialog = useRef<HTMLDivElement>(null)
   const [returnTo] = useState(() => document.activeElement)
+  // Where the keyboard goes if the session goes: read as the dialog opens, while the session's row is still listed.
+  const [afterDelete] = useState(() => rowsAround(session.id))
   const dismiss = () => useSessionsStore.getState().deleteDismissed()
 
   useEffect(() => {
@@ -260,9 +287,9 @@ function DeleteConfirmation({ session }: { session: Session }) {
       document.removeEventListener('focusin', keep)
       document.removeEventListener('keydown', onKey)
       if (returnTo instanceof HTMLElement && returnTo.isConnected) returnTo.focus()
-      else document.querySelector<HTMLElement>('.sessions .session, .new-session')?.focus()
+      else afterDelete()?.focus()
     }
-  }, [returnTo])
+  }, [returnTo, afterDelete])
 
   const confirm = async () => {
     setBusy(true)

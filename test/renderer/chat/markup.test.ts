@@ -38,9 +38,9 @@ describe('parseInline', () => {
 })
 
 describe('parseMarkdown', () => {
-  it('splits out fenced code blocks, with their language, and drops the line break after a block (it ends its own line)', () => {
+  it('splits out fenced code blocks, with their language, and drops the line breaks around a block (it stands on its own lines)', () => {
     expect(parseMarkdown('Run:\n```sh\nnpm **test**\n```\nthen **look**.')).toEqual([
-      t('Run:\n'),
+      t('Run:'),
       { kind: 'code_block', lang: 'sh', text: 'npm **test**' },
       t('then '),
       { kind: 'strong', children: [t('look')] },
@@ -48,8 +48,16 @@ describe('parseMarkdown', () => {
     ])
   })
 
-  it('keeps a blank line the text has before and after a block', () => {
-    expect(parseMarkdown('Run:\n\n```\nx\n```\n\nDone.')).toEqual([t('Run:\n\n'), { kind: 'code_block', lang: null, text: 'x' }, t('\nDone.')])
+  it("drops the blank lines around a block too: its margin is the gap, one paragraph's, with or without them", () => {
+    const block = { kind: 'code_block', lang: null, text: 'x' }
+    expect(parseMarkdown('Run:\n\n```\nx\n```\n\nDone.')).toEqual([t('Run:'), block, t('Done.')])
+    expect(parseMarkdown('Run:\n \n\n```\nx\n```\n\n\nDone.')).toEqual([t('Run:'), block, t('Done.')])
+    // Two blocks with only blank lines between them are two blocks, nothing between.
+    expect(parseMarkdown('```\nx\n```\n\n```\nx\n```')).toEqual([block, block])
+    // A blank line between paragraphs away from a block stays: it is the paragraph gap.
+    expect(parseMarkdown('One.\n\nTwo.\n\n```\nx\n```')).toEqual([t('One.\n\nTwo.'), block])
+    // The indent of the line after a block is the text's own.
+    expect(parseMarkdown('```\nx\n```\n  indented')).toEqual([block, t('  indented')])
   })
 
   it('runs a fence left open to the end (an answer still streaming)', () => {
@@ -59,7 +67,7 @@ describe('parseMarkdown', () => {
   it('reads a pipe table, with its alignments, between lines of text', () => {
     const text = 'Sizes:\n| File | Lines | Note |\n|:-----|------:|:----:|\n| `a.ts` | 12 | **new** |\n| b.ts | 3 |\n\nDone.'
     expect(parseMarkdown(text)).toEqual([
-      t('Sizes:\n'),
+      t('Sizes:'),
       {
         kind: 'table',
         align: ['left', 'right', 'center'],
@@ -70,7 +78,8 @@ describe('parseMarkdown', () => {
           [[t('b.ts')], [t('3')], []],
         ],
       },
-      t('\nDone.'),
+      // As around a code block, the blank line after the table is its margin.
+      t('Done.'),
     ])
   })
 
@@ -160,9 +169,39 @@ describe('parseUserText', () => {
     ])
   })
 
+  it("turns a background task's notification into one line saying what finished, its fields and the line for the model folded under it", () => {
+    // As Claude Code writes it (test/fixtures/real/spotter/4d5611e5-….jsonl).
+    const output = '/tmp/claude-1000/-home-USER-projects-spotter/tasks/b7636e2.output'
+    const text = [
+      '<task-notification>',
+      '<task-id>b7636e2</task-id>',
+      `<output-file>${output}</output-file>`,
+      '<status>completed</status>',
+      '<summary>Background command "Run SessionLive tests" completed (exit code 0)</summary>',
+      '</task-notification>',
+      `Read the output file to retrieve the result: ${output}`,
+    ].join('\n')
+    const parts = parseUserText(text)
+    expect(parts).toEqual([
+      {
+        kind: 'aside',
+        label: 'task notification: Background command "Run SessionLive tests" completed (exit code 0)',
+        text: ['task id: b7636e2', `output file: ${output}`, 'status: completed', `Read the output file to retrieve the result: ${output}`].join('\n'),
+      },
+    ])
+    // Nothing in it is the user's.
+    expect(onlyClaudeCodeMarkup(parts)).toBe(true)
+    // Without a summary it says the status; what the user wrote after it stays theirs.
+    expect(parseUserText('<task-notification><status>failed</status></task-notification>\nwhy did it fail?')).toEqual([
+      { kind: 'aside', label: 'task notification: failed', text: 'status: failed' },
+      t('why did it fail?'),
+    ])
+    expect(parseUserText('<task-notification>done</task-notification>')).toEqual([{ kind: 'aside', label: 'task notification', text: 'done' }])
+  })
+
   it('leaves text without tags, and tags it does not know, as written', () => {
     expect(parseUserText('  fix the <b>bug</b>\n')).toEqual([t('  fix the <b>bug</b>\n')])
-    expect(parseUserText('<task-notification>done</task-notification>')).toEqual([t('<task-notification>done</task-notification>')])
+    expect(parseUserText('<task-list>done</task-list>')).toEqual([t('<task-list>done</task-list>')])
     expect(parseUserText('')).toEqual([])
   })
 })
