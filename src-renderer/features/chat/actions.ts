@@ -43,7 +43,9 @@ export async function retryTurn(sessionId: string): Promise<void> {
 }
 
 export async function stopTurn(sessionId: string): Promise<void> {
-  await client.request('run.cancel', { sessionId })
+  const result = await client.request('run.cancel', { sessionId })
+  // A Stop that did not reach the host (the connection is down) says so, rather than seeming to be ignored.
+  if (!result.ok) useChatStore.getState().failed(sessionId, `Could not stop the turn: ${result.error.message}`)
 }
 
 export async function answerApproval(
