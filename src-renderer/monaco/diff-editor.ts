@@ -1,6 +1,6 @@
 /**
  * The read-only Monaco diff editor the inspector's pass diff and the compaction view's history diff share: created
- * once per component, with one pair of text models whose text changes as the compared pair does.
+ * once per component, with a new pair of text models for each pair compared.
  */
 import { useEffect, useRef, type RefObject } from 'react'
 import type * as monaco from 'monaco-editor'
@@ -52,29 +52,22 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
 }
 
 /**
- * Shows `original` against `modified`. The editor keeps one pair of models for its whole life and their text is
- * replaced: a diff editor lets go of a replaced pair's diff computation only later, in a timeout of its own, and
- * a computation that finds its models disposed throws "no diff result available". False when both texts were
- * already shown: no new diff is computed, so no `onDidUpdateDiff` follows.
+ * Shows `original` against `modified`. Each new pair gets new models and a new view model; the old view model is
+ * disposed before its models, which cancels a diff computation it still waits on (one that came back to disposed
+ * models would throw "no diff result available"). Texts replaced in place instead would leave the view model's last
+ * diff applied to the new line counts while the next one is computed, which Monaco's unchanged-region folding
+ * rejects ("startLineNumber … cannot be after endLineNumberExclusive …"). False when both texts were already shown:
+ * no new diff is computed, so no `onDidUpdateDiff` follows.
  */
 export function setDiffTexts(m: Monaco, editor: monaco.editor.IStandaloneDiffEditor, original: string, modified: string, language: string): boolean {
   const current = editor.getModel()
-  if (current === null) {
-    const viewModel = editor.createViewModel({ original: m.editor.createModel(original, language), modified: m.editor.createModel(modified, language) })
-    viewModels.set(editor, viewModel)
-    editor.setModel(viewModel)
-    return true
-  }
-  let changed = false
-  for (const [model, text] of [
-    [current.original, original],
-    [current.modified, modified],
-  ] as const) {
-    if (model.getLanguageId() !== language) m.editor.setModelLanguage(model, language)
-    if (model.getValue() !== text) {
-      model.setValue(text)
-      changed = true
-    }
-  }
-  return changed
+  if (current && current.original.getValue() === original && current.modified.getValue() === modified && current.original.getLanguageId() === language) return false
+  const viewModel = editor.createViewModel({ original: m.editor.createModel(original, language), modified: m.editor.createModel(modified, language) })
+  const previous = viewModels.get(editor)
+  viewModels.set(editor, viewModel)
+  editor.setModel(viewModel)
+  previous?.dispose()
+  current?.original.dispose()
+  current?.modified.dispose()
+  return true
 }

@@ -71,6 +71,17 @@ interface ChatState {
   activityListed(activities: ReadonlyArray<{ sessionId: string; activity: ListedActivity }>): void
 }
 
+/**
+ * A loaded snapshot with the entries an event brought that are newer than it: the answer to session.get can be
+ * taken before an entry is appended and arrive after that entry's event (a mode switched while the chat opened).
+ */
+function withNewer(snapshot: ReadonlyArray<EntryView>, known: ReadonlyArray<EntryView>): EntryView[] {
+  const last = snapshot.reduce((max, e) => Math.max(max, e.seq), -Infinity)
+  const ids = new Set(snapshot.map((e) => e.id))
+  const newer = known.filter((e) => e.seq > last && !ids.has(e.id))
+  return newer.length === 0 ? [...snapshot] : [...snapshot, ...newer].sort((a, b) => a.seq - b.seq)
+}
+
 /** A pass or a tool started, or an approval was answered: the turn is running now, no longer waiting for an approval. */
 const stillRunning = (s: SessionChat): ListedActivity => (s.listedActivity ? 'running' : null)
 
@@ -83,9 +94,9 @@ export const useChatStore = create<ChatState>()((set) => {
   return {
     bySession: {},
     sessionLoaded: (s) =>
-      update(s.session.id, () => ({
+      update(s.session.id, (current) => ({
         loaded: true,
-        entries: s.entries as EntryView[],
+        entries: withNewer(s.entries as EntryView[], current.entries),
         running: s.running,
         mode: s.mode,
         model: s.model,

@@ -21,3 +21,18 @@ describe('the chat when the connection is lost', () => {
     expect(chat.streaming).toEqual(streamed)
   })
 })
+
+describe('a session read while its entries change', () => {
+  beforeEach(() => store().sessionForgotten('s2'))
+
+  it('keeps an entry an event brought that is newer than the snapshot read', () => {
+    const entry = (seq: number, kind: string) => ({ id: `e${seq}`, sessionId: 's2', seq, at: seq, kind })
+    // The mode switch's event came before the answer to session.get, whose snapshot was taken before it.
+    store().entriesAppended('s2', [entry(3, 'mode_switched')])
+    store().sessionLoaded({ session: { id: 's2' }, entries: [entry(1, 'user_message'), entry(2, 'assistant_message')], running: false, mode: 'plan', model: 'm', pendingApprovals: [] } as never)
+    expect(store().bySession.s2!.entries.map((e) => e.kind)).toEqual(['user_message', 'assistant_message', 'mode_switched'])
+    // An entry the snapshot already has is not doubled, nor one older than it kept.
+    store().sessionLoaded({ session: { id: 's2' }, entries: [entry(1, 'user_message'), entry(2, 'assistant_message'), entry(3, 'mode_switched')], running: false, mode: 'plan', model: 'm', pendingApprovals: [] } as never)
+    expect(store().bySession.s2!.entries.map((e) => e.id)).toEqual(['e1', 'e2', 'e3'])
+  })
+})
