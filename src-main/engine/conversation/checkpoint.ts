@@ -104,10 +104,10 @@ export type PinBody =
 export interface NoticeBody {
   readonly kind: 'notice'
   /**
-   * `instructions`: an edited instruction or memory file was applied now from the Files view. `permissions`: an
-   * "always allow" rule was removed.
+   * `instructions`: an edited instruction or memory file was applied now from the Files view (the session block was
+   * read again). `nested_instructions`: a nested instruction file could not be read. `permissions`: an "always allow"
+   * rule was removed.
    */
-  /** `instructions`: the session block was applied again; `nested_instructions`: a nested file could not be read. */
   readonly source: 'compaction' | 'extension' | 'pins' | 'instructions' | 'nested_instructions' | 'permissions'
   readonly level: 'info' | 'warning'
   readonly text: string

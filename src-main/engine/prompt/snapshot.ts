@@ -96,9 +96,10 @@ export interface FrozenSession {
 
 /**
  * The files whose text differs between two freezes of the session block (changed, added or removed), by the path the
- * block shows: what reading the block again from disk sends besides the file the user meant to apply.
+ * block shows, but for `applied`: what reading the block again from disk sends besides the files the user meant to
+ * apply.
  */
-export function changedSessionFiles(before: SessionSection, after: SessionSection): string[] {
+export function changedSessionFiles(before: SessionSection, after: SessionSection, applied: ReadonlyArray<string> = []): string[] {
   const textsByPath = (section: SessionSection): Map<string, string[]> => {
     const out = new Map<string, string[]>()
     for (const block of [section.instructions, section.memory]) {
@@ -108,7 +109,7 @@ export function changedSessionFiles(before: SessionSection, after: SessionSectio
   }
   const was = textsByPath(before)
   const now = textsByPath(after)
-  return [...new Set([...was.keys(), ...now.keys()])].filter((path) => JSON.stringify(was.get(path) ?? []) !== JSON.stringify(now.get(path) ?? []))
+  return [...new Set([...was.keys(), ...now.keys()])].filter((path) => !applied.includes(path) && JSON.stringify(was.get(path) ?? []) !== JSON.stringify(now.get(path) ?? []))
 }
 
 /** Everything a new session freezes, from one gathering of the project. */

@@ -200,7 +200,7 @@ async function fileCandidates(
   if (!without) return null
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
-    const alsoApplied = changedSessionFiles(frozen.session, section).filter((path) => path !== edit.path)
+    const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
     return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)

@@ -201,6 +201,7 @@ export class SessionRuntime {
     const chars = text.length.toLocaleString('en-US')
     return `This message is about ${tokens.toLocaleString('en-US')} tokens (${chars} characters): with the tools and instructions it cannot fit in ${this.state.model}'s ${window.toLocaleString('en-US')}-token context window. Shorten it, or save the text to a file in the project and ask the agent to read the parts it needs.`
   }
+
   get mode(): PermissionMode {
     return this.state.mode
   }
@@ -424,7 +425,7 @@ export class SessionRuntime {
         if (notes.length > 0) this.save({ deliveredNotes: this.nested.delivered() })
         // A nested instruction file that could not be read (binary, too big, a link out of the root) is said once,
         // in the conversation, rather than dropped unseen: the user wrote it for the agent to follow.
-        if (skipped.length > 0) this.appendAndEmit(this.sessionLog.append(skipped.map((message) => ({ kind: 'notice' as const, source: 'nested_instructions' as const, level: 'warning' as const, text: `An instruction file the agent would have followed here was not read: ${message}.` }))))
+        if (skipped.length > 0) this.appendAndEmit(this.sessionLog.append(skipped.map((message) => ({ kind: 'notice' as const, source: 'nested_instructions' as const, level: 'warning' as const, text: `An instruction file the agent would have followed here: ${message}.` }))))
         return notes
       },
     }
@@ -693,7 +694,7 @@ export class SessionRuntime {
     // The block is read again whole, from disk: any other file changed since it was read goes out too (an edit the
     // user held for the next compaction among them). The notice and the cause name every one of them.
     const fresh = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: '', paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
-    const others = changedSessionFiles(this.state.frozen.session, fresh).filter((p) => !paths.includes(p))
+    const others = changedSessionFiles(this.state.frozen.session, fresh, paths)
     const names = paths.join(', ')
     const along = others.length === 0 ? '' : ` with ${others.join(', ')}, changed on disk since the session block was read`
     const entry = this.deps.store.transaction(() => {

@@ -6,7 +6,7 @@
  * file path, size and modification time: listing again reads only what changed.
  */
 import type { Store } from '../store'
-import { describeSession, type SessionDescription } from './load'
+import { describeSession, noConversation, type SessionDescription } from './load'
 import { listSessionFiles, type SessionFileInfo } from './locate'
 import { importedSessions } from './origins'
 
@@ -50,12 +50,11 @@ export class DescriptionCache {
   }
 }
 
-/** What importing the file would refuse, told from its description (store-import.ts refuses the same three). */
+/** Why importing the file would be refused, told from its description (the rule store-import.ts applies), or null. */
 function unimportable(d: SessionDescription | null): string | null {
   if (d === null) return 'it could not be read'
-  if (d.lineCount === 0) return 'it is empty'
-  if (d.skippedLines === d.lineCount) return 'none of its lines is a transcript record'
-  return null
+  const none = noConversation(d)
+  return none === 'empty' ? 'it is empty' : none === 'no_records' ? 'none of its lines is a transcript record' : null
 }
 
 export async function listTranscripts(store: Store, projectsDir: string, cache: DescriptionCache, project?: string): Promise<TranscriptListing> {

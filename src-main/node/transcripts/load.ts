@@ -102,8 +102,18 @@ export interface SessionDescription extends SessionFileInfo {
   /** The first prompt the user typed (not a command wrapper, caveat or reminder), up to 200 characters. */
   readonly firstPrompt: string | null
   readonly skippedLines: number
-  /** Lines in the session file: none, or none read as a record, and it cannot be imported (store-import.ts). */
+  /** Lines in the session file (`noConversation` tells from it and `skippedLines` whether it can be imported). */
   readonly lineCount: number
+}
+
+/**
+ * Whether a session file holds no conversation to import: `empty` (no line at all) or `no_records` (not one line read
+ * as a transcript record: random bytes, another format); null when it holds one. The import refuses such a file and
+ * the listing marks it, by this one rule.
+ */
+export function noConversation(file: { readonly lineCount: number; readonly skippedLines: number }): 'empty' | 'no_records' | null {
+  if (file.lineCount === 0) return 'empty'
+  return file.skippedLines === file.lineCount ? 'no_records' : null
 }
 
 /** Reads one listed session file for the facts a listing shows. Null when it cannot be read. */

@@ -77,7 +77,7 @@ describe('instruction files changed mid-session', () => {
     const skipped = entries.filter((e) => e.kind === 'notice' && e.source === 'nested_instructions')
     expect(skipped).toHaveLength(1)
     expect(skipped[0]).toMatchObject({ level: 'warning' })
-    expect(skipped[0]!.text).toMatch(/^An instruction file the agent would have followed here was not read: sub\/pkg\/CLAUDE\.md .*binary/)
+    expect(skipped[0]!.text).toMatch(/^An instruction file the agent would have followed here: sub\/pkg\/CLAUDE\.md was not read: .*binary/)
     // The readable one is delivered to the model as before.
     const passes = await call<Array<{ id: string }>>('pass.list', { sessionId })
     const bodies = await Promise.all(passes.map((p) => call<{ requestBody: string }>('pass.get', { passId: p.id })))
