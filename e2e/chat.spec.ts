@@ -280,6 +280,41 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
   }
 })
 
+slowTest('chat: an answer is formatted as it streams in: a code block shows as one before the turn ends, and stays one', async ({ page, host }) => {
+  test.setTimeout(120_000)
+  const dir = fixtureProject()
+  try {
+    // Without thinking, which at this pace would take a minute to stream before the answer begins.
+    await rpc(host, 'settings.set', { app: { thinking: false } })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const composer = page.getByLabel('Message')
+    await composer.fill('read README.md')
+    const ended = appEvent(page, 'turn.ended')
+    // The answer quotes the file in a fence. Every state of the streaming message is looked at as the page draws
+    // it: while it is still streaming, the quote is already a code block, and no backticks show in running text.
+    await page.evaluate(() => {
+      const seen = { block: false, backticks: false }
+      ;(window as unknown as { streamingSeen: typeof seen }).streamingSeen = seen
+      new MutationObserver(() => {
+        const streaming = document.querySelector('[data-testid="streaming"]')
+        if (!streaming) return
+        if (streaming.querySelector('pre.code-block')) seen.block = true
+        if (streaming.textContent?.includes('`')) seen.backticks = true
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
+    await composer.press('Enter')
+    await ended
+    const seen = await page.evaluate(() => (window as unknown as { streamingSeen: { block: boolean; backticks: boolean } }).streamingSeen)
+    expect(seen).toEqual({ block: true, backticks: false })
+    const answer = page.locator('.msg.assistant').last()
+    await expect(answer.locator('pre.code-block')).toContainText('Prints a friendly hello')
+    await expect(answer).not.toContainText('```')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: a code block stands one paragraph gap from the text around it, not a blank line more', async ({ app }) => {
   const dir = fixtureProject()
   try {

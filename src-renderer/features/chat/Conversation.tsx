@@ -189,9 +189,9 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
                 <div className="msg-text">{b.text}</div>
               </details>
             ) : (
-              <div key={b.index} className="msg-text">
-                {b.text}
-              </div>
+              // Formatted as it comes, as the answer will be once it ends: a fence still open is a code block that
+              // runs to the end of what has arrived (markup.ts), so the text does not jump when the turn ends.
+              <MessageText key={b.index} text={b.text} streaming />
             ),
           )}
         </div>

@@ -8,10 +8,10 @@ import './message-text.css'
  * piece is a React text node or element (React escapes text), so no model output can inject markup. Memoised: a
  * message's markdown is parsed again only when its text changes, not at every render of the chat.
  */
-export const MessageText = memo(function MessageText({ text }: { text: string }) {
+export const MessageText = memo(function MessageText({ text, streaming = false }: { text: string; streaming?: boolean }) {
   // A text block with nothing in it (a model's "\n\n" before a tool call) takes no room.
   if (text.trim() === '') return null
-  const nodes = parseMarkdown(text)
+  const nodes = parseMarkdown(text, { streaming })
   // A block's margin is its gap from the text around it (message-text.css); at the message's edges there is none.
   const edge = (i: number) => `${i === 0 ? ' at-start' : ''}${i === nodes.length - 1 ? ' at-end' : ''}`
   return (

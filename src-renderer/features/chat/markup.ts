@@ -47,7 +47,26 @@ const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
  */
 const BLOCK_LINE = /^(?:(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?|( {0,12})([-*+]|\d{1,9}\.)[ \t]+(.+?))[ \t]*$/gm
 
-export function parseMarkdown(text: string): MarkdownNode[] {
+/** A fence marker still arriving on the last line of a streaming answer: "`", "``", or "```ts" before its line break. */
+const FENCE_TAIL = /(^|\n)[ \t]*`{1,3}[^\n`]*$/
+const FENCE_LINE = /(?:^|\n)[ \t]*```/g
+
+/**
+ * The end of an answer still arriving, without what would flash as backticks and vanish into formatting a delta
+ * later: a fence marker not yet whole, and, outside a code block, a code span not yet closed on the last line. They
+ * show once their line or span is whole.
+ */
+export function withoutPartialMarkup(text: string): string {
+  const out = text.replace(FENCE_TAIL, '$1')
+  if ((out.match(FENCE_LINE)?.length ?? 0) % 2 === 1) return out // in a code block: backticks there are code
+  const lastLine = out.slice(out.lastIndexOf('\n') + 1)
+  const ticks = lastLine.split('`').length - 1
+  return ticks % 2 === 1 ? out.slice(0, out.lastIndexOf('`')) : out
+}
+
+/** `streaming`: the text is an answer still arriving (withoutPartialMarkup). */
+export function parseMarkdown(whole: string, options: { readonly streaming?: boolean } = {}): MarkdownNode[] {
+  const text = options.streaming ? withoutPartialMarkup(whole) : whole
   const out: MarkdownNode[] = []
   let last = 0
   for (const m of text.matchAll(FENCE)) {

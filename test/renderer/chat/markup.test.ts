@@ -64,6 +64,22 @@ describe('parseMarkdown', () => {
     expect(parseMarkdown('```\nconst a = 1')).toEqual([{ kind: 'code_block', lang: null, text: 'const a = 1' }])
   })
 
+  it('leaves out a fence marker still arriving at the end of a streaming answer, and nothing else', () => {
+    const streaming = (text: string) => parseMarkdown(text, { streaming: true })
+    // The closing fence's first backticks: the block shows its code, not a stray "``" at its foot.
+    expect(streaming('```\nconst a = 1\n``')).toEqual([{ kind: 'code_block', lang: null, text: 'const a = 1' }])
+    // An opening fence before its line break: no "```ts" in the text while it waits for its line.
+    expect(streaming('Here:\n```ts')).toEqual([t('Here:\n')])
+    // A code span not closed yet at the end is left for the delta that closes it.
+    expect(streaming('Use `greet')).toEqual([t('Use ')])
+    expect(streaming('Use `a` and `b')).toEqual(parseMarkdown('Use `a` and '))
+    // In a code block, a backtick is code, shown as it comes.
+    expect(streaming('```\nconst s = `hi')).toEqual([{ kind: 'code_block', lang: null, text: 'const s = `hi' }])
+    // Whole lines are kept, and a finished answer is read as it is.
+    expect(streaming('Use `greet` here')).toEqual(parseMarkdown('Use `greet` here'))
+    expect(parseMarkdown('Here:\n```ts')).toEqual([t('Here:\n```ts')])
+  })
+
   it('reads a pipe table, with its alignments, between lines of text', () => {
     const text = 'Sizes:\n| File | Lines | Note |\n|:-----|------:|:----:|\n| `a.ts` | 12 | **new** |\n| b.ts | 3 |\n\nDone.'
     expect(parseMarkdown(text)).toEqual([
