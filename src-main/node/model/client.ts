@@ -9,7 +9,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { Clock, ModelAttempt, ModelClient, ModelErrorKind, ModelOutcome, ModelSendOptions } from '../../engine/ports'
 import type { AssistantMessage, WireRequest } from '../../engine/model/wire'
 import { capturingFetch, type Fetch } from './capture'
-import { cacheMissReason, classifyError, toAssistantMessage, toStreamEvent } from './convert'
+import { cacheMissReason, classifyError, toAssistantMessage, toPartialMessage, toStreamEvent } from './convert'
 
 /** docs/reference/anthropic-api.md §0, §6: the beta that turns on `diagnostics.previous_message_id`. */
 export const CACHE_DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07'
@@ -110,7 +110,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       const overwrite = last !== undefined && (last.error === null || (last.error.kind === 'aborted' && classified.kind !== 'aborted'))
       if (afterHeaders && last && overwrite) attempts[attempts.length - 1] = { ...last, error: { kind: classified.kind, message: classified.message } }
       const partial = snapshot as Anthropic.Messages.Message | null
-      return { ok: false, ...classified, partial: partial ? toAssistantMessage(partial, true) : null, afterHeaders }
+      return { ok: false, ...classified, partial: partial ? toPartialMessage(partial) : null, afterHeaders }
     }
   }
 

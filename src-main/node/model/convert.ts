@@ -5,6 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { CacheMissReason, ModelErrorKind, ModelStreamEvent } from '../../engine/ports'
 import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from '../../engine/model/wire'
+import { estimateTokensFromChars } from '../../engine/prompt/estimate'
 import { statusKind } from './capture'
 
 type SdkMessage = Anthropic.Messages.Message
@@ -61,6 +62,25 @@ export function toAssistantMessage(message: SdkMessage, partial = false): Assist
     stop_reason: stop !== null && STOP_REASONS.has(stop) ? (stop as StopReason) : null,
     usage: toUsage(message.usage),
   }
+}
+
+/**
+ * What a stream cut short (a Stop, a dropped connection) had sent. Its usage is the one `message_start` carried:
+ * the input side is the service's count, but the output is a placeholder (1), since the real count comes only in the
+ * `message_delta` at the end. The output tokens the model had generated were billed all the same, so the pass counts
+ * what arrived, every block of it (thinking and a tool call's input included, though only some are kept), at the
+ * estimate's rate of characters / 4. A pass that did not end is shown with that figure as an estimate.
+ */
+export function toPartialMessage(snapshot: SdkMessage): AssistantMessage {
+  const kept = toAssistantMessage(snapshot, true)
+  let chars = 0
+  for (const block of snapshot.content) {
+    if (block.type === 'text') chars += block.text.length
+    else if (block.type === 'thinking') chars += block.thinking.length
+    else if (block.type === 'tool_use') chars += block.name.length + JSON.stringify(block.input ?? {}).length
+  }
+  const streamed = estimateTokensFromChars(chars)
+  return streamed > kept.usage.output_tokens ? { ...kept, usage: { ...kept.usage, output_tokens: streamed } } : kept
 }
 
 /** The cache diagnostics a response carried, if any (`diagnostics.cache_miss_reason`). */

@@ -127,6 +127,24 @@ describe('ModelClient over the SDK, against the simulator', () => {
     })
   })
 
+  it("a stopped stream's pass counts the output that had arrived, not message_start's placeholder of 1", async () => {
+    await withClient({ pace: 'realistic' }, {}, async (client) => {
+      const controller = new AbortController()
+      let streamed = ''
+      let deltas = 0
+      const onEvent = (e: ModelStreamEvent) => {
+        if (e.type === 'text_delta' || e.type === 'thinking_delta') streamed += e.type === 'text_delta' ? e.text : e.thinking
+        if ((e.type === 'text_delta' || e.type === 'thinking_delta') && ++deltas === 6) controller.abort()
+      }
+      const outcome = await client.send(request('hello', { thinking: { type: 'adaptive' } }), { signal: controller.signal, onEvent })
+      expect(outcome.ok).toBe(false)
+      if (outcome.ok) return
+      expect(outcome.partial?.usage.output_tokens).toBeGreaterThanOrEqual(Math.ceil(streamed.length / 4))
+      expect(outcome.partial?.usage.output_tokens).toBeGreaterThan(1)
+      expect(outcome.partial?.usage.input_tokens).toBeGreaterThan(0)
+    })
+  })
+
   it('counts tokens with the service counter', async () => {
     await withClient({}, {}, async (client) => {
       const r = request('hello there')

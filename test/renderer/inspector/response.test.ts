@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseResponse, sseEvents } from '../../../src-renderer/features/inspector/model/response'
+import { outputTokensText, parseResponse, sseEvents } from '../../../src-renderer/features/inspector/model/response'
 import { livePassStarted, liveDeltaApplied, liveChars } from '../../../src-renderer/features/inspector/model/live'
 import { recordedPasses } from './fixture'
 
@@ -45,5 +45,14 @@ describe('the live pass', () => {
     live = liveDeltaApplied(live, [{ type: 'text_delta', index: 0, text: 'lo' }, { type: 'block_started', index: 1, kind: 'tool_use', toolName: 'read_file' }, { type: 'tool_input_delta', index: 1, partialJson: '{"p' }, { type: 'from_the_future' }], 180)
     expect(live).toMatchObject({ messageId: 'msg_9', firstDeltaAt: 150, blocks: [{ kind: 'text', text: 'Hello' }, { kind: 'tool_use', text: '{"p', toolName: 'read_file' }] })
     expect(liveChars(live)).toBe(8)
+  })
+})
+
+describe('outputTokensText', () => {
+  it("says a pass's output as counted when it ended, and as an estimate, with why, when it did not", () => {
+    const plain = (n: number) => String(n)
+    expect(outputTokensText('done', 120, plain)).toBe('120')
+    expect(outputTokensText('cancelled', 37, plain)).toBe('≈37 (estimated from what arrived: the stream ended before the service counted it)')
+    expect(outputTokensText('failed', 37, plain)).toMatch(/^≈37 /)
   })
 })

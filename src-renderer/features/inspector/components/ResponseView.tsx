@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
 import { clock, ms, tokens, usd } from '../../../ui/format'
 import type { LivePass } from '../model/live'
-import { parseResponse, type FinalBlock } from '../model/response'
+import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'
 
 /** A string field the contract passes through untyped (`messageId`, `stopReason`). */
@@ -35,7 +35,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
         <dt>usage</dt>
         <dd>
           {u
-            ? `cache read ${tokens(u.cache_read_input_tokens)} · cache write ${tokens(u.cache_creation_input_tokens)} · uncached ${tokens(u.input_tokens)} · output ${tokens(u.output_tokens)} · ${usd(detail.costUsd)}`
+            ? `cache read ${tokens(u.cache_read_input_tokens)} · cache write ${tokens(u.cache_creation_input_tokens)} · uncached ${tokens(u.input_tokens)} · output ${outputTokensText(detail.status, u.output_tokens, tokens)} · ${usd(detail.costUsd)}`
             : 'none (no answer)'}
         </dd>
         <dt>timing</dt>

@@ -152,3 +152,12 @@ export function parseResponse(raw: string | null): ParsedResponse {
   }
   return { format: 'sse', eventCount: events.length, message: started ? finish(draft) : null, error }
 }
+
+/**
+ * A pass's output tokens as the response view says them. A pass that did not end (stopped, or cut off) never got the
+ * service's count, which comes at the end of the stream: the host counts what had arrived (characters / 4), so the
+ * figure is marked as an estimate and says why.
+ */
+export function outputTokensText(status: string, outputTokens: number, format: (n: number) => string): string {
+  return status === 'done' ? format(outputTokens) : `≈${format(outputTokens)} (estimated from what arrived: the stream ended before the service counted it)`
+}
