@@ -65,6 +65,11 @@ test('a host that stops is said at once, what is asked meanwhile fails, and a re
     await expect(page.getByTestId('connection')).toHaveText('disconnected')
     await expect(page.getByTestId('connection-notice')).toContainText('host was restarted')
     await expect(page.getByTestId('connection-notice')).toContainText('Open the new URL')
+    // The message that failed no longer says to try again once connected: that will not happen.
+    await expect(page.locator('.chat-error')).toContainText('no longer accepts this page')
+    await expect(page.locator('.chat-error')).not.toContainText('Try again once')
+    // The edit that waited for its approval has no result, and nothing is known to be waiting for one.
+    await expect(page.locator('.tool-call[data-tool="edit_file"]')).toHaveAttribute('data-status', 'no-result')
     await page.screenshot({ path: 'e2e/screenshots/connection-refused.png' })
 
     // Opening the URL it printed is all it takes.

@@ -91,6 +91,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
             author={inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(passSources.get(passId) ?? source)}
             results={results}
             runningTools={chat.runningTools}
+            turnRunning={chat.running}
             recorded={source !== 'loupe'}
             tabStop={entry.id === tabStop}
           />
@@ -244,6 +245,7 @@ const AssistantMessage = memo(function AssistantMessage({
   author,
   results,
   runningTools,
+  turnRunning,
   recorded,
   tabStop,
 }: {
@@ -253,6 +255,8 @@ const AssistantMessage = memo(function AssistantMessage({
   author: string
   results: ReadonlyMap<string, EntryView>
   runningTools: ReadonlyArray<string>
+  /** Whether the page knows of a turn running in this session (ToolCall: a call without a result waits only then). */
+  turnRunning: boolean
   recorded: boolean
   /** The conversation's one Tab stop among the answers; the others, and what is inside them, are reached by Up/Down. */
   tabStop: boolean
@@ -305,7 +309,7 @@ const AssistantMessage = memo(function AssistantMessage({
             <div className="msg-text">{b.thinking}</div>
           </details>
         ) : b.type === 'tool_use' ? (
-          <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={runningTools.includes(b.id!)} recorded={recorded} tabbable={tabbable} />
+          <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={runningTools.includes(b.id!)} recorded={recorded} turnRunning={turnRunning} tabbable={tabbable} />
         ) : null,
       )}
     </div>

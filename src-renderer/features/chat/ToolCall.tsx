@@ -74,11 +74,30 @@ export function describeCall(name: string, input: unknown): string {
   return subject.replace(/\s+/g, ' ').trim()
 }
 
-/** `recorded`: the conversation is a record Loupe did not run (an imported transcript): a call without a result was
- * never answered there, and nothing will answer it now. */
-/** `tabbable`: false keeps the call out of the Tab order (its message is not the conversation's Tab stop). */
-export function ToolCall({ use, result, running, recorded = false, tabbable = true }: { use: ToolUse; result: EntryView | undefined; running: boolean; recorded?: boolean; tabbable?: boolean }) {
-  const outcome = (result?.outcome as string | undefined) ?? (running ? 'running' : recorded ? 'unanswered' : 'waiting')
+/**
+ * A call without a result yet is running, or waiting (for an approval, or for the calls before it) while its turn
+ * runs. `recorded`: the conversation is a record Loupe did not run (an imported transcript): a call without a result
+ * was never answered there, and nothing will answer it now. `turnRunning`: false when the page knows of no turn
+ * running (the connection was lost, or the host stopped mid-turn): nothing is waiting then, the call simply has no
+ * result, and "waiting" would promise one.
+ * `tabbable`: false keeps the call out of the Tab order (its message is not the conversation's Tab stop).
+ */
+export function ToolCall({
+  use,
+  result,
+  running,
+  recorded = false,
+  turnRunning = true,
+  tabbable = true,
+}: {
+  use: ToolUse
+  result: EntryView | undefined
+  running: boolean
+  recorded?: boolean
+  turnRunning?: boolean
+  tabbable?: boolean
+}) {
+  const outcome = (result?.outcome as string | undefined) ?? (running ? 'running' : recorded ? 'unanswered' : turnRunning ? 'waiting' : 'no-result')
   const isError = result?.isError === true
   const status = result ? (outcome === 'ran' ? (isError ? 'error' : 'done') : outcome) : outcome
   const subject = describeCall(use.name, use.input)
@@ -94,7 +113,7 @@ export function ToolCall({ use, result, running, recorded = false, tabbable = tr
         <span className="tool-subject" title={subject || undefined}>
           {subject}
         </span>
-        <span className={`tool-status ${status}`}>{status}</span>
+        <span className={`tool-status ${status}`}>{status.replace('-', ' ')}</span>
       </summary>
       <div className="tool-body">
         {change ? (

@@ -9,6 +9,7 @@ import { client } from '../../platform/client'
 import { useAppStore } from '../../state/app'
 import { useChatStore } from '../../state/chat'
 import { loadSession } from '../chat/actions'
+import { NOT_CONNECTED } from '../../platform/socket-transport'
 
 export const TURN_UNKNOWN = 'Connection to Loupe lost: whether this turn is still running is unknown until it is back.'
 
@@ -16,8 +17,10 @@ export function connectConnectionEvents(): void {
   let reconnecting = false
   client.onConnection((status) => {
     if (status === 'open') return
-    if (status === 'refused') useAppStore.getState().connectionRefused()
-    else useAppStore.getState().connectionLost()
+    if (status === 'refused') {
+      useAppStore.getState().connectionRefused()
+      retractReconnecting()
+    } else useAppStore.getState().connectionLost()
     if (reconnecting) return
     reconnecting = true
     const chat = useChatStore.getState()
@@ -30,4 +33,15 @@ export function connectConnectionEvents(): void {
     reconnecting = false
     for (const [sessionId, s] of Object.entries(useChatStore.getState().bySession)) if (s.loaded) void loadSession(sessionId)
   })
+}
+
+/**
+ * A chat error from a request made while the connection was being made again says to try again once connected. Once
+ * the host has refused the page, that will not happen: the error says what will do instead.
+ */
+function retractReconnecting(): void {
+  const chat = useChatStore.getState()
+  for (const [sessionId, s] of Object.entries(chat.bySession)) {
+    if (s.error?.includes(NOT_CONNECTED.lost)) chat.failed(sessionId, s.error.replace(NOT_CONNECTED.lost, NOT_CONNECTED.refused))
+  }
 }
