@@ -113,6 +113,31 @@ describe('scripted agent: tool calls for the tools offered', () => {
   })
 })
 
+describe('scripted agent: going on after a stop', () => {
+  it('"go on" carries on with the request before it, from the calls already made, not as words it does not know', () => {
+    const readme = 'README text'
+    // The turn was stopped after the read of README.md was answered, before the agent's answer.
+    const stopped: Msg[] = [
+      { role: 'user', content: 'read README.md' },
+      { role: 'assistant', content: [{ type: 'text', text: "I'll read it." }, { type: 'tool_use', id: 'toolu_a', name: 'read_file', input: { path: 'README.md' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: readme }] },
+      { role: 'assistant', content: [{ type: 'text', text: '`README.md` (1 line)' }] },
+    ]
+    const { made, final } = turn('go on', { read_file: () => 'read again' }, stopped)
+    expect(made).toEqual([])
+    expect(final).toContain('`README.md` (1 line) begins:')
+    expect(final).toContain(readme)
+    expect(final).not.toContain('offline simulator')
+    // "Please continue." is the same; "continue with the tests" is a request of its own.
+    expect(turn('Please continue.', {}, stopped).final).toContain(readme)
+    expect(turn('continue with the tests', {}, stopped).final).toContain('offline simulator')
+  })
+
+  it('with nothing before it, "go on" is answered as it stands', () => {
+    expect(turn('go on', {}).final).toContain('offline simulator')
+  })
+})
+
 describe('scripted agent: tools, notes, thinking, determinism', () => {
   it('says so when the tool it needs is not offered, and answers in text under tool_choice none', () => {
     const { request, model } = validateRequest({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'run ls' }] }, '2026-10-21', false)

@@ -105,8 +105,21 @@ export function offeredTools(request: SimRequest): Map<string, OfferedTool> {
   return tools
 }
 
+/** Words that ask to go on with the request before them (after a Stop, say), not a request of their own. */
+const GO_ON = /^(?:please\s+)?(?:go on|continue|carry on|keep going|resume|proceed)(?:\s+please)?[.!]?$/i
+
+/**
+ * The user's request and what has been done about it. "go on" (GO_ON) asks for the request before it: the turn is
+ * that request, with every call made since it, so a turn stopped halfway carries on from where it was (its reads are
+ * not made again) instead of being answered as words the agent does not know.
+ */
 export function readTurn(request: SimRequest): Turn {
-  const human = lastHumanIndex(request.messages)
+  let human = lastHumanIndex(request.messages)
+  while (human > 0 && GO_ON.test(userWords(request.messages[human]!)!.trim())) {
+    const before = lastHumanIndex(request.messages.slice(0, human))
+    if (before < 0) break
+    human = before
+  }
   const since = human >= 0 ? request.messages.slice(human + 1) : request.messages
   return {
     request: human >= 0 ? userWords(request.messages[human]!)! : '',
