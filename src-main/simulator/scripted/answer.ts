@@ -115,6 +115,7 @@ const HELP = [
   '- `run npm test`',
   '- `remember that we use pnpm`',
   '- `explain this project`',
+  '- `go on` after a Stop',
 ].join('\n')
 
 export function finalAnswer(intent: Intent, turn: Turn, missingTool: string | null): string {
