@@ -106,6 +106,8 @@ interface CompactionState {
   compactionDrafted(e: EventPayload<'compaction.drafted'>): void
   compactionApplied(e: EventPayload<'compaction.applied'>): void
   compactionFailed(e: EventPayload<'compaction.failed'>): void
+  /** A turn or a compaction started in the session: the last failure spoke of the conversation as it was. */
+  runStarted(sessionId: string): void
   draftDiscarded(sessionId: string, draftId: string): void
   pinsLoaded(sessionId: string, pins: ReadonlyArray<PinView>): void
   selected(selection: CompactionSelection): void
@@ -179,6 +181,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
       })
     },
     compactionFailed: (e) => update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), lastFailure: { reason: e.reason, message: e.message } })),
+    runStarted: (sessionId) => update(sessionId, (s) => (s.lastFailure === null ? {} : { lastFailure: null })),
     draftDiscarded: (sessionId, draftId) => {
       update(sessionId, (s) => ({ drafts: s.drafts.filter((d) => d.draftId !== draftId) }))
       set((s) => (s.selection?.kind === 'draft' && s.selection.id === draftId ? { selection: null } : {}))
