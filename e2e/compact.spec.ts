@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, openProjectWithSession, test } from './fixtures'
+import { appEvent, expect, openApp, openProjectWithSession, startHost, test } from './fixtures'
 
 test('chat: /compact with a focus leaves a checkpoint in the conversation', async ({ app }) => {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
@@ -26,22 +26,34 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
     await expect(send).toBeVisible()
     await checkpoint.scrollIntoViewIfNeeded()
     await app.screenshot({ path: 'e2e/screenshots/chat-compacted.png' })
+    // Until then the view's card says its after is an estimate on the before's scale.
+    await app.keyboard.press('Alt+2')
+    await expect(app.getByTestId('card-sizes')).toHaveText(/^context [\d.,]+k? → ≈[\d.,]+k? tokens/)
+    await expect(app.getByTestId('checkpoint-sizes')).toContainText(/After, ≈[\d,]+ tokens: estimated on the same scale; measured when the next pass runs\./)
+    await app.keyboard.press('Alt+1')
 
     // The conversation goes on after the checkpoint.
     await composer.fill('list the files')
     await composer.press('Enter')
     await expect(app.locator('.tool-call[data-tool="list_dir"][data-status="done"]')).toHaveCount(1)
-    // Measured now, as the Compaction view's card gives it.
+    // Measured now. The chat's figure is that pass's whole input, the message after the checkpoint included.
     await expect(checkpoint.locator('.checkpoint-head')).toHaveText(/→ [\d,]+ tokens$/)
-    const measured = (await checkpoint.locator('.checkpoint-head').textContent())!.match(/→ ([\d,]+) tokens/)![1]!
+    const [before, measured] = (await checkpoint.locator('.checkpoint-head').textContent())!.match(/([\d,]+) → ([\d,]+) tokens/)!.slice(1).map((x) => Number(x.replace(/,/g, '')))
     await app.keyboard.press('Alt+2')
-    // The view loads its checkpoints as it opens: wait for the card's measured size before reading it.
-    const cardElement = app.getByTestId('checkpoint-card').first()
-    await expect(cardElement).toContainText(/→ [\d.,]+k? tokens/)
-    const card = (await cardElement.textContent())!.match(/→ ([\d.,]+)(k?) tokens/)!
-    const cardTokens = Number(card[1]!.replace(/,/g, '')) * (card[2] ? 1000 : 1)
-    // The card writes 18.2k where the chat writes 18,238: the same figure to the card's precision.
-    expect(Math.abs(cardTokens - Number(measured.replace(/,/g, '')))).toBeLessThan(card[2] ? 100 : 1)
+    // The view's card compares like with like: the context the next pass sends, without and with the compaction.
+    // Its after leaves out the message sent after the checkpoint ("list the files": 15 characters, ≈4 tokens), which
+    // the compaction did not add; its detail says what each figure counts.
+    const sizes = app.getByTestId('checkpoint-sizes')
+    await expect(sizes).toContainText(/After, [\d,]+ tokens: what pass \d+, the first after, sent, less ≈4 tokens of what came after the compaction\./)
+    await expect(sizes).toContainText(`Before, ${before!.toLocaleString('en-US')} tokens: pass `)
+    await expect(sizes).toContainText('input and its answer, plus what came after it: what the next pass would have sent.')
+    const after = Number((await sizes.textContent())!.match(/After, ([\d,]+) tokens/)![1]!.replace(/,/g, ''))
+    expect(after).toBe(measured! - 4)
+    const card = (await app.getByTestId('card-sizes').first().textContent())!.match(/context ([\d.,]+)(k?) → ([\d.,]+)(k?) tokens/)!
+    const value = (digits: string, thousands: string) => Number(digits.replace(/,/g, '')) * (thousands ? 1000 : 1)
+    // The card writes 18.2k where the detail writes 18,238: the same figures to the card's precision.
+    expect(Math.abs(value(card[1]!, card[2]!) - before!)).toBeLessThan(card[2] ? 100 : 1)
+    expect(Math.abs(value(card[3]!, card[4]!) - after)).toBeLessThan(card[4] ? 100 : 1)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -59,7 +71,76 @@ test('compaction view: a compaction with nothing to compact says so once', async
     // The request's answer has come back too once the button is enabled again.
     await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
     await expect(app.getByRole('alert').filter({ hasText: 'Nothing to compact' })).toHaveCount(1)
+
+    // The conversation moves on: "nothing to compact yet" no longer holds, and the view stops saying it.
+    await app.keyboard.press('Alt+1')
+    const ended = appEvent(app, 'turn.ended')
+    await app.getByLabel('Message').fill('list the files')
+    await app.getByLabel('Message').press('Enter')
+    await ended
+    await app.keyboard.press('Alt+2')
+    await expect(app.getByTestId('compaction-view')).toBeVisible()
+    await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
+    await expect(app.getByTestId('compaction-failure')).toHaveCount(0)
+    await expect(app.getByRole('alert').filter({ hasText: 'Nothing to compact' })).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test.describe('at 1000×700', () => {
+  test.use({ viewport: { width: 1000, height: 700 } })
+
+  test('compaction in progress: a long focus is quoted on one line, and Cancel stays in view', async ({ page }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+    const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
+    for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+    try {
+      // The conversation at instant pace; the compaction under a host whose simulator streams slowly, so it is
+      // still running while it is looked at.
+      const quick = await startHost({ LOUPE_HOME: home })
+      try {
+        await openApp(page, quick.url)
+        await openProjectWithSession(page, dir)
+        for (let i = 0; i < 3; i++) {
+          const ended = appEvent(page, 'turn.ended')
+          await page.getByLabel('Message').fill(`read notes${i}.md`)
+          await page.getByLabel('Message').press('Enter')
+          await ended
+        }
+      } finally {
+        await page.goto('about:blank')
+        await quick.stop()
+      }
+      const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
+      try {
+        await openApp(page, slow.url)
+        await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
+        await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+        await page.keyboard.press('Alt+2')
+        const focus = 'keep every pagination decision and the reasons given for it, '.repeat(60).slice(0, 4000)
+        await page.getByLabel('Compaction focus').fill(focus)
+        await page.getByRole('button', { name: 'Compact now' }).click()
+        const progress = page.getByTestId('compaction-progress')
+        await expect(progress).toBeVisible()
+        const quoted = progress.getByTestId('compaction-progress-focus')
+        await expect(quoted).toHaveText(/^keep every pagination decision .{20,}…$/)
+        expect(((await quoted.textContent()) ?? '').length).toBeLessThanOrEqual(80)
+        await expect(quoted).toHaveAttribute('title', focus.trim())
+        const cancel = progress.getByRole('button', { name: 'Cancel (Esc)' })
+        await expect(cancel).toBeInViewport()
+        await page.screenshot({ path: 'e2e/screenshots/compaction-long-focus.png' })
+        const failed = appEvent(page, 'compaction.failed')
+        await cancel.click()
+        await failed
+        await expect(page.getByTestId('compaction-failure')).toContainText('cancelled')
+      } finally {
+        await page.goto('about:blank')
+        await slow.stop()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
 })

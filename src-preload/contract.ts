@@ -635,6 +635,16 @@ export const requests = {
           checkpoint: EntrySchema,
           /** Context tokens of the first pass after the checkpoint (the real "after"); null until it ran. */
           realTokensAfter: z.number().nullable(),
+          /**
+           * The context before and after, on one basis: what the next pass sends, at the checkpoint. Before: the last
+           * pass's input and answer plus what came since (the figure the threshold reads). After: the first pass
+           * after, measured, less what came after the checkpoint (`addedSince`, estimated); until it runs, the
+           * checkpoint's estimate on the real count's scale. `passSeq`: the pass measured, when one was.
+           */
+          context: z.object({
+            before: z.object({ tokens: z.number(), measured: z.boolean(), passSeq: z.number().nullable() }),
+            after: z.object({ tokens: z.number(), measured: z.boolean(), passSeq: z.number().nullable(), addedSince: z.number() }),
+          }),
           passes: z.array(PassSummarySchema),
         }),
       ),

@@ -17,6 +17,20 @@ export type { LiveCompaction }
 /** The forming summary is kept up to this many characters, its newest part (the view scrolls to the end). */
 export const LIVE_TEXT_MAX_CHARS = LIVE_SUMMARY_MAX_CHARS
 
+/**
+ * A checkpoint's sizes as `compaction.list` gives them before its first pass has run (src-main's checkpointContext):
+ * before as the checkpoint measured it, after as its estimate brought to the real count's scale. For the checkpoint
+ * an event brings, until the list is read again.
+ */
+export function provisionalContext(checkpoint: unknown): CheckpointRecord['context'] {
+  const c = (typeof checkpoint === 'object' && checkpoint !== null ? checkpoint : {}) as { tokens?: { before?: { real?: number | null; estimated?: number }; after?: { estimated?: number } } }
+  const real = c.tokens?.before?.real ?? null
+  const estimatedBefore = c.tokens?.before?.estimated ?? 0
+  const estimatedAfter = c.tokens?.after?.estimated ?? 0
+  const after = real !== null && estimatedBefore > 0 ? Math.round((estimatedAfter * real) / estimatedBefore) : estimatedAfter
+  return { before: { tokens: real ?? estimatedBefore, measured: real !== null, passSeq: null }, after: { tokens: after, measured: false, passSeq: null, addedSince: 0 } }
+}
+
 /** The live compaction with one `summary_streaming` progress applied: its text appended in order, bounded. */
 export function withSummaryText(live: LiveCompaction, p: { stream?: number; text?: string; textOffset?: number }): LiveCompaction {
   if (typeof p.text !== 'string' || typeof p.textOffset !== 'number') return live
@@ -92,6 +106,8 @@ interface CompactionState {
   compactionDrafted(e: EventPayload<'compaction.drafted'>): void
   compactionApplied(e: EventPayload<'compaction.applied'>): void
   compactionFailed(e: EventPayload<'compaction.failed'>): void
+  /** A turn or a compaction started in the session: the last failure spoke of the conversation as it was. */
+  runStarted(sessionId: string): void
   draftDiscarded(sessionId: string, draftId: string): void
   pinsLoaded(sessionId: string, pins: ReadonlyArray<PinView>): void
   selected(selection: CompactionSelection): void
@@ -155,7 +171,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         drafts: s.drafts.filter((d) => d.draftId !== e.compactionId),
         checkpoints: s.checkpoints.some((c) => c.checkpoint.id === e.checkpoint.id)
           ? s.checkpoints
-          : [...s.checkpoints, { checkpoint: e.checkpoint as EntryView, realTokensAfter: null, passes: [] as PassSummaryView[] }],
+          : [...s.checkpoints, { checkpoint: e.checkpoint as EntryView, realTokensAfter: null, context: provisionalContext(e.checkpoint), passes: [] as PassSummaryView[] }],
       }))
       set((s) => {
         const { [e.compactionId]: edit, ...summaryEdits } = s.summaryEdits
@@ -165,6 +181,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
       })
     },
     compactionFailed: (e) => update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), lastFailure: { reason: e.reason, message: e.message } })),
+    runStarted: (sessionId) => update(sessionId, (s) => (s.lastFailure === null ? {} : { lastFailure: null })),
     draftDiscarded: (sessionId, draftId) => {
       update(sessionId, (s) => ({ drafts: s.drafts.filter((d) => d.draftId !== draftId) }))
       set((s) => (s.selection?.kind === 'draft' && s.selection.id === draftId ? { selection: null } : {}))

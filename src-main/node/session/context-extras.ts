@@ -10,6 +10,7 @@
 import type { Entry } from '../../engine/conversation/entries'
 import { modelView } from '../../engine/conversation/history'
 import { contextEntries, historyAfterEdits, reviewEdits, type ContextBuilder, type ExtensionCallContext } from '../../engine/compaction'
+import { calibrate } from '../../engine/compaction/estimate'
 import type { CompactionSettings } from '../../engine/compaction/settings'
 import { estimateTokens } from '../../engine/prompt/estimate'
 import type { ExtraSection } from '../../engine/prompt/sections'
@@ -45,6 +46,40 @@ export function contextTokensNow(entries: ReadonlyArray<Entry>, last: PassSummar
   let n = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens
   for (const e of entries.slice(at + 1)) n += entryTokens(e)
   return { tokens: n, real: n }
+}
+
+/**
+ * A checkpoint's context sizes before and after, on one basis: what the next pass sends (or would have sent) at the
+ * moment of the checkpoint. Before is the checkpoint's own figure, the one the threshold is checked against: the last
+ * pass's input and answer plus what was added since. After is the first main pass after it as measured, less what
+ * was added between the checkpoint and that pass (the user's next message: it is no effect of the compaction);
+ * until that pass runs, the checkpoint's estimate brought to the scale of the real count, as the policy does.
+ * A pass's input alone against that before would count the last answer on one side only.
+ */
+export function checkpointContext(entries: ReadonlyArray<Entry>, checkpointIndex: number, passes: ReadonlyArray<PassSummary>): CheckpointContext {
+  const checkpoint = entries[checkpointIndex]
+  if (checkpoint === undefined || checkpoint.kind !== 'checkpoint') throw new Error('checkpointContext: not a checkpoint')
+  const { before, after } = checkpoint.tokens
+  const main = passes.filter((p) => p.kind === 'main' && p.usage !== null)
+  const previous = main.filter((p) => p.queuedAt < checkpoint.at).at(-1) ?? null
+  const beforeSide = { tokens: before.real ?? before.estimated, measured: before.real !== null, passSeq: before.real !== null ? (previous?.seq ?? null) : null }
+  const next = main.find((p) => p.queuedAt >= checkpoint.at)
+  if (next === undefined || next.usage === null) {
+    return { before: beforeSide, after: { tokens: calibrate(after.estimated, before.real, before.estimated), measured: false, passSeq: null, addedSince: 0 } }
+  }
+  const u = next.usage
+  // What that pass sent that came after the checkpoint: the entries up to its answer (or, with none, up to its start).
+  const answer = entries.findIndex((e, i) => i > checkpointIndex && e.kind === 'assistant_message' && e.passId === next.id)
+  const since = answer >= 0 ? entries.slice(checkpointIndex + 1, answer) : entries.slice(checkpointIndex + 1).filter((e) => e.at <= next.queuedAt)
+  const addedSince = since.reduce((n, e) => n + entryTokens(e), 0)
+  const input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+  return { before: beforeSide, after: { tokens: Math.max(0, input - addedSince), measured: true, passSeq: next.seq, addedSince } }
+}
+
+export interface CheckpointContext {
+  readonly before: { readonly tokens: number; readonly measured: boolean; readonly passSeq: number | null }
+  /** `addedSince`: the estimated tokens of what came after the checkpoint and before its first pass, taken out. */
+  readonly after: { readonly tokens: number; readonly measured: boolean; readonly passSeq: number | null; readonly addedSince: number }
 }
 
 /** A project context builder's edits of the entries not sent yet, appended as one context_edit entry. */

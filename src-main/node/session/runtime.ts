@@ -38,7 +38,7 @@ import { DEFAULT_PROJECT_CONFIG, loadProjectConfig, type ProjectConfig } from '.
 import { loadExtensions, type LoadedExtensions } from '../compaction/extensions'
 import { SessionCompaction, type CompactionEvent, type CompactionHost, type CompactOutcome, type DraftView } from './compaction'
 import { createCompactionHook } from './compaction-hook'
-import { collectSections, contextTokensNow, perPassEdits } from './context-extras'
+import { checkpointContext, collectSections, contextTokensNow, perPassEdits, type CheckpointContext } from './context-extras'
 import { addPin, removePin, type PinResult } from './pins'
 import { keepWarmHistory, keepWarmPlan } from '../../engine/cache'
 import { cacheModels, reachedService } from '../cache'
@@ -652,23 +652,27 @@ export class SessionRuntime {
     return entries !== null
   }
 
-  /** Each checkpoint with its summary passes and the real context size of the first pass after it. */
-  compactionRecords(): Array<{ checkpoint: Entry; realTokensAfter: number | null; passes: PassSummary[] }> {
+  /**
+   * Each checkpoint with its summary passes, the real context size of the first pass after it, and its sizes before
+   * and after on one basis (`checkpointContext`: what the next pass sends, at the checkpoint).
+   */
+  compactionRecords(): Array<{ checkpoint: Entry; realTokensAfter: number | null; context: CheckpointContext; passes: PassSummary[] }> {
     const passes = this.deps.store.passes.list(this.sessionId)
     const byId = new Map(passes.map((p) => [p.id, p]))
-    return this.sessionLog
-      .entries()
-      .filter((e) => e.kind === 'checkpoint')
-      .map((checkpoint) => {
-        const ids = checkpoint.kind === 'checkpoint' ? checkpoint.summaryPassIds : []
-        const next = passes.find((p) => p.kind === 'main' && p.queuedAt >= checkpoint.at && p.usage !== null)
-        const u = next?.usage
-        return {
+    const entries = this.sessionLog.entries()
+    return entries.flatMap((checkpoint, index) => {
+      if (checkpoint.kind !== 'checkpoint') return []
+      const next = passes.find((p) => p.kind === 'main' && p.queuedAt >= checkpoint.at && p.usage !== null)
+      const u = next?.usage
+      return [
+        {
           checkpoint,
           realTokensAfter: u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : null,
-          passes: ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
-        }
-      })
+          context: checkpointContext(entries, index, passes),
+          passes: checkpoint.summaryPassIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+        },
+      ]
+    })
   }
 
   /** Whether the model currently sees the session from a checkpoint. */

@@ -129,6 +129,10 @@ function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; r
   const [busy, setBusy] = useState<'now' | 'dry' | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const slow = useSlow(busy !== null)
+  // A new turn or compaction makes the last answer old news (the store clears its failure the same way).
+  useEffect(() => {
+    if (running) setMessage(null)
+  }, [running])
   const run = async (dryRun: boolean) => {
     setBusy(dryRun ? 'dry' : 'now')
     setMessage(null)

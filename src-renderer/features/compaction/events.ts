@@ -17,6 +17,8 @@ export function connectCompactionEvents(): void {
     if (known(e.sessionId)) void loadCompactions(e.sessionId)
   })
   client.on('compaction.failed', (e) => store().compactionFailed(e))
+  // "Nothing to compact yet" or "cancelled" no longer holds once the conversation has moved on: a new run clears it.
+  client.on('run.started', (e) => store().runStarted(e.sessionId))
   // The real size after a checkpoint is known once its first pass has run.
   client.on('turn.ended', (e) => {
     if (known(e.sessionId)) void loadCompactions(e.sessionId)

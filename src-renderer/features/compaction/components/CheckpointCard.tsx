@@ -4,6 +4,7 @@
  */
 import type { CheckpointRecord, DraftView } from '../../../state/compaction'
 import { clock, tokens as k, usd } from '../../../ui/format'
+import { checkpointSizes, draftSizes, sizesExplained, type Sizes } from '../model/sizes'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
@@ -13,10 +14,8 @@ export interface CardFacts {
   readonly trigger: string
   readonly stage: string
   readonly focus: string | null
-  readonly before: number | null
-  readonly beforeEstimated: boolean
-  readonly after: number | null
-  readonly afterEstimated: boolean
+  /** Before and after on one basis: the context the next pass sends (model/sizes.ts). */
+  readonly sizes: Sizes
   readonly costUsd: number | null
   readonly trims: number
   readonly trimmedChars: number
@@ -28,20 +27,13 @@ export interface CardFacts {
 
 export function checkpointFacts(record: CheckpointRecord): CardFacts {
   const c = record.checkpoint as Record<string, unknown>
-  const tokens = isRecord(c.tokens) ? c.tokens : {}
-  const before = isRecord(tokens.before) ? tokens.before : {}
-  const after = isRecord(tokens.after) ? tokens.after : {}
   const trimmed = Array.isArray(c.trimmed) ? c.trimmed.filter(isRecord) : []
   const reinjected = isRecord(c.reinjected) ? c.reinjected : {}
-  const realBefore = num(before.real)
   return {
     trigger: String(c.trigger ?? 'manual'),
     stage: String(c.stage ?? 'summary'),
     focus: typeof c.focus === 'string' ? c.focus : null,
-    before: realBefore ?? num(before.estimated),
-    beforeEstimated: realBefore === null,
-    after: record.realTokensAfter ?? num(after.estimated),
-    afterEstimated: record.realTokensAfter === null,
+    sizes: checkpointSizes(record),
     costUsd: num(c.costUsd),
     trims: trimmed.length,
     trimmedChars: trimmed.reduce((s, t) => s + ((num(t.chars) ?? 0) - (num(t.keptChars) ?? 0)), 0),
@@ -57,10 +49,7 @@ export function draftFacts(draft: DraftView): CardFacts {
     trigger: draft.trigger,
     stage: draft.stage,
     focus: draft.focus,
-    before: draft.tokens.before.real ?? draft.tokens.before.estimated,
-    beforeEstimated: draft.tokens.before.real === null,
-    after: draft.tokens.after.estimated,
-    afterEstimated: true,
+    sizes: draftSizes(draft),
     costUsd: draft.costUsd,
     trims: draft.trimmed.length,
     trimmedChars: draft.trimmed.reduce((s, t) => s + t.chars - t.keptChars, 0),
@@ -81,10 +70,10 @@ export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts
         <span className="topbar-spacer" />
         {at !== null && <span className="muted small">{time(at)}</span>}
       </div>
-      <div className="cmp-card-tokens">
-        {facts.beforeEstimated ? '≈' : ''}
-        {k(facts.before)} → {facts.afterEstimated ? '≈' : ''}
-        {k(facts.after)} tokens <span className="muted">· {usd(facts.costUsd)}</span>
+      <div className="cmp-card-tokens" title={sizesExplained(facts.sizes, draft)} data-testid="card-sizes">
+        <span className="muted">context</span> {facts.sizes.before.measured ? '' : '≈'}
+        {k(facts.sizes.before.tokens)} → {facts.sizes.after.measured ? '' : '≈'}
+        {k(facts.sizes.after.tokens)} tokens <span className="muted">· {usd(facts.costUsd)}</span>
       </div>
       {facts.focus && <div className="cmp-card-focus">focus: “{facts.focus}”</div>}
       <div className="cmp-card-meta muted small">

@@ -13,7 +13,8 @@ import { useSlow } from '../../palette/use-slow'
 import { applyDraft, discardDraft } from '../actions'
 import { useHistoryPair } from '../data/use-history-pair'
 import { HistoryDiff } from './HistoryDiff'
-import { CHARS_PER_TOKEN } from '../../../ui/estimate'
+import { shortFocus } from './LiveProgress'
+import { checkpointSizes, draftSizes, sizesExplained } from '../model/sizes'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -75,6 +76,9 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
           </>
         )}
       </p>
+      <p className="small" data-testid="checkpoint-sizes">
+        {sizesExplained(checkpointSizes(record), false)}
+      </p>
       <p data-testid="checkpoint-focus">{typeof c.focus === 'string' && c.focus ? <>Focus: “{c.focus}”</> : <span className="muted">No focus was given.</span>}</p>
       <ul className="cmp-facts small">
         {files.length > 0 && <li>Offered again: {files.map((f) => `${String(f.path)} (${f.offered === 'content' ? `≈${n(Number(f.tokens))} tokens` : 'path only'})`).join(', ')}</li>}
@@ -129,7 +133,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   }, [summary])
   const subject = useMemo(() => ({ kind: 'draft' as const, draft, summary: settled }), [draft, settled])
   // The size after, with the edit: the draft's estimate moved by the edit's length (at 4 characters a token).
-  const afterTokens = draft.tokens.after.estimated + (draft.summary === null ? 0 : Math.round((settled.length - draft.summary.length) / CHARS_PER_TOKEN))
+  const sizes = draftSizes(draft, settled.length)
   const apply = async () => {
     setBusy('apply')
     const failure = await applyDraft(sessionId, draft.draftId, edited ? summary : null)
@@ -139,12 +143,19 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   return (
     <article className="cmp-detail-body" data-testid="draft-detail">
       <h2>Dry run · nothing has changed yet</h2>
-      <p>
-        ≈{n(draft.tokens.before.real ?? draft.tokens.before.estimated)} → ≈{n(afterTokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''}
+      <p data-testid="draft-sizes" title={sizesExplained(sizes, true)}>
+        Context {sizes.before.measured ? '' : '≈'}
+        {n(sizes.before.tokens)} → ≈{n(sizes.after.tokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''}
         {/* The target matters only to a context above it (an automatic compaction aims there); a small one is not near it. */}
-        {(draft.tokens.before.real ?? draft.tokens.before.estimated) > draft.tokens.targetTokens && <> (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window)</>} · the summary cost {usd(draft.costUsd)}
-        {draft.focus && <> · focus “{draft.focus}”</>}
+        {sizes.before.tokens > draft.tokens.targetTokens && <> (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window)</>} · the summary cost {usd(draft.costUsd)}
+        {draft.focus && (
+          <>
+            {' '}
+            · focus “<span title={draft.focus}>{shortFocus(draft.focus)}</span>”
+          </>
+        )}
       </p>
+      <p className="small muted">{sizesExplained(sizes, true)}</p>
       {draft.notes.length > 0 && (
         <ul className="cmp-facts small">
           {draft.notes.map((note, i) => (

@@ -13,6 +13,12 @@ const STAGES: Readonly<Record<string, string>> = {
   extension_failed: 'the project compactor failed; using the default',
 }
 
+/** A focus as the progress line quotes it: one line, its start (a 4,000-character focus would push Cancel off the view). */
+export function shortFocus(focus: string, max = 80): string {
+  const line = focus.replace(/\s+/g, ' ').trim()
+  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`
+}
+
 /**
  * The compaction in flight: its stage, the summary as it forms (the newest part, scrolled to the end unless the
  * user scrolled up to read), its tokens so far, how long it has run; Cancel (or Esc) stops it.
@@ -26,7 +32,14 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
         <span className="spinner" aria-hidden />
         <span>
           {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
-          {live.focus ? `, focus “${live.focus}”` : ''}) · {live.stage === 'summary_streaming' && live.outputChars === 0 && live.thinkingChars > 0 ? 'stage 2: the model is thinking' : (STAGES[live.stage] ?? live.stage)}
+          {live.focus ? (
+            <>
+              , focus “<span className="cmp-live-focus" title={live.focus} data-testid="compaction-progress-focus">{shortFocus(live.focus)}</span>”
+            </>
+          ) : (
+            ''
+          )}
+          ) · {live.stage === 'summary_streaming' && live.outputChars === 0 && live.thinkingChars > 0 ? 'stage 2: the model is thinking' : (STAGES[live.stage] ?? live.stage)}
           {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${grouped(live.savedTokens ?? 0)} tokens saved)`}
         </span>
         <span className="topbar-spacer" />
