@@ -11,6 +11,10 @@ import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
 import { grouped, usd } from '../../ui/format'
+import { provisionalContext, useCompactionStore } from '../../state/compaction'
+import { loadCompactions } from '../compaction/actions'
+import { shortFocus } from '../compaction/components/LiveProgress'
+import { sizesExplained } from '../compaction/model/sizes'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
 
@@ -220,16 +224,9 @@ function statusOf(chat: SessionChat, source: ConversationSource, inherited: numb
   return last.kind === 'assistant_message' ? 'The agent answered.' : last.kind === 'turn_failed' ? 'The turn failed.' : ''
 }
 
-/**
- * The context's size after a checkpoint as the first main pass after it measured it (its input tokens, as the
- * Compaction view's card gives it); null until that pass has run.
- */
-const measuredAfter = (sessionId: string, at: number) => (s: ReturnType<typeof useInspectorStore.getState>): number | null => {
-  const u = s.passes.find((p) => p.sessionId === sessionId && p.kind === 'main' && p.queuedAt >= at && p.usage !== null)?.usage as
-    | { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number }
-    | undefined
-  return u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : null
-}
+/** Whether a main pass has run since `at` (the first pass after a checkpoint measures its "after"). */
+const passRanSince = (sessionId: string, at: number) => (s: ReturnType<typeof useInspectorStore.getState>): boolean =>
+  s.passes.some((p) => p.sessionId === sessionId && p.kind === 'main' && p.queuedAt >= at && p.usage !== null)
 
 /** A number of tokens, with ≈ when it is an estimate. */
 const sized = (n: number | null | undefined, measured: boolean) => (n === null || n === undefined ? '—' : `${measured ? '' : '≈'}${grouped(n)}`)
@@ -316,23 +313,43 @@ const AssistantMessage = memo(function AssistantMessage({
   )
 })
 
-/** A compaction checkpoint: what the model no longer sees, and what replaced it. */
+/**
+ * A compaction checkpoint: what the model no longer sees, and what replaced it. Its sizes are the Compaction view's,
+ * on the same basis (decision 0019, `compaction.list`'s `context`): until that list is read, and until the first pass
+ * after it has been measured, the checkpoint's own figures (before as measured, after as its estimate on the real
+ * count's scale, marked ≈). The list is read again once that pass has run, for the measured after.
+ */
 function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView }) {
-  const tokens = entry.tokens as { before: { real: number | null; estimated: number }; after: { estimated: number } } | undefined
-  const before = tokens?.before.real ?? tokens?.before.estimated
-  const after = useInspectorStore(measuredAfter(sessionId, Number(entry.at)))
+  const record = useCompactionStore((s) => s.bySession[sessionId]?.checkpoints.find((c) => c.checkpoint.id === entry.id))
+  const listLoaded = useCompactionStore((s) => s.bySession[sessionId]?.loaded === true)
+  const passRan = useInspectorStore(passRanSince(sessionId, Number(entry.at)))
+  const asked = useRef<string | null>(null)
+  useEffect(() => {
+    // Once without the list, and once more after the first pass after it ran: never in a loop.
+    const want = !listLoaded ? 'list' : passRan && record !== undefined && !record.context.after.measured ? 'measured' : null
+    if (want === null || asked.current === want) return
+    asked.current = want
+    void loadCompactions(sessionId)
+  }, [sessionId, listLoaded, passRan, record])
+  const sizes = record?.context ?? (entry.tokens ? provisionalContext(entry) : null)
   const trimmed = (entry.trimmed as unknown[] | undefined)?.length ?? 0
   const replaced = entry.replaced as { entries: number } | null | undefined
+  const focus = typeof entry.focus === 'string' && entry.focus !== '' ? entry.focus : null
   return (
     <div className="checkpoint" data-entry-kind="checkpoint" aria-label="Compaction checkpoint">
       <div className="checkpoint-head">
         <strong>Compacted</strong> · {String(entry.trigger)}
-        {entry.focus ? <> · focus “{String(entry.focus)}”</> : null}
-        {tokens && (
-          <span className="muted">
+        {focus !== null ? (
+          <>
             {' '}
-            · {sized(before, tokens.before.real !== null)} → {sized(after ?? tokens.after.estimated, after !== null)} tokens
-            {after === null && ' (measured at the next pass)'}
+            · focus “<span title={focus}>{shortFocus(focus)}</span>”
+          </>
+        ) : null}
+        {sizes && (
+          <span className="muted" title={sizesExplained(sizes, false)} data-testid="chat-checkpoint-sizes">
+            {' '}
+            · context {sized(sizes.before.tokens, sizes.before.measured)} → {sized(sizes.after.tokens, sizes.after.measured)} tokens
+            {!sizes.after.measured && ' (measured at the next pass)'}
           </span>
         )}
       </div>
