@@ -15,7 +15,7 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, isAvoidableCause, isFlaggedMiss, savedByCache, type Bar } from './model/timeline'
+import { buildTimeline, isAvoidableCause, isFlaggedMiss, pricesLookup, savedByCache, type Bar } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import './cache.css'
 
@@ -58,8 +58,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
   const timeline = useMemo(() => buildTimeline(data.passes, data.summary, entries), [data.passes, data.summary, entries])
   const saved = useMemo(() => {
     if (!models) return null
-    const byId = new Map(models.map((m) => [m.id, m.prices]))
-    return savedByCache(timeline.bars, (model) => byId.get(model) ?? null)
+    return savedByCache(timeline.bars, pricesLookup(models))
   }, [timeline, models])
   const summary = data.summary
   const focused = timeline.bars.find((b) => b.passId === focusedPassId) ?? null

@@ -133,8 +133,25 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
   }
 }
 
+type Prices = { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number }
+
+/**
+ * A model's prices from the settings' model table, by its id as a pass names it: the table's id, or that id with a
+ * date after it (`claude-haiku-4-5-20251001`, as Claude Code's transcripts name their models) — the rule the main
+ * process prices passes with (findModel, src-main/node/model/models.ts), so every figure of the view has the prices.
+ */
+export function pricesLookup<P>(models: ReadonlyArray<{ id: string; prices: P }>): (model: string) => P | null {
+  const byId = new Map(models.map((m) => [m.id, m.prices]))
+  return (model) => {
+    const exact = byId.get(model)
+    if (exact) return exact
+    const dated = /^(.+)-(\d{8})$/.exec(model)
+    return (dated && byId.get(dated[1]!)) ?? null
+  }
+}
+
 /** Dollars the cache saved against sending every input token at the full price, per model's prices. */
-export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) => { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number } | null): number | null {
+export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) => Prices | null): number | null {
   let saved = 0
   for (const b of bars) {
     const p = priceOf(b.model)
