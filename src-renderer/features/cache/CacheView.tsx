@@ -15,21 +15,22 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, isAvoidableCause, isFlaggedMiss, pricesLookup, savedByCache, type Bar } from './model/timeline'
+import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache, type Bar } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
 
+// Said for someone who does not know the cache's rules: what happened, not the rule's name.
 const CAUSE_WORDS: Readonly<Record<string, string>> = {
-  changed_block: 'a block above the breakpoint changed',
-  model_changed: 'model switched',
-  ttl_expired: 'TTL expired while idle',
-  below_minimum: 'prefix below the minimum cacheable size',
-  lookback_exceeded: 'past the 20-block lookback',
-  concurrent: 'a pass sent before the cache was written',
+  changed_block: 'an earlier part of the prompt changed (an edit, a file applied now, the tools)',
+  model_changed: 'model switched (each model has its own cache)',
+  ttl_expired: 'the cache expired during a pause (entries live 5 minutes, or 1 hour)',
+  below_minimum: "prompt too short to cache (under the model's minimum)",
+  lookback_exceeded: 'the cached part was too far back for the lookup (20 blocks)',
+  concurrent: 'sent before the pass that writes the cache had begun to answer',
   no_response: 'the request got no response (nothing read or written)',
-  no_breakpoint: 'no breakpoint covered the prefix',
+  no_breakpoint: 'no cache marker covered the prompt',
   unexplained: 'unexplained (prediction and service disagree)',
   cold: 'first pass (nothing cached yet)',
   none: 'only the new tail paid',
@@ -80,6 +81,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
     )
   }
   const t = summary.totals
+  const lost = lostByCause(summary.byCause)
   const paid = data.passes.reduce((s, p) => s + (p.costUsd ?? 0), 0)
   // Keep-warm pre-warms are requests of the session, paid and drawn, but not passes of the conversation: the totals
   // and the share count the conversation alone (src-main/node/cache/summary.ts), so each figure says which it counts.
@@ -135,7 +137,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
             </section>
             <section className="cache-section" aria-labelledby="cache-causes">
               <h2 id="cache-causes">Lost to misses, by cause</h2>
-              {summary.byCause.filter((c) => isAvoidableCause(c.kind)).length === 0 ? (
+              {lost.length === 0 ? (
                 <p className="muted small">Nothing was lost: every pass read everything it could.</p>
               ) : (
                 <table className="cache-table">
@@ -148,16 +150,14 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                     </tr>
                   </thead>
                   <tbody>
-                    {summary.byCause
-                      .filter((c) => isAvoidableCause(c.kind))
-                      .map((c) => (
-                        <tr key={c.kind}>
-                          <td>{CAUSE_WORDS[c.kind] ?? c.kind.replace(/_/g, ' ')}</td>
-                          <td>{c.passes}</td>
-                          <td>{tok(c.tokens)}</td>
-                          <td>{usd(c.usd)}</td>
-                        </tr>
-                      ))}
+                    {lost.map((c) => (
+                      <tr key={c.kind}>
+                        <td>{CAUSE_WORDS[c.kind] ?? c.kind.replace(/_/g, ' ')}</td>
+                        <td>{c.passes}</td>
+                        <td>{tok(c.tokens)}</td>
+                        <td>{usd(c.usd)}</td>
+                      </tr>
+                    ))}
                   </tbody>
                 </table>
               )}
@@ -247,12 +247,6 @@ function FocusedPass({ bar }: { bar: Bar }) {
   )
 }
 
-/** The pass's summary without the outcome its chip already says ("miss · …", "partial hit up to X · …"). */
-function causeText(b: Bar): string {
-  if (b.summary === null) return CAUSE_WORDS[b.cause ?? ''] ?? b.cause ?? ''
-  return b.summary.replace(/^miss · /, '').replace(/^partial hit (up to \S+ · )/, '$1')
-}
-
 function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
   // A cold start is not a miss anything could have avoided.
   const misses = bars.filter(isFlaggedMiss)
@@ -266,7 +260,7 @@ function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
           </button>{' '}
           {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's
               minimum, a pause past every TTL) is said without alarm. */}
-          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {causeText(b)}
+          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {missText(b, CAUSE_WORDS)}
           {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
         </li>
       ))}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, pricesLookup, savedByCache } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -39,5 +39,35 @@ describe('what the cache saved', () => {
     expect(lookup('claude-sonnet-4-6')).toBe(sonnet)
     expect(lookup('claude-sonnet-4-6-latest')).toBeNull()
     expect(lookup('gpt-5')).toBeNull()
+  })
+})
+
+describe('the list of misses and the table of losses', () => {
+  it('a table of losses lists only causes that lost something: a pause past every TTL, a compaction, a cold start are no loss', () => {
+    const byCause = [
+      { kind: 'changed_block', passes: 1, tokens: 1_234, usd: 0.0043 },
+      { kind: 'ttl_expired', passes: 1, tokens: 0, usd: 0 },
+      { kind: 'compaction', passes: 1, tokens: 0, usd: 0 },
+      { kind: 'cold', passes: 1, tokens: 0, usd: 0 },
+      { kind: 'not_visible', passes: 1, tokens: 76_753, usd: null },
+    ]
+    expect(lostByCause(byCause).map((c) => c.kind)).toEqual(['changed_block', 'not_visible'])
+  })
+
+  it("an imported session's first request after a compaction is not flagged as a miss, as the app's own is not", () => {
+    expect(isFlaggedMiss({ outcome: 'partial', cause: 'compaction' })).toBe(false)
+    expect(isFlaggedMiss({ outcome: 'miss', cause: 'model_changed' })).toBe(true)
+  })
+
+  it('a partial hit says what was read and what stopped the read; the outcome the chip says is not said twice', () => {
+    const words = { ttl_expired: 'the cache expired during a pause' }
+    expect(missText({ cause: 'changed_block', summary: 'partial hit up to system[0] · system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user' }, words)).toBe(
+      'read up to system[0] · stopped by: system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user',
+    )
+    expect(missText({ cause: 'ttl_expired', summary: 'miss · TTL expired: idle 7 m > 5 m' }, words)).toBe('TTL expired: idle 7 m > 5 m')
+    expect(missText({ cause: 'model_changed', summary: 'Miss: 32,459 tokens written again · model switch (claude-opus-4-6 → claude-haiku-4-5-20251001): the cache is per model' }, words)).toBe(
+      '32,459 tokens written again · model switch (claude-opus-4-6 → claude-haiku-4-5-20251001): the cache is per model',
+    )
+    expect(missText({ cause: 'ttl_expired', summary: null }, words)).toBe('the cache expired during a pause')
   })
 })

@@ -45,13 +45,36 @@ export interface Timeline {
 
 /**
  * Causes that are not a miss anything could have avoided, flagged nowhere as one: the new tail alone paid, a cold
- * start, and a request that got no response (it never reached a cache).
+ * start, a request that got no response (it never reached a cache), and an imported session's first request after a
+ * compaction (it sends a new, shorter history by design; the app's own such pass has the cause `none`).
  */
-const NOT_A_MISS: ReadonlySet<string> = new Set(['none', 'cold', 'no_response'])
+const NOT_A_MISS: ReadonlySet<string> = new Set(['none', 'cold', 'no_response', 'compaction'])
 export const isAvoidableCause = (cause: string | null): boolean => !NOT_A_MISS.has(cause ?? '')
 
 /** Whether a pass is flagged as a miss or a partial hit, with its cause. */
 export const isFlaggedMiss = (b: Pick<Bar, 'outcome' | 'cause'>): boolean => (b.outcome === 'miss' || b.outcome === 'partial') && isAvoidableCause(b.cause)
+
+/**
+ * The rows of "Lost to misses, by cause": the causes that lost something. A cause whose passes lost nothing (a pause
+ * longer than every TTL, a prefix below the model's minimum: the best possible was no more than what was read) is
+ * said in the list of misses, without alarm, but it is no line of a table of losses.
+ */
+export function lostByCause<T extends { kind: string; tokens: number; usd: number | null }>(byCause: ReadonlyArray<T>): T[] {
+  return byCause.filter((c) => isAvoidableCause(c.kind) && (c.tokens > 0 || (c.usd ?? 0) > 0))
+}
+
+/**
+ * A miss's line in the list, after its outcome chip: the pass's summary without the outcome the chip already says.
+ * The engine's `partial hit up to system[0] · system[1] · …` reads as two block paths in a row; the line says what
+ * was read and what stopped the read (`read up to system[0] · stopped by: system[1] · project instructions · …`).
+ * An imported pass's `Miss: 32,459 tokens written again · …` drops its first word.
+ */
+export function missText(b: Pick<Bar, 'summary' | 'cause'>, words: Readonly<Record<string, string>>): string {
+  if (b.summary === null) return words[b.cause ?? ''] ?? b.cause?.replace(/_/g, ' ') ?? ''
+  const partial = /^partial hit up to (\S+) · ([\s\S]*)$/.exec(b.summary)
+  if (partial) return `read up to ${partial[1]} · stopped by: ${partial[2]}`
+  return b.summary.replace(/^(miss|full hit) · /, '').replace(/^(Miss|Partial): /, '')
+}
 
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
 export const DEFAULT_TTL_MS = 5 * 60_000
