@@ -63,6 +63,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
   }, [timeline, models])
   const summary = data.summary
   const focused = timeline.bars.find((b) => b.passId === focusedPassId) ?? null
+  const lost = useMemo(() => lostByCause(timeline.bars), [timeline])
 
   if (!summary) {
     return (
@@ -81,7 +82,6 @@ export function CacheView({ sessionId }: { sessionId: string }) {
     )
   }
   const t = summary.totals
-  const lost = lostByCause(summary.byCause)
   const paid = data.passes.reduce((s, p) => s + (p.costUsd ?? 0), 0)
   // Keep-warm pre-warms are requests of the session, paid and drawn, but not passes of the conversation: the totals
   // and the share count the conversation alone (src-main/node/cache/summary.ts), so each figure says which it counts.

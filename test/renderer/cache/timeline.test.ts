@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, isFlaggedMiss, type Bar, lostByCause, missText, pricesLookup, savedByCache } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -43,15 +43,22 @@ describe('what the cache saved', () => {
 })
 
 describe('the list of misses and the table of losses', () => {
-  it('a table of losses lists only causes that lost something: a pause past every TTL, a compaction, a cold start are no loss', () => {
-    const byCause = [
-      { kind: 'changed_block', passes: 1, tokens: 1_234, usd: 0.0043 },
-      { kind: 'ttl_expired', passes: 1, tokens: 0, usd: 0 },
-      { kind: 'compaction', passes: 1, tokens: 0, usd: 0 },
-      { kind: 'cold', passes: 1, tokens: 0, usd: 0 },
-      { kind: 'not_visible', passes: 1, tokens: 76_753, usd: null },
+  it('a table of losses counts only the passes that lost something: a pause past every TTL, a compaction, a cold start are no loss', () => {
+    const bar = (passId: string, cause: string, missTokens: number, missUsd: number | null) => ({ passId, kind: 'main', cause, missTokens, missUsd }) as unknown as Bar
+    const bars = [
+      bar('a', 'cold', 0, 0),
+      bar('b', 'changed_block', 1_234, 0.0043),
+      bar('c', 'ttl_expired', 0, 0),
+      bar('d', 'ttl_expired', 82_858, 0.4764),
+      bar('e', 'compaction', 0, 0),
+      bar('f', 'not_visible', 76_753, null),
+      bar('g', 'none', 0, 0),
     ]
-    expect(lostByCause(byCause).map((c) => c.kind)).toEqual(['changed_block', 'not_visible'])
+    expect(lostByCause(bars)).toEqual([
+      { kind: 'ttl_expired', passes: 1, tokens: 82_858, usd: 0.4764 },
+      { kind: 'not_visible', passes: 1, tokens: 76_753, usd: null },
+      { kind: 'changed_block', passes: 1, tokens: 1_234, usd: 0.0043 },
+    ])
   })
 
   it("an imported session's first request after a compaction is not flagged as a miss, as the app's own is not", () => {

@@ -55,12 +55,20 @@ export const isAvoidableCause = (cause: string | null): boolean => !NOT_A_MISS.h
 export const isFlaggedMiss = (b: Pick<Bar, 'outcome' | 'cause'>): boolean => (b.outcome === 'miss' || b.outcome === 'partial') && isAvoidableCause(b.cause)
 
 /**
- * The rows of "Lost to misses, by cause": the causes that lost something. A cause whose passes lost nothing (a pause
- * longer than every TTL, a prefix below the model's minimum: the best possible was no more than what was read) is
- * said in the list of misses, without alarm, but it is no line of a table of losses.
+ * The rows of "Lost to misses, by cause", from the passes: for each cause, the passes that lost something to it and
+ * what they lost, most tokens first. A pass that lost nothing (a pause longer than every TTL, a prefix below the
+ * model's minimum: the best possible was no more than what was read) is said in the list of misses, without alarm,
+ * but it is no line, nor a count, of a table of losses. Pre-warms are not passes of the conversation.
  */
-export function lostByCause<T extends { kind: string; tokens: number; usd: number | null }>(byCause: ReadonlyArray<T>): T[] {
-  return byCause.filter((c) => isAvoidableCause(c.kind) && (c.tokens > 0 || (c.usd ?? 0) > 0))
+export function lostByCause(bars: ReadonlyArray<Bar>): Array<{ kind: string; passes: number; tokens: number; usd: number | null }> {
+  const rows = new Map<string, { kind: string; passes: number; tokens: number; usd: number | null }>()
+  for (const b of bars) {
+    if (b.kind === 'keep_warm' || !isAvoidableCause(b.cause) || !(b.missTokens > 0 || (b.missUsd ?? 0) > 0)) continue
+    const kind = b.cause ?? 'unexplained'
+    const row = rows.get(kind) ?? { kind, passes: 0, tokens: 0, usd: 0 }
+    rows.set(kind, { kind, passes: row.passes + 1, tokens: row.tokens + b.missTokens, usd: row.usd === null || b.missUsd === null ? null : row.usd + b.missUsd })
+  }
+  return [...rows.values()].sort((a, b) => b.tokens - a.tokens)
 }
 
 /**
