@@ -15,7 +15,7 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache, type Bar } from './model/timeline'
+import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache, savedHint, type Bar } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import './cache.css'
 
@@ -113,7 +113,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
         <>
           <div className="cache-totals" data-testid="cache-totals">
             <Figure label="Paid" value={usd(paid)} hint={warm ? `every pass of the session, output included, and ${warmCount}: ${usd(warm.usd)}` : 'every pass of the session, output included'} />
-            <Figure label="Saved by the cache" value={usd(saved)} hint="against sending every input token at the full price" />
+            <Figure label="Saved by the cache" value={usd(saved)} hint={savedHint(saved)} />
             <Figure label="Lost to misses" value={usd(t.missUsd)} hint={`${tok(t.missTokens)} tokens paid for that could have been read`} tone={t.missUsd && t.missUsd > 0 ? 'bad' : ''} />
             <div className="cache-figure wide">
               <span className="cache-figure-label">Cached share of input</span>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, isFlaggedMiss, type Bar, lostByCause, missText, pricesLookup, savedByCache } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, isFlaggedMiss, type Bar, lostByCause, missText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -32,6 +32,14 @@ describe('what the cache saved', () => {
     const bars = buildTimeline([dated], null, []).bars
     // 5,000 read at 0.3 instead of 3, 200 written at 3.75 instead of 3, per million.
     expect(savedByCache(bars, pricesLookup(models))).toBeCloseTo((5_000 * 2.7 - 200 * 0.75) / 1_000_000, 12)
+  })
+
+  it('below zero (the first pass wrote and nothing has read it yet), the figure says why rather than reading as a fault', () => {
+    const first = buildTimeline([{ ...pass('a', 1, 0, true), usage: { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 2_600 } } as PassSummaryView], null, []).bars
+    const saved = savedByCache(first, pricesLookup(models))!
+    expect(saved).toBeLessThan(0)
+    expect(savedHint(saved)).toMatch(/^so far the cache cost more than it saved: writing costs 1\.25×/)
+    expect(savedHint(0.05)).toBe('against sending every input token at the full price')
   })
 
   it('says nothing (null) for a model the table does not know, nor for a date that is not one', () => {

@@ -193,3 +193,13 @@ export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) 
   }
   return saved
 }
+
+/**
+ * What "Saved by the cache" says under its figure. Early in a session the figure is below zero — the first pass
+ * writes the prefix at 1.25× the input price and nothing has read it yet — and a bare "−$0.0020 saved" reads as a
+ * fault: the line then says why, and what pays it back.
+ */
+export function savedHint(saved: number | null): string {
+  if (saved !== null && saved < 0) return 'so far the cache cost more than it saved: writing costs 1.25× the input price (2× for 1 hour), and each later pass reads it back at 0.1×'
+  return 'against sending every input token at the full price'
+}
