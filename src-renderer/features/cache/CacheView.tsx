@@ -17,6 +17,7 @@ import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
 import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache, savedHint, type Bar } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
+import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
@@ -236,10 +237,11 @@ function FocusedPass({ bar }: { bar: Bar }) {
   return (
     <p className="cache-focused" data-testid="cache-focused">
       <strong>
-        Pass {bar.seq} · {bar.kind}
+        Pass {bar.seq} · {bar.kind === 'keep_warm' ? 'keep-warm pre-warm' : bar.kind}
       </strong>{' '}
       · read {tok(bar.read)} · written {tok(bar.write)} · paid in full {tok(bar.uncached)} · output {tok(bar.output)} · {usd(bar.costUsd)}
-      {bar.summary && <> · {bar.summary}</>}{' '}
+      {/* A pre-warm is compared with nothing: the engine's "only the new tail paid" would read as a pass of the conversation. */}
+      {bar.kind === 'keep_warm' ? <> · {KEEP_WARM_CAUSE}</> : bar.summary && <> · {bar.summary}</>}{' '}
       <button type="button" onClick={() => openInInspector(bar.passId)}>
         Open in the inspector
       </button>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { attributionCause, missLine, NOT_ATTRIBUTED, passOutcome } from '../../../src-renderer/features/inspector/model/outcome'
+import { attributionCause, KEEP_WARM_CAUSE, missLine, NOT_ATTRIBUTED, passOutcome } from '../../../src-renderer/features/inspector/model/outcome'
 import { curlCommand, requestFileName } from '../../../src-renderer/features/inspector/model/export'
 import { execFileSync } from 'node:child_process'
 
@@ -77,5 +77,14 @@ describe('missLine', () => {
     expect(missLine({ source: 'transcript', outcome: 'miss', cause: { kind: 'model_switch', label: 'x' } })).toBeNull()
     expect(missLine(null)).toBeNull()
     expect(missLine({ miss: { tokens: 40, usd: null } })).toBe('40 tokens paid for that could have been read')
+  })
+})
+
+describe('a keep-warm pre-warm', () => {
+  it('says why it was sent, not the cause of a pass of the conversation', () => {
+    const attribution = { version: 1, outcome: 'full', keepWarm: true, cause: { kind: 'none', label: 'only the new tail paid' }, summary: 'full hit · only the new tail paid' }
+    const outcome = passOutcome(pass(usage(3843, 47, 18), attribution), pass(usage(3781, 62)))
+    expect(outcome).toEqual({ kind: 'hit', label: 'warm', cause: KEEP_WARM_CAUSE })
+    expect(outcome.cause).toMatch(/^a cache pre-warm sent during the pause/)
   })
 })

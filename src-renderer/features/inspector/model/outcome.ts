@@ -44,7 +44,14 @@ export function passOutcome(pass: PassLike, previous: PassLike | null): PassOutc
   return outcome
 }
 
+/**
+ * Why a keep-warm pre-warm was sent, in words: the engine compares it with nothing, so its own cause ("only the new
+ * tail paid") would read as if it were a pass of the conversation.
+ */
+export const KEEP_WARM_CAUSE = 'a cache pre-warm sent during the pause: it read the conversation so far again, so the next pass finds it still cached'
+
 function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
+  if (isRecord(pass.attribution) && pass.attribution.keepWarm === true && pass.status === 'done') return { kind: 'hit', label: 'warm', cause: KEEP_WARM_CAUSE }
   const cause = attributionCause(pass.attribution)
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
   if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }
