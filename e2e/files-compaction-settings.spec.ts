@@ -174,12 +174,17 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     expect(pricedUsd).toBeCloseTo(billedUsd - (cachedBefore * prices.cacheReadPerMTok) / 1_000_000, 12)
     await app.locator(`.insp-row[data-pass-id="${firstAfter.id}"]`).click()
     await expect(app.getByTestId('pass-line')).toContainText('applied now')
+    // What the miss lost, said on the pass as the Cache view says it for the same pass.
+    await expect(app.getByTestId('pass-lost')).toContainText(/^ · lost \$0\.\d{4}: [\d,]+ tokens paid for that could have been read$/)
+    const lost = /lost (\$0\.\d{4})/.exec((await app.getByTestId('pass-lost').textContent())!)![1]!
     await shots(app, 'chat-inspector-after-edit', true)
 
     await view(app, 'Cache')
     await expect(app.getByTestId('cache-timeline')).toBeVisible()
     await expect(app.locator('[data-testid="cache-marker"][data-kind="file_edit"]')).toHaveCount(1)
     await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText('CLAUDE.md')
+    await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText(`lost ${lost}`)
+    await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText(/^pass 3 partial read up to system\[0\] · stopped by: system\[1\]/)
     // The keyboard chooses a pass as a click on its bar does, and the choice is read out.
     await app.getByRole('group', { name: /^Cache timeline of \d+ passes/ }).focus()
     await app.keyboard.press('Home')

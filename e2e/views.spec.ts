@@ -291,6 +291,19 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
     expect(await lineCount('.insp-bp-chip')).toBe(1)
     expect(await lineCount('.insp-toolbar > button')).toBe(1)
     await expect(inspector.getByRole('button', { name: 'Copy JSON' })).toBeVisible()
+    // The context map's legend: each source on one line, its name whole, not squeezed beside the total.
+    const legend = inspector.locator('.insp-map-item')
+    await expect(legend.first()).toBeVisible()
+    const items = await legend.evaluateAll((els) =>
+      els.map((el) => {
+        const label = el.querySelector('.insp-map-label')!
+        return { text: el.textContent, height: el.getBoundingClientRect().height, cut: label.scrollWidth > label.clientWidth }
+      }),
+    )
+    for (const item of items) {
+      expect(item.cut, `${item.text} is cut`).toBe(false)
+      expect(item.height, `${item.text} takes more than one line`).toBeLessThanOrEqual(17)
+    }
     await page.screenshot({ path: `${SHOTS}/views-inspector-request-1000x700.png` })
     const editor = (await inspector.locator('.insp-request .monaco-editor').boundingBox())!
     expect(editor.height).toBeGreaterThan(120)

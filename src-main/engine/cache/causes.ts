@@ -1,7 +1,7 @@
 /**
  * Why a pass read less than the best possible hit, as a tagged union with a line of text for each case. The text
  * names the first changed block and what produced it ("system[1] · project instructions · AGENTS.md changed, applied
- * now by the user at 14:02"), or the rule that stopped the read ("TTL expired: idle 6 m 10 s > 5 m").
+ * now by the user at 14:02"), or the rule that stopped the read ("cache expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)").
  */
 import type { SnapshotOrigin } from '../prompt/snapshot'
 import type { SectionPrint } from './context'
@@ -142,6 +142,7 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
   }
 }
 
+/** Said for someone who does not know the cache's rules: what expired and why, the rule's name (TTL) in brackets. */
 export function ttlLabel(idleMs: number, ttlMs: number): string {
-  return `TTL expired: idle ${formatDuration(idleMs)} > ${formatDuration(ttlMs)}`
+  return `cache expired: idle ${formatDuration(idleMs)}, longer than the ${formatDuration(ttlMs)} an entry is kept (TTL)`
 }

@@ -64,7 +64,7 @@ export function findCause(input: CauseInput): MissCause {
     }
     case 'idle_beyond_ttl': {
       const idle = limit.idleMs ?? 0
-      return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `${ttlLabel(idle, LONGEST_TTL_MS)}, longer than any TTL` }
+      return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `cache expired: idle ${formatDuration(idle)}, longer than any entry is kept (${formatDuration(LONGEST_TTL_MS)} at most), so no cache could bridge it` }
     }
     case 'below_minimum': {
       if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)

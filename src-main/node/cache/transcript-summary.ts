@@ -76,7 +76,9 @@ export function transcriptCacheSummary(sessionId: string, passes: ReadonlyArray<
     // Lost only where the transcript sees a miss: a hit read everything the previous request cached, and the few
     // tokens the usage-only limit adds above it (the previous request's uncached tail) are not a miss anyone can fix.
     // A compaction's first request is at its limit (it sends a new, shorter history by design): nothing was lost there.
-    const missed = kind !== 'none' && kind !== 'cold' && kind !== 'compaction'
+    // Nor after a pause longer than every TTL: no cache bridges it, the best possible hit is zero there (usageLimits),
+    // and "lost" is what lies between the read and the best possible, as in the app's own sessions.
+    const missed = kind !== 'none' && kind !== 'cold' && kind !== 'compaction' && limit.reason !== 'idle_beyond_ttl'
     // What the miss re-billed, as the transcript counts it (what the previous request left cached, less what this one
     // read), so the pass's own line and the totals say the same number.
     const dropped = attribution?.transcript?.outcome?.droppedTokens ?? limit.shortfall

@@ -7,7 +7,7 @@
  * It has no `version` field on purpose: the cache engine's attributions have `version: 1`, and these are not
  * theirs (no request bytes, so no first changed block).
  */
-import type { RequestAttribution } from '../../engine/transcripts/attribution'
+import { CACHE_TTL_1H_MS, type RequestAttribution } from '../../engine/transcripts/attribution'
 
 export interface TranscriptPassAttribution {
   readonly source: 'transcript'
@@ -55,7 +55,11 @@ export function passAttribution(a: RequestAttribution, previousModel: string | n
           label = `model switch${previousModel !== null ? ` (${previousModel} → ${a.model})` : ''}: the cache is per model`
           break
         case 'idle_gap':
-          label = `idle gap of ${a.sincePreviousMs === null ? 'unknown length' : minutes(a.sincePreviousMs)}, longer than the cache TTL`
+          // Past the longest TTL no cache could have bridged the pause: said so, as the summary counts nothing lost.
+          label =
+            a.sincePreviousMs !== null && a.sincePreviousMs > CACHE_TTL_1H_MS
+              ? `idle gap of ${minutes(a.sincePreviousMs)}, longer than any cache lifetime (1 h at most): nothing could have stayed cached`
+              : `idle gap of ${a.sincePreviousMs === null ? 'unknown length' : minutes(a.sincePreviousMs)}, longer than the cache lifetime (TTL)`
           break
         case 'not_visible':
           label = 'cause not visible in a transcript (the system prompt, tools and injected reminders are not recorded)'

@@ -15,21 +15,23 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, isAvoidableCause, isFlaggedMiss, savedByCache, type Bar } from './model/timeline'
+import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache, savedHint, type Bar } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
+import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
 
+// Said for someone who does not know the cache's rules: what happened, not the rule's name.
 const CAUSE_WORDS: Readonly<Record<string, string>> = {
-  changed_block: 'a block above the breakpoint changed',
-  model_changed: 'model switched',
-  ttl_expired: 'TTL expired while idle',
-  below_minimum: 'prefix below the minimum cacheable size',
-  lookback_exceeded: 'past the 20-block lookback',
-  concurrent: 'a pass sent before the cache was written',
+  changed_block: 'an earlier part of the prompt changed (an edit, a file applied now, the tools)',
+  model_changed: 'model switched (each model has its own cache)',
+  ttl_expired: 'the cache expired during a pause (entries live 5 minutes, or 1 hour)',
+  below_minimum: "prompt too short to cache (under the model's minimum)",
+  lookback_exceeded: 'the cached part was too far back for the lookup (20 blocks)',
+  concurrent: 'sent before the pass that writes the cache had begun to answer',
   no_response: 'the request got no response (nothing read or written)',
-  no_breakpoint: 'no breakpoint covered the prefix',
+  no_breakpoint: 'no cache marker covered the prompt',
   unexplained: 'unexplained (prediction and service disagree)',
   cold: 'first pass (nothing cached yet)',
   none: 'only the new tail paid',
@@ -58,11 +60,11 @@ export function CacheView({ sessionId }: { sessionId: string }) {
   const timeline = useMemo(() => buildTimeline(data.passes, data.summary, entries), [data.passes, data.summary, entries])
   const saved = useMemo(() => {
     if (!models) return null
-    const byId = new Map(models.map((m) => [m.id, m.prices]))
-    return savedByCache(timeline.bars, (model) => byId.get(model) ?? null)
+    return savedByCache(timeline.bars, pricesLookup(models))
   }, [timeline, models])
   const summary = data.summary
   const focused = timeline.bars.find((b) => b.passId === focusedPassId) ?? null
+  const lost = useMemo(() => lostByCause(timeline.bars), [timeline])
 
   if (!summary) {
     return (
@@ -112,7 +114,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
         <>
           <div className="cache-totals" data-testid="cache-totals">
             <Figure label="Paid" value={usd(paid)} hint={warm ? `every pass of the session, output included, and ${warmCount}: ${usd(warm.usd)}` : 'every pass of the session, output included'} />
-            <Figure label="Saved by the cache" value={usd(saved)} hint="against sending every input token at the full price" />
+            <Figure label="Saved by the cache" value={usd(saved)} hint={savedHint(saved)} />
             <Figure label="Lost to misses" value={usd(t.missUsd)} hint={`${tok(t.missTokens)} tokens paid for that could have been read`} tone={t.missUsd && t.missUsd > 0 ? 'bad' : ''} />
             <div className="cache-figure wide">
               <span className="cache-figure-label">Cached share of input</span>
@@ -136,7 +138,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
             </section>
             <section className="cache-section" aria-labelledby="cache-causes">
               <h2 id="cache-causes">Lost to misses, by cause</h2>
-              {summary.byCause.filter((c) => isAvoidableCause(c.kind)).length === 0 ? (
+              {lost.length === 0 ? (
                 <p className="muted small">Nothing was lost: every pass read everything it could.</p>
               ) : (
                 <table className="cache-table">
@@ -149,16 +151,14 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                     </tr>
                   </thead>
                   <tbody>
-                    {summary.byCause
-                      .filter((c) => isAvoidableCause(c.kind))
-                      .map((c) => (
-                        <tr key={c.kind}>
-                          <td>{CAUSE_WORDS[c.kind] ?? c.kind.replace(/_/g, ' ')}</td>
-                          <td>{c.passes}</td>
-                          <td>{tok(c.tokens)}</td>
-                          <td>{usd(c.usd)}</td>
-                        </tr>
-                      ))}
+                    {lost.map((c) => (
+                      <tr key={c.kind}>
+                        <td>{CAUSE_WORDS[c.kind] ?? c.kind.replace(/_/g, ' ')}</td>
+                        <td>{c.passes}</td>
+                        <td>{tok(c.tokens)}</td>
+                        <td>{usd(c.usd)}</td>
+                      </tr>
+                    ))}
                   </tbody>
                 </table>
               )}
@@ -237,21 +237,16 @@ function FocusedPass({ bar }: { bar: Bar }) {
   return (
     <p className="cache-focused" data-testid="cache-focused">
       <strong>
-        Pass {bar.seq} · {bar.kind}
+        Pass {bar.seq} · {bar.kind === 'keep_warm' ? 'keep-warm pre-warm' : bar.kind}
       </strong>{' '}
       · read {tok(bar.read)} · written {tok(bar.write)} · paid in full {tok(bar.uncached)} · output {tok(bar.output)} · {usd(bar.costUsd)}
-      {bar.summary && <> · {bar.summary}</>}{' '}
+      {/* A pre-warm is compared with nothing: the engine's "only the new tail paid" would read as a pass of the conversation. */}
+      {bar.kind === 'keep_warm' ? <> · {KEEP_WARM_CAUSE}</> : bar.summary && <> · {bar.summary}</>}{' '}
       <button type="button" onClick={() => openInInspector(bar.passId)}>
         Open in the inspector
       </button>
     </p>
   )
-}
-
-/** The pass's summary without the outcome its chip already says ("miss · …", "partial hit up to X · …"). */
-function causeText(b: Bar): string {
-  if (b.summary === null) return CAUSE_WORDS[b.cause ?? ''] ?? b.cause ?? ''
-  return b.summary.replace(/^miss · /, '').replace(/^partial hit (up to \S+ · )/, '$1')
 }
 
 function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
@@ -267,7 +262,7 @@ function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
           </button>{' '}
           {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's
               minimum, a pause past every TTL) is said without alarm. */}
-          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {causeText(b)}
+          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {missText(b, CAUSE_WORDS)}
           {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
         </li>
       ))}

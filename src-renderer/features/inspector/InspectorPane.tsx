@@ -10,7 +10,7 @@ import { usePassesOf } from './data/passes'
 import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
 import type { UsageLike } from './model/breakpoints'
-import { passOutcome } from './model/outcome'
+import { missLine, passOutcome } from './model/outcome'
 import { DiffView } from './components/DiffView'
 import { PassesList, passesListHeight } from './components/PassesList'
 import { RequestView } from './components/RequestView'
@@ -191,9 +191,11 @@ function PassLine({ pass }: { pass: PassView }) {
     break
   }
   const outcome = passOutcome({ ...d, usage: d.usage as UsageLike | null }, previous ? { ...previous, usage: previous.usage as UsageLike | null } : null)
+  const lost = missLine(d.attribution)
   return (
-    <span className="insp-pass-line" data-testid="pass-line" title={`Pass ${d.seq} · ${d.kind} · ${d.model} · ${outcome.label}: ${outcome.cause}`}>
+    <span className="insp-pass-line" data-testid="pass-line" title={`Pass ${d.seq} · ${d.kind} · ${d.model} · ${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`}>
       Pass {d.seq} · {d.kind} · {d.model} · <span className={`insp-badge ${outcome.kind}`}>{outcome.label}</span> <span className="muted">{outcome.cause}</span>
+      {lost && <span className="insp-pass-lost" data-testid="pass-lost"> · {lost}</span>}
     </span>
   )
 }

@@ -96,7 +96,7 @@ describe('attribute: outcomes and causes', () => {
     expect(second.outcome).toBe('miss')
     expect(second.agrees).toBe(true)
     expect(second.cause).toMatchObject({ kind: 'ttl_expired', idleMs: 370_000, ttlMs: 300_000 })
-    expect(second.cause.label).toBe('TTL expired: idle 6 m 10 s > 5 m')
+    expect(second.cause.label).toBe('cache expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)')
     // Everything up to the previous tail could have been read; it was written again at 5m prices instead.
     const limit = w[1]!.cum[endOf(w[1]!, 0)]!
     expect(second.limit.tokens).toBe(limit)
@@ -144,6 +144,8 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.limit.reason).toBe('idle_beyond_ttl')
     expect(out[1]!.atLimit).toBe(true)
     expect(out[1]!.cause.kind).toBe('ttl_expired')
+    // Said for someone who does not know the cache's rules: what expired, and that nothing could have kept it.
+    expect(out[1]!.cause.label).toBe('cache expired: idle 2 h, longer than any entry is kept (1 h at most), so no cache could bridge it')
   })
 
   it('a 1h static breakpoint survives a 30-minute gap: partial hit up to the system block, the rest expired', () => {
@@ -155,7 +157,7 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.outcome).toBe('partial')
     expect(out[1]!.readPath).toBe('system[0]')
     expect(out[1]!.agrees).toBe(true)
-    expect(out[1]!.cause.label).toBe('TTL expired: idle 30 m > 5 m')
+    expect(out[1]!.cause.label).toBe('cache expired: idle 30 m, longer than the 5 m an entry is kept (TTL)')
   })
 
   it('a model switch misses everything and names both models', () => {
@@ -211,7 +213,7 @@ describe('attribute: outcomes and causes', () => {
     )
     expect(out[1]!.outcome).toBe('miss')
     expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]' })
-    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md edited at 14:02 UTC, applied now by the user; the prefix before it was not read either: TTL expired: idle 6 m 40 s > 5 m')
+    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md edited at 14:02 UTC, applied now by the user; the prefix before it was not read either: cache expired: idle 6 m 40 s, longer than the 5 m an entry is kept (TTL)')
   })
 
   it('a context edit of an earlier message is named with the extension that made it', () => {

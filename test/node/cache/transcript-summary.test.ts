@@ -35,4 +35,22 @@ describe('transcriptCacheSummary', () => {
       }
     },
   )
+
+  it('a request after a pause longer than every TTL loses nothing: no cache could have bridged it, and the best possible says so', async () => {
+    const { sessionId } = await importTranscript(store, join(SPOTTER, '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'), { now: 1 })
+    const passes = store.passes.list(sessionId).filter((p) => p.usage !== null)
+    const summary = transcriptCacheSummary(sessionId, passes)
+    const startOf = (p: (typeof passes)[number]) => p.attempts[0]?.startedAt ?? p.queuedAt
+    const afterLongPause = passes.filter((p, i) => i > 0 && startOf(p) - startOf(passes[i - 1]!) > 60 * 60_000)
+    // The session has one: a 4.2-hour absence.
+    expect(afterLongPause.length).toBeGreaterThan(0)
+    for (const p of afterLongPause) {
+      const row = summary.passes.find((r) => r.passId === p.id)!
+      expect(row.missTokens).toBe(0)
+      expect(row.missUsd).toBe(0)
+      expect(row.summary).toContain('longer than any cache lifetime')
+    }
+    // What the totals say was lost is what lies between the cached share and the best possible, never more.
+    expect(summary.totals.missTokens).toBeLessThanOrEqual(summary.totals.limitRead - summary.totals.read)
+  })
 })

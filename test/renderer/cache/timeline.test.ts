@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, isFlaggedMiss, type Bar, lostByCause, missText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -20,5 +20,69 @@ describe('the cache timeline', () => {
     const passes = [pass('a', 1, 0, true), pass('c', 2, 3 * MIN, true)]
     const summary = { passes: [row('a', 1, 'cold'), row('c', 2, 'none')] } as unknown as CacheSummaryView
     expect(buildTimeline(passes, summary, []).markers).toEqual([])
+  })
+})
+
+describe('what the cache saved', () => {
+  const sonnet = { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.3 }
+  const models = [{ id: 'claude-sonnet-4-6', prices: sonnet }]
+
+  it('prices a pass whose model is named with a date, as Claude Code names it, by the model table', () => {
+    const dated = { ...pass('a', 1, 0, true), model: 'claude-sonnet-4-6-20251001' } as PassSummaryView
+    const bars = buildTimeline([dated], null, []).bars
+    // 5,000 read at 0.3 instead of 3, 200 written at 3.75 instead of 3, per million.
+    expect(savedByCache(bars, pricesLookup(models))).toBeCloseTo((5_000 * 2.7 - 200 * 0.75) / 1_000_000, 12)
+  })
+
+  it('below zero (the first pass wrote and nothing has read it yet), the figure says why rather than reading as a fault', () => {
+    const first = buildTimeline([{ ...pass('a', 1, 0, true), usage: { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 2_600 } } as PassSummaryView], null, []).bars
+    const saved = savedByCache(first, pricesLookup(models))!
+    expect(saved).toBeLessThan(0)
+    expect(savedHint(saved)).toMatch(/^so far the cache cost more than it saved: writing costs 1\.25×/)
+    expect(savedHint(0.05)).toBe('against sending every input token at the full price')
+  })
+
+  it('says nothing (null) for a model the table does not know, nor for a date that is not one', () => {
+    const lookup = pricesLookup(models)
+    expect(lookup('claude-sonnet-4-6')).toBe(sonnet)
+    expect(lookup('claude-sonnet-4-6-latest')).toBeNull()
+    expect(lookup('gpt-5')).toBeNull()
+  })
+})
+
+describe('the list of misses and the table of losses', () => {
+  it('a table of losses counts only the passes that lost something: a pause past every TTL, a compaction, a cold start are no loss', () => {
+    const bar = (passId: string, cause: string, missTokens: number, missUsd: number | null) => ({ passId, kind: 'main', cause, missTokens, missUsd }) as unknown as Bar
+    const bars = [
+      bar('a', 'cold', 0, 0),
+      bar('b', 'changed_block', 1_234, 0.0043),
+      bar('c', 'ttl_expired', 0, 0),
+      bar('d', 'ttl_expired', 82_858, 0.4764),
+      bar('e', 'compaction', 0, 0),
+      bar('f', 'not_visible', 76_753, null),
+      bar('g', 'none', 0, 0),
+    ]
+    expect(lostByCause(bars)).toEqual([
+      { kind: 'ttl_expired', passes: 1, tokens: 82_858, usd: 0.4764 },
+      { kind: 'not_visible', passes: 1, tokens: 76_753, usd: null },
+      { kind: 'changed_block', passes: 1, tokens: 1_234, usd: 0.0043 },
+    ])
+  })
+
+  it("an imported session's first request after a compaction is not flagged as a miss, as the app's own is not", () => {
+    expect(isFlaggedMiss({ outcome: 'partial', cause: 'compaction' })).toBe(false)
+    expect(isFlaggedMiss({ outcome: 'miss', cause: 'model_changed' })).toBe(true)
+  })
+
+  it('a partial hit says what was read and what stopped the read; the outcome the chip says is not said twice', () => {
+    const words = { ttl_expired: 'the cache expired during a pause' }
+    expect(missText({ cause: 'changed_block', summary: 'partial hit up to system[0] · system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user' }, words)).toBe(
+      'read up to system[0] · stopped by: system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user',
+    )
+    expect(missText({ cause: 'ttl_expired', summary: 'miss · TTL expired: idle 7 m > 5 m' }, words)).toBe('TTL expired: idle 7 m > 5 m')
+    expect(missText({ cause: 'model_changed', summary: 'Miss: 32,459 tokens written again · model switch (claude-opus-4-6 → claude-haiku-4-5-20251001): the cache is per model' }, words)).toBe(
+      '32,459 tokens written again · model switch (claude-opus-4-6 → claude-haiku-4-5-20251001): the cache is per model',
+    )
+    expect(missText({ cause: 'ttl_expired', summary: null }, words)).toBe('the cache expired during a pause')
   })
 })

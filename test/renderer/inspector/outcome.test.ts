@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { attributionCause, NOT_ATTRIBUTED, passOutcome } from '../../../src-renderer/features/inspector/model/outcome'
+import { attributionCause, KEEP_WARM_CAUSE, missLine, NOT_ATTRIBUTED, passOutcome } from '../../../src-renderer/features/inspector/model/outcome'
 import { curlCommand, requestFileName } from '../../../src-renderer/features/inspector/model/export'
 import { execFileSync } from 'node:child_process'
 
@@ -65,5 +65,26 @@ describe('curlCommand', () => {
 
   it('names a saved file after the session and pass', () => {
     expect(requestFileName('ses_1/../x', 4)).toBe('loupe-ses_1x-pass-4.json')
+  })
+})
+
+describe('missLine', () => {
+  it("says what a pass's miss cost, in the Cache view's words for the same figure", () => {
+    expect(missLine({ version: 1, outcome: 'partial', miss: { tokens: 1234, usd: 0.0042573, actualUsd: 0.0064, bestUsd: 0.0021 } })).toBe('lost $0.0043: 1,234 tokens paid for that could have been read')
+  })
+  it('says nothing when nothing was lost, or when the attribution does not count it', () => {
+    expect(missLine({ version: 1, outcome: 'full', miss: { tokens: 0, usd: 0 } })).toBeNull()
+    expect(missLine({ source: 'transcript', outcome: 'miss', cause: { kind: 'model_switch', label: 'x' } })).toBeNull()
+    expect(missLine(null)).toBeNull()
+    expect(missLine({ miss: { tokens: 40, usd: null } })).toBe('40 tokens paid for that could have been read')
+  })
+})
+
+describe('a keep-warm pre-warm', () => {
+  it('says why it was sent, not the cause of a pass of the conversation', () => {
+    const attribution = { version: 1, outcome: 'full', keepWarm: true, cause: { kind: 'none', label: 'only the new tail paid' }, summary: 'full hit · only the new tail paid' }
+    const outcome = passOutcome(pass(usage(3843, 47, 18), attribution), pass(usage(3781, 62)))
+    expect(outcome).toEqual({ kind: 'hit', label: 'warm', cause: KEEP_WARM_CAUSE })
+    expect(outcome.cause).toMatch(/^a cache pre-warm sent during the pause/)
   })
 })

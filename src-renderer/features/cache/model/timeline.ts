@@ -45,13 +45,44 @@ export interface Timeline {
 
 /**
  * Causes that are not a miss anything could have avoided, flagged nowhere as one: the new tail alone paid, a cold
- * start, and a request that got no response (it never reached a cache).
+ * start, a request that got no response (it never reached a cache), and an imported session's first request after a
+ * compaction (it sends a new, shorter history by design; the app's own such pass has the cause `none`).
  */
-const NOT_A_MISS: ReadonlySet<string> = new Set(['none', 'cold', 'no_response'])
+const NOT_A_MISS: ReadonlySet<string> = new Set(['none', 'cold', 'no_response', 'compaction'])
 export const isAvoidableCause = (cause: string | null): boolean => !NOT_A_MISS.has(cause ?? '')
 
 /** Whether a pass is flagged as a miss or a partial hit, with its cause. */
 export const isFlaggedMiss = (b: Pick<Bar, 'outcome' | 'cause'>): boolean => (b.outcome === 'miss' || b.outcome === 'partial') && isAvoidableCause(b.cause)
+
+/**
+ * The rows of "Lost to misses, by cause", from the passes: for each cause, the passes that lost something to it and
+ * what they lost, most tokens first. A pass that lost nothing (a pause longer than every TTL, a prefix below the
+ * model's minimum: the best possible was no more than what was read) is said in the list of misses, without alarm,
+ * but it is no line, nor a count, of a table of losses. Pre-warms are not passes of the conversation.
+ */
+export function lostByCause(bars: ReadonlyArray<Bar>): Array<{ kind: string; passes: number; tokens: number; usd: number | null }> {
+  const rows = new Map<string, { kind: string; passes: number; tokens: number; usd: number | null }>()
+  for (const b of bars) {
+    if (b.kind === 'keep_warm' || !isAvoidableCause(b.cause) || !(b.missTokens > 0 || (b.missUsd ?? 0) > 0)) continue
+    const kind = b.cause ?? 'unexplained'
+    const row = rows.get(kind) ?? { kind, passes: 0, tokens: 0, usd: 0 }
+    rows.set(kind, { kind, passes: row.passes + 1, tokens: row.tokens + b.missTokens, usd: row.usd === null || b.missUsd === null ? null : row.usd + b.missUsd })
+  }
+  return [...rows.values()].sort((a, b) => b.tokens - a.tokens)
+}
+
+/**
+ * A miss's line in the list, after its outcome chip: the pass's summary without the outcome the chip already says.
+ * The engine's `partial hit up to system[0] · system[1] · …` reads as two block paths in a row; the line says what
+ * was read and what stopped the read (`read up to system[0] · stopped by: system[1] · project instructions · …`).
+ * An imported pass's `Miss: 32,459 tokens written again · …` drops its first word.
+ */
+export function missText(b: Pick<Bar, 'summary' | 'cause'>, words: Readonly<Record<string, string>>): string {
+  if (b.summary === null) return words[b.cause ?? ''] ?? b.cause?.replace(/_/g, ' ') ?? ''
+  const partial = /^partial hit up to (\S+) · ([\s\S]*)$/.exec(b.summary)
+  if (partial) return `read up to ${partial[1]} · stopped by: ${partial[2]}`
+  return b.summary.replace(/^(miss|full hit) · /, '').replace(/^(Miss|Partial): /, '')
+}
 
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
 export const DEFAULT_TTL_MS = 5 * 60_000
@@ -133,8 +164,25 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
   }
 }
 
+type Prices = { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number }
+
+/**
+ * A model's prices from the settings' model table, by its id as a pass names it: the table's id, or that id with a
+ * date after it (`claude-haiku-4-5-20251001`, as Claude Code's transcripts name their models) — the rule the main
+ * process prices passes with (findModel, src-main/node/model/models.ts), so every figure of the view has the prices.
+ */
+export function pricesLookup<P>(models: ReadonlyArray<{ id: string; prices: P }>): (model: string) => P | null {
+  const byId = new Map(models.map((m) => [m.id, m.prices]))
+  return (model) => {
+    const exact = byId.get(model)
+    if (exact) return exact
+    const dated = /^(.+)-(\d{8})$/.exec(model)
+    return (dated && byId.get(dated[1]!)) ?? null
+  }
+}
+
 /** Dollars the cache saved against sending every input token at the full price, per model's prices. */
-export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) => { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number } | null): number | null {
+export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) => Prices | null): number | null {
   let saved = 0
   for (const b of bars) {
     const p = priceOf(b.model)
@@ -144,4 +192,14 @@ export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) 
     saved += (b.read * (p.input - p.cacheRead) - write5m * (p.cacheWrite5m - p.input) - b.write1h * (p.cacheWrite1h - p.input)) / 1_000_000
   }
   return saved
+}
+
+/**
+ * What "Saved by the cache" says under its figure. Early in a session the figure is below zero — the first pass
+ * writes the prefix at 1.25× the input price and nothing has read it yet — and a bare "−$0.0020 saved" reads as a
+ * fault: the line then says why, and what pays it back.
+ */
+export function savedHint(saved: number | null): string {
+  if (saved !== null && saved < 0) return 'so far the cache cost more than it saved: writing costs 1.25× the input price (2× for 1 hour), and each later pass reads it back at 0.1×'
+  return 'against sending every input token at the full price'
 }

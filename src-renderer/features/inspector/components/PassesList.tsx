@@ -9,7 +9,7 @@ import { sessionLabels } from '../../../state/sessions'
 import type { UsageLike } from '../model/breakpoints'
 import { clock, grouped, latencyPair, ms, shortModel, usd } from '../../../ui/format'
 import { liveChars, type LivePass } from '../model/live'
-import { passOutcome, type PassOutcome } from '../model/outcome'
+import { missLine, passOutcome, type PassOutcome } from '../model/outcome'
 import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
 // Passes imported from a transcript or captured by the proxy say so (features/transcripts).
@@ -140,6 +140,7 @@ interface RowProps {
 }
 
 const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLabel, index, onSelect }: RowProps) {
+  const lost = missLine(pass.attribution)
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
   const failedAttempts = pass.attempts.filter((a) => a.error !== null).length
@@ -177,7 +178,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
       <span className={failedAttempts > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={`${pass.attempts.length} attempt(s), ${failedAttempts} failed`}>
         {pass.attempts.length}
       </span>
-      <span className={`insp-badge ${outcome.kind}`} title={`${outcome.label}: ${outcome.cause}`}>
+      <span className={`insp-badge ${outcome.kind}`} title={`${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`}>
         {outcome.label}
       </span>
     </div>

@@ -8,6 +8,8 @@
  * attribution has an outcome of its own (it knows the best possible hit), that outcome wins.
  */
 import { readAttribution } from './attribution'
+import { grouped, usd } from '../../../ui/format'
+import { isRecord } from './blocks'
 import type { UsageLike } from './breakpoints'
 
 export type OutcomeKind = 'first' | 'hit' | 'partial' | 'miss' | 'not_cached' | 'failed' | 'cancelled' | 'running'
@@ -42,7 +44,14 @@ export function passOutcome(pass: PassLike, previous: PassLike | null): PassOutc
   return outcome
 }
 
+/**
+ * Why a keep-warm pre-warm was sent, in words: the engine compares it with nothing, so its own cause ("only the new
+ * tail paid") would read as if it were a pass of the conversation.
+ */
+export const KEEP_WARM_CAUSE = 'a cache pre-warm sent during the pause: it read the conversation so far again, so the next pass finds it still cached'
+
 function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
+  if (isRecord(pass.attribution) && pass.attribution.keepWarm === true && pass.status === 'done') return { kind: 'hit', label: 'warm', cause: KEEP_WARM_CAUSE }
   const cause = attributionCause(pass.attribution)
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
   if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }
@@ -64,4 +73,18 @@ function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   if (read >= expected && read > 0) return { kind: 'hit', label: 'hit', cause: cause ?? 'read everything the previous pass left cached' }
   if (read > 0) return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
   return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
+}
+
+/**
+ * What a pass's miss cost, in the words the Cache view uses for the same figure ("lost $0.0043: 1,234 tokens paid for
+ * that could have been read"), so the pass and the session's totals can be read against each other. Null when the
+ * pass lost nothing, or when its attribution does not count it (an imported pass: the Cache view prices those).
+ */
+export function missLine(attribution: unknown): string | null {
+  if (!isRecord(attribution) || !isRecord(attribution.miss)) return null
+  const tokens = attribution.miss.tokens
+  const dollars = attribution.miss.usd
+  if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens <= 0) return null
+  const cost = typeof dollars === 'number' && Number.isFinite(dollars) ? `lost ${usd(dollars)}: ` : ''
+  return `${cost}${grouped(tokens)} tokens paid for that could have been read`
 }
