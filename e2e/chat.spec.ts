@@ -455,23 +455,24 @@ apiTest("chat: with an API key the header names the session's own model, and aft
   try {
     await openApp(page, host.url)
     await openProjectWithSession(page, dir)
-    const model = page.locator('.chat-head .model-name')
+    const model = page.getByLabel('Model')
     // A session started with the app's model says its name.
-    await expect(model).toHaveText('Claude Sonnet 4.6')
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    await expect(model.locator('option:checked')).toHaveText('Claude Sonnet 4.6')
 
     // New sessions start with the model chosen in Settings; the app's own (the top bar's) stays.
     await rpc(host, 'settings.set', { app: { model: 'claude-opus-4-6' } })
     await page.getByLabel('Message').fill('a draft, so + New session makes another session')
     await page.getByRole('button', { name: '+ New session' }).click()
     await expect(page.locator('.sessions button.session')).toHaveCount(2)
-    await expect(model).toHaveText('claude-opus-4-6')
-    await expect(model).toHaveAttribute('title', 'claude-opus-4-6')
+    await expect(model).toHaveValue('claude-opus-4-6')
+    await expect(model).toHaveAttribute('title', "This session's model: claude-opus-4-6")
     await page.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-head-session-model.png' })
     // The first session still names its own.
     await page.locator('.sessions button.session').nth(1).click()
-    await expect(model).toHaveText('Claude Sonnet 4.6')
+    await expect(model).toHaveValue('claude-sonnet-4-6')
     await page.locator('.sessions button.session').nth(0).click()
-    await expect(model).toHaveText('claude-opus-4-6')
+    await expect(model).toHaveValue('claude-opus-4-6')
 
     // Nothing answers: the turn fails and offers Retry. Retry leaves the keyboard in the message box.
     const composer = page.getByLabel('Message')
@@ -483,6 +484,54 @@ apiTest("chat: with an API key the header names the session's own model, and aft
     await expect(composer).toBeFocused()
     await expect(retry).toBeVisible({ timeout: 30_000 })
     await expect(composer).toBeFocused()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("chat: switching a session's model shows what it costs first, and the next pass uses it", async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const model = app.getByLabel('Model')
+    const composer = app.getByLabel('Message')
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+
+    // Before the first pass nothing is cached: the switch is made at once, and said in the conversation.
+    await model.selectOption('claude-haiku-4-5')
+    await expect(app.locator('.note').filter({ hasText: 'Model: claude-haiku-4-5' })).toHaveCount(1)
+    await expect(model).toHaveValue('claude-haiku-4-5')
+    await model.selectOption('claude-sonnet-4-6')
+    await expect(app.locator('.note').filter({ hasText: 'Model: claude-sonnet-4-6' })).toHaveCount(1)
+
+    let ended = appEvent(app, 'turn.ended')
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await ended
+
+    // Now the cache holds the conversation for this model (over Sonnet's 1,024-token minimum): the price comes
+    // first, and "Keep" keeps it.
+    await model.selectOption('claude-opus-4-6')
+    const ask = app.getByRole('group', { name: 'Switch the model' })
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 4\.6 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass\.$/)
+    await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-price.png' })
+    await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
+    await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+
+    await model.selectOption('claude-opus-4-6')
+    await ask.getByRole('button', { name: 'Switch' }).click()
+    await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-opus-4-6')
+    await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-4-6' })).toHaveCount(1)
+
+    // The next pass is the new model's, and the inspector names the switch as its miss's cause.
+    ended = appEvent(app, 'turn.ended')
+    await composer.fill('list the files')
+    await composer.press('Enter')
+    await ended
+    const rows = app.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows.last()).toContainText('opus-4-6')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

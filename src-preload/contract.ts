@@ -544,6 +544,11 @@ export const requests = {
     z.object({ mode: PermissionModeSchema }),
     'Switches the permission mode (plan, build, auto); recorded as an entry.',
   ),
+  'session.setModel': request(
+    z.object({ sessionId: Id, model: z.string().min(1).max(200) }).strict(),
+    z.object({ model: z.string() }),
+    "Switches the model the session's next passes use (one of settings.get's models); recorded as an entry. The cache is per model, so the next pass writes its whole prompt afresh: cache.priceEdit with `{kind: 'model'}` prices that first. `busy` while a turn runs.",
+  ),
   'session.rules': request(z.object({ sessionId: Id }).strict(), AllowRulesSchema, 'The "always allow" rules granted in a session, oldest first.'),
   'session.revokeRule': request(
     z.object({ sessionId: Id, rule: PermissionRuleInput }).strict(),

@@ -58,6 +58,8 @@ interface ChatState {
   toolStarted(sessionId: string, toolUseId: string): void
   toolFinished(sessionId: string, toolUseId: string): void
   modeChanged(sessionId: string, mode: PermissionModeName): void
+  /** The session's model was switched (decision 0021). */
+  modelChanged(sessionId: string, model: string): void
   failed(sessionId: string, message: string): void
   /**
    * The connection to the host was lost while the session's turn ran: it is no longer shown as running (nothing of it
@@ -113,7 +115,9 @@ export const useChatStore = create<ChatState>()((set) => {
         // Once the assistant's entry is stored, what streamed for it is shown from the entry instead.
         const streaming = fresh.some((e) => e.kind === 'assistant_message') ? [] : s.streaming
         const mode = (fresh.filter((e) => e.kind === 'mode_switched').at(-1)?.mode as PermissionModeName | undefined) ?? s.mode
-        return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode }
+        // A model switched in another window arrives as its entry.
+        const model = (fresh.filter((e) => e.kind === 'model_switched').at(-1)?.model as string | undefined) ?? s.model
+        return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode, model }
       }),
     streamed: (sessionId, events) =>
       update(sessionId, (s) => {
@@ -149,6 +153,7 @@ export const useChatStore = create<ChatState>()((set) => {
     toolStarted: (sessionId, id) => update(sessionId, (s) => ({ runningTools: [...s.runningTools, id], listedActivity: stillRunning(s) })),
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
+    modelChanged: (sessionId, model) => update(sessionId, () => ({ model })),
     failed: (sessionId, message) => update(sessionId, () => ({ error: message })),
     connectionLost: (sessionId, message) => update(sessionId, (s) => ({ running: false, approvals: [], runningTools: [], listedActivity: null, error: s.loaded ? message : s.error })),
     activityListed: (activities) =>

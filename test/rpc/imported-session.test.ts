@@ -94,6 +94,7 @@ describe('a session imported from a transcript', () => {
     expect(sent).toEqual({ ok: false, error: { code: 'unsupported', message: expect.stringContaining('imported from a Claude Code transcript and is read-only') } })
     expect(await app.dispatch('run.retry', { sessionId })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     expect(await app.dispatch('session.setMode', { sessionId, mode: before.mode === 'plan' ? 'auto' : 'plan' })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    expect(await app.dispatch('session.setModel', { sessionId, model: 'claude-haiku-4-5' })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     // Nor a compaction, a pin or an edit applied now.
     expect(await app.dispatch('compaction.run', { sessionId, dryRun: true })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     expect(await app.dispatch('pin.add', { sessionId, text: 'keep this' })).toMatchObject({ ok: false, error: { code: 'unsupported' } })

@@ -258,7 +258,7 @@ function editLabel(edit: ProposedEdit, moved: EditPrice['movedBlock'], rebilled:
   const usd = usdText(delta)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   if (!moved) return deferred ? `nothing above the breakpoints moves: a short note travels with the next message${usd}` : `nothing above the breakpoints moves${usd}`
-  if (!warm) return `moves ${moved.path}, but the cache has already expired: the next pass re-bills its prefix either way${usd}`
+  if (!warm) return `moves ${moved.path}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way${usd}`
   return `moves ${moved.path}: the next pass re-bills ${exact ? '' : '≈'}${formatTokens(rebilled)} tokens${usd}`
 }
 

@@ -248,6 +248,19 @@ export class SessionRuntime {
     this.appendAndEmit(this.sessionLog.append([{ kind: 'mode_switched', mode }]))
   }
 
+  /**
+   * Switches the model the session's next passes use (decision 0021). The cache is per model, so the next pass
+   * writes its whole prompt afresh (cache.priceEdit prices it first); the planned pre-warm is dropped, since it
+   * would warm the old model's entries, which nothing reads now. Recorded as an entry, like a mode switch.
+   */
+  setModel(model: string): void {
+    if (model === this.state.model) return
+    if (this.running) throw new Error('A turn is running in this session')
+    this.keepWarm.cancel()
+    this.save({ model })
+    this.appendAndEmit(this.sessionLog.append([{ kind: 'model_switched', model }]))
+  }
+
   private homeDir(): string {
     return this.deps.homeDir ?? homedir()
   }

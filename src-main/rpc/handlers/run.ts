@@ -2,6 +2,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import type { SessionRuntime } from '../../node/session/runtime'
+import { findModel, MODELS } from '../../node/model/models'
 import { sessionOrigin } from '../../node/transcripts/origins'
 import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
 
@@ -25,7 +26,7 @@ export function requireLoupeSession(services: Services, sessionId: string): void
   if (origin === 'captured') throw new RpcError('unsupported', "This session records another agent's requests through the capture proxy and is read-only.")
 }
 
-export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode' | 'session.rules' | 'session.revokeRule'> {
+export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode' | 'session.setModel' | 'session.rules' | 'session.revokeRule'> {
   const start = (sessionId: string, input: Parameters<SessionRuntime['start']>[0]) => {
     const runtime = requireRuntime(services, sessionId)
     requireLoupeSession(services, sessionId)
@@ -62,6 +63,14 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       requireLoupeSession(services, sessionId)
       runtime.setMode(mode)
       return { mode: runtime.mode }
+    },
+    'session.setModel': ({ sessionId, model }) => {
+      const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
+      if (findModel(model) === null) throw new RpcError('invalid_input', `Unknown model ${model}: choose one of ${MODELS.map((m) => m.id).join(', ')}`)
+      if (runtime.running) throw new RpcError('busy', 'A turn is running in this session: switch the model once it ends, or stop it (Esc)')
+      runtime.setModel(model)
+      return { model: runtime.model }
     },
     'session.rules': ({ sessionId }) => ({ allow: [...requireRuntime(services, sessionId).allowRules()] }),
     'session.revokeRule': ({ sessionId, rule }) => {

@@ -13,6 +13,7 @@ import type { ContinuedFrom } from './continued'
 import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
+import { ModelSwitch } from './ModelSwitch'
 import { useFollowNewest } from './follow'
 import { enabledMessageBox } from './focus'
 import './chat-pane.css'
@@ -38,7 +39,6 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
   // What answers now: "Offline simulator", or with an API key the app's default model (its name).
   const endpointLabel = useAppStore((s) => s.info?.model.label ?? '')
-  const defaultModel = useAppStore((s) => s.info?.model.model ?? '')
   const simulated = useAppStore((s) => s.info?.model.kind === 'simulator')
   const scroller = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
@@ -64,9 +64,6 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
     // the focus where it was).
     if (fromKeyboard) (enabledMessageBox() ?? scroller.current)?.focus()
   }
-  // The session's own model: a session keeps the model it started with, whatever the app's default is now (named by
-  // its label when it is that default). The simulator answers as a model: it is said beside it.
-  const modelName = simulated ? [endpointLabel, chat.model].filter(Boolean).join(' · ') : chat.model === defaultModel ? endpointLabel : chat.model
 
   // Esc stops the running turn when nothing closer takes it: one rule for every view (features/palette/shortcuts.ts).
 
@@ -89,9 +86,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
               </select>
             </label>
             <AllowRules sessionId={sessionId} />
-            <span className="model-name" title={chat.model}>
-              {modelName}
-            </span>
+            <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} />
           </>
         )}
       </header>

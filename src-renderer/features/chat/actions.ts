@@ -1,4 +1,5 @@
 import type { PermissionModeName } from '../../../src-preload/contract'
+import type { EditPriceView } from '../../state/files'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 import { useProjectsStore } from '../../state/projects'
@@ -64,6 +65,20 @@ export async function switchMode(sessionId: string, mode: PermissionModeName): P
   const result = await client.request('session.setMode', { sessionId, mode })
   if (result.ok) useChatStore.getState().modeChanged(sessionId, result.value.mode)
   else useChatStore.getState().failed(sessionId, result.error.message)
+}
+
+/** What switching the session's model would cost the next pass; `price` null before the first pass (nothing cached). */
+export async function priceModelSwitch(sessionId: string, model: string): Promise<{ ok: true; price: EditPriceView | null } | { ok: false; error: string }> {
+  const result = await client.request('cache.priceEdit', { sessionId, edit: { kind: 'model', model } })
+  return result.ok ? { ok: true, price: result.value } : { ok: false, error: result.error.message }
+}
+
+/** Switches the session's model (decision 0021); the entry it records tells every window. */
+export async function switchModel(sessionId: string, model: string): Promise<boolean> {
+  const result = await client.request('session.setModel', { sessionId, model })
+  if (result.ok) useChatStore.getState().modelChanged(sessionId, result.value.model)
+  else useChatStore.getState().failed(sessionId, result.error.message)
+  return result.ok
 }
 
 /**

@@ -133,7 +133,7 @@ function ModelSection({ data }: { data: SettingsViewData }) {
             </option>
           ))}
         </select>
-        <small className="muted">A session keeps the model it started with: switching mid-session starts the cache afresh.</small>
+        <small className="muted">A session keeps the model it started with until it is switched in the chat's header, which prices the switch first: the cache is kept per model.</small>
       </label>
       {effective && (
         <table className="settings-prices" aria-label="Prices of the chosen model">

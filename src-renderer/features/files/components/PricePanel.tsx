@@ -83,7 +83,7 @@ export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price,
                   now.label
                 )}
               </span>
-              {!now.cacheWarm && <span className="muted small">The cache has already expired: the next pass re-bills its prefix either way.</span>}
+              {!now.cacheWarm && <span className="muted small">Nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.</span>}
             </span>
           </label>
           <label className={`files-price-choice${choice === 'later' ? ' chosen' : ''}`}>

@@ -1,0 +1,90 @@
+/**
+ * The session's model, and switching it (decision 0021). The cache is per model, so a switch makes the next pass
+ * write its whole prompt afresh: choosing another model first shows what that costs (cache.priceEdit), and only
+ * "Switch" switches. Nothing is cached before the first pass, so a new session's switch costs nothing and is made at
+ * once. A running turn keeps its model: the choice waits until it ends.
+ */
+import { useEffect, useState } from 'react'
+import type { EditPriceView } from '../../state/files'
+import { useSettingsStore } from '../../state/settings'
+import { loadSettings } from '../settings/actions'
+import { priceModelSwitch, switchModel } from './actions'
+
+type Pending = { readonly model: string; readonly price: EditPriceView | null; readonly error: string | null } | null
+
+export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: string; model: string; prefix: string; running: boolean }) {
+  const models = useSettingsStore((s) => s.data?.models ?? null)
+  const [pending, setPending] = useState<Pending>(null)
+  const [asking, setAsking] = useState<string | null>(null)
+  useEffect(() => {
+    if (!useSettingsStore.getState().data) void loadSettings(null)
+  }, [])
+  // Another session, or a model switched from elsewhere: a question about the old one no longer applies.
+  useEffect(() => setPending(null), [sessionId, model])
+
+  const labelOf = (id: string) => models?.find((m) => m.id === id)?.label ?? id
+  const choose = async (next: string) => {
+    if (next === model) return setPending(null)
+    setAsking(next)
+    const priced = await priceModelSwitch(sessionId, next)
+    setAsking(null)
+    // Before the first pass nothing is cached: nothing to weigh, switched at once.
+    if (priced.ok && priced.price === null) return void switchModel(sessionId, next)
+    setPending({ model: next, price: priced.ok ? priced.price : null, error: priced.ok ? null : priced.error })
+  }
+  const confirm = async () => {
+    if (!pending) return
+    if (await switchModel(sessionId, pending.model)) setPending(null)
+  }
+
+  // The model list is not known yet (or could not be read): the session's model, as text.
+  if (!models || !models.some((m) => m.id === model)) {
+    return (
+      <span className="model-name" title={model}>
+        {[prefix, model].filter(Boolean).join(' · ')}
+      </span>
+    )
+  }
+  // Two items of the header's row: the choice, and under the whole header the question a switch asks first.
+  return (
+    <>
+      <span className="model-switch">
+        {prefix && <span className="model-name">{prefix} ·</span>}
+        <select
+          aria-label="Model"
+          value={pending?.model ?? asking ?? model}
+          disabled={running || asking !== null}
+          title={running ? 'The turn keeps its model: switch once it ends' : `This session's model: ${model}`}
+          onChange={(e) => void choose(e.target.value)}
+        >
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </span>
+      {pending && (
+        <div className="model-switch-ask" role="group" aria-label="Switch the model">
+          <span data-testid="model-switch-price">
+            {pending.error !== null ? `The switch could not be priced: ${pending.error}.` : `Switching to ${labelOf(pending.model)} ${switchCost(pending.price!)}`}
+          </span>
+          <button type="button" onClick={() => void confirm()}>
+            Switch
+          </button>
+          <button type="button" onClick={() => setPending(null)}>
+            Keep {labelOf(model)}
+          </button>
+        </div>
+      )}
+    </>
+  )
+}
+
+/** What a switch costs, in the price's own words: the next pass re-bills the whole prompt, and its $ against staying. */
+export function switchCost(price: EditPriceView): string {
+  const tokens = `${price.exact ? '' : '≈'}${price.rebilledTokens.toLocaleString('en-US')} tokens`
+  const delta = price.deltaUsd === null ? '' : `, ${price.deltaUsd >= 0 ? '+' : '−'}$${Math.abs(price.deltaUsd).toFixed(4)} on the next pass`
+  if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
+  return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`
+}

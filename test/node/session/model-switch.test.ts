@@ -1,0 +1,67 @@
+/**
+ * Switching a session's model (decision 0021): priced before it happens, recorded as an entry, used by the next pass,
+ * and attributed as a model change. Refused while a turn runs and for a model the app does not know (a session Loupe
+ * did not run: test/rpc/imported-session.test.ts).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+
+let running: SimulatorApp | null = null
+afterEach(async () => {
+  await running?.close()
+  running = null
+})
+
+async function sessionWithOnePass(): Promise<{ running: SimulatorApp; sessionId: string }> {
+  running = await simulatorApp({ seed: 'model-switch', model: 'claude-sonnet-4-6' })
+  const root = join(running.dir, 'demo')
+  mkdirSync(root)
+  writeFileSync(join(root, 'README.md'), '# Demo\n\nA small project.\n')
+  const project = await call<{ id: string }>(running.app, 'project.open', { path: root })
+  const { id: sessionId } = await call<{ id: string }>(running.app, 'session.create', { projectId: project.id })
+  const ended = turnEnded(running.app, sessionId)
+  await call(running.app, 'run.start', { sessionId, text: 'read README.md' })
+  await ended
+  return { running, sessionId }
+}
+
+describe("switching a session's model", () => {
+  it('is priced first, recorded, used by the next pass, and named as the cause of its miss', async () => {
+    const { running: r, sessionId } = await sessionWithOnePass()
+    const { app } = r
+    const price = await call<{ movedBlock: { label: string } | null; rebilledTokens: number; label: string }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-opus-4-6' } })
+    expect(price.movedBlock?.label).toBe('everything: the cache is per model (claude-opus-4-6)')
+    expect(price.rebilledTokens).toBeGreaterThan(1000)
+
+    expect(await call(app, 'session.setModel', { sessionId, model: 'claude-opus-4-6' })).toEqual({ model: 'claude-opus-4-6' })
+    const got = await call<{ model: string; entries: Array<{ kind: string; model?: string }> }>(app, 'session.get', { sessionId })
+    expect(got.model).toBe('claude-opus-4-6')
+    expect(got.entries.filter((e) => e.kind === 'model_switched')).toEqual([expect.objectContaining({ model: 'claude-opus-4-6' })])
+    // The same model again changes nothing and records nothing.
+    await call(app, 'session.setModel', { sessionId, model: 'claude-opus-4-6' })
+    expect((await call<{ entries: Array<{ kind: string }> }>(app, 'session.get', { sessionId })).entries.filter((e) => e.kind === 'model_switched')).toHaveLength(1)
+
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'list the root' })
+    await ended
+    const passes = await call<Array<{ id: string; model: string; kind: string }>>(app, 'pass.list', { sessionId })
+    const main = passes.filter((p) => p.kind === 'main')
+    // The turn before the switch was one model's; every pass of the one after it is the other's.
+    expect(main.map((p) => p.model)).toEqual([...main.slice(0, 2).map(() => 'claude-sonnet-4-6'), ...main.slice(2).map(() => 'claude-opus-4-6')])
+    const summary = await call<{ passes: Array<{ passId: string; cause: string | null }> }>(app, 'session.cacheSummary', { sessionId })
+    expect(summary.passes.find((p) => p.passId === main[2]!.id)?.cause).toMatch(/model/i)
+  })
+
+  it('is refused for a model the app does not know, and while a turn runs', async () => {
+    const { running: r, sessionId } = await sessionWithOnePass()
+    const { app } = r
+    await expect(call(app, 'session.setModel', { sessionId, model: 'claude-nonesuch-9' })).rejects.toThrow(/invalid_input Unknown model claude-nonesuch-9: choose one of .*claude-opus-4-6/)
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'list the root' })
+    await expect(call(app, 'session.setModel', { sessionId, model: 'claude-haiku-4-5' })).rejects.toThrow(/busy/)
+    await ended
+    expect((await call<{ model: string }>(app, 'session.get', { sessionId })).model).toBe('claude-sonnet-4-6')
+  })
+})
