@@ -90,9 +90,10 @@ export interface BreakpointView {
  * pass is a miss at its limit with the cause `no_response`, not the prediction's verdict. 5: the first pass after a
  * compaction says the conversation starts again from its summary. 6: a file a section holds twice, AGENTS.md as
  * itself and imported by CLAUDE.md, is no longer named as changed when it was not; a changed block's cause also says
- * why the read stopped short of the entry before it, when it did).
+ * why the read stopped short of the entry before it, when it did. 7: an expired entry is said in plain words, "cache
+ * expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)", so a session's passes all read alike).
  */
-export const ATTRIBUTION_VERSION = 6
+export const ATTRIBUTION_VERSION = 7
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
