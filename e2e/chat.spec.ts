@@ -455,7 +455,7 @@ apiTest("chat: with an API key the header names the session's own model, and aft
   try {
     await openApp(page, host.url)
     await openProjectWithSession(page, dir)
-    const model = page.getByLabel('Model')
+    const model = page.getByLabel('Model', { exact: true })
     // A session started with the app's model says its name.
     await expect(model).toHaveValue('claude-sonnet-4-6')
     await expect(model.locator('option:checked')).toHaveText('Claude Sonnet 4.6')
@@ -493,7 +493,7 @@ test("chat: switching a session's model shows what it costs first, and the next 
   const dir = fixtureProject()
   try {
     await openProjectWithSession(app, dir)
-    const model = app.getByLabel('Model')
+    const model = app.getByLabel('Model', { exact: true })
     const composer = app.getByLabel('Message')
     await expect(model).toHaveValue('claude-sonnet-4-6')
 
@@ -517,6 +517,13 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-price.png' })
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    // From the keyboard: an arrow key on the closed select asks the same question, and the keyboard stays on it.
+    await model.focus()
+    await app.keyboard.press('ArrowDown')
+    await expect(ask).toBeVisible()
+    await expect(model).toBeFocused()
+    await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     await expect(model).toHaveValue('claude-sonnet-4-6')
 
     await model.selectOption('claude-opus-4-6')

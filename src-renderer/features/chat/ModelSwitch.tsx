@@ -4,7 +4,7 @@
  * "Switch" switches. Nothing is cached before the first pass, so a new session's switch costs nothing and is made at
  * once. A running turn keeps its model: the choice waits until it ends.
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { EditPriceView } from '../../state/files'
 import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from '../settings/actions'
@@ -16,17 +16,29 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
   const models = useSettingsStore((s) => s.data?.models ?? null)
   const [pending, setPending] = useState<Pending>(null)
   const [asking, setAsking] = useState<string | null>(null)
+  const lastAsked = useRef<string | null>(null)
   useEffect(() => {
     if (!useSettingsStore.getState().data) void loadSettings(null)
   }, [])
   // Another session, or a model switched from elsewhere: a question about the old one no longer applies.
-  useEffect(() => setPending(null), [sessionId, model])
+  useEffect(() => {
+    setPending(null)
+    setAsking(null)
+    lastAsked.current = null
+  }, [sessionId, model])
 
   const labelOf = (id: string) => models?.find((m) => m.id === id)?.label ?? id
   const choose = async (next: string) => {
-    if (next === model) return setPending(null)
+    if (next === model) {
+      lastAsked.current = null
+      setAsking(null)
+      return setPending(null)
+    }
+    lastAsked.current = next
     setAsking(next)
     const priced = await priceModelSwitch(sessionId, next)
+    // A later choice made while this one was priced wins.
+    if (lastAsked.current !== next) return
     setAsking(null)
     // Before the first pass nothing is cached: nothing to weigh, switched at once.
     if (priced.ok && priced.price === null) return void switchModel(sessionId, next)
@@ -53,7 +65,9 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
         <select
           aria-label="Model"
           value={pending?.model ?? asking ?? model}
-          disabled={running || asking !== null}
+          // Not disabled while the price is asked for: a disabled select drops the keyboard's focus, and arrow keys
+          // change a closed select's value one step at a time (each is priced; the last one asked is shown).
+          disabled={running}
           title={running ? 'The turn keeps its model: switch once it ends' : `This session's model: ${model}`}
           onChange={(e) => void choose(e.target.value)}
         >
