@@ -13,13 +13,14 @@ import { grouped, usd } from '../../../ui/format'
 const HEIGHT = 280
 const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
 
-const MARKER_GLYPH: Readonly<Record<MarkerKind, string>> = { compaction: 'C', context_edit: 'E', file_edit: 'F', model_switch: 'M', idle: 'Z' }
+export const MARKER_GLYPH: Readonly<Record<MarkerKind, string>> = { compaction: 'C', context_edit: 'E', file_edit: 'F', model_switch: 'M', idle: 'Z', kept_warm: 'W' }
 export const MARKER_WORDS: Readonly<Record<MarkerKind, string>> = {
   compaction: 'compaction',
   context_edit: 'context edit',
   file_edit: 'file edit applied now',
   model_switch: 'model switch',
   idle: 'idle longer than the TTL',
+  kept_warm: 'pause kept warm',
 }
 
 function useWidth(): [RefObject<HTMLDivElement | null>, number] {
