@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -117,5 +117,12 @@ describe('the list of misses and the table of losses', () => {
       '32,459 tokens written again · model switch (claude-opus-4-6 → claude-haiku-4-5-20251001): the cache is per model',
     )
     expect(missText({ cause: 'ttl_expired', summary: null }, words)).toBe('the cache expired during a pause')
+  })
+
+  it("the chosen pass's line says a partial hit in the same words: what was read, then what stopped the read", () => {
+    expect(summaryText('partial hit up to system[0] · system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user')).toBe(
+      'partial hit: read up to system[0] · stopped by: system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user',
+    )
+    expect(summaryText('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')).toBe('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')
   })
 })

@@ -92,9 +92,20 @@ export function lostByCause(bars: ReadonlyArray<Bar>): Array<{ kind: string; pas
  */
 export function missText(b: Pick<Bar, 'summary' | 'cause'>, words: Readonly<Record<string, string>>): string {
   if (b.summary === null) return words[b.cause ?? ''] ?? b.cause?.replace(/_/g, ' ') ?? ''
-  const partial = /^partial hit up to (\S+) · ([\s\S]*)$/.exec(b.summary)
+  const partial = PARTIAL.exec(b.summary)
   if (partial) return `read up to ${partial[1]} · stopped by: ${partial[2]}`
   return b.summary.replace(/^(miss|full hit) · /, '').replace(/^(Miss|Partial): /, '')
+}
+
+const PARTIAL = /^partial hit up to (\S+) · ([\s\S]*)$/
+
+/**
+ * A pass's summary where the view says it whole (the chosen pass's line, a bar's tooltip): a partial hit in the
+ * words of the list of misses, what was read and what stopped the read, not two block paths in a row.
+ */
+export function summaryText(summary: string): string {
+  const partial = PARTIAL.exec(summary)
+  return partial ? `partial hit: read up to ${partial[1]} · stopped by: ${partial[2]}` : summary
 }
 
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
