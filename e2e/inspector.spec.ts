@@ -270,3 +270,35 @@ test.describe('live', () => {
     }
   })
 })
+
+// A stream slow enough to stop by hand (a delta every 250 ms).
+const slow = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'slow' }) })
+
+slow("a stopped pass's cache badge is read in full beside the chat, with who stopped it in its title", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    // The inspector beside the chat on a laptop-sized window: the passes list's cache column is at its narrowest
+    // there before the list drops columns.
+    await page.setViewportSize({ width: 1400, height: 900 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('read README.md')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect(page.getByTestId('streaming')).toBeVisible()
+    await page.keyboard.press('Escape')
+    await ended
+
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const row = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option').first()
+    await expect(row).toHaveClass(/\bcancelled\b/)
+    const badge = row.locator('.insp-badge')
+    await expect(badge).toHaveText('stopped')
+    await expect(badge).toHaveAttribute('title', /^stopped: cancelled by the user before the answer ended/)
+    const fits = await badge.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }))
+    expect(fits.scroll).toBeLessThanOrEqual(fits.client)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-stopped-pass.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})

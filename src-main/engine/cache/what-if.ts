@@ -106,7 +106,8 @@ export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: 
     baselineUsd: base.usd,
     whatIfUsd: alt.usd,
     deltaUsd: delta,
-    note: `1h TTL on the tools and system breakpoints: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))} ${delta <= 0 ? '' : 'more '}on this session, replayed alone (1h writes cost 2× input, 5m writes 1.25×)`,
+    // The note follows its title ("1h TTL on the static prefix"), so it says only what the policy does.
+    note: `${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))} ${delta <= 0 ? '' : 'more '}on this session, replayed alone (1h writes cost 2× input, 5m writes 1.25×)`,
   }
 }
 

@@ -14,8 +14,8 @@ import { useSettingsStore } from '../../state/settings'
 import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
-import { MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, isFlaggedMiss, lostByCause, missText, pricesLookup, savedByCache, savedHint, type Bar } from './model/timeline'
+import { MARKER_GLYPH, MARKER_WORDS, TimelineChart } from './components/TimelineChart'
+import { buildTimeline, isFlaggedMiss, lostByCause, markerKindsShown, missText, summaryText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
 import './cache.css'
@@ -128,7 +128,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
               </span>
             </div>
           </div>
-          <Legend />
+          <Legend markers={markerKindsShown(timeline.markers)} />
           <TimelineChart timeline={timeline} focusedPassId={focusedPassId} onFocus={(id) => useCacheStore.getState().passFocused(id)} />
           {focused ? <FocusedPass bar={focused} /> : <p className="muted small">Click a bar (or use the arrow keys on the chart) to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
           <div className="cache-columns">
@@ -167,7 +167,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                   <h2>What if</h2>
                   <ul className="cache-whatifs">
                     <li data-testid="whatif-ttl">
-                      <strong>1h TTL for the static prefix:</strong> {summary.whatIfs.staticTtl1h.note}
+                      <strong>1h TTL on the static prefix (tools and system):</strong> {summary.whatIfs.staticTtl1h.note}
                     </li>
                     <li data-testid="whatif-keepalive">
                       <strong>Keep-alive:</strong> {summary.whatIfs.keepAlive.note}
@@ -209,21 +209,21 @@ function Figure({ label, value, hint, tone = '' }: { label: string; value: strin
   )
 }
 
-function Legend() {
+function Legend({ markers }: { markers: ReadonlyArray<MarkerKind> }) {
   return (
-    // Each key stays with its words when the line wraps.
-    <p className="cache-legend small">
+    // Each key stays with its words when the line wraps. Only the markers the timeline draws are named.
+    <p className="cache-legend small" data-testid="cache-legend">
       <span className="cache-key"><span className="cache-swatch cache-read" /> read from the cache</span>
       <span className="cache-key"><span className="cache-swatch cache-write" /> written</span>
       <span className="cache-key"><span className="cache-swatch cache-uncached" /> paid in full</span>
       <span className="cache-key"><span className="cache-swatch cache-output" /> output</span>
       <span className="cache-key"><span className="cache-swatch line" /> $ per pass</span>
-      <span>· markers:</span>
-      <span className="cache-key"><b>C</b> compaction</span>
-      <span className="cache-key"><b>E</b> context edit</span>
-      <span className="cache-key"><b>F</b> file edit applied now</span>
-      <span className="cache-key"><b>M</b> model switch</span>
-      <span className="cache-key"><b>Z</b> idle past the TTL</span>
+      {markers.length > 0 && <span>· markers:</span>}
+      {markers.map((kind) => (
+        <span key={kind} className="cache-key" data-kind={kind}>
+          <b>{MARKER_GLYPH[kind]}</b> {MARKER_WORDS[kind]}
+        </span>
+      ))}
     </p>
   )
 }
@@ -241,7 +241,7 @@ function FocusedPass({ bar }: { bar: Bar }) {
       </strong>{' '}
       · read {tok(bar.read)} · written {tok(bar.write)} · paid in full {tok(bar.uncached)} · output {tok(bar.output)} · {usd(bar.costUsd)}
       {/* A pre-warm is compared with nothing: the engine's "only the new tail paid" would read as a pass of the conversation. */}
-      {bar.kind === 'keep_warm' ? <> · {KEEP_WARM_CAUSE}</> : bar.summary && <> · {bar.summary}</>}{' '}
+      {bar.kind === 'keep_warm' ? <> · {KEEP_WARM_CAUSE}</> : bar.summary && <> · {summaryText(bar.summary)}</>}{' '}
       <button type="button" onClick={() => openInInspector(bar.passId)}>
         Open in the inspector
       </button>

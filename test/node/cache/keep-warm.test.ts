@@ -12,6 +12,8 @@ import type { App } from '../../../src-main/node/app'
 import type { PassSummary } from '../../../src-main/node/store/passes'
 import { manualClock, manualScheduler } from './harness'
 import { call, failNextMessages, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
+import { buildTimeline } from '../../../src-renderer/features/cache/model/timeline'
 
 describe('the session runtime keeps the cache warm through idle gaps', () => {
   let rig: SimulatorApp
@@ -100,6 +102,12 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     expect(summary.agreement.unexplained).toBe(0)
     expect(summary.agreement.agreed).toBe(summary.agreement.compared)
     expect(summary.passes.map((p) => p.cause)).not.toContain('ttl_expired')
+
+    // The Cache view's timeline, from what the contract gives it, marks the pause as kept warm: the pass after it
+    // read on, so no expiry is claimed.
+    const listed = await call<PassSummaryView[]>(app, 'pass.list', { sessionId })
+    const markers = buildTimeline(listed, summary as unknown as CacheSummaryView, []).markers
+    expect(markers).toEqual([expect.objectContaining({ kind: 'kept_warm', beforeIndex: 3, label: 'idle 19 m · kept warm by a pre-warm' })])
   })
 
   it('sends nothing for a gap the user ends first, nor after the session closes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, isFlaggedMiss, type Bar, lostByCause, missText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -16,10 +16,43 @@ describe('the cache timeline', () => {
     expect(idle).toEqual([expect.objectContaining({ beforeIndex: 2, label: 'idle 6 m since the last pass that got a response (longer than the 5 m TTL)' })])
   })
 
+  describe('a pause a keep-warm pre-warm bridged', () => {
+    const warm = (id: string, seq: number, at: number) => ({ ...pass(id, seq, at, true), kind: 'keep_warm' }) as PassSummaryView
+    const summaryOf = (causes: ReadonlyArray<[string, number, string]>) =>
+      ({ passes: causes.map(([id, seq, cause]) => ({ ...row(id, seq, cause), outcome: cause === 'ttl_expired' ? 'partial' : 'full' })) }) as unknown as CacheSummaryView
+
+    it('says the pause was kept warm, from the last pass of the conversation, not that the TTL was passed, when the pass after it read on', () => {
+      // The pass at 0 ends at 2 s; the pre-warm goes at 4.5 m; the user comes back at 12 m and the pass hits.
+      const passes = [pass('a', 1, 0, true), warm('w', 2, 4.5 * MIN), pass('b', 3, 12 * MIN + 2_000, true)]
+      const markers = buildTimeline(passes, summaryOf([['a', 1, 'cold'], ['w', 2, 'none'], ['b', 3, 'none']]), []).markers
+      expect(markers).toEqual([expect.objectContaining({ kind: 'kept_warm', beforeIndex: 2, label: 'idle 12 m · kept warm by a pre-warm' })])
+      expect(markers.some((m) => /TTL/.test(m.label))).toBe(false)
+    })
+
+    it('still says the cache expired when the pause outlived the pre-warm\'s hour', () => {
+      const passes = [pass('a', 1, 0, true), warm('w', 2, 4.5 * MIN), pass('b', 3, 70 * MIN, true)]
+      const markers = buildTimeline(passes, summaryOf([['a', 1, 'cold'], ['w', 2, 'none'], ['b', 3, 'ttl_expired']]), []).markers
+      expect(markers).toEqual([expect.objectContaining({ kind: 'idle', beforeIndex: 2, label: 'idle 1 h 10 m (longer than the 1 h a pre-warm keeps the cache)' })])
+    })
+
+    it('a pre-warm that got no response kept nothing warm', () => {
+      const passes = [pass('a', 1, 0, true), { ...warm('w', 2, 4.5 * MIN), usage: null } as PassSummaryView, pass('b', 3, 12 * MIN + 2_000, true)]
+      const markers = buildTimeline(passes, summaryOf([['a', 1, 'cold'], ['w', 2, 'no_response'], ['b', 3, 'ttl_expired']]), []).markers
+      expect(markers).toEqual([expect.objectContaining({ kind: 'idle', label: 'idle 12 m (longer than the 5 m TTL)' })])
+    })
+  })
+
   it('says nothing of a gap shorter than the TTL', () => {
     const passes = [pass('a', 1, 0, true), pass('c', 2, 3 * MIN, true)]
     const summary = { passes: [row('a', 1, 'cold'), row('c', 2, 'none')] } as unknown as CacheSummaryView
     expect(buildTimeline(passes, summary, []).markers).toEqual([])
+  })
+})
+
+describe('the legend', () => {
+  it('names only the markers the timeline draws, in a fixed order, and none when it draws none', () => {
+    expect(markerKindsShown([])).toEqual([])
+    expect(markerKindsShown([{ kind: 'kept_warm' }, { kind: 'model_switch' }, { kind: 'file_edit' }, { kind: 'model_switch' }])).toEqual(['file_edit', 'model_switch', 'kept_warm'])
   })
 })
 
@@ -84,5 +117,12 @@ describe('the list of misses and the table of losses', () => {
       '32,459 tokens written again · model switch (claude-opus-4-6 → claude-haiku-4-5-20251001): the cache is per model',
     )
     expect(missText({ cause: 'ttl_expired', summary: null }, words)).toBe('the cache expired during a pause')
+  })
+
+  it("the chosen pass's line says a partial hit in the same words: what was read, then what stopped the read", () => {
+    expect(summaryText('partial hit up to system[0] · system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user')).toBe(
+      'partial hit: read up to system[0] · stopped by: system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user',
+    )
+    expect(summaryText('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')).toBe('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')
   })
 })

@@ -26,6 +26,15 @@ describe('passOutcome', () => {
     expect(passOutcome(pass(null, null, 'failed'), null).kind).toBe('failed')
     expect(passOutcome(pass(null, null, 'cancelled'), null).kind).toBe('cancelled')
   })
+  it('a stopped pass says "stopped", as the chat does, and its title says who stopped it and what the cache did', () => {
+    const cold = { outcome: 'miss', cause: { kind: 'cold', label: 'first pass of the session: nothing cached yet' } }
+    expect(passOutcome(pass(usage(0, 2500), cold, 'cancelled'), null)).toEqual({
+      kind: 'cancelled',
+      label: 'stopped',
+      cause: 'cancelled by the user before the answer ended · first pass of the session: nothing cached yet',
+    })
+    expect(passOutcome(pass(null, null, 'cancelled'), null).cause).toBe('cancelled by the user before the answer ended')
+  })
   it('takes the outcome and cause from the attribution when there is one', () => {
     const attribution = { version: 1, outcome: 'partial', cause: { kind: 'ttl_expired', label: 'TTL expired: idle 6 m 10 s > 5 m' }, summary: 'partial · TTL expired' }
     expect(passOutcome(pass(usage(0, 2500), attribution), pass(usage(2000, 500)))).toEqual({ kind: 'partial', label: 'partial', cause: 'TTL expired: idle 6 m 10 s > 5 m' })

@@ -7,19 +7,20 @@
  * dashed lines between passes.
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
-import { isFlaggedMiss, type Bar, type Marker, type MarkerKind, type Timeline } from '../model/timeline'
+import { isFlaggedMiss, summaryText, type Bar, type Marker, type MarkerKind, type Timeline } from '../model/timeline'
 import { grouped, usd } from '../../../ui/format'
 
 const HEIGHT = 280
 const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
 
-const MARKER_GLYPH: Readonly<Record<MarkerKind, string>> = { compaction: 'C', context_edit: 'E', file_edit: 'F', model_switch: 'M', idle: 'Z' }
+export const MARKER_GLYPH: Readonly<Record<MarkerKind, string>> = { compaction: 'C', context_edit: 'E', file_edit: 'F', model_switch: 'M', idle: 'Z', kept_warm: 'W' }
 export const MARKER_WORDS: Readonly<Record<MarkerKind, string>> = {
   compaction: 'compaction',
   context_edit: 'context edit',
   file_edit: 'file edit applied now',
   model_switch: 'model switch',
   idle: 'idle longer than the TTL',
+  kept_warm: 'pause kept warm',
 }
 
 function useWidth(): [RefObject<HTMLDivElement | null>, number] {
@@ -115,7 +116,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           const top = y(b.read + b.write + b.uncached + b.output) - 6
           return (
             <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}`} onClick={() => onFocus(b.passId)}>
-              <title>{`pass ${b.seq}: ${b.summary ?? b.outcome}`}</title>
+              <title>{`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`}</title>
               <path d={`M ${cx(i) - 5} ${top - 8} L ${cx(i) + 5} ${top - 8} L ${cx(i)} ${top} Z`} />
             </g>
           )
@@ -142,7 +143,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
 
 /** A pass's bar in words: its tooltip, and what the keyboard user hears when choosing it. */
 function barWords(bar: Bar): string {
-  return `pass ${bar.seq} (${bar.kind}) · read ${grouped(bar.read)} · written ${grouped(bar.write)} · paid in full ${grouped(bar.uncached)} · output ${grouped(bar.output)}${bar.costUsd !== null ? ` · ${usd(bar.costUsd)}` : ''}${bar.summary ? `\n${bar.summary}` : ''}`
+  return `pass ${bar.seq} (${bar.kind}) · read ${grouped(bar.read)} · written ${grouped(bar.write)} · paid in full ${grouped(bar.uncached)} · output ${grouped(bar.output)}${bar.costUsd !== null ? ` · ${usd(bar.costUsd)}` : ''}${bar.summary ? `\n${summaryText(bar.summary)}` : ''}`
 }
 
 /** The height of the outline a pass with nothing billed gets. */

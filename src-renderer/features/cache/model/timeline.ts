@@ -26,7 +26,20 @@ export interface Bar {
   readonly missUsd: number | null
 }
 
-export type MarkerKind = 'compaction' | 'context_edit' | 'file_edit' | 'model_switch' | 'idle'
+/**
+ * `idle` is a pause after which the cache had expired; `kept_warm` a pause as long, whose entries a keep-warm
+ * pre-warm kept (decision 0009), so the pass after it read them: the two read differently on the timeline, since
+ * only the first cost anything.
+ */
+export type MarkerKind = 'compaction' | 'context_edit' | 'file_edit' | 'model_switch' | 'idle' | 'kept_warm'
+
+/** The markers' kinds in the order the legend names them. */
+export const MARKER_KINDS: ReadonlyArray<MarkerKind> = ['compaction', 'context_edit', 'file_edit', 'model_switch', 'idle', 'kept_warm']
+
+/** The kinds of marker the timeline draws, in the legend's order: the legend names these and no others. */
+export function markerKindsShown(markers: ReadonlyArray<Pick<Marker, 'kind'>>): MarkerKind[] {
+  return MARKER_KINDS.filter((k) => markers.some((m) => m.kind === k))
+}
 
 export interface Marker {
   readonly kind: MarkerKind
@@ -79,13 +92,26 @@ export function lostByCause(bars: ReadonlyArray<Bar>): Array<{ kind: string; pas
  */
 export function missText(b: Pick<Bar, 'summary' | 'cause'>, words: Readonly<Record<string, string>>): string {
   if (b.summary === null) return words[b.cause ?? ''] ?? b.cause?.replace(/_/g, ' ') ?? ''
-  const partial = /^partial hit up to (\S+) · ([\s\S]*)$/.exec(b.summary)
+  const partial = PARTIAL.exec(b.summary)
   if (partial) return `read up to ${partial[1]} · stopped by: ${partial[2]}`
   return b.summary.replace(/^(miss|full hit) · /, '').replace(/^(Miss|Partial): /, '')
 }
 
+const PARTIAL = /^partial hit up to (\S+) · ([\s\S]*)$/
+
+/**
+ * A pass's summary where the view says it whole (the chosen pass's line, a bar's tooltip): a partial hit in the
+ * words of the list of misses, what was read and what stopped the read, not two block paths in a row.
+ */
+export function summaryText(summary: string): string {
+  const partial = PARTIAL.exec(summary)
+  return partial ? `partial hit: read up to ${partial[1]} · stopped by: ${partial[2]}` : summary
+}
+
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
 export const DEFAULT_TTL_MS = 5 * 60_000
+/** The lifetime of a keep-warm pre-warm's entry (decision 0009: a 1h breakpoint at the tail); the label below says "1 h". */
+const PREWARM_TTL_MS = 60 * 60_000
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
@@ -144,14 +170,30 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
     if (lastMain && lastMain.model !== b.model && !markers.some((m) => m.kind === 'model_switch' && m.beforeIndex === i)) {
       markers.push({ kind: 'model_switch', beforeIndex: i, at: b.at, label: `model: ${lastMain.model} → ${b.model}` })
     }
-    // Idle since the last pass that got a response: one that got none (a refused key, a lost connection) touched
-    // no cache entry, so it does not end the gap.
+    // Idle since the conversation's last pass that got a response: one that got none (a refused key, a lost
+    // connection) touched no cache entry, and a pre-warm in the gap is not the user's, so neither ends the pause.
     let j = i - 1
-    while (j >= 0 && (passes[j]!.usage === null || bars[j]!.cause === 'no_response')) j--
+    let skippedFailed = false
+    let warm: Bar | null = null
+    while (j >= 0) {
+      const answered = passes[j]!.usage !== null && bars[j]!.cause !== 'no_response'
+      if (bars[j]!.kind === 'keep_warm') warm ??= answered ? bars[j]! : null
+      else if (!answered) skippedFailed = true
+      else break
+      j--
+    }
     if (j >= 0) {
       const gap = b.at - (passes[j]!.doneAt ?? bars[j]!.at)
-      const since = j < i - 1 ? ' since the last pass that got a response' : ''
-      if (gap > ttlMs) markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `idle ${minutes(gap)}${since} (longer than the ${minutes(ttlMs)} TTL)` })
+      const since = skippedFailed ? ' since the last pass that got a response' : ''
+      const idle = `idle ${minutes(gap)}${since}`
+      if (gap > ttlMs) {
+        // A pre-warm's 1h entry bridged the pause when the pass after it read on: the pause cost nothing, and a
+        // marker saying the TTL was passed would contradict the hit right after it.
+        const warmLived = warm !== null && b.at - warm.at <= PREWARM_TTL_MS
+        if (warmLived && b.cause !== 'ttl_expired') markers.push({ kind: 'kept_warm', beforeIndex: i, at: b.at, label: `${idle} · kept warm by a pre-warm` })
+        else if (warm !== null && !warmLived) markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `${idle} (longer than the 1 h a pre-warm keeps the cache)` })
+        else markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `${idle} (longer than the ${minutes(ttlMs)} TTL)` })
+      }
     }
     lastMain = b
   })

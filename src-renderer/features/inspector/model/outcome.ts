@@ -54,7 +54,9 @@ function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   if (isRecord(pass.attribution) && pass.attribution.keepWarm === true && pass.status === 'done') return { kind: 'hit', label: 'warm', cause: KEEP_WARM_CAUSE }
   const cause = attributionCause(pass.attribution)
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
-  if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'cancelled', cause: cause ?? 'cancelled by the user' }
+  // "stopped", as the chat says of the turn: the word fits the list's narrow cache column, and the cause (the
+  // badge's title) says who stopped it before what the cache did.
+  if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'stopped', cause: `cancelled by the user before the answer ended${cause ? ` · ${cause}` : ''}` }
   const view = readAttribution(pass.attribution)
   const attributed = view?.outcome ?? null
   // A cold start is a miss at the physical limit: nothing could have been cached yet.
