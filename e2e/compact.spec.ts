@@ -91,6 +91,44 @@ test('compaction view: a compaction with nothing to compact says so once', async
 test.describe('at 1000×700', () => {
   test.use({ viewport: { width: 1000, height: 700 } })
 
+  test("compaction view: an empty detail pane says so, a dry run's summary has room to be read, and applying it empties the focus field", async ({ app }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+    for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+    try {
+      await openProjectWithSession(app, dir)
+      // Nothing to open yet: the pane says what will show there, not that an editor is loading.
+      await app.keyboard.press('Alt+2')
+      await expect(app.getByTestId('compaction-detail-empty')).toHaveText('Each compaction shows here with what the model saw before and after it.')
+      await expect(app.getByText('Loading the editor…')).toHaveCount(0)
+      await app.keyboard.press('Alt+1')
+      for (let i = 0; i < 3; i++) {
+        const ended = appEvent(app, 'turn.ended')
+        await app.getByLabel('Message').fill(`read notes${i}.md`)
+        await app.getByLabel('Message').press('Enter')
+        await ended
+      }
+      await app.keyboard.press('Alt+2')
+      const focus = app.getByLabel('Compaction focus')
+      await focus.fill('the pagination decisions')
+      await app.getByRole('button', { name: 'Dry run' }).click()
+      const draft = app.getByTestId('draft-detail')
+      await expect(draft.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+      // A dry run leaves the focus where it was: the user may run it again.
+      await expect(focus).toHaveValue('the pagination decisions')
+      // The summary editor is tall enough to read a summary (it was its 160 px minimum), and Apply is in view under it.
+      const editor = await app.getByTestId('summary-editor').boundingBox()
+      expect(editor!.height).toBeGreaterThanOrEqual(280)
+      await expect(app.getByTestId('apply-draft')).toBeInViewport()
+      await app.screenshot({ path: 'e2e/screenshots/compaction-dry-run-1000x700.png' })
+      await app.getByTestId('apply-draft').click()
+      await expect(app.getByTestId('checkpoint-detail')).toBeVisible()
+      // The compaction the focus was for has been applied: the field is ready for the next one.
+      await expect(focus).toHaveValue('')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   test('compaction in progress: a long focus is quoted on one line, and Cancel stays in view', async ({ page }) => {
     const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
     const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
@@ -134,6 +172,8 @@ test.describe('at 1000×700', () => {
         await cancel.click()
         await failed
         await expect(page.getByTestId('compaction-failure')).toContainText('cancelled')
+        // Nothing was applied: the focus stays, to run again.
+        await expect(page.getByLabel('Compaction focus')).toHaveValue(focus)
       } finally {
         await page.goto('about:blank')
         await slow.stop()

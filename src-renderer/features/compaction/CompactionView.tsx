@@ -5,16 +5,18 @@
  * edited before it is applied or thrown away, pins, and the compaction in flight with its progress and a way to
  * cancel it.
  */
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useMonaco } from '../../monaco'
 import { selectChat, useChatStore } from '../../state/chat'
-import { selectCompactions, useCompactionStore } from '../../state/compaction'
+import { selectCompactions, useCompactionStore, type CheckpointRecord } from '../../state/compaction'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompactions, removePin } from './actions'
 import { CheckpointCard, checkpointFacts, draftFacts } from './components/CheckpointCard'
 import { CheckpointDetail, DraftDetail } from './components/Detail'
 import { LiveProgress } from './components/LiveProgress'
+import { detailPane } from './model/detail-pane'
+import { focusAfterCheckpoints } from './model/focus'
 import { SessionLabel } from '../shell/SessionLabel'
 import './compaction.css'
 
@@ -42,6 +44,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
 
   const record = selection?.kind === 'checkpoint' ? data.checkpoints.find((c) => c.checkpoint.id === selection.id) : undefined
   const draft = selection?.kind === 'draft' ? data.drafts.find((d) => d.draftId === selection.id) : undefined
+  const pane = detailPane(monaco !== null, { draft: draft !== undefined, checkpoint: record !== undefined })
 
   return (
     <div className="view-page compaction" data-testid="compaction-view">
@@ -60,7 +63,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
             : "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot compact it."}
         </p>
       ) : (
-        <ComposeBar sessionId={sessionId} running={chat.running} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
+        <ComposeBar sessionId={sessionId} running={chat.running} loaded={data.loaded} checkpoints={data.checkpoints} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
       )}
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
       <LostEdit />
@@ -104,14 +107,14 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
           {!readOnly && <Pins sessionId={sessionId} pins={data.pins} />}
         </div>
         <div className="cmp-detail">
-          {!monaco ? (
+          {pane === 'loading' ? (
             <p className="muted">Loading the editor…</p>
-          ) : draft ? (
+          ) : draft && monaco ? (
             <DraftDetail key={draft.draftId} monaco={monaco} sessionId={sessionId} draft={draft} entries={chat.entries} />
-          ) : record ? (
+          ) : record && monaco ? (
             <CheckpointDetail monaco={monaco} sessionId={sessionId} record={record} entries={chat.entries} />
           ) : (
-            <p className="muted cmp-empty">
+            <p className="muted cmp-empty" data-testid="compaction-detail-empty">
               {data.checkpoints.length + data.drafts.length > 0
                 ? 'Open a card to see what the model saw before and after it.'
                 : 'Each compaction shows here with what the model saw before and after it.'}
@@ -124,8 +127,16 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
 }
 
 /** `failureShown`: the failure the view already shows below (from compaction.failed): the bar does not say it twice. */
-function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; running: boolean; failureShown: string | null }) {
+function ComposeBar({ sessionId, running, loaded, checkpoints, failureShown }: { sessionId: string; running: boolean; loaded: boolean; checkpoints: ReadonlyArray<CheckpointRecord>; failureShown: string | null }) {
   const [focus, setFocus] = useState('')
+  // The checkpoints there were when the list was first read: only a new one can be the compaction the field was for.
+  const seen = useRef<Set<string> | null>(null)
+  useEffect(() => {
+    if (!loaded) return
+    const before = seen.current ?? new Set(checkpoints.map((c) => c.checkpoint.id))
+    seen.current = new Set(checkpoints.map((c) => c.checkpoint.id))
+    setFocus((field) => focusAfterCheckpoints(field, before, checkpoints))
+  }, [loaded, checkpoints])
   const [busy, setBusy] = useState<'now' | 'dry' | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const slow = useSlow(busy !== null)
@@ -139,7 +150,6 @@ function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; r
     const failure = await compactNow(sessionId, focus, dryRun)
     setBusy(null)
     setMessage(failure)
-    if (!failure && !dryRun) setFocus('')
   }
   return (
     <form

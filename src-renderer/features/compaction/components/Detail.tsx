@@ -23,7 +23,7 @@ function Legend({ afterIsPreview, beforeSeq, afterSeq }: { afterIsPreview: boole
     <p className="cmp-legend small">
       <span>
         Before: {beforeSeq !== null ? `pass ${beforeSeq}, the last before` : 'the history before'}. After:{' '}
-        {afterIsPreview ? 'what the next pass will send (from the entries; the session context is added by the builder)' : `pass ${afterSeq}, the first after`}.
+        {afterIsPreview ? 'what the next pass will send (from the entries, with the session context the pass before sent, unchanged)' : `pass ${afterSeq}, the first after`}.
       </span>{' '}
       <span className="cmp-key summarised">summarised</span> <span className="cmp-key trimmed">trimmed by stage 1</span> <span className="cmp-key summary">summary head</span>
     </p>

@@ -15,6 +15,11 @@ export interface HistoryMessageIn {
   readonly content: unknown
   readonly entryIds: ReadonlyArray<string>
   readonly kind: string | null
+  /**
+   * Blocks the prompt builder puts in front of the message's own (the frozen session context, in messages[0]): the
+   * same at every pass of the session, before a compaction and after it, so never marked summarised or summary.
+   */
+  readonly preamble?: ReadonlyArray<unknown>
 }
 
 export interface MarkedRange {
@@ -70,22 +75,33 @@ export function messagesOfPass(requestBody: string, segments: ReadonlyArray<{ pa
     return []
   }
   const messages = isRecord(body) && Array.isArray(body.messages) ? body.messages : []
-  const provenance = new Map<number, { entryIds: string[]; kind: string | null }>()
+  const provenance = new Map<number, { entryIds: string[]; kind: string | null; preambleBlocks: number }>()
   for (const s of segments) {
     const m = /^messages\[(\d+)\]$/.exec(s.path)
     if (!m || !isRecord(s.provenance)) continue
     const p = s.provenance
+    // The leading blocks that came from a section (the session context), not from the message's entries.
+    const blocks = Array.isArray(p.blocks) ? p.blocks : []
+    let preambleBlocks = 0
+    while (preambleBlocks < blocks.length && isRecord(blocks[preambleBlocks]) && (blocks[preambleBlocks] as Record<string, unknown>).kind === 'section') preambleBlocks++
     provenance.set(Number(m[1]), {
       entryIds: Array.isArray(p.entryIds) ? p.entryIds.filter((x): x is string => typeof x === 'string') : [],
       kind: typeof p.historyKind === 'string' ? p.historyKind : null,
+      preambleBlocks,
     })
   }
-  return messages.map((m, i) => ({
-    role: isRecord(m) ? String(m.role) : 'user',
-    content: isRecord(m) ? m.content : m,
-    entryIds: provenance.get(i)?.entryIds ?? [],
-    kind: provenance.get(i)?.kind ?? null,
-  }))
+  return messages.map((m, i) => {
+    const content = isRecord(m) ? m.content : m
+    const lead = provenance.get(i)?.preambleBlocks ?? 0
+    const split = lead > 0 && Array.isArray(content)
+    return {
+      role: isRecord(m) ? String(m.role) : 'user',
+      content: split ? content.slice(lead) : content,
+      entryIds: provenance.get(i)?.entryIds ?? [],
+      kind: provenance.get(i)?.kind ?? null,
+      ...(split ? { preamble: content.slice(0, lead) } : {}),
+    }
+  })
 }
 
 export interface RenderOptions {
@@ -102,6 +118,9 @@ const MARK_WORDS: Readonly<Record<Mark, string>> = {
   kept: 'kept',
 }
 
+/** The header of the session context's lines, which a compaction keeps as they were. */
+export const SESSION_CONTEXT_HEADER = 'session context, sent at every pass, kept'
+
 export function renderHistory(messages: ReadonlyArray<HistoryMessageIn>, options: RenderOptions): HistoryText {
   const lines: string[] = []
   const ranges: MarkedRange[] = []
@@ -109,6 +128,12 @@ export function renderHistory(messages: ReadonlyArray<HistoryMessageIn>, options
     const mark = options.markOf(message, i)
     const seqs = message.entryIds.map((id) => options.seqOf?.(id)).filter((x): x is number => x !== undefined)
     const entries = seqs.length === 0 ? '' : seqs.length === 1 ? ` · entry #${seqs[0]}` : ` · entries #${Math.min(...seqs)}–#${Math.max(...seqs)}`
+    // The session context first, under its own header and never marked: the same text stands on both sides.
+    if (message.preamble && message.preamble.length > 0) {
+      lines.push(`── messages[${i}] · ${message.role} · ${SESSION_CONTEXT_HEADER} ──`)
+      for (const block of message.preamble) lines.push(...blockText(block).split('\n'))
+      lines.push('')
+    }
     const start = lines.length + 1
     lines.push(`── messages[${i}] · ${message.role}${message.kind ? ` · ${message.kind.replace(/_/g, ' ')}` : ''}${entries}${mark && mark !== 'kept' ? ` · ${MARK_WORDS[mark]}` : ''} ──`)
     const content = typeof message.content === 'string' ? [message.content] : Array.isArray(message.content) ? message.content : []
@@ -130,9 +155,15 @@ export interface EntryLike {
 /**
  * The messages a checkpoint's view makes, before its first pass has run: the head, then the kept entries grouped
  * into alternating messages (tool results and user text merged into one user message), with replaced contents.
- * Close to what the next pass sends; the session context the builder adds to messages[0] is left out.
+ * `preamble`: the session context the builder puts in front of messages[0], as a real pass of the session sent it
+ * (it is frozen for the session's life, so the pass before the compaction has the very blocks the next one sends).
  */
-export function messagesOfView(head: ReadonlyArray<{ text: string }> | null, kept: ReadonlyArray<EntryLike>, replaced: ReadonlyMap<string, string>): HistoryMessageIn[] {
+export function messagesOfView(
+  head: ReadonlyArray<{ text: string }> | null,
+  kept: ReadonlyArray<EntryLike>,
+  replaced: ReadonlyMap<string, string>,
+  preamble: ReadonlyArray<unknown> = [],
+): HistoryMessageIn[] {
   const out: HistoryMessageIn[] = []
   if (head) out.push({ role: 'user', content: head.map((b) => ({ type: 'text', text: b.text })), entryIds: [], kind: 'compaction_summary' })
   const push = (role: string, blocks: unknown[], entryId: string, kind: string) => {
@@ -145,5 +176,6 @@ export function messagesOfView(head: ReadonlyArray<{ text: string }> | null, kep
     else if (e.kind === 'assistant_message') push('assistant', Array.isArray(e.content) ? e.content : [], e.id, 'assistant')
     else if (e.kind === 'tool_result') push('user', [{ type: 'tool_result', tool_use_id: e.toolUseId, content: replaced.get(e.id) ?? e.content, is_error: e.isError === true }], e.id, 'tool_results')
   }
+  if (preamble.length > 0 && out[0]) out[0] = { ...out[0], preamble }
   return out
 }
