@@ -4,9 +4,9 @@
  * approval takes the keyboard and the sidebar marks sessions that run or wait; an imported Claude Code session is
  * read-only and says who wrote it. Screenshots of the new UI go to e2e/screenshots/ in both themes.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { appEvent, expect, openApp, openProjectWithSession, hostFixture, rpc, test as base, type BrowserHostProcess } from './fixtures'
 
@@ -556,4 +556,33 @@ test('the sessions list is one Tab stop, walked with the arrow keys', async ({ a
   // Enter opens the row the keyboard is on.
   await app.keyboard.press('Enter')
   await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true')
+})
+
+test('a project whose folder is gone from disk says so, and offers no new session; its sessions stay readable', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-other-'))
+  try {
+    await app.getByLabel('Folder path').fill(other)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    const gone = app.locator('button.project', { hasText: basename(project) })
+    await expect(app.locator('button.project.selected')).not.toHaveText(new RegExp(basename(project)))
+    // Renamed on disk while the window is open; the user comes back to it.
+    renameSync(project, `${project}-moved`)
+    await gone.click()
+    await expect(gone).toContainText('folder not found')
+    await expect(gone).toHaveAttribute('aria-description', /not at this path any more/)
+    await expect(app.getByRole('button', { name: '+ New session' })).toHaveCount(0)
+    await expect(app.locator('.sessions').getByRole('note')).toHaveText(/Folder not found: open it where it is now/)
+    await expect(sessionButtons(app)).toHaveCount(1)
+    await app.keyboard.press('Control+k')
+    await app.getByRole('combobox', { name: 'Type a command' }).fill('session')
+    await expect(app.getByRole('option', { name: /Rename this session/ })).toHaveCount(1)
+    await expect(app.getByRole('option', { name: /New session in/ })).toHaveCount(0)
+    await app.keyboard.press('Escape')
+    await sessionButtons(app).first().click()
+    await expect(app.locator('section.chat')).toBeVisible()
+  } finally {
+    renameSync(`${project}-moved`, project)
+    rmSync(other, { recursive: true, force: true })
+  }
 })

@@ -14,6 +14,7 @@ import { stopTurn } from '../chat/actions'
 import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { createFile, openFile } from '../files/actions'
+import { refreshProjects } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { chooseTheme } from '../settings/actions'
 
@@ -63,7 +64,11 @@ function focusSoon(selector: string): void {
  */
 export async function startSession(projectId: string): Promise<void> {
   const open = useSessionsStore.getState().selectedId
-  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) return
+  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) {
+    // Refused: perhaps the folder went away since the projects were listed; the sidebar then says so (decision 0022).
+    void refreshProjects()
+    return
+  }
   showView('chat')
   focusMessageBox()
 }
@@ -120,7 +125,8 @@ export function buildCommands(): Command[] {
   }
 
   // A folder of Claude Code's logs or of the proxy's captures takes no session of its own.
-  if (project && !project.notWorkingFolder) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
+  // Nor does a folder that is gone from disk (decision 0022).
+  if (project && !project.notWorkingFolder && !project.folderGone) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
   if (sessionId && openNow().hasSession) {
     const sessions = useSessionsStore.getState()
