@@ -4,7 +4,7 @@
  * approval takes the keyboard and the sidebar marks sessions that run or wait; an imported Claude Code session is
  * read-only and says who wrote it. Screenshots of the new UI go to e2e/screenshots/ in both themes.
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -583,6 +583,39 @@ test('a project whose folder is gone from disk says so, and offers no new sessio
     await expect(app.locator('section.chat')).toBeVisible()
   } finally {
     renameSync(`${project}-moved`, project)
+    rmSync(other, { recursive: true, force: true })
+  }
+})
+
+test('the palette goes to a session or a project by a word of its name, from the keyboard', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const chat = app.locator('section.chat')
+  const first = await chat.getAttribute('data-session-id')
+  await sessionButtons(app).first().press('F2')
+  await app.getByLabel('Session name').fill('Fix the login bug')
+  await app.keyboard.press('Enter')
+  await app.getByLabel('Message').fill('a draft, so the next session is a new one')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(chat).not.toHaveAttribute('data-session-id', first!)
+
+  await app.keyboard.press('Control+k')
+  await app.getByRole('combobox', { name: 'Type a command' }).fill('login')
+  await expect(app.getByTestId('palette').getByRole('option')).toHaveText([/Go to\s*Session “Fix the login bug”/])
+  await app.keyboard.press('Enter')
+  await expect(chat).toHaveAttribute('data-session-id', first!)
+  await expect(app.getByLabel('Message')).toBeFocused()
+
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-goto-'))
+  try {
+    await app.getByLabel('Folder path').fill(other)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    await app.keyboard.press('Control+k')
+    await app.getByRole('combobox', { name: 'Type a command' }).fill(`project ${basename(project)}`)
+    await app.keyboard.press('Enter')
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(project))
+    await expect(app.locator('button.project.selected')).toBeFocused()
+  } finally {
     rmSync(other, { recursive: true, force: true })
   }
 })
