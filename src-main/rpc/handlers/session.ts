@@ -60,7 +60,10 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     'session.import': async ({ projectId, path }) => {
       requireProject(projectId)
       try {
-        return store.sessions.get(await importSessionFromFile(store.db, path, projectId))!
+        const session = store.sessions.get(await importSessionFromFile(store.db, path, projectId))!
+        // Every window's sidebar lists it, as it lists a session made elsewhere.
+        events.emit('session.created', session)
+        return session
       } catch (err) {
         if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
         throw err
