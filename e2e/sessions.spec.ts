@@ -591,6 +591,8 @@ test('the palette goes to a session or a project by a word of its name, from the
   await openProjectWithSession(app, project)
   const chat = app.locator('section.chat')
   const first = await chat.getAttribute('data-session-id')
+  // The new session has put the keyboard in its box: F2 before that would have the rename field lose it at once.
+  await expect(app.getByLabel('Message')).toBeFocused()
   await sessionButtons(app).first().press('F2')
   await app.getByLabel('Session name').fill('Fix the login bug')
   await app.keyboard.press('Enter')
@@ -618,4 +620,29 @@ test('the palette goes to a session or a project by a word of its name, from the
   } finally {
     rmSync(other, { recursive: true, force: true })
   }
+})
+
+test('a long project path is cut at its start, so its last folders stay in sight', async ({ app, project }) => {
+  const deep = join(project, ...Array.from({ length: 5 }, (_, i) => `a-rather-long-folder-name-${i}`), 'the-project')
+  mkdirSync(deep, { recursive: true })
+  await app.getByLabel('Folder path').fill(deep)
+  await app.getByRole('button', { name: 'Open folder' }).click()
+  const root = app.locator('button.project.selected .project-root')
+  await expect(root).toContainText('the-project')
+  // The path's last character is drawn inside the row, and its first is the one cut off.
+  const shown = await root.evaluate((el) => {
+    const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode() as Text
+    const box = el.getBoundingClientRect()
+    const charAt = (i: number) => {
+      const range = document.createRange()
+      range.setStart(text, i)
+      range.setEnd(text, i + 1)
+      return range.getBoundingClientRect()
+    }
+    const last = charAt(text.length - 1)
+    const first = charAt(0)
+    return { lastInside: last.right <= box.right + 0.5 && last.left >= box.left - 0.5, firstInside: first.left >= box.left - 0.5 }
+  })
+  expect(shown).toEqual({ lastInside: true, firstInside: false })
+  await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(deep))
 })

@@ -69,7 +69,11 @@ export function ProjectsSidebar() {
                 onClick={() => void selectProject(p.id)}
               >
                 <span className="project-name">{p.name}</span>
-                <span className="project-root">{p.root}</span>
+                {/* A long path is cut at its start, so the folders that tell projects apart stay in sight: laid out
+                    right to left for the cut, the path itself isolated left to right (theme.css). */}
+                <span className="project-root" dir="rtl">
+                  <bdi dir="ltr">{p.root}</bdi>
+                </span>
                 {p.folderGone && (
                   <span className="project-gone" aria-hidden="true">
                     folder not found
