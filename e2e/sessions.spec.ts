@@ -4,9 +4,9 @@
  * approval takes the keyboard and the sidebar marks sessions that run or wait; an imported Claude Code session is
  * read-only and says who wrote it. Screenshots of the new UI go to e2e/screenshots/ in both themes.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { appEvent, expect, openApp, openProjectWithSession, hostFixture, rpc, test as base, type BrowserHostProcess } from './fixtures'
 
@@ -556,4 +556,93 @@ test('the sessions list is one Tab stop, walked with the arrow keys', async ({ a
   // Enter opens the row the keyboard is on.
   await app.keyboard.press('Enter')
   await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true')
+})
+
+test('a project whose folder is gone from disk says so, and offers no new session; its sessions stay readable', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-other-'))
+  try {
+    await app.getByLabel('Folder path').fill(other)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    const gone = app.locator('button.project', { hasText: basename(project) })
+    await expect(app.locator('button.project.selected')).not.toHaveText(new RegExp(basename(project)))
+    // Renamed on disk while the window is open; the user comes back to it.
+    renameSync(project, `${project}-moved`)
+    await gone.click()
+    await expect(gone).toContainText('folder not found')
+    await expect(gone).toHaveAttribute('aria-description', /not at this path any more/)
+    await expect(app.getByRole('button', { name: '+ New session' })).toHaveCount(0)
+    await expect(app.locator('.sessions').getByRole('note')).toHaveText(/Folder not found: open it where it is now/)
+    await expect(sessionButtons(app)).toHaveCount(1)
+    await app.keyboard.press('Control+k')
+    await app.getByRole('combobox', { name: 'Type a command' }).fill('session')
+    await expect(app.getByRole('option', { name: /Rename this session/ })).toHaveCount(1)
+    await expect(app.getByRole('option', { name: /New session in/ })).toHaveCount(0)
+    await app.keyboard.press('Escape')
+    await sessionButtons(app).first().click()
+    await expect(app.locator('section.chat')).toBeVisible()
+  } finally {
+    renameSync(`${project}-moved`, project)
+    rmSync(other, { recursive: true, force: true })
+  }
+})
+
+test('the palette goes to a session or a project by a word of its name, from the keyboard', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const chat = app.locator('section.chat')
+  const first = await chat.getAttribute('data-session-id')
+  // The new session has put the keyboard in its box: F2 before that would have the rename field lose it at once.
+  await expect(app.getByLabel('Message')).toBeFocused()
+  await sessionButtons(app).first().press('F2')
+  await app.getByLabel('Session name').fill('Fix the login bug')
+  await app.keyboard.press('Enter')
+  await app.getByLabel('Message').fill('a draft, so the next session is a new one')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(chat).not.toHaveAttribute('data-session-id', first!)
+
+  await app.keyboard.press('Control+k')
+  await app.getByRole('combobox', { name: 'Type a command' }).fill('login')
+  await expect(app.getByTestId('palette').getByRole('option')).toHaveText([/Go to\s*Session “Fix the login bug”/])
+  await app.keyboard.press('Enter')
+  await expect(chat).toHaveAttribute('data-session-id', first!)
+  await expect(app.getByLabel('Message')).toBeFocused()
+
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-goto-'))
+  try {
+    await app.getByLabel('Folder path').fill(other)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    await app.keyboard.press('Control+k')
+    await app.getByRole('combobox', { name: 'Type a command' }).fill(`project ${basename(project)}`)
+    await app.keyboard.press('Enter')
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(project))
+    await expect(app.locator('button.project.selected')).toBeFocused()
+  } finally {
+    rmSync(other, { recursive: true, force: true })
+  }
+})
+
+test('a long project path is cut at its start, so its last folders stay in sight', async ({ app, project }) => {
+  const deep = join(project, ...Array.from({ length: 5 }, (_, i) => `a-rather-long-folder-name-${i}`), 'the-project')
+  mkdirSync(deep, { recursive: true })
+  await app.getByLabel('Folder path').fill(deep)
+  await app.getByRole('button', { name: 'Open folder' }).click()
+  const root = app.locator('button.project.selected .project-root')
+  await expect(root).toContainText('the-project')
+  // The path's last character is drawn inside the row, and its first is the one cut off.
+  const shown = await root.evaluate((el) => {
+    const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode() as Text
+    const box = el.getBoundingClientRect()
+    const charAt = (i: number) => {
+      const range = document.createRange()
+      range.setStart(text, i)
+      range.setEnd(text, i + 1)
+      return range.getBoundingClientRect()
+    }
+    const last = charAt(text.length - 1)
+    const first = charAt(0)
+    return { lastInside: last.right <= box.right + 0.5 && last.left >= box.left - 0.5, firstInside: first.left >= box.left - 0.5 }
+  })
+  expect(shown).toEqual({ lastInside: true, firstInside: false })
+  await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(deep))
 })

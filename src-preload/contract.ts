@@ -37,6 +37,11 @@ export const ProjectSchema = z.object({
    * proxy recorded"): no session starts there and the Files view writes nothing there. Absent: a working folder.
    */
   notWorkingFolder: z.string().optional(),
+  /**
+   * The working folder is not on disk any more (deleted, renamed or moved since it was opened): no session starts
+   * and no message is sent there; its sessions stay readable (decision 0022). Absent: the folder is there.
+   */
+  folderGone: z.literal(true).optional(),
 })
 export type Project = z.infer<typeof ProjectSchema>
 

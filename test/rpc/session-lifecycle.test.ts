@@ -99,9 +99,9 @@ describe('session lifecycle', () => {
     // An answered turn has nothing to retry: a retry would send a conversation ending with the model's answer.
     expect(await app.dispatch('run.retry', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringContaining('Nothing to retry') } })
 
-    // Every window hears of a rename and a delete, not only the one that asked.
+    // Every window hears of a rename, a delete and an import, not only the one that asked.
     const heard: Array<[string, unknown]> = []
-    app.events.subscribe((name, payload) => (name === 'session.renamed' || name === 'session.deleted') && heard.push([name, payload]))
+    app.events.subscribe((name, payload) => (name === 'session.renamed' || name === 'session.deleted' || name === 'session.created') && heard.push([name, payload]))
     const renamed = await call<{ title: string }>(app, 'session.rename', { sessionId: session.id, title: 'Reading the README' })
     expect(renamed.title).toBe('Reading the README')
     expect(heard).toEqual([['session.renamed', renamed]])
@@ -122,6 +122,8 @@ describe('session lifecycle', () => {
 
     const imported = await call<{ id: string }>(app, 'session.import', { projectId: project.id, path: exported.path })
     expect(imported.id).toBe(session.id)
+    // Every window lists it, as it lists a session made elsewhere.
+    expect(heard.at(-1)).toEqual(['session.created', imported])
     const again = await call<{ path: string }>(app, 'session.export', { sessionId: session.id, path: join(dir, 'again.json') })
     expect(readFileSync(again.path, 'utf8')).toBe(first)
     const state = await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })

@@ -5,6 +5,7 @@ import type { SessionRuntime } from '../../node/session/runtime'
 import { findModel, MODELS } from '../../node/model/models'
 import { sessionOrigin } from '../../node/transcripts/origins'
 import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
+import { requireFolderPresent } from './working-folder'
 
 export function requireRuntime(services: Services, sessionId: string): SessionRuntime {
   const runtime = services.sessions.get(sessionId)
@@ -30,6 +31,10 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
   const start = (sessionId: string, input: Parameters<SessionRuntime['start']>[0]) => {
     const runtime = requireRuntime(services, sessionId)
     requireLoupeSession(services, sessionId)
+    // Every tool would fail in a folder that is gone, and the model would answer about a project it cannot see.
+    const projectId = services.store.sessions.get(sessionId)?.projectId
+    const root = projectId === undefined ? undefined : services.store.projects.get(projectId)?.root
+    if (root !== undefined) requireFolderPresent(root)
     if (runtime.running) throw new RpcError('busy', 'A turn is already running in this session: wait for it or stop it (Esc)')
     const tooLarge = input.kind === 'message' ? runtime.tooLargeToSend(input.text) : null
     if (tooLarge) throw new RpcError('invalid_input', tooLarge)

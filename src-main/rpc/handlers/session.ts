@@ -4,7 +4,7 @@ import { RpcError } from '../errors'
 import { defaultSessionTitle } from '../../engine/conversation/title'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
-import { notAWorkingFolder } from './working-folder'
+import { notAWorkingFolder, requireFolderPresent } from './working-folder'
 
 type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import'
 
@@ -21,6 +21,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
       // The agent works in the project's folder: not among Claude Code's logs, nor among the proxy's captures.
       const holds = notAWorkingFolder(services, projectId, project.root)
       if (holds) throw new RpcError('unsupported', `${project.root} holds ${holds}: a new session there would work among them. Open the project's own folder in Loupe and start the session there.`)
+      requireFolderPresent(project.root)
       const now = clock.now()
       const session = store.sessions.create(projectId, title?.trim() || defaultSessionTitle(now), now)
       events.emit('session.created', session)
@@ -59,7 +60,10 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     'session.import': async ({ projectId, path }) => {
       requireProject(projectId)
       try {
-        return store.sessions.get(await importSessionFromFile(store.db, path, projectId))!
+        const session = store.sessions.get(await importSessionFromFile(store.db, path, projectId))!
+        // Every window's sidebar lists it, as it lists a session made elsewhere.
+        events.emit('session.created', session)
+        return session
       } catch (err) {
         if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
         throw err

@@ -14,7 +14,9 @@ import { stopTurn } from '../chat/actions'
 import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { createFile, openFile } from '../files/actions'
+import { refreshProjects, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
+import { goToTargets } from './go-to'
 import { chooseTheme } from '../settings/actions'
 
 export interface Command {
@@ -63,7 +65,11 @@ function focusSoon(selector: string): void {
  */
 export async function startSession(projectId: string): Promise<void> {
   const open = useSessionsStore.getState().selectedId
-  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) return
+  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) {
+    // Refused: perhaps the folder went away since the projects were listed; the sidebar then says so (decision 0022).
+    void refreshProjects()
+    return
+  }
   showView('chat')
   focusMessageBox()
 }
@@ -120,7 +126,8 @@ export function buildCommands(): Command[] {
   }
 
   // A folder of Claude Code's logs or of the proxy's captures takes no session of its own.
-  if (project && !project.notWorkingFolder) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
+  // Nor does a folder that is gone from disk (decision 0022).
+  if (project && !project.notWorkingFolder && !project.folderGone) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
   if (sessionId && openNow().hasSession) {
     const sessions = useSessionsStore.getState()
@@ -156,12 +163,37 @@ export function buildCommands(): Command[] {
     out.push({ id: 'files.open', group: 'Files', label: 'Edit instruction and memory files', run: () => showView('files') })
   }
 
+  out.push(...goToCommands(project?.id ?? null, sessionId))
+
   out.push({ id: 'theme.light', group: 'Settings', label: 'Theme: light', run: () => void chooseTheme('light') })
   out.push({ id: 'theme.dark', group: 'Settings', label: 'Theme: dark', run: () => void chooseTheme('dark') })
   out.push({ id: 'theme.system', group: 'Settings', label: 'Theme: follow the system', run: () => void chooseTheme('system') })
   out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusSoon('input[aria-label="API key"]')) })
   out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusSoon('select[aria-label="Model"]')) })
   return out
+}
+
+/** The palette's Go to commands (go-to.ts): the open project's other sessions, then the other projects. */
+function goToCommands(projectId: string | null, sessionId: string | null): Command[] {
+  const sessions = projectId === null ? [] : (useSessionsStore.getState().byProject[projectId] ?? [])
+  return goToTargets(useProjectsStore.getState().projects, projectId, sessions, sessionId).map((t) => ({
+    id: `goto.${t.kind}.${t.id}`,
+    group: 'Go to',
+    label: t.label,
+    run: () => (t.kind === 'session' ? openSession(t.id) : openProjectNamed(t.id)),
+  }))
+}
+
+/** Shows a session where the user is (the view stays: Compaction and Cache follow it); in the chat, ready to type. */
+function openSession(id: string): void {
+  useSessionsStore.getState().sessionSelected(id)
+  if (useSettingsStore.getState().view === 'chat') focusMessageBox()
+}
+
+/** Opens a project in the sidebar, the keyboard on it: its sessions are listed right after it. */
+function openProjectNamed(id: string): void {
+  void selectProject(id)
+  focusSoon('.sidebar button.project[aria-current="true"]')
 }
 
 /** Commands whose label (or group) contains every word typed, in order of the list. */

@@ -5,6 +5,9 @@ import { TranscriptsEntry } from '../transcripts/TranscriptsPanel'
 import { openProject, pickAndOpenProject, selectProject } from './actions'
 import { DeleteSessionDialog, SessionList } from './SessionList'
 
+/** What a project whose folder is gone from disk says (decision 0022). */
+export const FOLDER_GONE = 'The folder is not at this path any more (deleted, renamed or moved): its sessions can be read, not continued.'
+
 export function ProjectsSidebar() {
   const projects = useProjectsStore((s) => s.projects)
   const selectedId = useProjectsStore((s) => s.selectedId)
@@ -59,13 +62,23 @@ export function ProjectsSidebar() {
           {projects.map((p) => (
             <li key={p.id}>
               <button
-                className={p.id === selectedId ? 'project selected' : 'project'}
+                className={`project${p.id === selectedId ? ' selected' : ''}${p.folderGone ? ' gone' : ''}`}
                 aria-current={p.id === selectedId ? 'true' : undefined}
-                title={p.root}
+                aria-description={p.folderGone ? FOLDER_GONE : undefined}
+                title={p.folderGone ? `${p.root}\n${FOLDER_GONE}` : p.root}
                 onClick={() => void selectProject(p.id)}
               >
                 <span className="project-name">{p.name}</span>
-                <span className="project-root">{p.root}</span>
+                {/* A long path is cut at its start, so the folders that tell projects apart stay in sight: laid out
+                    right to left for the cut, the path itself isolated left to right (theme.css). */}
+                <span className="project-root" dir="rtl">
+                  <bdi dir="ltr">{p.root}</bdi>
+                </span>
+                {p.folderGone && (
+                  <span className="project-gone" aria-hidden="true">
+                    folder not found
+                  </span>
+                )}
               </button>
               {p.id === selectedId && <SessionList projectId={p.id} />}
             </li>

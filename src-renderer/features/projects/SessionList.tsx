@@ -18,6 +18,7 @@ import { nestSessions, type NestedRow } from './nest'
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
   const holds = useProjectsStore((s) => s.projects.find((p) => p.id === projectId)?.notWorkingFolder ?? null)
+  const gone = useProjectsStore((s) => s.projects.find((p) => p.id === projectId)?.folderGone === true)
   const selectedId = useSessionsStore((s) => s.selectedId)
   // An error about another project's sessions (a refused new session there) is not shown under this one.
   const error = useSessionsStore((s) => (s.errorProjectId === null || s.errorProjectId === projectId ? s.error : null))
@@ -49,6 +50,11 @@ export function SessionList({ projectId }: { projectId: string }) {
         // Claude Code's logs, the proxy's captures: the sessions listed are theirs, and Loupe starts none here.
         <p className="muted small sessions-note" title={`This folder holds ${holds}: Loupe starts no session of its own here.`}>
           Recorded sessions only
+        </p>
+      ) : gone ? (
+        // A session there would run tools in a folder that is not there (decision 0022): the note says where to go.
+        <p className="muted small sessions-note" role="note">
+          Folder not found: open it where it is now to start a session.
         </p>
       ) : (
         <button className="new-session" onClick={() => void startSession(projectId)}>

@@ -45,5 +45,14 @@ export async function pickAndOpenProject(): Promise<void> {
 
 export async function selectProject(id: string): Promise<void> {
   useProjectsStore.getState().projectSelected(id)
-  await loadSessions(id)
+  await Promise.all([loadSessions(id), refreshProjects()])
+}
+
+/**
+ * Reads the projects again, keeping the selection: whether a folder is gone from disk is read when they are listed,
+ * and a folder renamed while the window is open shows as gone when the user comes back to its project.
+ */
+export async function refreshProjects(): Promise<void> {
+  const result = await client.request('project.list', {})
+  if (result.ok) useProjectsStore.getState().projectsLoaded(result.value)
 }

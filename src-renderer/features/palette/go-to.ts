@@ -1,0 +1,22 @@
+/**
+ * Where the palette can go by name, from the keyboard: each other session of the open project (in the sidebar's
+ * order, newest first), then each other project. Pure: commands.ts makes them commands, listed after the actions so
+ * the palette opens on what to do; a word of a session's name finds it.
+ */
+export interface GoToTarget {
+  readonly kind: 'session' | 'project'
+  readonly id: string
+  readonly label: string
+}
+
+export function goToTargets(
+  projects: ReadonlyArray<{ readonly id: string; readonly name: string; readonly root: string }>,
+  projectId: string | null,
+  sessions: ReadonlyArray<{ readonly id: string; readonly title: string }>,
+  sessionId: string | null,
+): GoToTarget[] {
+  const out: GoToTarget[] = []
+  for (const s of sessions) if (s.id !== sessionId) out.push({ kind: 'session', id: s.id, label: `Session “${s.title}”` })
+  for (const p of projects) if (p.id !== projectId) out.push({ kind: 'project', id: p.id, label: `Project ${p.name} (${p.root})` })
+  return out
+}
