@@ -646,3 +646,34 @@ test('a long project path is cut at its start, so its last folders stay in sight
   expect(shown).toEqual({ lastInside: true, firstInside: false })
   await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(deep))
 })
+
+test('a project is taken out of the list and comes back, with its sessions, when its folder is opened again', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-remove-'))
+  try {
+    await app.getByLabel('Folder path').fill(other)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    // The one shown goes: the project next to it is shown, with its session.
+    const removed = appEvent(app, 'project.removed')
+    await app.locator('button.project.selected').hover()
+    await app.getByRole('button', { name: `Remove ${basename(other)} from the list` }).click()
+    await removed
+    await expect(app.locator('button.project')).toHaveCount(1)
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(project))
+    await expect(sessionButtons(app)).toHaveCount(1)
+
+    // From the palette too; nothing is deleted, and opening the folder again brings the project back with it.
+    await app.keyboard.press('Control+k')
+    await app.getByRole('combobox', { name: 'Type a command' }).fill(`remove ${basename(project)}`)
+    await app.keyboard.press('Enter')
+    await expect(app.locator('button.project')).toHaveCount(0)
+    await expect(app.getByText('No projects yet.')).toBeVisible()
+    await app.getByLabel('Folder path').fill(project)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(project))
+    await expect(sessionButtons(app)).toHaveCount(1)
+  } finally {
+    rmSync(other, { recursive: true, force: true })
+  }
+})

@@ -502,7 +502,12 @@ export const requests = {
     ProjectSchema,
     'Opens a folder as a project (or reopens it if known). The folder must exist and be readable.',
   ),
-  'project.list': request(Empty, z.array(ProjectSchema), 'Known projects, most recently opened first.'),
+  'project.list': request(Empty, z.array(ProjectSchema), 'Known projects, most recently opened first (not those removed from the list).'),
+  'project.remove': request(
+    z.object({ projectId: Id }).strict(),
+    z.object({ removed: z.boolean() }),
+    "Takes a project out of the list. Nothing is deleted: the folder, the project's sessions and their passes stay in the store, and opening the folder again lists it again with them. `busy` while a turn runs in one of its sessions.",
+  ),
   'project.pickFolder': request(
     Empty,
     z.object({ path: z.string().nullable() }),
@@ -794,6 +799,8 @@ export function isRequestName(name: unknown): name is RequestName {
 export const events = {
   'app.ready': z.object({ at: z.number(), host: z.enum(['electron', 'browser']) }),
   'project.opened': ProjectSchema,
+  /** A project was taken out of the list (project.remove), in any window. */
+  'project.removed': z.object({ projectId: z.string() }),
   'session.created': SessionSchema,
   /** A session's new name, for every window (the one that renamed it has the answer too). */
   'session.renamed': SessionSchema,

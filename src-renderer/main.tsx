@@ -2,7 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { client, onStoreLost } from './platform/client'
 import { AppShell } from './features/shell/AppShell'
-import { loadProjects } from './features/projects/actions'
+import { loadProjects, projectGone } from './features/projects/actions'
 import { useAppStore } from './state/app'
 import { useChatStore } from './state/chat'
 import { useSessionsStore } from './state/sessions'
@@ -49,13 +49,14 @@ client.on('app.ready', (payload) => {
     announce('app.ready', payload)
   })()
 })
-for (const name of ['project.opened', 'session.created', 'session.renamed', 'session.deleted', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'approval.answered', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
+for (const name of ['project.opened', 'project.removed', 'session.created', 'session.renamed', 'session.deleted', 'run.started', 'pass.started', 'pass.completed', 'entries.appended', 'approval.requested', 'approval.answered', 'turn.ended', 'tool.started', 'tool.finished', 'compaction.started', 'compaction.progressed', 'compaction.drafted', 'compaction.applied', 'compaction.failed', 'endpoint.changed'] as const) {
   client.on(name, (payload) => announce(name, payload))
 }
 
 // The sessions list follows what other windows do to it; this window's own changes come with their answers too.
 const sessions = () => useSessionsStore.getState()
 client.on('project.opened', (p) => useProjectsStore.getState().projectAppeared(p))
+client.on('project.removed', (p) => projectGone(p.projectId))
 // The Files view's listing follows a save or a file made in another window (its sizes, a new memory file).
 client.on('files.changed', (e) => {
   if (useFilesStore.getState().projectId === e.projectId) void reloadListing(e.projectId)

@@ -13,6 +13,11 @@ interface ProjectsState {
   projectSelected(id: string): void
   /** Another window (or an import, or the proxy) opened a project: listed, not selected. */
   projectAppeared(project: Project): void
+  /**
+   * A project was taken out of the list (here or in another window). When it was the selected one, the project next
+   * to it in the list is selected instead (the one below, else the one above), or none.
+   */
+  projectRemoved(id: string): void
 }
 
 export const useProjectsStore = create<ProjectsState>()((set) => ({
@@ -31,6 +36,14 @@ export const useProjectsStore = create<ProjectsState>()((set) => ({
     })),
   openFailed: (message) => set({ opening: false, openError: message }),
   projectSelected: (id) => set({ selectedId: id }),
+  projectRemoved: (id) =>
+    set((s) => {
+      const at = s.projects.findIndex((p) => p.id === id)
+      if (at < 0) return {}
+      const projects = s.projects.filter((p) => p.id !== id)
+      const selectedId = s.selectedId !== id ? s.selectedId : (projects[at] ?? projects[at - 1])?.id ?? null
+      return { projects, selectedId }
+    }),
   projectAppeared: (project) =>
     set((s) => (s.projects.some((p) => p.id === project.id) ? { projects: s.projects.map((p) => (p.id === project.id ? project : p)) } : { projects: [project, ...s.projects], selectedId: s.selectedId ?? project.id })),
 }))

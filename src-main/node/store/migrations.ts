@@ -196,4 +196,13 @@ export const migrations: ReadonlyArray<Migration> = [
       ALTER TABLE pass_blocks_v4 RENAME TO pass_blocks;
     `,
   },
+  {
+    version: 5,
+    name: 'projects removed from the list',
+    sql: `
+      -- When the user took the project out of the sidebar (project.remove); null while it is listed. Its sessions are
+      -- kept, and opening the folder again lists it again with them.
+      ALTER TABLE projects ADD COLUMN hidden_at INTEGER;
+    `,
+  },
 ]

@@ -18,11 +18,14 @@ function toProject(row: ProjectRow): Project {
 export class ProjectRepo {
   constructor(private readonly db: Db) {}
 
-  /** Adds the project at `root` (an already-resolved real path), or touches it if it is known. */
+  /**
+   * Adds the project at `root` (an already-resolved real path), or touches it if it is known. A project taken out of
+   * the list is listed again, with its sessions.
+   */
   open(root: string, now: number): Project {
     const existing = this.db.prepare('SELECT * FROM projects WHERE root = ?').get(root) as ProjectRow | undefined
     if (existing) {
-      this.db.prepare('UPDATE projects SET last_opened_at = ? WHERE id = ?').run(now, existing.id)
+      this.db.prepare('UPDATE projects SET last_opened_at = ?, hidden_at = NULL WHERE id = ?').run(now, existing.id)
       return toProject({ ...existing, last_opened_at: now })
     }
     const row: ProjectRow = { id: newId('prj', now), name: basename(root) || root, root, created_at: now, last_opened_at: now }
@@ -37,8 +40,17 @@ export class ProjectRepo {
     return row ? toProject(row) : null
   }
 
+  /** The projects in the sidebar: every one but those taken out of the list. */
   list(): Project[] {
-    const rows = this.db.prepare('SELECT * FROM projects ORDER BY last_opened_at DESC, id DESC').all() as ProjectRow[]
+    const rows = this.db.prepare('SELECT * FROM projects WHERE hidden_at IS NULL ORDER BY last_opened_at DESC, id DESC').all() as ProjectRow[]
     return rows.map(toProject)
+  }
+
+  /**
+   * Takes a project out of the list. Nothing is deleted: its sessions, passes and files stay, and `open` of its folder
+   * lists it again. False when there is no such project, or it is out of the list already.
+   */
+  hide(id: string, now: number): boolean {
+    return this.db.prepare('UPDATE projects SET hidden_at = ? WHERE id = ? AND hidden_at IS NULL').run(now, id).changes > 0
   }
 }

@@ -14,7 +14,7 @@ import { stopTurn } from '../chat/actions'
 import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { createFile, openFile } from '../files/actions'
-import { refreshProjects, selectProject } from '../projects/actions'
+import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
 import { chooseTheme } from '../settings/actions'
@@ -128,6 +128,7 @@ export function buildCommands(): Command[] {
   // A folder of Claude Code's logs or of the proxy's captures takes no session of its own.
   // Nor does a folder that is gone from disk (decision 0022).
   if (project && !project.notWorkingFolder && !project.folderGone) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
+  if (project) out.push({ id: 'project.remove', group: 'Session', label: `Remove ${project.name} from the list`, run: () => void removeProject(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
   if (sessionId && openNow().hasSession) {
     const sessions = useSessionsStore.getState()

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
 import { TranscriptsEntry } from '../transcripts/TranscriptsPanel'
-import { openProject, pickAndOpenProject, selectProject } from './actions'
+import { openProject, pickAndOpenProject, removeProject, selectProject } from './actions'
 import { DeleteSessionDialog, SessionList } from './SessionList'
 
 /** What a project whose folder is gone from disk says (decision 0022). */
@@ -60,7 +60,7 @@ export function ProjectsSidebar() {
       ) : (
         <ul className="project-list">
           {projects.map((p) => (
-            <li key={p.id}>
+            <li key={p.id} className="project-row">
               <button
                 className={`project${p.id === selectedId ? ' selected' : ''}${p.folderGone ? ' gone' : ''}`}
                 aria-current={p.id === selectedId ? 'true' : undefined}
@@ -79,6 +79,18 @@ export function ProjectsSidebar() {
                     folder not found
                   </span>
                 )}
+              </button>
+              {/* The pointer's way to take the project out of the list; the keyboard's is the palette's command, so
+                  the sidebar keeps one Tab stop per project. Nothing is deleted. */}
+              <button
+                type="button"
+                tabIndex={-1}
+                className="icon project-remove"
+                title={`Remove ${p.name} from the list: its folder and sessions are kept, and opening the folder again brings it back`}
+                aria-label={`Remove ${p.name} from the list`}
+                onClick={() => void removeProject(p.id)}
+              >
+                ×
               </button>
               {p.id === selectedId && <SessionList projectId={p.id} />}
             </li>

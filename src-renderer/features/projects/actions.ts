@@ -56,3 +56,24 @@ export async function refreshProjects(): Promise<void> {
   const result = await client.request('project.list', {})
   if (result.ok) useProjectsStore.getState().projectsLoaded(result.value)
 }
+
+/**
+ * Takes a project out of the list (project.remove): nothing is deleted, and opening its folder again lists it again
+ * with its sessions. The next project is shown when it was the one shown; the answer's error, when there is one (a
+ * turn running there), is said where opening a folder says its own.
+ */
+export async function removeProject(id: string): Promise<void> {
+  const wasSelected = useProjectsStore.getState().selectedId === id
+  const result = await client.request('project.remove', { projectId: id })
+  if (!result.ok) return useProjectsStore.getState().openFailed(result.error.message)
+  projectGone(id, wasSelected)
+}
+
+/** A project left the list (here, or the event from another window): the next one's sessions are read when it is shown. */
+export function projectGone(id: string, wasSelected = useProjectsStore.getState().selectedId === id): void {
+  useProjectsStore.getState().projectRemoved(id)
+  if (!wasSelected) return
+  useSessionsStore.getState().sessionSelected(null)
+  const next = useProjectsStore.getState().selectedId
+  if (next !== null) void loadSessions(next)
+}
