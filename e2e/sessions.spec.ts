@@ -657,7 +657,7 @@ test('a project is taken out of the list and comes back, with its sessions, when
     // The one shown goes: the project next to it is shown, with its session.
     const removed = appEvent(app, 'project.removed')
     await app.locator('button.project.selected').hover()
-    await app.getByRole('button', { name: `Remove ${basename(other)} from the list` }).click()
+    await app.locator('li.project-row', { has: app.locator('button.project.selected') }).locator('.project-remove').click()
     await removed
     await expect(app.locator('button.project')).toHaveCount(1)
     await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(project))

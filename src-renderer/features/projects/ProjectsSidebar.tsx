@@ -80,14 +80,15 @@ export function ProjectsSidebar() {
                   </span>
                 )}
               </button>
-              {/* The pointer's way to take the project out of the list; the keyboard's is the palette's command, so
-                  the sidebar keeps one Tab stop per project. Nothing is deleted. */}
+              {/* The pointer's way to take the project out of the list; the keyboard's and a screen reader's is the
+                  palette's command. Kept out of the Tab order and the accessibility tree, as a session's rename and
+                  delete are, so the list holds one control per project. Nothing is deleted. */}
               <button
                 type="button"
                 tabIndex={-1}
+                aria-hidden="true"
                 className="icon project-remove"
                 title={`Remove ${p.name} from the list: its folder and sessions are kept, and opening the folder again brings it back`}
-                aria-label={`Remove ${p.name} from the list`}
                 onClick={() => void removeProject(p.id)}
               >
                 ×
