@@ -480,6 +480,8 @@ apiTest("chat: with an API key the header names the session's own model, and aft
     await composer.press('Enter')
     const retry = page.getByRole('button', { name: 'Retry' })
     await expect(retry).toBeVisible({ timeout: 30_000 })
+    // The failure says where the request went, that it cost nothing, and the way back to the simulator.
+    await expect(page.getByText(/^Could not reach the Anthropic API at 127\.0\.0\.1:9: .*nothing was billed\. .*Forget the key.*offline simulator\.$/)).toBeVisible()
     await retry.click()
     await expect(composer).toBeFocused()
     await expect(retry).toBeVisible({ timeout: 30_000 })

@@ -493,6 +493,11 @@ function request<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, 
   return { input, output, doc } as const
 }
 
+/** What an API key must be, as the host checks it (printable, no spaces, 20 to 400 characters once trimmed). */
+export const API_KEY_RULE = 'An API key is 20 to 400 printable characters without spaces (Anthropic keys start with sk-ant-).'
+/** The longest `settings.setApiKey` input the contract takes; the renderer answers a longer paste with API_KEY_RULE. */
+export const API_KEY_MAX_INPUT = 1000
+
 export const requests = {
   'app.info': request(Empty, AppInfoSchema, 'What this app is, which host serves it, and which model answers.'),
   'app.ping': request(Empty, z.object({ at: z.number() }), 'A no-op round trip (used by the benchmark).'),
@@ -777,7 +782,7 @@ export const requests = {
     "Changes app settings (saved in the data folder) and a project's compaction settings (saved in its .loupe/config.toml, which the next pass reads).",
   ),
   'settings.setApiKey': request(
-    z.object({ key: z.string().min(1).max(1000).nullable() }).strict(),
+    z.object({ key: z.string().min(1).max(API_KEY_MAX_INPUT).nullable() }).strict(),
     KeyStatusSchema,
     "Stores the Anthropic API key in the host's secret storage (null forgets it). The answer is the key's status and last four characters; the key is never sent back. Takes effect at the next pass: the API with the new key, or the offline simulator when none is left (`endpoint.changed` when that switches what answers).",
   ),

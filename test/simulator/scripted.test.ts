@@ -191,6 +191,15 @@ describe('scripted agent: tools, notes, thinking, determinism', () => {
     expect(parseIntent('what is in docs').kind).toBe('list')
     expect(parseIntent('read e.g. the docs').kind).not.toBe('read')
   })
+
+  it('reads "this project" and "my folder" as the project root, not as a folder named "this"', () => {
+    // A newcomer's likely first message: it used to list a folder called `this`, and the first tool call failed.
+    expect(parseIntent('hello, what is in this project?')).toEqual({ kind: 'list', path: '.' })
+    expect(parseIntent("what's in my folder")).toEqual({ kind: 'list', path: '.' })
+    expect(parseIntent('list this')).toEqual({ kind: 'list', path: '.' })
+    expect(parseIntent('what is in this src')).toEqual({ kind: 'list', path: 'src' })
+    expect(parseIntent('what is in docs')).toEqual({ kind: 'list', path: 'docs' })
+  })
 })
 
 describe('scripted agent: compaction summaries', () => {

@@ -14,7 +14,7 @@
 import type { Entry, EntryBody } from '../conversation/entries'
 import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'
 import type { AssistantContentBlock, ToolUseBlock } from '../model/wire'
-import type { Clock, ModelClient, ModelOutcome } from '../ports'
+import type { Clock, ModelAttempt, ModelClient, ModelOutcome } from '../ports'
 import { decidePermission, resolveApproval, type ApprovalRequest, type PermissionDecision } from '../tools/permissions'
 import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
@@ -104,7 +104,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
             bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true })
             for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
           }
-          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error), errorKind: outcome.error.kind, retryable: true })
+          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts), errorKind: outcome.error.kind, retryable: true })
           return bodies
         },
       )
@@ -144,7 +144,30 @@ function interrupted(toolUseId: string, toolName: string): EntryBody {
   return { kind: 'tool_result', toolUseId, toolName, content: INTERRUPTED_RESULT, isError: true, outcome: 'interrupted' }
 }
 
-function describeModelError(error: { kind: string; message: string; status: number | null }): string {
+/** The host of the API's address, for a message ("api.anthropic.com"); the address itself when it does not parse. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host
+  } catch {
+    return baseUrl
+  }
+}
+
+// The SDK's own messages end with a full stop ("Connection error."): `message` drops it, one is enough.
+function describeModelError(error: { kind: string; message: string; status: number | null }, endpoint: ModelClient['endpoint'], attempts: ReadonlyArray<ModelAttempt>): string {
+  const message = error.message.trim().replace(/[.\s]+$/, '')
+  if (endpoint.kind === 'anthropic') {
+    // With a key, the usual first failure is a network that does not reach the API, or a key it refuses: say where
+    // the request went, whether it can have cost anything, and the way back to the simulator (docs/decisions/0023).
+    const leave = 'or remove the API key (Settings → Forget the key, or unset ANTHROPIC_API_KEY) to go back to the offline simulator'
+    // No attempt got a status: no response came back, so the API generated (and billed) nothing.
+    if (error.kind === 'connection' && attempts.every((a) => a.status === null)) {
+      return `Could not reach the Anthropic API at ${hostOf(endpoint.baseUrl)}: ${message}. No response came back, so nothing was billed. Check the network and retry, ${leave}.`
+    }
+    if (error.kind === 'authentication') {
+      return `The Anthropic API refused the API key${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. Nothing was billed. Check the key in Settings, ${leave}.`
+    }
+  }
   const what: Record<string, string> = {
     rate_limited: 'The model service is rate-limiting requests',
     overloaded: 'The model service is overloaded',
@@ -155,8 +178,6 @@ function describeModelError(error: { kind: string; message: string; status: numb
     invalid_request: 'The model service refused the request',
   }
   const head = what[error.kind] ?? 'The model call failed'
-  // The SDK's own messages end with a full stop ("Connection error."): one is enough.
-  const message = error.message.trim().replace(/[.\s]+$/, '')
   // A refused request (a 400: too long, malformed) is refused again as it is: retrying helps only after a change.
   const after = error.kind === 'invalid_request' ? 'Nothing was lost, but the same request would be refused again: change what it names first (/compact shortens the conversation)' : 'Nothing was lost; retry when ready'
   return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. ${after}.`

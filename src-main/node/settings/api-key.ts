@@ -3,6 +3,7 @@
  * characters — never the key itself (node/model/keys.ts keeps it in the host's secret storage; this file only
  * ever returns a hint).
  */
+import { API_KEY_RULE } from '../../../src-preload/contract'
 import { resolveApiKey, type KeySource, type SecretStore } from '../model/keys'
 
 export interface KeyStatus {
@@ -17,7 +18,7 @@ export interface KeyStatus {
 const KEY_PATTERN = /^[\x21-\x7e]{20,400}$/
 
 export function keyProblem(key: string): string | null {
-  if (!KEY_PATTERN.test(key)) return 'An API key is 20 to 400 printable characters without spaces (Anthropic keys start with sk-ant-)'
+  if (!KEY_PATTERN.test(key)) return API_KEY_RULE
   return null
 }
 

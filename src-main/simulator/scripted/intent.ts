@@ -110,10 +110,10 @@ export function parseIntent(text: string): Intent {
   const paths = pathsIn(t)
   if (paths.length > 0 && !/\b(list|ls)\b/i.test(t)) return { kind: 'read', paths: paths.slice(0, MAX_PARALLEL_READS) }
 
-  const list = t.match(/\b(?:list|ls|show(?:\s+me)?\s+(?:the\s+)?(?:files|contents)|what(?:'s| is)\s+in|contents\s+of)\b(?:\s+(?:the\s+)?(?:files\s+in\s+|contents\s+of\s+|directory\s+|folder\s+)?)?([\w./@-]+)?/i)
+  const list = t.match(/\b(?:list|ls|show(?:\s+me)?\s+(?:the\s+)?(?:files|contents)|what(?:'s| is)\s+in|contents\s+of)\b(?:\s+(?:the\s+|this\s+|my\s+|our\s+|your\s+)?(?:files\s+in\s+|contents\s+of\s+|directory\s+|folder\s+)?)?([\w./@-]+)?/i)
   if (list) {
     const target = list[1]
-    const root = !target || /^(root|the|project|repo|repository|here|files|directory|folder|top|everything)$/i.test(target)
+    const root = !target || /^(root|the|this|it|project|repo|repository|here|files|directory|folder|top|everything)$/i.test(target)
     return { kind: 'list', path: root ? '.' : target.replace(/\/+$/, '') }
   }
 

@@ -1,4 +1,4 @@
-import type { RequestInput, SettingsViewData } from '../../../src-preload/contract'
+import { API_KEY_MAX_INPUT, API_KEY_RULE, type RequestInput, type SettingsViewData } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useSettingsStore, type Theme } from '../../state/settings'
 import { applyTheme } from './theme'
@@ -43,6 +43,8 @@ export async function chooseTheme(theme: Theme): Promise<void> {
 }
 
 export async function setApiKey(key: string | null): Promise<string | null> {
+  // A paste longer than the contract takes would be refused with a validator's message; say the rule instead.
+  if (key !== null && key.length > API_KEY_MAX_INPUT) return API_KEY_RULE
   const result = await client.request('settings.setApiKey', { key })
   if (!result.ok) return result.error.message
   await loadSettings(useSettingsStore.getState().data?.project?.projectId ?? null)
