@@ -484,7 +484,10 @@ apiTest("chat: with an API key the header names the session's own model, and aft
     await expect(page.getByText(/^Could not reach the Anthropic API at 127\.0\.0\.1:9: .*nothing was billed\. .*Forget the key.*offline simulator\.$/)).toBeVisible()
     await retry.click()
     await expect(composer).toBeFocused()
-    await expect(retry).toBeVisible({ timeout: 30_000 })
+    // The same failure again is counted on one box, not shown as a second.
+    await expect(page.locator('.turn-failed')).toContainText('(2 times in a row)', { timeout: 30_000 })
+    await expect(page.locator('.turn-failed')).toHaveCount(1)
+    await expect(retry).toBeVisible()
     await expect(composer).toBeFocused()
   } finally {
     rmSync(dir, { recursive: true, force: true })

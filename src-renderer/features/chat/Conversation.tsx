@@ -5,7 +5,7 @@ import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { enabledMessageBox } from './focus'
 import { retryTurn } from './actions'
-import { retryableFailure } from './retry'
+import { repeatedFailures, retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
@@ -45,6 +45,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     return map
   }, [chat.entries])
   const lastFailure = useMemo(() => retryableFailure(chat.entries), [chat.entries])
+  const repeated = useMemo(() => repeatedFailures(chat.entries), [chat.entries])
   // A pass's answer is its last assistant message: an imported compaction call's conversation links every message it
   // carried to its one pass, and only the answer is that pass's to mark.
   const answers = useMemo(() => {
@@ -113,10 +114,16 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         return typeof entry.rule === 'string' ? <Note key={entry.id} text={`Always allowed from now on: ${entry.rule.replace(': ', ' ')}`} /> : null
       case 'todo_updated':
         return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
-      case 'turn_failed':
+      case 'turn_failed': {
+        // A Retry that failed the same way again is counted on the newest, not shown as another box.
+        if (repeated.hidden.has(entry.id)) return null
+        const times = repeated.times.get(entry.id)
         return (
           <div key={entry.id} className="turn-failed" role="alert">
-            <p>{String(entry.message)}</p>
+            <p>
+              {String(entry.message)}
+              {times !== undefined && <span className="muted"> ({times} times in a row)</span>}
+            </p>
             {entry === lastFailure && !chat.running && source === 'loupe' && (
               // The button goes as the turn starts again: the keyboard goes on to the message box, not to the page.
               <button
@@ -130,6 +137,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
             )}
           </div>
         )
+      }
       case 'checkpoint':
         return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} />
       case 'context_edit':

@@ -1,7 +1,7 @@
 /** When a failed turn offers Retry: only while the failure is the conversation's newest outcome. */
 import { describe, expect, it } from 'vitest'
 import type { EntryView } from '../../../src-preload/contract'
-import { retryableFailure } from '../../../src-renderer/features/chat/retry'
+import { repeatedFailures, retryableFailure } from '../../../src-renderer/features/chat/retry'
 
 let seq = 0
 const entry = (kind: string): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind }) as unknown as EntryView
@@ -18,5 +18,21 @@ describe('retryableFailure', () => {
     // A failure in the middle of a turn, after the model had answered once: still retryable.
     const late = entry('turn_failed')
     expect(retryableFailure([...start, entry('assistant_message'), entry('tool_result'), late])).toBe(late)
+  })
+})
+
+describe('repeatedFailures', () => {
+  const failed = (message: string): EntryView => ({ ...entry('turn_failed'), message }) as unknown as EntryView
+
+  it('shows a run of the same failure once, counted; a different failure or a message between starts anew', () => {
+    const a1 = failed('Could not reach the API')
+    const a2 = failed('Could not reach the API')
+    const a3 = failed('Could not reach the API')
+    const b = failed('Overloaded')
+    const user = entry('user_message')
+    const a4 = failed('Could not reach the API')
+    const { hidden, times } = repeatedFailures([entry('user_message'), a1, entry('turn_ended'), a2, a3, b, user, a4])
+    expect([...hidden]).toEqual([a1.id, a2.id])
+    expect([...times]).toEqual([[a3.id, 3]])
   })
 })
