@@ -48,7 +48,7 @@ describe('scripted agent: tool calls for the tools offered', () => {
   it('lists the root, then names what is there', () => {
     const { made, final } = turn('list the root', { list_dir: () => 'README.md\nsrc/\npackage.json' })
     expect(made).toEqual([{ name: 'list_dir', input: { path: '.' } }])
-    expect(final).toContain('`.` has 3 entries: `README.md`, `src/`, `package.json`.')
+    expect(final).toContain('The project root has 3 entries: `README.md`, `src/`, `package.json`.')
   })
 
   it('reads a named file and quotes its first lines', () => {

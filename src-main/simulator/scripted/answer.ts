@@ -71,7 +71,10 @@ function describeStep(step: ToolStep, turn: Turn): string {
     case 'list_dir': {
       const names = listingNames(result)
       const shown = names.slice(0, LIST_NAMES).map((n) => `\`${n}\``).join(', ')
-      return `\`${String(step.input.path ?? '.')}\` has ${names.length} entries: ${shown}${names.length > LIST_NAMES ? ', …' : ''}.`
+      const path = String(step.input.path ?? '.')
+      // "`.` has 3 entries" reads as punctuation: the root is named as what it is.
+      const where = path === '.' || path === './' || path === '' ? 'The project root' : `\`${path}\``
+      return `${where} has ${names.length} entries: ${shown}${names.length > LIST_NAMES ? ', …' : ''}.`
     }
     case 'grep': {
       const lines = result.split('\n').filter((l) => l.trim().length > 0 && !l.startsWith('['))
