@@ -639,7 +639,7 @@ test('settings: the theme switch, and an API key used at once, shown again only 
   await expect(app.getByTestId('key-status')).not.toContainText('Restart Loupe')
   await expect(endpoint).toHaveAttribute('data-kind', 'anthropic')
   await expect(endpoint).toContainText('https://api.anthropic.com')
-  await expect(app.locator('.topbar > .model-badge')).not.toHaveText('Offline simulator')
+  await expect(app.locator('.topbar > .model-badge')).toHaveText('Anthropic API')
   await endpoint.scrollIntoViewIfNeeded()
   await app.locator('section[aria-labelledby="set-key"]').screenshot({ path: `${SHOTS}/settings-key-api-dark.png` })
   expect(await app.content()).not.toContain('e2e-example-key')

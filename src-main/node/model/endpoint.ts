@@ -9,11 +9,17 @@ import { openModelAccess } from './connect'
 import type { SecretStore } from './keys'
 import { DEFAULT_MODEL_ID, findModel } from './models'
 
+/** The name of the real API wherever the UI says what answers (its address is in Settings). */
+export const ANTHROPIC_API_LABEL = 'Anthropic API'
+
 export interface ModelEndpoint {
   /** Calls go to what answers when each starts (a reconnect switches the next call, not one in flight). */
   readonly client: ModelClient
   readonly kind: 'simulator' | 'anthropic'
-  /** What the UI shows wherever the model is named: "Offline simulator" or the model's name. */
+  /**
+   * What answers, as the UI names it: "Offline simulator", or "Anthropic API". Not a model's name: each session has
+   * its own model (decision 0021), which the chat's header names.
+   */
   readonly label: string
   readonly model: string
   /**
@@ -50,7 +56,7 @@ export async function openModelEndpoint(options: EndpointOptions = {}): Promise<
       return access.client.endpoint.kind
     },
     get label() {
-      return access.client.endpoint.kind === 'simulator' ? access.label : (findModel(model)?.label ?? model)
+      return access.client.endpoint.kind === 'simulator' ? access.label : ANTHROPIC_API_LABEL
     },
     model,
     reconnect: () => access.refresh(),

@@ -37,7 +37,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   const chat = useChatStore(selectChat(sessionId))
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
-  // What answers now: "Offline simulator", or with an API key the app's default model (its name).
+  // What answers now: "Offline simulator" (said beside the session's model), or with an API key "Anthropic API".
   const endpointLabel = useAppStore((s) => s.info?.model.label ?? '')
   const simulated = useAppStore((s) => s.info?.model.kind === 'simulator')
   const scroller = useRef<HTMLDivElement>(null)

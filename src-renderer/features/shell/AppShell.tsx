@@ -36,7 +36,7 @@ export function AppShell() {
         <ViewTabs hasProject={project !== null} hasSession={session !== null} />
         <span className="topbar-spacer" />
         {info && (
-          <span className={`model-badge ${info.model.kind}`} title={info.model.model}>
+          <span className={`model-badge ${info.model.kind}`} title="What answers the requests; each session names its own model in the chat's header">
             {info.model.label}
           </span>
         )}

@@ -130,7 +130,8 @@ describe('an API key changed in Settings', () => {
     // A key: the next pass goes to the API with it, no restart.
     const status = await call<Record<string, unknown>>('settings.setApiKey', { key: KEY_A })
     expect(status).toEqual({ configured: true, source: 'store', hint: '…AAAA', restartNeeded: false })
-    expect(events.filter((e) => e.name === 'endpoint.changed').map((e) => e.payload)).toEqual([{ kind: 'anthropic', label: expect.any(String), model: expect.any(String) }])
+    // Named as what answers, not as a model: each session names its own.
+    expect(events.filter((e) => e.name === 'endpoint.changed').map((e) => e.payload)).toEqual([{ kind: 'anthropic', label: 'Anthropic API', model: expect.any(String) }])
     expect(await call('settings.get', {})).toMatchObject({ endpoint: { kind: 'anthropic', baseUrl: api.url }, apiKey: { restartNeeded: false } })
     expect(await call('app.info', {})).toMatchObject({ model: { kind: 'anthropic' } })
     expect(await send(session.id, 'list the root')).toBe('end_turn')
