@@ -26,9 +26,13 @@ export function provisionalContext(checkpoint: unknown): CheckpointRecord['conte
   const c = (typeof checkpoint === 'object' && checkpoint !== null ? checkpoint : {}) as { tokens?: { before?: { real?: number | null; estimated?: number }; after?: { estimated?: number } } }
   const real = c.tokens?.before?.real ?? null
   const estimatedBefore = c.tokens?.before?.estimated ?? 0
-  const estimatedAfter = c.tokens?.after?.estimated ?? 0
-  const after = real !== null && estimatedBefore > 0 ? Math.round((estimatedAfter * real) / estimatedBefore) : estimatedAfter
+  const after = onRealScale(c.tokens?.after?.estimated ?? 0, real, estimatedBefore)
   return { before: { tokens: real ?? estimatedBefore, measured: real !== null, passSeq: null }, after: { tokens: after, measured: false, passSeq: null, addedSince: 0 } }
+}
+
+/** An estimate on the scale of the real count it was set against, as the engine's `calibrate` does. */
+export function onRealScale(estimate: number, real: number | null, estimatedBefore: number): number {
+  return real === null || estimatedBefore <= 0 ? estimate : Math.round((estimate * real) / estimatedBefore)
 }
 
 /** The live compaction with one `summary_streaming` progress applied: its text appended in order, bounded. */

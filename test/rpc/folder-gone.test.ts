@@ -2,26 +2,22 @@
  * A project whose folder was deleted, renamed or moved on disk after it was opened (decision 0022): listed as gone,
  * no session starts and no message is sent there, its sessions stay readable; back in place, it works again.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp, type App } from '../../src-main/node/app'
-import { call, turnEnded } from '../support/app'
+import type { App } from '../../src-main/node/app'
+import { call, simulatorApp, turnEnded, type SimulatorApp } from '../support/app'
 
 describe('a project whose folder is gone', () => {
+  let running: SimulatorApp
   let dir: string
   let app: App
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-gone-'))
+    running = await simulatorApp({ seed: 'folder-gone' })
+    ;({ dir, app } = running)
     mkdirSync(join(dir, 'work'))
-    process.env.LOUPE_SIM_PACE = 'instant'
-    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
   })
-  afterEach(async () => {
-    await app.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterEach(() => running.close())
 
   it('is listed as gone, refuses a new session and a message, keeps its sessions readable, and works again once back', async () => {
     const project = await call<{ id: string; folderGone?: true }>(app, 'project.open', { path: join(dir, 'work') })

@@ -2,27 +2,23 @@
  * Taking a project out of the sidebar (project.remove): nothing is deleted, every window hears it, opening the folder
  * again brings it back with its sessions; refused while a turn runs there.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp, type App } from '../../src-main/node/app'
-import { call, turnEnded } from '../support/app'
+import type { App } from '../../src-main/node/app'
+import { call, simulatorApp, turnEnded, type SimulatorApp } from '../support/app'
 
 describe('removing a project from the list', () => {
+  let running: SimulatorApp
   let dir: string
   let app: App
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-remove-'))
+    running = await simulatorApp({ seed: 'project-remove' })
+    ;({ dir, app } = running)
     mkdirSync(join(dir, 'work'))
     mkdirSync(join(dir, 'other'))
-    process.env.LOUPE_SIM_PACE = 'instant'
-    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
   })
-  afterEach(async () => {
-    await app.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterEach(() => running.close())
 
   it('takes it out of the list and tells every window; opening the folder again brings it back with its sessions', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'work') })

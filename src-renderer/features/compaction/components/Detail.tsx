@@ -143,7 +143,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   return (
     <article className="cmp-detail-body" data-testid="draft-detail">
       <h2>Dry run · nothing has changed yet</h2>
-      <p data-testid="draft-sizes" title={sizesExplained(sizes, true)}>
+      <p data-testid="draft-sizes">
         Context {sizes.before.measured ? '' : '≈'}
         {n(sizes.before.tokens)} → ≈{n(sizes.after.tokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''}
         {/* The target matters only to a context above it (an automatic compaction aims there); a small one is not near it. */}
@@ -155,6 +155,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
           </>
         )}
       </p>
+      {/* What each figure counts, said once, under them. */}
       <p className="small muted">{sizesExplained(sizes, true)}</p>
       {draft.notes.length > 0 && (
         <ul className="cmp-facts small">

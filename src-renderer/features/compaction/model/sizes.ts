@@ -5,7 +5,7 @@
  * that pass runs, the estimate brought to the real count's scale. Never a pass's input against a figure that also
  * counts the answer the pass wrote.
  */
-import type { CheckpointRecord, DraftView } from '../../../state/compaction'
+import { onRealScale, type CheckpointRecord, type DraftView } from '../../../state/compaction'
 import { grouped as n } from '../../../ui/format'
 import { CHARS_PER_TOKEN } from '../../../ui/estimate'
 
@@ -17,11 +17,6 @@ export interface Side {
 export interface Sizes {
   readonly before: Side
   readonly after: Side & { readonly addedSince: number }
-}
-
-/** Estimates on the scale of the real count, as the engine's `calibrate` does. */
-function onRealScale(estimate: number, real: number | null, estimatedBefore: number): number {
-  return real === null || estimatedBefore <= 0 ? estimate : Math.round((estimate * real) / estimatedBefore)
 }
 
 export const checkpointSizes = (record: CheckpointRecord): Sizes => record.context
