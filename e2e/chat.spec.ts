@@ -447,6 +447,57 @@ test('chat: after Stop, or Esc on an approval, the keyboard is back in the messa
   }
 })
 
+test('chat: a message stopped midway is taken back, its text returns to the box, and the next pass no longer sends it', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await app.getByLabel('Permission mode').selectOption('auto')
+    await composer.fill('run `sleep 5`')
+    let ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
+    await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+    await ended
+
+    // Typed while deciding: kept, after the message that comes back.
+    await composer.fill('and then list the root')
+    const takeBack = app.locator('.msg.user').getByRole('button', { name: 'Take back' })
+    await expect(takeBack).toHaveCount(1)
+    await app.locator('.conversation').screenshot({ path: 'e2e/screenshots/chat-take-back-offered.png' })
+    const appended = appEvent(app, 'entries.appended')
+    await takeBack.click()
+    await appended
+    await expect(composer).toHaveValue('run `sleep 5`\n\nand then list the root')
+    await expect(composer).toBeFocused()
+    // The message and its stopped answer are folded under what was done, not gone.
+    const folded = app.locator('.taken-back')
+    await expect(folded.locator('details > summary').first()).toHaveText('Taken back: “run `sleep 5`” · the model no longer sees it or the answer to it')
+    await expect(folded.locator('.msg.user')).toBeHidden()
+    await expect(app.locator('.conversation > .msg.user')).toHaveCount(0)
+    await folded.locator('details > summary').first().click()
+    await expect(folded.locator('.msg.user')).toHaveText(/run `sleep 5`/)
+    await expect(folded.locator('.tool-call[data-tool="bash"]')).toHaveCount(1)
+    await app.screenshot({ path: 'e2e/screenshots/chat-taken-back.png' })
+
+    await composer.fill('read README.md')
+    ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await ended
+    await expect(app.locator('.conversation > .msg.user')).toHaveCount(1)
+    // The new message is now the one to take back; the pass that answered it never carried the old one.
+    await expect(app.locator('.conversation > .msg.user').getByRole('button', { name: 'Take back' })).toHaveCount(1)
+    const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+    const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
+    const passes = (await rpc(host, 'pass.list', { sessionId: sessions[0]!.id })) as Array<{ id: string; kind: string }>
+    const last = (await rpc(host, 'pass.get', { passId: passes.filter((p) => p.kind === 'main').at(-1)!.id })) as { requestBody: string }
+    expect(last.requestBody).toContain('read README.md')
+    expect(last.requestBody).not.toContain('sleep 5')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 // With an API key, the model service is the API (here an address where nothing answers: every pass fails).
 const apiTest = testWithHostEnv({ ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })
 

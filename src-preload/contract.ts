@@ -581,6 +581,11 @@ export const requests = {
     z.object({ runId: z.string() }),
     'Runs the turn again after a model error, from the entries as they are.',
   ),
+  'run.takeBack': request(
+    z.object({ sessionId: Id, entryId: z.string().min(1).max(200) }).strict(),
+    z.object({ text: z.string(), dropped: z.number() }),
+    "Takes the user's last message back (decision 0024): it and the answers to it leave what the model sees (a `context_edit` entry from `take-back`; nothing is deleted, and what the tools did is not undone). Answers with the message's text, to be changed and sent again, and how many entries the model no longer sees. `busy` while a turn runs; `unsupported` for a message that is not the last one sent, or that a compaction has since folded in.",
+  ),
   'run.cancel': request(
     z.object({ sessionId: Id }).strict(),
     z.object({ cancelled: z.boolean() }),

@@ -91,9 +91,10 @@ export interface BreakpointView {
  * compaction says the conversation starts again from its summary. 6: a file a section holds twice, AGENTS.md as
  * itself and imported by CLAUDE.md, is no longer named as changed when it was not; a changed block's cause also says
  * why the read stopped short of the entry before it, when it did. 7: an expired entry is said in plain words, "cache
- * expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)", so a session's passes all read alike).
+ * expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)", so a session's passes all read alike. 8: a
+ * message taken back is named, both where its place is now held by another and where no breakpoint ended before it).
  */
-export const ATTRIBUTION_VERSION = 7
+export const ATTRIBUTION_VERSION = 8
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION

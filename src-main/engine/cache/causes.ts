@@ -6,6 +6,7 @@
 import type { SnapshotOrigin } from '../prompt/snapshot'
 import type { SectionPrint } from './context'
 import type { CacheArea } from './walk'
+import { TAKE_BACK_SOURCE } from '../conversation/take-back'
 
 /** What a session entry is, as far as a cause needs to say (the adapter reads the store). */
 export type EntryDescription =
@@ -131,6 +132,7 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
     }
     case 'message': {
       const edit = what.editedBy
+      if (edit?.kind === 'context_edit' && edit.source === TAKE_BACK_SOURCE) return `${path} · a message taken back by the user${edit.at !== null ? ` at ${clock(edit.at)}` : ''}`
       if (edit?.kind === 'context_edit') return `${path} · context edit by ${edit.source}${edit.at !== null ? ` at ${clock(edit.at)}` : ''}`
       if (edit?.kind === 'checkpoint' || what.historyKind === 'compaction_summary') return `${path} · compaction checkpoint`
       return `${path} · an earlier ${what.historyKind === 'assistant' ? 'answer' : 'message'} changed`

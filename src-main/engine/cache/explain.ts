@@ -14,7 +14,7 @@
  * never the one a later pass is compared with (its cause is `no_response`, set in attribute.ts).
  */
 import type { PassRecord, PreviousPass } from './attribute'
-import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type MissCause } from './causes'
+import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type EntryDescription, type MissCause } from './causes'
 import { changedSections, type PassContext } from './context'
 import { contentDivergence, toolChanges } from './diff'
 import type { BestHit } from './limit'
@@ -23,6 +23,7 @@ import type { CacheModel } from './pricing'
 import type { TokenScale } from './scale'
 import { LONGEST_TTL_MS, type CacheState } from './state'
 import { blockPath, shortPath, type RequestWalk } from './walk'
+import { TAKE_BACK_SOURCE } from '../conversation/take-back'
 
 export interface CauseInput {
   readonly walk: RequestWalk
@@ -76,17 +77,32 @@ export function findCause(input: CauseInput): MissCause {
       break
   }
   if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)
-  if (previous?.walk) {
-    const d = contentDivergence(previous.walk, walk)
-    if (d && d.position <= limit.position) {
-      const changed = changedBlock(input, d.position, d.reason === 'settings' ? (d.level ?? 'messages') : 'block')
-      // The change stops the read at the last entry before it; a read that stopped earlier still had that entry to
-      // miss (it expired while a pre-warm kept only the tail alive, or sat past the lookback), and the label says so.
-      const before = entryCause(input, d.position - 1)
-      return before ? { ...changed, label: `${changed.label}; the prefix before it was not read either: ${before.label}` } : changed
-    }
+  const d = previous?.walk ? contentDivergence(previous.walk, walk) : null
+  if (d && d.position <= limit.position) {
+    const changed = changedBlock(input, d.position, d.reason === 'settings' ? (d.level ?? 'messages') : 'block')
+    // The change stops the read at the last entry before it; a read that stopped earlier still had that entry to
+    // miss (it expired while a pre-warm kept only the tail alive, or sat past the lookback), and the label says so.
+    const before = entryCause(input, d.position - 1)
+    return before ? { ...changed, label: `${changed.label}; the prefix before it was not read either: ${before.label}` } : changed
   }
-  return entryCause(input, limit.position) ?? { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
+  const found = entryCause(input, limit.position)
+  if (found) return found
+  const takenBack = d ? takenBackAt(input, d.position) : null
+  if (takenBack) {
+    // The previous pass's breakpoint sat on the message taken back: the prefix up to where the conversation now goes
+    // on was inside that entry, never at the end of one.
+    return { kind: 'no_breakpoint', label: `no breakpoint ended at ${blockPath(walk.blocks[limit.position]!)}, where the conversation now goes on: the previous pass's sat on a message since taken back by the user${takenBack.at !== null ? ` at ${input.clock(takenBack.at)}` : ''}` }
+  }
+  return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
+}
+
+/** The take-back that dropped what the previous pass sent at `position` (a message), or null. */
+function takenBackAt(input: CauseInput, position: number): EntryDescription | null {
+  const block = input.walk.blocks[position]
+  if (block?.area !== 'messages' || !input.describe) return null
+  const ids = input.previous?.context?.messages?.[block.index]?.entryIds ?? []
+  const edit = ids.length ? input.describe.editOf(ids) : null
+  return edit?.kind === 'context_edit' && edit.source === TAKE_BACK_SOURCE ? edit : null
 }
 
 /**
@@ -158,7 +174,11 @@ function changedBlock(input: CauseInput, position: number, changed: 'block' | 's
   } else {
     const origin = context.messages?.[block.index] ?? null
     const entryIds = origin?.entryIds ?? []
-    what = { kind: 'message', historyKind: origin?.kind ?? null, entryIds, editedBy: describe && entryIds.length ? describe.editOf(entryIds) : null }
+    // What the previous pass sent in this place may be what was edited: a message dropped (taken back, or by an
+    // extension) leaves the next message in its place, which no edit touched.
+    const replacedIds = previous?.context?.messages?.[block.index]?.entryIds ?? []
+    const editedBy = describe ? (entryIds.length ? describe.editOf(entryIds) : null) ?? (replacedIds.length ? describe.editOf(replacedIds) : null) : null
+    what = { kind: 'message', historyKind: origin?.kind ?? null, entryIds, editedBy }
   }
   return { kind: 'changed_block', position, path, area: block.area, what, label: changedBlockLabel(what.kind === 'tools' ? 'tools' : path, what, clock) }
 }

@@ -7,6 +7,7 @@
 import { homedir } from 'node:os'
 import type { Entry } from '../../engine/conversation/entries'
 import { HistoryCache, lastCheckpoint } from '../../engine/conversation/history'
+import { planTakeBack, TAKE_BACK_SOURCE, withCarriedNotes, type TakeBackPlan } from '../../engine/conversation/take-back'
 import { EXTENSION_MODEL_CALLS_PER_TURN, trimOldTools, type UptoTarget } from '../../engine/compaction'
 import type { Pin } from '../../engine/compaction/pins'
 import { foldPins } from '../../engine/compaction/pins'
@@ -261,6 +262,25 @@ export class SessionRuntime {
     this.appendAndEmit(this.sessionLog.append([{ kind: 'model_switched', model }]))
   }
 
+  /**
+   * Takes the user's last message back (decision 0024): it and the answers to it leave what the model sees (a
+   * context edit; nothing is deleted), the notes they carried go with the next message, and the planned pre-warm is
+   * dropped (it would warm a tail no pass sends now). Returns the message's text for the message box.
+   */
+  takeBack(entryId: string): { readonly ok: true; readonly text: string; readonly dropped: number } | Extract<TakeBackPlan, { ok: false }> {
+    if (this.running) throw new Error('A turn is running in this session')
+    const plan = planTakeBack(this.sessionLog.entries(), entryId)
+    if (!plan.ok) return plan
+    this.keepWarm.cancel()
+    const appended = this.sessionLog.append([{ kind: 'context_edit', source: TAKE_BACK_SOURCE, edits: plan.edits }])
+    if (plan.notes.length > 0) this.save({ carriedNotes: [...this.state.carriedNotes, ...plan.notes] })
+    // A compaction the model asked for in the turn taken back is taken back with it.
+    const pending = this.state.compaction.pending
+    if (pending && plan.toolUseIds.includes(pending.toolUseId)) this.save({ compaction: { ...this.state.compaction, pending: null } })
+    this.appendAndEmit(appended)
+    return { ok: true, text: plan.text, dropped: plan.edits.length }
+  }
+
   private homeDir(): string {
     return this.deps.homeDir ?? homedir()
   }
@@ -493,8 +513,10 @@ export class SessionRuntime {
 
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
     if (input.kind === 'message' && !input.notes) {
-      const notes = await this.changedFileNotes()
+      const notes = withCarriedNotes(this.state.carriedNotes, await this.changedFileNotes())
       if (notes.length > 0) input = { ...input, notes }
+      // Carried once: the message about to be appended holds them from here on.
+      if (this.state.carriedNotes.length > 0) this.save({ carriedNotes: [] })
     }
     let calls = 0
     const modelCalls = { take: () => ++calls <= EXTENSION_MODEL_CALLS_PER_TURN }

@@ -3,10 +3,12 @@
  * the bytes above the breakpoints stay identical until a checkpoint re-freezes the session block), the permission
  * mode and rules, the tools' memory of reads and writes, where the previous pass's tail was, and the state of
  * automatic compaction (failures in a row, a compaction the model asked for), and what the instruction and memory
- * files looked like when last frozen or noted (so an edit made while the app was closed still reaches the model).
+ * files looked like when last frozen or noted (so an edit made while the app was closed still reaches the model), and
+ * the notes a taken-back message carried (so the model still hears them).
  */
 import type { FileSignatures } from '../../engine/prompt/changes'
 import type { FrozenSession } from '../../engine/prompt/snapshot'
+import type { ContextNote } from '../../engine/prompt/notes'
 import { DEFAULT_PERMISSION_MODE, NO_RULES, type PermissionMode, type PermissionRules } from '../../engine/tools/permissions'
 import { emptyToolSessionState, type ToolSessionState } from '../../engine/tools/session-state'
 import { INITIAL_AUTO_STATE, type AutoCompactionState } from '../../engine/compaction/policy'
@@ -32,6 +34,8 @@ export interface SessionState {
   readonly compaction: { readonly auto: AutoCompactionState; readonly pending: PendingToolCompaction | null }
   /** The instruction, rule, memory and skill files as last frozen or noted (sha256 per path); null before the first run. */
   readonly fileBaseline: FileSignatures | null
+  /** Notes a taken-back message or its answers carried, which the model has not seen now: they go with the next message. */
+  readonly carriedNotes: ReadonlyArray<ContextNote>
 }
 
 export function initialSessionState(model: string): SessionState {
@@ -46,6 +50,7 @@ export function initialSessionState(model: string): SessionState {
     deliveredNotes: [],
     compaction: { auto: INITIAL_AUTO_STATE, pending: null },
     fileBaseline: null,
+    carriedNotes: [],
   }
 }
 

@@ -5,6 +5,7 @@ import type { SessionRuntime } from '../../node/session/runtime'
 import { findModel, MODELS } from '../../node/model/models'
 import { sessionOrigin } from '../../node/transcripts/origins'
 import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
+import { lastTakeBackIndex } from '../../engine/conversation/take-back'
 import { requireFolderPresent } from './working-folder'
 
 export function requireRuntime(services: Services, sessionId: string): SessionRuntime {
@@ -27,7 +28,7 @@ export function requireLoupeSession(services: Services, sessionId: string): void
   if (origin === 'captured') throw new RpcError('unsupported', "This session records another agent's requests through the capture proxy and is read-only.")
 }
 
-export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.cancel' | 'approval.answer' | 'session.setMode' | 'session.setModel' | 'session.rules' | 'session.revokeRule'> {
+export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'run.retry' | 'run.takeBack' | 'run.cancel' | 'approval.answer' | 'session.setMode' | 'session.setModel' | 'session.rules' | 'session.revokeRule'> {
   const start = (sessionId: string, input: Parameters<SessionRuntime['start']>[0]) => {
     const runtime = requireRuntime(services, sessionId)
     requireLoupeSession(services, sessionId)
@@ -54,7 +55,18 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       // API refuses (another window's Retry may still be on screen after this one's retry answered).
       // The same rule as the chat's Retry (src-renderer/features/chat/retry.ts), asked of the store.
       if (services.store.entries.newestOf(sessionId, ['turn_failed', 'user_message', 'assistant_message']) === 'assistant_message') throw new RpcError('unsupported', 'Nothing to retry: the last turn was answered. Send a message to go on.')
+      // A failure whose message was then taken back: a retry would send a conversation that ends with an answer.
+      const entries = requireRuntime(services, sessionId).entries()
+      if (lastTakeBackIndex(entries) > entries.findLastIndex((e) => e.kind === 'turn_failed')) throw new RpcError('unsupported', 'Nothing to retry: the message was taken back. Send a message to go on.')
       return start(sessionId, { kind: 'retry' })
+    },
+    'run.takeBack': ({ sessionId, entryId }) => {
+      const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
+      if (runtime.running) throw new RpcError('busy', 'A turn is running in this session: take the message back once it ends, or stop it (Esc)')
+      const taken = runtime.takeBack(entryId)
+      if (!taken.ok) throw new RpcError(taken.reason === 'not_found' ? 'not_found' : taken.reason === 'not_a_message' ? 'invalid_input' : 'unsupported', taken.message)
+      return { text: taken.text, dropped: taken.dropped }
     },
     'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
     'approval.answer': ({ sessionId, toolUseId, answer }) => {

@@ -4,12 +4,13 @@ import type { SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { enabledMessageBox } from './focus'
-import { retryTurn } from './actions'
+import { retryTurn, takeBackMessage } from './actions'
 import { repeatedFailures, retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
+import { isTakeBack, takeBackable, takeBacks, takeBackSummary } from './take-back'
 import { grouped, usd } from '../../ui/format'
 import { provisionalContext, useCompactionStore } from '../../state/compaction'
 import { loadCompactions } from '../compaction/actions'
@@ -46,6 +47,10 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   }, [chat.entries])
   const lastFailure = useMemo(() => retryableFailure(chat.entries), [chat.entries])
   const repeated = useMemo(() => repeatedFailures(chat.entries), [chat.entries])
+  // Messages taken back, folded under their take-back; and the one message a "Take back" is offered on now.
+  const taken = useMemo(() => takeBacks(chat.entries), [chat.entries])
+  const backable = useMemo(() => takeBackable(chat.entries, taken.folded), [chat.entries, taken])
+  const canTakeBack = !chat.running && chat.approvals.length === 0 && source === 'loupe'
   // A pass's answer is its last assistant message: an imported compaction call's conversation links every message it
   // carried to its one pass, and only the answer is that pass's to mark.
   const answers = useMemo(() => {
@@ -74,6 +79,8 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     const message = [...document.querySelectorAll(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)].at(-1)
     if (!message) return
     scrolledTo.current = selectedPassId
+    // An answer to a message taken back is folded away: opened, to be seen.
+    for (let fold = message.closest('details'); fold !== null; fold = fold.parentElement?.closest('details') ?? null) fold.open = true
     message.scrollIntoView({ block: 'nearest' })
   }, [selectedPassId, shownFrom])
   const renderEntry = (entry: EntryView): ReactNode => {
@@ -81,7 +88,19 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
       case 'user_message':
         return (
           <div key={entry.id} className="msg user" data-entry-kind="user_message">
-            <div className="msg-who">You</div>
+            <div className="msg-who">
+              You
+              {canTakeBack && entry.id === backable?.id && (
+                <button
+                  type="button"
+                  className="take-back"
+                  onClick={() => void takeBackMessage(sessionId, entry.id)}
+                  title="Take this message and the answers to it out of the conversation: the model no longer sees them, and the text comes back to the message box to change and send again. What the tools did is not undone."
+                >
+                  Take back
+                </button>
+              )}
+            </div>
             <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
           </div>
         )
@@ -141,6 +160,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
       case 'checkpoint':
         return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} />
       case 'context_edit':
+        if (isTakeBack(entry)) return <TakenBack key={entry.id} entries={taken.under.get(entry.id) ?? []} render={renderEntry} />
         return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
       case 'pin':
         return <Note key={entry.id} text={entry.action === 'added' ? `Pinned: ${String(entry.text)}` : 'Pin removed'} />
@@ -164,9 +184,9 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   }
   // One Tab stop for the answers (the chosen one, else the newest); Up and Down move between them (AssistantMessage).
   const tabStop = useMemo(() => {
-    const shown = chat.entries.slice(shownFrom).filter((e) => e.kind === 'assistant_message')
+    const shown = chat.entries.slice(shownFrom).filter((e) => e.kind === 'assistant_message' && !taken.folded.has(e.id))
     return (shown.findLast((e) => e.passId === selectedPassId) ?? shown.at(-1))?.id ?? null
-  }, [chat.entries, shownFrom, selectedPassId])
+  }, [chat.entries, shownFrom, selectedPassId, taken])
   return (
     // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
     <div className="conversation">
@@ -176,6 +196,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         </button>
       )}
       {chat.entries.slice(shownFrom).map((entry) => {
+        if (taken.folded.has(entry.id)) return null
         const rendered = renderEntry(entry)
         // Where a continued conversation goes on in Loupe: after the last entry it brought from Claude Code.
         if (inherited === null || entry.seq !== inherited) return rendered
@@ -290,7 +311,7 @@ const AssistantMessage = memo(function AssistantMessage({
           e.preventDefault()
           onSelectPass(passId)
         } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-          const answers = [...document.querySelectorAll<HTMLElement>('.conversation .msg.assistant[data-pass-id]')]
+          const answers = [...document.querySelectorAll<HTMLElement>('.conversation .msg.assistant[data-pass-id]:not(.taken-back *)')]
           const next = answers[answers.indexOf(e.currentTarget) + (e.key === 'ArrowUp' ? -1 : 1)]
           if (next) {
             e.preventDefault()
@@ -372,6 +393,26 @@ function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView 
           <div className="msg-text">{entry.summary}</div>
         </details>
       )}
+    </div>
+  )
+}
+
+/**
+ * A message taken back, with its turn folded under it (decision 0024): what the model no longer sees, closed by
+ * default, and what taking it back did not undo.
+ */
+function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; render: (entry: EntryView) => ReactNode }) {
+  const { message, answers, toolCallsRan } = takeBackSummary(entries)
+  return (
+    <div className="taken-back" data-entry-kind="take_back">
+      <details>
+        <summary>
+          Taken back: “{message}”
+          <span className="muted"> · the model no longer sees it{answers > 0 ? ` or the ${answers === 1 ? 'answer' : `${answers} answers`} to it` : ''}</span>
+        </summary>
+        <div className="taken-back-entries">{entries.map(render)}</div>
+      </details>
+      {toolCallsRan > 0 && <div className="muted taken-back-undone">What its {toolCallsRan === 1 ? 'tool call' : `${toolCallsRan} tool calls`} did is not undone (files edited stay edited).</div>}
     </div>
   )
 }

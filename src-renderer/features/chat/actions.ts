@@ -2,6 +2,7 @@ import type { PermissionModeName } from '../../../src-preload/contract'
 import type { EditPriceView } from '../../state/files'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
+import { useDraftsStore } from '../../state/drafts'
 import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { selectProject } from '../projects/actions'
@@ -41,6 +42,23 @@ export async function retryTurn(sessionId: string): Promise<void> {
   const result = await client.request('run.retry', { sessionId })
   if (result.ok) useChatStore.getState().runStarted(sessionId)
   else useChatStore.getState().failed(sessionId, result.error.message)
+}
+
+/**
+ * Takes the user's last message back (decision 0024) and puts its text in the message box, before anything the user
+ * had typed there since (kept, after a blank line): nothing typed is lost. The take-back's entry tells every window.
+ */
+export async function takeBackMessage(sessionId: string, entryId: string): Promise<boolean> {
+  const result = await client.request('run.takeBack', { sessionId, entryId })
+  if (!result.ok) {
+    useChatStore.getState().failed(sessionId, result.error.message)
+    return false
+  }
+  const drafts = useDraftsStore.getState()
+  const typed = drafts.bySession[sessionId] ?? ''
+  drafts.draftChanged(sessionId, typed.trim() === '' ? result.value.text : `${result.value.text}\n\n${typed}`)
+  focusMessageBox()
+  return true
 }
 
 export async function stopTurn(sessionId: string): Promise<void> {

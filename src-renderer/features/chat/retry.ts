@@ -1,4 +1,5 @@
 import type { EntryView } from '../../../src-preload/contract'
+import { isTakeBack } from './take-back'
 
 /**
  * The failure Retry is for: the newest turn outcome, when it is a failure. A retry that went on to answer (an
@@ -6,7 +7,8 @@ import type { EntryView } from '../../../src-preload/contract'
  * conversation that ends with the model's answer, which the API refuses.
  */
 export function retryableFailure(entries: ReadonlyArray<EntryView>): EntryView | null {
-  const last = entries.findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message' || e.kind === 'assistant_message')
+  // A message taken back after its failure leaves nothing to retry either (take-back.ts).
+  const last = entries.findLast((e) => e.kind === 'turn_failed' || e.kind === 'user_message' || e.kind === 'assistant_message' || isTakeBack(e))
   return last?.kind === 'turn_failed' ? last : null
 }
 

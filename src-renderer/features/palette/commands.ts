@@ -10,7 +10,8 @@ import { useInspectorStore, type InspectorView } from '../../state/inspector'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
-import { stopTurn } from '../chat/actions'
+import { stopTurn, takeBackMessage } from '../chat/actions'
+import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { createFile, openFile } from '../files/actions'
@@ -137,6 +138,10 @@ export function buildCommands(): Command[] {
   }
   if (sessionId) {
     out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
+    // As the chat offers it (decision 0024): the last message of a session Loupe runs, between turns.
+    const origin = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)?.origin
+    const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded) : null
+    if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
     out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusSoon('input[aria-label="Fact to pin"]')) })

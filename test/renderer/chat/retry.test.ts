@@ -18,6 +18,10 @@ describe('retryableFailure', () => {
     // A failure in the middle of a turn, after the model had answered once: still retryable.
     const late = entry('turn_failed')
     expect(retryableFailure([...start, entry('assistant_message'), entry('tool_result'), late])).toBe(late)
+    // The failed message taken back: nothing is left to retry. Another extension's edit changes nothing.
+    const takeBack = { ...entry('context_edit'), source: 'take-back' } as unknown as EntryView
+    expect(retryableFailure([...start, takeBack])).toBeNull()
+    expect(retryableFailure([...start, { ...entry('context_edit'), source: 'trim-old-tools' } as unknown as EntryView])).toBe(failed)
   })
 })
 

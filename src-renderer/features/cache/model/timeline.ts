@@ -5,6 +5,7 @@
  * Pure: the view draws it.
  */
 import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../src-preload/contract'
+import { TAKE_BACK_SOURCE } from '../../chat/take-back'
 
 export interface Bar {
   readonly passId: string
@@ -156,7 +157,8 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
       const focus = typeof body.focus === 'string' && body.focus ? ` · focus “${body.focus}”` : ''
       markers.push({ kind: 'compaction', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `compaction (${trigger})${focus}` })
     } else if (e.kind === 'context_edit') {
-      markers.push({ kind: 'context_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}` })
+      const label = body.source === TAKE_BACK_SOURCE ? 'a message taken back by the user' : `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}`
+      markers.push({ kind: 'context_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label })
     } else if (e.kind === 'notice' && body.source === 'instructions') {
       markers.push({ kind: 'file_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label: String(body.text ?? 'instruction file applied now') })
     } else if (e.kind === 'model_switched') {

@@ -1,0 +1,60 @@
+import type { EntryView } from '../../../src-preload/contract'
+
+/**
+ * A message taken back (decision 0024) as the chat shows it: the message and its turn folded under the take-back,
+ * which says what the model no longer sees. The rules mirror src-main/engine/conversation/take-back.ts, read from the
+ * entries the chat has (the renderer does not import the main process's code).
+ */
+
+/** The `source` of a take-back's context edit. */
+export const TAKE_BACK_SOURCE = 'take-back'
+
+/** Entries of a turn, folded with its message; a switch of mode or model, a notice or a pin stays in the open. */
+const TURN_KINDS = new Set(['user_message', 'assistant_message', 'tool_result', 'approval', 'todo_updated', 'memory_saved', 'turn_failed', 'turn_ended', 'context_edit'])
+
+export const isTakeBack = (e: EntryView): boolean => e.kind === 'context_edit' && e.source === TAKE_BACK_SOURCE
+
+export interface TakeBacks {
+  /** Entries shown inside a take-back, not in the conversation's own flow. */
+  readonly folded: ReadonlySet<string>
+  /** Take-back entry id → the entries it folds, in order (an earlier take-back among them folds its own). */
+  readonly under: ReadonlyMap<string, ReadonlyArray<EntryView>>
+}
+
+export function takeBacks(entries: ReadonlyArray<EntryView>): TakeBacks {
+  const folded = new Set<string>()
+  const under = new Map<string, EntryView[]>()
+  const bySeq = new Map(entries.map((e) => [e.id, e.seq]))
+  for (const t of entries) {
+    if (!isTakeBack(t)) continue
+    const first = (t.edits as Array<{ entryId?: unknown }> | undefined)?.[0]?.entryId
+    const from = typeof first === 'string' ? bySeq.get(first) : undefined
+    if (from === undefined) continue
+    const mine = entries.filter((e) => e.seq >= from && e.seq < t.seq && !folded.has(e.id) && TURN_KINDS.has(e.kind))
+    for (const e of mine) folded.add(e.id)
+    under.set(t.id, mine)
+  }
+  return { folded, under }
+}
+
+/**
+ * The message a "Take back" goes on: the user's last message the model still sees, unless a compaction has folded it
+ * in since. Null when there is none.
+ */
+export function takeBackable(entries: ReadonlyArray<EntryView>, folded: ReadonlySet<string>): EntryView | null {
+  const at = entries.findLastIndex((e) => e.kind === 'user_message' && !folded.has(e.id))
+  if (at < 0) return null
+  return entries.slice(at + 1).some((e) => e.kind === 'checkpoint') ? null : entries[at]!
+}
+
+/** What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo. */
+export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly message: string; readonly answers: number; readonly toolCallsRan: number } {
+  const message = entries.find((e) => e.kind === 'user_message')
+  const text = ((message?.content as Array<{ text?: string }> | undefined) ?? []).map((b) => b.text ?? '').join('\n')
+  const firstLine = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  return {
+    message: Array.from(firstLine).length > 80 ? `${Array.from(firstLine).slice(0, 79).join('')}…` : firstLine,
+    answers: entries.filter((e) => e.kind === 'assistant_message').length,
+    toolCallsRan: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'ran').length,
+  }
+}

@@ -1,0 +1,53 @@
+/** How the chat folds a message taken back (decision 0024), and which message offers "Take back". */
+import { describe, expect, it } from 'vitest'
+import type { EntryView } from '../../../src-preload/contract'
+import { takeBackable, takeBacks, takeBackSummary } from '../../../src-renderer/features/chat/take-back'
+
+let seq = 0
+const entry = (kind: string, extra: Record<string, unknown> = {}): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind, ...extra }) as unknown as EntryView
+const message = (text: string) => entry('user_message', { content: [{ type: 'text', text }] })
+const takeBack = (...dropped: EntryView[]) => entry('context_edit', { source: 'take-back', edits: dropped.map((e) => ({ entryId: e.id, action: 'drop' })) })
+
+describe('a message taken back, in the chat', () => {
+  it('folds the message and its turn under the take-back; a model switch after the turn stays in the open', () => {
+    const first = message('first')
+    const firstAnswer = entry('assistant_message')
+    const second = message('second\nwith details')
+    const call = entry('assistant_message')
+    const result = entry('tool_result', { outcome: 'ran' })
+    const answer = entry('assistant_message')
+    const ended = entry('turn_ended')
+    const switched = entry('model_switched')
+    const back = takeBack(second, call, result, answer)
+    const entries = [first, firstAnswer, entry('turn_ended'), second, call, result, answer, ended, switched, back]
+
+    const { folded, under } = takeBacks(entries)
+    expect(under.get(back.id)).toEqual([second, call, result, answer, ended])
+    expect([...folded]).toEqual([second.id, call.id, result.id, answer.id, ended.id])
+    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1 })
+    // The offer moves to the message before it.
+    expect(takeBackable(entries, folded)).toBe(first)
+  })
+
+  it('nests a take-back inside the next one that reaches further back', () => {
+    const first = message('first')
+    const second = message('second')
+    const inner = takeBack(second)
+    const outer = takeBack(first)
+    const { folded, under } = takeBacks([first, second, inner, outer])
+    expect(under.get(inner.id)).toEqual([second])
+    expect(under.get(outer.id)).toEqual([first, inner])
+    expect(folded.has(outer.id)).toBe(false)
+    expect(takeBackable([first, second, inner, outer], folded)).toBeNull()
+  })
+
+  it('offers nothing once a compaction came after the last message', () => {
+    const m = message('hello')
+    expect(takeBackable([m, entry('assistant_message')], new Set())).toBe(m)
+    expect(takeBackable([m, entry('assistant_message'), entry('checkpoint')], new Set())).toBeNull()
+  })
+
+  it('cuts a long first line at a character, never inside one', () => {
+    expect(takeBackSummary([message('🙂'.repeat(100))]).message).toBe(`${'🙂'.repeat(79)}…`)
+  })
+})
