@@ -187,6 +187,69 @@ test('a session is deleted after a confirmation that names it, from the sidebar 
   expect(await titles()).toEqual([])
 })
 
+test('a session is exported to a file before it is deleted, and imported back from it with its conversation', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.fill('read README.md')
+  const ended = nextTurnEnd(app)
+  await composer.press('Enter')
+  await ended
+  await expect(app.locator('.msg.assistant').last()).toContainText('Prints a friendly hello')
+
+  // Deleting asks first, and offers to export it first.
+  await sessionButtons(app).first().press('Delete')
+  await app.getByRole('alertdialog').getByRole('button', { name: 'Export it first…' }).click()
+  const exporting = app.getByRole('dialog', { name: /^Export(ed)? “/ })
+  const field = exporting.getByLabel('Save to')
+  await expect(field).toBeFocused()
+  // It starts in the data folder's exports/, where an export never replaces a file.
+  await expect(field).toHaveValue(/[\\/]exports[\\/]ses_[^\\/]+\.json$/)
+  const target = join(project, 'out', 'greeter-session.json')
+  await field.fill(target)
+  await exporting.getByRole('button', { name: 'Export' }).click()
+  await expect(exporting.getByRole('status')).toContainText('written')
+  await expect(exporting.getByLabel('File')).toHaveValue(target)
+  await shoot(app, 'exported', exporting)
+  expect(JSON.parse(readFileSync(target, 'utf8'))).toBeTruthy()
+  // The same file again is refused in plain words; nothing is replaced.
+  await exporting.getByRole('button', { name: 'Close' }).click()
+  await expect(exporting).toHaveCount(0)
+  await app.keyboard.press('Control+k')
+  await app.getByLabel('Type a command').fill('export this session')
+  await app.keyboard.press('Enter')
+  await exporting.getByLabel('Save to').fill(target)
+  await exporting.getByLabel('Save to').press('Enter')
+  await expect(exporting.getByRole('alert')).toContainText('already exists')
+  await app.keyboard.press('Escape')
+  await expect(exporting).toHaveCount(0)
+
+  await sessionButtons(app).first().press('Delete')
+  await app.getByRole('alertdialog').getByRole('button', { name: 'Delete session' }).click()
+  await expect(sessionButtons(app)).toHaveCount(0)
+
+  // Imported from the palette: a file that is not an export says why, and keeps the path typed.
+  writeFileSync(join(project, 'notes.txt'), 'not json')
+  await app.keyboard.press('Control+k')
+  await app.getByLabel('Type a command').fill('import a session')
+  await app.keyboard.press('Enter')
+  const importing = app.getByRole('dialog', { name: /^Import a session into / })
+  await importing.getByLabel('File').fill(join(project, 'notes.txt'))
+  await importing.getByRole('button', { name: 'Import' }).click()
+  await expect(importing.getByRole('alert')).toContainText('is not valid JSON')
+  await expect(importing.getByLabel('File')).toHaveValue(join(project, 'notes.txt'))
+  await importing.getByLabel('File').fill(target)
+  const created = appEvent(app, 'session.created')
+  await importing.getByRole('button', { name: 'Import' }).click()
+  await created
+  await expect(importing).toHaveCount(0)
+  await expect(sessionButtons(app)).toHaveText(['read README.md'])
+  await expect(app.locator('.msg.user')).toHaveText(/read README.md/)
+  await expect(app.locator('.msg.assistant').last()).toContainText('Prints a friendly hello')
+  const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+  const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
+  expect(((await rpc(host, 'pass.list', { sessionId: sessions[0]!.id })) as unknown[]).length).toBeGreaterThan(0)
+})
+
 test('after a session is deleted the keyboard is on the next session in the list, or the one before at its end', async ({ app, project }) => {
   await openProjectWithSession(app, project)
   // Three sessions, named so the list reads One, Two, Three from the top (the newest first).

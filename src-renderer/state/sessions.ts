@@ -12,6 +12,8 @@ interface SessionsState {
   readonly renamingId: string | null
   /** The session the delete confirmation asks about. */
   readonly deletingId: string | null
+  /** The export or import dialog open now: a session to write to a file, or a project to read one into. */
+  readonly transfer: SessionTransfer | null
   sessionsLoaded(projectId: string, sessions: ReadonlyArray<Session>): void
   sessionCreated(session: Session): void
   /** A session made elsewhere (another window): listed, not selected. */
@@ -22,9 +24,14 @@ interface SessionsState {
   sessionRenamed(session: Session): void
   deleteAsked(id: string): void
   deleteDismissed(): void
+  exportAsked(sessionId: string): void
+  importAsked(projectId: string): void
+  transferDismissed(): void
   sessionDeleted(id: string): void
   failed(message: string, projectId?: string): void
 }
+
+export type SessionTransfer = { readonly kind: 'export'; readonly sessionId: string } | { readonly kind: 'import'; readonly projectId: string }
 
 export const useSessionsStore = create<SessionsState>()((set) => ({
   byProject: {},
@@ -33,6 +40,7 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   errorProjectId: null,
   renamingId: null,
   deletingId: null,
+  transfer: null,
   sessionsLoaded: (projectId, sessions) => set((s) => ({ byProject: { ...s.byProject, [projectId]: sessions } })),
   sessionCreated: (session) =>
     set((s) => {
@@ -60,12 +68,16 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
     })),
   deleteAsked: (id) => set({ deletingId: id, error: null }),
   deleteDismissed: () => set({ deletingId: null }),
+  exportAsked: (sessionId) => set({ transfer: { kind: 'export', sessionId }, deletingId: null, error: null }),
+  importAsked: (projectId) => set({ transfer: { kind: 'import', projectId }, error: null }),
+  transferDismissed: () => set({ transfer: null }),
   sessionDeleted: (id) =>
     set((s) => ({
       byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => x.id !== id)])),
       selectedId: s.selectedId === id ? null : s.selectedId,
       renamingId: s.renamingId === id ? null : s.renamingId,
       deletingId: s.deletingId === id ? null : s.deletingId,
+      transfer: s.transfer?.kind === 'export' && s.transfer.sessionId === id ? null : s.transfer,
     })),
   failed: (message, projectId) => set({ error: message, errorProjectId: projectId ?? null }),
 }))

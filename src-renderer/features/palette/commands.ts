@@ -130,11 +130,14 @@ export function buildCommands(): Command[] {
   // Nor does a folder that is gone from disk (decision 0022).
   if (project && !project.notWorkingFolder && !project.folderGone) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
   if (project) out.push({ id: 'project.remove', group: 'Session', label: `Remove ${project.name} from the list`, run: () => void removeProject(project.id) })
+  // Read, not run: an imported session's folder need not be here (decision 0022 keeps such sessions readable).
+  if (project) out.push({ id: 'session.import', group: 'Session', label: `Import a session into ${project.name}…`, run: () => useSessionsStore.getState().importAsked(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
   if (sessionId && openNow().hasSession) {
     const sessions = useSessionsStore.getState()
     out.push({ id: 'session.rename', group: 'Session', label: 'Rename this session…', run: () => sessions.renameStarted(sessionId) })
     out.push({ id: 'session.delete', group: 'Session', label: 'Delete this session…', run: () => sessions.deleteAsked(sessionId) })
+    out.push({ id: 'session.export', group: 'Session', label: 'Export this session to a file…', run: () => sessions.exportAsked(sessionId) })
   }
   if (sessionId) {
     out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })

@@ -4,6 +4,7 @@ import { useProjectsStore } from '../../state/projects'
 import { TranscriptsEntry } from '../transcripts/TranscriptsPanel'
 import { openProject, pickAndOpenProject, removeProject, selectProject } from './actions'
 import { DeleteSessionDialog, SessionList } from './SessionList'
+import { SessionTransferDialog } from '../sessions/TransferDialog'
 
 /** What a project whose folder is gone from disk says (decision 0022). */
 export const FOLDER_GONE = 'The folder is not at this path any more (deleted, renamed or moved): its sessions can be read, not continued.'
@@ -99,6 +100,7 @@ export function ProjectsSidebar() {
         </ul>
       )}
       <DeleteSessionDialog />
+      <SessionTransferDialog />
     </nav>
   )
 }

@@ -13,6 +13,7 @@ import { useProjectsStore } from '../../state/projects'
 import { startSession } from '../palette/commands'
 import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
+import { useModalKeyboard } from '../../ui/modal'
 import { nestSessions, type NestedRow } from './nest'
 
 export function SessionList({ projectId }: { projectId: string }) {
@@ -187,6 +188,9 @@ function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }:
         <button type="button" className="icon" tabIndex={-1} title="Rename (F2)" onMouseDown={(e) => e.preventDefault()} onClick={() => store().renameStarted(session.id)}>
           ✎
         </button>
+        <button type="button" className="icon" tabIndex={-1} title="Export to a file…" onMouseDown={(e) => e.preventDefault()} onClick={() => store().exportAsked(session.id)}>
+          ⤓
+        </button>
         <button type="button" className="icon" tabIndex={-1} title="Delete… (Delete)" onMouseDown={(e) => e.preventDefault()} onClick={() => store().deleteAsked(session.id)}>
           ×
         </button>
@@ -268,34 +272,11 @@ function DeleteConfirmation({ session }: { session: Session }) {
   const [busy, setBusy] = useState(false)
   const cancel = useRef<HTMLButtonElement>(null)
   const dialog = useRef<HTMLDivElement>(null)
-  const [returnTo] = useState(() => document.activeElement)
   // Where the keyboard goes if the session goes: read as the dialog opens, while the session's row is still listed.
   const [afterDelete] = useState(() => rowsAround(session.id))
   const dismiss = () => useSessionsStore.getState().deleteDismissed()
-
-  useEffect(() => {
-    cancel.current?.focus()
-    // A modal dialog keeps the keyboard while it is open; when it closes, focus returns where it was if that is
-    // still on the page (the deleted session's row is not: its list then takes it).
-    const keep = (e: FocusEvent) => {
-      if (e.target instanceof Node && !dialog.current?.contains(e.target)) cancel.current?.focus()
-    }
-    // Esc cancels wherever the focus is (a click on the dialog's text leaves it on the page's body). Handled, so the
-    // window's Esc does not also stop the turn.
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key !== 'Escape') return
-      e.preventDefault()
-      useSessionsStore.getState().deleteDismissed()
-    }
-    document.addEventListener('focusin', keep)
-    document.addEventListener('keydown', onKey)
-    return () => {
-      document.removeEventListener('focusin', keep)
-      document.removeEventListener('keydown', onKey)
-      if (returnTo instanceof HTMLElement && returnTo.isConnected) returnTo.focus()
-      else afterDelete()?.focus()
-    }
-  }, [returnTo, afterDelete])
+  // Cancel holds the keyboard; once closed it goes back where it was, or, the session's row gone, to its list.
+  useModalKeyboard(dialog, cancel, dismiss, afterDelete)
 
   const confirm = async () => {
     setBusy(true)
@@ -310,6 +291,10 @@ function DeleteConfirmation({ session }: { session: Session }) {
         <h2 id="delete-session-title">Delete “{session.title}”?</h2>
         <p id="delete-session-detail">Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.</p>
         <div className="confirm-actions">
+          {/* Deleted, it is gone; written to a file first, it can be imported again. */}
+          <button type="button" className="confirm-aside" onClick={() => useSessionsStore.getState().exportAsked(session.id)} disabled={busy}>
+            Export it first…
+          </button>
           <button ref={cancel} type="button" onClick={dismiss} disabled={busy}>
             Cancel
           </button>

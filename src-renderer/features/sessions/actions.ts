@@ -55,6 +55,20 @@ export async function deleteSession(sessionId: string): Promise<boolean> {
   return true
 }
 
+/** Writes a session to one JSON file (`session.export`): where it went and its size, or why not. */
+export async function exportSession(sessionId: string, path: string): Promise<{ ok: true; path: string; bytes: number } | { ok: false; error: string }> {
+  const result = await client.request('session.export', { sessionId, ...(path.trim() ? { path: path.trim() } : {}) })
+  return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }
+}
+
+/** Reads an exported session into a project and opens it; why not, when the file is not one. */
+export async function importSession(projectId: string, path: string): Promise<string | null> {
+  const result = await client.request('session.import', { projectId, path: path.trim() })
+  if (!result.ok) return result.error.message
+  useSessionsStore.getState().sessionCreated(result.value)
+  return null
+}
+
 /** The inspector's whole-project list names each pass's session: read it again after a session was renamed or deleted. */
 function refreshProjectPasses(): void {
   const inspector = useInspectorStore.getState()

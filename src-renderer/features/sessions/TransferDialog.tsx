@@ -1,0 +1,148 @@
+/**
+ * Moving a session between machines: "Export this session…" writes it to one JSON file (`session.export`), "Import a
+ * session…" reads one into a project (`session.import`). Opened from the palette, a session row's ⤓, the project's
+ * note under its list, or "Export it first" in the delete confirmation. A path field in both, so the browser host and
+ * the desktop app work alike; the export's field starts at the data folder's exports/, where nothing is ever replaced.
+ */
+import { useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
+import { useAppStore } from '../../state/app'
+import { useProjectsStore } from '../../state/projects'
+import { findSession, useSessionsStore, type SessionTransfer } from '../../state/sessions'
+import { bytes } from '../../ui/format'
+import { useModalKeyboard } from '../../ui/modal'
+import { exportSession, importSession } from './actions'
+
+export function SessionTransferDialog() {
+  const transfer = useSessionsStore((s) => s.transfer)
+  if (transfer === null) return null
+  // Keyed: a second request while one is open starts afresh, not with the other's field and result.
+  return createPortal(<Dialog key={`${transfer.kind}:${transfer.kind === 'export' ? transfer.sessionId : transfer.projectId}`} transfer={transfer} />, document.body)
+}
+
+const dismiss = () => useSessionsStore.getState().transferDismissed()
+
+function Dialog({ transfer }: { transfer: SessionTransfer }) {
+  const dialog = useRef<HTMLDivElement>(null)
+  const field = useRef<HTMLInputElement>(null)
+  // Closed, the keyboard goes back where it was; from a dialog that is gone (the delete confirmation's "Export it
+  // first…"), to the session's row: the exported one, or the one just imported and opened.
+  useModalKeyboard(dialog, field, dismiss, () => {
+    const id = transfer.kind === 'export' ? transfer.sessionId : useSessionsStore.getState().selectedId
+    return id === null ? null : document.querySelector<HTMLElement>(`.sessions button.session[data-session-id="${CSS.escape(id)}"]`)
+  })
+  return (
+    <div className="confirm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>
+      <div ref={dialog} className="confirm transfer" role="dialog" aria-modal="true" aria-labelledby="transfer-title">
+        {transfer.kind === 'export' ? <ExportForm sessionId={transfer.sessionId} field={field} /> : <ImportForm projectId={transfer.projectId} field={field} />}
+      </div>
+    </div>
+  )
+}
+
+type FieldRef = React.RefObject<HTMLInputElement | null>
+
+function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }) {
+  const session = useSessionsStore((s) => findSession(s, sessionId))
+  const dataDir = useAppStore((s) => s.info?.dataDir ?? '')
+  const [path, setPath] = useState(() => (dataDir ? `${dataDir.replace(/[\\/]+$/, '')}/exports/${sessionId}.json` : ''))
+  const [state, setState] = useState<{ kind: 'editing' | 'busy' } | { kind: 'failed'; error: string } | { kind: 'done'; path: string; bytes: number }>({ kind: 'editing' })
+  const submit = async () => {
+    setState({ kind: 'busy' })
+    const result = await exportSession(sessionId, path)
+    setState(result.ok ? { kind: 'done', path: result.path, bytes: result.bytes } : { kind: 'failed', error: result.error })
+  }
+  if (state.kind === 'done') {
+    return (
+      <>
+        <h2 id="transfer-title">Exported “{session?.title ?? sessionId}”</h2>
+        <p role="status">
+          {bytes(state.bytes)} written. Another Loupe reads it with “Import a session…”.
+        </p>
+        <label className="transfer-field">
+          File
+          <input ref={field} readOnly value={state.path} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+        </label>
+        <div className="confirm-actions">
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(state.path)}>
+            Copy path
+          </button>
+          <button type="button" className="primary" onClick={dismiss}>
+            Close
+          </button>
+        </div>
+      </>
+    )
+  }
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault()
+        void submit()
+      }}
+    >
+      <h2 id="transfer-title">Export “{session?.title ?? sessionId}”</h2>
+      <p>
+        One JSON file: the conversation, and every pass with the exact bytes it sent and received. It holds what the passes
+        sent — the files the agent read, your instruction and memory files — so share it as you would those.
+      </p>
+      <label className="transfer-field">
+        Save to
+        <input ref={field} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={state.kind === 'busy'} />
+      </label>
+      {state.kind === 'failed' && (
+        <p className="error" role="alert">
+          {state.error}
+        </p>
+      )}
+      <div className="confirm-actions">
+        <button type="button" onClick={dismiss}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={state.kind === 'busy' || path.trim() === ''}>
+          {state.kind === 'busy' ? 'Exporting…' : 'Export'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }) {
+  const project = useProjectsStore((s) => s.projects.find((p) => p.id === projectId))
+  const [path, setPath] = useState('')
+  const [state, setState] = useState<{ kind: 'editing' | 'busy' } | { kind: 'failed'; error: string }>({ kind: 'editing' })
+  const submit = async () => {
+    setState({ kind: 'busy' })
+    const error = await importSession(projectId, path)
+    if (error === null) dismiss()
+    else setState({ kind: 'failed', error })
+  }
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault()
+        void submit()
+      }}
+    >
+      <h2 id="transfer-title">Import a session into {project?.name ?? 'this project'}</h2>
+      <p>A file written by “Export this session…”, from this Loupe or another. It is added to the project's sessions and opened, with its passes as they were recorded.</p>
+      <label className="transfer-field">
+        File
+        <input ref={field} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={state.kind === 'busy'} />
+      </label>
+      {state.kind === 'failed' && (
+        <p className="error" role="alert">
+          {state.error}
+        </p>
+      )}
+      <div className="confirm-actions">
+        <button type="button" onClick={dismiss}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={state.kind === 'busy' || path.trim() === ''}>
+          {state.kind === 'busy' ? 'Importing…' : 'Import'}
+        </button>
+      </div>
+    </form>
+  )
+}
