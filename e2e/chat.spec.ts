@@ -567,10 +567,15 @@ test("chat: switching a session's model shows what it costs first, and the next 
 
     // Now the cache holds the conversation for this model (over Sonnet's 1,024-token minimum): the price comes
     // first, and "Keep" keeps it.
-    await model.selectOption('claude-opus-4-6')
+    await model.selectOption('claude-opus-5-5')
     const ask = app.getByRole('group', { name: 'Switch the model' })
-    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 4\.6 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass\.$/)
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass\.$/)
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-price.png' })
+    await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
+    // A model whose minimum is over this whole prompt would cache none of it: not a one-off, every pass, said so.
+    await model.selectOption('claude-opus-4-6')
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 4\.6 caches none of this session: that model caches nothing under 4,096 tokens, and this prompt is ≈?[\d,]+\. Every pass pays for all of it in full until the conversation grows past that \(\+\$\d\.\d{4} a pass against staying\)\.$/)
+    await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-uncacheable.png' })
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     await expect(ask).toHaveCount(0)
     await expect(model).toHaveValue('claude-sonnet-4-6')
@@ -582,11 +587,11 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     await expect(model).toHaveValue('claude-sonnet-4-6')
 
-    await model.selectOption('claude-opus-4-6')
+    await model.selectOption('claude-opus-5-5')
     await ask.getByRole('button', { name: 'Switch' }).click()
     await expect(ask).toHaveCount(0)
-    await expect(model).toHaveValue('claude-opus-4-6')
-    await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-4-6' })).toHaveCount(1)
+    await expect(model).toHaveValue('claude-opus-5-5')
+    await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-5-5' })).toHaveCount(1)
 
     // The next pass is the new model's, and the inspector names the switch as its miss's cause.
     ended = appEvent(app, 'turn.ended')
@@ -594,7 +599,7 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await composer.press('Enter')
     await ended
     const rows = app.getByRole('listbox', { name: 'Passes' }).getByRole('option')
-    await expect(rows.last()).toContainText('opus-4-6')
+    await expect(rows.last()).toContainText('opus-5-5')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -313,6 +313,8 @@ export const EditPriceSchema = z.object({
   label: z.string(),
   /** Applied now: the other files changed on disk since the session block was read, which go out with the edit. */
   alsoApplied: z.array(z.string()).optional(),
+  /** A model switch to a model whose minimum cacheable prompt exceeds this session's prompt: it caches none of it. */
+  uncacheable: z.object({ model: z.string(), tokens: z.number(), minimum: z.number(), perPassUsd: z.number().nullable() }).optional(),
 })
 
 // Files view (docs/inspector.md "Files"): instruction and memory files as the prompt builder resolved them.

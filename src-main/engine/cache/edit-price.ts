@@ -17,7 +17,7 @@
 import { signedUsd } from '../../../src-preload/money'
 import { formatTokens } from './causes'
 import type { PassContext } from './context'
-import { inputCost, type CachePrices, type ModelLookup } from './pricing'
+import { inputCost, type CacheModel, type CachePrices, type ModelLookup } from './pricing'
 import type { TokenScale } from './scale'
 import type { CacheState, PassCacheFacts } from './state'
 import { blockPath, type RequestWalk } from './walk'
@@ -55,6 +55,12 @@ export interface EditPrice {
   readonly label: string
   /** Applied now: the other files changed on disk since the session block was read, which go out with the edit. */
   readonly alsoApplied?: string[]
+  /**
+   * A switch to a model whose minimum cacheable prompt is more than this session's whole prompt: that model caches
+   * nothing of it, so every pass pays for all of it in full (at the input price) until the conversation grows past
+   * the minimum, not only the next one. `perPassUsd`: what that adds to each pass against staying.
+   */
+  readonly uncacheable?: { readonly model: string; readonly tokens: number; readonly minimum: number; readonly perPassUsd: number | null }
 }
 
 export interface PriceEditInput {
@@ -118,10 +124,12 @@ export function priceEdit(input: PriceEditInput): EditPrice {
 
   const readWith = edit.kind === 'model' ? 0 : moved === null ? readNow : liveTokens(moved)
   const without = nextPassCost(walk, scale, fromModel.prices, readNow, total)
-  const withEdit = nextPassCost(walk, scale, toModel.prices, readWith, total + extraTokens)
+  const below = uncacheableOn(edit, toModel, total + extraTokens)
+  const withEdit = below ? uncachedCost(toModel.prices, total + extraTokens) : nextPassCost(walk, scale, toModel.prices, readWith, total + extraTokens)
   const rebilled = Math.max(0, readNow - readWith)
   const movedBlock = moved === null ? null : { path: moved < walk.blocks.length ? blockPath(walk.blocks[moved]!) : 'tools', label: movedLabel(edit, walk, moved) }
   const delta = withEdit !== null && without !== null ? withEdit - without : null
+  const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, total + extraTokens) } : undefined
   return {
     movedBlock,
     rebilledTokens: rebilled,
@@ -131,8 +139,34 @@ export function priceEdit(input: PriceEditInput): EditPrice {
     cacheWarm,
     addedTokens: extraTokens,
     exact: false,
-    label: editLabel(edit, movedBlock, rebilled, delta, cacheWarm, false),
+    label: uncacheable ? uncacheableLabel(uncacheable, false) : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, false),
+    ...(uncacheable ? { uncacheable } : {}),
   }
+}
+
+/** The model switched to, when the whole prompt is under its minimum: it caches nothing of this session. */
+function uncacheableOn(edit: ProposedEdit, toModel: CacheModel, tokens: number): { model: string; tokens: number; minimum: number } | null {
+  return edit.kind === 'model' && tokens < toModel.minCacheableTokens ? { model: edit.model, tokens, minimum: toModel.minCacheableTokens } : null
+}
+
+/** A pass that caches nothing: every input token at the input price. */
+function uncachedCost(prices: CachePrices | null, total: number): number | null {
+  return prices ? inputCost({ read: 0, write1h: 0, write5m: 0, uncached: total, total }, prices) : null
+}
+
+/**
+ * What each later pass on a model that caches nothing adds against staying: the prompt so far at the input price,
+ * against reading it from the cache at the old model's read price (what staying pays for it once warm). The new
+ * tail costs about the same either way and is left out of both.
+ */
+function perPassExtra(to: CachePrices | null, from: CachePrices | null, total: number): number | null {
+  if (!to || !from) return null
+  return (uncachedCost(to, total) ?? 0) - inputCost({ read: total, write1h: 0, write5m: 0, uncached: 0, total }, from)
+}
+
+function uncacheableLabel(u: NonNullable<EditPrice['uncacheable']>, exact: boolean): string {
+  const extra = u.perPassUsd === null ? '' : ` (${signedUsd(u.perPassUsd)} a pass)`
+  return `${u.model} caches nothing under ${formatTokens(u.minimum)} tokens, and this prompt is ${exact ? '' : '≈'}${formatTokens(u.tokens)}: every pass pays for all of it in full until the conversation grows past that${extra}`
 }
 
 /** The part of the next request that exists now, one way or the other. */
@@ -204,7 +238,8 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const sizeWithout = sizeOf(input.without)
   const sizeWith = sizeOf(input.with)
   const without = nextPassCost(walk, scale, models(input.without.walk.model).prices, readNow, sizeWithout)
-  const withEdit = nextPassCost(walk, scale, toModel.prices, readWith, sizeWith)
+  const below = uncacheableOn(edit, toModel, sizeWith)
+  const withEdit = below ? uncachedCost(toModel.prices, sizeWith) : nextPassCost(walk, scale, toModel.prices, readWith, sizeWith)
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   const rebilled = Math.max(0, readNow - readWith)
   const addedTokens = sizeWith - sizeWithout
@@ -220,10 +255,13 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
   const exact = counted && !input.historyReplaced && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
-  const label = deferred
-    ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, delta, exact)
-    : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, exact)
-  return { movedBlock, rebilledTokens: rebilled, nextPassUsd: withEdit, withoutEditUsd: without, deltaUsd: delta, cacheWarm, addedTokens, exact, label }
+  const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
+  const label = uncacheable
+    ? uncacheableLabel(uncacheable, exact)
+    : deferred
+      ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, delta, exact)
+      : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, exact)
+  return { movedBlock, rebilledTokens: rebilled, nextPassUsd: withEdit, withoutEditUsd: without, deltaUsd: delta, cacheWarm, addedTokens, exact, label, ...(uncacheable ? { uncacheable } : {}) }
 }
 
 /**

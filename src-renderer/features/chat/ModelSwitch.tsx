@@ -98,7 +98,15 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
 /** What a switch costs, in the price's own words: the next pass re-bills the whole prompt, and its $ against staying. */
 export function switchCost(price: EditPriceView): string {
   const tokens = `${price.exact ? '' : '≈'}${price.rebilledTokens.toLocaleString('en-US')} tokens`
-  const delta = price.deltaUsd === null ? '' : `, ${price.deltaUsd >= 0 ? '+' : '−'}$${Math.abs(price.deltaUsd).toFixed(4)} on the next pass`
+  const money = (usd: number) => `${usd >= 0 ? '+' : '−'}$${Math.abs(usd).toFixed(4)}`
+  const delta = price.deltaUsd === null ? '' : `, ${money(price.deltaUsd)} on the next pass`
+  // Not a one-off: under the other model's minimum, no pass of this session is cached until it grows past it.
+  const none = price.uncacheable
+  if (none) {
+    const size = `${price.exact ? '' : '≈'}${none.tokens.toLocaleString('en-US')}`
+    const each = none.perPassUsd === null ? '' : ` (${money(none.perPassUsd)} a pass against staying)`
+    return `caches none of this session: that model caches nothing under ${none.minimum.toLocaleString('en-US')} tokens, and this prompt is ${size}. Every pass pays for all of it in full until the conversation grows past that${each}.`
+  }
   if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
   return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`
 }

@@ -198,6 +198,50 @@ describe('priceCandidates: an instruction edit applied now', () => {
   })
 })
 
+describe('a switch to a model that caches none of the session', () => {
+  // Opus with a minimum above the whole prompt (5,043 tokens here): it never writes, so it never reads either.
+  const strict = modelsWith({ 'claude-opus-4-8': { prices: OPUS, minCacheableTokens: 6000 } })
+  const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }
+  const now = 90_000
+
+  it('prices every pass in full at the input price, and says so, counted', () => {
+    const s = session()
+    const price = priceCandidates({
+      ...baseInput(s, now, edit),
+      models: strict,
+      without: { walk: walk(s.request), tokens: REAL_TOTAL },
+      with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL + 40 },
+    })
+    const size = REAL_CACHED + 40
+    expect(price.uncacheable).toEqual({ model: 'claude-opus-4-8', tokens: size, minimum: 6000, perPassUsd: expect.any(Number) })
+    // Nothing written: all of it at Opus's input price, not its write price.
+    expect(price.nextPassUsd).toBeCloseTo((size * OPUS.inputPerMTok) / 1e6, 15)
+    // Each later pass against staying, where the same prompt is read from the cache.
+    expect(price.uncacheable!.perPassUsd).toBeCloseTo((size * OPUS.inputPerMTok - size * PRICES.read) / 1e6, 15)
+    expect(price.label).toBe(`claude-opus-4-8 caches nothing under 6,000 tokens, and this prompt is 5,040: every pass pays for all of it in full until the conversation grows past that (${signedUsd(price.uncacheable!.perPassUsd!)} a pass)`)
+  })
+
+  it('is no such switch once the prompt reaches the minimum', () => {
+    const s = session()
+    const roomy = modelsWith({ 'claude-opus-4-8': { prices: OPUS, minCacheableTokens: 4096 } })
+    const price = priceCandidates({
+      ...baseInput(s, now, edit),
+      models: roomy,
+      without: { walk: walk(s.request), tokens: REAL_TOTAL },
+      with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL + 40 },
+    })
+    expect(price.uncacheable).toBeUndefined()
+    expect(price.label).toMatch(/^moves tools\[0\]: the next pass re-bills/)
+  })
+
+  it('is said by the estimate too, before anything was counted', () => {
+    const s = session()
+    const price = priceEdit({ walk: s.walk, context: EMPTY_CONTEXT, scale: scaleFor(s.walk, { staticCounted: true }), last: s.facts.at(-1)!, state: CacheState.at(s.facts, now), now, models: strict, edit })
+    expect(price.uncacheable?.minimum).toBe(6000)
+    expect(price.label).toMatch(/^claude-opus-4-8 caches nothing under 6,000 tokens, and this prompt is ≈/)
+  })
+})
+
 describe('priceCandidates: against a pre-warm', () => {
   it('prices the next pass’s writes at its own TTLs, not at the 1h of the marker a pre-warm put on the answer', () => {
     const prewarm: WireRequest = {

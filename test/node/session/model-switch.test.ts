@@ -31,9 +31,13 @@ describe("switching a session's model", () => {
   it('is priced first, recorded, used by the next pass, and named as the cause of its miss', async () => {
     const { running: r, sessionId } = await sessionWithOnePass()
     const { app } = r
-    const price = await call<{ movedBlock: { label: string } | null; rebilledTokens: number; label: string }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-opus-4-6' } })
+    const price = await call<{ movedBlock: { label: string } | null; rebilledTokens: number; label: string; uncacheable?: { model: string; tokens: number; minimum: number } }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-opus-4-6' } })
     expect(price.movedBlock?.label).toBe('everything: the cache is per model (claude-opus-4-6)')
     expect(price.rebilledTokens).toBeGreaterThan(1000)
+    // This small session's prompt is under Opus 4.6's 4,096-token minimum: that model would cache none of it.
+    expect(price.uncacheable).toMatchObject({ model: 'claude-opus-4-6', minimum: 4096 })
+    expect(price.uncacheable!.tokens).toBeLessThan(4096)
+    expect(price.label).toMatch(/^claude-opus-4-6 caches nothing under 4,096 tokens, and this prompt is [\d,]+: every pass pays for all of it in full/)
 
     expect(await call(app, 'session.setModel', { sessionId, model: 'claude-opus-4-6' })).toEqual({ model: 'claude-opus-4-6' })
     const got = await call<{ model: string; entries: Array<{ kind: string; model?: string }> }>(app, 'session.get', { sessionId })
