@@ -88,10 +88,20 @@ export function findCause(input: CauseInput): MissCause {
   const found = entryCause(input, limit.position)
   if (found) return found
   const takenBack = d ? takenBackAt(input, d.position) : null
-  if (takenBack) {
+  if (d && takenBack) {
     // The previous pass's breakpoint sat on the message taken back: the prefix up to where the conversation now goes
-    // on was inside that entry, never at the end of one.
-    return { kind: 'no_breakpoint', label: `no breakpoint ended at ${blockPath(walk.blocks[limit.position]!)}, where the conversation now goes on: the previous pass's sat on a message since taken back by the user${takenBack.at !== null ? ` at ${input.clock(takenBack.at)}` : ''}` }
+    // on was inside that entry, never at the end of one. The change is the cause; the label says why it cost more
+    // than the message itself.
+    const block = walk.blocks[d.position]!
+    const origin = input.context.messages?.[block.index] ?? null
+    return {
+      kind: 'changed_block',
+      position: d.position,
+      path: shortPath(block),
+      area: block.area,
+      what: { kind: 'message', historyKind: origin?.kind ?? null, entryIds: origin?.entryIds ?? [], editedBy: takenBack },
+      label: `no breakpoint ended at ${blockPath(walk.blocks[limit.position]!)}, where the conversation now goes on: the previous pass's sat on a message since taken back by the user${takenBack.at !== null ? ` at ${input.clock(takenBack.at)}` : ''}`,
+    }
   }
   return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }
 }
