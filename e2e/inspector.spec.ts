@@ -302,3 +302,42 @@ slow("a stopped pass's cache badge is read in full beside the chat, with who sto
     rmSync(projectDir, { recursive: true, force: true })
   }
 })
+
+test("a narrow pane's diff mark takes the height of its wrapped words, and the hidden earlier side is no Tab stop", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    // A small window: the pane beside the chat is at its narrowest, and the diff is shown inline.
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(2)
+    const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
+    await rows.nth(1).click()
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+    await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
+
+    // The words wrap at this width; the zone Monaco leaves above the block is as tall as they are, so they do not
+    // lie over the code below (Monaco sets the zone's own node to the zone's height).
+    const mark = inspector.locator('.insp-diff-mark')
+    await expect(mark).toBeVisible()
+    const box = await mark.evaluate((el) => ({ words: el.getBoundingClientRect().height, zone: el.parentElement!.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(el).lineHeight) }))
+    expect(box.words).toBeGreaterThan(1.5 * box.lineHeight)
+    expect(box.words).toBeLessThanOrEqual(box.zone)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-diff-narrow.png' })
+
+    // Tab from the Diff tab through the view: the earlier pass's editor, squeezed to its line numbers, is skipped.
+    await inspector.getByRole('tab', { name: 'Diff' }).focus()
+    const stops: string[] = []
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab')
+      stops.push(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? ''))
+    }
+    expect(stops).toContain('This pass’s request')
+    expect(stops).not.toContain('The earlier pass’s request')
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
