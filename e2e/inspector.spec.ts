@@ -6,13 +6,13 @@
  * in e2e/screenshots/.
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import WebSocket from 'ws'
 import type { PassDetailView } from '../src-preload/contract'
-import { appEvent, expect, hostFixture, openApp, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, hostFixture, openApp, openProjectWithSession, test as base, type BrowserHostProcess } from './fixtures'
 
 const test = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'instant' }) })
 
@@ -338,6 +338,52 @@ test("a narrow pane's diff mark takes the height of its wrapped words, and the h
     expect(stops).toContain('This pass’s request')
     expect(stops).not.toContain('The earlier pass’s request')
   } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+slow('a pass that ends while another project is shown is listed stored, not left streaming; under Diff a streaming pass is not compared', async ({ page, host }) => {
+  const elsewhereDir = fixtureProject()
+  const projectDir = fixtureProject()
+  const rpc = await contract(host)
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, elsewhereDir)
+    await openProjectWithSession(page, projectDir)
+    const chat = page.getByRole('region', { name: 'Session' })
+    const sessionId = (await chat.getAttribute('data-session-id'))!
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+
+    const started = appEvent(page, 'pass.started')
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('what is in this project')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await started
+    // The pass has no stored request yet: the Diff tab says when its diff comes, and shows no streamed text.
+    await expect(inspector.getByTestId('live-diff')).toHaveText('Pass 1 of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.')
+    await expect(inspector.getByTestId('live-response')).toHaveCount(0)
+    await expect(inspector.locator('[data-live="true"]')).toContainText(/streaming · [\d,]+ chars/)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-live-diff.png' })
+
+    // Another project while the pass streams: no session is shown there, so the inspector is gone until the user
+    // comes back, and the pass ends unseen.
+    await page.locator(`button.project[title="${realpathSync(elsewhereDir)}"]`).click()
+    await expect(inspector).toHaveCount(0)
+    await ended
+    await page.locator(`button.project[title="${realpathSync(projectDir)}"]`).click()
+    await expect(chat).toHaveAttribute('data-session-id', sessionId)
+
+    const stored = await rpc.call<unknown[]>('pass.list', { sessionId })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(stored.length)
+    await expect(inspector.locator('[data-live="true"]')).toHaveCount(0)
+    await expect(inspector.getByTestId('live-diff')).toHaveCount(0)
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+    await page.screenshot({ path: 'e2e/screenshots/inspector-back-to-project.png' })
+  } finally {
+    rpc.close()
+    rmSync(elsewhereDir, { recursive: true, force: true })
     rmSync(projectDir, { recursive: true, force: true })
   }
 })

@@ -1,9 +1,10 @@
 /**
- * A live pass whose `pass.completed` the window missed (the inspector was not mounted when it ended: the user was in
- * another project) must not outlive a reload of the list: the stored pass replaces it.
+ * The pass in flight: a live pass whose `pass.completed` the window missed (the inspector was not mounted when it
+ * ended: the user was in another project) must not outlive a reload of the list; and under Diff it is not compared.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useInspectorStore, type ListedPass } from '../../../src-renderer/state/inspector'
+import { liveDiffText, livePassStarted } from '../../../src-renderer/features/inspector/model/live'
 
 function pass(id: string, seq: number, kind: ListedPass['kind'] = 'main', sessionId = 's1'): ListedPass {
   return { id, sessionId, seq, kind, model: 'm', status: 'done', queuedAt: seq * 1000, firstByteAt: null, doneAt: null, requestSha256: 'x', requestBytes: 1, usage: null, costUsd: null, attempts: [], error: null, attribution: null }
@@ -54,5 +55,13 @@ describe('a live pass when the list is read again', () => {
     store().passStarted({ sessionId: 's1', passNumber: 1, model: 'm' })
     store().passesLoaded('s1', [pass('a', 1), pass('x', 5, 'main', 's2')])
     expect(store().live).not.toBeNull()
+  })
+})
+
+describe('the Diff tab while a pass streams', () => {
+  it('says the diff comes once the pass is stored, not that request bytes will appear', () => {
+    const text = liveDiffText(livePassStarted('s1', 1, 'm', 0, 0))
+    expect(text).toBe('Pass 1 of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.')
+    expect(text).not.toContain('request bytes')
   })
 })

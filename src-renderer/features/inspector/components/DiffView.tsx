@@ -12,6 +12,7 @@ import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
 import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
 import { changeMarkText } from '../model/change-mark'
+import { liveDiffText, type LivePass } from '../model/live'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
 
@@ -70,6 +71,15 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
         </>
       )}
     </div>
+  )
+}
+
+/** The Diff tab while the selected pass streams: not its streamed text, which is not what the tab compares. */
+export function LiveDiffNote({ live }: { live: LivePass }) {
+  return (
+    <p className="insp-empty" data-testid="live-diff">
+      {liveDiffText(live)}
+    </p>
   )
 }
 

@@ -83,3 +83,8 @@ export function liveDeltaApplied(live: LivePass, events: ReadonlyArray<unknown>,
 export function liveChars(live: LivePass): number {
   return live.blocks.reduce((sum, b) => sum + (b?.text.length ?? 0), 0)
 }
+
+/** What the Diff tab says while the selected pass streams: its request is not stored yet, so there is nothing to compare. */
+export function liveDiffText(live: LivePass): string {
+  return `Pass ${live.passNumber} of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.`
+}
