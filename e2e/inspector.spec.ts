@@ -323,9 +323,20 @@ test("a narrow pane's diff mark takes the height of its wrapped words, and the h
     // lie over the code below (Monaco sets the zone's own node to the zone's height).
     const mark = inspector.locator('.insp-diff-mark')
     await expect(mark).toBeVisible()
-    const box = await mark.evaluate((el) => ({ words: el.getBoundingClientRect().height, zone: el.parentElement!.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(el).lineHeight) }))
-    expect(box.words).toBeGreaterThan(1.5 * box.lineHeight)
-    expect(box.words).toBeLessThanOrEqual(box.zone)
+    const box = await mark.evaluate((el) => {
+      const range = document.createRange()
+      range.selectNodeContents(el)
+      const rects = [...range.getClientRects()]
+      const zone = el.parentElement!.getBoundingClientRect()
+      return {
+        lines: new Set(rects.map((r) => Math.round(r.top))).size,
+        overTop: zone.top - Math.min(...rects.map((r) => r.top)),
+        overBottom: Math.max(...rects.map((r) => r.bottom)) - zone.bottom,
+      }
+    })
+    expect(box.lines).toBeGreaterThan(1)
+    expect(box.overTop).toBeLessThanOrEqual(0)
+    expect(box.overBottom).toBeLessThanOrEqual(0)
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-diff-narrow.png' })
 
     // Tab from the Diff tab through the view: the earlier pass's editor, squeezed to its line numbers, is skipped.
