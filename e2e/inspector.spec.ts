@@ -6,13 +6,13 @@
  * in e2e/screenshots/.
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import WebSocket from 'ws'
 import type { PassDetailView } from '../src-preload/contract'
-import { appEvent, expect, hostFixture, openApp, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, hostFixture, openApp, openProjectWithSession, test as base, type BrowserHostProcess } from './fixtures'
 
 const test = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'instant' }) })
 
@@ -299,6 +299,102 @@ slow("a stopped pass's cache badge is read in full beside the chat, with who sto
     expect(fits.scroll).toBeLessThanOrEqual(fits.client)
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-stopped-pass.png' })
   } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test("a narrow pane's diff mark takes the height of its wrapped words, and the hidden earlier side is no Tab stop", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    // A small window: the pane beside the chat is at its narrowest, and the diff is shown inline.
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(2)
+    const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
+    await rows.nth(1).click()
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+    await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
+
+    // The words wrap at this width; the zone Monaco leaves above the block is as tall as they are, so they do not
+    // lie over the code below (Monaco sets the zone's own node to the zone's height).
+    const mark = inspector.locator('.insp-diff-mark')
+    await expect(mark).toBeVisible()
+    const box = await mark.evaluate((el) => {
+      const range = document.createRange()
+      range.selectNodeContents(el)
+      const rects = [...range.getClientRects()]
+      const zone = el.parentElement!.getBoundingClientRect()
+      return {
+        lines: new Set(rects.map((r) => Math.round(r.top))).size,
+        overTop: zone.top - Math.min(...rects.map((r) => r.top)),
+        overBottom: Math.max(...rects.map((r) => r.bottom)) - zone.bottom,
+      }
+    })
+    expect(box.lines).toBeGreaterThan(1)
+    expect(box.overTop).toBeLessThanOrEqual(0)
+    expect(box.overBottom).toBeLessThanOrEqual(0)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-diff-narrow.png' })
+
+    // Tab from the Diff tab through the view: the earlier pass's editor, squeezed to its line numbers, is skipped.
+    await inspector.getByRole('tab', { name: 'Diff' }).focus()
+    const stops: string[] = []
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab')
+      stops.push(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? ''))
+    }
+    expect(stops).toContain('This pass’s request')
+    expect(stops).not.toContain('The earlier pass’s request')
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+slow('a pass that ends while another project is shown is listed stored, not left streaming; under Diff a streaming pass is not compared', async ({ page, host }) => {
+  const elsewhereDir = fixtureProject()
+  const projectDir = fixtureProject()
+  const rpc = await contract(host)
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, elsewhereDir)
+    await openProjectWithSession(page, projectDir)
+    const chat = page.getByRole('region', { name: 'Session' })
+    const sessionId = (await chat.getAttribute('data-session-id'))!
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+
+    const started = appEvent(page, 'pass.started')
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('what is in this project')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await started
+    // The pass has no stored request yet: the Diff tab says when its diff comes, and shows no streamed text.
+    await expect(inspector.getByTestId('live-diff')).toHaveText('Pass 1 of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.')
+    await expect(inspector.getByTestId('live-response')).toHaveCount(0)
+    await expect(inspector.locator('[data-live="true"]')).toContainText(/streaming · [\d,]+ chars/)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-live-diff.png' })
+
+    // Another project while the pass streams: no session is shown there, so the inspector is gone until the user
+    // comes back, and the pass ends unseen.
+    await page.locator(`button.project[title="${realpathSync(elsewhereDir)}"]`).click()
+    await expect(inspector).toHaveCount(0)
+    await ended
+    await page.locator(`button.project[title="${realpathSync(projectDir)}"]`).click()
+    await expect(chat).toHaveAttribute('data-session-id', sessionId)
+
+    const stored = await rpc.call<unknown[]>('pass.list', { sessionId })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(stored.length)
+    await expect(inspector.locator('[data-live="true"]')).toHaveCount(0)
+    await expect(inspector.getByTestId('live-diff')).toHaveCount(0)
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+    await page.screenshot({ path: 'e2e/screenshots/inspector-back-to-project.png' })
+  } finally {
+    rpc.close()
+    rmSync(elsewhereDir, { recursive: true, force: true })
     rmSync(projectDir, { recursive: true, force: true })
   }
 })

@@ -8,7 +8,7 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { PassSummaryView } from '../../src-preload/contract'
-import { liveDeltaApplied, livePassStarted, type LivePass } from '../features/inspector/model/live'
+import { liveDeltaApplied, liveListed, livePassStarted, liveStoredIn, newestMainSeq, type LivePass } from '../features/inspector/model/live'
 import { readAttribution } from '../features/inspector/model/attribution'
 
 export type InspectorView = 'request' | 'response' | 'diff'
@@ -116,10 +116,15 @@ export const useInspectorStore = create<InspectorState>()(
       passesLoaded: (sessionId, passes) =>
         set((s) => {
           if (s.sessionId !== sessionId) return {}
-          const keep = s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
+          // A live pass the list already holds ended unseen (pass.completed came while nothing listened): its row
+          // goes, and a user who was watching it is shown the newest stored pass instead.
+          const ended = s.live !== null && liveStoredIn(s.live, passes)
+          const live = s.live && !ended ? liveListed(s.live, passes) : null
+          const liveSelected = live !== null && s.liveSelected
+          const keep = !(ended && s.liveSelected) && s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
           // Opening a session shows its newest pass of that session.
           const newest = [...passes].reverse().find((p) => p.sessionId === sessionId) ?? passes.at(-1)
-          return { passes, loading: false, selectedPassId: keep ? s.selectedPassId : (newest?.id ?? null) }
+          return { passes, loading: false, live, liveSelected, selectedPassId: keep ? s.selectedPassId : (newest?.id ?? null) }
         }),
       passesFailed: (message) => set({ loading: false, error: message }),
       passSelected: (passId) => set({ selectedPassId: passId, liveSelected: false }),
@@ -129,7 +134,9 @@ export const useInspectorStore = create<InspectorState>()(
           if (e.sessionId !== s.sessionId) return {}
           // Following the newest pass: a user looking at the latest pass keeps looking at the latest one.
           const following = s.liveSelected || s.selectedPassId === null || s.selectedPassId === s.passes.at(-1)?.id
-          return { live: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now()), liveSelected: following }
+          // While the list loads it does not say yet which passes were stored before this one.
+          const listedSeq = s.loading ? null : newestMainSeq(s.passes, e.sessionId)
+          return { live: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now(), listedSeq), liveSelected: following }
         }),
       streamDeltaReceived: (e) =>
         set((s) => (s.live && e.sessionId === s.live.sessionId ? { live: liveDeltaApplied(s.live, e.events, Date.now()) } : {})),

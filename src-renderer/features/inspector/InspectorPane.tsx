@@ -11,7 +11,7 @@ import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
 import type { UsageLike } from './model/breakpoints'
 import { missLine, passOutcome } from './model/outcome'
-import { DiffView } from './components/DiffView'
+import { DiffView, LiveDiffNote } from './components/DiffView'
 import { PassesList, passesListHeight } from './components/PassesList'
 import { RequestView } from './components/RequestView'
 import { LiveResponseView, ResponseView } from './components/ResponseView'
@@ -153,7 +153,7 @@ function Detail() {
     </div>
   )
   let body: ReactNode
-  if (liveSelected && live) body = <LiveResponseView live={live} />
+  if (liveSelected && live) body = view === 'diff' ? <LiveDiffNote live={live} /> : <LiveResponseView live={live} />
   else if (!selectedId) body = <p className="insp-empty">Pick a pass to see what it sent.</p>
   else if (state.error) body = <p className="bad insp-empty">Could not load the pass: {state.error}</p>
   else if (!state.view || !monaco) body = <p className="insp-empty">{monaco ? 'Loading the pass…' : 'Loading the editor…'}</p>

@@ -5,12 +5,14 @@
  * which block changed first and what produced it, and how many tokens follow it.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
+import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
 import { selectComparePassId, useInspectorStore } from '../../../state/inspector'
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
 import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
-import { readAttribution } from '../model/attribution'
+import { changeMarkText } from '../model/change-mark'
+import { liveDiffText, type LivePass } from '../model/live'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
 
@@ -72,6 +74,15 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   )
 }
 
+/** The Diff tab while the selected pass streams: not its streamed text, which is not what the tab compares. */
+export function LiveDiffNote({ live }: { live: LivePass }) {
+  return (
+    <p className="insp-empty" data-testid="live-diff">
+      {liveDiffText(live)}
+    </p>
+  )
+}
+
 function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: PassView; view: PassView; change: FirstChange }) {
   const hostRef = useRef<HTMLDivElement>(null)
   const editorRef = useDiffEditor(m, hostRef, {
@@ -81,6 +92,17 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     maxComputationTime: 10_000,
   })
   const [ready, setReady] = useState<string | null>(null)
+
+  // In a narrow pane the diff is shown inline: the earlier pass's editor keeps only its line numbers, no text, yet
+  // would still take the keyboard, an invisible Tab stop. It is inert while it shows no text.
+  useEffect(() => {
+    const original = editorRef.current?.getOriginalEditor()
+    if (!original) return
+    const follow = () => original.getContainerDomNode().toggleAttribute('inert', original.getLayoutInfo().contentWidth <= 0)
+    follow()
+    const sub = original.onDidLayoutChange(follow)
+    return () => sub.dispose()
+  }, [m, editorRef])
 
   useEffect(() => {
     const editor = editorRef.current
@@ -98,10 +120,21 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     const endLine = change.kind === 'model' ? 1 : (block?.endLine ?? null)
     const decorations = side.createDecorationsCollection()
     let zoneId: string | null = null
-    if (startLine !== null && endLine !== null) {
+    let relayout: { dispose(): void } | null = null
+    const markText = changeMarkText(change, view.detail.attribution)
+    if (startLine !== null && endLine !== null && markText !== null) {
       decorations.set([{ range: new m.Range(startLine, 1, endLine, 1), options: { isWholeLine: true, className: 'insp-first-change', linesDecorationsClassName: 'insp-gutter-first-change' } }])
+      // The label wraps in a narrow pane: its zone takes the height of the wrapped text, measured at the editor's
+      // width and again whenever that changes, so the label never lies over the code below it.
+      const zone = { afterLineNumber: startLine - 1, heightInPx: markHeight(side, markText), domNode: changeLabel(markText) }
       side.changeViewZones((zones) => {
-        zoneId = zones.addZone({ afterLineNumber: startLine - 1, heightInPx: 24, domNode: changeLabel(change.kind === 'model' ? 'The model changed: this is where the cache stopped' : `▼ ${change.kind === 'block' ? change.path : ''}: ${markWords(view.detail.attribution, change.kind === 'block' && change.change === 'removed')}`) })
+        zoneId = zones.addZone(zone)
+      })
+      relayout = side.onDidLayoutChange(() => {
+        const height = markHeight(side, markText)
+        if (height === zone.heightInPx || zoneId === null) return
+        zone.heightInPx = height
+        side.changeViewZones((zones) => zones.layoutZone(zoneId!))
       })
     }
     const shown = () => {
@@ -113,6 +146,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     if (!computing) shown()
     return () => {
       sub.dispose()
+      relayout?.dispose()
       decorations.clear()
       if (zoneId) side.changeViewZones((zones) => zones.removeZone(zoneId!))
     }
@@ -121,15 +155,18 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
   return <div ref={hostRef} className="insp-editor insp-diff-editor" data-diff-ready={ready ?? undefined} data-testid="diff-editor" />
 }
 
-/**
- * What the first change meant for the cache, from the pass's attribution: on a full hit the read went up to it (it is
- * simply what is new, or what this pass no longer sends), on a pass that read nothing it stopped nothing, otherwise
- * it is where the read stopped. A removed block is marked on the earlier pass's side: it is not in this one.
- */
-function markWords(attribution: unknown, removed: boolean): string {
-  const a = readAttribution(attribution)
-  if (a?.noResponse) return removed ? 'not sent in this pass; this request got no response, so it read nothing' : 'first change; this request got no response, so it read nothing'
-  if (a?.outcome === 'full') return removed ? 'not sent in this pass; everything before it was read from the cache' : 'new since the pass before'
-  if (a?.outcome === 'miss') return removed ? 'first change: not sent in this pass; nothing was read from the cache' : 'first change; nothing was read from the cache'
-  return removed ? 'not sent in this pass: this is where the cache stopped' : 'this is where the cache stopped'
+/** The height of the change label at the width of `side`'s text: laid out off screen in the editor, as the zone will be. */
+function markHeight(side: monaco.editor.ICodeEditor, text: string): number {
+  const host = side.getDomNode()
+  const width = side.getLayoutInfo().contentWidth
+  if (!host || width <= 0) return MARK_MIN_PX
+  const probe = changeLabel(text)
+  probe.style.cssText = `position: absolute; visibility: hidden; left: 0; top: 0; width: ${width}px`
+  host.append(probe)
+  const height = probe.offsetHeight
+  probe.remove()
+  return Math.max(MARK_MIN_PX, Math.ceil(height))
 }
+
+/** One line of the label: the height it had when it never wrapped. */
+const MARK_MIN_PX = 24

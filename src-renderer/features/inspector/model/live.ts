@@ -19,10 +19,36 @@ export interface LivePass {
   readonly firstDeltaAt: number | null
   readonly messageId: string | null
   readonly blocks: ReadonlyArray<LiveBlock>
+  /**
+   * The seq of its session's newest main pass listed when it started (0: none), or null when the list was still
+   * loading and said nothing yet. Once stored, the live pass is a main pass with a greater seq: that is how a list
+   * read again tells that the pass finished while the window was not listening (see liveStoredIn).
+   */
+  readonly listedSeq: number | null
 }
 
-export function livePassStarted(sessionId: string, passNumber: number, model: string, now: number): LivePass {
-  return { sessionId, passNumber, model, startedAt: now, firstDeltaAt: null, messageId: null, blocks: [] }
+export function livePassStarted(sessionId: string, passNumber: number, model: string, now: number, listedSeq: number | null = null): LivePass {
+  return { sessionId, passNumber, model, startedAt: now, firstDeltaAt: null, messageId: null, blocks: [], listedSeq }
+}
+
+/** The seq of the newest main pass of `sessionId` in `passes`; 0 when it has none. Only main passes are ever live. */
+export function newestMainSeq(passes: ReadonlyArray<{ readonly sessionId: string; readonly kind: string; readonly seq: number }>, sessionId: string): number {
+  let newest = 0
+  for (const p of passes) if (p.sessionId === sessionId && p.kind === 'main' && p.seq > newest) newest = p.seq
+  return newest
+}
+
+/**
+ * Whether a list just read from the store already holds the live pass: `pass.completed` was missed (the inspector
+ * was not mounted when the pass ended, or the connection dropped), so the live row would otherwise stay forever.
+ */
+export function liveStoredIn(live: LivePass, passes: ReadonlyArray<{ readonly sessionId: string; readonly kind: string; readonly seq: number }>): boolean {
+  return live.listedSeq !== null && newestMainSeq(passes, live.sessionId) > live.listedSeq
+}
+
+/** The live pass once a list was read: its baseline set if it started while the list was loading. */
+export function liveListed(live: LivePass, passes: ReadonlyArray<{ readonly sessionId: string; readonly kind: string; readonly seq: number }>): LivePass {
+  return live.listedSeq !== null ? live : { ...live, listedSeq: newestMainSeq(passes, live.sessionId) }
 }
 
 /** Applies a batch of stream events; unknown events are ignored so a newer host does not break an older view. */
@@ -56,4 +82,9 @@ export function liveDeltaApplied(live: LivePass, events: ReadonlyArray<unknown>,
 
 export function liveChars(live: LivePass): number {
   return live.blocks.reduce((sum, b) => sum + (b?.text.length ?? 0), 0)
+}
+
+/** What the Diff tab says while the selected pass streams: its request is not stored yet, so there is nothing to compare. */
+export function liveDiffText(live: LivePass): string {
+  return `Pass ${live.passNumber} of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.`
 }
