@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, focusedPassFigures, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -124,5 +124,20 @@ describe('the list of misses and the table of losses', () => {
       'partial hit: read up to system[0] · stopped by: system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user',
     )
     expect(summaryText('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')).toBe('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')
+  })
+
+  it("the chosen pass's figures start with a figure and no line of them can start with a separator: each is bound to the words before it", () => {
+    const bar = {
+      ...buildTimeline([pass('a', 9, 0, true)], null, []).bars[0]!,
+      summary: 'partial hit up to messages[8].content[0] · no breakpoint ended at messages[9].content[1], where the conversation now goes on',
+    }
+    const line = focusedPassFigures(bar, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')
+    expect(line.startsWith('read 5000')).toBe(true)
+    // A break is allowed at an ordinary space only: before every "·" stands a no-break space.
+    expect(line).not.toMatch(/(^|[ \n\t])·/)
+    expect(line.replace(/\u00a0/g, ' ')).toBe(
+      'read 5000 · written 200 · paid in full 3 · output 20 · $0.01 · partial hit: read up to messages[8].content[0] · stopped by: no breakpoint ended at messages[9].content[1], where the conversation now goes on',
+    )
+    expect(focusedPassFigures({ ...bar, kind: 'keep_warm' }, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')).toMatch(/\u00a0· a pre-warm$/)
   })
 })

@@ -109,6 +109,37 @@ export function summaryText(summary: string): string {
   return partial ? `partial hit: read up to ${partial[1]} · stopped by: ${partial[2]}` : summary
 }
 
+/**
+ * A separator bound to the words before it by a no-break space: where a line of figures wraps, the "·" ends the line
+ * its left-hand words end and never starts the next.
+ */
+export const SEPARATOR = '\u00a0· '
+
+/** Parts said on one line, between separators that never start a line; a part's own " · " is bound the same way. */
+export function joinedLine(parts: ReadonlyArray<string | null | false | undefined>): string {
+  return parts
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map((p) => p.replace(/ +· /g, SEPARATOR))
+    .join(SEPARATOR)
+}
+
+/**
+ * The chosen pass's figures, the line under its heading ("Pass 9 · main"): they start with the first figure, not a
+ * separator, since the heading stands on its own line. `keepWarmCause` is what a pre-warm's line says instead of a
+ * cause: it is compared with nothing, and the engine's "only the new tail paid" would read as a pass of the
+ * conversation.
+ */
+export function focusedPassFigures(bar: Bar, format: { tokens(n: number): string; usd(n: number | null): string }, keepWarmCause: string): string {
+  return joinedLine([
+    `read ${format.tokens(bar.read)}`,
+    `written ${format.tokens(bar.write)}`,
+    `paid in full ${format.tokens(bar.uncached)}`,
+    `output ${format.tokens(bar.output)}`,
+    format.usd(bar.costUsd),
+    bar.kind === 'keep_warm' ? keepWarmCause : bar.summary && summaryText(bar.summary),
+  ])
+}
+
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
 export const DEFAULT_TTL_MS = 5 * 60_000
 /** The lifetime of a keep-warm pre-warm's entry (decision 0009: a 1h breakpoint at the tail); the label below says "1 h". */
