@@ -5,7 +5,8 @@
  * Pure: the view draws it.
  */
 import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../src-preload/contract'
-import { TAKE_BACK_SOURCE } from '../../chat/take-back'
+import { TAKE_BACK_SOURCE, takeBackSummary } from '../../chat/take-back'
+import { clock } from '../../../ui/format'
 
 export interface Bar {
   readonly passId: string
@@ -181,6 +182,7 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
     return i < 0 ? bars.length : i
   }
   const markers: Marker[] = []
+  const byId = new Map(entries.map((e) => [e.id, e]))
   for (const e of entries) {
     const body = e as Record<string, unknown>
     if (e.kind === 'checkpoint') {
@@ -188,7 +190,7 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
       const focus = typeof body.focus === 'string' && body.focus ? ` · focus “${body.focus}”` : ''
       markers.push({ kind: 'compaction', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `compaction (${trigger})${focus}` })
     } else if (e.kind === 'context_edit') {
-      const label = body.source === TAKE_BACK_SOURCE ? 'a message taken back by the user' : `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}`
+      const label = body.source === TAKE_BACK_SOURCE ? takenBack(e, byId) : `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}`
       markers.push({ kind: 'context_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label })
     } else if (e.kind === 'notice' && body.source === 'instructions') {
       markers.push({ kind: 'file_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label: String(body.text ?? 'instruction file applied now') })
@@ -233,10 +235,32 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
   markers.sort((a, b) => a.beforeIndex - b.beforeIndex || a.at - b.at)
   return {
     bars,
-    markers,
+    markers: toldApart(markers),
     maxTokens: Math.max(1, ...bars.map((b) => b.read + b.write + b.uncached + b.output)),
     maxUsd: Math.max(0, ...bars.map((b) => b.costUsd ?? 0)),
   }
+}
+
+/**
+ * A take-back's label names the message taken back: two take-backs in a row (the last message, then the one before
+ * it) come before the same pass, and "a message taken back" twice would read as one event listed twice.
+ */
+function takenBack(edit: EntryView, byId: ReadonlyMap<string, EntryView>): string {
+  const first = (edit.edits as Array<{ entryId?: unknown }> | undefined)?.[0]?.entryId
+  const message = typeof first === 'string' ? byId.get(first) : undefined
+  const text = message ? takeBackSummary([message]).message : ''
+  return text ? `the message “${text}” taken back by the user` : 'a message taken back by the user'
+}
+
+/**
+ * Events that would read the same before the same pass (two edits by one extension, the same message taken back
+ * twice) say when each happened, so that two events do not look like one listed twice.
+ */
+function toldApart(markers: ReadonlyArray<Marker>): Marker[] {
+  const key = (m: Marker) => `${m.beforeIndex}\u0000${m.kind}\u0000${m.label}`
+  const counts = new Map<string, number>()
+  for (const m of markers) counts.set(key(m), (counts.get(key(m)) ?? 0) + 1)
+  return markers.map((m) => ((counts.get(key(m)) ?? 0) > 1 ? { ...m, label: `${m.label} at ${clock(m.at)}` } : m))
 }
 
 type Prices = { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number }
