@@ -88,6 +88,48 @@ test('compaction view: a compaction with nothing to compact says so once', async
   }
 })
 
+test('compaction view: after an edit to a dry run\'s summary and a visit to the chat, the card and the detail give one size, and the focus is still there', async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    await openProjectWithSession(app, dir)
+    for (let i = 0; i < 3; i++) {
+      const ended = appEvent(app, 'turn.ended')
+      await app.getByLabel('Message').fill(`read notes${i}.md`)
+      await app.getByLabel('Message').press('Enter')
+      await ended
+    }
+    await app.keyboard.press('Alt+2')
+    const focus = app.getByLabel('Compaction focus')
+    await focus.fill('the pagination decisions')
+    await app.getByRole('button', { name: 'Dry run' }).click()
+    const draft = app.getByTestId('draft-detail')
+    await expect(draft.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+    const card = app.getByTestId('draft-card').getByTestId('card-sizes')
+    const before = (await card.textContent())!
+    await app.getByTestId('summary-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+Home')
+    await app.keyboard.type('MY EDIT: keep every pagination decision, and the cursor format with its reasons. ')
+    await expect(draft.getByTestId('draft-sizes')).toContainText('with your edits')
+    // The card follows the edit at once: its after is no longer the model's summary's.
+    await expect(card).not.toHaveText(before)
+
+    await app.keyboard.press('Alt+1')
+    await expect(app.getByLabel('Message')).toBeVisible()
+    await app.keyboard.press('Alt+2')
+    await expect(draft.getByTestId('draft-sizes')).toContainText('with your edits')
+    // One figure for one thing: the card's after is the detail's, with the edits, and it says the summary was edited.
+    const detailAfter = (await draft.getByTestId('draft-sizes').textContent())!.match(/→ ≈([\d,]+) tokens with your edits/)![1]!
+    await expect(card).toHaveText(new RegExp(`^context [\\d,]+ → ≈${detailAfter} tokens`))
+    await expect(app.getByTestId('draft-card')).toContainText('summary edited')
+    // The dry run is not applied: the field still holds the focus it was run with.
+    await expect(focus).toHaveValue('the pagination decisions')
+    await app.screenshot({ path: 'e2e/screenshots/compaction-dry-run-return.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test.describe('at 1000×700', () => {
   test.use({ viewport: { width: 1000, height: 700 } })
 

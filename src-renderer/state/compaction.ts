@@ -6,6 +6,7 @@
 import { create } from 'zustand'
 import { appendSummaryPiece, startedLiveCompaction, type LiveCompaction } from '../../src-preload/summary-stream'
 import { LIVE_SUMMARY_MAX_CHARS, type EntryView, type EventPayload, type PassSummaryView, type RequestOutput } from '../../src-preload/contract'
+import { focusAfterCheckpoints } from '../features/compaction/model/focus'
 
 export type CheckpointRecord = RequestOutput<'compaction.list'>['checkpoints'][number]
 export type DraftView = RequestOutput<'compaction.list'>['drafts'][number]
@@ -86,9 +87,26 @@ export interface SessionCompactions {
   readonly ended: ReadonlyArray<string>
   readonly lastFailure: { readonly reason: string; readonly message: string } | null
   readonly error: string | null
+  /**
+   * The view's focus field (docs/compaction.md "The focus field"): kept here, not in the view, so that a dry run the
+   * user goes away from (to the chat, and back) still shows the focus it was run with until it is applied. It
+   * empties when a checkpoint with its focus is made, heard here whether the view is open or not.
+   */
+  readonly focus: string
 }
 
-const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, early: [], ended: [], lastFailure: null, error: null }
+const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, early: [], ended: [], lastFailure: null, error: null, focus: '' }
+
+const idsOf = (checkpoints: ReadonlyArray<CheckpointRecord>): Set<string> => new Set(checkpoints.map((c) => c.checkpoint.id))
+
+/**
+ * The field when the list is read: on the first read of a window that has typed nothing, the focus of the newest dry
+ * run waiting (the card the view opens); after that, emptied if a checkpoint made since carries its text.
+ */
+function focusOnList(s: SessionCompactions, list: RequestOutput<'compaction.list'>): string {
+  if (!s.loaded) return s.focus === '' ? (list.drafts.at(-1)?.focus ?? '') : s.focus
+  return focusAfterCheckpoints(s.focus, idsOf(s.checkpoints), list.checkpoints)
+}
 
 /** What the view shows in its detail pane: a checkpoint (by entry id) or a draft (by draft id). */
 export type CompactionSelection = { readonly kind: 'checkpoint'; readonly id: string } | { readonly kind: 'draft'; readonly id: string } | null
@@ -118,6 +136,8 @@ interface CompactionState {
   /** The user's text of a draft's summary; null when it is the model's again. */
   summaryEdited(draftId: string, text: string | null): void
   lostEditDismissed(): void
+  /** The user typed in the focus field of the session's view. */
+  focusTyped(sessionId: string, text: string): void
 }
 
 export const useCompactionStore = create<CompactionState>()((set) => {
@@ -138,6 +158,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         drafts: list.drafts,
         pins,
         error: null,
+        focus: focusOnList(s, list),
         // A window opened (or reloaded) mid-compaction starts from the main process's snapshot, then the progress
         // that arrived before it; the events carry on from there.
         live:
@@ -172,6 +193,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
       update(e.sessionId, (s) => ({
         live: null,
         ended: endedWith(s, e.compactionId),
+        focus: focusAfterCheckpoints(s.focus, idsOf(s.checkpoints), [{ checkpoint: e.checkpoint }]),
         drafts: s.drafts.filter((d) => d.draftId !== e.compactionId),
         checkpoints: s.checkpoints.some((c) => c.checkpoint.id === e.checkpoint.id)
           ? s.checkpoints
@@ -198,6 +220,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         return { summaryEdits: text === null ? rest : { ...rest, [draftId]: text } }
       }),
     lostEditDismissed: () => set({ lostEdit: null }),
+    focusTyped: (sessionId, text) => update(sessionId, () => ({ focus: text })),
   }
 })
 

@@ -15,7 +15,7 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_GLYPH, MARKER_WORDS, TimelineChart } from './components/TimelineChart'
-import { buildTimeline, isFlaggedMiss, lostByCause, markerKindsShown, missText, summaryText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
+import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKindsShown, missText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
 import './cache.css'
@@ -234,18 +234,20 @@ function openInInspector(passId: string): void {
 }
 
 function FocusedPass({ bar }: { bar: Bar }) {
+  // The heading stands on its own line and the figures start on the next with a figure: a line never starts with a
+  // separator (model/timeline.ts focusedPassFigures).
   return (
-    <p className="cache-focused" data-testid="cache-focused">
+    <div className="cache-focused" data-testid="cache-focused">
       <strong>
         Pass {bar.seq} · {bar.kind === 'keep_warm' ? 'keep-warm pre-warm' : bar.kind}
-      </strong>{' '}
-      · read {tok(bar.read)} · written {tok(bar.write)} · paid in full {tok(bar.uncached)} · output {tok(bar.output)} · {usd(bar.costUsd)}
-      {/* A pre-warm is compared with nothing: the engine's "only the new tail paid" would read as a pass of the conversation. */}
-      {bar.kind === 'keep_warm' ? <> · {KEEP_WARM_CAUSE}</> : bar.summary && <> · {summaryText(bar.summary)}</>}{' '}
-      <button type="button" onClick={() => openInInspector(bar.passId)}>
-        Open in the inspector
-      </button>
-    </p>
+      </strong>
+      <p>
+        {focusedPassFigures(bar, { tokens: tok, usd }, KEEP_WARM_CAUSE)}{' '}
+        <button type="button" onClick={() => openInInspector(bar.passId)}>
+          Open in the inspector
+        </button>
+      </p>
+    </div>
   )
 }
 

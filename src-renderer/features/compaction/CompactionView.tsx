@@ -5,24 +5,26 @@
  * edited before it is applied or thrown away, pins, and the compaction in flight with its progress and a way to
  * cancel it.
  */
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useMonaco } from '../../monaco'
 import { selectChat, useChatStore } from '../../state/chat'
-import { selectCompactions, useCompactionStore, type CheckpointRecord } from '../../state/compaction'
+import { selectCompactions, useCompactionStore } from '../../state/compaction'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompactions, removePin } from './actions'
-import { CheckpointCard, checkpointFacts, draftFacts } from './components/CheckpointCard'
+import { CheckpointCard } from './components/CheckpointCard'
+import { checkpointFacts, draftFacts } from './model/card-facts'
 import { CheckpointDetail, DraftDetail } from './components/Detail'
 import { LiveProgress } from './components/LiveProgress'
 import { detailPane } from './model/detail-pane'
-import { focusAfterCheckpoints } from './model/focus'
 import { SessionLabel } from '../shell/SessionLabel'
 import './compaction.css'
 
 export function CompactionView({ sessionId }: { sessionId: string }) {
   const data = useCompactionStore(selectCompactions(sessionId))
   const selection = useCompactionStore((s) => s.selection)
+  // A dry run's card gives its size with the user's edits to the summary, as its detail does.
+  const summaryEdits = useCompactionStore((s) => s.summaryEdits)
   const chat = useChatStore(selectChat(sessionId))
   const monaco = useMonaco()
   // A session Loupe did not run (imported, captured) is a record: its compactions are shown, none is started.
@@ -63,7 +65,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
             : "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot compact it."}
         </p>
       ) : (
-        <ComposeBar sessionId={sessionId} running={chat.running} loaded={data.loaded} checkpoints={data.checkpoints} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
+        <ComposeBar sessionId={sessionId} running={chat.running} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
       )}
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
       <LostEdit />
@@ -94,7 +96,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
             <ol className="cmp-cards" reversed>
               {[...data.drafts].reverse().map((d) => (
                 <li key={d.draftId}>
-                  <CheckpointCard facts={draftFacts(d)} at={null} draft selected={selection?.id === d.draftId} onSelect={() => useCompactionStore.getState().selected({ kind: 'draft', id: d.draftId })} />
+                  <CheckpointCard facts={draftFacts(d, summaryEdits[d.draftId])} at={null} draft selected={selection?.id === d.draftId} onSelect={() => useCompactionStore.getState().selected({ kind: 'draft', id: d.draftId })} />
                 </li>
               ))}
               {[...data.checkpoints].reverse().map((c) => (
@@ -127,16 +129,10 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
 }
 
 /** `failureShown`: the failure the view already shows below (from compaction.failed): the bar does not say it twice. */
-function ComposeBar({ sessionId, running, loaded, checkpoints, failureShown }: { sessionId: string; running: boolean; loaded: boolean; checkpoints: ReadonlyArray<CheckpointRecord>; failureShown: string | null }) {
-  const [focus, setFocus] = useState('')
-  // The checkpoints there were when the list was first read: only a new one can be the compaction the field was for.
-  const seen = useRef<Set<string> | null>(null)
-  useEffect(() => {
-    if (!loaded) return
-    const before = seen.current ?? new Set(checkpoints.map((c) => c.checkpoint.id))
-    seen.current = new Set(checkpoints.map((c) => c.checkpoint.id))
-    setFocus((field) => focusAfterCheckpoints(field, before, checkpoints))
-  }, [loaded, checkpoints])
+function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; running: boolean; failureShown: string | null }) {
+  // In the store, per session: it outlives the view, and empties there when the checkpoint it was for is made.
+  const focus = useCompactionStore((s) => selectCompactions(sessionId)(s).focus)
+  const setFocus = (text: string) => useCompactionStore.getState().focusTyped(sessionId, text)
   const [busy, setBusy] = useState<'now' | 'dry' | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const slow = useSlow(busy !== null)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { CacheSummaryView, PassSummaryView } from '../../../src-preload/contract'
-import { buildTimeline, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../src-preload/contract'
+import { clock } from '../../../src-renderer/ui/format'
+import { buildTimeline, focusedPassFigures, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -39,6 +40,34 @@ describe('the cache timeline', () => {
       const passes = [pass('a', 1, 0, true), { ...warm('w', 2, 4.5 * MIN), usage: null } as PassSummaryView, pass('b', 3, 12 * MIN + 2_000, true)]
       const markers = buildTimeline(passes, summaryOf([['a', 1, 'cold'], ['w', 2, 'no_response'], ['b', 3, 'ttl_expired']]), []).markers
       expect(markers).toEqual([expect.objectContaining({ kind: 'idle', label: 'idle 12 m (longer than the 5 m TTL)' })])
+    })
+  })
+
+  describe('context edits', () => {
+    const entry = (id: string, seq: number, at: number, body: Record<string, unknown>) => ({ id, seq, at, ...body }) as unknown as EntryView
+    const message = (id: string, seq: number, at: number, text: string) => entry(id, seq, at, { kind: 'user_message', content: [{ type: 'text', text }] })
+    const takeBack = (id: string, seq: number, at: number, messageId: string) =>
+      entry(id, seq, at, { kind: 'context_edit', source: 'take-back', edits: [{ entryId: messageId, action: 'drop', reason: 'taken back by the user' }] })
+    const passes = [pass('a', 1, 0, true), pass('b', 2, 10_000, true), pass('c', 3, 60_000, true)]
+
+    it('two messages taken back before the same pass are two events, each naming its message', () => {
+      // The reviewer's session: "what is in this project" taken back, then "run `ls`" before it, 5.6 s apart.
+      const entries = [message('m1', 1, 5_000, 'run `ls`'), message('m2', 2, 20_000, 'what is in this project\nand more'), takeBack('t1', 3, 40_000, 'm2'), takeBack('t2', 4, 45_600, 'm1')]
+      const markers = buildTimeline(passes, null, entries).markers
+      expect(markers.map((m) => [m.beforeIndex, m.label])).toEqual([
+        [2, 'the message “what is in this project” taken back by the user'],
+        [2, 'the message “run `ls`” taken back by the user'],
+      ])
+    })
+
+    it('events that would read the same before the same pass say when each happened', () => {
+      const edit = (id: string, seq: number, at: number) => entry(id, seq, at, { kind: 'context_edit', source: 'todo-trimmer', edits: [] })
+      const markers = buildTimeline(passes, null, [edit('e1', 1, 30_000), edit('e2', 2, 41_000), edit('e3', 3, 5_000)]).markers
+      expect(markers.map((m) => m.label)).toEqual(['context edit by todo-trimmer', `context edit by todo-trimmer at ${clock(30_000)}`, `context edit by todo-trimmer at ${clock(41_000)}`])
+    })
+
+    it('a take-back whose message is not among the entries says so without naming it', () => {
+      expect(buildTimeline(passes, null, [takeBack('t1', 3, 40_000, 'gone')]).markers.map((m) => m.label)).toEqual(['a message taken back by the user'])
     })
   })
 
@@ -124,5 +153,20 @@ describe('the list of misses and the table of losses', () => {
       'partial hit: read up to system[0] · stopped by: system[1] · project instructions · CLAUDE.md edited at 15:37, applied now by the user',
     )
     expect(summaryText('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')).toBe('miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model)')
+  })
+
+  it("the chosen pass's figures start with a figure and no line of them can start with a separator: each is bound to the words before it", () => {
+    const bar = {
+      ...buildTimeline([pass('a', 9, 0, true)], null, []).bars[0]!,
+      summary: 'partial hit up to messages[8].content[0] · no breakpoint ended at messages[9].content[1], where the conversation now goes on',
+    }
+    const line = focusedPassFigures(bar, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')
+    expect(line.startsWith('read 5000')).toBe(true)
+    // A break is allowed at an ordinary space only: before every "·" stands a no-break space.
+    expect(line).not.toMatch(/(^|[ \n\t])·/)
+    expect(line.replace(/\u00a0/g, ' ')).toBe(
+      'read 5000 · written 200 · paid in full 3 · output 20 · $0.01 · partial hit: read up to messages[8].content[0] · stopped by: no breakpoint ended at messages[9].content[1], where the conversation now goes on',
+    )
+    expect(focusedPassFigures({ ...bar, kind: 'keep_warm' }, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')).toMatch(/\u00a0· a pre-warm$/)
   })
 })

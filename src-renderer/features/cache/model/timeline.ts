@@ -5,7 +5,8 @@
  * Pure: the view draws it.
  */
 import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../src-preload/contract'
-import { TAKE_BACK_SOURCE } from '../../chat/take-back'
+import { TAKE_BACK_SOURCE, takeBackSummary } from '../../chat/take-back'
+import { clock } from '../../../ui/format'
 
 export interface Bar {
   readonly passId: string
@@ -109,6 +110,37 @@ export function summaryText(summary: string): string {
   return partial ? `partial hit: read up to ${partial[1]} · stopped by: ${partial[2]}` : summary
 }
 
+/**
+ * A separator bound to the words before it by a no-break space: where a line of figures wraps, the "·" ends the line
+ * its left-hand words end and never starts the next.
+ */
+export const SEPARATOR = '\u00a0· '
+
+/** Parts said on one line, between separators that never start a line; a part's own " · " is bound the same way. */
+export function joinedLine(parts: ReadonlyArray<string | null | false | undefined>): string {
+  return parts
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map((p) => p.replace(/ +· /g, SEPARATOR))
+    .join(SEPARATOR)
+}
+
+/**
+ * The chosen pass's figures, the line under its heading ("Pass 9 · main"): they start with the first figure, not a
+ * separator, since the heading stands on its own line. `keepWarmCause` is what a pre-warm's line says instead of a
+ * cause: it is compared with nothing, and the engine's "only the new tail paid" would read as a pass of the
+ * conversation.
+ */
+export function focusedPassFigures(bar: Bar, format: { tokens(n: number): string; usd(n: number | null): string }, keepWarmCause: string): string {
+  return joinedLine([
+    `read ${format.tokens(bar.read)}`,
+    `written ${format.tokens(bar.write)}`,
+    `paid in full ${format.tokens(bar.uncached)}`,
+    `output ${format.tokens(bar.output)}`,
+    format.usd(bar.costUsd),
+    bar.kind === 'keep_warm' ? keepWarmCause : bar.summary && summaryText(bar.summary),
+  ])
+}
+
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */
 export const DEFAULT_TTL_MS = 5 * 60_000
 /** The lifetime of a keep-warm pre-warm's entry (decision 0009: a 1h breakpoint at the tail); the label below says "1 h". */
@@ -150,6 +182,7 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
     return i < 0 ? bars.length : i
   }
   const markers: Marker[] = []
+  const byId = new Map(entries.map((e) => [e.id, e]))
   for (const e of entries) {
     const body = e as Record<string, unknown>
     if (e.kind === 'checkpoint') {
@@ -157,7 +190,7 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
       const focus = typeof body.focus === 'string' && body.focus ? ` · focus “${body.focus}”` : ''
       markers.push({ kind: 'compaction', beforeIndex: beforeIndexOf(e.at), at: e.at, label: `compaction (${trigger})${focus}` })
     } else if (e.kind === 'context_edit') {
-      const label = body.source === TAKE_BACK_SOURCE ? 'a message taken back by the user' : `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}`
+      const label = body.source === TAKE_BACK_SOURCE ? takenBack(e, byId) : `context edit by ${typeof body.source === 'string' ? body.source : 'an extension'}`
       markers.push({ kind: 'context_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label })
     } else if (e.kind === 'notice' && body.source === 'instructions') {
       markers.push({ kind: 'file_edit', beforeIndex: beforeIndexOf(e.at), at: e.at, label: String(body.text ?? 'instruction file applied now') })
@@ -202,10 +235,32 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
   markers.sort((a, b) => a.beforeIndex - b.beforeIndex || a.at - b.at)
   return {
     bars,
-    markers,
+    markers: toldApart(markers),
     maxTokens: Math.max(1, ...bars.map((b) => b.read + b.write + b.uncached + b.output)),
     maxUsd: Math.max(0, ...bars.map((b) => b.costUsd ?? 0)),
   }
+}
+
+/**
+ * A take-back's label names the message taken back: two take-backs in a row (the last message, then the one before
+ * it) come before the same pass, and "a message taken back" twice would read as one event listed twice.
+ */
+function takenBack(edit: EntryView, byId: ReadonlyMap<string, EntryView>): string {
+  const first = (edit.edits as Array<{ entryId?: unknown }> | undefined)?.[0]?.entryId
+  const message = typeof first === 'string' ? byId.get(first) : undefined
+  const text = message ? takeBackSummary([message]).message : ''
+  return text ? `the message “${text}” taken back by the user` : 'a message taken back by the user'
+}
+
+/**
+ * Events that would read the same before the same pass (two edits by one extension, the same message taken back
+ * twice) say when each happened, so that two events do not look like one listed twice.
+ */
+function toldApart(markers: ReadonlyArray<Marker>): Marker[] {
+  const key = (m: Marker) => `${m.beforeIndex}\u0000${m.kind}\u0000${m.label}`
+  const counts = new Map<string, number>()
+  for (const m of markers) counts.set(key(m), (counts.get(key(m)) ?? 0) + 1)
+  return markers.map((m) => ((counts.get(key(m)) ?? 0) > 1 ? { ...m, label: `${m.label} at ${clock(m.at)}` } : m))
 }
 
 type Prices = { input: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number }

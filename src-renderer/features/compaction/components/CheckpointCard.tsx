@@ -2,63 +2,11 @@
  * One compaction as a card: how it was triggered, its focus, tokens before → after, what it cost, what stage 1
  * trimmed, what was offered again, and whether the pins survived.
  */
-import type { CheckpointRecord, DraftView } from '../../../state/compaction'
 import { clock, tokens as k, usd } from '../../../ui/format'
-import { checkpointSizes, draftSizes, sizesExplained, type Sizes } from '../model/sizes'
+import type { CardFacts } from '../model/card-facts'
+import { sizesExplained } from '../model/sizes'
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
 const time = (at: number) => clock(at).slice(0, 5)
-
-export interface CardFacts {
-  readonly trigger: string
-  readonly stage: string
-  readonly focus: string | null
-  /** Before and after on one basis: the context the next pass sends (model/sizes.ts). */
-  readonly sizes: Sizes
-  readonly costUsd: number | null
-  readonly trims: number
-  readonly trimmedChars: number
-  readonly files: number
-  readonly sessionBlockReread: boolean
-  readonly pins: ReadonlyArray<{ pinId: string; status: string }>
-  readonly edited: boolean
-}
-
-export function checkpointFacts(record: CheckpointRecord): CardFacts {
-  const c = record.checkpoint as Record<string, unknown>
-  const trimmed = Array.isArray(c.trimmed) ? c.trimmed.filter(isRecord) : []
-  const reinjected = isRecord(c.reinjected) ? c.reinjected : {}
-  return {
-    trigger: String(c.trigger ?? 'manual'),
-    stage: String(c.stage ?? 'summary'),
-    focus: typeof c.focus === 'string' ? c.focus : null,
-    sizes: checkpointSizes(record),
-    costUsd: num(c.costUsd),
-    trims: trimmed.length,
-    trimmedChars: trimmed.reduce((s, t) => s + ((num(t.chars) ?? 0) - (num(t.keptChars) ?? 0)), 0),
-    files: Array.isArray(reinjected.files) ? reinjected.files.length : 0,
-    sessionBlockReread: isRecord(reinjected.sessionBlock),
-    pins: Array.isArray(reinjected.pins) ? reinjected.pins.filter(isRecord).map((p) => ({ pinId: String(p.pinId), status: String(p.status) })) : [],
-    edited: c.summaryEdited === true,
-  }
-}
-
-export function draftFacts(draft: DraftView): CardFacts {
-  return {
-    trigger: draft.trigger,
-    stage: draft.stage,
-    focus: draft.focus,
-    sizes: draftSizes(draft),
-    costUsd: draft.costUsd,
-    trims: draft.trimmed.length,
-    trimmedChars: draft.trimmed.reduce((s, t) => s + t.chars - t.keptChars, 0),
-    files: draft.files.length,
-    sessionBlockReread: true,
-    pins: draft.pins,
-    edited: false,
-  }
-}
 
 export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts: CardFacts; at: number | null; selected: boolean; draft: boolean; onSelect(): void }) {
   return (
@@ -70,7 +18,7 @@ export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts
         <span className="topbar-spacer" />
         {at !== null && <span className="muted small">{time(at)}</span>}
       </div>
-      <div className="cmp-card-tokens" title={sizesExplained(facts.sizes, draft)} data-testid="card-sizes">
+      <div className="cmp-card-tokens" title={sizesExplained(facts.sizes, draft, draft && facts.edited)} data-testid="card-sizes">
         <span className="muted">context</span> {facts.sizes.before.measured ? '' : '≈'}
         {k(facts.sizes.before.tokens)} → {facts.sizes.after.measured ? '' : '≈'}
         {k(facts.sizes.after.tokens)} tokens <span className="muted">· {usd(facts.costUsd)}</span>

@@ -132,8 +132,9 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
     return () => clearTimeout(timer)
   }, [summary])
   const subject = useMemo(() => ({ kind: 'draft' as const, draft, summary: settled }), [draft, settled])
-  // The size after, with the edit: the draft's estimate moved by the edit's length (at 4 characters a token).
-  const sizes = draftSizes(draft, settled.length)
+  // The size after, with the edit: the draft's estimate moved by the edit's length (at 4 characters a token). It
+  // follows the text as typed, not the settled one the diff waits for, so it is always the figure the card gives.
+  const sizes = draftSizes(draft, summary.length)
   const apply = async () => {
     setBusy('apply')
     const failure = await applyDraft(sessionId, draft.draftId, edited ? summary : null)
@@ -145,7 +146,7 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
       <h2>Dry run · nothing has changed yet</h2>
       <p data-testid="draft-sizes">
         Context {sizes.before.measured ? '' : '≈'}
-        {n(sizes.before.tokens)} → ≈{n(sizes.after.tokens)} tokens{settled !== draft.summary && draft.summary !== null ? ' with your edits' : ''}
+        {n(sizes.before.tokens)} → ≈{n(sizes.after.tokens)} tokens{edited ? ' with your edits' : ''}
         {/* The target matters only to a context above it (an automatic compaction aims there); a small one is not near it. */}
         {sizes.before.tokens > draft.tokens.targetTokens && <> (target {n(draft.tokens.targetTokens)} of a {n(draft.tokens.windowTokens)} window)</>} · the summary cost {usd(draft.costUsd)}
         {draft.focus && (

@@ -33,12 +33,12 @@ export function draftSizes(draft: DraftView, summaryChars?: number): Sizes {
 
 const figure = (side: Side) => `${side.measured ? '' : '≈'}${n(side.tokens)}`
 
-/** The one-line explanation of the two figures, for a card's title and the detail's size line. */
-export function sizesExplained(sizes: Sizes, draft: boolean): string {
+/** The one-line explanation of the two figures, for a card's title and the detail's size line; `edited`: a dry run's after counts the user's edits. */
+export function sizesExplained(sizes: Sizes, draft: boolean, edited = false): string {
   const { before, after } = sizes
   const b = `Before, ${figure(before)} tokens: ${before.measured ? `${before.passSeq !== null ? `pass ${before.passSeq}'s` : 'the last pass’s'} input and its answer, plus what came after it: what the next pass would have sent` : 'estimated from the text: what the next pass would have sent'}.`
   const a = after.measured
     ? `After, ${figure(after)} tokens: what pass ${after.passSeq ?? '?'}, the first after, sent${after.addedSince > 0 ? `, less ≈${n(after.addedSince)} tokens of what came after the compaction` : ''}.`
-    : `After, ${figure(after)} tokens: estimated on the same scale${draft ? ' if it is applied' : ''}; ${draft ? 'measured by the first pass after it' : 'measured when the next pass runs'}.`
+    : `After, ${figure(after)} tokens${edited ? ' with your edits to the summary' : ''}: estimated on the same scale${draft ? ' if it is applied' : ''}; ${draft ? 'measured by the first pass after it' : 'measured when the next pass runs'}.`
   return `${b} ${a}`
 }
