@@ -740,3 +740,36 @@ test('a project is taken out of the list and comes back, with its sessions, when
     rmSync(other, { recursive: true, force: true })
   }
 })
+
+test('a project whose session waits for an approval says so while another project is shown, and a busy row keeps its title under the pointer', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.fill('replace "hello" with "goodbye" in greet.ts')
+  const asked = appEvent(app, 'approval.requested')
+  await composer.press('Enter')
+  await asked
+  const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-busy-'))
+  try {
+    await app.getByLabel('Folder path').fill(other)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    // Its sessions are not listed now: the project's own row says one of them waits.
+    const waiting = app.locator('button.project', { hasText: basename(project) }).getByRole('img', { name: `Waiting for your approval in a session of ${basename(project)}` })
+    await expect(waiting).toHaveText('approve?')
+    await expect(app.locator('button.project.selected .session-activity')).toHaveCount(0)
+    await shoot(app, 'project-waiting', app.getByRole('navigation', { name: 'Projects' }))
+
+    // Back to it: the session's row says so, and under the pointer its actions take the marker's place, not the title's.
+    await app.locator('button.project', { hasText: basename(project) }).click()
+    const row = sessionList(app).locator('li').first()
+    await expect(row.getByRole('img', { name: 'Waiting for your approval' })).toBeVisible()
+    const titleWidth = () => row.locator('.session-title').evaluate((el) => el.getBoundingClientRect().width)
+    const before = await titleWidth()
+    await row.hover()
+    await expect(row.locator('.session-actions')).toHaveCSS('opacity', '1')
+    expect(await titleWidth()).toBeGreaterThanOrEqual(before)
+    await expect(app.locator('button.project .session-activity')).toHaveCount(0)
+  } finally {
+    rmSync(other, { recursive: true, force: true })
+  }
+})

@@ -85,6 +85,30 @@ function withNewer(snapshot: ReadonlyArray<EntryView>, known: ReadonlyArray<Entr
 }
 
 /** A pass or a tool started, or an approval was answered: the turn is running now, no longer waiting for an approval. */
+/**
+ * What a session is doing, as this store follows it from the contract's events (run.started, approval.requested,
+ * turn.ended), or as session.list said for a turn this window saw start before it opened.
+ */
+export type SessionActivity = 'waiting' | 'running' | null
+
+export function sessionActivity(chat: SessionChat | undefined): SessionActivity {
+  if (!chat) return null
+  if (chat.approvals.length > 0) return 'waiting'
+  if (chat.running) return 'running'
+  return chat.listedActivity
+}
+
+/** What any of these sessions is doing: an approval waiting before a turn running, as it asks more of the user. */
+export function sessionsActivity(s: { readonly bySession: Readonly<Record<string, SessionChat>> }, sessionIds: ReadonlyArray<string>): SessionActivity {
+  let found: SessionActivity = null
+  for (const id of sessionIds) {
+    const activity = sessionActivity(s.bySession[id])
+    if (activity === 'waiting') return 'waiting'
+    found ??= activity
+  }
+  return found
+}
+
 const stillRunning = (s: SessionChat): ListedActivity => (s.listedActivity ? 'running' : null)
 
 export const useChatStore = create<ChatState>()((set) => {

@@ -3,8 +3,17 @@ import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
 import { TranscriptsEntry } from '../transcripts/TranscriptsPanel'
 import { openProject, pickAndOpenProject, removeProject, selectProject } from './actions'
-import { DeleteSessionDialog, SessionList } from './SessionList'
+import { ActivityMarker, DeleteSessionDialog, SessionList } from './SessionList'
+import { sessionsActivity, useChatStore } from '../../state/chat'
+import { useSessionsStore } from '../../state/sessions'
 import { SessionTransferDialog } from '../sessions/TransferDialog'
+
+/** A running turn or a waiting approval in one of a project's sessions this window knows of. */
+function ProjectActivity({ projectId, name }: { projectId: string; name: string }) {
+  const ids = useSessionsStore((s) => s.byProject[projectId])
+  const activity = useChatStore((s) => (ids ? sessionsActivity(s, ids.map((x) => x.id)) : null))
+  return activity ? <ActivityMarker activity={activity} of={name} /> : null
+}
 
 /** What a project whose folder is gone from disk says (decision 0022). */
 export const FOLDER_GONE = 'The folder is not at this path any more (deleted, renamed or moved): its sessions can be read, not continued.'
@@ -69,7 +78,11 @@ export function ProjectsSidebar() {
                 title={p.folderGone ? `${p.root}\n${FOLDER_GONE}` : p.root}
                 onClick={() => void selectProject(p.id)}
               >
-                <span className="project-name">{p.name}</span>
+                <span className="project-name">
+                  {p.name}
+                  {/* Its sessions are not listed while another project is shown: the project says what they do. */}
+                  {p.id !== selectedId && <ProjectActivity projectId={p.id} name={p.name} />}
+                </span>
                 {/* A long path is cut at its start, so the folders that tell projects apart stay in sight: laid out
                     right to left for the cut, the path itself isolated left to right (theme.css). */}
                 <span className="project-root" dir="rtl">

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
 import type { Session } from '../../../src-preload/contract'
-import { useChatStore } from '../../state/chat'
+import { sessionActivity, useChatStore, type SessionActivity } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useProjectsStore } from '../../state/projects'
 import { startSession } from '../palette/commands'
@@ -76,24 +76,18 @@ export function SessionList({ projectId }: { projectId: string }) {
   )
 }
 
-type Activity = 'waiting' | 'running' | null
+/**
+ * What a session is doing, as the chat store follows it: a string, so a row re-renders when it changes, not at every
+ * streamed delta.
+ */
+const selectActivity = (sessionId: string) => (s: ReturnType<typeof useChatStore.getState>): SessionActivity => sessionActivity(s.bySession[sessionId])
 
 /**
- * What a session is doing, as the chat store follows it from the contract's events (run.started, approval.requested,
- * turn.ended), or as session.list said for a turn this window saw start before it opened: a string, so a row
- * re-renders when it changes, not at every streamed delta.
+ * A small marker after a name: a turn running, or an approval waiting for the user. After a project's name it speaks
+ * for its sessions (`of`: "in a session of proj2").
  */
-const selectActivity = (sessionId: string) => (s: ReturnType<typeof useChatStore.getState>): Activity => {
-  const chat = s.bySession[sessionId]
-  if (!chat) return null
-  if (chat.approvals.length > 0) return 'waiting'
-  if (chat.running) return 'running'
-  return chat.listedActivity
-}
-
-/** A small marker after the session's name: a turn running, or an approval waiting for the user. */
-function ActivityMarker({ activity }: { activity: Exclude<Activity, null> }) {
-  const label = activity === 'waiting' ? 'Waiting for your approval' : 'A turn is running'
+export function ActivityMarker({ activity, of = null }: { activity: Exclude<SessionActivity, null>; of?: string | null }) {
+  const label = `${activity === 'waiting' ? 'Waiting for your approval' : 'A turn is running'}${of === null ? '' : ` in a session of ${of}`}`
   return (
     <span className={`session-activity ${activity}`} role="img" aria-label={label} title={label}>
       {activity === 'waiting' ? 'approve?' : 'running'}
@@ -138,7 +132,7 @@ function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }:
   }
   const started = `${row.children} session${row.children === 1 ? '' : 's'} it started`
   return (
-    <li className={rowClass}>
+    <li className={activity ? `${rowClass} busy` : rowClass}>
       {row.children > 0 && (
         // The pointer's way to what Right and Left do on the session's button; out of the tab order like ✎ and ×.
         <button type="button" className="icon session-fold" tabIndex={-1} aria-hidden="true" title={`${row.unfolded ? 'Fold' : 'Show'} the ${started}`} onMouseDown={(e) => e.preventDefault()} onClick={() => onFold(session.id, !row.unfolded)}>
@@ -187,9 +181,6 @@ function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }:
       <span className="session-actions" aria-hidden="true">
         <button type="button" className="icon" tabIndex={-1} title="Rename (F2)" onMouseDown={(e) => e.preventDefault()} onClick={() => store().renameStarted(session.id)}>
           ✎
-        </button>
-        <button type="button" className="icon" tabIndex={-1} title="Export to a file…" onMouseDown={(e) => e.preventDefault()} onClick={() => store().exportAsked(session.id)}>
-          ⤓
         </button>
         <button type="button" className="icon" tabIndex={-1} title="Delete… (Delete)" onMouseDown={(e) => e.preventDefault()} onClick={() => store().deleteAsked(session.id)}>
           ×
