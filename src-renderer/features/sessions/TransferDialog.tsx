@@ -1,8 +1,8 @@
 /**
  * Moving a session between machines: "Export this session…" writes it to one JSON file (`session.export`), "Import a
- * session…" reads one into a project (`session.import`). Opened from the palette, a session row's ⤓, the project's
- * note under its list, or "Export it first" in the delete confirmation. A path field in both, so the browser host and
- * the desktop app work alike; the export's field starts at the data folder's exports/, where nothing is ever replaced.
+ * session…" reads one into a project (`session.import`). Opened from the palette, or "Export it first…" in the delete
+ * confirmation. A path field in both, so the browser host and the desktop app work alike; the export's field starts
+ * at the data folder's exports/ (an export elsewhere never replaces a file).
  */
 import { useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
