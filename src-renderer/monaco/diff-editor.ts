@@ -33,8 +33,15 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
     const modified = options.modifiedAriaLabel ?? options.ariaLabel
     if (original) editor.getOriginalEditor().updateOptions({ ariaLabel: original })
     if (modified) editor.getModifiedEditor().updateOptions({ ariaLabel: modified })
+    // In a narrow pane the diff is shown inline: the original side keeps only its line numbers, no text, yet would
+    // still take the keyboard, an invisible Tab stop. It is inert while it shows no text.
+    const originalSide = editor.getOriginalEditor()
+    const followLayout = () => originalSide.getContainerDomNode().toggleAttribute('inert', originalSide.getLayoutInfo().contentWidth <= 0)
+    followLayout()
+    const layoutWatch = originalSide.onDidLayoutChange(followLayout)
     editorRef.current = editor
     return () => {
+      layoutWatch.dispose()
       const models = editor.getModel()
       editor.dispose()
       editorRef.current = null

@@ -93,17 +93,6 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
   })
   const [ready, setReady] = useState<string | null>(null)
 
-  // In a narrow pane the diff is shown inline: the earlier pass's editor keeps only its line numbers, no text, yet
-  // would still take the keyboard, an invisible Tab stop. It is inert while it shows no text.
-  useEffect(() => {
-    const original = editorRef.current?.getOriginalEditor()
-    if (!original) return
-    const follow = () => original.getContainerDomNode().toggleAttribute('inert', original.getLayoutInfo().contentWidth <= 0)
-    follow()
-    const sub = original.onDidLayoutChange(follow)
-    return () => sub.dispose()
-  }, [m, editorRef])
-
   useEffect(() => {
     const editor = editorRef.current
     if (!editor) return
