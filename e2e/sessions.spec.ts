@@ -209,6 +209,7 @@ test('a session is exported to a file before it is deleted, and imported back fr
   await exporting.getByRole('button', { name: 'Export' }).click()
   await expect(exporting.getByRole('status')).toContainText('written')
   await expect(exporting.getByLabel('File')).toHaveValue(target)
+  await expect(exporting.getByRole('button', { name: 'Close' })).toBeFocused()
   await shoot(app, 'exported', exporting)
   expect(JSON.parse(readFileSync(target, 'utf8'))).toBeTruthy()
   // The same file again is refused in plain words; nothing is replaced.
@@ -248,6 +249,18 @@ test('a session is exported to a file before it is deleted, and imported back fr
   const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
   const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
   expect(((await rpc(host, 'pass.list', { sessionId: sessions[0]!.id })) as unknown[]).length).toBeGreaterThan(0)
+
+  // The same file again: the session is here already, so it is opened, and the dialog says so.
+  await app.keyboard.press('Control+k')
+  await app.getByLabel('Type a command').fill('import a session')
+  await app.keyboard.press('Enter')
+  await importing.getByLabel('File').fill(target)
+  await importing.getByRole('button', { name: 'Import' }).click()
+  const present = app.getByRole('dialog', { name: 'Already here: “read README.md”' })
+  await expect(present.getByRole('status')).toContainText('is in Loupe already, and is open now')
+  await expect(present.getByRole('button', { name: 'Close' })).toBeFocused()
+  await present.getByRole('button', { name: 'Close' }).click()
+  await expect(sessionButtons(app)).toHaveText(['read README.md'])
 })
 
 test('after a session is deleted the keyboard is on the next session in the list, or the one before at its end', async ({ app, project }) => {

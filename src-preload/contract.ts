@@ -548,8 +548,8 @@ export const requests = {
   ),
   'session.import': request(
     z.object({ projectId: Id, path: Path }).strict(),
-    SessionSchema,
-    'Imports a session exported by session.export into a project.',
+    SessionSchema.extend({ alreadyPresent: z.boolean().optional() }),
+    'Imports a session exported by session.export into a project. An export keeps its ids, so it imports once: a session already in the store is answered as it is, with `alreadyPresent` (in its own project, unchanged; no event).',
   ),
   'session.get': request(
     z.object({ sessionId: Id }).strict(),

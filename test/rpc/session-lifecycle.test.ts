@@ -129,8 +129,13 @@ describe('session lifecycle', () => {
     const state = await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })
     expect(state.entries.length).toBeGreaterThan(3)
 
-    // A second import of the same session is refused, and so is a file that is not an export.
-    expect(await app.dispatch('session.import', { projectId: project.id, path: exported.path })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    // A second import of the same session answers with the session that is here, changes nothing and tells no
+    // window (an export keeps its ids, so it imports once); a file that is not an export is refused.
+    const heardBefore = heard.length
+    const entriesBefore = state.entries.length
+    expect(await call(app, 'session.import', { projectId: project.id, path: exported.path })).toEqual({ ...imported, alreadyPresent: true })
+    expect(heard).toHaveLength(heardBefore)
+    expect((await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })).entries).toHaveLength(entriesBefore)
     expect(await app.dispatch('session.import', { projectId: project.id, path: join(dir, 'README.md') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
 
     // An export makes a new file: it never replaces one, and never writes among the store's own files.

@@ -162,6 +162,13 @@ async function exportSessionPieces(db: Db, sessionId: string, sliceMs = EXPORT_S
 
 export class ImportError extends Error {}
 
+/** The export's session is in the store already (an export keeps its ids, so it imports once per store). */
+export class AlreadyImported extends ImportError {
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} is already in the store`)
+  }
+}
+
 function insertRow(db: Db, table: string, row: Row): void {
   const columns = Object.keys(row)
   if (columns.some((c) => !/^[a-z_0-9]+$/.test(c))) throw new ImportError(`unexpected column in ${table}`)
@@ -237,7 +244,7 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
   }
   const sessionId = d.session.id
   if (typeof sessionId !== 'string' || !ID.test(sessionId)) throw new ImportError('session.id is not a session id (letters, digits, _ and -, at most 64)')
-  if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new ImportError(`session ${sessionId} is already in the store`)
+  if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new AlreadyImported(sessionId)
   checkRows(d as SessionExport, sessionId)
   try {
     insertAll(db, d as SessionExport, projectId)

@@ -1,4 +1,4 @@
-import { defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
+import { AlreadyImported, defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
 import { forgetSessionCache } from '../../node/cache'
 import { RpcError } from '../errors'
 import { defaultSessionTitle } from '../../engine/conversation/title'
@@ -65,6 +65,12 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         events.emit('session.created', session)
         return session
       } catch (err) {
+        // The same session imported again (or never gone: exported from this Loupe): it is here, with its ids, and
+        // perhaps more since. Answered with it, so the window opens it instead of a refusal with nothing to do.
+        if (err instanceof AlreadyImported) {
+          const present = store.sessions.get(err.sessionId)
+          if (present) return { ...present, alreadyPresent: true }
+        }
         if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
         throw err
       }

@@ -4,7 +4,7 @@
  * confirmation. A path field in both, so the browser host and the desktop app work alike; the export's field starts
  * at the data folder's exports/ (an export elsewhere never replaces a file).
  */
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
@@ -52,12 +52,17 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
     const result = await exportSession(sessionId, path)
     setState(result.ok ? { kind: 'done', path: result.path, bytes: result.bytes } : { kind: 'failed', error: result.error })
   }
+  // Written: the form that had the keyboard is gone, and Close takes it (the path above it is one Shift+Tab away).
+  const close = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (state.kind === 'done') close.current?.focus()
+  }, [state.kind])
   if (state.kind === 'done') {
     return (
       <>
         <h2 id="transfer-title">Exported “{session?.title ?? sessionId}”</h2>
         <p role="status">
-          {bytes(state.bytes)} written. Another Loupe reads it with “Import a session…”.
+          {bytes(state.bytes)} written. Another Loupe reads it with “Import a session into …” in its command palette.
         </p>
         <label className="transfer-field">
           File
@@ -67,7 +72,7 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
           <button type="button" onClick={() => void navigator.clipboard?.writeText(state.path)}>
             Copy path
           </button>
-          <button type="button" className="primary" onClick={dismiss}>
+          <button ref={close} type="button" className="primary" onClick={dismiss}>
             Close
           </button>
         </div>
@@ -110,12 +115,35 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
 function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }) {
   const project = useProjectsStore((s) => s.projects.find((p) => p.id === projectId))
   const [path, setPath] = useState('')
-  const [state, setState] = useState<{ kind: 'editing' | 'busy' } | { kind: 'failed'; error: string }>({ kind: 'editing' })
+  const [state, setState] = useState<{ kind: 'editing' | 'busy' } | { kind: 'failed'; error: string } | { kind: 'present'; title: string; project: string | null }>({ kind: 'editing' })
+  const close = useRef<HTMLButtonElement>(null)
   const submit = async () => {
     setState({ kind: 'busy' })
-    const error = await importSession(projectId, path)
-    if (error === null) dismiss()
-    else setState({ kind: 'failed', error })
+    const result = await importSession(projectId, path)
+    if (!result.ok) return setState({ kind: 'failed', error: result.error })
+    if (!result.alreadyPresent) return dismiss()
+    const home = result.session.projectId === projectId ? null : (useProjectsStore.getState().projects.find((p) => p.id === result.session.projectId)?.name ?? null)
+    setState({ kind: 'present', title: result.session.title, project: home })
+  }
+  // The form that had the keyboard is gone: Close takes it.
+  useEffect(() => {
+    if (state.kind === 'present') close.current?.focus()
+  }, [state.kind])
+  if (state.kind === 'present') {
+    return (
+      <>
+        <h2 id="transfer-title">Already here: “{state.title}”</h2>
+        <p role="status">
+          This session is in Loupe already{state.project ? `, in ${state.project}` : ''}, and is open now. An export keeps its session's identity, so it is
+          imported once; what was added to the session here since is kept.
+        </p>
+        <div className="confirm-actions">
+          <button ref={close} type="button" className="primary" onClick={dismiss}>
+            Close
+          </button>
+        </div>
+      </>
+    )
   }
   return (
     <form

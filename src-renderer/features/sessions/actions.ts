@@ -4,6 +4,8 @@ import { useChatStore } from '../../state/chat'
 import { useDraftsStore } from '../../state/drafts'
 import { useInspectorStore } from '../../state/inspector'
 import { useSessionsStore } from '../../state/sessions'
+import { useProjectsStore } from '../../state/projects'
+import { selectProject } from '../projects/actions'
 import { loadPasses } from '../inspector/data/passes'
 
 export async function loadSessions(projectId: string): Promise<void> {
@@ -61,12 +63,17 @@ export async function exportSession(sessionId: string, path: string): Promise<{ 
   return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }
 }
 
-/** Reads an exported session into a project and opens it; why not, when the file is not one. */
-export async function importSession(projectId: string, path: string): Promise<string | null> {
+/**
+ * Reads an exported session into a project and opens it; why not, when the file is not one. A session the store has
+ * already (imported before, or exported from this Loupe) is opened where it is, in its own project.
+ */
+export async function importSession(projectId: string, path: string): Promise<{ ok: true; session: Session; alreadyPresent: boolean } | { ok: false; error: string }> {
   const result = await client.request('session.import', { projectId, path: path.trim() })
-  if (!result.ok) return result.error.message
-  useSessionsStore.getState().sessionCreated(result.value)
-  return null
+  if (!result.ok) return { ok: false, error: result.error.message }
+  const { alreadyPresent, ...session } = result.value
+  if (session.projectId !== useProjectsStore.getState().selectedId) await selectProject(session.projectId)
+  useSessionsStore.getState().sessionCreated(session)
+  return { ok: true, session, alreadyPresent: alreadyPresent === true }
 }
 
 /** The inspector's whole-project list names each pass's session: read it again after a session was renamed or deleted. */
