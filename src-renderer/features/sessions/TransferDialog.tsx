@@ -80,35 +80,17 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
     )
   }
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault()
-        void submit()
-      }}
-    >
-      <h2 id="transfer-title">Export “{session?.title ?? sessionId}”</h2>
-      <p>
-        One JSON file: the conversation, and every pass with the exact bytes it sent and received. It holds what the passes
-        sent — the files the agent read, your instruction and memory files — so share it as you would those.
-      </p>
-      <label className="transfer-field">
-        Save to
-        <input ref={field} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={state.kind === 'busy'} />
-      </label>
-      {state.kind === 'failed' && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
-      <div className="confirm-actions">
-        <button type="button" onClick={dismiss}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={state.kind === 'busy' || path.trim() === ''}>
-          {state.kind === 'busy' ? 'Exporting…' : 'Export'}
-        </button>
-      </div>
-    </form>
+    <PathForm
+      heading={`Export “${session?.title ?? sessionId}”`}
+      intro="One JSON file: the conversation, and every pass with the exact bytes it sent and received. It holds what the passes sent — the files the agent read, your instruction and memory files — so share it as you would those."
+      label="Save to"
+      path={path}
+      onPath={setPath}
+      field={field}
+      state={state}
+      action={{ idle: 'Export', busy: 'Exporting…' }}
+      onSubmit={submit}
+    />
   )
 }
 
@@ -146,29 +128,57 @@ function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }
     )
   }
   return (
+    <PathForm
+      heading={`Import a session into ${project?.name ?? 'this project'}`}
+      intro="A file written by “Export this session…”, from this Loupe or another. It is added to the project's sessions and opened, with its passes as they were recorded."
+      label="File"
+      path={path}
+      onPath={setPath}
+      field={field}
+      state={state}
+      action={{ idle: 'Import', busy: 'Importing…' }}
+      onSubmit={submit}
+    />
+  )
+}
+
+/** The form both dialogs ask with: what it does, one path, why it failed, and Cancel or the action. */
+function PathForm(props: {
+  heading: string
+  intro: string
+  label: string
+  path: string
+  onPath: (path: string) => void
+  field: FieldRef
+  state: { readonly kind: string; readonly error?: string }
+  action: { readonly idle: string; readonly busy: string }
+  onSubmit: () => Promise<void>
+}) {
+  const busy = props.state.kind === 'busy'
+  return (
     <form
       onSubmit={(e) => {
         e.preventDefault()
-        void submit()
+        void props.onSubmit()
       }}
     >
-      <h2 id="transfer-title">Import a session into {project?.name ?? 'this project'}</h2>
-      <p>A file written by “Export this session…”, from this Loupe or another. It is added to the project's sessions and opened, with its passes as they were recorded.</p>
+      <h2 id="transfer-title">{props.heading}</h2>
+      <p>{props.intro}</p>
       <label className="transfer-field">
-        File
-        <input ref={field} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={state.kind === 'busy'} />
+        {props.label}
+        <input ref={props.field} value={props.path} onChange={(e) => props.onPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={busy} />
       </label>
-      {state.kind === 'failed' && (
+      {props.state.kind === 'failed' && (
         <p className="error" role="alert">
-          {state.error}
+          {props.state.error}
         </p>
       )}
       <div className="confirm-actions">
         <button type="button" onClick={dismiss}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={state.kind === 'busy' || path.trim() === ''}>
-          {state.kind === 'busy' ? 'Importing…' : 'Import'}
+        <button type="submit" className="primary" disabled={busy || props.path.trim() === ''}>
+          {busy ? props.action.busy : props.action.idle}
         </button>
       </div>
     </form>
