@@ -113,20 +113,27 @@ export async function priceDraft(sessionId: string, path: string, kind: 'instruc
   const store = useFilesStore.getState()
   store.priceLoading(draft)
   try {
-    const [now, later] = await within(
+    const [now, later, base] = await within(
       (async () => {
         if (!attributed.has(sessionId)) {
           const summary = await client.request('session.cacheSummary', { sessionId })
           if (summary.ok) attributed.add(sessionId)
         }
-        const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length, text: draft })
-        return Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
+        const edit = (applyNow: boolean, text = draft) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: text.length, text })
+        // The third: the file as it is on disk, applied now. Applying now also sends what changed on disk since the
+        // session block was read and drops a note already due; the draft's own effect is the difference from this.
+        // Its text does not change while the user types, so its counts are answered from memory after the first.
+        return Promise.all([
+          client.request('cache.priceEdit', { sessionId, edit: edit(true) }),
+          client.request('cache.priceEdit', { sessionId, edit: edit(false) }),
+          client.request('cache.priceEdit', { sessionId, edit: edit(true, before) }),
+        ])
       })(),
       timeoutMs,
     )
     if (!now.ok) return store.priceFailed(draft, `Could not price the edit: ${now.error.message}`)
     if (!later.ok) return store.priceFailed(draft, `Could not price the edit: ${later.error.message}`)
-    store.priceLoaded(draft, now.value, later.value)
+    store.priceLoaded(draft, now.value, later.value, base.ok ? base.value : null)
   } catch (err) {
     store.priceFailed(draft, `Could not price the edit: ${err instanceof Error ? err.message : String(err)}`)
   }
