@@ -322,9 +322,11 @@ export const EditPriceSchema = z.object({
 export const FileNodeSchema = z.object({
   path: z.string(),
   absPath: z.string(),
-  kind: z.enum(['instruction', 'rule', 'import', 'memory']),
+  /** `nested`: an instruction file in a folder below the root, sent after the breakpoints when a file under it is read. */
+  kind: z.enum(['instruction', 'rule', 'import', 'memory', 'nested']),
   tier: z.enum(['global', 'project', 'rule', 'local']).nullable(),
-  status: z.enum(['included', 'cut', 'omitted', 'duplicate', 'empty', 'skipped', 'conditional']),
+  /** `nested`: not in the session block; sent after the breakpoints, once per session (a nested file or its import). */
+  status: z.enum(['included', 'cut', 'omitted', 'duplicate', 'empty', 'skipped', 'conditional', 'nested']),
   reason: z.string().nullable(),
   /** A skipped file's reason as a code (the prompt builder's SkipReason). Absent from older hosts. */
   skip: z.enum(['outside_allowed_roots', 'binary', 'too_large', 'not_a_file', 'unreadable']).optional(),

@@ -17,9 +17,11 @@ import {
 } from '../../engine/prompt'
 import { skipWords } from '../../engine/prompt/instructions'
 import { displayPathFor, gatherProjectContext } from '../instructions'
+import { findNestedInstructions, type NestedFound } from './nested'
 import { absoluteFor, type FileRoots } from './paths'
 
-export type FileKind = 'instruction' | 'rule' | 'import' | 'memory'
+/** `nested`: an instruction file in a folder below the root, sent after the breakpoints (node/files/nested.ts). */
+export type FileKind = 'instruction' | 'rule' | 'import' | 'memory' | 'nested'
 
 export type FileStatus =
   /** Sent whole in the session block. */
@@ -35,6 +37,11 @@ export type FileStatus =
   | 'skipped'
   /** A rule with `paths:`: it enters the conversation when a matching file is read or edited. */
   | 'conditional'
+  /**
+   * A nested instruction file (or its import): not in the session block; sent after the breakpoints, once per session,
+   * the first time the agent reads or edits a file under its folder.
+   */
+  | 'nested'
 
 export interface FileNode {
   /** The display path (relative to the root, `~/…`, or absolute): what the other requests take. */
@@ -86,11 +93,12 @@ export interface ListOptions extends FileRoots {
 export async function listInstructionFiles(options: ListOptions): Promise<FilesListing> {
   const gathered = await gatherProjectContext(options.root, { homeDir: options.homeDir, loupeHome: options.loupeHome, now: options.now })
   const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: false })
-  return describe(gathered, section, options)
+  const nested = await findNestedInstructions(gathered.root, { homeDir: options.homeDir })
+  return describe(gathered, section, options, nested)
 }
 
-/** Pure: the tree from a gathering and its frozen section (exported for tests). */
-export function describe(gathered: GatheredContext, section: SessionSection, roots: FileRoots): FilesListing {
+/** Pure: the tree from a gathering, its frozen section and the nested files found (exported for tests). */
+export function describe(gathered: GatheredContext, section: SessionSection, roots: FileRoots, nested: NestedFound = { found: [], files: {}, notes: [] }): FilesListing {
   const { entries, parts, pathRules, text } = section.instructions
   const abs = (file: GatheredFile | undefined, path: string) => (file && file.id.startsWith('/') ? file.id : absoluteFor(path, roots))
 
@@ -161,6 +169,36 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions.push(node(file, item.path, item.tier === 'rule' ? 'rule' : 'instruction', item.tier, null, [file.id]))
   }
 
+  // Nested instruction files: sent after the breakpoints, so nothing of them is in the session block (tokens 0).
+  const inSystem = new Set(gathered.instructions.map((i) => i.fileId))
+  const nestedNode = (file: GatheredFile, path: string, kind: 'nested' | 'import', dir: string, importedBy: string | null, chain: ReadonlyArray<string>): FileNode => {
+    const base = { path, absPath: abs(file, path), kind, tier: null, importedBy, patterns: [] as string[], editable: true, tokens: 0 }
+    if (!file.read.ok) return { ...base, ...skipped(file.read), chars: null, editable: false, children: [] }
+    const children = file.imports.flatMap((link): FileNode[] => {
+      if (link.status === 'not_a_file') return []
+      if (link.status === 'skipped') return [leaf(link.path, 'skipped', `@${link.ref}: not read, ${skipWords(link.reason)}`, null, path)]
+      if (link.status === 'depth_limit') return [leaf(link.path, 'skipped', `@${link.ref}: past the import depth limit`, null, path)]
+      const target = nested.files[link.targetId]
+      if (!target) return []
+      if (chain.includes(target.id)) return [leaf(target.path, 'skipped', `@${link.ref} leads back to ${target.path}: the cycle was stopped`, null, path)]
+      return [nestedNode(target, target.path, 'import', dir, path, [...chain, target.id])]
+    })
+    const chars = file.read.text.length
+    if (kind === 'nested' && inSystem.has(file.id)) {
+      return { ...base, status: 'duplicate', reason: 'the same file as one in the session block: not sent again', chars, children }
+    }
+    if (file.read.text.trim() === '') return { ...base, status: 'empty', reason: 'empty: nothing to send', chars, children }
+    const reason =
+      kind === 'nested'
+        ? `not in the session block: sent after the breakpoints, once per session, the first time the agent reads or edits a file under ${dir}/`
+        : `imported by ${importedBy}: sent with it, after the breakpoints`
+    return { ...base, status: 'nested', reason, chars, children }
+  }
+  for (const { dir, fileId } of nested.found) {
+    const file = nested.files[fileId]
+    if (file) instructions.push(nestedNode(file, file.path, 'nested', dir, null, [file.id]))
+  }
+
   const memory: FileNode[] = []
   const memoryIds = [gathered.memory.project, gathered.memory.user]
   for (const [i, id] of memoryIds.entries()) {
@@ -182,7 +220,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions,
     memory,
     creatable: creatable(gathered, roots),
-    notes: notesOnce(gathered, section),
+    notes: [...notesOnce(gathered, section), ...nested.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
     sessionBlockTokens: estimateTokens(section.instructions.text) + estimateTokens(section.memory.text),
     budgetChars: INSTRUCTIONS_BUDGET_CHARS,
     usedChars: section.instructions.text.length,

@@ -16,6 +16,7 @@ const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = 
   empty: { label: 'empty', tone: '' },
   skipped: { label: 'skipped', tone: 'bad' },
   conditional: { label: 'paths:', tone: 'accent' },
+  nested: { label: 'on read', tone: 'accent' },
 }
 
 interface Props {
