@@ -349,7 +349,12 @@ export const FilesListingSchema = z.object({
   memory: z.array(FileNodeSchema),
   creatable: z.array(z.object({ path: z.string(), kind: z.enum(['instructions', 'project_memory', 'user_memory', 'global_instructions']), label: z.string() })),
   notes: z.array(z.object({ path: z.string(), kind: z.string(), message: z.string() })),
+  /** system[1], estimated (characters / 4): the inspector's context map gives the same figure for it. */
   sessionBlockTokens: z.number(),
+  /** system[1] shared out as the inspector's context map shares it; absent from older hosts. */
+  sessionBlock: z
+    .object({ instructionFiles: z.number(), instructionHeadings: z.number(), memory: z.number(), memoryFiles: z.number(), skills: z.number() })
+    .optional(),
   budgetChars: z.number(),
   usedChars: z.number(),
 })

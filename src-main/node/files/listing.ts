@@ -9,6 +9,7 @@ import {
   estimateTokens,
   freezeSessionSection,
   INSTRUCTIONS_BUDGET_CHARS,
+  SECTION_SEPARATOR,
   type GatheredContext,
   type GatheredFile,
   type InstructionTier,
@@ -79,8 +80,23 @@ export interface FilesListing {
   readonly creatable: ReadonlyArray<Creatable>
   /** Everything the builder skipped, cut, deduplicated or refused, in its words. */
   readonly notes: ReadonlyArray<{ readonly path: string; readonly kind: string; readonly message: string }>
-  /** The session block these files make now (instructions + memory), in estimated tokens. */
+  /**
+   * system[1], the session block these files make now (instructions, memory, skills list), in estimated tokens
+   * (characters / 4): the same figure as the inspector's context map gives for system[1] on the next pass.
+   */
   readonly sessionBlockTokens: number
+  /**
+   * The session block's tokens shared out as the inspector's context map shares them (by characters): the instruction
+   * files, the instructions section's own headings, the memory section whole (its header with its files: the map's
+   * "Memory"), the memory files alone, and the skills list. The rows' figures are shares on the same basis.
+   */
+  readonly sessionBlock: {
+    readonly instructionFiles: number
+    readonly instructionHeadings: number
+    readonly memory: number
+    readonly memoryFiles: number
+    readonly skills: number
+  }
   readonly budgetChars: number
   readonly usedChars: number
 }
@@ -92,7 +108,8 @@ export interface ListOptions extends FileRoots {
 
 export async function listInstructionFiles(options: ListOptions): Promise<FilesListing> {
   const gathered = await gatherProjectContext(options.root, { homeDir: options.homeDir, loupeHome: options.loupeHome, now: options.now })
-  const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: false })
+  // Skills listed as a session lists them, so the total is the whole of system[1] (node/session freezes them too).
+  const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: true })
   const nested = await findNestedInstructions(gathered.root, { homeDir: options.homeDir })
   return describe(gathered, section, options, nested)
 }
@@ -101,6 +118,14 @@ export async function listInstructionFiles(options: ListOptions): Promise<FilesL
 export function describe(gathered: GatheredContext, section: SessionSection, roots: FileRoots, nested: NestedFound = { found: [], files: {}, notes: [] }): FilesListing {
   const { entries, parts, pathRules, text } = section.instructions
   const abs = (file: GatheredFile | undefined, path: string) => (file && file.id.startsWith('/') ? file.id : absoluteFor(path, roots))
+
+  // The inspector's basis: the block estimated whole (characters / 4, separators included), then shared out over its
+  // sections and files by their characters (renderer/features/inspector/model/context-map.ts).
+  const sectionTexts = [section.instructions.text, section.memory.text, section.skills.text].filter((t) => t !== '')
+  const blockTokens = sectionTexts.length === 0 ? 0 : estimateTokens(sectionTexts.join(SECTION_SEPARATOR))
+  const spanChars = sectionTexts.reduce((sum, t) => sum + t.length, 0)
+  const share = (chars: number) => (spanChars === 0 ? 0 : (chars * blockTokens) / spanChars)
+  const shareOf = (start: number, end: number) => Math.round(share(end - start))
 
   const partOf = (path: string, importedBy: string | null) => {
     const index = entries.findIndex((e) => e.path === path && e.importedBy === importedBy)
@@ -134,7 +159,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
       const empty = file.read.text.trim() === ''
       return { ...base, status: empty ? 'empty' : 'skipped', reason: empty ? 'empty: nothing to send' : 'not reached (an import cycle or the depth limit)', chars, tokens: 0, children }
     }
-    const tokens = estimateTokens(text.slice(found.part.start, found.part.end))
+    const tokens = shareOf(found.part.start, found.part.end)
     switch (found.part.allocation) {
       case 'full':
         return { ...base, status: 'included', reason: null, chars, tokens, children }
@@ -210,7 +235,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file.read.ok) memory.push({ ...base, ...skipped(file.read), chars: null, tokens: 0, editable: false })
     else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
     else {
-      const tokens = estimateTokens(section.memory.text.slice(part.start, part.end))
+      const tokens = shareOf(part.start, part.end)
       memory.push({ ...base, status: part.allocation === 'truncated' ? 'cut' : 'included', reason: part.allocation === 'truncated' ? 'cut at 8,000 characters: the model is told to read the rest' : null, chars: file.read.text.length, tokens })
     }
   }
@@ -221,7 +246,14 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     memory,
     creatable: creatable(gathered, roots),
     notes: [...notesOnce(gathered, section), ...nested.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
-    sessionBlockTokens: estimateTokens(section.instructions.text) + estimateTokens(section.memory.text),
+    sessionBlockTokens: blockTokens,
+    sessionBlock: {
+      instructionFiles: Math.round(share(section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
+      instructionHeadings: Math.round(share(section.instructions.text.length - section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
+      memory: Math.round(share(section.memory.text.length)),
+      memoryFiles: Math.round(share(section.memory.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
+      skills: Math.round(share(section.skills.text.length)),
+    },
     budgetChars: INSTRUCTIONS_BUDGET_CHARS,
     usedChars: section.instructions.text.length,
   }
