@@ -111,7 +111,7 @@ describe('listInstructionFiles: the session block on the inspector’s basis', (
       settings: { features: { sandbox: false, hooks: false, todo: false, skills: true }, staticCacheTtl1h: false },
       tools: [],
       ...frozen,
-      history: [{ message: { role: 'user', content: [{ type: 'text', text: 'Hi.' }] }, provenance: { entryIds: ['e1'], kind: 'user' } }],
+      history: [{ message: { role: 'user', content: [{ type: 'text', text: 'Hi.' }] }, provenance: { entryIds: ['e1'], kind: 'user_input' } }],
       previousTailIndex: null,
       hasher: nodeHasher,
     })

@@ -52,7 +52,12 @@ export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props
         system[1] · session block ≈{grouped(listing.sessionBlockTokens)} tokens
         {listing.sessionBlock && (
           <>
-            : instruction files {grouped(listing.sessionBlock.instructionFiles)} · their headings {grouped(listing.sessionBlock.instructionHeadings)} · memory {grouped(listing.sessionBlock.memory)} (the files {grouped(listing.sessionBlock.memoryFiles)}, the section&apos;s header {grouped(listing.sessionBlock.memory - listing.sessionBlock.memoryFiles)})
+            : instruction files {grouped(listing.sessionBlock.instructionFiles)} · their headings {grouped(listing.sessionBlock.instructionHeadings)}
+            {listing.sessionBlock.memory > 0 && (
+              <>
+                {' '}· memory {grouped(listing.sessionBlock.memory)} (the files {grouped(listing.sessionBlock.memoryFiles)}, the section&apos;s header {grouped(listing.sessionBlock.memory - listing.sessionBlock.memoryFiles)})
+              </>
+            )}
             {listing.sessionBlock.skills > 0 && <> · skills {grouped(listing.sessionBlock.skills)}</>}
           </>
         )}
