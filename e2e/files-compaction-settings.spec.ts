@@ -198,6 +198,41 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
   }
 })
 
+test('files: at 1000×700 and 1280×800 both price choices and the chosen one’s figures are in view without scrolling, and a nested src/AGENTS.md is listed', async ({ app }) => {
+  const dir = fixtureProject()
+  writeFileSync(join(dir, 'src/AGENTS.md'), '## src/AGENTS.md\n\nKeep parsers pure.\n')
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    await view(app, 'Files')
+    const tree = app.getByRole('navigation', { name: 'Instruction and memory files' })
+    // Sent after the breakpoints when a file under src/ is read: listed, and said to be so.
+    await expect(tree.locator('[data-path="src/AGENTS.md"]')).toHaveAttribute('data-status', 'nested')
+    await expect(tree).toContainText('the first time the agent reads or edits a file under src/')
+    await expect(app.getByTestId('files-budget')).toContainText(/^system\[1\] · session block ≈\d+ tokens: instruction files/)
+    await tree.locator('[data-path="CLAUDE.md"]').click()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\n- Prefer pnpm.\n')
+    await expect(app.locator('[data-testid="price-panel"][data-current="true"]')).toHaveCount(1)
+    await app.getByRole('radio', { name: /At the next compaction/ }).check()
+    await expect(app.getByTestId('save-file')).toHaveText('Save for the next compaction')
+    for (const size of [{ width: 1000, height: 700 }, { width: 1280, height: 800 }]) {
+      await app.setViewportSize(size)
+      // Nothing to scroll: the pane fits, so what is asserted in view is seen without scrolling.
+      await app.locator('.files-main').evaluate((el) => el.scrollTo(0, 0))
+      for (const shown of [app.getByRole('radio', { name: /Apply now/ }), app.getByRole('radio', { name: /At the next compaction/ }), app.getByTestId('price-later-sum'), app.getByTestId('price-later')]) {
+        await expect(shown).toBeInViewport({ ratio: 1 })
+      }
+      await expect(app.getByRole('radio', { name: /At the next compaction/ })).toBeChecked()
+      expect(await app.locator('.files-main').evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true)
+      await app.screenshot({ path: `${SHOTS}/files-price-${size.width}.png` })
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: a change on disk while a file is edited is offered as a merge, and both versions are kept', async ({ app, host }) => {
   const dir = fixtureProject()
   try {

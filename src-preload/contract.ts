@@ -322,9 +322,11 @@ export const EditPriceSchema = z.object({
 export const FileNodeSchema = z.object({
   path: z.string(),
   absPath: z.string(),
-  kind: z.enum(['instruction', 'rule', 'import', 'memory']),
+  /** `nested`: an instruction file in a folder below the root, sent after the breakpoints when a file under it is read. */
+  kind: z.enum(['instruction', 'rule', 'import', 'memory', 'nested']),
   tier: z.enum(['global', 'project', 'rule', 'local']).nullable(),
-  status: z.enum(['included', 'cut', 'omitted', 'duplicate', 'empty', 'skipped', 'conditional']),
+  /** `nested`: not in the session block; sent after the breakpoints, once per session (a nested file or its import). */
+  status: z.enum(['included', 'cut', 'omitted', 'duplicate', 'empty', 'skipped', 'conditional', 'nested']),
   reason: z.string().nullable(),
   /** A skipped file's reason as a code (the prompt builder's SkipReason). Absent from older hosts. */
   skip: z.enum(['outside_allowed_roots', 'binary', 'too_large', 'not_a_file', 'unreadable']).optional(),
@@ -347,7 +349,12 @@ export const FilesListingSchema = z.object({
   memory: z.array(FileNodeSchema),
   creatable: z.array(z.object({ path: z.string(), kind: z.enum(['instructions', 'project_memory', 'user_memory', 'global_instructions']), label: z.string() })),
   notes: z.array(z.object({ path: z.string(), kind: z.string(), message: z.string() })),
+  /** system[1], estimated (characters / 4): the inspector's context map gives the same figure for it. */
   sessionBlockTokens: z.number(),
+  /** system[1] shared out as the inspector's context map shares it; absent from older hosts. */
+  sessionBlock: z
+    .object({ instructionFiles: z.number(), instructionHeadings: z.number(), memory: z.number(), memoryFiles: z.number(), skills: z.number() })
+    .optional(),
   budgetChars: z.number(),
   usedChars: z.number(),
 })

@@ -57,7 +57,11 @@ interface FilesState {
   readonly openError: string | null
   /** The file (absolute path) whose editor should take the keyboard when shown: one just made. */
   readonly editorFocus: string | null
-  readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
+  /**
+   * `base`: the file as it is on disk, priced applied now, so the panel can tell the draft's own effect from what
+   * applying now sends anyway (changes on disk, a note already due). Null when it could not be priced.
+   */
+  readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly base: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly save: SaveState
   /**
    * Saved files to apply now to a session that was busy (a turn or a compaction running) when the save asked to:
@@ -92,7 +96,7 @@ interface FilesState {
   /** The user edited the merge. */
   mergeEdited(text: string): void
   priceLoading(draft: string): void
-  priceLoaded(draft: string, now: EditPriceView | null, later: EditPriceView | null): void
+  priceLoaded(draft: string, now: EditPriceView | null, later: EditPriceView | null, base?: EditPriceView | null): void
   /** Pricing `draft` failed; said only while it is still the draft priced. */
   priceFailed(draft: string, message: string): void
   choiceMade(choice: ApplyChoice): void
@@ -110,7 +114,7 @@ interface FilesState {
   treeResized(width: number): void
 }
 
-const NO_PRICE = { now: null, later: null, loading: false, error: null, forDraft: null }
+const NO_PRICE = { now: null, later: null, base: null, loading: false, error: null, forDraft: null }
 
 /** The open file's text differs from what it was opened from. */
 export const edited = (open: OpenFile): boolean => (open.merging ?? open.draft) !== open.base.text
@@ -187,7 +191,7 @@ export const useFilesStore = create<FilesState>()(
         }),
       mergeEdited: (text) => set((s) => (s.open?.disk ? { open: { ...s.open, merging: text } } : {})),
       priceLoading: (draft) => set((s) => ({ price: { ...s.price, loading: true, error: null, forDraft: draft } })),
-      priceLoaded: (draft, now, later) => set((s) => (s.price.forDraft === draft ? { price: { now, later, loading: false, error: null, forDraft: draft } } : {})),
+      priceLoaded: (draft, now, later, base = null) => set((s) => (s.price.forDraft === draft ? { price: { now, later, base, loading: false, error: null, forDraft: draft } } : {})),
       priceFailed: (draft, message) => set((s) => (s.price.forDraft === draft ? { price: { ...s.price, loading: false, error: message } } : {})),
       choiceMade: (choice) => set({ choice }),
       applyPending: (pendingApply) => set({ pendingApply }),

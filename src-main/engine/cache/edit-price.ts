@@ -259,7 +259,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const label = uncacheable
     ? uncacheableLabel(uncacheable, exact)
     : deferred
-      ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, delta, exact)
+      ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, dueNoteTokens(input, sizeWithout - known), delta, exact)
       : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, exact)
   return { movedBlock, rebilledTokens: rebilled, nextPassUsd: withEdit, withoutEditUsd: without, deltaUsd: delta, cacheWarm, addedTokens, exact, label, ...(uncacheable ? { uncacheable } : {}) }
 }
@@ -300,10 +300,29 @@ function editLabel(edit: ProposedEdit, moved: EditPrice['movedBlock'], rebilled:
   return `moves ${moved.path}: the next pass re-bills ${exact ? '' : '≈'}${formatTokens(rebilled)} tokens${usd}`
 }
 
-function deferredLabel(path: string, notes: number, added: number, delta: number | null, exact: boolean): string {
+/**
+ * The `file_changed` notes already due for the next message without the edit, in tokens: what the request without
+ * the edit sends beyond the last one (`beyond`), when it carries notes. Said apart from the edit's own figure, which
+ * is the difference it makes (so a note already due is neither added to it nor taken from it).
+ */
+function dueNoteTokens(input: PriceCandidatesInput, beyond: number): number {
+  return (input.without.notes ?? 0) > 0 ? Math.max(0, beyond) : 0
+}
+
+/**
+ * A deferred edit in words: its own effect on the next message (a note that `path` changed, or nothing), and apart
+ * from it a note already due for that message, which travels whether or not this edit is saved.
+ */
+function deferredLabel(path: string, notes: number, added: number, due: number, delta: number | null, exact: boolean): string {
   const usd = usdText(delta)
+  const n = (tokens: number) => `${exact ? '' : '≈'}${formatTokens(Math.abs(tokens))}`
   if (notes === 0) return `nothing above the breakpoints moves, and the next message says nothing of it${usd}`
-  if (added === 0) return `nothing above the breakpoints moves: the note that ${path} changed already travels with the next message${usd}`
-  return `nothing above the breakpoints moves: a ${exact ? '' : '≈'}${formatTokens(added)}-token note that ${path} changed travels with the next message${usd}`
+  if (added === 0) {
+    const size = due > 0 ? `${n(due)}-token ` : ''
+    return `nothing above the breakpoints moves, and this edit adds nothing to the next message: the ${size}note already due that ${path} changed travels with it either way${usd}`
+  }
+  if (added < 0) return `nothing above the breakpoints moves: this edit makes a note already due unneeded, so the next message is ${n(added)} tokens shorter${usd}`
+  const other = due > 0 ? `; a ${n(due)}-token note already due that other files changed travels with it either way` : ''
+  return `nothing above the breakpoints moves: this edit adds a ${n(added)}-token note that ${path} changed to the next message${other}${usd}`
 }
 

@@ -9,6 +9,7 @@ import {
   estimateTokens,
   freezeSessionSection,
   INSTRUCTIONS_BUDGET_CHARS,
+  SECTION_SEPARATOR,
   type GatheredContext,
   type GatheredFile,
   type InstructionTier,
@@ -17,9 +18,11 @@ import {
 } from '../../engine/prompt'
 import { skipWords } from '../../engine/prompt/instructions'
 import { displayPathFor, gatherProjectContext } from '../instructions'
+import { findNestedInstructions, type NestedFound } from './nested'
 import { absoluteFor, type FileRoots } from './paths'
 
-export type FileKind = 'instruction' | 'rule' | 'import' | 'memory'
+/** `nested`: an instruction file in a folder below the root, sent after the breakpoints (node/files/nested.ts). */
+export type FileKind = 'instruction' | 'rule' | 'import' | 'memory' | 'nested'
 
 export type FileStatus =
   /** Sent whole in the session block. */
@@ -35,6 +38,11 @@ export type FileStatus =
   | 'skipped'
   /** A rule with `paths:`: it enters the conversation when a matching file is read or edited. */
   | 'conditional'
+  /**
+   * A nested instruction file (or its import): not in the session block; sent after the breakpoints, once per session,
+   * the first time the agent reads or edits a file under its folder.
+   */
+  | 'nested'
 
 export interface FileNode {
   /** The display path (relative to the root, `~/…`, or absolute): what the other requests take. */
@@ -72,8 +80,23 @@ export interface FilesListing {
   readonly creatable: ReadonlyArray<Creatable>
   /** Everything the builder skipped, cut, deduplicated or refused, in its words. */
   readonly notes: ReadonlyArray<{ readonly path: string; readonly kind: string; readonly message: string }>
-  /** The session block these files make now (instructions + memory), in estimated tokens. */
+  /**
+   * system[1], the session block these files make now (instructions, memory, skills list), in estimated tokens
+   * (characters / 4): the same figure as the inspector's context map gives for system[1] on the next pass.
+   */
   readonly sessionBlockTokens: number
+  /**
+   * The session block's tokens shared out as the inspector's context map shares them (by characters): the instruction
+   * files, the instructions section's own headings, the memory section whole (its header with its files: the map's
+   * "Memory"), the memory files alone, and the skills list. The rows' figures are shares on the same basis.
+   */
+  readonly sessionBlock: {
+    readonly instructionFiles: number
+    readonly instructionHeadings: number
+    readonly memory: number
+    readonly memoryFiles: number
+    readonly skills: number
+  }
   readonly budgetChars: number
   readonly usedChars: number
 }
@@ -85,14 +108,24 @@ export interface ListOptions extends FileRoots {
 
 export async function listInstructionFiles(options: ListOptions): Promise<FilesListing> {
   const gathered = await gatherProjectContext(options.root, { homeDir: options.homeDir, loupeHome: options.loupeHome, now: options.now })
-  const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: false })
-  return describe(gathered, section, options)
+  // Skills listed as a session lists them, so the total is the whole of system[1] (node/session freezes them too).
+  const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: true })
+  const nested = await findNestedInstructions(gathered.root, { homeDir: options.homeDir })
+  return describe(gathered, section, options, nested)
 }
 
-/** Pure: the tree from a gathering and its frozen section (exported for tests). */
-export function describe(gathered: GatheredContext, section: SessionSection, roots: FileRoots): FilesListing {
+/** Pure: the tree from a gathering, its frozen section and the nested files found (exported for tests). */
+export function describe(gathered: GatheredContext, section: SessionSection, roots: FileRoots, nested: NestedFound = { found: [], files: {}, notes: [] }): FilesListing {
   const { entries, parts, pathRules, text } = section.instructions
   const abs = (file: GatheredFile | undefined, path: string) => (file && file.id.startsWith('/') ? file.id : absoluteFor(path, roots))
+
+  // The inspector's basis: the block estimated whole (characters / 4, separators included), then shared out over its
+  // sections and files by their characters (renderer/features/inspector/model/context-map.ts).
+  const sectionTexts = [section.instructions.text, section.memory.text, section.skills.text].filter((t) => t !== '')
+  const blockTokens = sectionTexts.length === 0 ? 0 : estimateTokens(sectionTexts.join(SECTION_SEPARATOR))
+  const spanChars = sectionTexts.reduce((sum, t) => sum + t.length, 0)
+  const share = (chars: number) => (spanChars === 0 ? 0 : (chars * blockTokens) / spanChars)
+  const shareOf = (start: number, end: number) => Math.round(share(end - start))
 
   const partOf = (path: string, importedBy: string | null) => {
     const index = entries.findIndex((e) => e.path === path && e.importedBy === importedBy)
@@ -126,7 +159,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
       const empty = file.read.text.trim() === ''
       return { ...base, status: empty ? 'empty' : 'skipped', reason: empty ? 'empty: nothing to send' : 'not reached (an import cycle or the depth limit)', chars, tokens: 0, children }
     }
-    const tokens = estimateTokens(text.slice(found.part.start, found.part.end))
+    const tokens = shareOf(found.part.start, found.part.end)
     switch (found.part.allocation) {
       case 'full':
         return { ...base, status: 'included', reason: null, chars, tokens, children }
@@ -161,6 +194,36 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions.push(node(file, item.path, item.tier === 'rule' ? 'rule' : 'instruction', item.tier, null, [file.id]))
   }
 
+  // Nested instruction files: sent after the breakpoints, so nothing of them is in the session block (tokens 0).
+  const inSystem = new Set(gathered.instructions.map((i) => i.fileId))
+  const nestedNode = (file: GatheredFile, path: string, kind: 'nested' | 'import', dir: string, importedBy: string | null, chain: ReadonlyArray<string>): FileNode => {
+    const base = { path, absPath: abs(file, path), kind, tier: null, importedBy, patterns: [] as string[], editable: true, tokens: 0 }
+    if (!file.read.ok) return { ...base, ...skipped(file.read), chars: null, editable: false, children: [] }
+    const children = file.imports.flatMap((link): FileNode[] => {
+      if (link.status === 'not_a_file') return []
+      if (link.status === 'skipped') return [leaf(link.path, 'skipped', `@${link.ref}: not read, ${skipWords(link.reason)}`, null, path)]
+      if (link.status === 'depth_limit') return [leaf(link.path, 'skipped', `@${link.ref}: past the import depth limit`, null, path)]
+      const target = nested.files[link.targetId]
+      if (!target) return []
+      if (chain.includes(target.id)) return [leaf(target.path, 'skipped', `@${link.ref} leads back to ${target.path}: the cycle was stopped`, null, path)]
+      return [nestedNode(target, target.path, 'import', dir, path, [...chain, target.id])]
+    })
+    const chars = file.read.text.length
+    if (kind === 'nested' && inSystem.has(file.id)) {
+      return { ...base, status: 'duplicate', reason: 'the same file as one in the session block: not sent again', chars, children }
+    }
+    if (file.read.text.trim() === '') return { ...base, status: 'empty', reason: 'empty: nothing to send', chars, children }
+    const reason =
+      kind === 'nested'
+        ? `not in the session block: sent after the breakpoints, once per session, the first time the agent reads or edits a file under ${dir}/`
+        : `imported by ${importedBy}: sent with it, after the breakpoints`
+    return { ...base, status: 'nested', reason, chars, children }
+  }
+  for (const { dir, fileId } of nested.found) {
+    const file = nested.files[fileId]
+    if (file) instructions.push(nestedNode(file, file.path, 'nested', dir, null, [file.id]))
+  }
+
   const memory: FileNode[] = []
   const memoryIds = [gathered.memory.project, gathered.memory.user]
   for (const [i, id] of memoryIds.entries()) {
@@ -172,7 +235,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file.read.ok) memory.push({ ...base, ...skipped(file.read), chars: null, tokens: 0, editable: false })
     else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
     else {
-      const tokens = estimateTokens(section.memory.text.slice(part.start, part.end))
+      const tokens = shareOf(part.start, part.end)
       memory.push({ ...base, status: part.allocation === 'truncated' ? 'cut' : 'included', reason: part.allocation === 'truncated' ? 'cut at 8,000 characters: the model is told to read the rest' : null, chars: file.read.text.length, tokens })
     }
   }
@@ -182,8 +245,15 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions,
     memory,
     creatable: creatable(gathered, roots),
-    notes: notesOnce(gathered, section),
-    sessionBlockTokens: estimateTokens(section.instructions.text) + estimateTokens(section.memory.text),
+    notes: [...notesOnce(gathered, section), ...nested.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
+    sessionBlockTokens: blockTokens,
+    sessionBlock: {
+      instructionFiles: Math.round(share(section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
+      instructionHeadings: Math.round(share(section.instructions.text.length - section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
+      memory: Math.round(share(section.memory.text.length)),
+      memoryFiles: Math.round(share(section.memory.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
+      skills: Math.round(share(section.skills.text.length)),
+    },
     budgetChars: INSTRUCTIONS_BUDGET_CHARS,
     usedChars: section.instructions.text.length,
   }

@@ -14,7 +14,7 @@ import { useProjectsStore } from '../../state/projects'
 import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
-import { applyPendingNow, checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
+import { afterBreakpoints, applyPendingNow, checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -211,11 +211,15 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   const dirty = open.draft !== open.base.text || !open.base.exists
   const store = useFilesStore.getState
 
+  // A nested instruction file (or its import) is sent after the breakpoints: an edit to it moves nothing cached, so
+  // it is neither priced nor applied (actions.ts afterBreakpoints).
+  const afterBreaks = afterBreakpoints(node)
+
   useEffect(() => {
-    if (!session || !dirty) return
+    if (!session || !dirty || afterBreaks) return
     const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [session, dirty, open.base.path, open.base.text, open.draft, node])
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node, afterBreaks])
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.
@@ -250,7 +254,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
         )}
         {!holds && (
           <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null} onClick={doSave} data-testid="save-file">
-            {saving ? 'Saving…' : !session ? (open.deleted ? 'Save (recreate the file)' : 'Save') : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
+            {saving ? 'Saving…' : !session || afterBreaks ? (open.deleted ? 'Save (recreate the file)' : 'Save') : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
           </button>
         )}
       </div>
@@ -274,7 +278,12 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           ) : (
             <p className="muted">Loading the editor…</p>
           )}
-          {!holds && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
+          {!holds && afterBreaks && (
+            <p className="files-price muted" data-testid="price-after-breakpoints">
+              {afterBreaks}
+            </p>
+          )}
+          {!holds && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (

@@ -83,6 +83,19 @@ export function editKind(node: FileNodeView | null): 'instruction_file' | 'memor
   return node?.kind === 'memory' ? 'memory_file' : 'instruction_file'
 }
 
+/**
+ * For a nested instruction file (or a file it imports), what an edit to it does, in words; null for any other file.
+ * It is not in the session block: the loop sends it after the breakpoints, once per session, the first time the agent
+ * reads or edits a file under its folder (docs/context-engine.md "After-the-breakpoint context"). So saving it never
+ * moves the cached prefix, like memory saved mid-session, and there is nothing to price or to apply now.
+ */
+export function afterBreakpoints(node: FileNodeView | null): string | null {
+  if (!node || (node.kind !== 'nested' && node.status !== 'nested')) return null
+  // A nested file's folder is the one it sits in (its path is root-relative, `/`-separated).
+  const when = node.kind === 'nested' ? `the first time the agent reads or edits a file under ${node.path.slice(0, node.path.lastIndexOf('/') + 1)}` : 'with the nested instruction file that imports it'
+  return `${node.path} is not in the session block: it travels after the breakpoints, once per session, ${when}. Saving it moves nothing cached and costs nothing now. A session it was already sent to keeps the earlier text; the others get the new one.`
+}
+
 /** Sessions whose passes are known to be attributed (each is, when committed; an imported or older one may not be). */
 const attributed = new Set<string>()
 
@@ -113,20 +126,27 @@ export async function priceDraft(sessionId: string, path: string, kind: 'instruc
   const store = useFilesStore.getState()
   store.priceLoading(draft)
   try {
-    const [now, later] = await within(
+    const [now, later, base] = await within(
       (async () => {
         if (!attributed.has(sessionId)) {
           const summary = await client.request('session.cacheSummary', { sessionId })
           if (summary.ok) attributed.add(sessionId)
         }
-        const edit = (applyNow: boolean) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: draft.length, text: draft })
-        return Promise.all([client.request('cache.priceEdit', { sessionId, edit: edit(true) }), client.request('cache.priceEdit', { sessionId, edit: edit(false) })])
+        const edit = (applyNow: boolean, text = draft) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: text.length, text })
+        // The third: the file as it is on disk, applied now. Applying now also sends what changed on disk since the
+        // session block was read and drops a note already due; the draft's own effect is the difference from this.
+        // Its text does not change while the user types, so its counts are answered from memory after the first.
+        return Promise.all([
+          client.request('cache.priceEdit', { sessionId, edit: edit(true) }),
+          client.request('cache.priceEdit', { sessionId, edit: edit(false) }),
+          client.request('cache.priceEdit', { sessionId, edit: edit(true, before) }),
+        ])
       })(),
       timeoutMs,
     )
     if (!now.ok) return store.priceFailed(draft, `Could not price the edit: ${now.error.message}`)
     if (!later.ok) return store.priceFailed(draft, `Could not price the edit: ${later.error.message}`)
-    store.priceLoaded(draft, now.value, later.value)
+    store.priceLoaded(draft, now.value, later.value, base.ok ? base.value : null)
   } catch (err) {
     store.priceFailed(draft, `Could not price the edit: ${err instanceof Error ? err.message : String(err)}`)
   }
@@ -170,7 +190,12 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   }
   const base = { ...open.base, text: open.draft, sha256: saved.sha256, exists: true }
   const backupPath = saved.status === 'saved' ? saved.backupPath : null
-  if (!sessionId) {
+  const listing = useFilesStore.getState().listing
+  const after = afterBreakpoints(listing ? findNode([...listing.instructions, ...listing.memory], open.base.path) : null)
+  if (after) {
+    // Applying now would freeze the session block again for a file that is not in it: a re-bill for nothing.
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. Nothing cached moves: it is sent after the breakpoints when the agent reads or edits a file under its folder.`, backupPath })
+  } else if (!sessionId) {
     store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
   } else if (choice === 'later') {
     // A session that has sent nothing yet takes its instructions at its first pass: it sends the new text then.

@@ -286,7 +286,7 @@ describe('priceCandidates: an instruction edit left for the next compaction', ()
     })
     expect(price).toMatchObject({ movedBlock: null, rebilledTokens: 0, addedTokens: 31, exact: true })
     expect(price.deltaUsd).toBeCloseTo(usd({ write5m: 31 }), 15)
-    expect(price.label).toBe(`nothing above the breakpoints moves: a 31-token note that AGENTS.md changed travels with the next message (${signedUsd(price.deltaUsd)})`)
+    expect(price.label).toBe(`nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (${signedUsd(price.deltaUsd)})`)
   })
 
   it('costs nothing when the note is already due, and says when the next message will not mention it at all', () => {
@@ -297,13 +297,26 @@ describe('priceCandidates: an instruction edit left for the next compaction', ()
       with: { walk: walk(noted), tokens: REAL_TOTAL + 31, notes: 1 },
     })
     expect(due).toMatchObject({ movedBlock: null, addedTokens: 0, deltaUsd: 0 })
-    expect(due.label).toMatch(/the note that AGENTS\.md changed already travels with the next message/)
+    // The note already due is said with its size, apart from the edit's own figure (0), never taken from it.
+    expect(due.label).toBe('nothing above the breakpoints moves, and this edit adds nothing to the next message: the 31-token note already due that AGENTS.md changed travels with it either way ($0)')
     const silent = priceCandidates({
       ...base,
       without: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
       with: { walk: walk(request), tokens: REAL_TOTAL, notes: 0 },
     })
     expect(silent.label).toMatch(/the next message says nothing of it/)
+  })
+
+  it('says a note already due for another file apart from the note this edit adds', () => {
+    const other = '[CLAUDE.md was changed on disk after this session’s instructions were taken. The text above is the earlier version until the user applies the change.]'
+    const price = priceCandidates({
+      ...base,
+      without: { walk: walk(withNote(request, other)), tokens: REAL_TOTAL + 32, notes: 1 },
+      with: { walk: walk(withNote(withNote(request, other), note)), tokens: REAL_TOTAL + 32 + 31, notes: 2 },
+    })
+    // The edit's own effect is its note alone: 31, not 31 + 32, and not 31 - 32.
+    expect(price.addedTokens).toBe(31)
+    expect(price.label).toBe(`nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message; a 32-token note already due that other files changed travels with it either way (${signedUsd(price.deltaUsd)})`)
   })
 })
 

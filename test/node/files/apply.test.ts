@@ -162,7 +162,7 @@ describe('files through the contract', () => {
     const edited = `${opened.text}\nAlways run the linter.\n`
     const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
     expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0, exact: true })
-    expect(later.label).toMatch(/^nothing above the breakpoints moves: a \d+-token note that AGENTS\.md changed travels with the next message \(\+\$0\.\d{4}\)$/)
+    expect(later.label).toMatch(/^nothing above the breakpoints moves: this edit adds a \d+-token note that AGENTS\.md changed to the next message \(\+\$0\.\d{4}\)$/)
     // The same draft applied now would re-bill the session block.
     const now = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
     expect(now.rebilledTokens).toBeGreaterThan(0)

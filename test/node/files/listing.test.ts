@@ -91,3 +91,37 @@ describe('listInstructionFiles: the files as the prompt builder resolved them', 
     expect(notes.filter((n) => n.path === 'docs/gone.md')).toEqual([expect.objectContaining({ message: expect.stringContaining('a broken link') })])
   })
 })
+
+describe('listInstructionFiles: the session block on the inspector’s basis', () => {
+  it('gives system[1] the size the prompt builder plans for it, and shares it out as the context map does', async () => {
+    const { freezeSession, buildPromptPlan } = await import('../../../src-main/engine/prompt')
+    const { gatherProjectContext } = await import('../../../src-main/node/instructions')
+    const { nodeHasher } = await import('../../../src-main/node/hasher')
+    box.write('CLAUDE.md', '# Project instructions\n\nUse TypeScript strict mode.\n\n@docs/style.md\n')
+    box.write('docs/style.md', 'Two-space indent.\n')
+    box.write('AGENTS.md', 'Run `npm test`.\n')
+    box.write('.loupe/memory.md', '- The user deploys with make ship.\n')
+    const listing = await list()
+
+    const gathered = await gatherProjectContext(box.root, { homeDir: box.homeDir, loupeHome: box.loupeHome, now: box.now() })
+    const frozen = freezeSession(gathered, { contextWindowTokens: 200_000, skills: true })
+    const plan = buildPromptPlan({
+      model: 'claude-sonnet-4-6',
+      maxTokens: 1000,
+      settings: { features: { sandbox: false, hooks: false, todo: false, skills: true }, staticCacheTtl1h: false },
+      tools: [],
+      ...frozen,
+      history: [{ message: { role: 'user', content: [{ type: 'text', text: 'Hi.' }] }, provenance: { entryIds: ['e1'], kind: 'user_input' } }],
+      previousTailIndex: null,
+      hasher: nodeHasher,
+    })
+    const sessionBlock = plan.system.find((b) => b.provenance.kind === 'system' && b.provenance.block === 'session')!
+    // The inspector's system[1]: the same total, not instructions + memory files alone.
+    expect(listing.sessionBlockTokens).toBe(sessionBlock.tokens)
+    const parts = listing.sessionBlock
+    // Memory whole (the map's "Memory") is its files and the section's header; the row shows the files' share.
+    expect(parts.memory).toBeGreaterThan(parts.memoryFiles)
+    expect(byPath(listing.memory, '.loupe/memory.md')!.tokens).toBe(parts.memoryFiles)
+    expect(Math.abs(parts.instructionFiles + parts.instructionHeadings + parts.memory + parts.skills - listing.sessionBlockTokens)).toBeLessThanOrEqual(2)
+  })
+})

@@ -20,7 +20,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { applyPendingNow, checkDisk, priceDraft, saveOpenFile } = await import('../../../src-renderer/features/files/actions')
+const { afterBreakpoints, applyPendingNow, checkDisk, priceDraft, saveOpenFile } = await import('../../../src-renderer/features/files/actions')
 const { useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -82,5 +82,19 @@ describe('a file deleted on disk while open', () => {
     await saveOpenFile(null, 'now')
     expect(asked.find((a) => a.name === 'files.save')?.input).toMatchObject({ text: 'rules, mine', baseSha256: null })
     expect(store().open).toMatchObject({ deleted: false, base: { exists: true, text: 'rules, mine' } })
+  })
+})
+
+describe('a nested instruction file', () => {
+  it('is saved without an apply: it is not in the session block, so applying now would re-bill it for nothing', async () => {
+    const nested = { path: 'docs/extra.md', absPath: '/p/docs/extra.md', kind: 'nested' as const, tier: null, status: 'nested' as const, reason: 'not in the session block', chars: 5, tokens: 0, patterns: [], importedBy: null, editable: true, children: [] }
+    useFilesStore.setState({ listing: { root: '/p', instructions: [nested], memory: [], creatable: [], notes: [], sessionBlockTokens: 10, budgetChars: 40_000, usedChars: 0 } })
+    expect(afterBreakpoints(nested)).toBe('docs/extra.md is not in the session block: it travels after the breakpoints, once per session, the first time the agent reads or edits a file under docs/. Saving it moves nothing cached and costs nothing now. A session it was already sent to keeps the earlier text; the others get the new one.')
+    store().draftEdited('rules, edited')
+    answers.set('files.save', () => ({ ok: true, value: { status: 'saved', path: 'docs/extra.md', sha256: 'sha-new', backupPath: null, charsBefore: 5, charsAfter: 13 } }))
+    await saveOpenFile('ses_a', 'now')
+    expect(asked.some((a) => a.name === 'files.apply')).toBe(false)
+    expect(store().save).toMatchObject({ kind: 'saved', message: expect.stringContaining('Nothing cached moves') })
+    useFilesStore.setState({ listing: null })
   })
 })

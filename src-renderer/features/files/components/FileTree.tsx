@@ -16,6 +16,7 @@ const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = 
   empty: { label: 'empty', tone: '' },
   skipped: { label: 'skipped', tone: 'bad' },
   conditional: { label: 'paths:', tone: 'accent' },
+  nested: { label: 'on read', tone: 'accent' },
 }
 
 interface Props {
@@ -47,7 +48,20 @@ export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props
         <Tree labelledBy="files-tree-memory" nodes={listing.memory} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
       )}
       <p className="files-budget muted small" data-testid="files-budget">
-        Session block ≈ {grouped(listing.sessionBlockTokens)} tokens · instructions {grouped(listing.usedChars)} of {grouped(listing.budgetChars)} characters
+        {/* Named as the inspector names it, on its basis, so the two never read as different sizes of one thing. */}
+        system[1] · session block ≈{grouped(listing.sessionBlockTokens)} tokens
+        {listing.sessionBlock && (
+          <>
+            : instruction files {grouped(listing.sessionBlock.instructionFiles)} · their headings {grouped(listing.sessionBlock.instructionHeadings)}
+            {listing.sessionBlock.memory > 0 && (
+              <>
+                {' '}· memory {grouped(listing.sessionBlock.memory)} (the files {grouped(listing.sessionBlock.memoryFiles)}, the section&apos;s header {grouped(listing.sessionBlock.memory - listing.sessionBlock.memoryFiles)})
+              </>
+            )}
+            {listing.sessionBlock.skills > 0 && <> · skills {grouped(listing.sessionBlock.skills)}</>}
+          </>
+        )}
+        . Not in it: the session context (project, listing, git, date), which opens messages[0]. Instructions use {grouped(listing.usedChars)} of {grouped(listing.budgetChars)} characters.
       </p>
       {listing.creatable.length > 0 && (
         <>

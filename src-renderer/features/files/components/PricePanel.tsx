@@ -5,12 +5,8 @@
  * not count, they are estimates and say so. The choice between the two is made here.
  */
 import type { ApplyChoice, EditPriceView } from '../../../state/files'
-import { grouped, signedUsd, usd } from '../../../ui/format'
 import { useSlow } from '../../palette/use-slow'
-
-const tokens = (n: number) => grouped(Math.abs(n))
-/** `≈` before an estimated figure; nothing before a counted one. */
-const about = (price: EditPriceView) => (price.exact ? '' : '≈')
+import { laterWords, nowWords, ownTokensNow } from '../price-words'
 
 interface Props {
   /** The session of Loupe's the edit is priced for; null when there is none. */
@@ -18,7 +14,7 @@ interface Props {
   /** The session shown when it takes no messages (imported or captured): nothing is priced against it. */
   readonly readOnlySession?: { readonly title: string; readonly origin: 'transcript' | 'captured' } | null
   readonly dirty: boolean
-  readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
+  readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly base?: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly choice: ApplyChoice
   /** The text in the editor: the price shown is current when it was made for exactly this. */
   readonly draft: string
@@ -42,6 +38,8 @@ export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price,
   if (price.error) return <p className="files-price error">{price.error}</p>
   const now = price.now
   const later = price.later
+  const nowText = now ? nowWords(now, price.base ?? null) : null
+  const laterText = laterWords(later)
   return (
     <div className="files-price" aria-busy={price.loading} data-testid="price-panel" data-current={!price.loading && price.forDraft === draft && price.now !== null}>
       <div className="files-price-head">
@@ -49,52 +47,50 @@ export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price,
       </div>
       {price.forDraft === null ? (
         <p className="muted">Pricing…</p>
-      ) : !now ? (
+      ) : !now || !nowText ? (
         <p className="muted">The session has not sent a pass yet: nothing is cached, so the edit costs nothing extra.</p>
       ) : (
-        <div className="files-price-choices" role="radiogroup" aria-label="When the edit applies">
-          <label className={`files-price-choice${choice === 'now' ? ' chosen' : ''}`}>
-            <input type="radio" name="apply" checked={choice === 'now'} onChange={() => onChoose('now')} />
-            <span>
-              <strong>Apply now</strong>
-              <span
-                className="files-price-line"
-                data-testid="price-now"
-                data-usd={now.deltaUsd ?? ''}
-                data-tokens={now.rebilledTokens}
-                data-added={now.addedTokens}
-                data-next-usd={now.nextPassUsd ?? ''}
-                data-without-usd={now.withoutEditUsd ?? ''}
-                data-exact={now.exact}
-              >
-                {now.movedBlock ? (
-                  <>
-                    moves <code>{now.movedBlock.label}</code>; re-bills {about(now)}
-                    {tokens(now.rebilledTokens)} tokens{now.addedTokens !== 0 && (
-                      // The request's size, not the file's: a change note the edit makes unneeded counts too.
-                      <>
-                        , and sends {about(now)}
-                        {tokens(Math.abs(now.addedTokens))} {now.addedTokens > 0 ? 'more' : 'fewer'} tokens
-                      </>
-                    )} · next pass {usd(now.nextPassUsd)} instead of {usd(now.withoutEditUsd)} (
-                    <strong>{signedUsd(now.deltaUsd)}</strong>)
-                  </>
-                ) : (
-                  now.label
-                )}
+        <>
+          <div className="files-price-choices" role="radiogroup" aria-label="When the edit applies">
+            <label className={`files-price-choice${choice === 'now' ? ' chosen' : ''}`}>
+              <input type="radio" name="apply" checked={choice === 'now'} onChange={() => onChoose('now')} />
+              <span>
+                <strong>Apply now</strong>
+                <span className="files-price-sum" data-testid="price-now-sum">
+                  {nowText.summary}
+                </span>
               </span>
-              {!now.cacheWarm && <span className="muted small">Nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.</span>}
-            </span>
-          </label>
-          <label className={`files-price-choice${choice === 'later' ? ' chosen' : ''}`}>
-            <input type="radio" name="apply" checked={choice === 'later'} onChange={() => onChoose('later')} />
-            <span>
-              <strong>At the next compaction</strong>
-              <span className="files-price-line" data-testid="price-later" data-usd={later?.deltaUsd ?? ''} data-added={later?.addedTokens ?? ''} data-exact={later?.exact ?? ''}>
-                {later ? later.label : 'nothing above the breakpoints moves'}; the model keeps the old text until the session compacts
+            </label>
+            <label className={`files-price-choice${choice === 'later' ? ' chosen' : ''}`}>
+              <input type="radio" name="apply" checked={choice === 'later'} onChange={() => onChoose('later')} />
+              <span>
+                <strong>At the next compaction</strong>
+                <span className="files-price-sum" data-testid="price-later-sum">
+                  {laterText.summary}
+                </span>
               </span>
-            </span>
-          </label>
+            </label>
+          </div>
+          {/* The chosen one's figures, the width of the pane: both choices stay in view above them. */}
+          {choice === 'now' ? (
+            <p
+              className="files-price-line"
+              data-testid="price-now"
+              data-usd={now.deltaUsd ?? ''}
+              data-tokens={now.rebilledTokens}
+              data-added={now.addedTokens}
+              data-own={ownTokensNow(now, price.base ?? null) ?? ''}
+              data-next-usd={now.nextPassUsd ?? ''}
+              data-without-usd={now.withoutEditUsd ?? ''}
+              data-exact={now.exact}
+            >
+              {nowText.detail.join(' ')}
+            </p>
+          ) : (
+            <p className="files-price-line" data-testid="price-later" data-usd={later?.deltaUsd ?? ''} data-added={later?.addedTokens ?? ''} data-exact={later?.exact ?? ''}>
+              {laterText.detail.join(' ')}
+            </p>
+          )}
           {/* How the figures were made, folded: the editor above keeps the height (the panel sits under it). */}
           <details className="files-price-basis muted small">
             <summary>{now.exact && (later?.exact ?? true) ? 'Counted by the model service' : 'Estimated'}: how</summary>
@@ -105,7 +101,7 @@ export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price,
               The choice between now and the next compaction is kept for the next edits.
             </span>
           </details>
-        </div>
+        </>
       )}
     </div>
   )

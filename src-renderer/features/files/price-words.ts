@@ -1,0 +1,73 @@
+/**
+ * The price panel's words (docs/inspector.md "The price, before saving"), pure so they are tested without a DOM.
+ *
+ * Applied now, the next request changes by more than the edit: the session block is read again from disk (so a
+ * change made on disk since it was read goes out too), and a `file_changed` note already due for the next message is
+ * then not sent. One figure for all of it read as the edit's own ("sends 28 fewer tokens" for a draft that adds a
+ * line), so the edit's own effect is told apart: the apply-now price of the draft minus the apply-now price of the
+ * file as it is on disk (`base`), both counted the same way. The rest is said separately, as what it is.
+ */
+import type { EditPriceView } from '../../state/files'
+import { grouped, signedUsd, usd } from '../../ui/format'
+
+/** `≈` before an estimated figure; nothing before a counted one. */
+const about = (price: EditPriceView) => (price.exact ? '' : '≈')
+const count = (price: EditPriceView, n: number) => `${about(price)}${grouped(Math.abs(n))}`
+
+export interface ChoiceWords {
+  /** One short line under the choice's name: what it costs. Shown for both choices, side by side. */
+  readonly summary: string
+  /** The figures in sentences, shown for the chosen one. */
+  readonly detail: ReadonlyArray<string>
+}
+
+/**
+ * The edit's own tokens in the session block, applied now: null when the file as on disk could not be priced, or
+ * was priced on another basis (one counted, the other estimated), which would make the difference meaningless.
+ */
+export function ownTokensNow(now: EditPriceView, base: EditPriceView | null): number | null {
+  if (!base || base.exact !== now.exact) return null
+  return now.addedTokens - base.addedTokens
+}
+
+export function nowWords(now: EditPriceView, base: EditPriceView | null): ChoiceWords {
+  const usdPart = now.deltaUsd === null ? '' : signedUsd(now.deltaUsd)
+  const summary = now.movedBlock
+    ? [usdPart, now.cacheWarm ? `re-bills ${count(now, now.rebilledTokens)} tokens` : 'nothing cached to lose'].filter(Boolean).join(' · ')
+    : [usdPart, 'nothing above the breakpoints moves'].filter(Boolean).join(' · ')
+  const detail: string[] = []
+  if (now.movedBlock) {
+    detail.push(
+      now.cacheWarm
+        ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them.`
+        : `Moves ${now.movedBlock.label}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.`,
+    )
+  } else detail.push(`${now.label}.`)
+  const own = ownTokensNow(now, base)
+  if (own === null) {
+    if (now.addedTokens !== 0) {
+      detail.push(`In all the next pass sends ${count(now, now.addedTokens)} ${now.addedTokens > 0 ? 'more' : 'fewer'} tokens: the edit, plus what changed on disk since the session block was read, less any note already due that a file changed.`)
+    }
+  } else {
+    detail.push(own === 0 ? 'The edit itself leaves the session block the same size.' : `The edit itself makes the session block ${count(now, own)} tokens ${own > 0 ? 'larger' : 'smaller'}.`)
+    const rest = now.addedTokens - own
+    if (rest !== 0) {
+      detail.push(
+        `Applying now also sends what changed on disk since the session block was read, and drops the note already due that a file changed: ${count(now, rest)} tokens ${rest > 0 ? 'more' : 'fewer'} of its own, ${count(now, now.addedTokens)} ${now.addedTokens >= 0 ? 'more' : 'fewer'} in all.`,
+      )
+    }
+  }
+  if (now.nextPassUsd !== null && now.withoutEditUsd !== null) detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${signedUsd(now.deltaUsd)}).`)
+  return { summary, detail }
+}
+
+export function laterWords(later: EditPriceView | null): ChoiceWords {
+  if (!later) return { summary: 'nothing above the breakpoints moves', detail: ['Nothing above the breakpoints moves; the model keeps the old text until the session compacts.'] }
+  const note = later.addedTokens > 0 ? `a ${count(later, later.addedTokens)}-token note` : later.addedTokens < 0 ? `${count(later, later.addedTokens)} tokens fewer` : 'no new tokens'
+  const summary = [later.deltaUsd === null ? '' : signedUsd(later.deltaUsd), note].filter(Boolean).join(' · ')
+  return { summary, detail: [`${capitalised(later.label)}.`, 'The model keeps the old text until the session compacts.'] }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

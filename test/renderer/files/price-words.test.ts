@@ -1,0 +1,59 @@
+/**
+ * The price panel's words: applied now, the edit's own effect on the session block is told apart from what applying
+ * now sends anyway (a change on disk, a note already due that a file changed), so a draft that adds a line never
+ * reads as "sends 28 fewer tokens".
+ */
+import { describe, expect, it } from 'vitest'
+import { laterWords, nowWords, ownTokensNow } from '../../../src-renderer/features/files/price-words'
+import type { EditPriceView } from '../../../src-renderer/state/files'
+
+const price = (over: Partial<EditPriceView>): EditPriceView => ({
+  movedBlock: { path: 'system[1]', label: 'system[1] · session block (project instructions · AGENTS.md)' },
+  rebilledTokens: 464,
+  nextPassUsd: 0.0035,
+  withoutEditUsd: 0.0016,
+  deltaUsd: 0.0019,
+  cacheWarm: true,
+  addedTokens: 0,
+  exact: true,
+  label: 'moves system[1]: the next pass re-bills 464 tokens (+$0.0019)',
+  ...over,
+})
+
+describe('nowWords', () => {
+  it('states the edit’s own tokens, and the note already due apart from them', () => {
+    // "Prefer pnpm." adds 4 tokens to the block; a 32-token note that AGENTS.md changed was already due, and applying
+    // now drops it: the request is 28 tokens shorter in all.
+    const now = price({ addedTokens: -28 })
+    const base = price({ addedTokens: -32 })
+    expect(ownTokensNow(now, base)).toBe(4)
+    const words = nowWords(now, base).detail.join(' ')
+    expect(words).toContain('The edit itself makes the session block 4 tokens larger.')
+    expect(words).toContain('drops the note already due that a file changed: 32 tokens fewer of its own, 28 fewer in all.')
+    expect(words).not.toMatch(/sends 28 fewer/)
+    expect(nowWords(now, base).summary).toBe('+$0.0019 · re-bills 464 tokens')
+  })
+
+  it('says nothing more when applying now sends nothing but the edit', () => {
+    const words = nowWords(price({ addedTokens: 4 }), price({ addedTokens: 0, movedBlock: null })).detail
+    expect(words).toEqual([
+      'Moves system[1] · session block (project instructions · AGENTS.md): the next pass writes 464 tokens again instead of reading them.',
+      'The edit itself makes the session block 4 tokens larger.',
+      'Next pass $0.0035 instead of $0.0016 (+$0.0019).',
+    ])
+  })
+
+  it('does not subtract two figures made on different bases, and says what the total holds', () => {
+    const now = price({ addedTokens: -28 })
+    expect(ownTokensNow(now, price({ addedTokens: -32, exact: false }))).toBeNull()
+    expect(nowWords(now, null).detail.join(' ')).toContain('In all the next pass sends 28 fewer tokens: the edit, plus what changed on disk since the session block was read, less any note already due that a file changed.')
+  })
+})
+
+describe('laterWords', () => {
+  it('names the note the edit adds in the summary, and keeps the label’s words', () => {
+    const later = price({ movedBlock: null, rebilledTokens: 0, addedTokens: 31, deltaUsd: 0.0001, label: 'nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (+$0.0001)' })
+    expect(laterWords(later).summary).toBe('+$0.0001 · a 31-token note')
+    expect(laterWords(later).detail[0]).toBe('Nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (+$0.0001).')
+  })
+})
