@@ -1,7 +1,25 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
 import { appEvent, expect, openApp, openProjectWithSession, startHost, test } from './fixtures'
+
+/** Three turns that read notes0–2.md, then a dry run focused on "the pagination decisions" from the Compaction view. */
+async function readNotesThenDryRun(app: Page) {
+  for (let i = 0; i < 3; i++) {
+    const ended = appEvent(app, 'turn.ended')
+    await app.getByLabel('Message').fill(`read notes${i}.md`)
+    await app.getByLabel('Message').press('Enter')
+    await ended
+  }
+  await app.keyboard.press('Alt+2')
+  const focus = app.getByLabel('Compaction focus')
+  await focus.fill('the pagination decisions')
+  await app.getByRole('button', { name: 'Dry run' }).click()
+  const draft = app.getByTestId('draft-detail')
+  await expect(draft.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+  return { focus, draft }
+}
 
 test('chat: /compact with a focus leaves a checkpoint in the conversation', async ({ app }) => {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
@@ -93,18 +111,7 @@ test('compaction view: after an edit to a dry run\'s summary and a visit to the 
   for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
   try {
     await openProjectWithSession(app, dir)
-    for (let i = 0; i < 3; i++) {
-      const ended = appEvent(app, 'turn.ended')
-      await app.getByLabel('Message').fill(`read notes${i}.md`)
-      await app.getByLabel('Message').press('Enter')
-      await ended
-    }
-    await app.keyboard.press('Alt+2')
-    const focus = app.getByLabel('Compaction focus')
-    await focus.fill('the pagination decisions')
-    await app.getByRole('button', { name: 'Dry run' }).click()
-    const draft = app.getByTestId('draft-detail')
-    await expect(draft.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+    const { focus, draft } = await readNotesThenDryRun(app)
     const card = app.getByTestId('draft-card').getByTestId('card-sizes')
     const before = (await card.textContent())!
     await app.getByTestId('summary-editor').locator('.view-lines').click()
@@ -143,18 +150,7 @@ test.describe('at 1000×700', () => {
       await expect(app.getByTestId('compaction-detail-empty')).toHaveText('Each compaction shows here with what the model saw before and after it.')
       await expect(app.getByText('Loading the editor…')).toHaveCount(0)
       await app.keyboard.press('Alt+1')
-      for (let i = 0; i < 3; i++) {
-        const ended = appEvent(app, 'turn.ended')
-        await app.getByLabel('Message').fill(`read notes${i}.md`)
-        await app.getByLabel('Message').press('Enter')
-        await ended
-      }
-      await app.keyboard.press('Alt+2')
-      const focus = app.getByLabel('Compaction focus')
-      await focus.fill('the pagination decisions')
-      await app.getByRole('button', { name: 'Dry run' }).click()
-      const draft = app.getByTestId('draft-detail')
-      await expect(draft.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+      const { focus, draft } = await readNotesThenDryRun(app)
       // A dry run leaves the focus where it was: the user may run it again.
       await expect(focus).toHaveValue('the pagination decisions')
       // The summary editor is tall enough to read a summary (it was its 160 px minimum), and Apply is in view under it.
