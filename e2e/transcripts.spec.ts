@@ -101,6 +101,28 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     await page.getByTestId('continued-divider').scrollIntoViewIfNeeded()
     await page.screenshot({ path: 'e2e/screenshots/transcripts-continued.png' })
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled()
+
+    // Back on the imported session, Continue says it was continued and offers that session first.
+    const workName = work.split('/').pop()!
+    const importedSession = () => page.getByRole('list', { name: 'Sessions' }).getByRole('button').filter({ hasText: 'start phoenix' }).first()
+    await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()
+    await importedSession().click()
+    const before = readOnly.getByTestId('continued-before')
+    await expect(before.getByRole('status')).toHaveText(/^This conversation was continued on \d{4}-\d\d-\d\d \d\d:\d\d, as “Continued: start phoenix in background”\.$/)
+    await expect(readOnly.getByRole('button', { name: 'Continue as a Loupe session' })).toHaveCount(0)
+    await page.screenshot({ path: 'e2e/screenshots/transcripts-continued-before.png' })
+    await before.getByRole('button', { name: 'Open it' }).click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText('Continued: start phoenix in background')
+
+    // Continuing again stays possible, deliberately, and the new session is told apart from the first.
+    await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()
+    await importedSession().click()
+    await readOnly.getByTestId('continued-before').getByRole('button', { name: 'Continue again' }).click()
+    await expect(readOnly.getByLabel('Project to continue in')).toContainText(workName)
+    await readOnly.getByRole('button', { name: 'Continue there' }).click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText('Continued (2): start phoenix in background')
+    const sessions = page.getByRole('list', { name: 'Sessions' })
+    await expect(sessions.getByRole('button').filter({ hasText: /^Continued/ })).toHaveText([/^Continued \(2\): start phoenix/, /^Continued: start phoenix/])
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
