@@ -31,6 +31,10 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   const totals = panel.getByTestId('transcript-totals')
   await expect(totals).toContainText('Claude Code: start phoenix in background')
   await expect(totals.locator('dd').first()).toHaveText('4')
+  // Its misses in the Cache view's figures: the loss arrives with the Cache view's summary.
+  const missLine = totals.getByTestId('transcript-misses')
+  await expect(missLine).toContainText(/^\d+ hits?; \d+ miss(es)?: .*Lost to misses: \$[\d.]+ /)
+  const lost = (await missLine.textContent())!.match(/Lost to misses: (\$[\d.]+)/)![1]!
   await page.screenshot({ path: 'e2e/screenshots/transcripts-panel.png' })
   // Continuing from the panel says why it cannot go where the import filed it, and what to do (not a dead end).
   await totals.getByRole('button', { name: 'Continue as a Loupe session' }).click()
@@ -57,6 +61,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByTestId('cache-basis')).toContainText('Imported from a Claude Code transcript')
   await expect(page.getByTestId('cache-view').locator('.view-head')).toContainText('4 passes')
   await expect(page.getByTestId('cache-totals')).toContainText('read from the cache')
+  // The same loss as the Claude Code dialog said.
+  await expect(page.getByTestId('cache-totals')).toContainText(`Lost to misses${lost}`)
   await page.screenshot({ path: 'e2e/screenshots/transcripts-cache.png' })
 
   // Its Compaction view shows what was recorded and offers nothing that would add to it.

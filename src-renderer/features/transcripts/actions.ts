@@ -4,7 +4,7 @@ import { useSessionsStore } from '../../state/sessions'
 import { useSettingsStore } from '../../state/settings'
 import { useTranscriptsStore } from '../../state/transcripts'
 import { loadProjects, selectProject } from '../projects/actions'
-import type { Session } from '../../../src-preload/contract'
+import type { CacheSummaryView, Session } from '../../../src-preload/contract'
 import { continuationsOf } from './continuations'
 
 const store = () => useTranscriptsStore.getState()
@@ -94,4 +94,10 @@ export async function findContinuations(importedSessionId: string): Promise<Sess
     }),
   )
   return continuationsOf(importedSessionId, lists)
+}
+
+/** The Cache view's figures for an imported session, which the dialog's miss line agrees with; null if unreadable. */
+export async function readCacheFigures(sessionId: string): Promise<CacheSummaryView | null> {
+  const result = await client.request('session.cacheSummary', { sessionId })
+  return result.ok ? result.value : null
 }
