@@ -33,7 +33,7 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(totals.locator('dd').first()).toHaveText('4')
   // Its misses in the Cache view's figures: the loss arrives with the Cache view's summary.
   const missLine = totals.getByTestId('transcript-misses')
-  await expect(missLine).toContainText(/^\d+ hits?; \d+ miss(es)?: .*Lost to misses: \$[\d.]+ /)
+  await expect(missLine).toContainText(/^\d+ hits?; \d+ miss(es)?[:,] .*Lost to misses: \$[\d.]+ /)
   const lost = (await missLine.textContent())!.match(/Lost to misses: (\$[\d.]+)/)![1]!
   await page.screenshot({ path: 'e2e/screenshots/transcripts-panel.png' })
   // Continuing from the panel says why it cannot go where the import filed it, and what to do (not a dead end).
