@@ -98,7 +98,7 @@ export interface SessionCompactions {
 
 /**
  * A compaction that made no checkpoint. `level` says how it is shown (model/outcome-level.ts): a `note` (nothing to
- * compact, cancelled) is news about the conversation as it was, so once the Compaction view has shown it (`shown`)
+ * compact yet) is news about the conversation as it was, so once the Compaction view has shown it (`shown`)
  * it goes when the user leaves the view or the session (`shownNotesCleared`); an error stays until the session moves
  * on. Both go when a turn or a compaction starts.
  */

@@ -77,7 +77,7 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
       <LostEdit />
       {failure && failure.level === 'note' && (
-        // Nothing to compact yet, or a cancel: the conversation is as it was and nothing needs doing, so no alarm.
+        // Nothing to compact yet: the conversation is as it was and nothing needs doing, so no alarm.
         <p className="cmp-note" role="status" data-testid="compaction-note">
           {failureText}
         </p>

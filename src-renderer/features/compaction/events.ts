@@ -21,7 +21,7 @@ export function connectCompactionEvents(): void {
   client.on('compaction.failed', (e) => store().compactionFailed(e))
   // "Nothing to compact yet" or "cancelled" no longer holds once the conversation has moved on: a new run clears it.
   client.on('run.started', (e) => store().runStarted(e.sessionId))
-  // A note the Compaction view has shown ("nothing to compact yet", a cancel) has been read once the user leaves the
+  // A note the Compaction view has shown ("nothing to compact yet") has been read once the user leaves the
   // view or its session: coming back, it is not said again.
   useSettingsStore.subscribe((s, prev) => {
     if (prev.view === 'compaction' && s.view !== 'compaction') store().shownNotesCleared()

@@ -1,5 +1,5 @@
 /**
- * A compaction that found nothing to compact, or was cancelled, is a note, not an error: the Compaction view shows it
+ * A compaction that found nothing to compact is a note, not an error: the Compaction view shows it
  * neutrally, and once shown it goes when the user leaves the view or the session. A failure stays an error until the
  * session moves on (a turn or a compaction starts).
  */
@@ -14,10 +14,9 @@ const NOTHING = 'Nothing worth compacting: the part before the kept steps is abo
 describe('a compaction that made no checkpoint', () => {
   beforeEach(() => useCompactionStore.setState({ bySession: {} }))
 
-  it('is a note when there was nothing to compact or the user cancelled, an error otherwise', () => {
+  it('is a note when there was nothing to compact, an error otherwise', () => {
     expect(outcomeLevel('nothing_to_compact')).toBe('note')
-    expect(outcomeLevel('cancelled')).toBe('note')
-    for (const status of ['failed', 'refused', 'stale']) expect(outcomeLevel(status)).toBe('error')
+    for (const status of ['failed', 'refused', 'stale', 'cancelled']) expect(outcomeLevel(status)).toBe('error')
     store().compactionFailed({ sessionId: 's1', compactionId: 'cmp_1', reason: 'nothing_to_compact', message: NOTHING })
     expect(failureOf('s1')).toMatchObject({ level: 'note', message: NOTHING, shown: false })
   })
@@ -44,7 +43,7 @@ describe('a compaction that made no checkpoint', () => {
   })
 
   it('a note not yet shown goes when the session moves on', () => {
-    store().compactionFailed({ sessionId: 's1', compactionId: 'cmp_3', reason: 'cancelled', message: 'cancelled' })
+    store().compactionFailed({ sessionId: 's1', compactionId: 'cmp_3', reason: 'nothing_to_compact', message: NOTHING })
     store().runStarted('s1')
     expect(failureOf('s1')).toBeNull()
   })
