@@ -77,30 +77,45 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
   }
 })
 
-test('compaction view: a compaction with nothing to compact says so once', async ({ app }) => {
+test('compaction view: a compaction with nothing to compact says so once, as a note that goes once seen', async ({ app }) => {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
   try {
     await openProjectWithSession(app, dir)
-    await app.keyboard.press('Alt+2')
-    await expect(app.getByTestId('compaction-view')).toBeVisible()
-    await app.getByRole('button', { name: 'Dry run' }).click()
-    // The compaction.failed event's box says it; the bar under the focus field, answered the same, does not repeat it.
-    await expect(app.getByTestId('compaction-failure')).toContainText('Nothing to compact')
-    // The request's answer has come back too once the button is enabled again.
-    await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
-    await expect(app.getByRole('alert').filter({ hasText: 'Nothing to compact' })).toHaveCount(1)
-
-    // The conversation moves on: "nothing to compact yet" no longer holds, and the view stops saying it.
-    await app.keyboard.press('Alt+1')
-    const ended = appEvent(app, 'turn.ended')
-    await app.getByLabel('Message').fill('list the files')
-    await app.getByLabel('Message').press('Enter')
+    const composer = app.getByLabel('Message')
+    let ended = appEvent(app, 'turn.ended')
+    await composer.fill('list the files')
+    await composer.press('Enter')
     await ended
+    // /compact in a short session: the chat says there is nothing (worth) compacting yet, in a grey notice.
+    ended = appEvent(app, 'turn.ended')
+    await composer.fill('/compact the README')
+    await composer.press('Enter')
+    await ended
+    const nothing = /Nothing (worth compacting|to compact)/
+    await expect(app.locator('.notice').filter({ hasText: nothing })).toHaveCount(1)
+
+    // The Compaction view says it too, as a neutral note, not an alert.
     await app.keyboard.press('Alt+2')
     await expect(app.getByTestId('compaction-view')).toBeVisible()
-    await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
+    const note = app.getByTestId('compaction-note')
+    await expect(note).toContainText(nothing)
+    await expect(note).toHaveAttribute('role', 'status')
     await expect(app.getByTestId('compaction-failure')).toHaveCount(0)
-    await expect(app.getByRole('alert').filter({ hasText: 'Nothing to compact' })).toHaveCount(0)
+    await expect(app.getByRole('alert').filter({ hasText: nothing })).toHaveCount(0)
+    await app.screenshot({ path: 'e2e/screenshots/compaction-nothing-note.png' })
+
+    // Seen: back in the view after the chat, it is not said again.
+    await app.keyboard.press('Alt+1')
+    await app.keyboard.press('Alt+2')
+    await expect(app.getByTestId('compaction-view')).toBeVisible()
+    await expect(app.getByTestId('compaction-note')).toHaveCount(0)
+
+    // A dry run from the view: the note under the focus field, said once (the bar does not repeat it).
+    await app.getByRole('button', { name: 'Dry run' }).click()
+    await expect(app.getByTestId('compaction-note')).toContainText(nothing)
+    await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
+    await expect(app.getByTestId('compaction-view').getByText(nothing)).toHaveCount(1)
+    await expect(app.getByRole('alert').filter({ hasText: nothing })).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

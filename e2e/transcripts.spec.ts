@@ -31,6 +31,10 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   const totals = panel.getByTestId('transcript-totals')
   await expect(totals).toContainText('Claude Code: start phoenix in background')
   await expect(totals.locator('dd').first()).toHaveText('4')
+  // Its misses in the Cache view's figures: the loss arrives with the Cache view's summary.
+  const missLine = totals.getByTestId('transcript-misses')
+  await expect(missLine).toContainText(/^\d+ hits?; \d+ miss(es)?[:,] .*Lost to misses: \$[\d.]+ /)
+  const lost = (await missLine.textContent())!.match(/Lost to misses: (\$[\d.]+)/)![1]!
   await page.screenshot({ path: 'e2e/screenshots/transcripts-panel.png' })
   // Continuing from the panel says why it cannot go where the import filed it, and what to do (not a dead end).
   await totals.getByRole('button', { name: 'Continue as a Loupe session' }).click()
@@ -57,6 +61,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByTestId('cache-basis')).toContainText('Imported from a Claude Code transcript')
   await expect(page.getByTestId('cache-view').locator('.view-head')).toContainText('4 passes')
   await expect(page.getByTestId('cache-totals')).toContainText('read from the cache')
+  // The same loss as the Claude Code dialog said.
+  await expect(page.getByTestId('cache-totals')).toContainText(`Lost to misses${lost}`)
   await page.screenshot({ path: 'e2e/screenshots/transcripts-cache.png' })
 
   // Its Compaction view shows what was recorded and offers nothing that would add to it.
@@ -101,6 +107,28 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     await page.getByTestId('continued-divider').scrollIntoViewIfNeeded()
     await page.screenshot({ path: 'e2e/screenshots/transcripts-continued.png' })
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled()
+
+    // Back on the imported session, Continue says it was continued and offers that session first.
+    const workName = work.split('/').pop()!
+    const importedSession = () => page.getByRole('list', { name: 'Sessions' }).getByRole('button').filter({ hasText: 'start phoenix' }).first()
+    await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()
+    await importedSession().click()
+    const before = readOnly.getByTestId('continued-before')
+    await expect(before.getByRole('status')).toHaveText(/^This conversation was continued on \d{4}-\d\d-\d\d \d\d:\d\d, as “Continued: start phoenix in background”\.$/)
+    await expect(readOnly.getByRole('button', { name: 'Continue as a Loupe session' })).toHaveCount(0)
+    await page.screenshot({ path: 'e2e/screenshots/transcripts-continued-before.png' })
+    await before.getByRole('button', { name: 'Open it' }).click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText('Continued: start phoenix in background')
+
+    // Continuing again stays possible, deliberately, and the new session is told apart from the first.
+    await page.getByRole('navigation', { name: 'Projects' }).getByText('spotter (Claude Code)').click()
+    await importedSession().click()
+    await readOnly.getByTestId('continued-before').getByRole('button', { name: 'Continue again' }).click()
+    await expect(readOnly.getByLabel('Project to continue in')).toContainText(workName)
+    await readOnly.getByRole('button', { name: 'Continue there' }).click()
+    await expect(page.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText('Continued (2): start phoenix in background')
+    const sessions = page.getByRole('list', { name: 'Sessions' })
+    await expect(sessions.getByRole('button').filter({ hasText: /^Continued/ })).toHaveText([/^Continued \(2\): start phoenix/, /^Continued: start phoenix/])
   } finally {
     rmSync(work, { recursive: true, force: true })
   }

@@ -7,6 +7,7 @@ import { create } from 'zustand'
 import { appendSummaryPiece, startedLiveCompaction, type LiveCompaction } from '../../src-preload/summary-stream'
 import { LIVE_SUMMARY_MAX_CHARS, type EntryView, type EventPayload, type PassSummaryView, type RequestOutput } from '../../src-preload/contract'
 import { focusAfterCheckpoints } from '../features/compaction/model/focus'
+import { outcomeLevel, type OutcomeLevel } from '../features/compaction/model/outcome-level'
 
 export type CheckpointRecord = RequestOutput<'compaction.list'>['checkpoints'][number]
 export type DraftView = RequestOutput<'compaction.list'>['drafts'][number]
@@ -79,13 +80,13 @@ export interface SessionCompactions {
   readonly live: LiveCompaction | null
   /** Progress that arrived before this window knew of the compaction (see compactionProgressed). */
   readonly early: ReadonlyArray<EventPayload<'compaction.progressed'>>
-  /** The last compaction that did not apply, and why (failed, cancelled, refused, stale, nothing to compact). */
   /**
    * The newest compactions this window heard end (drafted, applied or failed): a compaction.list snapshot answered
    * before such an end, and read after it, must not show it running again.
    */
   readonly ended: ReadonlyArray<string>
-  readonly lastFailure: { readonly reason: string; readonly message: string } | null
+  /** The last compaction that did not apply, and why (failed, cancelled, refused, stale, nothing to compact). */
+  readonly lastFailure: LastFailure | null
   readonly error: string | null
   /**
    * The view's focus field (docs/compaction.md "The focus field"): kept here, not in the view, so that a dry run the
@@ -93,6 +94,20 @@ export interface SessionCompactions {
    * empties when a checkpoint with its focus is made, heard here whether the view is open or not.
    */
   readonly focus: string
+}
+
+/**
+ * A compaction that made no checkpoint. `level` says how it is shown (model/outcome-level.ts): a `note` (nothing to
+ * compact yet) is news about the conversation as it was, so once the Compaction view has shown it (`shown`)
+ * it goes when the user leaves the view or the session (`shownNotesCleared`); an error stays until the session moves
+ * on. Both go when a turn or a compaction starts.
+ */
+export interface LastFailure {
+  readonly compactionId: string
+  readonly reason: string
+  readonly message: string
+  readonly level: OutcomeLevel
+  readonly shown: boolean
 }
 
 const EMPTY: SessionCompactions = { loaded: false, checkpoints: [], drafts: [], pins: [], live: null, early: [], ended: [], lastFailure: null, error: null, focus: '' }
@@ -130,6 +145,10 @@ interface CompactionState {
   compactionFailed(e: EventPayload<'compaction.failed'>): void
   /** A turn or a compaction started in the session: the last failure spoke of the conversation as it was. */
   runStarted(sessionId: string): void
+  /** The Compaction view shows the session's note about compaction `compactionId`. */
+  noteShown(sessionId: string, compactionId: string): void
+  /** The user left the Compaction view, or its session: every note it has shown has been seen, and goes. */
+  shownNotesCleared(): void
   draftDiscarded(sessionId: string, draftId: string): void
   pinsLoaded(sessionId: string, pins: ReadonlyArray<PinView>): void
   selected(selection: CompactionSelection): void
@@ -206,8 +225,21 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         return { selection: { kind: 'checkpoint', id: e.checkpoint.id }, summaryEdits, ...(lost ? { lostEdit: { draftId: e.compactionId, text: edit } } : {}) }
       })
     },
-    compactionFailed: (e) => update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), lastFailure: { reason: e.reason, message: e.message } })),
+    compactionFailed: (e) =>
+      update(e.sessionId, (s) => ({
+        live: null,
+        ended: endedWith(s, e.compactionId),
+        lastFailure: { compactionId: e.compactionId, reason: e.reason, message: e.message, level: outcomeLevel(e.reason), shown: false },
+      })),
     runStarted: (sessionId) => update(sessionId, (s) => (s.lastFailure === null ? {} : { lastFailure: null })),
+    noteShown: (sessionId, compactionId) =>
+      update(sessionId, (s) => (s.lastFailure?.level === 'note' && s.lastFailure.compactionId === compactionId && !s.lastFailure.shown ? { lastFailure: { ...s.lastFailure, shown: true } } : {})),
+    shownNotesCleared: () =>
+      set((state) => {
+        const seen = Object.entries(state.bySession).filter(([, s]) => s.lastFailure?.level === 'note' && s.lastFailure.shown)
+        if (seen.length === 0) return {}
+        return { bySession: { ...state.bySession, ...Object.fromEntries(seen.map(([id, s]) => [id, { ...s, lastFailure: null }])) } }
+      }),
     draftDiscarded: (sessionId, draftId) => {
       update(sessionId, (s) => ({ drafts: s.drafts.filter((d) => d.draftId !== draftId) }))
       set((s) => (s.selection?.kind === 'draft' && s.selection.id === draftId ? { selection: null } : {}))

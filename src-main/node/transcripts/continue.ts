@@ -13,7 +13,7 @@ import { modelView } from '../../engine/conversation/history'
 import type { AssistantContentBlock, ImageBlock, TextBlock } from '../../engine/model/wire'
 import { dirname } from 'node:path'
 import type { Store } from '../store'
-import { markSession, sessionOrigin } from './origins'
+import { continuationsOf, markSession, sessionOrigin } from './origins'
 
 export const UNANSWERED_RESULT = 'The imported session ended before this tool call was answered; its result was never recorded.'
 
@@ -90,7 +90,10 @@ export function continueImported(store: Store, sessionId: string, options: { rea
   return store.transaction(() => {
     const bodies = continuedEntries(store, sessionId)
     if (bodies.length === 0) throw new ContinueError('empty', `Session ${sessionId} has no conversation to continue`)
-    const title = options.title ?? `Continued: ${source.title.replace(/^Claude Code: /, '')}`
+    // Continued again (deliberately: the chat and the panel offer the earlier one first), the new session is numbered
+    // so that the sidebar tells the two apart: "Continued (2): …".
+    const earlier = continuationsOf(store, sessionId).length
+    const title = options.title ?? `${earlier === 0 ? 'Continued' : `Continued (${earlier + 1})`}: ${source.title.replace(/^Claude Code: /, '')}`
     const session = store.sessions.create(projectId, title, options.now)
     const fromModel = store.passes.lastMainModel(sessionId)
     markSession(store, session.id, 'loupe', { kind: 'continued', fromSessionId: sessionId, at: options.now, inherited: bodies.length, ...(fromModel ? { fromModel } : {}) })

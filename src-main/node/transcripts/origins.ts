@@ -93,6 +93,19 @@ export function importedFrom(store: Store, path: string): SessionOriginRow | nul
   return importedSessions(store).find((s) => s.ref?.kind === 'claude-code' && s.ref.path === path) ?? null
 }
 
+/**
+ * The Loupe sessions continued from the imported session `sessionId` (their origin_ref names it), oldest first:
+ * continuing it again numbers the new one after them.
+ */
+export function continuationsOf(store: Store, sessionId: string): SessionOriginRow[] {
+  const rows = store.db
+    .prepare(
+      "SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE origin = 'loupe' AND origin_ref IS NOT NULL AND json_valid(origin_ref) AND json_extract(origin_ref, '$.kind') = 'continued' AND json_extract(origin_ref, '$.fromSessionId') = ? ORDER BY created_at, id",
+    )
+    .all(sessionId) as Row[]
+  return rows.map(toOrigin)
+}
+
 export function childSessions(store: Store, parentSessionId: string): SessionOriginRow[] {
   const rows = store.db
     .prepare('SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')

@@ -34,6 +34,7 @@ export interface ImportedTotals extends UsageFigures {
   readonly sessionId: string
   readonly title: string
   readonly hits: number
+  /** By transcript cause, the passes the Cache view lists as misses (a compaction's first request is not one). */
   readonly misses: Readonly<Record<string, number>>
   readonly compactions: ReadonlyArray<CompactionFigures>
   readonly children: ReadonlyArray<UsageFigures & { readonly sessionId: string; readonly title: string; readonly kind: string }>
@@ -77,6 +78,9 @@ function numberAt(value: unknown, ...path: string[]): number | null {
   return typeof v === 'number' ? v : null
 }
 
+/** Transcript causes of a request that reads less than the one before, which the Cache view does not flag as a miss. */
+const NOT_A_MISS: ReadonlySet<string> = new Set(['compaction'])
+
 /** Null when there is no such session. */
 export function importedTotals(store: Store, sessionId: string): ImportedTotals | null {
   const session = store.sessions.get(sessionId)
@@ -87,7 +91,9 @@ export function importedTotals(store: Store, sessionId: string): ImportedTotals 
   for (const p of passes) {
     const o = outcomeOf(p.attribution)
     if (o?.kind === 'hit') hits++
-    else if (o?.kind === 'miss' && o.cause !== null) misses[o.cause] = (misses[o.cause] ?? 0) + 1
+    // Misses as the Cache view lists them: the first request after a compaction sends a new, shorter history by
+    // design and is not one (decision 0020); `compactions` counts those.
+    else if (o?.kind === 'miss' && o.cause !== null && !NOT_A_MISS.has(o.cause)) misses[o.cause] = (misses[o.cause] ?? 0) + 1
   }
   const compactions: CompactionFigures[] = []
   for (const e of store.entries.list(sessionId)) {

@@ -3,9 +3,17 @@
  * project when that is the folder it worked in. When that folder is not on this machine, the import filed the
  * session under its transcript's folder, and the main process refuses to let an agent work there: the button then
  * offers the other open projects to continue into, or says to open the project's folder first.
+ *
+ * A conversation continued before says so and offers that session first: continuing again is still there, as a
+ * second button, and the new session is numbered ("Continued (2): …"), so two identical sessions are not made by a
+ * slip (docs/decisions/0026-continuing-twice.md).
  */
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import type { Session } from '../../../src-preload/contract'
+import { client } from '../../platform/client'
 import { useProjectsStore } from '../../state/projects'
+import { findContinuations, openImported } from '../transcripts/actions'
+import { continuedBeforeText } from '../transcripts/continuations'
 import { continueAsLoupeSession } from './actions'
 
 /** `onContinued`: after the new session is made and shown (the Claude Code panel closes itself then). */
@@ -15,6 +23,19 @@ export function ContinueButton({ sessionId, projectId, onContinued }: { sessionI
   const others = projects.filter((p) => p.id !== projectId)
   const [target, setTarget] = useState<string>('')
   const chosen = target !== '' ? target : (others[0]?.id ?? '')
+  const [continuations, setContinuations] = useState<ReadonlyArray<Session>>([])
+
+  // Read again when a session is made, renamed or deleted anywhere (another window may continue it too).
+  useEffect(() => {
+    let current = true
+    const read = () => void findContinuations(sessionId).then((found) => current && setContinuations(found))
+    read()
+    const off = [client.on('session.created', read), client.on('session.renamed', read), client.on('session.deleted', read)]
+    return () => {
+      current = false
+      for (const f of off) f()
+    }
+  }, [sessionId, projects])
 
   const start = async (into?: string) => {
     const refused = await continueAsLoupeSession(sessionId, into)
@@ -22,6 +43,23 @@ export function ContinueButton({ sessionId, projectId, onContinued }: { sessionI
     if (refused === null) onContinued?.()
   }
 
+  const before = continuedBeforeText(continuations)
+  if (refusal === null && before !== null) {
+    const newest = continuations[0]!
+    return (
+      <span className="continue-into" role="group" aria-label="Continued before" data-testid="continued-before">
+        <span className="continue-why" role="status">
+          {before}
+        </span>
+        <button type="button" className="primary" onClick={() => void openImported(newest.projectId, newest.id).then(() => onContinued?.())}>
+          Open it
+        </button>
+        <button type="button" onClick={() => void start()} title="Start another Loupe session from this conversation; it is numbered to tell it apart">
+          Continue again
+        </button>
+      </span>
+    )
+  }
   if (refusal === null) {
     return (
       <span className="continue-into">

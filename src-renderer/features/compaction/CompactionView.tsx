@@ -11,7 +11,7 @@ import { selectChat, useChatStore } from '../../state/chat'
 import { selectCompactions, useCompactionStore } from '../../state/compaction'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
-import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompactions, removePin } from './actions'
+import { addPin, cancelCompaction, compactNow, compactionMessage, loadCompactions, removePin, type CompactionOutcomeText } from './actions'
 import { CheckpointCard } from './components/CheckpointCard'
 import { checkpointFacts, draftFacts } from './model/card-facts'
 import { CheckpointDetail, DraftDetail } from './components/Detail'
@@ -47,6 +47,13 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
   const record = selection?.kind === 'checkpoint' ? data.checkpoints.find((c) => c.checkpoint.id === selection.id) : undefined
   const draft = selection?.kind === 'draft' ? data.drafts.find((d) => d.draftId === selection.id) : undefined
   const pane = detailPane(monaco !== null, { draft: draft !== undefined, checkpoint: record !== undefined })
+  const failure = data.lastFailure && !data.live ? data.lastFailure : null
+  const failureText = failure ? compactionMessage(failure.reason, failure.message) : null
+  // A note shown here has been seen: it goes when the user leaves the view or the session (events.ts).
+  const shownNote = failure?.level === 'note' ? failure.compactionId : null
+  useEffect(() => {
+    if (shownNote !== null) useCompactionStore.getState().noteShown(sessionId, shownNote)
+  }, [sessionId, shownNote])
 
   return (
     <div className="view-page compaction" data-testid="compaction-view">
@@ -65,13 +72,19 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
             : "This session records another agent's requests, captured by the proxy: Loupe shows them as recorded and cannot compact it."}
         </p>
       ) : (
-        <ComposeBar sessionId={sessionId} running={chat.running} failureShown={data.lastFailure && !data.live ? compactionMessage(data.lastFailure.reason, data.lastFailure.message) : null} />
+        <ComposeBar sessionId={sessionId} running={chat.running} failureShown={failureText} />
       )}
       {data.live && <LiveProgress live={data.live} onCancel={() => void cancelCompaction(sessionId)} />}
       <LostEdit />
-      {data.lastFailure && !data.live && (
+      {failure && failure.level === 'note' && (
+        // Nothing to compact yet: the conversation is as it was and nothing needs doing, so no alarm.
+        <p className="cmp-note" role="status" data-testid="compaction-note">
+          {failureText}
+        </p>
+      )}
+      {failure && failure.level === 'error' && (
         <p className="error-box" role="alert" data-testid="compaction-failure">
-          <strong>{compactionMessage(data.lastFailure.reason, data.lastFailure.message)}</strong>
+          <strong>{failureText}</strong>
         </p>
       )}
       {data.error && (
@@ -134,7 +147,7 @@ function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; r
   const focus = useCompactionStore((s) => selectCompactions(sessionId)(s).focus)
   const setFocus = (text: string) => useCompactionStore.getState().focusTyped(sessionId, text)
   const [busy, setBusy] = useState<'now' | 'dry' | null>(null)
-  const [message, setMessage] = useState<string | null>(null)
+  const [message, setMessage] = useState<CompactionOutcomeText | null>(null)
   const slow = useSlow(busy !== null)
   // A new turn or compaction makes the last answer old news (the store clears its failure the same way).
   useEffect(() => {
@@ -163,9 +176,9 @@ function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; r
         {busy === 'dry' && slow ? 'Writing the draft…' : 'Dry run'}
       </button>
       {running && !busy && <span className="muted small">The agent is working: compact when the turn ends.</span>}
-      {message && message !== failureShown && (
-        <span className="error" role="alert">
-          {message}
+      {message && message.text !== failureShown && (
+        <span className={message.level === 'note' ? 'muted small' : 'error'} role={message.level === 'note' ? 'status' : 'alert'}>
+          {message.text}
         </span>
       )}
     </form>

@@ -6,6 +6,15 @@ import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 import { useCompactionStore } from '../../state/compaction'
 import { loadSession } from '../chat/actions'
+import { outcomeLevel, type OutcomeLevel } from './model/outcome-level'
+
+/** What a compaction that made no checkpoint says, and whether as a note or an error (model/outcome-level.ts). */
+export interface CompactionOutcomeText {
+  readonly text: string
+  readonly level: OutcomeLevel
+}
+
+const outcomeText = (status: string, message: string): CompactionOutcomeText => ({ text: compactionMessage(status, message), level: outcomeLevel(status) })
 
 export async function loadCompactions(sessionId: string): Promise<void> {
   const [list, pins] = await Promise.all([client.request('compaction.list', { sessionId }), client.request('pin.list', { sessionId })])
@@ -17,14 +26,15 @@ export async function loadCompactions(sessionId: string): Promise<void> {
 }
 
 /** Runs a compaction now; a dry run comes back as a draft to edit. Progress arrives as compaction.* events. */
-export async function compactNow(sessionId: string, focus: string, dryRun: boolean): Promise<string | null> {
+export async function compactNow(sessionId: string, focus: string, dryRun: boolean): Promise<CompactionOutcomeText | null> {
   const trimmed = focus.trim()
   const result = await client.request('compaction.run', { sessionId, ...(trimmed ? { focus: trimmed } : {}), dryRun })
-  if (!result.ok) return result.error.code === 'busy' ? 'The agent is working in this session: wait for the turn to end, or stop it (Esc), then compact.' : `The compaction did not run: ${result.error.message}`
+  if (!result.ok)
+    return { level: 'error', text: result.error.code === 'busy' ? 'The agent is working in this session: wait for the turn to end, or stop it (Esc), then compact.' : `The compaction did not run: ${result.error.message}` }
   await loadCompactions(sessionId)
   const outcome = result.value
   if (outcome.status === 'applied' || outcome.status === 'draft') return null
-  return compactionMessage(outcome.status, outcome.message ?? '')
+  return outcomeText(outcome.status, outcome.message ?? '')
 }
 
 export function compactionMessage(status: string, message: string): string {

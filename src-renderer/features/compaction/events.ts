@@ -4,6 +4,8 @@
  */
 import { client } from '../../platform/client'
 import { useCompactionStore } from '../../state/compaction'
+import { useSessionsStore } from '../../state/sessions'
+import { useSettingsStore } from '../../state/settings'
 import { loadCompactions } from './actions'
 
 export function connectCompactionEvents(): void {
@@ -19,6 +21,14 @@ export function connectCompactionEvents(): void {
   client.on('compaction.failed', (e) => store().compactionFailed(e))
   // "Nothing to compact yet" or "cancelled" no longer holds once the conversation has moved on: a new run clears it.
   client.on('run.started', (e) => store().runStarted(e.sessionId))
+  // A note the Compaction view has shown ("nothing to compact yet") has been read once the user leaves the
+  // view or its session: coming back, it is not said again.
+  useSettingsStore.subscribe((s, prev) => {
+    if (prev.view === 'compaction' && s.view !== 'compaction') store().shownNotesCleared()
+  })
+  useSessionsStore.subscribe((s, prev) => {
+    if (s.selectedId !== prev.selectedId) store().shownNotesCleared()
+  })
   // The real size after a checkpoint is known once its first pass has run.
   client.on('turn.ended', (e) => {
     if (known(e.sessionId)) void loadCompactions(e.sessionId)

@@ -5,11 +5,12 @@
  * inspector or continues it as a Loupe session; and switches the capture proxy on and off.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import type { TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
+import type { CacheSummaryView, TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
 import { bytes, clock, dateTime, grouped, shortModel, usd } from '../../ui/format'
-import { importAll, importOne, listTranscripts, openImported, openPanel, refreshProxy, showTotals, toggleProxy } from './actions'
+import { importAll, importOne, listTranscripts, openImported, openPanel, readCacheFigures, refreshProxy, showTotals, toggleProxy } from './actions'
+import { missLine } from './miss-line'
 import { ContinueButton } from '../chat/ContinueButton'
 import { useSettingsStore } from '../../state/settings'
 import { useModalFocus } from './modal-focus'
@@ -217,7 +218,6 @@ function Picked() {
   if (!picked) return null
   const t = picked.totals
   const file = listing?.projects.flatMap((p) => p.sessions).find((s) => s.path === picked.path)
-  const misses = Object.entries(t.misses)
   return (
     <section className="cc-picked" aria-label="Session totals" data-testid="transcript-totals">
       <header>
@@ -243,9 +243,7 @@ function Picked() {
       </header>
       <p className="muted">Reconstructed from the transcript: usage and times as Claude Code logged them; the request bodies hold the conversation only, not wire bytes.</p>
       <Figures t={t} />
-      <p>
-        {grouped(t.hits)} hit(s){misses.length > 0 ? `; misses: ${misses.map(([cause, n]) => `${n} ${cause.replace(/_/g, ' ')}`).join(', ')}` : '; no miss'}
-      </p>
+      <MissLine t={t} />
       {t.compactions.length > 0 && (
         <ul className="cc-compactions" aria-label="Compactions">
           {t.compactions.map((c, i) => (
@@ -266,6 +264,22 @@ function Picked() {
       )}
     </section>
   )
+}
+
+/**
+ * Hits and misses in the Cache view's figures (its summary is read for the loss), so the two never disagree; the
+ * counts show at once, the loss when the summary arrives.
+ */
+function MissLine({ t }: { t: TranscriptTotalsView }) {
+  const [cache, setCache] = useState<{ sessionId: string; summary: CacheSummaryView } | null>(null)
+  useEffect(() => {
+    let current = true
+    void readCacheFigures(t.sessionId).then((summary) => current && summary && setCache({ sessionId: t.sessionId, summary }))
+    return () => {
+      current = false
+    }
+  }, [t])
+  return <p data-testid="transcript-misses">{missLine(t, cache?.sessionId === t.sessionId ? cache.summary : null)}</p>
 }
 
 function ProxySection() {

@@ -4,6 +4,8 @@ import { useSessionsStore } from '../../state/sessions'
 import { useSettingsStore } from '../../state/settings'
 import { useTranscriptsStore } from '../../state/transcripts'
 import { loadProjects, selectProject } from '../projects/actions'
+import type { CacheSummaryView, Session } from '../../../src-preload/contract'
+import { continuationsOf } from './continuations'
 
 const store = () => useTranscriptsStore.getState()
 const folderInput = () => (store().folder === null ? {} : { folder: store().folder! })
@@ -76,4 +78,26 @@ export async function toggleProxy(port: number | null): Promise<void> {
   if (!result.ok) return store().failed(/capture proxy/i.test(result.error.message) ? result.error.message : `The capture proxy: ${result.error.message}`)
   store().proxyUpdated(result.value)
   if (!running) await loadProjects()
+}
+
+/**
+ * The Loupe sessions continued from an imported one, newest first, read from every open project: a conversation may
+ * have been continued into another project than the one it was filed under (its working folder not on this
+ * machine). A project whose list cannot be read is left out.
+ */
+export async function findContinuations(importedSessionId: string): Promise<Session[]> {
+  const projects = useProjectsStore.getState().projects
+  const lists = await Promise.all(
+    projects.map(async (p) => {
+      const result = await client.request('session.list', { projectId: p.id })
+      return result.ok ? result.value : []
+    }),
+  )
+  return continuationsOf(importedSessionId, lists)
+}
+
+/** The Cache view's figures for an imported session, which the dialog's miss line agrees with; null if unreadable. */
+export async function readCacheFigures(sessionId: string): Promise<CacheSummaryView | null> {
+  const result = await client.request('session.cacheSummary', { sessionId })
+  return result.ok ? result.value : null
 }

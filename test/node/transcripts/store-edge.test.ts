@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { toHistory, unansweredToolUses } from '../../../src-main/engine/conversation/history'
 import { continueImported, UNANSWERED_RESULT } from '../../../src-main/node/transcripts/continue'
-import { sessionOrigin } from '../../../src-main/node/transcripts/origins'
+import { continuationsOf, sessionOrigin } from '../../../src-main/node/transcripts/origins'
 import { importTranscript, TranscriptImportError } from '../../../src-main/node/transcripts/store-import'
 import { FIXTURES, tempStore, type TempStore } from './store-helpers'
 
@@ -162,6 +162,25 @@ describe('continuing an imported conversation', () => {
     const closing = entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'interrupted')
     expect(closing.length).toBeGreaterThan(0)
     expect(closing.every((e) => e.kind === 'tool_result' && e.content === UNANSWERED_RESULT)).toBe(true)
+  })
+
+  it('continued again, the new session is numbered, and both record where they came from', async () => {
+    t = tempStore()
+    const dir = projectsDir()
+    copyFileSync(join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), join(dir, 'tool_heavy.jsonl'))
+    const imported = await importTranscript(t.store, join(dir, 'tool_heavy.jsonl'), { now: NOW })
+    const here = t.store.projects.open(mkdtempSync(join(tmpdir(), 'loupe-continue-')), NOW)
+    expect(continuationsOf(t.store, imported.sessionId)).toEqual([])
+    const first = continueImported(t.store, imported.sessionId, { now: NOW, projectId: here.id })
+    const second = continueImported(t.store, imported.sessionId, { now: NOW + 1000, projectId: here.id })
+    expect(first.title).toBe('Continued: start phoenix in background')
+    // The sidebar tells the two apart.
+    expect(second.title).toBe('Continued (2): start phoenix in background')
+    expect(continuationsOf(t.store, imported.sessionId).map((c) => c.sessionId)).toEqual([first.id, second.id])
+    expect(second.continued).toMatchObject({ fromSessionId: imported.sessionId })
+    // A session of its own, not continued from anything, is nobody's continuation.
+    t.store.sessions.create(here.id, 'mine', NOW)
+    expect(continuationsOf(t.store, imported.sessionId)).toHaveLength(2)
   })
 
   it('refuses a session that was not imported', async () => {

@@ -15,6 +15,9 @@ import { loadSession } from '../../../src-main/node/transcripts/load'
 import { childSessions, sessionOrigin } from '../../../src-main/node/transcripts/origins'
 import { importTranscript, type StoreImportResult } from '../../../src-main/node/transcripts/store-import'
 import { importedTotals } from '../../../src-main/node/transcripts/store-totals'
+import { transcriptCacheSummary } from '../../../src-main/node/cache/transcript-summary'
+// The Cache view's own rule for what it lists as a miss: the reference the Claude Code dialog agrees with.
+import { isFlaggedMiss } from '../../../src-renderer/features/cache/model/timeline'
 import { add, compactBoundaries, fixtureFiles, independentCount, tempStore, type Count, type TempStore } from './store-helpers'
 
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0)
@@ -109,6 +112,17 @@ describe('importing every copied fixture into the store', () => {
         const totals = importedTotals(t.store, r.sessionId)!
         const all = f.subagentPaths.reduce((c, p) => add(c, independentCount(p)), independentCount(f.path))
         expect({ requests: totals.includingChildren.passes, input: totals.includingChildren.uncached, read: totals.includingChildren.read, write: totals.includingChildren.write, output: totals.includingChildren.output }).toEqual(all)
+      })
+
+      it('counts the misses the Cache view lists, by cause', () => {
+        const r = results.get(f.name)!
+        const passes = t.store.passes.list(r.sessionId)
+        const listed = transcriptCacheSummary(r.sessionId, passes).passes.filter(isFlaggedMiss)
+        const totals = importedTotals(t.store, r.sessionId)!
+        expect(Object.values(totals.misses).reduce((a, b) => a + b, 0)).toBe(listed.length)
+        // 4d5611e5 (docs/claude-code-import.md): two pauses and a change the transcript does not record; its
+        // compaction's first request is not a miss.
+        if (f.name.startsWith('4d5611e5')) expect(totals.misses).toEqual({ idle_gap: 2, not_visible: 1 })
       })
 
       it('marks every pass as reconstructed from a transcript, its body the JSON of {model, messages}', () => {
