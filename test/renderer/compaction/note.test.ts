@@ -14,9 +14,9 @@ const NOTHING = 'Nothing worth compacting: the part before the kept steps is abo
 describe('a compaction that made no checkpoint', () => {
   beforeEach(() => useCompactionStore.setState({ bySession: {} }))
 
-  it('is a note when there was nothing to compact, an error otherwise', () => {
-    expect(outcomeLevel('nothing_to_compact')).toBe('note')
-    for (const status of ['failed', 'refused', 'stale', 'cancelled']) expect(outcomeLevel(status)).toBe('error')
+  it('is a note when there was nothing to compact or the user cancelled, an error otherwise', () => {
+    for (const status of ['nothing_to_compact', 'cancelled']) expect(outcomeLevel(status)).toBe('note')
+    for (const status of ['failed', 'refused', 'stale']) expect(outcomeLevel(status)).toBe('error')
     store().compactionFailed({ sessionId: 's1', compactionId: 'cmp_1', reason: 'nothing_to_compact', message: NOTHING })
     expect(failureOf('s1')).toMatchObject({ level: 'note', message: NOTHING, shown: false })
   })
