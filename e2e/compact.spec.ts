@@ -224,7 +224,8 @@ test.describe('at 1000×700', () => {
         const failed = appEvent(page, 'compaction.failed')
         await cancel.click()
         await failed
-        await expect(page.getByTestId('compaction-failure')).toContainText('cancelled')
+        // Asked for: a note, not an alert.
+        await expect(page.getByTestId('compaction-note')).toContainText('cancelled')
         // Nothing was applied: the focus stays, to run again.
         await expect(page.getByLabel('Compaction focus')).toHaveValue(focus)
       } finally {
