@@ -475,6 +475,12 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     await expect(folded.locator('details > summary').first()).toHaveText('Taken back: “run `sleep 5`” · the model no longer sees it or the answer to it')
     await expect(folded.locator('.msg.user')).toBeHidden()
     await expect(app.locator('.conversation > .msg.user')).toHaveCount(0)
+    // Opened again, the session chooses its newest pass, an answer inside the fold: the fold stays closed.
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await expect(app.getByRole('listbox', { name: 'Passes' }).getByRole('option').last()).toHaveAttribute('aria-selected', 'true')
+    await expect(folded.locator('details').first()).not.toHaveAttribute('open', '')
+    await expect(app.getByRole('button', { name: /Jump to latest/ })).toHaveCount(0)
     await folded.locator('details > summary').first().click()
     await expect(folded.locator('.msg.user')).toHaveText(/run `sleep 5`/)
     await expect(folded.locator('.tool-call[data-tool="bash"]')).toHaveCount(1)

@@ -24,14 +24,15 @@ interface SessionsState {
   sessionRenamed(session: Session): void
   deleteAsked(id: string): void
   deleteDismissed(): void
-  exportAsked(sessionId: string): void
+  /** `thenDelete`: asked from the delete confirmation ("Export it first…"), which comes back once the export closes. */
+  exportAsked(sessionId: string, thenDelete?: boolean): void
   importAsked(projectId: string): void
   transferDismissed(): void
   sessionDeleted(id: string): void
   failed(message: string, projectId?: string): void
 }
 
-export type SessionTransfer = { readonly kind: 'export'; readonly sessionId: string } | { readonly kind: 'import'; readonly projectId: string }
+export type SessionTransfer = { readonly kind: 'export'; readonly sessionId: string; readonly thenDelete?: boolean } | { readonly kind: 'import'; readonly projectId: string }
 
 export const useSessionsStore = create<SessionsState>()((set) => ({
   byProject: {},
@@ -68,9 +69,10 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
     })),
   deleteAsked: (id) => set({ deletingId: id, error: null }),
   deleteDismissed: () => set({ deletingId: null }),
-  exportAsked: (sessionId) => set({ transfer: { kind: 'export', sessionId }, deletingId: null, error: null }),
+  exportAsked: (sessionId, thenDelete = false) => set({ transfer: { kind: 'export', sessionId, ...(thenDelete ? { thenDelete } : {}) }, deletingId: null, error: null }),
   importAsked: (projectId) => set({ transfer: { kind: 'import', projectId }, error: null }),
-  transferDismissed: () => set({ transfer: null }),
+  // The delete the export was asked from is asked again: "Export it first" was a step on the way, not a change of mind.
+  transferDismissed: () => set((s) => ({ transfer: null, deletingId: s.transfer?.kind === 'export' && s.transfer.thenDelete ? s.transfer.sessionId : s.deletingId })),
   sessionDeleted: (id) =>
     set((s) => ({
       byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => x.id !== id)])),

@@ -137,6 +137,9 @@ describe('session lifecycle', () => {
     expect(heard).toHaveLength(heardBefore)
     expect((await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })).entries).toHaveLength(entriesBefore)
     expect(await app.dispatch('session.import', { projectId: project.id, path: join(dir, 'README.md') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    // A relative path would be read from wherever the host runs; a folder is not an export file.
+    expect(await app.dispatch('session.import', { projectId: project.id, path: 'again.json' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'Give an absolute path for the file to import' } })
+    expect(await app.dispatch('session.import', { projectId: project.id, path: dir })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: `${dir} is a folder: give the export file in it` } })
 
     // An export makes a new file: it never replaces one, and never writes among the store's own files.
     const readme = readFileSync(join(dir, 'README.md'), 'utf8')

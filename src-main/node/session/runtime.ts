@@ -315,6 +315,7 @@ export class SessionRuntime {
       this.extensions = { key, loaded }
       for (const note of [...this.config.problems, ...loaded.notes]) this.notice('extension', note)
     }
+    if (this.state.frozen && this.state.frozen.project.root !== this.root) this.rehome(this.state.frozen.project.root)
     if (this.state.frozen && this.nested) return
     const gathered = await this.gather()
     // A resumed session keeps its stored baseline: what changed while the app was closed is noted on the next message.
@@ -324,6 +325,26 @@ export class SessionRuntime {
       this.save({ frozen })
     }
     this.nested = createNestedContextReader(gathered, this.state.frozen!.session.instructions, { homeDir: this.homeDir(), delivered: this.state.deliveredNotes })
+  }
+
+  /**
+   * A session whose frozen prompt names another folder (imported from an export made elsewhere, into this project):
+   * the prompt would tell the model it works in `from` while its tools run here. Everything frozen is read again
+   * here, as at a session's first pass, and the conversation says so; the next pass writes its prompt afresh.
+   */
+  private rehome(from: string): void {
+    this.nested = null
+    this.save({ frozen: null, fileBaseline: null, deliveredNotes: [] })
+    this.appendAndEmit(
+      this.sessionLog.append([
+        {
+          kind: 'notice',
+          source: 'instructions',
+          level: 'info',
+          text: `This session was recorded in ${from}; it now works in ${this.root}. Its instructions, memory and project context were read again here, so the next pass writes its prompt afresh.`,
+        },
+      ]),
+    )
   }
 
   private notice(source: 'extension' | 'compaction', text: string): void {

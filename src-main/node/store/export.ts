@@ -308,7 +308,10 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
 
 /** Reads an export file (size-checked, parsed) and imports it; ImportError says what is wrong with the file. */
 export async function importSessionFromFile(db: Db, path: string, projectId: string): Promise<string> {
+  // As for an export: a relative path would be read from wherever the host process happens to run.
+  if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the file to import')
   const info = await stat(path).catch(() => null)
+  if (info?.isDirectory()) throw new ImportError(`${path} is a folder: give the export file in it`)
   if (!info?.isFile()) throw new ImportError(`No file at ${path}`)
   if (info.size > MAX_IMPORT_BYTES) throw new ImportError(`${path} is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB`)
   let doc: unknown

@@ -79,9 +79,11 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     const message = [...document.querySelectorAll(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)].at(-1)
     if (!message) return
     scrolledTo.current = selectedPassId
-    // An answer to a message taken back is folded away: opened, to be seen.
-    for (let fold = message.closest('details'); fold !== null; fold = fold.parentElement?.closest('details') ?? null) fold.open = true
-    message.scrollIntoView({ block: 'nearest' })
+    // An answer to a message taken back stays folded (the newest pass is chosen by default, and a fold that opened
+    // itself would fill the view): the fold's line is brought into view instead, and opens on a click.
+    const fold = message.closest('.taken-back')
+    const closed = fold?.querySelector('details')?.open === false
+    ;(closed ? fold!.querySelector('summary')! : message).scrollIntoView({ block: 'nearest' })
   }, [selectedPassId, shownFrom])
   const renderEntry = (entry: EntryView): ReactNode => {
     switch (entry.kind) {

@@ -3,6 +3,7 @@ import type { EditPriceView } from '../../state/files'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 import { useDraftsStore } from '../../state/drafts'
+import { boxAfterTakeBack, type BoxAfterTakeBack } from './take-back'
 import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { selectProject } from '../projects/actions'
@@ -55,11 +56,15 @@ export async function takeBackMessage(sessionId: string, entryId: string): Promi
     return false
   }
   const drafts = useDraftsStore.getState()
-  const typed = drafts.bySession[sessionId] ?? ''
-  drafts.draftChanged(sessionId, typed.trim() === '' ? result.value.text : `${result.value.text}\n\n${typed}`)
+  const next = boxAfterTakeBack(drafts.bySession[sessionId] ?? '', result.value.text, lastTakeBack.get(sessionId))
+  lastTakeBack.set(sessionId, next)
+  drafts.draftChanged(sessionId, next.box)
   focusMessageBox()
   return true
 }
+
+/** What each session's last take-back put in the message box, and what the user had typed there before it. */
+const lastTakeBack = new Map<string, BoxAfterTakeBack>()
 
 export async function stopTurn(sessionId: string): Promise<void> {
   const result = await client.request('run.cancel', { sessionId })

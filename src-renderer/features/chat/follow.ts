@@ -69,6 +69,9 @@ export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content
       // scrolled to in the same frame as its earlier entries are drawn): that move is read first, or the view would
       // be pulled back down from where it was just put.
       if (box.scrollTop !== lastTop.current) onScroll()
+      // Everything fits now (entries taken back, a window made taller): there is nothing to scroll up from, so the
+      // view follows again; no scroll event says so when the top was already 0.
+      else if (!followingNow.current && box.scrollHeight <= box.clientHeight) setFollowing(true)
       if (followingNow.current) toBottom()
     })
     observer.observe(box)

@@ -58,3 +58,19 @@ export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly m
     toolCallsRan: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'ran').length,
   }
 }
+
+/** The message box after a take-back, and what the user had typed in it (kept through the next take-back). */
+export interface BoxAfterTakeBack {
+  readonly box: string
+  readonly typed: string
+}
+
+/**
+ * The message taken back goes into the box before what the user had typed there (kept, after a blank line). Taken
+ * back again with the box as the last take-back left it, that message gives its place to this one: two old messages
+ * run together would be sent as one.
+ */
+export function boxAfterTakeBack(now: string, taken: string, last: BoxAfterTakeBack | undefined): BoxAfterTakeBack {
+  const typed = last !== undefined && now === last.box ? last.typed : now
+  return { box: typed.trim() === '' ? taken : `${taken}\n\n${typed}`, typed }
+}

@@ -283,7 +283,7 @@ function DeleteConfirmation({ session }: { session: Session }) {
         <p id="delete-session-detail">Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.</p>
         <div className="confirm-actions">
           {/* Deleted, it is gone; written to a file first, it can be imported again. */}
-          <button type="button" className="confirm-aside" onClick={() => useSessionsStore.getState().exportAsked(session.id)} disabled={busy}>
+          <button type="button" className="confirm-aside" onClick={() => useSessionsStore.getState().exportAsked(session.id, true)} disabled={busy}>
             Export it first…
           </button>
           <button ref={cancel} type="button" onClick={dismiss} disabled={busy}>

@@ -1,7 +1,7 @@
 /** How the chat folds a message taken back (decision 0024), and which message offers "Take back". */
 import { describe, expect, it } from 'vitest'
 import type { EntryView } from '../../../src-preload/contract'
-import { takeBackable, takeBacks, takeBackSummary } from '../../../src-renderer/features/chat/take-back'
+import { boxAfterTakeBack, takeBackable, takeBacks, takeBackSummary } from '../../../src-renderer/features/chat/take-back'
 
 let seq = 0
 const entry = (kind: string, extra: Record<string, unknown> = {}): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind, ...extra }) as unknown as EntryView
@@ -49,5 +49,16 @@ describe('a message taken back, in the chat', () => {
 
   it('cuts a long first line at a character, never inside one', () => {
     expect(takeBackSummary([message('🙂'.repeat(100))]).message).toBe(`${'🙂'.repeat(79)}…`)
+  })
+})
+
+describe('the message box after a take-back', () => {
+  it('puts the message before what was typed, and a second take-back replaces the first message, not joins it', () => {
+    const once = boxAfterTakeBack('and then the tests', 'list the root', undefined)
+    expect(once).toEqual({ box: 'list the root\n\nand then the tests', typed: 'and then the tests' })
+    expect(boxAfterTakeBack(once.box, 'read README.md', once).box).toBe('read README.md\n\nand then the tests')
+    // Changed since: what is in the box now is the user's, and is kept whole.
+    expect(boxAfterTakeBack('list the files', 'read README.md', once).box).toBe('read README.md\n\nlist the files')
+    expect(boxAfterTakeBack('  ', 'read README.md', undefined).box).toBe('read README.md')
   })
 })
