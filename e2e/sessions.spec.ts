@@ -210,6 +210,10 @@ test('a session is exported to a file before it is deleted, and imported back fr
   await expect(exporting.getByRole('status')).toContainText('written')
   await expect(exporting.getByLabel('File')).toHaveValue(target)
   await expect(exporting.getByRole('button', { name: 'Close' })).toBeFocused()
+  await app.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await exporting.getByRole('button', { name: 'Copy path' }).click()
+  await expect(exporting.getByRole('button', { name: 'Copied' })).toBeVisible()
+  expect(await app.evaluate(() => navigator.clipboard.readText())).toBe(target)
   await shoot(app, 'exported', exporting)
   expect(JSON.parse(readFileSync(target, 'utf8'))).toBeTruthy()
   // The same file again is refused in plain words; nothing is replaced.

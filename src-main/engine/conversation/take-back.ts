@@ -73,3 +73,10 @@ export function withCarriedNotes(carried: ReadonlyArray<ContextNote>, fresh: Rea
   const changedNow = new Set(fresh.flatMap((n) => (n.kind === 'file_changed' ? [n.path] : [])))
   return [...carried.filter((n) => !(n.kind === 'file_changed' && changedNow.has(n.path))), ...fresh]
 }
+
+/** Whether any message the user sent is still in the conversation (not taken back): the first one names a session. */
+export function keptUserMessage(entries: ReadonlyArray<Entry>): boolean {
+  const taken = new Set<string>()
+  for (const e of entries) if (e.kind === 'context_edit' && e.source === TAKE_BACK_SOURCE) for (const d of e.edits) taken.add(d.entryId)
+  return entries.some((e) => e.kind === 'user_message' && !taken.has(e.id))
+}

@@ -5,7 +5,7 @@ import type { SessionRuntime } from '../../node/session/runtime'
 import { findModel, MODELS } from '../../node/model/models'
 import { sessionOrigin } from '../../node/transcripts/origins'
 import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
-import { lastTakeBackIndex } from '../../engine/conversation/take-back'
+import { keptUserMessage, lastTakeBackIndex } from '../../engine/conversation/take-back'
 import { requireFolderPresent } from './working-folder'
 
 export function requireRuntime(services: Services, sessionId: string): SessionRuntime {
@@ -45,7 +45,9 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
   }
   return {
     'run.start': ({ sessionId, text }) => {
-      const first = services.store.entries.newestOf(sessionId, ['user_message']) === null
+      // The first message still in the conversation names the session (one taken back named it for nothing).
+      const runtime = services.sessions.get(sessionId)
+      const first = runtime ? !keptUserMessage(runtime.entries()) : services.store.entries.newestOf(sessionId, ['user_message']) === null
       const started = start(sessionId, { kind: 'message', text })
       if (first) nameFromFirstMessage(services, sessionId, text)
       return started
@@ -66,6 +68,8 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       if (runtime.running) throw new RpcError('busy', 'A turn is running in this session: take the message back once it ends, or stop it (Esc)')
       const taken = runtime.takeBack(entryId)
       if (!taken.ok) throw new RpcError(taken.reason === 'not_found' ? 'not_found' : taken.reason === 'not_a_message' ? 'invalid_input' : 'unsupported', taken.message)
+      // The session's first message taken back: the name it gave goes with it, and the next message names it again.
+      if (!keptUserMessage(runtime.entries())) unnameFromMessage(services, sessionId, taken.text)
       return { text: taken.text, dropped: taken.dropped }
     },
     'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
@@ -97,6 +101,14 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       return { allow: [...runtime.allowRules()] }
     },
   }
+}
+
+/** A name the session's first message gave it (not one the user chose since) goes back to the time it was made. */
+function unnameFromMessage(services: Services, sessionId: string, text: string): void {
+  const session = services.store.sessions.get(sessionId)
+  if (!session || session.title !== titleFromMessage(text)) return
+  const renamed = services.store.sessions.rename(sessionId, defaultSessionTitle(session.createdAt), services.clock.now())
+  if (renamed) services.events.emit('session.renamed', renamed)
 }
 
 /**

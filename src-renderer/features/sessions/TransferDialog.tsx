@@ -52,6 +52,9 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
     const result = await exportSession(sessionId, path)
     setState(result.ok ? { kind: 'done', path: result.path, bytes: result.bytes } : { kind: 'failed', error: result.error })
   }
+  // Said on the button: a copy otherwise shows nothing, and the clipboard can be refused (no permission, no focus).
+  const [copied, setCopied] = useState<boolean | null>(null)
+  const copy = async (text: string) => setCopied(await (navigator.clipboard?.writeText(text).then(() => true, () => false) ?? Promise.resolve(false)))
   // Written: the form that had the keyboard is gone, and Close takes it (the path above it is one Shift+Tab away).
   const close = useRef<HTMLButtonElement>(null)
   useEffect(() => {
@@ -69,8 +72,8 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
           <input ref={field} readOnly value={state.path} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
         </label>
         <div className="confirm-actions">
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(state.path)}>
-            Copy path
+          <button type="button" onClick={() => void copy(state.path)}>
+            {copied === null ? 'Copy path' : copied ? 'Copied' : 'Could not copy: select the path above'}
           </button>
           <button ref={close} type="button" className="primary" onClick={dismiss}>
             Close

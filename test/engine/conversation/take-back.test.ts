@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Entry, EntryBody } from '../../../src-main/engine/conversation/entries'
 import { toHistory } from '../../../src-main/engine/conversation/history'
-import { lastTakeBackIndex, planTakeBack, TAKE_BACK_SOURCE, withCarriedNotes } from '../../../src-main/engine/conversation/take-back'
+import { keptUserMessage, lastTakeBackIndex, planTakeBack, TAKE_BACK_SOURCE, withCarriedNotes } from '../../../src-main/engine/conversation/take-back'
 import type { ContextNote } from '../../../src-main/engine/prompt/notes'
 
 /** A session log from bodies: ids e1, e2 … in order. */
@@ -70,6 +70,12 @@ describe('taking a message back', () => {
 
   it('has no take-back to find in a log without one', () => {
     expect(lastTakeBackIndex(twoTurns)).toBe(-1)
+  })
+
+  it('knows when no message the user sent is left', () => {
+    expect(keptUserMessage(twoTurns)).toBe(true)
+    expect(keptUserMessage(taken(twoTurns, 'e4'))).toBe(true)
+    expect(keptUserMessage(taken(taken(twoTurns, 'e4'), 'e1'))).toBe(false)
   })
 })
 

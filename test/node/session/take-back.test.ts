@@ -103,6 +103,21 @@ describe('taking the last message back', () => {
     // (A message a compaction has folded in: test/engine/conversation/take-back.test.ts.)
   })
 
+  it("takes the name the session's first message gave it back with it, so the next message names the session", async () => {
+    const s = await setup()
+    await s.send('read README.md')
+    const title = async () => (await call<{ session: { title: string } }>(s.app, 'session.get', { sessionId: s.sessionId })).session.title
+    expect(await title()).toBe('read README.md')
+    await call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: (await s.lastMessage()).id })
+    expect(await title()).toMatch(/^Session \d{4}-\d\d-\d\d \d\d:\d\d$/)
+    await s.send('list the root')
+    expect(await title()).toBe('list the root')
+    // A name the user chose stays, whatever is taken back.
+    await call(s.app, 'session.rename', { sessionId: s.sessionId, title: 'Mine' })
+    await call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: (await s.lastMessage()).id })
+    expect(await title()).toBe('Mine')
+  })
+
   it('carries the notes the message held to the next one', async () => {
     const s = await setup()
     await s.send('read README.md')
