@@ -484,6 +484,8 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     await folded.locator('details > summary').first().click()
     await expect(folded.locator('.msg.user')).toHaveText(/run `sleep 5`/)
     await expect(folded.locator('.tool-call[data-tool="bash"]')).toHaveCount(1)
+    // The command was stopped while it ran: what it had started is said not to be undone.
+    await expect(app.locator('.taken-back-undone')).toHaveText('What its tool call did, or had started to do when stopped, is not undone (files edited stay edited).')
     await app.screenshot({ path: 'e2e/screenshots/chat-taken-back.png' })
 
     await composer.fill('read README.md')

@@ -404,7 +404,9 @@ function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView 
  * default, and what taking it back did not undo.
  */
 function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; render: (entry: EntryView) => ReactNode }) {
-  const { message, answers, toolCallsRan } = takeBackSummary(entries)
+  const { message, answers, toolCallsRan, toolCallsCut } = takeBackSummary(entries)
+  const calls = toolCallsRan + toolCallsCut
+  const callWords = calls === 1 ? 'tool call' : `${calls} tool calls`
   return (
     <div className="taken-back" data-entry-kind="take_back">
       <details>
@@ -414,7 +416,11 @@ function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; ren
         </summary>
         <div className="taken-back-entries">{entries.map(render)}</div>
       </details>
-      {toolCallsRan > 0 && <div className="muted taken-back-undone">What its {toolCallsRan === 1 ? 'tool call' : `${toolCallsRan} tool calls`} did is not undone (files edited stay edited).</div>}
+      {calls > 0 && (
+        <div className="muted taken-back-undone">
+          What its {callWords} did{toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone (files edited stay edited).
+        </div>
+      )}
     </div>
   )
 }

@@ -48,7 +48,7 @@ export function takeBackable(entries: ReadonlyArray<EntryView>, folded: Readonly
 }
 
 /** What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo. */
-export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly message: string; readonly answers: number; readonly toolCallsRan: number } {
+export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly message: string; readonly answers: number; readonly toolCallsRan: number; readonly toolCallsCut: number } {
   const message = entries.find((e) => e.kind === 'user_message')
   const text = ((message?.content as Array<{ text?: string }> | undefined) ?? []).map((b) => b.text ?? '').join('\n')
   const firstLine = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
@@ -56,6 +56,8 @@ export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly m
     message: Array.from(firstLine).length > 80 ? `${Array.from(firstLine).slice(0, 79).join('')}…` : firstLine,
     answers: entries.filter((e) => e.kind === 'assistant_message').length,
     toolCallsRan: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'ran').length,
+    // Stopped while they ran: they may have done something before they were.
+    toolCallsCut: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'interrupted').length,
   }
 }
 

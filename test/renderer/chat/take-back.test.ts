@@ -24,7 +24,8 @@ describe('a message taken back, in the chat', () => {
     const { folded, under } = takeBacks(entries)
     expect(under.get(back.id)).toEqual([second, call, result, answer, ended])
     expect([...folded]).toEqual([second.id, call.id, result.id, answer.id, ended.id])
-    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1 })
+    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1, toolCallsCut: 0 })
+    expect(takeBackSummary([message('run it'), entry('tool_result', { outcome: 'interrupted' })])).toMatchObject({ toolCallsRan: 0, toolCallsCut: 1 })
     // The offer moves to the message before it.
     expect(takeBackable(entries, folded)).toBe(first)
   })
