@@ -82,8 +82,15 @@ export function allowedPaths(listing: FilesListing): { read: Set<string>; write:
   }
 }
 
-async function listing(ctx: FilesContext): Promise<FilesListing> {
-  return listInstructionFiles({ root: ctx.root, loupeHome: ctx.loupeHome, homeDir: ctx.homeDir, now: ctx.now() })
+/**
+ * The paths the view may open and write, for `path`: the session block's files first, and the walk for nested
+ * instruction files (node/files/nested.ts, a `readdir` of every folder) only for a path that is not among them, so
+ * opening or saving CLAUDE.md does not walk the project.
+ */
+async function allowedFor(ctx: FilesContext, path: string): Promise<ReturnType<typeof allowedPaths>> {
+  const options = { root: ctx.root, loupeHome: ctx.loupeHome, homeDir: ctx.homeDir, now: ctx.now() }
+  const base = allowedPaths(await listInstructionFiles({ ...options, nested: false }))
+  return base.read.has(path) ? base : allowedPaths(await listInstructionFiles(options))
 }
 
 /** A file that cannot be edited; `changed` says what it became, for a save that found it so on disk. */
@@ -135,7 +142,7 @@ function notListed(path: string): FilesError {
 }
 
 async function confined(ctx: FilesContext, path: string, mode: 'read' | 'write') {
-  const allowed = allowedPaths(await listing(ctx))
+  const allowed = await allowedFor(ctx, path)
   // A file opened before and gone from the listing since may be read: as absent when it was deleted.
   const listed = (mode === 'read' ? allowed.read : allowed.write).has(path)
   if (!listed && !(mode === 'read' && (ctx.opened?.has(path) ?? false))) throw notListed(path)
@@ -157,7 +164,7 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   const bytes = Buffer.byteLength(input.text, 'utf8')
   if (bytes > MAX_INSTRUCTION_FILE_BYTES) throw new FilesError('invalid_input', `The text is ${bytes.toLocaleString('en-US')} bytes: over the 1 MB the prompt builder reads, so it would be skipped`)
   if (input.text.includes('\0')) throw new FilesError('invalid_input', 'The text contains a NUL character: instruction files are text')
-  const allowed = allowedPaths(await listing(ctx))
+  const allowed = await allowedFor(ctx, input.path)
   // A file this view opened that was deleted on disk since: saving it writes it back, only where it is absent (and
   // confine below keeps it inside the root or ~/.loupe). Saved against the version it was opened from, the absent
   // file is the ordinary conflict below; against "no file", the text is written.

@@ -104,13 +104,15 @@ export interface FilesListing {
 export interface ListOptions extends FileRoots {
   readonly now: number
   readonly contextWindowTokens?: number
+  /** False: leave out the nested instruction files, whose walk reads every folder of the project. */
+  readonly nested?: boolean
 }
 
 export async function listInstructionFiles(options: ListOptions): Promise<FilesListing> {
   const gathered = await gatherProjectContext(options.root, { homeDir: options.homeDir, loupeHome: options.loupeHome, now: options.now })
   // Skills listed as a session lists them, so the total is the whole of system[1] (node/session freezes them too).
   const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: options.contextWindowTokens ?? 200_000, skills: true })
-  const nested = await findNestedInstructions(gathered.root, { homeDir: options.homeDir })
+  const nested = options.nested === false ? undefined : await findNestedInstructions(gathered.root, { homeDir: options.homeDir })
   return describe(gathered, section, options, nested)
 }
 

@@ -36,12 +36,19 @@ function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** The folders below `root` (not the root itself), sorted by path, bounded as above. */
-export async function nestedFolders(root: string): Promise<{ dirs: string[]; capped: boolean }> {
-  const dirs: string[] = []
+/** Lower-case file name → the name the loop's reader asks for (a case-insensitive disk finds either). */
+const CANDIDATES = new Map(NESTED_FILE_NAMES.map((name) => [name.toLowerCase(), name]))
+
+/**
+ * The folders below `root` (not the root itself), sorted by path, bounded as above, each with the nested file names
+ * its listing holds: read from the same `readdir` the walk does, so a folder without one costs no further call.
+ */
+export async function nestedFolders(root: string): Promise<{ dirs: Array<{ dir: string; names: string[] }>; capped: boolean }> {
+  const dirs: Array<{ dir: string; names: string[] }> = []
+  let counted = 0
   let capped = false
   let level: string[] = ['']
-  for (let depth = 1; depth <= MAX_NESTED_DEPTH && level.length > 0 && !capped; depth++) {
+  for (let depth = 0; level.length > 0; depth++) {
     const next: string[] = []
     for (const rel of level) {
       let dirents
@@ -50,23 +57,23 @@ export async function nestedFolders(root: string): Promise<{ dirs: string[]; cap
       } catch {
         continue
       }
+      // A file or a link to one (the reader decides what a link may reach); names in the reader's order.
+      const present = new Set(dirents.filter((d) => !d.isDirectory()).map((d) => CANDIDATES.get(d.name.toLowerCase())))
+      if (rel !== '') dirs.push({ dir: rel, names: NESTED_FILE_NAMES.filter((name) => present.has(name)) })
       // isDirectory() is false for a symlink: a linked folder is not followed.
       for (const d of dirents) {
         if (!d.isDirectory() || NOT_ENTERED.has(d.name)) continue
-        if (dirs.length >= MAX_NESTED_FOLDERS) {
+        if (capped || depth === MAX_NESTED_DEPTH || counted >= MAX_NESTED_FOLDERS) {
           capped = true
           break
         }
-        const child = rel === '' ? d.name : `${rel}/${d.name}`
-        dirs.push(child)
-        next.push(child)
+        counted++
+        next.push(rel === '' ? d.name : `${rel}/${d.name}`)
       }
-      if (capped) break
     }
-    if (level.length > 0 && depth === MAX_NESTED_DEPTH && next.length > 0) capped = true
     level = next
   }
-  return { dirs: dirs.sort(byCodeUnits), capped }
+  return { dirs: dirs.sort((a, b) => byCodeUnits(a.dir, b.dir)), capped }
 }
 
 export async function findNestedInstructions(root: string, options: { readonly homeDir: string; readonly io?: FileAccess }): Promise<NestedFound> {
@@ -74,9 +81,9 @@ export async function findNestedInstructions(root: string, options: { readonly h
     const { dirs, capped } = await nestedFolders(root)
     const table = new FileTable({ root, homeDir: options.homeDir }, options.io ?? nodeFileAccess)
     const found: Array<{ dir: string; fileId: string }> = []
-    for (const dir of dirs) {
+    for (const { dir, names } of dirs) {
       const ids: string[] = []
-      for (const name of NESTED_FILE_NAMES) {
+      for (const name of names) {
         const id = await table.readTop(join(root, dir, name), [root])
         if (id !== null && !ids.includes(id)) ids.push(id)
       }
