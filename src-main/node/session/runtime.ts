@@ -4,6 +4,7 @@
  * (src-main/engine/loop/turn.ts); this class wires the loop's ports to the store, the tools, the model and the
  * contract's events.
  */
+import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import type { Entry } from '../../engine/conversation/entries'
 import { HistoryCache, lastCheckpoint } from '../../engine/conversation/history'
@@ -315,7 +316,10 @@ export class SessionRuntime {
       this.extensions = { key, loaded }
       for (const note of [...this.config.problems, ...loaded.notes]) this.notice('extension', note)
     }
-    if (this.state.frozen && this.state.frozen.project.root !== this.root) this.rehome(this.state.frozen.project.root)
+    // Compared as gathering resolves it (a real path): a root reached through a link since would otherwise never match,
+    // and every turn would read the session again.
+    const here = this.state.frozen ? await realpath(this.root).catch(() => this.root) : this.root
+    if (this.state.frozen && this.state.frozen.project.root !== here) this.rehome(this.state.frozen.project.root, here)
     if (this.state.frozen && this.nested) return
     const gathered = await this.gather()
     // A resumed session keeps its stored baseline: what changed while the app was closed is noted on the next message.
@@ -332,7 +336,7 @@ export class SessionRuntime {
    * the prompt would tell the model it works in `from` while its tools run here. Everything frozen is read again
    * here, as at a session's first pass, and the conversation says so; the next pass writes its prompt afresh.
    */
-  private rehome(from: string): void {
+  private rehome(from: string, here: string): void {
     this.nested = null
     this.save({ frozen: null, fileBaseline: null, deliveredNotes: [] })
     this.appendAndEmit(
@@ -341,7 +345,7 @@ export class SessionRuntime {
           kind: 'notice',
           source: 'instructions',
           level: 'info',
-          text: `This session was recorded in ${from}; it now works in ${this.root}. Its instructions, memory and project context were read again here, so the next pass writes its prompt afresh.`,
+          text: `This session was recorded in ${from}; it now works in ${here}. Its instructions, memory and project context were read again here, so the next pass writes its prompt afresh.`,
         },
       ]),
     )

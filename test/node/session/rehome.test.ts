@@ -2,7 +2,7 @@
  * A session imported into a project at another folder than the one it was recorded in: its frozen prompt named the
  * old folder while its tools ran in the new one. It is read again in its new folder, and says so.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
@@ -44,4 +44,26 @@ it('reads an imported session again in its new folder before its next pass, and 
   expect(entries.filter((e) => e.kind === 'notice').map((e) => e.text)).toEqual([
     `This session was recorded in ${first.root}; it now works in ${second.root}. Its instructions, memory and project context were read again here, so the next pass writes its prompt afresh.`,
   ])
+})
+
+it('does not read a session again at every turn when its folder is reached through a link', async () => {
+  running = await simulatorApp({ seed: 'rehome-link' })
+  const { app, dir } = running
+  const root = join(dir, 'here')
+  mkdirSync(root)
+  writeFileSync(join(root, 'README.md'), '# here\n')
+  const project = await call<{ id: string }>(app, 'project.open', { path: root })
+  // The folder moves, and its old path, the project's, becomes a link to where it is now.
+  renameSync(root, join(dir, 'moved'))
+  symlinkSync(join(dir, 'moved'), root)
+  const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+  for (const text of ['list the root', 'read README.md', 'list the root']) {
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text })
+    await ended
+  }
+  const entries = (await call<{ entries: Array<{ kind: string }> }>(app, 'session.get', { sessionId })).entries
+  expect(entries.filter((e) => e.kind === 'notice')).toEqual([])
+  const passes = await call<Array<{ kind: string; cache?: unknown }>>(app, 'pass.list', { sessionId })
+  expect(passes.filter((p) => p.kind === 'main').length).toBeGreaterThanOrEqual(3)
 })
