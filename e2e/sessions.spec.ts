@@ -67,6 +67,13 @@ async function shoot(page: Page, name: string, target?: { screenshot(o: { path: 
 const sessionList = (page: Page) => page.getByRole('list', { name: 'Sessions' })
 const sessionButtons = (page: Page) => sessionList(page).locator('button.session')
 
+/** Opens `dir` as a second project from the sidebar, and waits until it is the project shown. */
+async function openOther(page: Page, dir: string): Promise<void> {
+  await page.getByLabel('Folder path').fill(dir)
+  await page.getByRole('button', { name: 'Open folder' }).click()
+  await expect(page.locator('button.project.selected')).toHaveAttribute('title', realpathSync(dir))
+}
+
 test('Esc closes the deny form and a dialog first, and stops the turn only when nothing else took it', async ({ app, project }) => {
   await openProjectWithSession(app, project)
   const composer = app.getByLabel('Message')
@@ -647,10 +654,8 @@ test('a project whose folder is gone from disk says so, and offers no new sessio
   await openProjectWithSession(app, project)
   const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-other-'))
   try {
-    await app.getByLabel('Folder path').fill(other)
-    await app.getByRole('button', { name: 'Open folder' }).click()
+    await openOther(app, other)
     const gone = app.locator('button.project', { hasText: basename(project) })
-    await expect(app.locator('button.project.selected')).not.toHaveText(new RegExp(basename(project)))
     // Renamed on disk while the window is open; the user comes back to it.
     renameSync(project, `${project}-moved`)
     await gone.click()
@@ -694,9 +699,7 @@ test('the palette goes to a session or a project by a word of its name, from the
 
   const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-goto-'))
   try {
-    await app.getByLabel('Folder path').fill(other)
-    await app.getByRole('button', { name: 'Open folder' }).click()
-    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    await openOther(app, other)
     await app.keyboard.press('Control+k')
     await app.getByRole('combobox', { name: 'Type a command' }).fill(`project ${basename(project)}`)
     await app.keyboard.press('Enter')
@@ -736,9 +739,7 @@ test('a project is taken out of the list and comes back, with its sessions, when
   await openProjectWithSession(app, project)
   const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-remove-'))
   try {
-    await app.getByLabel('Folder path').fill(other)
-    await app.getByRole('button', { name: 'Open folder' }).click()
-    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    await openOther(app, other)
     // The one shown goes: the project next to it is shown, with its session.
     const removed = appEvent(app, 'project.removed')
     await app.locator('button.project.selected').hover()
@@ -772,9 +773,7 @@ test('a project whose session waits for an approval says so while another projec
   await asked
   const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-busy-'))
   try {
-    await app.getByLabel('Folder path').fill(other)
-    await app.getByRole('button', { name: 'Open folder' }).click()
-    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(other))
+    await openOther(app, other)
     // Its sessions are not listed now: the project's own row says one of them waits.
     const waiting = app.locator('button.project', { hasText: basename(project) }).getByRole('img', { name: `Waiting for your approval in a session of ${basename(project)}` })
     await expect(waiting).toHaveText('approve?')
