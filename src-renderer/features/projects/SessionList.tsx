@@ -13,7 +13,7 @@ import { useProjectsStore } from '../../state/projects'
 import { startSession } from '../palette/commands'
 import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
-import { useModalKeyboard } from '../../ui/modal'
+import { useModalFocus } from '../../ui/modal-focus'
 import { nestSessions, type NestedRow } from './nest'
 
 export function SessionList({ projectId }: { projectId: string }) {
@@ -267,7 +267,7 @@ function DeleteConfirmation({ session }: { session: Session }) {
   const [afterDelete] = useState(() => rowsAround(session.id))
   const dismiss = () => useSessionsStore.getState().deleteDismissed()
   // Cancel holds the keyboard; once closed it goes back where it was, or, the session's row gone, to its list.
-  useModalKeyboard(dialog, cancel, dismiss, afterDelete)
+  useModalFocus(dialog, true, dismiss, { initial: cancel, fallback: afterDelete })
 
   const confirm = async () => {
     setBusy(true)

@@ -10,7 +10,7 @@ import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
 import { findSession, useSessionsStore, type SessionTransfer } from '../../state/sessions'
 import { bytes } from '../../ui/format'
-import { useModalKeyboard } from '../../ui/modal'
+import { useModalFocus } from '../../ui/modal-focus'
 import { exportSession, importSession } from './actions'
 
 export function SessionTransferDialog() {
@@ -27,9 +27,12 @@ function Dialog({ transfer }: { transfer: SessionTransfer }) {
   const field = useRef<HTMLInputElement>(null)
   // Closed, the keyboard goes back where it was; from a dialog that is gone (the delete confirmation's "Export it
   // first…"), to the session's row: the exported one, or the one just imported and opened.
-  useModalKeyboard(dialog, field, dismiss, () => {
-    const id = transfer.kind === 'export' ? transfer.sessionId : useSessionsStore.getState().selectedId
-    return id === null ? null : document.querySelector<HTMLElement>(`.sessions button.session[data-session-id="${CSS.escape(id)}"]`)
+  useModalFocus(dialog, true, dismiss, {
+    initial: field,
+    fallback: () => {
+      const id = transfer.kind === 'export' ? transfer.sessionId : useSessionsStore.getState().selectedId
+      return id === null ? null : document.querySelector<HTMLElement>(`.sessions button.session[data-session-id="${CSS.escape(id)}"]`)
+    },
   })
   return (
     <div className="confirm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>

@@ -13,7 +13,7 @@ import { importAll, importOne, listTranscripts, openImported, openPanel, readCac
 import { missLine } from './miss-line'
 import { ContinueButton } from '../chat/ContinueButton'
 import { useSettingsStore } from '../../state/settings'
-import { useModalFocus } from './modal-focus'
+import { useModalFocus } from '../../ui/modal-focus'
 import { importAllCounts } from './import-all'
 import { lastActiveMs, newestFirst, sessionTooltip } from './order'
 import './transcripts.css'
@@ -40,7 +40,7 @@ export function TranscriptsPanel() {
   const open = useTranscriptsStore((s) => s.open)
   const close = useTranscriptsStore((s) => s.panelClosed)
   const dialog = useRef<HTMLDivElement>(null)
-  // The panel has the keyboard while it is open: Esc closes it (and only it), Tab stays inside (modal-focus.ts).
+  // The panel has the keyboard while it is open: Esc closes it (and only it), Tab stays inside (ui/modal-focus.ts).
   useModalFocus(dialog, open, close)
   if (!open) return null
   return (
