@@ -53,3 +53,13 @@ export function latencyPair(firstByteMs: number | null, totalMs: number | null):
   const f = (n: number | null) => (n === null ? '—' : big ? (n / 1000).toFixed(n >= 10_000 ? 1 : 2) : String(Math.round(n)))
   return `${f(firstByteMs)} / ${f(totalMs)} ${big ? 's' : 'ms'}`
 }
+
+/**
+ * Text quoted on one line (a compaction's focus, a message taken back): its spaces and line breaks collapsed, and cut
+ * with "…" at `max` characters, counted and cut by code point, so an emoji or another character outside the BMP is
+ * never split in two.
+ */
+export function oneLine(text: string, max = 80): string {
+  const line = Array.from(text.replace(/\s+/g, ' ').trim())
+  return line.length <= max ? line.join('') : `${line.slice(0, max - 1).join('').trimEnd()}…`
+}

@@ -1,6 +1,6 @@
 /** The shared formats: one amount of money, one count, one time reads the same in every view. */
 import { describe, expect, it } from 'vitest'
-import { clock, dateTime, grouped, signedUsd, tokens, usd } from '../../src-renderer/ui/format'
+import { clock, dateTime, grouped, oneLine, signedUsd, tokens, usd } from '../../src-renderer/ui/format'
 
 describe('usd', () => {
   it('writes dollars with two decimals and amounts below a dollar with four', () => {
@@ -45,5 +45,13 @@ describe('counts and times', () => {
     const at = new Date(2026, 10, 29, 19, 4, 7).getTime()
     expect(clock(at)).toBe('19:04:07')
     expect(dateTime(at)).toBe('2026-11-29 19:04')
+  })
+})
+
+describe('oneLine', () => {
+  it('collapses spaces and line breaks, and cuts at a code point with an ellipsis', () => {
+    expect(oneLine('  keep the\n\tAPI   notes ')).toBe('keep the API notes')
+    expect(oneLine('🙂'.repeat(100))).toBe(`${'🙂'.repeat(79)}…`)
+    expect(oneLine(`${'a'.repeat(78)} b c`, 80)).toBe(`${'a'.repeat(78)}…`)
   })
 })

@@ -1,4 +1,5 @@
 import type { EntryView } from '../../../src-preload/contract'
+import { oneLine } from '../../ui/format'
 
 /**
  * A message taken back (decision 0024) as the chat shows it: the message and its turn folded under the take-back,
@@ -53,7 +54,7 @@ export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly m
   const text = ((message?.content as Array<{ text?: string }> | undefined) ?? []).map((b) => b.text ?? '').join('\n')
   const firstLine = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
   return {
-    message: Array.from(firstLine).length > 80 ? `${Array.from(firstLine).slice(0, 79).join('')}…` : firstLine,
+    message: oneLine(firstLine),
     answers: entries.filter((e) => e.kind === 'assistant_message').length,
     toolCallsRan: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'ran').length,
     // Stopped while they ran: they may have done something before they were.

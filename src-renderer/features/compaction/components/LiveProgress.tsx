@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react'
 import type { LiveCompaction } from '../../../state/compaction'
 import { useElapsed } from '../../palette/use-slow'
-import { grouped } from '../../../ui/format'
+import { grouped, oneLine } from '../../../ui/format'
 import { estimateTokensFromChars } from '../../../ui/estimate'
 
 const STAGES: Readonly<Record<string, string>> = {
@@ -15,8 +15,7 @@ const STAGES: Readonly<Record<string, string>> = {
 
 /** A focus as the progress line quotes it: one line, its start (a 4,000-character focus would push Cancel off the view). */
 export function shortFocus(focus: string, max = 80): string {
-  const line = focus.replace(/\s+/g, ' ').trim()
-  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`
+  return oneLine(focus, max)
 }
 
 /**
