@@ -80,6 +80,18 @@ export async function startHost(env: NodeJS.ProcessEnv = {}, port = 0): Promise<
   }
 }
 
+/**
+ * A temporary folder that lives as long as this process: for what a spec file makes once, at its top level (a Claude
+ * Code projects folder). Not removed in `test.afterAll`: with `fullyParallel`, a file's tests are split into groups,
+ * `afterAll` runs at the end of each group, and a worker that takes a second group of the same file does not load the
+ * file again, so its tests would find the folder gone.
+ */
+export function folderForThisProcess(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 /** Calls the contract directly over the host's WebSocket, as the page does (for checks a user cannot see). */
 export async function rpc(host: BrowserHostProcess, name: string, input: unknown): Promise<unknown> {
   const { WebSocket } = await import('ws')

@@ -8,12 +8,12 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync,
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { appEvent, expect, openApp, openProjectWithSession, hostFixture, rpc, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, folderForThisProcess, openApp, openProjectWithSession, hostFixture, rpc, test as base, type BrowserHostProcess } from './fixtures'
 
 // A Claude Code projects folder holding one real session, for the imported-session tests. Its working folder is
 // made to exist on this machine (a temporary "spotter"), so the import files it under that project and it can be
 // continued there.
-const configDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-claude-'))
+const configDir = folderForThisProcess('loupe-e2e-sessions-claude-')
 const spotter = join(configDir, 'spotter')
 mkdirSync(spotter)
 const transcriptDir = join(configDir, 'projects', '-spotter')
@@ -36,8 +36,6 @@ const test = base.extend<{ host: BrowserHostProcess; app: Page; project: string 
     rmSync(dir, { recursive: true, force: true })
   },
 })
-
-test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
 
 /**
  * Resolves with the reason of the next `turn.ended` the page receives, of one session when given (a test with two

@@ -11,7 +11,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { appEvent, chooseTheme, expect, nextFrame, openApp, openProjectWithSession, testWithHostEnv } from './fixtures'
+import { appEvent, chooseTheme, expect, folderForThisProcess, nextFrame, openApp, openProjectWithSession, testWithHostEnv } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const SIZES = [
@@ -22,7 +22,7 @@ const SIZES = [
 // A Claude Code projects folder: the real tool-heavy session, and three copies of a short one whose lines say they
 // were written on other days. The files' times are set the other way round, so an order by file time and an order by
 // last activity differ in every place.
-const configDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-claude-'))
+const configDir = folderForThisProcess('loupe-e2e-views-claude-')
 const ccProject = join(configDir, 'projects', '-home-marco-projects-spotter')
 mkdirSync(ccProject, { recursive: true })
 const REAL = join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter')
@@ -44,8 +44,6 @@ for (const c of copies) {
 }
 
 const test = testWithHostEnv({ LOUPE_SIM_PACE: 'instant', CLAUDE_CONFIG_DIR: configDir })
-
-test.afterAll(() => rmSync(configDir, { recursive: true, force: true }))
 
 function project(files: Record<string, string | Buffer>): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-views-'))
