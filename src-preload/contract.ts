@@ -87,8 +87,8 @@ export const AppInfoSchema = z.object({
   version: z.string(),
   host: z.enum(['electron', 'browser']),
   dataDir: z.string(),
-  /** Host features the UI may offer: the native folder dialog exists only in Electron. */
-  capabilities: z.object({ folderDialog: z.boolean() }),
+  /** Host features the UI may offer: the native folder and file dialogs exist only in Electron. */
+  capabilities: z.object({ folderDialog: z.boolean(), fileDialog: z.boolean() }),
   model: ModelEndpointSchema,
 })
 export type AppInfo = z.infer<typeof AppInfoSchema>
@@ -552,6 +552,11 @@ export const requests = {
     z.object({ sessionId: Id, path: Path.optional() }).strict(),
     z.object({ path: z.string(), bytes: z.number() }),
     'Writes the session (entries, passes, blobs) as one JSON file; by default into the data folder\'s exports/.',
+  ),
+  'session.pickFile': request(
+    z.object({ purpose: z.enum(['export', 'import']), defaultPath: Path.optional() }).strict(),
+    z.object({ path: z.string().nullable() }),
+    'Shows the native file dialog: where to save an export (`export`, starting at `defaultPath`) or which export to import (`import`). `path` is null when the user cancels. Electron host only; the browser host answers `unsupported`.',
   ),
   'session.import': request(
     z.object({ projectId: Id, path: Path }).strict(),

@@ -110,6 +110,18 @@ async function main(): Promise<void> {
       const picked = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
       return picked.canceled ? null : (picked.filePaths[0] ?? null)
     },
+    // A session export is one JSON file (session.export): saved where the user says, or picked to import.
+    pickFile: async ({ purpose, defaultPath }) => {
+      const filters = [{ name: 'Loupe session', extensions: ['json'] }]
+      if (purpose === 'export') {
+        const options = { title: 'Export the session to', filters, ...(defaultPath ? { defaultPath } : {}) }
+        const picked = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options)
+        return picked.canceled || !picked.filePath ? null : picked.filePath
+      }
+      const options = { title: 'Import a session from', filters, properties: ['openFile' as const] }
+      const picked = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? null : (picked.filePaths[0] ?? null)
+    },
   })
 
   ipcMain.handle(IPC_REQUEST_CHANNEL, async (event, name: unknown, input: unknown): Promise<Result<unknown>> => {

@@ -9,7 +9,7 @@ import type { Clock, Logger } from '../engine/ports'
 import { createDispatcher, type Dispatch } from '../rpc/dispatch'
 import { EventHub } from '../rpc/events'
 import { createHandlers } from '../rpc/handlers'
-import type { Services } from '../rpc/services'
+import type { PickFile, Services } from '../rpc/services'
 import { browserDataDir, databaseFile } from './data-dir'
 import { openModelEndpoint, type ModelEndpoint } from './model/endpoint'
 import { fileSecretStore, type SecretStore } from './model/keys'
@@ -29,6 +29,8 @@ export interface AppOptions {
   readonly log?: Logger
   readonly homeDir?: string
   readonly pickFolder?: () => Promise<string | null>
+  /** The host's file dialog, where it has one (Electron): null when the user cancels. */
+  readonly pickFile?: PickFile
   /** Loupe's own folder for global instructions and user memory (`LOUPE_HOME` or ~/.loupe). */
   readonly loupeHome?: string
   /** Where the API key is kept: the OS keychain in Electron; by default a 0600 file in the data folder. */
@@ -112,7 +114,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     version: APP_VERSION,
     host: options.host,
     dataDir: options.dataDir,
-    capabilities: { folderDialog: options.pickFolder !== undefined },
+    capabilities: { folderDialog: options.pickFolder !== undefined, fileDialog: options.pickFile !== undefined },
     // What answers now: it changes when the API key does.
     get model() {
       return { kind: endpoint.kind, label: endpoint.label, model: endpoint.model }
@@ -131,6 +133,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     loupeHome,
     settings,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+    ...(options.pickFile ? { pickFile: options.pickFile } : {}),
   }
   const handle = createDispatcher(createHandlers(services), log)
   // A store file deleted or replaced under the app goes on taking writes that the next start will not see: from the

@@ -7,6 +7,12 @@ import type { SecretStore } from '../node/model/keys'
 import type { EventHub } from './events'
 
 /**
+ * The host's file dialog for a session export: where to save one (`export`, starting at `defaultPath`), or which one
+ * to import. Null when the user cancels.
+ */
+export type PickFile = (request: { readonly purpose: 'export' | 'import'; readonly defaultPath?: string }) => Promise<string | null>
+
+/**
  * What the handlers work with. The composition root (src-main/node/app.ts) builds it once per process; the
  * hosts add what only they can do (the native folder dialog).
  */
@@ -27,4 +33,6 @@ export interface Services {
   atClose(fn: () => Promise<unknown> | unknown): void
   /** Present only where the host has a native folder dialog (Electron). */
   readonly pickFolder?: () => Promise<string | null>
+  /** Present only where the host has native file dialogs (Electron): a session export's file, saved or opened. */
+  readonly pickFile?: PickFile
 }

@@ -70,7 +70,40 @@ describe('dispatch', () => {
     expect(seen).toEqual(['project.opened', 'session.created'])
   })
 
-  it('says the folder dialog is unsupported in browser mode', async () => {
+  it('says the folder and file dialogs are unsupported in browser mode, and offers neither', async () => {
     expect(await app.dispatch('project.pickFolder', {})).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    expect(await app.dispatch('session.pickFile', { purpose: 'import' })).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringMatching(/type the path/) } })
+    expect(await app.dispatch('app.info', {})).toMatchObject({ ok: true, value: { capabilities: { folderDialog: false, fileDialog: false } } })
+  })
+})
+
+describe('a host with native dialogs', () => {
+  it("offers the file dialog, passes it what a session export needs, and answers the user's choice or a cancel", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-rpc-dialog-'))
+    const asked: unknown[] = []
+    const answers: Array<string | null> = ['/home/me/exports/s.json', null]
+    const app = await createApp({
+      host: 'electron',
+      dataDir: join(dir, 'home'),
+      homeDir: dir,
+      pickFolder: async () => null,
+      pickFile: async (request) => {
+        asked.push(request)
+        return answers.shift() ?? null
+      },
+    })
+    try {
+      expect(await app.dispatch('app.info', {})).toMatchObject({ ok: true, value: { capabilities: { folderDialog: true, fileDialog: true } } })
+      expect(await app.dispatch('session.pickFile', { purpose: 'export', defaultPath: '/home/me/exports/s.json' })).toEqual({ ok: true, value: { path: '/home/me/exports/s.json' } })
+      expect(await app.dispatch('session.pickFile', { purpose: 'import' })).toEqual({ ok: true, value: { path: null } })
+      expect(asked).toEqual([{ purpose: 'export', defaultPath: '/home/me/exports/s.json' }, { purpose: 'import' }])
+      // The dialog is not shown for a request the contract refuses.
+      expect(await app.dispatch('session.pickFile', { purpose: 'delete' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+      expect(await app.dispatch('session.pickFile', { purpose: 'import', defaultPath: '' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+      expect(asked).toHaveLength(2)
+    } finally {
+      await app.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

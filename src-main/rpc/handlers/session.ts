@@ -6,7 +6,7 @@ import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
 import { notAWorkingFolder, requireFolderPresent } from './working-folder'
 
-type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import'
+type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import' | 'session.pickFile'
 
 export function sessionHandlers(services: Services): Pick<Handlers, SessionRequests> {
   const { store, clock, events } = services
@@ -56,6 +56,10 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
         throw err
       }
+    },
+    'session.pickFile': async ({ purpose, defaultPath }) => {
+      if (!services.pickFile) throw new RpcError('unsupported', 'This host has no file dialog: type the path of the file')
+      return { path: await services.pickFile({ purpose, ...(defaultPath !== undefined ? { defaultPath } : {}) }) }
     },
     'session.import': async ({ projectId, path }) => {
       requireProject(projectId)

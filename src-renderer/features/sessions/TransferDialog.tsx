@@ -2,7 +2,8 @@
  * Moving a session between machines: "Export this session…" writes it to one JSON file (`session.export`), "Import a
  * session…" reads one into a project (`session.import`). Opened from the palette, or "Export it first…" in the delete
  * confirmation. A path field in both, so the browser host and the desktop app work alike; the export's field starts
- * at the data folder's exports/ (an export elsewhere never replaces a file).
+ * at the data folder's exports/ (an export elsewhere never replaces a file). Where the host has a file dialog (the
+ * desktop app), Browse… beside the field fills it from the dialog; the user still presses Export or Import.
  */
 import { useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
@@ -11,7 +12,7 @@ import { useProjectsStore } from '../../state/projects'
 import { findSession, useSessionsStore, type SessionTransfer } from '../../state/sessions'
 import { bytes } from '../../ui/format'
 import { useModalFocus } from '../../ui/modal-focus'
-import { exportSession, importSession } from './actions'
+import { exportSession, importSession, pickTransferFile } from './actions'
 
 export function SessionTransferDialog() {
   const transfer = useSessionsStore((s) => s.transfer)
@@ -95,6 +96,7 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
       field={field}
       state={state}
       action={{ idle: 'Export', busy: 'Exporting…' }}
+      purpose="export"
       onSubmit={submit}
     />
   )
@@ -143,6 +145,7 @@ function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }
       field={field}
       state={state}
       action={{ idle: 'Import', busy: 'Importing…' }}
+      purpose="import"
       onSubmit={submit}
     />
   )
@@ -158,25 +161,45 @@ function PathForm(props: {
   field: FieldRef
   state: { readonly kind: string; readonly error?: string }
   action: { readonly idle: string; readonly busy: string }
+  purpose: 'export' | 'import'
   onSubmit: () => Promise<void>
 }) {
   const busy = props.state.kind === 'busy'
+  const canBrowse = useAppStore((s) => s.info?.capabilities.fileDialog ?? false)
+  // The dialog's own failure (it could not be shown) is said where a failed export or import is.
+  const [browseError, setBrowseError] = useState<string | null>(null)
+  const browse = async () => {
+    const picked = await pickTransferFile(props.purpose, props.path)
+    setBrowseError(picked.ok ? null : `The file dialog could not be shown: ${picked.error}`)
+    if (picked.ok && picked.path !== null) props.onPath(picked.path)
+    // Back to the field, which now holds the choice: Enter goes on with it.
+    props.field.current?.focus()
+  }
+  const error = browseError ?? (props.state.kind === 'failed' ? props.state.error : null)
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault()
+        setBrowseError(null)
         void props.onSubmit()
       }}
     >
       <h2 id="transfer-title">{props.heading}</h2>
       <p>{props.intro}</p>
-      <label className="transfer-field">
-        {props.label}
-        <input ref={props.field} value={props.path} onChange={(e) => props.onPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={busy} />
-      </label>
-      {props.state.kind === 'failed' && (
+      <div className="transfer-path">
+        <label className="transfer-field">
+          {props.label}
+          <input ref={props.field} value={props.path} onChange={(e) => props.onPath(e.target.value)} placeholder="/absolute/path/session.json" spellCheck={false} disabled={busy} />
+        </label>
+        {canBrowse && (
+          <button type="button" onClick={() => void browse()} disabled={busy}>
+            Browse…
+          </button>
+        )}
+      </div>
+      {error !== null && (
         <p className="error" role="alert">
-          {props.state.error}
+          {error}
         </p>
       )}
       <div className="confirm-actions">

@@ -64,6 +64,15 @@ export async function exportSession(sessionId: string, path: string): Promise<{ 
 }
 
 /**
+ * The host's file dialog (Electron's) for an export's file: the path chosen, null when cancelled, or why it could
+ * not be shown. The browser host has none, and its dialogs offer no Browse button.
+ */
+export async function pickTransferFile(purpose: 'export' | 'import', defaultPath: string): Promise<{ ok: true; path: string | null } | { ok: false; error: string }> {
+  const result = await client.request('session.pickFile', { purpose, ...(defaultPath.trim() ? { defaultPath: defaultPath.trim() } : {}) })
+  return result.ok ? { ok: true, path: result.value.path } : { ok: false, error: result.error.message }
+}
+
+/**
  * Reads an exported session into a project and opens it; why not, when the file is not one. A session the store has
  * already (imported before, or exported from this Loupe) is opened where it is, in its own project.
  */
