@@ -6,7 +6,7 @@
  * marks the compaction and the applied edit. Every view is photographed in light and dark (e2e/screenshots/; with
  * LOUPE_README_SHOTS=1 the README's in docs/screenshots/).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -282,6 +282,38 @@ test('files: a file deleted on disk while it is edited keeps the text in the edi
     await expect(app.getByTestId('save-status')).toContainText('Saved docs/style.md')
     await expect(app.getByTestId('file-deleted')).toHaveCount(0)
     expect(readFileSync(join(dir, 'docs/style.md'), 'utf8')).toContain('MY-EDIT')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('files: a new memory file starts as a priced draft of its starting text, and nothing is written until it is saved', async ({ app }) => {
+  const dir = fixtureProject()
+  const memory = join(dir, '.loupe', 'memory.md')
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    await view(app, 'Files')
+    await app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' }).click()
+    await expect(app.getByTestId('open-path')).toHaveText('.loupe/memory.md')
+    await expect(app.getByTestId('file-editor')).toContainText('# Project memory')
+    // Priced as it stands, before anything is on disk: the choice is the user's, as for any edit.
+    await expect(app.locator('[data-testid="price-panel"][data-current="true"]')).toHaveCount(1)
+    await expect(app.getByTestId('save-file')).toBeEnabled()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('- Amounts are integer cents.')
+    await expect(app.locator('[data-testid="price-panel"][data-current="true"]')).toHaveCount(1)
+    await app.screenshot({ path: `${SHOTS}/files-new-memory-draft.png` })
+    expect(existsSync(memory)).toBe(false)
+    // A change of view keeps the draft, typed in, to be saved.
+    await app.getByRole('tab', { name: 'Chat' }).click()
+    await view(app, 'Files')
+    await expect(app.getByTestId('file-editor')).toContainText('integer cents')
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toContainText('Saved .loupe/memory.md')
+    expect(readFileSync(memory, 'utf8')).toBe('# Project memory\n\n- Amounts are integer cents.')
+    await expect(app.getByRole('navigation', { name: 'Instruction and memory files' }).locator('[data-path=".loupe/memory.md"]')).toHaveCount(1)
+    await expect(app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' })).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -1,9 +1,9 @@
 /**
  * Two windows on one host, as a user with two windows open has them: what one does, the other follows — a project
- * opened, the theme, a file made in the Files view, the capture proxy started and stopped, compaction settings saved
+ * opened, the theme, a file made in the Files view (once saved), the capture proxy started and stopped, compaction settings saved
  * (the other window's form shows them, so its next save does not undo them).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { chooseTheme, expect, openApp, test } from './fixtures'
@@ -27,7 +27,8 @@ test('a second window follows what the first one does', async ({ app, host }) =>
     await chooseTheme(app, 'system')
     await expect(other.locator('html[data-theme]')).toHaveCount(0)
 
-    // A memory file made in one window's Files view appears in the other's.
+    // A memory file made in one window's Files view appears in the other's, once it is saved: started, it is a draft
+    // of its starting text, priced like any edit, and nothing is on disk yet.
     await projects(other).getByText(basename(dir), { exact: true }).click()
     await other.getByRole('tab', { name: 'Files' }).click()
     await app.getByRole('tab', { name: 'Files' }).click()
@@ -35,8 +36,15 @@ test('a second window follows what the first one does', async ({ app, host }) =>
     await expect(other.locator(`[data-path="${memory}"]`)).toHaveCount(0)
     await app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' }).click()
     await expect(app.getByTestId('open-path')).toHaveText(memory)
-    // Made to be written in: the keyboard is in its editor.
+    // Started to be written in: the keyboard is in its editor.
     await expect.poll(() => app.getByTestId('file-editor').evaluate((el) => el.contains(document.activeElement))).toBe(true)
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('- Prices are integer cents.')
+    await app.screenshot({ path: 'e2e/screenshots/windows-new-memory-draft.png' })
+    expect(existsSync(join(dir, memory))).toBe(false)
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toContainText('Saved')
+    expect(readFileSync(join(dir, memory), 'utf8')).toBe('# Project memory\n\n- Prices are integer cents.')
     await expect(other.locator(`[data-path="${memory}"]`)).toHaveCount(1)
 
     // Compaction settings saved in one window show in the other's form; its own save then keeps them.

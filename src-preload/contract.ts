@@ -360,7 +360,8 @@ export const FilesListingSchema = z.object({
 })
 export type FilesListingView = z.infer<typeof FilesListingSchema>
 
-export const OpenedFileSchema = z.object({ path: z.string(), absPath: z.string(), text: z.string(), exists: z.boolean(), sha256: z.string().nullable() })
+/** `startingText`: for a file the listing offers to create that does not exist yet, the text the view's draft starts with. */
+export const OpenedFileSchema = z.object({ path: z.string(), absPath: z.string(), text: z.string(), exists: z.boolean(), sha256: z.string().nullable(), startingText: z.string().optional() })
 export type OpenedFileView = z.infer<typeof OpenedFileSchema>
 
 export const SaveResultSchema = z.discriminatedUnion('status', [
@@ -774,11 +775,6 @@ export const requests = {
     z.object({ projectId: Id, path: Path, text: z.string().max(MAX_TEXT_CHARS), baseSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() }).strict(),
     SaveResultSchema,
     'Saves atomically and keeps a backup of the replaced version. If the file changed on disk since `baseSha256`, nothing is written: the answer is `conflict` with the disk text, and the text sent is kept in the data folder.',
-  ),
-  'files.create': request(
-    z.object({ projectId: Id, path: Path }).strict(),
-    OpenedFileSchema,
-    'Creates a file the listing offers (AGENTS.md, project or user memory, global instructions) with a starting text; `conflict` if it exists.',
   ),
   'files.apply': request(
     z.object({ sessionId: Id, paths: z.array(Path).min(1).max(50) }).strict(),

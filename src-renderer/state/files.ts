@@ -119,9 +119,15 @@ const NO_PRICE = { now: null, later: null, base: null, loading: false, error: nu
 /** The open file's text differs from what it was opened from. */
 export const edited = (open: OpenFile): boolean => (open.merging ?? open.draft) !== open.base.text
 
-/** The unsaved drafts, with the open file's added when it has one (it is about to be replaced). */
+/** A new file's draft as it started, untyped in: nothing of the user's would be lost by letting it go. */
+const untouchedStart = (open: OpenFile): boolean => !open.base.exists && !open.deleted && open.base.startingText !== undefined && (open.merging ?? open.draft) === open.base.startingText
+
+/**
+ * The unsaved drafts, with the open file's added when it has one (it is about to be replaced). A new file's starting
+ * text that was never typed in is not kept: started again, it starts again, and a reload does not ask about it.
+ */
 function stashed(s: { readonly open: OpenFile | null; readonly unsaved: Readonly<Record<string, UnsavedDraft>> }): Readonly<Record<string, UnsavedDraft>> {
-  if (!s.open || !edited(s.open)) return s.unsaved
+  if (!s.open || !edited(s.open) || untouchedStart(s.open)) return s.unsaved
   return { ...s.unsaved, [s.open.base.absPath]: { projectId: s.open.projectId, base: s.open.base, draft: s.open.merging ?? s.open.draft } }
 }
 
@@ -166,7 +172,8 @@ export const useFilesStore = create<FilesState>()(
                 disk: kept.base.sha256 === file.sha256 ? null : { text: file.text, sha256: file.sha256, exists: file.exists },
                 minePath: null,
               }
-            : { projectId, base: file, draft: file.text, disk: null, minePath: null }
+            : // A file not written yet starts as a draft of its starting text: the first save creates it.
+              { projectId, base: file, draft: file.exists ? file.text : (file.startingText ?? file.text), disk: null, minePath: null }
           return { open, unsaved, openError: null, price: NO_PRICE, save: { kind: 'idle' } }
         }),
       fileOpenFailed: (message) => set({ openError: message }),

@@ -55,6 +55,11 @@ export interface OpenedFile {
   readonly exists: boolean
   /** sha256 of the text (hex), or null when the file does not exist: what a save must name as its base. */
   readonly sha256: string | null
+  /**
+   * For a file the listing offers to create that does not exist yet: the text a new one starts with. The view opens
+   * it as an unsaved draft, priced like any edit; the first save creates the file (decision 0027).
+   */
+  readonly startingText?: string
 }
 
 export type SaveResult =
@@ -153,7 +158,10 @@ async function confined(ctx: FilesContext, path: string, mode: 'read' | 'write')
 
 export async function openFile(ctx: FilesContext, path: string): Promise<OpenedFile> {
   const where = await confined(ctx, path, 'read')
-  if (!where.exists) return { path, absPath: where.absPath, text: '', exists: false, sha256: null }
+  if (!where.exists) {
+    const absent = { path, absPath: where.absPath, text: '', exists: false, sha256: null }
+    return where.creatable ? { ...absent, startingText: STARTING_TEXT[where.creatable.kind] } : absent
+  }
   // Opened before, no longer listed, and there again: not a file of the project's instructions any more.
   if (!where.listed) throw notListed(path)
   const { text, sha256: sha } = await readText(path, where.realPath)
@@ -209,24 +217,10 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   return { status: 'saved', path: input.path, sha256: next, backupPath, charsBefore: current?.text.length ?? 0, charsAfter: input.text.length }
 }
 
-const TEMPLATES: Readonly<Record<Creatable['kind'], string>> = {
+/** The text a file the listing offers starts with, as the draft the view opens for it (openFile). */
+const STARTING_TEXT: Readonly<Record<Creatable['kind'], string>> = {
   instructions: '# Instructions for agents\n\n## Build and test\n\n- \n\n## Conventions\n\n- \n',
   global_instructions: '# My instructions for every project\n\n- \n',
   project_memory: '# Project memory\n\n',
   user_memory: '# User memory\n\n',
-}
-
-/** Creates one of the files the listing offers, with a short starting text; refused if it exists. */
-export async function createFile(ctx: FilesContext, path: string): Promise<OpenedFile> {
-  const where = await confined(ctx, path, 'write')
-  if (where.scope === 'project' && ctx.projectReadOnly) throw new FilesError('permission_denied', ctx.projectReadOnly)
-  if (where.exists) throw new FilesError('conflict', `${path} already exists: open it instead`)
-  if (!where.creatable) throw new FilesError('invalid_input', `${path} is not a file the Files view creates (AGENTS.md or a memory file)`)
-  const text = TEMPLATES[where.creatable.kind]
-  try {
-    await writeFileAtomic(where.realPath, text)
-  } catch (err) {
-    throw new FilesError('io_error', `${path} could not be created: ${err instanceof Error ? err.message : String(err)}`)
-  }
-  return { path, absPath: where.absPath, text, exists: true, sha256: sha256(text) }
 }

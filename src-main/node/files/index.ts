@@ -1,10 +1,11 @@
 /**
  * The Files view's side in the main process (docs/inspector.md "Files"): the instruction and memory files as the
- * prompt builder resolved them, and the one door through which the app reads, saves and creates them.
+ * prompt builder resolved them, and the one door through which the app reads and saves them (a save creates a file the
+ * listing offers).
  */
 export { listInstructionFiles, describe as describeFiles } from './listing'
 export type { FilesListing, FileNode, FileKind, FileStatus, Creatable } from './listing'
-export { openFile, saveFile, createFile, allowedPaths, sha256, FilesError } from './edit'
+export { openFile, saveFile, allowedPaths, sha256, FilesError } from './edit'
 export type { FilesContext, OpenedFile, SaveResult, FilesErrorCode } from './edit'
 export { confine, absoluteFor } from './paths'
 export type { FileRoots, Confined } from './paths'

@@ -1,4 +1,4 @@
-import { createFile, FilesError, listInstructionFiles, openFile, saveFile, type FilesContext } from '../../node/files'
+import { FilesError, listInstructionFiles, openFile, saveFile, type FilesContext } from '../../node/files'
 import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
@@ -6,7 +6,7 @@ import { requireLoupeSession, requireRuntime } from './run'
 import { notAWorkingFolder } from './working-folder'
 
 /** The Files view (docs/inspector.md "Files"): every path goes through node/files. */
-export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.create' | 'files.apply'> {
+export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.apply'> {
   // The files each project's Files view opened (or saved, or made) as existing files, for the app's life: one
   // deleted on disk while open drops out of the listing, and this is what still lets the view see it gone and
   // write it back (node/files/edit.ts `opened`). Only paths the listing named get here, so it stays small.
@@ -49,12 +49,6 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
         services.events.emit('files.changed', { projectId, path })
       }
       return saved
-    },
-    'files.create': async ({ projectId, path }) => {
-      const created = await guard(() => createFile(context(projectId), path))
-      remember(projectId, path)
-      services.events.emit('files.changed', { projectId, path })
-      return created
     },
     'files.apply': async ({ sessionId, paths }) => {
       const runtime = requireRuntime(services, sessionId)

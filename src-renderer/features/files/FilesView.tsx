@@ -14,7 +14,7 @@ import { useProjectsStore } from '../../state/projects'
 import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
-import { afterBreakpoints, applyPendingNow, checkDisk, createFile, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile } from './actions'
+import { afterBreakpoints, applyPendingNow, checkDisk, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -104,7 +104,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
             <strong>{error}</strong> Check that the project folder still exists, then open the view again.
           </p>
         )}
-        {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void createFile(projectId, p)} />}
+        {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void startNewFile(projectId, p)} />}
         {stranded.length > 0 && <StrandedDrafts drafts={stranded} />}
       </aside>
       <TreeSplitter width={treeWidth} />
@@ -214,12 +214,14 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   // A nested instruction file (or its import) is sent after the breakpoints: an edit to it moves nothing cached, so
   // it is neither priced nor applied (actions.ts afterBreakpoints).
   const afterBreaks = afterBreakpoints(node)
+  // A file not written yet: what the listing offers to create it as (memory is priced as memory).
+  const creatable = useFilesStore((s) => s.listing?.creatable.find((c) => c.path === s.open?.base.path))
 
   useEffect(() => {
     if (!session || !dirty || afterBreaks) return
-    const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
+    const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node, creatable), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [session, dirty, open.base.path, open.base.text, open.draft, node, afterBreaks])
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks])
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.

@@ -5,7 +5,7 @@
 import { client } from '../../platform/client'
 import { useFilesStore, type ApplyChoice } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
-import type { FileNodeView } from '../../../src-preload/contract'
+import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
 
 const noteShown = (file: ReturnType<typeof unopenable>) => useUnopenableStore.setState({ file })
@@ -53,21 +53,22 @@ export async function openFile(projectId: string, path: string): Promise<void> {
   else useFilesStore.getState().fileOpenFailed(result.error.message)
 }
 
-export async function createFile(projectId: string, path: string): Promise<void> {
+/**
+ * Starts a file the listing offers (AGENTS.md, a memory file): it opens as an unsaved draft of its starting text,
+ * priced like any edit, and the first save writes it (decision 0027). Nothing is on disk before that, so changing
+ * one's mind leaves nothing behind. A draft left earlier comes back as it was; a file made meanwhile (by the agent,
+ * another window or another editor) is simply opened.
+ */
+export async function startNewFile(projectId: string, path: string): Promise<void> {
   noteShown(null)
-  const result = await client.request('files.create', { projectId, path })
-  if (!result.ok && result.error.code === 'conflict') {
-    // Made meanwhile (by the agent, another window or another editor): what the user wants is to edit it.
-    await reloadListing(projectId)
-    return openFile(projectId, path)
-  }
+  const result = await client.request('files.read', { projectId, path })
   if (!result.ok) {
-    useFilesStore.getState().fileOpenFailed(`${path} was not created: ${result.error.message}`)
+    useFilesStore.getState().fileOpenFailed(`${path} could not be started: ${result.error.message}`)
     return
   }
+  if (result.value.exists) void reloadListing(projectId)
   useFilesStore.getState().fileOpened(projectId, result.value)
-  // Made to be written in: the keyboard goes to its editor, not back to the page. The listing follows from the
-  // files.changed event, as in every window (main.tsx).
+  // Started to be written in: the keyboard goes to its editor, not back to the page.
   useFilesStore.getState().editorFocusRequested(result.value.absPath)
 }
 
@@ -78,9 +79,13 @@ export async function reloadListing(projectId: string): Promise<void> {
   if (asked === newestListing && result.ok) useFilesStore.getState().listingLoaded(projectId, result.value)
 }
 
-/** The kind of edit the price is for: memory files are priced as memory, everything else as instructions. */
-export function editKind(node: FileNodeView | null): 'instruction_file' | 'memory_file' {
-  return node?.kind === 'memory' ? 'memory_file' : 'instruction_file'
+/**
+ * The kind of edit the price is for: memory files are priced as memory, everything else as instructions. A file not
+ * written yet has no node: its kind is the one the listing offers to create it as.
+ */
+export function editKind(node: FileNodeView | null, creatable?: FilesListingView['creatable'][number]): 'instruction_file' | 'memory_file' {
+  if (node) return node.kind === 'memory' ? 'memory_file' : 'instruction_file'
+  return creatable?.kind === 'project_memory' || creatable?.kind === 'user_memory' ? 'memory_file' : 'instruction_file'
 }
 
 /**

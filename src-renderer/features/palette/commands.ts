@@ -14,7 +14,7 @@ import { stopTurn, takeBackMessage } from '../chat/actions'
 import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
-import { createFile, openFile } from '../files/actions'
+import { openFile, startNewFile } from '../files/actions'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
@@ -167,7 +167,7 @@ export function buildCommands(): Command[] {
       }
     }
     walk([...listing.instructions, ...listing.memory])
-    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => (showView('files'), void createFile(project.id, c.path)) })
+    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => (showView('files'), void startNewFile(project.id, c.path)) })
   } else if (project) {
     out.push({ id: 'files.open', group: 'Files', label: 'Edit instruction and memory files', run: () => showView('files') })
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createFile, listVersions, openFile, saveFile, sha256 } from '../../../src-main/node/files'
+import { listVersions, openFile, saveFile, sha256 } from '../../../src-main/node/files'
 import { failure, filesSandbox, SECRET, type FilesSandbox } from './sandbox'
 
 let box: FilesSandbox
@@ -124,21 +124,39 @@ describe('the Files door refuses', () => {
 })
 
 describe('creating a file from the Files view', () => {
-  it('creates AGENTS.md and project memory (with its folder), and refuses to create one that exists', async () => {
-    const agents = await createFile(box, 'AGENTS.md')
-    expect(agents.exists).toBe(true)
-    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe(agents.text)
-    const memory = await createFile(box, '.loupe/memory.md')
-    expect(readFileSync(join(box.root, '.loupe/memory.md'), 'utf8')).toBe(memory.text)
-    const again = await failure(createFile(box, 'AGENTS.md'))
-    expect(again.code).toBe('conflict')
-    const user = await createFile(box, '~/.loupe/memory.md')
-    expect(readFileSync(join(box.loupeHome, 'memory.md'), 'utf8')).toBe(user.text)
+  it('opens a file it offers as absent, with the text a new one starts with, and writes nothing until it is saved', async () => {
+    const agents = await openFile(box, 'AGENTS.md')
+    expect(agents).toMatchObject({ exists: false, text: '', sha256: null, startingText: expect.stringMatching(/^# Instructions for agents\n/) })
+    const memory = await openFile(box, '.loupe/memory.md')
+    expect(memory.startingText).toBe('# Project memory\n\n')
+    expect((await openFile(box, '~/.loupe/memory.md')).startingText).toBe('# User memory\n\n')
+    expect(existsSync(join(box.root, 'AGENTS.md'))).toBe(false)
+    expect(existsSync(join(box.root, '.loupe'))).toBe(false)
   })
 
-  it('refuses to create a file the view does not offer', async () => {
+  it('creates the file, with its folder, at the first save against "no file"', async () => {
+    const memory = await openFile(box, '.loupe/memory.md')
+    const saved = await saveFile(box, { path: '.loupe/memory.md', text: `${memory.startingText}- Prices are integer cents.\n`, baseSha256: memory.sha256 })
+    expect(saved).toMatchObject({ status: 'saved', backupPath: null, charsBefore: 0 })
+    expect(readFileSync(join(box.root, '.loupe/memory.md'), 'utf8')).toBe('# Project memory\n\n- Prices are integer cents.\n')
+    const user = await openFile(box, '~/.loupe/memory.md')
+    await saveFile(box, { path: '~/.loupe/memory.md', text: user.startingText!, baseSha256: null })
+    expect(readFileSync(join(box.loupeHome, 'memory.md'), 'utf8')).toBe('# User memory\n\n')
+  })
+
+  it('does not replace a file made meanwhile: the save against "no file" meets it as a conflict, and keeps the text sent', async () => {
+    const draft = await openFile(box, 'AGENTS.md')
+    box.write('AGENTS.md', 'written by the agent\n')
+    const refused = await saveFile(box, { path: 'AGENTS.md', text: `${draft.startingText}mine\n`, baseSha256: null })
+    expect(refused).toMatchObject({ status: 'conflict', disk: { text: 'written by the agent\n', exists: true } })
+    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe('written by the agent\n')
+    if (refused.status === 'conflict') expect(readFileSync(refused.minePath, 'utf8')).toBe(`${draft.startingText}mine\n`)
+  })
+
+  it('offers no starting text for a file it does not offer, and opens no file it does not list', async () => {
     box.write('AGENTS.md', 'x')
-    expect((await failure(createFile(box, 'AGENTS.md'))).code).toBe('conflict')
-    expect((await failure(createFile(box, 'notes.md'))).code).toBe('permission_denied')
+    expect((await openFile(box, 'AGENTS.md')).startingText).toBeUndefined()
+    expect((await failure(openFile(box, 'notes.md'))).code).toBe('permission_denied')
+    expect((await failure(saveFile(box, { path: 'notes.md', text: 'x', baseSha256: null }))).code).toBe('permission_denied')
   })
 })

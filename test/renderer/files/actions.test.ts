@@ -20,8 +20,8 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { afterBreakpoints, applyPendingNow, checkDisk, priceDraft, saveOpenFile } = await import('../../../src-renderer/features/files/actions')
-const { useFilesStore } = await import('../../../src-renderer/state/files')
+const { afterBreakpoints, applyPendingNow, checkDisk, editKind, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { unsavedCount, useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
 const file = (text: string): OpenedFileView => ({ path: 'docs/extra.md', absPath: '/p/docs/extra.md', text, exists: true, sha256: `sha-${text}` })
@@ -96,5 +96,50 @@ describe('a nested instruction file', () => {
     expect(asked.some((a) => a.name === 'files.apply')).toBe(false)
     expect(store().save).toMatchObject({ kind: 'saved', message: expect.stringContaining('Nothing cached moves') })
     useFilesStore.setState({ listing: null })
+  })
+})
+
+describe('a file the view offers to create', () => {
+  const absent: OpenedFileView = { path: '.loupe/memory.md', absPath: '/p/.loupe/memory.md', text: '', exists: false, sha256: null, startingText: '# Project memory\n\n' }
+
+  it('opens as a draft of its starting text, writes nothing until saved, and is created by the first save', async () => {
+    answers.set('files.read', () => ({ ok: true, value: absent }))
+    await startNewFile('prj_a', '.loupe/memory.md')
+    expect(asked.map((a) => a.name)).toEqual(['files.read'])
+    expect(store().open).toMatchObject({ draft: '# Project memory\n\n', base: { exists: false, sha256: null } })
+    expect(store().editorFocus).toBe('/p/.loupe/memory.md')
+    // Priced as memory, which is what the listing offers it as, though it has no node in the tree yet.
+    expect(editKind(null, { path: '.loupe/memory.md', kind: 'project_memory', label: 'Project memory' })).toBe('memory_file')
+    expect(editKind(null, { path: 'AGENTS.md', kind: 'instructions', label: 'AGENTS.md' })).toBe('instruction_file')
+
+    store().draftEdited('# Project memory\n\n- cents\n')
+    answers.set('files.save', (input) => ({ ok: true, value: { status: 'saved', path: '.loupe/memory.md', sha256: 'sha-new', backupPath: null, charsBefore: 0, charsAfter: (input as { text: string }).text.length } }))
+    await saveOpenFile(null, 'now')
+    expect(asked.find((a) => a.name === 'files.save')?.input).toMatchObject({ path: '.loupe/memory.md', text: '# Project memory\n\n- cents\n', baseSha256: null })
+    expect(store().open).toMatchObject({ base: { exists: true, text: '# Project memory\n\n- cents\n' } })
+  })
+
+  it('lets an untouched starting text go when another file is opened, and keeps one typed in', async () => {
+    answers.set('files.read', () => ({ ok: true, value: absent }))
+    await startNewFile('prj_a', '.loupe/memory.md')
+    expect(unsavedCount(store())).toBe(0)
+    store().fileOpened('prj_a', file('rules'))
+    expect(store().unsaved).toEqual({})
+
+    await startNewFile('prj_a', '.loupe/memory.md')
+    store().draftEdited('# Project memory\n\n- typed\n')
+    expect(unsavedCount(store())).toBe(1)
+    store().fileOpened('prj_a', file('rules'))
+    expect(Object.keys(store().unsaved)).toEqual(['/p/.loupe/memory.md'])
+    // Started again, it comes back as it was left.
+    await startNewFile('prj_a', '.loupe/memory.md')
+    expect(store().open?.draft).toBe('# Project memory\n\n- typed\n')
+  })
+
+  it('opens a file made meanwhile as it is', async () => {
+    answers.set('files.read', () => ({ ok: true, value: { path: '.loupe/memory.md', absPath: '/p/.loupe/memory.md', text: 'by the agent\n', exists: true, sha256: 'sha-agent' } }))
+    answers.set('files.list', () => ({ ok: false, error: { code: 'internal', message: 'not needed' } }))
+    await startNewFile('prj_a', '.loupe/memory.md')
+    expect(store().open).toMatchObject({ draft: 'by the agent\n', base: { exists: true } })
   })
 })
