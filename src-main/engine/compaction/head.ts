@@ -56,7 +56,7 @@ export function buildHead(input: HeadInput): TextBlock[] {
   }
   const pathOnly = input.files.filter((f) => f.text === null)
   if (pathOnly.length > 0) {
-    blocks.push({ type: 'text', text: `[Files read recently, too large to offer again; read them if needed]\n${pathOnly.map((f) => `- ${f.path} (≈${f.tokens} tokens)`).join('\n')}` })
+    blocks.push({ type: 'text', text: `[Files read recently, named here to keep the compacted context small; read them again if you need them]\n${pathOnly.map((f) => `- ${f.path} (≈${f.tokens} tokens)`).join('\n')}` })
   }
   if (input.pins.length > 0) blocks.push(pinsBlock(input.pins))
   if (input.latestRequest !== null) {

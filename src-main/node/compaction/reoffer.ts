@@ -1,9 +1,10 @@
 /**
  * The files offered back after a compaction (docs/compaction.md "Applying: what happens at a checkpoint"): the few
  * read or changed most recently, whose content the summary replaced, read again as they are now with read_file — at
- * most 5 files, 5,000 tokens each, 50,000 in all. A file over its share is named, not shown. The reads' effects go
- * into the tools' memory, so a later read of the same lines is answered "unchanged" only because they really are in
- * the context.
+ * most 5 files, 5,000 tokens each, 50,000 in all. A file over its share is named, not shown. The reads' effects are
+ * kept by file: only those of the files the checkpoint finally shows go into the tools' memory (the checkpoint may
+ * name a file instead, to make the context shrink), so a later read of the same lines is answered "unchanged" only
+ * because they really are in the context.
  */
 import type { Entry } from '../../engine/conversation/entries'
 import type { ReofferedFile } from '../../engine/compaction/head'
@@ -71,10 +72,10 @@ export async function reofferFiles(input: {
   readonly toolState: ToolSessionState
   readonly settings: CompactionSettings
   readonly signal: AbortSignal
-}): Promise<{ files: ReofferedFile[]; effects: ToolEffect[] }> {
+}): Promise<{ files: ReofferedFile[]; readEffects: ReadonlyMap<string, ReadonlyArray<ToolEffect>> }> {
   const { settings } = input
   const files: ReofferedFile[] = []
-  const effects: ToolEffect[] = []
+  const readEffects = new Map<string, ReadonlyArray<ToolEffect>>()
   let total = 0
   // No read may be answered "unchanged" here: the earlier reads are about to leave the context.
   const state = forgetReadsAtCompaction(input.toolState)
@@ -89,7 +90,12 @@ export async function reofferFiles(input: {
     }
     total += tokens
     files.push({ path, text: outcome.content, tokens })
-    effects.push(...outcome.effects)
+    readEffects.set(path, outcome.effects)
   }
-  return { files, effects }
+  return { files, readEffects }
+}
+
+/** The effects of the reads whose text the checkpoint shows: a file it only names is not in the model's context. */
+export function effectsOfShownFiles(readEffects: ReadonlyMap<string, ReadonlyArray<ToolEffect>>, shown: ReadonlyArray<{ readonly path: string; readonly offered: 'content' | 'path_only' }>): ToolEffect[] {
+  return shown.flatMap((f) => (f.offered === 'content' ? (readEffects.get(f.path) ?? []) : []))
 }

@@ -22,7 +22,7 @@ import { applyToolEffects, forgetReadsAtCompaction } from '../../engine/tools/se
 import type { ToolEffect } from '../../engine/tools/types'
 import { costUsd } from '../model/models'
 import type { Store } from '../store'
-import { reofferFiles } from '../compaction/reoffer'
+import { effectsOfShownFiles, reofferFiles } from '../compaction/reoffer'
 import { LISTS_SKILLS } from './prompt-settings'
 import type { SessionState } from './state'
 import type { StoreSessionLog } from './store-log'
@@ -113,7 +113,8 @@ export interface CompactOptions {
 interface HeldDraft {
   readonly draft: CompactionDraft
   readonly files: ReadonlyArray<ReofferedFile>
-  readonly effects: ReadonlyArray<ToolEffect>
+  /** Each re-offered file's read effects, by path: applied for the files the checkpoint shows (effectsOfShownFiles). */
+  readonly readEffects: ReadonlyMap<string, ReadonlyArray<ToolEffect>>
   readonly view: DraftView
 }
 
@@ -195,7 +196,7 @@ export class SessionCompaction {
     }
     const draft = result.draft
     let files: ReofferedFile[] = []
-    let effects: ToolEffect[] = []
+    let readEffects: ReadonlyMap<string, ReadonlyArray<ToolEffect>> = new Map()
     if (draft.stage === 'summary') {
       const history = new HistoryCache().fromView(modelView(entries))
       const keptIds = new Set(history.slice(draft.splitIndex).flatMap((m) => m.provenance.entryIds))
@@ -203,10 +204,10 @@ export class SessionCompaction {
       const alreadySent = new Set((state.frozen?.session.instructions.parts ?? []).filter((p) => p.allocation === 'full').map((p) => p.path))
       const offered = await reofferFiles({ entries, keptEntryIds: keptIds, alreadySent, tools: host.tools, toolState: state.toolState, settings: host.settings(), signal })
       files = offered.files
-      effects = offered.effects
+      readEffects = offered.readEffects
     }
     if (signal.aborted) return this.fail(id, 'cancelled', 'The compaction was cancelled; the conversation is unchanged.', options.notify)
-    const held = { draft, files, effects }
+    const held = { draft, files, readEffects }
     if (options.dryRun) {
       const composed = await this.compose(held, undefined)
       if (!composed.ok) return this.fail(id, composed.code === 'stale' ? 'stale' : 'refused', composed.reason, false)
@@ -258,7 +259,7 @@ export class SessionCompaction {
         ...(state.frozen ? { frozen: { ...state.frozen, session } } : {}),
         // The new history has no previous pass: its first pass writes the cache afresh.
         previousHistoryLength: 0,
-        toolState: applyToolEffects(forgetReadsAtCompaction(state.toolState), held.effects),
+        toolState: applyToolEffects(forgetReadsAtCompaction(state.toolState), effectsOfShownFiles(held.readEffects, composed.body.reinjected.files)),
         // Nested instruction files and rules the summary replaced are delivered again when a read needs them.
         deliveredNotes: [],
         compaction: { ...state.compaction, pending: null },
