@@ -187,7 +187,8 @@ export function CacheView({ sessionId }: { sessionId: string }) {
               <ul className="cache-events">
                 {timeline.markers.map((m, i) => (
                   <li key={i} data-kind={m.kind}>
-                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} before pass {timeline.bars[m.beforeIndex]?.seq ?? '(next)'}: {m.label}
+                    {/* An event after the last pass so far: the next pass is the first to send what it changed. */}
+                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: {m.label}
                   </li>
                 ))}
               </ul>
