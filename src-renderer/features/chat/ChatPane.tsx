@@ -14,7 +14,7 @@ import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
 import { ModelSwitch } from './ModelSwitch'
-import { useFollowNewest } from './follow'
+import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox } from './focus'
 import './chat-pane.css'
 
@@ -104,7 +104,9 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
               <p>No conversation to show here: the captured requests are in the inspector, one pass each, as they were sent.</p>
             </div>
           )}
-          <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+          <RevealNewest.Provider value={jumpToLatest}>
+            <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+          </RevealNewest.Provider>
         </div>
       </div>
       {!following && (
