@@ -228,6 +228,8 @@ test.describe('at 1000×700', () => {
       await app.screenshot({ path: 'e2e/screenshots/compaction-dry-run-1000x700.png' })
       await app.getByTestId('apply-draft').click()
       await expect(app.getByTestId('checkpoint-detail')).toBeVisible()
+      // Apply went with the draft: the keyboard is on the checkpoint it made, not left on the page.
+      await expect(app.getByTestId('checkpoint-detail').getByRole('heading', { level: 2 })).toBeFocused()
       // The compaction the focus was for has been applied: the field is ready for the next one.
       await expect(focus).toHaveValue('')
     } finally {
