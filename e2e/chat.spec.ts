@@ -280,6 +280,47 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
   }
 })
 
+slowTest('chat: an approval asked for while the user had scrolled up is brought into view whole, its buttons clear of "Jump to latest"', async ({ page, host }) => {
+  test.setTimeout(120_000)
+  const dir = fixtureProject()
+  try {
+    // Without thinking, which at this pace would take a minute to stream before the answer begins.
+    await rpc(host, 'settings.set', { app: { thinking: false } })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await page.getByLabel('Permission mode').selectOption('build')
+    const composer = page.getByLabel('Message')
+    const scroll = page.locator('.chat-scroll')
+    const jump = page.getByRole('button', { name: 'Jump to latest' })
+
+    // A long paste that ends in an edit: the conversation is taller than the chat while the answer streams.
+    await composer.fill(`${tallMessage(60)}\nreplace "hello" with "goodbye" in greet.ts`)
+    const asked = appEvent(page, 'approval.requested')
+    await composer.press('Enter')
+    await expect(page.getByTestId('streaming')).toBeVisible()
+    // The user scrolls up to read, and is typing elsewhere (the folder field), so the card does not take the keyboard.
+    await scroll.hover()
+    await page.mouse.wheel(0, -300)
+    await expect(jump).toBeVisible()
+    await page.getByLabel('Folder path').focus()
+    await asked
+
+    const approval = page.getByRole('group', { name: 'Approval needed' })
+    await expect(approval.getByRole('button', { name: 'Approve once' })).toBeVisible()
+    // The whole card is in the chat's view, at the bottom, and nothing is drawn over its buttons.
+    await expect(jump).toHaveCount(0)
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    const box = (await scroll.boundingBox())!
+    const card = (await approval.boundingBox())!
+    expect(card.y + card.height).toBeLessThanOrEqual(box.y + box.height + 1)
+    await expect(page.getByLabel('Folder path')).toBeFocused()
+    await page.screenshot({ path: 'e2e/screenshots/chat-approval-brought-into-view.png' })
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 slowTest('chat: an answer is formatted as it streams in: a code block shows as one before the turn ends, and stays one', async ({ page, host }) => {
   test.setTimeout(120_000)
   const dir = fixtureProject()
@@ -353,6 +394,15 @@ test('chat: a code block stands one paragraph gap from the text around it, not a
   }
 })
 
+/** Whether an input's placeholder fits inside it, measured in the input's own font. */
+function placeholderFits(input: HTMLInputElement): boolean {
+  const style = getComputedStyle(input)
+  const context = document.createElement('canvas').getContext('2d')!
+  context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+  const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+  return context.measureText(input.placeholder).width <= room
+}
+
 test('chat: a command on the deny list asks with the keyboard on Deny, so a reflexive Enter does not run it', async ({ app }) => {
   const dir = fixtureProject()
   try {
@@ -370,7 +420,10 @@ test('chat: a command on the deny list asks with the keyboard on Deny, so a refl
     await approval.screenshot({ path: 'e2e/screenshots/chat-approval-deny-list.png' })
     // Enter, Enter: the deny form, then the denial — nothing ran.
     await app.keyboard.press('Enter')
-    await expect(approval.getByLabel('Reason for denying')).toBeFocused()
+    const reason = approval.getByLabel('Reason for denying')
+    await expect(reason).toBeFocused()
+    // Its placeholder is read whole, not cut at the field's edge.
+    expect(await reason.evaluate(placeholderFits)).toBe(true)
     await app.keyboard.press('Enter')
     await expect(app.locator('.tool-call[data-tool="bash"][data-status="denied"]')).toHaveCount(1)
     await ended

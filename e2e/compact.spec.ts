@@ -152,6 +152,59 @@ test('compaction view: after an edit to a dry run\'s summary and a visit to the 
   }
 })
 
+test('chat: during a /compact, only the progress card claims Esc, and Esc cancels the compaction', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    // The conversation at instant pace; the compaction under a host whose simulator streams slowly, so it is still
+    // running while it is looked at.
+    const quick = await startHost({ LOUPE_HOME: home })
+    try {
+      await openApp(page, quick.url)
+      await openProjectWithSession(page, dir)
+      for (let i = 0; i < 3; i++) {
+        const ended = appEvent(page, 'turn.ended')
+        await page.getByLabel('Message').fill(`read notes${i}.md`)
+        await page.getByLabel('Message').press('Enter')
+        await ended
+      }
+    } finally {
+      await page.goto('about:blank')
+      await quick.stop()
+    }
+    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
+    try {
+      await openApp(page, slow.url)
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
+      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+      const composer = page.getByLabel('Message')
+      await composer.fill('/compact keep the parser decisions')
+      await composer.press('Enter')
+      const progress = page.getByTestId('compaction-progress')
+      await expect(progress).toBeVisible()
+      // One control names the key: the compaction's Cancel. The composer's Stop stops the run without claiming it.
+      await expect(progress.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
+      await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible()
+      await expect(page.getByRole('button', { name: /\(Esc\)/ })).toHaveCount(1)
+      await expect(composer).toHaveAttribute('placeholder', 'Compacting… (Esc to cancel)')
+      await page.screenshot({ path: 'e2e/screenshots/chat-compacting.png' })
+      // Esc does what the card says: the compaction is cancelled, and the conversation is as it was.
+      const failed = appEvent(page, 'compaction.failed')
+      await page.keyboard.press('Escape')
+      await failed
+      await expect(progress).toHaveCount(0)
+      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+    } finally {
+      await page.goto('about:blank')
+      await slow.stop()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true })
+  }
+})
+
 test.describe('at 1000×700', () => {
   test.use({ viewport: { width: 1000, height: 700 } })
 
@@ -175,6 +228,8 @@ test.describe('at 1000×700', () => {
       await app.screenshot({ path: 'e2e/screenshots/compaction-dry-run-1000x700.png' })
       await app.getByTestId('apply-draft').click()
       await expect(app.getByTestId('checkpoint-detail')).toBeVisible()
+      // Apply went with the draft: the keyboard is on the checkpoint it made, not left on the page.
+      await expect(app.getByTestId('checkpoint-detail').getByRole('heading', { level: 2 })).toBeFocused()
       // The compaction the focus was for has been applied: the field is ready for the next one.
       await expect(focus).toHaveValue('')
     } finally {

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { PendingApproval } from '../../state/chat'
 import { answerApproval } from './actions'
 import { ChangePreview } from './ChangePreview'
 import { useMessageBoxAfterRemoval } from './focus'
+import { RevealNewest } from './follow'
 
 export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
   const [reason, setReason] = useState('')
@@ -21,8 +22,15 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   // reflexive Enter: the keyboard goes to "Deny…", the safe choice, as a destructive dialog focuses Cancel. Enter
   // there opens the deny form and a second Enter denies; approving takes a deliberate step back to "Approve once"
   // (Shift+Tab, or the pointer), with the warning on screen and read out with the button (aria-describedby).
+  //
+  // The agent waits on the card, so it is shown whole, its buttons in view: the chat goes to its newest (the card)
+  // and follows again, so "Jump to latest" is not drawn over the buttons. Before it paints, and before the focus
+  // below: a focus that scrolled the button into view itself would move the view partway, read by the chat as the
+  // user scrolling away from the bottom.
+  const revealNewest = useContext(RevealNewest)
+  useLayoutEffect(() => revealNewest(), [])
   useEffect(() => {
-    if (mayTakeFocus()) (request.warning ? denyButton : approveButton).current?.focus()
+    if (mayTakeFocus()) (request.warning ? denyButton : approveButton).current?.focus({ preventScroll: true })
   }, [])
 
   // Answered, or gone with the turn (Esc stops it), while it holds the keyboard: the message box takes it.
@@ -65,7 +73,8 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
             setDenying(false)
           }}
         >
-          <input aria-label="Reason for denying" placeholder="Why not? (the agent reads this)" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+          {/* Short enough to show whole in the field beside Deny and Back, in the chat beside the inspector at 1280 px. */}
+          <input aria-label="Reason for denying" placeholder="Why not? (for the agent)" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
           <button type="submit">Deny</button>
           <button type="button" onClick={() => setDenying(false)}>
             Back

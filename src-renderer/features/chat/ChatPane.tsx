@@ -14,8 +14,9 @@ import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
 import { ModelSwitch } from './ModelSwitch'
-import { useFollowNewest } from './follow'
+import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox } from './focus'
+import { composerPlaceholder, stopLabel } from './composer-text'
 import './chat-pane.css'
 
 export interface ChatPaneProps {
@@ -104,7 +105,9 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
               <p>No conversation to show here: the captured requests are in the inspector, one pass each, as they were sent.</p>
             </div>
           )}
-          <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+          <RevealNewest.Provider value={jumpToLatest}>
+            <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+          </RevealNewest.Provider>
         </div>
       </div>
       {!following && (
@@ -137,7 +140,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
           )}
         </p>
       )}
-      <Composer sessionId={sessionId} running={chat.running} readOnly={readOnly} onSend={jumpToLatest} />
+      <Composer sessionId={sessionId} running={chat.running} compacting={compacting !== null} readOnly={readOnly} onSend={jumpToLatest} />
     </section>
   )
 }
@@ -145,8 +148,12 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
 /**
  * The message box and Send (or Stop). It reads the draft itself, so a keystroke renders this box alone, not the
  * conversation above it. The draft lives in a store: it survives the chat being unmounted (another view or session).
+ *
+ * Esc is named on the control it triggers, and on no other. While a compaction runs in the session (`/compact`, or
+ * automatic in a turn) Esc cancels it (stopRunning, features/palette/commands.ts), and its progress card above says
+ * "Cancel (Esc)"; Stop here still stops the run, compaction and all, but does not claim the key.
  */
-function Composer({ sessionId, running, readOnly, onSend }: { sessionId: string; running: boolean; readOnly: boolean; onSend(): void }) {
+function Composer({ sessionId, running, compacting, readOnly, onSend }: { sessionId: string; running: boolean; compacting: boolean; readOnly: boolean; onSend(): void }) {
   const draft = useDraftsStore(selectDraft(sessionId))
   const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
   const box = useRef<HTMLTextAreaElement>(null)
@@ -178,7 +185,7 @@ function Composer({ sessionId, running, readOnly, onSend }: { sessionId: string;
       <textarea
         ref={box}
         aria-label="Message"
-        placeholder={readOnly ? 'Read-only: a conversation Loupe did not run' : running ? 'The agent is working… (Esc to stop)' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+        placeholder={composerPlaceholder(readOnly, running, compacting)}
         disabled={readOnly}
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
@@ -187,8 +194,8 @@ function Composer({ sessionId, running, readOnly, onSend }: { sessionId: string;
       />
       {/* Clicked, either one leaves the keyboard in the message box, as Enter there would. */}
       {running ? (
-        <button ref={action} className="stop" onClick={fromButton(() => void stopTurn(sessionId))}>
-          Stop (Esc)
+        <button ref={action} className="stop" onClick={fromButton(() => void stopTurn(sessionId))} title={compacting ? 'Stop the run: the compaction is cancelled, and a turn it is part of stops too' : undefined}>
+          {stopLabel(compacting)}
         </button>
       ) : (
         <button ref={action} className="primary" onClick={fromButton(send)} disabled={readOnly || !draft.trim()}>

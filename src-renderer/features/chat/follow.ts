@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
+import { createContext, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 
 /** How far from the bottom (px) still counts as at it: a user who scrolls down to within this follows again. */
 const NEAR_BOTTOM = 32
@@ -103,3 +103,9 @@ function scrollsInside(target: EventTarget | null, box: HTMLElement): boolean {
   }
   return false
 }
+
+/**
+ * The chat's "back to the newest, following it" (FollowNewest.jumpToLatest), for what below it must be seen whole
+ * when it appears: an approval card, the newest thing in the chat, whose buttons the agent waits on.
+ */
+export const RevealNewest = createContext<() => void>(() => {})

@@ -5,7 +5,7 @@
  * edited before it is applied or thrown away, pins, and the compaction in flight with its progress and a way to
  * cancel it.
  */
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useMonaco } from '../../monaco'
 import { selectChat, useChatStore } from '../../state/chat'
 import { selectCompactions, useCompactionStore } from '../../state/compaction'
@@ -43,6 +43,15 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
     const last = data.checkpoints.at(-1)
     useCompactionStore.getState().selected(draft ? { kind: 'draft', id: draft.draftId } : last ? { kind: 'checkpoint', id: last.checkpoint.id } : null)
   }, [ids, selection, data])
+
+  // A dry run applied or discarded from the keyboard took its buttons away with it. Applied, the keyboard goes to
+  // the checkpoint it made (shown by then: applyDraft opens it); discarded, to the focus field, for the next run.
+  const [checkpointTakesFocus, setCheckpointTakesFocus] = useState(false)
+  const checkpointFocused = useCallback(() => setCheckpointTakesFocus(false), [])
+  const draftGone = useCallback((how: 'applied' | 'discarded') => {
+    if (how === 'applied') setCheckpointTakesFocus(true)
+    else document.getElementById('compaction-focus')?.focus()
+  }, [])
 
   const record = selection?.kind === 'checkpoint' ? data.checkpoints.find((c) => c.checkpoint.id === selection.id) : undefined
   const draft = selection?.kind === 'draft' ? data.drafts.find((d) => d.draftId === selection.id) : undefined
@@ -125,9 +134,9 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
           {pane === 'loading' ? (
             <p className="muted">Loading the editor…</p>
           ) : draft && monaco ? (
-            <DraftDetail key={draft.draftId} monaco={monaco} sessionId={sessionId} draft={draft} entries={chat.entries} />
+            <DraftDetail key={draft.draftId} monaco={monaco} sessionId={sessionId} draft={draft} entries={chat.entries} onGone={draftGone} />
           ) : record && monaco ? (
-            <CheckpointDetail monaco={monaco} sessionId={sessionId} record={record} entries={chat.entries} />
+            <CheckpointDetail monaco={monaco} sessionId={sessionId} record={record} entries={chat.entries} takeFocus={checkpointTakesFocus} onFocused={checkpointFocused} />
           ) : (
             <p className="muted cmp-empty" data-testid="compaction-detail-empty">
               {data.checkpoints.length + data.drafts.length > 0

@@ -3,7 +3,7 @@
  * and the before/after diff; for a dry run's draft, the summary in an editor and the history it would make, with
  * Apply and Discard.
  */
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { EntryView } from '../../../../src-preload/contract'
 import type { Monaco } from '../../../monaco'
 import { selectCompactions, useCompactionStore, type CheckpointRecord, type DraftView } from '../../../state/compaction'
@@ -43,7 +43,31 @@ function PairView({ monaco, sessionId, subject, entries }: { monaco: Monaco; ses
   )
 }
 
-export function CheckpointDetail({ monaco, sessionId, record, entries }: { monaco: Monaco; sessionId: string; record: CheckpointRecord; entries: ReadonlyArray<EntryView> }) {
+/**
+ * `takeFocus`: the keyboard comes here, to the heading, as the detail shows (the dry run applied from the keyboard
+ * went away with its Apply button); `onFocused` says it has.
+ */
+export function CheckpointDetail({
+  monaco,
+  sessionId,
+  record,
+  entries,
+  takeFocus = false,
+  onFocused,
+}: {
+  monaco: Monaco
+  sessionId: string
+  record: CheckpointRecord
+  entries: ReadonlyArray<EntryView>
+  takeFocus?: boolean
+  onFocused?: () => void
+}) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useLayoutEffect(() => {
+    if (!takeFocus) return
+    heading.current?.focus()
+    onFocused?.()
+  }, [takeFocus, onFocused])
   const c = record.checkpoint as EntryView & Record<string, unknown>
   const seq = (id: unknown) => entries.find((e) => e.id === id)?.seq
   const replaced = isRecord(c.replaced) ? c.replaced : null
@@ -60,7 +84,8 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
   const subject = useMemo(() => ({ kind: 'checkpoint' as const, record }), [record])
   return (
     <article className="cmp-detail-body" data-testid="checkpoint-detail">
-      <h2>
+      {/* Focusable from script only: a landing place for the keyboard, not a Tab stop. */}
+      <h2 ref={heading} tabIndex={-1}>
         Checkpoint, entry #{c.seq} · {String(c.trigger)} · {dateTime(c.at)}:{clock(c.at).slice(6)}
       </h2>
       <p data-testid="summarised-range">
@@ -112,7 +137,25 @@ export function CheckpointDetail({ monaco, sessionId, record, entries }: { monac
   )
 }
 
-export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Monaco; sessionId: string; draft: DraftView; entries: ReadonlyArray<EntryView> }) {
+/**
+ * `onGone`: the draft was applied or discarded from here while this detail held the keyboard; it goes, and the
+ * keyboard with it, so the view puts the keyboard where the user goes on from.
+ */
+export function DraftDetail({
+  monaco,
+  sessionId,
+  draft,
+  entries,
+  onGone,
+}: {
+  monaco: Monaco
+  sessionId: string
+  draft: DraftView
+  entries: ReadonlyArray<EntryView>
+  onGone?: (how: 'applied' | 'discarded') => void
+}) {
+  const article = useRef<HTMLElement>(null)
+  const applyButton = useRef<HTMLButtonElement>(null)
   const [summary, setSummaryText] = useState(() => useCompactionStore.getState().summaryEdits[draft.draftId] ?? draft.summary ?? '')
   const setSummary = (text: string) => {
     setSummaryText(text)
@@ -135,14 +178,32 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
   // The size after, with the edit: the draft's estimate moved by the edit's length (at 4 characters a token). It
   // follows the text as typed, not the settled one the diff waits for, so it is always the figure the card gives.
   const sizes = draftSizes(draft, summary.length)
+  // Read before the buttons are disabled for the wait: a disabled button drops the keyboard to <body> without a
+  // focusout, so neither this detail nor the page's fallback (features/shell/focus-fallback.ts) could tell later.
+  const holdsKeyboard = () => article.current?.contains(document.activeElement) ?? false
   const apply = async () => {
+    const hadKeyboard = holdsKeyboard()
     setBusy('apply')
     const failure = await applyDraft(sessionId, draft.draftId, edited ? summary : null)
     setBusy(null)
     setProblem(failure)
+    if (!hadKeyboard) return
+    // Applied, the draft is gone and its checkpoint shown: the keyboard goes to it. Not applied, back to Apply.
+    if (failure === null) onGone?.('applied')
+    else applyButton.current?.focus()
+  }
+  const discard = async () => {
+    const hadKeyboard = holdsKeyboard()
+    setBusy('discard')
+    try {
+      await discardDraft(sessionId, draft.draftId)
+    } finally {
+      setBusy(null)
+    }
+    if (hadKeyboard) onGone?.('discarded')
   }
   return (
-    <article className="cmp-detail-body" data-testid="draft-detail">
+    <article ref={article} className="cmp-detail-body" data-testid="draft-detail">
       <h2>Dry run · nothing has changed yet</h2>
       <p data-testid="draft-sizes">
         Context {sizes.before.measured ? '' : '≈'}
@@ -174,16 +235,13 @@ export function DraftDetail({ monaco, sessionId, draft, entries }: { monaco: Mon
         <p className="muted">Stage 1 reached the target alone: old tool results are trimmed and no summary is needed.</p>
       )}
       <div className="files-toolbar">
-        <button type="button" className="primary" disabled={busy !== null} onClick={() => void apply()} data-testid="apply-draft">
+        <button ref={applyButton} type="button" className="primary" disabled={busy !== null} onClick={() => void apply()} data-testid="apply-draft">
           {busy === 'apply' && slow ? 'Applying…' : edited ? 'Apply with my edits' : 'Apply'}
         </button>
         <button
           type="button"
           disabled={busy !== null}
-          onClick={() => {
-            setBusy('discard')
-            void discardDraft(sessionId, draft.draftId).finally(() => setBusy(null))
-          }}
+          onClick={() => void discard()}
         >
           Discard
         </button>
