@@ -8,6 +8,7 @@ import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
 import { clock, ms, tokens, usd } from '../../../ui/format'
 import type { LivePass } from '../model/live'
+import { attemptFailed } from '../model/attempts'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'
 
@@ -62,7 +63,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
           </thead>
           <tbody>
             {detail.attempts.map((a, i) => (
-              <tr key={i} className={a.error ? 'bad' : ''}>
+              <tr key={i} className={attemptFailed(a) ? 'bad' : ''}>
                 <td>{i + 1}</td>
                 <td>{a.status ?? '—'}</td>
                 <td>+{ms(a.startedAt - detail.queuedAt)}</td>
