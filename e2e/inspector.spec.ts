@@ -223,6 +223,49 @@ test('remembers its layout and lists a whole project', async ({ page, host }) =>
   }
 })
 
+test('following the newest pass goes on after a compaction made from its view', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  // Two messages are enough to compact when only the last step is kept whole and the first read a long file.
+  mkdirSync(join(projectDir, '.loupe'))
+  writeFileSync(join(projectDir, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+  writeFileSync(join(projectDir, 'README.md'), `# demo\n${Array.from({ length: 300 }, (_, i) => `Line ${i}: the ledger keeps account ${i} and balances it nightly.\n`).join('')}`)
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    // End in the list: the newest pass, followed from now on.
+    await inspector.getByTestId('passes-list').focus()
+    await page.keyboard.press('End')
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+
+    // The compaction's pass is made while the inspector is not shown.
+    await page.getByRole('tab', { name: 'Compaction' }).click()
+    const compacted = appEvent(page, 'compaction.applied')
+    await page.getByRole('button', { name: 'Compact now' }).click()
+    await compacted
+    await page.getByRole('tab', { name: 'Chat' }).click()
+    const chat = page.getByRole('region', { name: 'Session' })
+    const sessionId = (await chat.getAttribute('data-session-id'))!
+    const rpc = await contract(host)
+    const afterCompaction = await rpc.call<Array<{ id: string; kind: string }>>('pass.list', { sessionId })
+    rpc.close()
+    expect(afterCompaction.at(-1)!.kind).toBe('summary')
+    await expect(rows).toHaveCount(afterCompaction.length)
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+
+    // The next message's pass is followed too.
+    await say(page, 'thanks')
+    await expect(rows).toHaveCount(afterCompaction.length + 1)
+    await expect(inspector.locator('[data-live="true"]')).toHaveCount(0)
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test.describe('live', () => {
   // The realistic pace streams for a second or two, long enough to watch the pass fill in.
   const live = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'realistic' }) })
@@ -246,6 +289,8 @@ test.describe('live', () => {
         }).observe(document.body, { subtree: true, childList: true, characterData: true })
       })
       const inspector = page.getByRole('complementary', { name: 'Inspector' })
+      // The streamed text is under Response; the Request tab of a pass in flight holds only a note.
+      await inspector.getByRole('tab', { name: 'Response' }).click()
       const started = appEvent(page, 'pass.started')
       const ended = appEvent(page, 'turn.ended')
       await page.getByLabel('Message').fill('hello there, what can you do?')
@@ -263,6 +308,7 @@ test.describe('live', () => {
       await expect(rows).toHaveCount(1)
       // The stored pass took the live row's place and is selected, its request on screen.
       await expect(rows.first()).toHaveAttribute('aria-selected', 'true')
+      await inspector.getByRole('tab', { name: 'Request' }).click()
       const id = await rows.first().getAttribute('data-pass-id')
       await expect(inspector.locator(`[data-request-ready="${id}"]`)).toHaveCount(1)
     } finally {
@@ -297,6 +343,10 @@ slow("a stopped pass's cache badge is read in full beside the chat, with who sto
     await expect(badge).toHaveAttribute('title', /^stopped: cancelled by the user before the answer ended/)
     const fits = await badge.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }))
     expect(fits.scroll).toBeLessThanOrEqual(fits.client)
+    // A stop is the user's choice, not an error: the tries column (retries after an error) does not count it as failed.
+    const tries = row.locator('.insp-attempts')
+    await expect(tries).not.toHaveClass(/\bretried\b/)
+    await expect(tries).toHaveAttribute('title', /^1 attempt, stopped by the user$/)
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-stopped-pass.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
@@ -395,6 +445,51 @@ slow('a pass that ends while another project is shown is listed stored, not left
   } finally {
     rpc.close()
     rmSync(elsewhereDir, { recursive: true, force: true })
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+slow('a session shown again while its pass streams shows the pass live; the live Request tab holds only its note', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    const chat = page.getByRole('region', { name: 'Session' })
+    const sessionId = (await chat.getAttribute('data-session-id'))!
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const liveRow = inspector.locator('[data-live="true"]')
+
+    const started = appEvent(page, 'pass.started')
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('explain this project')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await started
+    await expect(liveRow).toContainText(/streaming · [\d,]+ chars/)
+    // The first pass streaming is a pass in the count, and its Request tab says when the bytes come, nothing more.
+    await expect(inspector.getByTestId('pass-count')).toHaveText('1 pass, streaming')
+    await expect(inspector.getByTestId('live-request')).toContainText('Its exact request bytes are shown once this pass is stored')
+    await expect(inspector.getByTestId('live-response')).toHaveCount(0)
+    await inspector.getByRole('tab', { name: 'Response' }).click()
+    await expect(inspector.getByTestId('live-response').locator('pre').first()).not.toBeEmpty()
+    await inspector.getByRole('tab', { name: 'Request' }).click()
+
+    // Another session while the pass streams, then back to the running one: its live row is there, followed.
+    await page.getByRole('button', { name: '+ New session' }).click()
+    await expect(chat).not.toHaveAttribute('data-session-id', sessionId)
+    await expect(liveRow).toHaveCount(0)
+    await page.locator(`.sessions button.session[data-session-id="${sessionId}"]`).click()
+    await expect(chat).toHaveAttribute('data-session-id', sessionId)
+    await expect(liveRow).toContainText(/streaming · [\d,]+ chars/)
+    await expect(liveRow).toHaveAttribute('aria-selected', 'true')
+    await expect(inspector.getByTestId('live-request')).toBeVisible()
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-live-back-to-session.png' })
+
+    await ended
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(liveRow).toHaveCount(0)
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+    await expect(inspector.getByTestId('pass-count')).toHaveText(/^\d+ pass(es)?$/)
+  } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }
 })

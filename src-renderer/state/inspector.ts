@@ -56,6 +56,17 @@ interface InspectorState {
   readonly selectedPassId: string | null
   /** The live row is selected (it has no id until it is stored). */
   readonly liveSelected: boolean
+  /**
+   * The user follows the newest pass: a new pass is selected as it starts, and a list read again moves the selection
+   * to its newest pass. Kept as a mode, not read from "the selection is the last row": a pass stored while the
+   * inspector was not shown (a compaction from its view) would otherwise end the following unseen.
+   */
+  readonly following: boolean
+  /**
+   * The passes in flight in sessions not shown, by session: coming back to a running session shows its live row with
+   * what streamed meanwhile, rather than nothing until its next pass starts.
+   */
+  readonly liveElsewhere: Readonly<Record<string, LivePass>>
   /** The pass the diff compares against; null means the one before the selected pass. */
   readonly compareToPassId: string | null
   readonly view: InspectorView
@@ -75,6 +86,8 @@ interface InspectorState {
   passStarted(e: { sessionId: string; passNumber: number; model: string }): void
   streamDeltaReceived(e: { sessionId: string; events: ReadonlyArray<unknown> }): void
   passCompleted(e: { sessionId: string; pass: PassSummaryView }): void
+  /** The connection came back: events of sessions not shown may have been missed, so their live passes are dropped. */
+  reconnected(): void
   compareChosen(passId: string | null): void
   viewChosen(view: InspectorView): void
   requestModeChosen(mode: RequestMode): void
@@ -99,6 +112,8 @@ export const useInspectorStore = create<InspectorState>()(
       live: null,
       selectedPassId: null,
       liveSelected: false,
+      following: true,
+      liveElsewhere: {},
       compareToPassId: null,
       view: 'request',
       requestMode: 'pretty',
@@ -106,11 +121,13 @@ export const useInspectorStore = create<InspectorState>()(
       fileRequest: null,
 
       sessionShown: (sessionId) =>
-        set((s) =>
-          s.sessionId === sessionId
-            ? {}
-            : { sessionId, passes: [], live: null, selectedPassId: null, liveSelected: false, compareToPassId: null, error: null },
-        ),
+        set((s) => {
+          if (s.sessionId === sessionId) return {}
+          // The pass in flight goes with its session and comes back with it; a session opens following its newest pass.
+          const { [sessionId ?? '']: live = null, ...others } = s.liveElsewhere
+          const liveElsewhere = s.live && s.sessionId !== null ? { ...others, [s.sessionId]: s.live } : others
+          return { sessionId, passes: [], live, liveElsewhere, selectedPassId: null, liveSelected: live !== null, following: true, compareToPassId: null, error: null }
+        }),
       scopeChosen: (scope) => set({ scope }),
       passesLoading: () => set({ loading: true, error: null }),
       passesLoaded: (sessionId, passes) =>
@@ -121,38 +138,48 @@ export const useInspectorStore = create<InspectorState>()(
           const ended = s.live !== null && liveStoredIn(s.live, passes)
           const live = s.live && !ended ? liveListed(s.live, passes) : null
           const liveSelected = live !== null && s.liveSelected
-          const keep = !(ended && s.liveSelected) && s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
+          // A user following the newest pass is moved to it (passes may have been stored while nothing listened); one
+          // looking at an older pass stays on it while it is listed.
+          const keep = !s.following && !(ended && s.liveSelected) && s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
           // Opening a session shows its newest pass of that session.
           const newest = [...passes].reverse().find((p) => p.sessionId === sessionId) ?? passes.at(-1)
-          return { passes, loading: false, live, liveSelected, selectedPassId: keep ? s.selectedPassId : (newest?.id ?? null) }
+          return { passes, loading: false, live, liveSelected, following: !keep, selectedPassId: keep ? s.selectedPassId : (newest?.id ?? null) }
         }),
       passesFailed: (message) => set({ loading: false, error: message }),
-      passSelected: (passId) => set({ selectedPassId: passId, liveSelected: false }),
-      liveSelectedChosen: () => set((s) => (s.live ? { liveSelected: true } : {})),
+      // Choosing the last row (End, or the newest answer in the chat) is following it; choosing any other is not.
+      passSelected: (passId) =>
+        set((s) => ({ selectedPassId: passId, liveSelected: false, following: passId === null || (s.live === null && passId === s.passes.at(-1)?.id) })),
+      liveSelectedChosen: () => set((s) => (s.live ? { liveSelected: true, following: true } : {})),
       passStarted: (e) =>
         set((s) => {
-          if (e.sessionId !== s.sessionId) return {}
-          // Following the newest pass: a user looking at the latest pass keeps looking at the latest one.
-          const following = s.liveSelected || s.selectedPassId === null || s.selectedPassId === s.passes.at(-1)?.id
+          // A session not shown: its list is not here to say which passes were stored before this one.
+          if (e.sessionId !== s.sessionId) return { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now(), null) } }
           // While the list loads it does not say yet which passes were stored before this one.
           const listedSeq = s.loading ? null : newestMainSeq(s.passes, e.sessionId)
-          return { live: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now(), listedSeq), liveSelected: following }
+          return { live: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now(), listedSeq), liveSelected: s.following }
         }),
       streamDeltaReceived: (e) =>
-        set((s) => (s.live && e.sessionId === s.live.sessionId ? { live: liveDeltaApplied(s.live, e.events, Date.now()) } : {})),
+        set((s) => {
+          if (s.live && e.sessionId === s.live.sessionId) return { live: liveDeltaApplied(s.live, e.events, Date.now()) }
+          const elsewhere = s.liveElsewhere[e.sessionId]
+          return elsewhere ? { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveDeltaApplied(elsewhere, e.events, Date.now()) } } : {}
+        }),
       passCompleted: (e) =>
         set((s) => {
-          if (e.sessionId !== s.sessionId) return {}
+          if (e.sessionId !== s.sessionId) {
+            if (!(e.sessionId in s.liveElsewhere)) return {}
+            const { [e.sessionId]: _ended, ...liveElsewhere } = s.liveElsewhere
+            return { liveElsewhere }
+          }
           const title = s.passes.find((p) => p.sessionId === e.sessionId)?.sessionTitle
           const listed: ListedPass = title === undefined ? e.pass : { ...e.pass, sessionTitle: title }
           const known = s.passes.some((p) => p.id === e.pass.id)
           const passes = known ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
-          // A pass that arrives without having been live (a compaction's summary, a pre-warm) is followed too when the
-          // user was looking at the newest pass: otherwise the selection stays behind it, and stops following.
-          const wasNewest = s.selectedPassId === null || s.selectedPassId === s.passes.at(-1)?.id
-          const follow = s.liveSelected || (!known && s.live === null && wasNewest)
+          // A pass that arrives without having been live (a compaction's summary, a pre-warm) is followed too.
+          const follow = s.liveSelected || (!known && s.following)
           return { passes, live: null, liveSelected: false, selectedPassId: follow ? e.pass.id : s.selectedPassId }
         }),
+      reconnected: () => set({ liveElsewhere: {} }),
       compareChosen: (passId) => set({ compareToPassId: passId }),
       viewChosen: (view) => set({ view }),
       requestModeChosen: (requestMode) => set({ requestMode }),

@@ -14,7 +14,8 @@ import { missLine, passOutcome } from './model/outcome'
 import { DiffView, LiveDiffNote } from './components/DiffView'
 import { PassesList, passesListHeight } from './components/PassesList'
 import { RequestView } from './components/RequestView'
-import { LiveResponseView, ResponseView } from './components/ResponseView'
+import { LiveRequestNote, LiveResponseView, ResponseView } from './components/ResponseView'
+import { passCountText } from './model/live'
 import { Splitter } from './components/Splitter'
 import { onTablistKeyDown, tabStop } from '../../ui/tablist'
 import './inspector.css'
@@ -78,7 +79,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
           }}
           title="Show the inspector"
         >
-          Inspector · {count} {count === 1 ? 'pass' : 'passes'}
+          Inspector · {passCountText(count, hasLive)}
         </button>
       </aside>
     )
@@ -87,7 +88,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
     <aside ref={ref} className={`insp dock-${dock}`} style={dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
       <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />
       <div className="insp-body">
-        <Header count={count} />
+        <Header count={count} streaming={hasLive} />
         <PassesList height={listHeight} />
         {/* While the list is no taller than its rows, growing it keeps the height the user gave it (there is nothing
             more to show yet); shrinking it below its rows sets a new one. */}
@@ -98,7 +99,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   )
 }
 
-function Header({ count }: { count: number }) {
+function Header({ count, streaming }: { count: number; streaming: boolean }) {
   const scope = useInspectorStore((s) => s.scope)
   const dock = useInspectorStore((s) => s.layout.dock)
   const store = useInspectorStore.getState
@@ -111,7 +112,7 @@ function Header({ count }: { count: number }) {
         <option value="project">Whole project</option>
       </select>
       <span className="muted" data-testid="pass-count">
-        {count} {count === 1 ? 'pass' : 'passes'}
+        {passCountText(count, streaming)}
       </span>
       <span className="insp-head-actions">
         <button type="button" onClick={() => store().dockChosen(dock === 'right' ? 'bottom' : 'right')} title={dockLabel} aria-label={dockLabel}>
@@ -153,7 +154,7 @@ function Detail() {
     </div>
   )
   let body: ReactNode
-  if (liveSelected && live) body = view === 'diff' ? <LiveDiffNote live={live} /> : <LiveResponseView live={live} />
+  if (liveSelected && live) body = view === 'diff' ? <LiveDiffNote live={live} /> : view === 'request' ? <LiveRequestNote live={live} /> : <LiveResponseView live={live} />
   else if (!selectedId) body = <p className="insp-empty">Pick a pass to see what it sent.</p>
   else if (state.error) body = <p className="bad insp-empty">Could not load the pass: {state.error}</p>
   else if (!state.view || !monaco) body = <p className="insp-empty">{monaco ? 'Loading the pass…' : 'Loading the editor…'}</p>

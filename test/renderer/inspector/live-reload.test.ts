@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useInspectorStore, type ListedPass } from '../../../src-renderer/state/inspector'
-import { liveDiffText, livePassStarted } from '../../../src-renderer/features/inspector/model/live'
+import { liveDiffText, livePassStarted, liveRequestText, passCountText } from '../../../src-renderer/features/inspector/model/live'
 
 function pass(id: string, seq: number, kind: ListedPass['kind'] = 'main', sessionId = 's1'): ListedPass {
   return { id, sessionId, seq, kind, model: 'm', status: 'done', queuedAt: seq * 1000, firstByteAt: null, doneAt: null, requestSha256: 'x', requestBytes: 1, usage: null, costUsd: null, attempts: [], error: null, attribution: null }
@@ -63,5 +63,19 @@ describe('the Diff tab while a pass streams', () => {
     const text = liveDiffText(livePassStarted('s1', 1, 'm', 0, 0))
     expect(text).toBe('Pass 1 of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.')
     expect(text).not.toContain('request bytes')
+  })
+})
+
+describe('the pass in flight, under Request and in the count', () => {
+  it('the Request tab says only that the bytes come once the pass is stored', () => {
+    const text = liveRequestText(livePassStarted('s1', 2, 'm', 0, 0))
+    expect(text).toBe('Pass 2 of this turn is still streaming. Its exact request bytes are shown once this pass is stored; what streams back is under Response.')
+  })
+
+  it('counts the pass in flight, and says it streams', () => {
+    expect(passCountText(0, false)).toBe('0 passes')
+    expect(passCountText(1, false)).toBe('1 pass')
+    expect(passCountText(0, true)).toBe('1 pass, streaming')
+    expect(passCountText(2, true)).toBe('3 passes, the newest streaming')
   })
 })

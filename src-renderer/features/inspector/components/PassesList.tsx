@@ -10,6 +10,7 @@ import type { UsageLike } from '../model/breakpoints'
 import { clock, grouped, latencyPair, ms, shortModel, usd } from '../../../ui/format'
 import { liveChars, type LivePass } from '../model/live'
 import { missLine, passOutcome, type PassOutcome } from '../model/outcome'
+import { attemptsSummary } from '../model/attempts'
 import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
 // Passes imported from a transcript or captured by the proxy say so (features/transcripts).
@@ -143,7 +144,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
   const lost = missLine(pass.attribution)
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
-  const failedAttempts = pass.attempts.filter((a) => a.error !== null).length
+  const attempts = attemptsSummary(pass.attempts)
   return (
     <div
       className={`insp-row${selected ? ' selected' : ''}${pass.status !== 'done' ? ` ${pass.status}` : ''}`}
@@ -175,8 +176,8 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
       <TokenBar usage={pass.usage as UsageLike | null} max={max} />
       <span className="num">{usd(pass.costUsd)}</span>
       <span className="num muted">{latencyPair(firstByte, total)}</span>
-      <span className={failedAttempts > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={`${pass.attempts.length} attempt(s), ${failedAttempts} failed`}>
-        {pass.attempts.length}
+      <span className={attempts.failed > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={attempts.title}>
+        {attempts.sent}
       </span>
       <span className={`insp-badge ${outcome.kind}`} title={`${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`}>
         {outcome.label}

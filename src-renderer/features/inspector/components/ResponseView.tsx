@@ -7,7 +7,8 @@ import { useMemo } from 'react'
 import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
 import { clock, ms, tokens, usd } from '../../../ui/format'
-import type { LivePass } from '../model/live'
+import { liveRequestText, type LivePass } from '../model/live'
+import { attemptFailed } from '../model/attempts'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'
 
@@ -62,7 +63,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
           </thead>
           <tbody>
             {detail.attempts.map((a, i) => (
-              <tr key={i} className={a.error ? 'bad' : ''}>
+              <tr key={i} className={attemptFailed(a) ? 'bad' : ''}>
                 <td>{i + 1}</td>
                 <td>{a.status ?? '—'}</td>
                 <td>+{ms(a.startedAt - detail.queuedAt)}</td>
@@ -117,12 +118,22 @@ function FinalBlockView({ block }: { block: FinalBlock }) {
   }
 }
 
+/** The Request tab of the pass in flight: only the note, as its bytes come from the store (the response is under Response). */
+export function LiveRequestNote({ live }: { live: LivePass }) {
+  return (
+    <p className="insp-empty" data-testid="live-request">
+      {liveRequestText(live)}
+    </p>
+  )
+}
+
 export function LiveResponseView({ live }: { live: LivePass }) {
   return (
     <div className="insp-response" data-testid="live-response">
       <p className="muted">
         Pass {live.passNumber} of this turn · {live.model} · sent {clock(live.startedAt)}
-        {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. The exact request bytes appear here once the pass is stored.
+        {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. Streaming: the raw
+        response, its usage and its attempts are shown once the pass is stored.
       </p>
       {live.messageId && (
         <p>

@@ -44,21 +44,31 @@ function loadSelectedEagerly(): void {
   })
 }
 
-/** Shows a session's passes and follows its live events while mounted. */
+/**
+ * Pass events reach the store from the inspector's first showing on, whether it is shown or not: a pass made while
+ * another view is open (a compaction from its view) or in another session (the user looked elsewhere while a turn
+ * ran) is then known when the inspector comes back, and the following and the live row go on from it.
+ */
+let passEventsFollowed = false
+export function followPassEvents(): void {
+  if (passEventsFollowed) return
+  passEventsFollowed = true
+  client.on('pass.started', (e) => useInspectorStore.getState().passStarted(e))
+  client.on('stream.delta', (e) => useInspectorStore.getState().streamDeltaReceived(e))
+  client.on('pass.completed', (e) => useInspectorStore.getState().passCompleted(e))
+  client.on('app.ready', () => useInspectorStore.getState().reconnected())
+}
+
+/** Shows a session's passes, and reads them again after a reconnect while shown. */
 export function usePassesOf(sessionId: string): void {
   const scope = useInspectorStore((s) => s.scope)
   useEffect(() => {
     loadSelectedEagerly()
+    followPassEvents()
     const store = useInspectorStore.getState()
     store.sessionShown(sessionId)
     void loadPasses(sessionId, scope)
-    const offs = [
-      client.on('pass.started', (e) => useInspectorStore.getState().passStarted(e)),
-      client.on('stream.delta', (e) => useInspectorStore.getState().streamDeltaReceived(e)),
-      client.on('pass.completed', (e) => useInspectorStore.getState().passCompleted(e)),
-      // After a reconnect the list may have missed events: read it again.
-      client.on('app.ready', () => void loadPasses(sessionId, scope)),
-    ]
-    return () => offs.forEach((off) => off())
+    // After a reconnect the list may have missed events: read it again.
+    return client.on('app.ready', () => void loadPasses(sessionId, scope))
   }, [sessionId, scope])
 }

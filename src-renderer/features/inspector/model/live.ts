@@ -84,6 +84,22 @@ export function liveChars(live: LivePass): number {
   return live.blocks.reduce((sum, b) => sum + (b?.text.length ?? 0), 0)
 }
 
+/** What the Request tab says while the selected pass streams: its bytes are stored with it, and shown from the store. */
+export function liveRequestText(live: LivePass): string {
+  return `Pass ${live.passNumber} of this turn is still streaming. Its exact request bytes are shown once this pass is stored; what streams back is under Response.`
+}
+
+/**
+ * The inspector's count of passes: the stored ones, and the pass in flight, which is a row of the list too (a first
+ * pass streaming is not "0 passes").
+ */
+export function passCountText(stored: number, streaming: boolean): string {
+  const total = stored + (streaming ? 1 : 0)
+  const passes = `${total} ${total === 1 ? 'pass' : 'passes'}`
+  if (!streaming) return passes
+  return total === 1 ? `${passes}, streaming` : `${passes}, the newest streaming`
+}
+
 /** What the Diff tab says while the selected pass streams: its request is not stored yet, so there is nothing to compare. */
 export function liveDiffText(live: LivePass): string {
   return `Pass ${live.passNumber} of this turn is still streaming. The diff with the previous pass is shown once this pass is stored.`
