@@ -551,8 +551,8 @@ export const requests = {
   ),
   'session.export': request(
     z.object({ sessionId: Id, path: Path.optional() }).strict(),
-    z.object({ path: z.string(), bytes: z.number() }),
-    'Writes the session (entries, passes, blobs) as one JSON file; by default into the data folder\'s exports/.',
+    z.object({ path: z.string(), bytes: z.number(), replaced: z.boolean() }),
+    "Writes the session (entries, passes, blobs) as one JSON file; by default into the data folder's exports/, where it replaces the session's earlier export (`replaced`). A file anywhere else is never replaced.",
   ),
   'session.pickFile': request(
     z.object({ purpose: z.enum(['export', 'import']), defaultPath: Path.optional() }).strict(),

@@ -112,7 +112,8 @@ describe('session lifecycle', () => {
       expect(sha256Hex(detail.requestBody)).toBe(p.requestSha256)
     }
 
-    const exported = await call<{ path: string }>(app, 'session.export', { sessionId: session.id })
+    const exported = await call<{ path: string; replaced: boolean }>(app, 'session.export', { sessionId: session.id })
+    expect(exported.replaced).toBe(false)
     const first = readFileSync(exported.path, 'utf8')
     const deleted = await call<{ deleted: boolean; blobsCollected: number }>(app, 'session.delete', { sessionId: session.id })
     expect(deleted.deleted).toBe(true)
@@ -149,8 +150,8 @@ describe('session lifecycle', () => {
     expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, '.home', 'loupe.db') })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('keeps its own files') } })
     expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, '.home', 'new.json') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     expect(readFileSync(join(dir, '.home', 'loupe.db')).equals(db)).toBe(true)
-    // The session's own default export is written again.
-    expect((await call<{ path: string }>(app, 'session.export', { sessionId: session.id })).path).toBe(exported.path)
+    // The session's own default export is written again, and the answer says it replaced the earlier one.
+    expect(await call<{ path: string; replaced: boolean }>(app, 'session.export', { sessionId: session.id })).toMatchObject({ path: exported.path, replaced: true })
   })
 
   it('refuses a second turn while one runs, and stops a turn on cancel', async () => {

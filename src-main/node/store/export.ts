@@ -289,7 +289,11 @@ export const MAX_IMPORT_BYTES = 512 * 1024 * 1024
  * source file, or the store itself), and it writes nothing inside the data folder but its `exports/` folder. Only
  * the session's own default export, `exports/<sessionId>.json`, is written again.
  */
-export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number } | null> {
+/**
+ * Writes the session's export to `path`. Only the session's own file in the data folder's exports/ is replaced (a
+ * newer snapshot of the same session; `replaced` says so); a file anywhere else is never replaced.
+ */
+export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number; replaced: boolean } | null> {
   if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
   const target = resolve(path)
@@ -298,12 +302,13 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
   const folder = await realpath(dirname(target)).catch(() => resolve(dirname(target)))
   const inData = folder === data || folder.startsWith(data + sep)
   if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
-  if (!own && (await lstat(target).catch(() => null))) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
+  const existing = await lstat(target).catch(() => null)
+  if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
   const pieces = await exportSessionPieces(db, sessionId)
   if (pieces === null) return null
   await mkdir(dirname(path), { recursive: true })
   await writeFileAtomic(path, pieces)
-  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0) }
+  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0), replaced: existing !== null }
 }
 
 /** Reads an export file (size-checked, parsed) and imports it; ImportError says what is wrong with the file. */

@@ -50,11 +50,11 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
   const session = useSessionsStore((s) => findSession(s, sessionId))
   const dataDir = useAppStore((s) => s.info?.dataDir ?? '')
   const [path, setPath] = useState(() => (dataDir ? `${dataDir.replace(/[\\/]+$/, '')}/exports/${sessionId}.json` : ''))
-  const [state, setState] = useState<{ kind: 'editing' | 'busy' } | { kind: 'failed'; error: string } | { kind: 'done'; path: string; bytes: number }>({ kind: 'editing' })
+  const [state, setState] = useState<{ kind: 'editing' | 'busy' } | { kind: 'failed'; error: string } | { kind: 'done'; path: string; bytes: number; replaced: boolean }>({ kind: 'editing' })
   const submit = async () => {
     setState({ kind: 'busy' })
     const result = await exportSession(sessionId, path)
-    setState(result.ok ? { kind: 'done', path: result.path, bytes: result.bytes } : { kind: 'failed', error: result.error })
+    setState(result.ok ? { kind: 'done', path: result.path, bytes: result.bytes, replaced: result.replaced } : { kind: 'failed', error: result.error })
   }
   // Said on the button: a copy otherwise shows nothing, and the clipboard can be refused (no permission, no focus).
   const [copied, setCopied] = useState<boolean | null>(null)
@@ -69,7 +69,7 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
       <>
         <h2 id="transfer-title">Exported “{session?.title ?? sessionId}”</h2>
         <p role="status">
-          {bytes(state.bytes)} written. Another Loupe reads it with “Import a session into …” in its command palette.
+          {bytes(state.bytes)} written{state.replaced ? ', replacing the earlier export of this session' : ''}. Another Loupe reads it with “Import a session into …” in its command palette.
         </p>
         <label className="transfer-field">
           File

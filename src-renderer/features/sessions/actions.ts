@@ -58,7 +58,7 @@ export async function deleteSession(sessionId: string): Promise<boolean> {
 }
 
 /** Writes a session to one JSON file (`session.export`): where it went and its size, or why not. */
-export async function exportSession(sessionId: string, path: string): Promise<{ ok: true; path: string; bytes: number } | { ok: false; error: string }> {
+export async function exportSession(sessionId: string, path: string): Promise<{ ok: true; path: string; bytes: number; replaced: boolean } | { ok: false; error: string }> {
   const result = await client.request('session.export', { sessionId, ...(path.trim() ? { path: path.trim() } : {}) })
   return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }
 }

@@ -41,6 +41,11 @@ describe('passOutcome', () => {
     expect(passOutcome(pass(usage(2500, 40), { outcome: 'full', cause: { kind: 'none', label: 'only the new tail paid' } }), null).kind).toBe('hit')
     expect(passOutcome(pass(usage(0, 2500), { outcome: 'miss', cause: { kind: 'cold', label: 'cold start: nothing cached yet' } }), null)).toEqual({ kind: 'first', label: 'cold', cause: 'cold start: nothing cached yet' })
   })
+
+  it("calls an imported transcript's first request first, not a hit, though it read what was cached before the transcript begins", () => {
+    const first = { source: 'transcript', outcome: null, cause: { kind: 'first', label: 'first request of the thread' }, summary: 'First request: read 11,604 tokens cached before the transcript begins' }
+    expect(passOutcome(pass(usage(11_604, 2_100), first), null)).toEqual({ kind: 'first', label: 'first', cause: 'First request: read 11,604 tokens cached before the transcript begins' })
+  })
 })
 
 describe('attributionCause', () => {

@@ -23,11 +23,19 @@ describe("the dialog's miss line", () => {
   it('counts the misses the Cache view lists, and says what they lost', () => {
     const line = missLine({ hits: 134, misses: { idle_gap: 2, not_visible: 1 }, compactions: [compaction] }, cache)
     expect(line).toBe(
-      '134 hits; 3 misses: 2 after a pause, 1 from a change the transcript does not record. Lost to misses: $0.9177 (159,611 tokens paid for that could have been read), from 2 of them. The other came after a pause longer than any cache lifetime (1 h at most): nothing could have stayed cached. The first request after the compaction is not a miss: it sends a new, shorter history by design.',
+      '134 hits; 3 misses or partial hits: 2 after a pause, 1 from a change the transcript does not record. Lost to misses: $0.9177 (159,611 tokens paid for that could have been read), from 2 of them. The other came after a pause longer than any cache lifetime (1 h at most): nothing could have stayed cached. The first request after the compaction is not a miss: it sends a new, shorter history by design.',
     )
   })
 
-  it('says the counts alone until the Cache figures arrive, and no miss when there is none', () => {
+  it("counts as the inspector's badges and the Cache view's rows do: the first request is neither, a partial hit is named so", () => {
+    // tool_heavy as the review found it: the dialog said "2 hits; 1 miss", the inspector hit, hit, partial, hit, and
+    // the Cache view "pass 3 partial". The first request read what was cached before the transcript begins.
+    const imported = [pass(null, 'first'), pass('full', 'hit'), pass('partial', 'not_visible', 1_200, 0.0036), pass('full', 'hit')]
+    const line = missLine({ hits: 2, misses: { not_visible: 1 }, compactions: [] }, { passes: imported, totals: { missTokens: 1_200, missUsd: 0.0036 } } as never)
+    expect(line).toBe('2 hits; 1 partial hit, from a change the transcript does not record. Lost to misses: $0.0036 (1,200 tokens paid for that could have been read).')
+  })
+
+  it("says the transcript's own counts when the Cache figures cannot be read, and no miss when there is none", () => {
     expect(missLine({ hits: 134, misses: { idle_gap: 2, not_visible: 1 }, compactions: [] }, null)).toBe('134 hits; 3 misses: 2 after a pause, 1 from a change the transcript does not record.')
     expect(missLine({ hits: 1, misses: {}, compactions: [] }, null)).toBe('1 hit; no miss.')
     expect(missLine({ hits: 2, misses: { not_visible: 1 }, compactions: [] }, null)).toBe('2 hits; 1 miss, from a change the transcript does not record.')

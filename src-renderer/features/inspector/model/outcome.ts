@@ -61,6 +61,10 @@ function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   const attributed = view?.outcome ?? null
   // A cold start is a miss at the physical limit: nothing could have been cached yet.
   if (view?.causeKind === 'cold') return { kind: 'first', label: 'cold', cause: cause ?? 'first pass: nothing cached yet' }
+  // An imported transcript's first request has nothing before it to compare with: what it read was cached before the
+  // transcript begins, so it is neither a hit nor a miss of this session (the Cache view and the Claude Code dialog
+  // count it as neither).
+  if (view?.causeKind === 'first') return { kind: 'first', label: 'first', cause: view.summary ?? cause ?? 'first request of the thread' }
   if (attributed === 'full') return { kind: 'hit', label: 'hit', cause: cause ?? 'only the new tail paid' }
   if (attributed === 'partial') return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
   if (attributed === 'miss') return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
