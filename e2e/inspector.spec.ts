@@ -127,6 +127,12 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     expect(await rules.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.outcome))).toEqual(['read', 'read', 'read', 'written'])
     await expect(inspector.getByRole('button', { name: /BP1 static · 5m · read/ })).toBeVisible()
     await expect(inspector.getByLabel('Context map')).toContainText('CLAUDE.md')
+    // Its parts are estimates; beside their total, what the service counted for the same input.
+    const u = last.usage!
+    const counted = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+    expect(counted).toBeLessThan(10_000) // written in full below that, as the view writes token counts
+    const countedText = counted.toLocaleString('en-US')
+    await expect(inspector.getByTestId('context-map-total')).toContainText(new RegExp(`^≈[\\d,.k]+ tokens by estimate; the service counted ${countedText}`))
     mkdirSync('e2e/screenshots', { recursive: true })
     await page.screenshot({ path: 'e2e/screenshots/inspector-request.png' })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
-import { contextMap } from '../../../src-renderer/features/inspector/model/context-map'
+import { contextMap, offBy } from '../../../src-renderer/features/inspector/model/context-map'
 import { parseBody } from '../../../src-renderer/features/inspector/model/pretty'
 import { recordedPasses } from './fixture'
 
@@ -58,5 +58,13 @@ describe('contextMap', () => {
       null,
     )
     expect(map).toEqual([{ key: 'history:history', label: 'History · history', group: 'history', file: null, tokens: 7, firstOrdinal: 0 }])
+  })
+})
+
+describe('offBy', () => {
+  it("says how far the service's count is from the map's estimate, and nothing under a percent", () => {
+    expect(offBy(2_302, 2_781)).toBe(' (+21%)')
+    expect(offBy(2_000, 1_900)).toBe(' (−5%)')
+    expect(offBy(2_000, 2_004)).toBe('')
   })
 })

@@ -3,15 +3,20 @@
  * request to its first block; clicking a file's source opens the file.
  */
 import { memo } from 'react'
-import type { ContextSlice } from '../model/context-map'
+import { offBy, type ContextSlice } from '../model/context-map'
 import { grouped, tokens } from '../../../ui/format'
 
 interface Props {
   readonly slices: ReadonlyArray<ContextSlice>
+  /**
+   * The input tokens the service counted for the pass (read, written and uncached), when it answered: the map's parts
+   * are estimates, and the two totals side by side would otherwise read as a disagreement.
+   */
+  readonly measured?: number | null
   onReveal(ordinal: number): void
 }
 
-export const ContextMap = memo(function ContextMap({ slices, onReveal }: Props) {
+export const ContextMap = memo(function ContextMap({ slices, measured = null, onReveal }: Props) {
   const total = slices.reduce((sum, s) => sum + s.tokens, 0)
   if (total === 0) return null
   const pct = (n: number) => `${((100 * n) / total).toFixed(n / total < 0.1 ? 1 : 0)}%`
@@ -42,7 +47,9 @@ export const ContextMap = memo(function ContextMap({ slices, onReveal }: Props) 
             </button>
           ))}
         </div>
-        <span className="insp-map-total">≈{tokens(total)} tokens in all (estimates)</span>
+        <span className="insp-map-total" data-testid="context-map-total">
+          {measured === null ? `≈${tokens(total)} tokens in all (estimates)` : `≈${tokens(total)} tokens by estimate; the service counted ${tokens(measured)}${offBy(total, measured)}`}
+        </span>
       </figcaption>
     </figure>
   )

@@ -119,3 +119,9 @@ export function contextMap(blocks: ReadonlyArray<BlockInfo>, segments: ReadonlyA
   }
   return slices.list()
 }
+
+/** " (+21%)": how far the service's count is from the estimate, when it is at least a percent. */
+export function offBy(estimated: number, measured: number): string {
+  const off = Math.round((100 * (measured - estimated)) / estimated)
+  return off === 0 ? '' : ` (${off > 0 ? '+' : '−'}${Math.abs(off)}%)`
+}
