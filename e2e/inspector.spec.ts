@@ -204,6 +204,12 @@ test('remembers its layout and lists a whole project', async ({ page, host }) =>
     const inspector = page.getByRole('complementary', { name: 'Inspector' })
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
     await expect(rows).toHaveCount(2)
+    // The context map hidden stays hidden: from one pass to the next, and across a reload (below).
+    await rows.nth(1).click()
+    await inspector.getByRole('button', { name: 'Hide context map' }).click()
+    await expect(inspector.getByLabel('Context map')).toHaveCount(0)
+    await rows.nth(0).click()
+    await expect(inspector.getByRole('button', { name: 'Context map', exact: true })).toHaveAttribute('aria-expanded', 'false')
 
     // Wait for the new session's chat to replace the old one, or the message could go into the old composer.
     const chat = page.getByRole('region', { name: 'Session' })
@@ -224,6 +230,8 @@ test('remembers its layout and lists a whole project', async ({ page, host }) =>
     await expect(collapsed.getByRole('button', { name: /Inspector · \d+ pass/ })).toBeVisible()
     await collapsed.getByRole('button', { name: /Inspector ·/ }).click()
     await expect(collapsed.getByRole('listbox', { name: 'Passes' })).toBeVisible()
+    await collapsed.getByRole('listbox', { name: 'Passes' }).getByRole('option').first().click()
+    await expect(collapsed.getByRole('button', { name: 'Context map', exact: true })).toHaveAttribute('aria-expanded', 'false')
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

@@ -30,6 +30,8 @@ export interface InspectorLayout {
   readonly collapsed: boolean
   /** Height of the passes list above the views, in px. */
   readonly listHeight: number
+  /** The context map above the request: hidden, it stays hidden (on a short window it takes the request's room). */
+  readonly contextMap: boolean
 }
 
 /** Sizes the pane never goes below or above, so a remembered layout always leaves room for the chat. */
@@ -95,11 +97,12 @@ interface InspectorState {
   listResized(height: number): void
   collapseToggled(): void
   dockChosen(dock: Dock): void
+  contextMapToggled(): void
   fileOpenRequested(path: string): void
   fileOpened(): void
 }
 
-const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, paneHeight: 420, collapsed: false, listHeight: 180 }
+const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, paneHeight: 420, collapsed: false, listHeight: 180, contextMap: true }
 
 export const useInspectorStore = create<InspectorState>()(
   persist(
@@ -191,6 +194,7 @@ export const useInspectorStore = create<InspectorState>()(
       listResized: (height) => set((s) => ({ layout: { ...s.layout, listHeight: Math.max(LIST_MIN_PX, Math.round(height)) } })),
       collapseToggled: () => set((s) => ({ layout: { ...s.layout, collapsed: !s.layout.collapsed } })),
       dockChosen: (dock) => set((s) => ({ layout: { ...s.layout, dock } })),
+      contextMapToggled: () => set((s) => ({ layout: { ...s.layout, contextMap: !s.layout.contextMap } })),
       fileOpenRequested: (path) => set({ fileRequest: { path, at: Date.now() } }),
       fileOpened: () => (get().fileRequest ? set({ fileRequest: null }) : undefined),
     }),

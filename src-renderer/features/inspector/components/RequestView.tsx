@@ -44,7 +44,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
     const timer = setTimeout(() => setNote(null), NOTE_SHOWN_MS)
     return () => clearTimeout(timer)
   }, [note])
-  const [showMap, setShowMap] = useState(true)
+  const showMap = useInspectorStore((s) => s.layout.contextMap)
   const { detail } = view
 
   // Hashing 600 KB takes tens of milliseconds on the main thread: it starts once the text is on screen.
@@ -191,7 +191,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
             {tokens(usage.cache_creation_input_tokens)}, uncached {tokens(usage.input_tokens)}
           </span>
         )}
-        <button type="button" className="insp-link" onClick={() => setShowMap((v) => !v)} aria-expanded={showMap}>
+        <button type="button" className="insp-link" onClick={() => useInspectorStore.getState().contextMapToggled()} aria-expanded={showMap}>
           {showMap ? 'Hide context map' : 'Context map'}
         </button>
       </div>
