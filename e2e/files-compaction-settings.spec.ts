@@ -507,7 +507,7 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await view(app, 'Compaction')
     await expect(app.getByTestId('checkpoint-card')).toHaveCount(1)
     await expect(app.getByTestId('checkpoint-detail')).toContainText(/Pins: “The ledger rounds half to even\.” (re-?injected|kept|in summary)/)
-    await expect(app.getByTestId('summarised-range')).toContainText(/Summarised entries #\d+–#\d+: the \d+ the model saw/)
+    await expect(app.getByTestId('summarised-range')).toContainText(/^Summarised \d+ entries, #\d+–#\d+ \(≈[\d,]+ tokens\); kept whole from entry #\d+ on\.$/)
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
     // The two sides are named for a screen reader by what they hold.

@@ -91,8 +91,13 @@ export function CheckpointDetail({
       <p data-testid="summarised-range">
         {replaced ? (
           <>
-            {/* The range counts every entry of the session; only those the model saw are summarised. */}
-            <strong>Summarised</strong> entries #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'}: the {n(Number(replaced.entries))} the model saw, {n(Number(replaced.messages))} messages, ≈{n(Number(replaced.estimatedTokens))} tokens
+            {/* One count, the chat card's: the entries the model saw. The range also holds entries it never saw (notes,
+                context edits, a checkpoint before), which the title says, so #1–#18 and 12 do not read as a contradiction. */}
+            <strong>Summarised</strong>{' '}
+            <span title="The range also holds entries the model did not see (notes, context edits, an earlier checkpoint): they are not summarised.">
+              {n(Number(replaced.entries))} {Number(replaced.entries) === 1 ? 'entry' : 'entries'}, #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'}
+            </span>{' '}
+            (≈{n(Number(replaced.estimatedTokens))} tokens)
             {startSeq !== undefined ? `; kept whole from entry #${startSeq} on.` : '; nothing kept whole.'}
           </>
         ) : (
