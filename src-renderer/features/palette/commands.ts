@@ -141,8 +141,9 @@ export function buildCommands(): Command[] {
   if (sessionId) {
     out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
     // As the chat offers it (decision 0024): the last message of a session Loupe runs, between turns.
-    const origin = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)?.origin
-    const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded) : null
+    const session = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)
+    const origin = session?.origin
+    const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded, session?.continued?.inherited ?? null) : null
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
