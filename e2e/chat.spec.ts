@@ -648,6 +648,25 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     await expect(model).toHaveValue('claude-sonnet-4-6')
 
+    // Asked about and left open, the question names its model; the choice shows the model the session uses. A
+    // message sent meanwhile runs on that model, and the question is priced again for the prompt the turn left.
+    await model.selectOption('claude-opus-4-6')
+    const price = app.getByTestId('model-switch-price')
+    await expect(price).toHaveText(/^Switching to Claude Opus 4\.6 caches none of this session: .* this prompt is ≈?[\d,]+\./)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    const pricedBefore = await price.textContent()
+    ended = appEvent(app, 'turn.ended')
+    await composer.fill('list src')
+    await composer.press('Enter')
+    await ended
+    await expect(app.getByRole('listbox', { name: 'Passes' }).getByRole('option').last()).toContainText('sonnet-4-6')
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    await expect(price).toHaveText(/^Switching to Claude Opus 4\.6 /)
+    await expect(price).not.toHaveText(pricedBefore!)
+    await expect(ask.getByRole('button', { name: 'Switch' })).toBeEnabled()
+    await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-repriced.png' })
+    await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
+
     await model.selectOption('claude-opus-5-5')
     await ask.getByRole('button', { name: 'Switch' }).click()
     await expect(ask).toHaveCount(0)

@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, folderForThisProcess, openApp, testWithHostEnv } from './fixtures'
+import { appEvent, expect, folderForThisProcess, openApp, testWithHostEnv } from './fixtures'
 
 const configDir = folderForThisProcess('loupe-e2e-claude-')
 const projectDir = join(configDir, 'projects', '-home-marco-projects-spotter')
@@ -112,6 +112,26 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     await page.getByTestId('continued-divider').scrollIntoViewIfNeeded()
     await page.screenshot({ path: 'e2e/screenshots/transcripts-continued.png' })
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled()
+    // Its last "You" is Claude Code's own marker ("[Request interrupted by user]"), not a message sent here: nothing
+    // it carried over is offered to take back. A message sent in Loupe is, and taking it back stops there.
+    const takeBack = page.locator('.msg.user').getByRole('button', { name: 'Take back' })
+    await expect(page.locator('.msg.user').last()).toContainText('[Request interrupted by user]')
+    await expect(takeBack).toHaveCount(0)
+    const composer = page.getByRole('textbox', { name: 'Message' })
+    await composer.fill('list src')
+    const ended = appEvent(page, 'turn.ended')
+    await composer.press('Enter')
+    await ended
+    await expect(takeBack).toHaveCount(1)
+    await expect(page.locator('.msg.user', { has: page.getByRole('button', { name: 'Take back' }) })).toContainText('list src')
+    const appended = appEvent(page, 'entries.appended')
+    await takeBack.click()
+    await appended
+    await expect(composer).toHaveValue('list src')
+    await expect(page.locator('.taken-back')).toHaveCount(1)
+    await expect(takeBack).toHaveCount(0)
+    await expect(page.getByTestId('continued-divider')).toHaveCount(1)
+    await composer.fill('')
 
     // Back on the imported session, Continue says it was continued and offers that session first.
     const workName = work.split('/').pop()!

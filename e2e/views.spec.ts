@@ -375,6 +375,12 @@ test('settings: a number field keeps what is typed, says what is wrong beside it
     // Typing again takes the note away: it speaks of what was saved.
     await threshold.fill('86')
     await expect(page.getByTestId('compaction-saved')).toHaveCount(0)
+    // So does a form that is not valid: cleared, it no longer holds what was saved, and says only what to correct.
+    await threshold.fill('85')
+    await expect(page.getByTestId('compaction-saved')).toBeVisible()
+    for (const name of ['Threshold', 'Target', 'Steps kept whole']) await page.getByRole('spinbutton', { name }).fill('')
+    await expect(page.getByText('Correct the fields above to save.')).toBeVisible()
+    await expect(page.getByTestId('compaction-saved')).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

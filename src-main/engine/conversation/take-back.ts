@@ -29,18 +29,26 @@ export type TakeBackPlan =
       /** The tool calls among the dropped answers (a compaction one of them asked for is dropped with it). */
       readonly toolUseIds: ReadonlyArray<string>
     }
-  | { readonly ok: false; readonly reason: 'not_found' | 'not_a_message' | 'not_last' | 'compacted'; readonly message: string }
+  | { readonly ok: false; readonly reason: 'not_found' | 'not_a_message' | 'carried_over' | 'not_last' | 'compacted'; readonly message: string }
 
 /**
  * What taking `entryId` back would drop. Only the newest message the user sent can be taken back, and only while the
  * model still sees it as sent: a compaction after it has folded it into a summary (or kept it beside one), and the
  * summary cannot be taken apart.
+ *
+ * `carriedOver`: how many of the session's first entries (by seq) it brought from a conversation it continues
+ * (Claude Code's). Their messages were not sent in this session: some are not the user's words at all ("[Request
+ * interrupted by user]" is Claude Code's marker), and taking one back would fold the point where this session took
+ * over. They are never taken back; taking back stops at the first message sent here.
  */
-export function planTakeBack(entries: ReadonlyArray<Entry>, entryId: string): TakeBackPlan {
+export function planTakeBack(entries: ReadonlyArray<Entry>, entryId: string, carriedOver = 0): TakeBackPlan {
   const at = entries.findIndex((e) => e.id === entryId)
   const entry = entries[at]
   if (entry === undefined) return { ok: false, reason: 'not_found', message: `No entry ${entryId} in this session` }
   if (entry.kind !== 'user_message') return { ok: false, reason: 'not_a_message', message: 'Only a message you sent can be taken back' }
+  if (entry.seq <= carriedOver) {
+    return { ok: false, reason: 'carried_over', message: 'This message came with the Claude Code conversation this session continues: only a message sent in Loupe can be taken back' }
+  }
   const after = entries.slice(at + 1)
   if (after.some((e) => e.kind === 'checkpoint')) {
     return { ok: false, reason: 'compacted', message: 'This message was compacted after it was sent (it is in the summary or kept beside it), so it cannot be taken back' }

@@ -270,7 +270,9 @@ export class SessionRuntime {
    */
   takeBack(entryId: string): { readonly ok: true; readonly text: string; readonly dropped: number } | Extract<TakeBackPlan, { ok: false }> {
     if (this.running) throw new Error('A turn is running in this session')
-    const plan = planTakeBack(this.sessionLog.entries(), entryId)
+    // A session continued from Claude Code's conversation: the messages it carried over are not the user's to take back.
+    const carriedOver = this.deps.store.sessions.get(this.sessionId)?.continued?.inherited ?? 0
+    const plan = planTakeBack(this.sessionLog.entries(), entryId, carriedOver)
     if (!plan.ok) return plan
     this.keepWarm.cancel()
     const appended = this.sessionLog.append([{ kind: 'context_edit', source: TAKE_BACK_SOURCE, edits: plan.edits }])

@@ -14,6 +14,7 @@ import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
 import { ModelSwitch } from './ModelSwitch'
+import { conversationPoint } from './switch-question'
 import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox } from './focus'
 import { composerPlaceholder, stopLabel } from './composer-text'
@@ -87,7 +88,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
               </select>
             </label>
             <AllowRules sessionId={sessionId} />
-            <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} />
+            <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} conversationAt={conversationPoint(chat.entries)} />
           </>
         )}
       </header>

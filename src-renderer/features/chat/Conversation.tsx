@@ -49,7 +49,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   const repeated = useMemo(() => repeatedFailures(chat.entries), [chat.entries])
   // Messages taken back, folded under their take-back; and the one message a "Take back" is offered on now.
   const taken = useMemo(() => takeBacks(chat.entries), [chat.entries])
-  const backable = useMemo(() => takeBackable(chat.entries, taken.folded), [chat.entries, taken])
+  const backable = useMemo(() => takeBackable(chat.entries, taken.folded, inherited), [chat.entries, taken, inherited])
   const canTakeBack = !chat.running && chat.approvals.length === 0 && source === 'loupe'
   // A pass's answer is its last assistant message: an imported compaction call's conversation links every message it
   // carried to its one pass, and only the answer is that pass's to mark.

@@ -3,18 +3,20 @@
  * write its whole prompt afresh: choosing another model first shows what that costs (cache.priceEdit), and only
  * "Switch" switches. Nothing is cached before the first pass, so a new session's switch costs nothing and is made at
  * once. A running turn keeps its model: the choice waits until it ends.
+ *
+ * The choice always shows the model the session uses (decision 0029): the model asked about is named in the question
+ * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  */
 import { useEffect, useRef, useState } from 'react'
 import type { EditPriceView } from '../../state/files'
 import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from '../settings/actions'
 import { priceModelSwitch, switchModel } from './actions'
+import { switchQuestionState, type SwitchQuestion } from './switch-question'
 
-type Pending = { readonly model: string; readonly price: EditPriceView | null; readonly error: string | null } | null
-
-export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: string; model: string; prefix: string; running: boolean }) {
+export function ModelSwitch({ sessionId, model, prefix, running, conversationAt }: { sessionId: string; model: string; prefix: string; running: boolean; conversationAt: string }) {
   const models = useSettingsStore((s) => s.data?.models ?? null)
-  const [pending, setPending] = useState<Pending>(null)
+  const [pending, setPending] = useState<SwitchQuestion | null>(null)
   const [asking, setAsking] = useState<string | null>(null)
   const lastAsked = useRef<string | null>(null)
   useEffect(() => {
@@ -28,12 +30,8 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
   }, [sessionId, model])
 
   const labelOf = (id: string) => models?.find((m) => m.id === id)?.label ?? id
-  const choose = async (next: string) => {
-    if (next === model) {
-      lastAsked.current = null
-      setAsking(null)
-      return setPending(null)
-    }
+  /** `again`: the question is open and priced anew; only the user's own choice is ever switched without a Switch. */
+  const ask = async (next: string, at: string, again = false) => {
     lastAsked.current = next
     setAsking(next)
     const priced = await priceModelSwitch(sessionId, next)
@@ -41,11 +39,25 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
     if (lastAsked.current !== next) return
     setAsking(null)
     // Before the first pass nothing is cached: nothing to weigh, switched at once.
-    if (priced.ok && priced.price === null) return void switchModel(sessionId, next)
-    setPending({ model: next, price: priced.ok ? priced.price : null, error: priced.ok ? null : priced.error })
+    if (priced.ok && priced.price === null) return again ? setPending(null) : void switchModel(sessionId, next)
+    setPending({ model: next, price: priced.ok ? priced.price : null, error: priced.ok ? null : priced.error, pricedAt: at })
   }
+  const choose = (next: string) => {
+    if (next === model) {
+      lastAsked.current = null
+      setAsking(null)
+      return setPending(null)
+    }
+    void ask(next, conversationAt)
+  }
+  const state = pending ? switchQuestionState(pending, running, conversationAt) : null
+  // The price was for the prompt as it was: once the passes sent since have ended, it is asked again.
+  useEffect(() => {
+    // (Not once the session uses that model: the switch's own entry changes the conversation too.)
+    if (pending && pending.model !== model && state === 'to_price_again' && asking === null) void ask(pending.model, conversationAt, true)
+  }, [pending, model, state, asking, conversationAt])
   const confirm = async () => {
-    if (!pending) return
+    if (!pending || state !== 'priced') return
     if (await switchModel(sessionId, pending.model)) setPending(null)
   }
 
@@ -57,6 +69,7 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
       </span>
     )
   }
+  const asked = pending?.model ?? asking
   // Two items of the header's row: the choice, and under the whole header the question a switch asks first.
   return (
     <>
@@ -64,12 +77,12 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
         {prefix && <span className="model-name">{prefix} ·</span>}
         <select
           aria-label="Model"
-          value={pending?.model ?? asking ?? model}
-          // Not disabled while the price is asked for: a disabled select drops the keyboard's focus, and arrow keys
-          // change a closed select's value one step at a time (each is priced; the last one asked is shown).
+          // The model the session's passes use, whatever is being asked about: the question names that one.
+          value={model}
+          // Not disabled while the price is asked for: a disabled select drops the keyboard's focus.
           disabled={running}
           title={running ? 'The turn keeps its model: switch once it ends' : `This session's model: ${model}`}
-          onChange={(e) => void choose(e.target.value)}
+          onChange={(e) => choose(e.target.value)}
         >
           {models.map((m) => (
             <option key={m.id} value={m.id}>
@@ -78,15 +91,28 @@ export function ModelSwitch({ sessionId, model, prefix, running }: { sessionId: 
           ))}
         </select>
       </span>
-      {pending && (
+      {asked !== null && (
         <div className="model-switch-ask" role="group" aria-label="Switch the model">
           <span data-testid="model-switch-price">
-            {pending.error !== null ? `The switch could not be priced: ${pending.error}.` : `Switching to ${labelOf(pending.model)} ${switchCost(pending.price!)}`}
+            {pending === null || state === 'to_price_again'
+              ? `Pricing a switch to ${labelOf(asked)}…`
+              : state === 'waits_for_turn'
+                ? `Switching to ${labelOf(pending.model)}: priced again once this turn ends (the turn keeps ${labelOf(model)}).`
+                : pending.error !== null
+                  ? `The switch to ${labelOf(pending.model)} could not be priced: ${pending.error}.`
+                  : `Switching to ${labelOf(pending.model)} ${switchCost(pending.price!)}`}
           </span>
-          <button type="button" onClick={() => void confirm()}>
+          <button type="button" disabled={state !== 'priced'} onClick={() => void confirm()}>
             Switch
           </button>
-          <button type="button" onClick={() => setPending(null)}>
+          <button
+            type="button"
+            onClick={() => {
+              lastAsked.current = null
+              setAsking(null)
+              setPending(null)
+            }}
+          >
             Keep {labelOf(model)}
           </button>
         </div>

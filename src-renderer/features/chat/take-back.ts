@@ -40,12 +40,15 @@ export function takeBacks(entries: ReadonlyArray<EntryView>): TakeBacks {
 
 /**
  * The message a "Take back" goes on: the user's last message the model still sees, unless a compaction has folded it
- * in since. Null when there is none.
+ * in since, or it is one a continued session carried over from Claude Code's conversation (`carriedOver`: how many
+ * of its first entries, by seq, came from there; the main process refuses those too). Null when there is none.
  */
-export function takeBackable(entries: ReadonlyArray<EntryView>, folded: ReadonlySet<string>): EntryView | null {
+export function takeBackable(entries: ReadonlyArray<EntryView>, folded: ReadonlySet<string>, carriedOver: number | null = null): EntryView | null {
   const at = entries.findLastIndex((e) => e.kind === 'user_message' && !folded.has(e.id))
   if (at < 0) return null
-  return entries.slice(at + 1).some((e) => e.kind === 'checkpoint') ? null : entries[at]!
+  const message = entries[at]!
+  if (carriedOver !== null && message.seq <= carriedOver) return null
+  return entries.slice(at + 1).some((e) => e.kind === 'checkpoint') ? null : message
 }
 
 /** What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo. */

@@ -129,7 +129,6 @@ export function buildCommands(): Command[] {
   // A folder of Claude Code's logs or of the proxy's captures takes no session of its own.
   // Nor does a folder that is gone from disk (decision 0022).
   if (project && !project.notWorkingFolder && !project.folderGone) out.push({ id: 'session.new', group: 'Session', label: `New session in ${project.name}`, run: () => void startSession(project.id) })
-  if (project) out.push({ id: 'project.remove', group: 'Session', label: `Remove ${project.name} from the list`, run: () => void removeProject(project.id) })
   // Read, not run: an imported session's folder need not be here (decision 0022 keeps such sessions readable).
   if (project) out.push({ id: 'session.import', group: 'Session', label: `Import a session into ${project.name}…`, run: () => useSessionsStore.getState().importAsked(project.id) })
   if (sessionId && (chat?.running || live)) out.push({ id: 'run.stop', group: 'Session', label: live ? 'Cancel the compaction' : 'Stop the running turn', keys: 'Esc', run: () => void stopRunning(sessionId) })
@@ -142,8 +141,9 @@ export function buildCommands(): Command[] {
   if (sessionId) {
     out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
     // As the chat offers it (decision 0024): the last message of a session Loupe runs, between turns.
-    const origin = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)?.origin
-    const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded) : null
+    const session = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)
+    const origin = session?.origin
+    const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded, session?.continued?.inherited ?? null) : null
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
@@ -157,6 +157,9 @@ export function buildCommands(): Command[] {
       out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), inspector.viewChosen(view)) })
     }
   }
+
+  // The project's own actions, after the session's: its files have their group below.
+  if (project) out.push({ id: 'project.remove', group: 'Project', label: `Remove ${project.name} from the list`, run: () => void removeProject(project.id) })
 
   const listing = useFilesStore.getState().listing
   if (project && listing && useFilesStore.getState().projectId === project.id) {

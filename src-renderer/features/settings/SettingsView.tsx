@@ -11,7 +11,7 @@ import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
 import { grouped } from '../../ui/format'
 import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
-import { changedFrom, checkDraft, draftOf, type CompactionDraft, type DraftField } from './compaction-form'
+import { changedFrom, checkDraft, differsFromSaved, draftOf, type CompactionDraft, type DraftField } from './compaction-form'
 import './settings.css'
 
 /** 3 → "$3", 3.75 → "$3.75", 0.025 → "$0.025" (prices per million tokens, as published). */
@@ -304,7 +304,7 @@ function CompactionSection({ data, projectName, holds }: { data: SettingsViewDat
             Save compaction settings
           </button>
           {!values && <span className="error">Correct the {Object.keys(problems).length === 1 ? 'field' : 'fields'} above to save.</span>}
-          {savedNote && !changed && (
+          {savedNote && !differsFromSaved(project, values) && (
             <span className="muted" role="status" data-testid="compaction-saved">
               Saved: sessions in this project compact by these settings from their next pass.
             </span>

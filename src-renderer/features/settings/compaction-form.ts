@@ -87,3 +87,12 @@ export function checkDraft(draft: CompactionDraft, saved?: CompactionValues): Ch
 export function changedFrom(saved: CompactionValues, values: CompactionValues | null): boolean {
   return values !== null && (values.auto !== saved.auto || values.threshold !== saved.threshold || values.target !== saved.target || values.keepSteps !== saved.keepSteps)
 }
+
+/**
+ * True when the form no longer holds what is saved, valid or not: the note that the values were saved then goes.
+ * Not `changedFrom`, which says whether there is something to save: a form with an invalid field has nothing to save,
+ * yet it is not what was saved either (saved values are always valid).
+ */
+export function differsFromSaved(saved: CompactionValues, values: CompactionValues | null): boolean {
+  return values === null || changedFrom(saved, values)
+}

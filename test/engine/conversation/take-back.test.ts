@@ -68,6 +68,16 @@ describe('taking a message back', () => {
     expect(planTakeBack(compacted, 'e4')).toMatchObject({ ok: false, reason: 'compacted', message: expect.stringContaining('compacted after it was sent') })
   })
 
+  it("refuses a message a continued session carried over from Claude Code's conversation, and stops there going back", () => {
+    // The first four entries came from Claude Code: its last user message is its own marker, not the user's words.
+    const continued = log([user('fix the parser'), answer('done'), ended, user('[Request interrupted by user]'), user('and the tests'), answer('ok'), ended])
+    expect(planTakeBack(continued, 'e4', 4)).toMatchObject({ ok: false, reason: 'carried_over', message: expect.stringContaining('only a message sent in Loupe can be taken back') })
+    expect(planTakeBack(continued, 'e1', 4)).toMatchObject({ ok: false, reason: 'carried_over' })
+    // The message sent in Loupe is taken back; the carried-over one before it is not offered next.
+    const after = taken(continued, 'e5')
+    expect(planTakeBack(after, 'e4', 4)).toMatchObject({ ok: false, reason: 'carried_over' })
+  })
+
   it('has no take-back to find in a log without one', () => {
     expect(lastTakeBackIndex(twoTurns)).toBe(-1)
   })

@@ -3,10 +3,11 @@
  * message and its answers leave what the next pass sends, the text comes back, the notes it carried go with the next
  * message, the miss it causes is named, and a failure before it has nothing left to retry.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { call, failNextMessages, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { FIXTURES } from '../transcripts/store-helpers'
 
 let running: SimulatorApp | null = null
 afterEach(async () => {
@@ -145,5 +146,36 @@ describe('taking the last message back', () => {
     await expect(call(s.app, 'run.retry', { sessionId: s.sessionId })).rejects.toThrow(/unsupported Nothing to retry: the message was taken back/)
     // Sent again, as changed, it is answered from a conversation that is valid for the API.
     expect(await s.send('list the root, please')).toBe('end_turn')
+  })
+
+  it("never takes back what a session continued from Claude Code carried over: only the messages sent in Loupe", async () => {
+    running = await simulatorApp({ seed: 'take-back-continued', model: 'claude-sonnet-4-6' })
+    const { app, dir } = running
+    // A Claude Code session whose last user message is Claude Code's own marker, "[Request interrupted by user]".
+    const projects = join(dir, 'claude', 'projects')
+    mkdirSync(join(projects, '-x'), { recursive: true })
+    copyFileSync(join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), join(projects, '-x', 'tool_heavy.jsonl'))
+    const listing = await call<{ projects: Array<{ sessions: Array<{ path: string }> }> }>(app, 'transcripts.list', { folder: projects })
+    const imported = await call<{ sessionId: string }>(app, 'transcripts.import', { path: listing.projects[0]!.sessions[0]!.path, folder: projects })
+    mkdirSync(join(dir, 'here'))
+    const here = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'here') })
+    const { id: sessionId } = await call<{ id: string }>(app, 'transcripts.continue', { sessionId: imported.sessionId, projectId: here.id })
+    const entries = async () => (await call<{ entries: Entry[] }>(app, 'session.get', { sessionId })).entries
+    const lastMessage = async () => (await entries()).findLast((e) => e.kind === 'user_message')!
+
+    const marker = await lastMessage()
+    expect(marker.content?.map((b) => b.text).join('')).toBe('[Request interrupted by user]')
+    const refused = /unsupported This message came with the Claude Code conversation this session continues: only a message sent in Loupe can be taken back/
+    await expect(call(app, 'run.takeBack', { sessionId, entryId: marker.id })).rejects.toThrow(refused)
+
+    // A message sent in Loupe is taken back as in any session; the carried-over one before it still is not.
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'list src' })
+    await ended
+    const mine = await lastMessage()
+    expect((await call<{ text: string }>(app, 'run.takeBack', { sessionId, entryId: mine.id })).text).toBe('list src')
+    await expect(call(app, 'run.takeBack', { sessionId, entryId: marker.id })).rejects.toThrow(refused)
+    // Refused, nothing was written: the only take-back is the one of the message sent in Loupe.
+    expect((await entries()).filter((e) => e.kind === 'context_edit' && e.source === 'take-back')).toHaveLength(1)
   })
 })

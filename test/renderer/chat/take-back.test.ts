@@ -42,6 +42,24 @@ describe('a message taken back, in the chat', () => {
     expect(takeBackable([first, second, inner, outer], folded)).toBeNull()
   })
 
+  it("offers nothing on a message a continued session carried over from Claude Code, and stops there going back", () => {
+    // The session's first entries are Claude Code's: its last user message there is its own marker.
+    const continued = [message('fix the parser'), entry('assistant_message'), message('[Request interrupted by user]')]
+    const marker = continued[2]!
+    // (The entries' seq here run on across the file's tests: everything up to the marker was carried over.)
+    const carried = marker.seq
+    expect(takeBackable(continued, new Set(), carried)).toBeNull()
+    expect(takeBackable(continued, new Set(), null)).toBe(marker)
+    // A message sent in Loupe is offered; once taken back, the offer does not move to Claude Code's message.
+    const mine = message('list src')
+    const answer = entry('assistant_message')
+    const withMine = [...continued, mine, answer]
+    expect(takeBackable(withMine, new Set(), carried)).toBe(mine)
+    const back = takeBack(mine, answer)
+    const after = [...withMine, back]
+    expect(takeBackable(after, takeBacks(after).folded, carried)).toBeNull()
+  })
+
   it('offers nothing once a compaction came after the last message', () => {
     const m = message('hello')
     expect(takeBackable([m, entry('assistant_message')], new Set())).toBe(m)

@@ -1,7 +1,7 @@
 /** The compaction settings form: text while typing, checked against the limits the main process applies. */
 import { describe, expect, it } from 'vitest'
 import { ProjectCompactionSchema } from '../../../src-preload/contract'
-import { changedFrom, checkDraft, draftOf, percentText } from '../../../src-renderer/features/settings/compaction-form'
+import { changedFrom, checkDraft, differsFromSaved, draftOf, percentText } from '../../../src-renderer/features/settings/compaction-form'
 
 const saved = { auto: true, threshold: 0.8, target: 0.6, keepSteps: 4 }
 const draft = draftOf(saved)
@@ -52,5 +52,14 @@ describe('compaction form', () => {
       expect(values).not.toBeNull()
       expect(ProjectCompactionSchema.safeParse(values).success).toBe(true)
     }
+  })
+
+  it('no longer holds what was saved once a field is invalid, though it has nothing to save', () => {
+    const cleared = checkDraft({ ...draft, threshold: '', target: '', keepSteps: '' }, saved)
+    expect(changedFrom(saved, cleared.values)).toBe(false)
+    // The "Saved" note speaks of the values on screen: with the fields cleared it would sit beside "Correct the fields".
+    expect(differsFromSaved(saved, cleared.values)).toBe(true)
+    expect(differsFromSaved(saved, checkDraft(draft, saved).values)).toBe(false)
+    expect(differsFromSaved(saved, checkDraft({ ...draft, keepSteps: '5' }, saved).values)).toBe(true)
   })
 })
