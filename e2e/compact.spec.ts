@@ -4,6 +4,46 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { appEvent, expect, openApp, openProjectWithSession, startHost, test } from './fixtures'
 
+/**
+ * A session that read notes0–2.md, shown on a host whose simulator streams slowly, so a compaction is still running
+ * while the test looks at it: the conversation is made at instant pace under another host on the same data folder,
+ * then that host is stopped and the slow one started. `look` runs with the session open; everything is removed after.
+ */
+async function withSlowCompactionHost(page: Page, look: () => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    const quick = await startHost({ LOUPE_HOME: home })
+    try {
+      await openApp(page, quick.url)
+      await openProjectWithSession(page, dir)
+      for (let i = 0; i < 3; i++) {
+        const ended = appEvent(page, 'turn.ended')
+        await page.getByLabel('Message').fill(`read notes${i}.md`)
+        await page.getByLabel('Message').press('Enter')
+        await ended
+      }
+    } finally {
+      await page.goto('about:blank')
+      await quick.stop()
+    }
+    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
+    try {
+      await openApp(page, slow.url)
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
+      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+      await look()
+    } finally {
+      await page.goto('about:blank')
+      await slow.stop()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
 /** Three turns that read notes0–2.md, then a dry run focused on "the pagination decisions" from the Compaction view. */
 async function readNotesThenDryRun(app: Page) {
   for (let i = 0; i < 3; i++) {
@@ -153,56 +193,25 @@ test('compaction view: after an edit to a dry run\'s summary and a visit to the 
 })
 
 test('chat: during a /compact, only the progress card claims Esc, and Esc cancels the compaction', async ({ page }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
-  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
-  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
-  try {
-    // The conversation at instant pace; the compaction under a host whose simulator streams slowly, so it is still
-    // running while it is looked at.
-    const quick = await startHost({ LOUPE_HOME: home })
-    try {
-      await openApp(page, quick.url)
-      await openProjectWithSession(page, dir)
-      for (let i = 0; i < 3; i++) {
-        const ended = appEvent(page, 'turn.ended')
-        await page.getByLabel('Message').fill(`read notes${i}.md`)
-        await page.getByLabel('Message').press('Enter')
-        await ended
-      }
-    } finally {
-      await page.goto('about:blank')
-      await quick.stop()
-    }
-    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
-    try {
-      await openApp(page, slow.url)
-      await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
-      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
-      const composer = page.getByLabel('Message')
-      await composer.fill('/compact keep the parser decisions')
-      await composer.press('Enter')
-      const progress = page.getByTestId('compaction-progress')
-      await expect(progress).toBeVisible()
-      // One control names the key: the compaction's Cancel. The composer's Stop stops the run without claiming it.
-      await expect(progress.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
-      await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible()
-      await expect(page.getByRole('button', { name: /\(Esc\)/ })).toHaveCount(1)
-      await expect(composer).toHaveAttribute('placeholder', 'Compacting… (Esc to cancel)')
-      await page.screenshot({ path: 'e2e/screenshots/chat-compacting.png' })
-      // Esc does what the card says: the compaction is cancelled, and the conversation is as it was.
-      const failed = appEvent(page, 'compaction.failed')
-      await page.keyboard.press('Escape')
-      await failed
-      await expect(progress).toHaveCount(0)
-      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
-    } finally {
-      await page.goto('about:blank')
-      await slow.stop()
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-    rmSync(home, { recursive: true, force: true })
-  }
+  await withSlowCompactionHost(page, async () => {
+    const composer = page.getByLabel('Message')
+    await composer.fill('/compact keep the parser decisions')
+    await composer.press('Enter')
+    const progress = page.getByTestId('compaction-progress')
+    await expect(progress).toBeVisible()
+    // One control names the key: the compaction's Cancel. The composer's Stop stops the run without claiming it.
+    await expect(progress.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible()
+    await expect(page.getByRole('button', { name: /\(Esc\)/ })).toHaveCount(1)
+    await expect(composer).toHaveAttribute('placeholder', 'Compacting… (Esc to cancel)')
+    await page.screenshot({ path: 'e2e/screenshots/chat-compacting.png' })
+    // Esc does what the card says: the compaction is cancelled, and the conversation is as it was.
+    const failed = appEvent(page, 'compaction.failed')
+    await page.keyboard.press('Escape')
+    await failed
+    await expect(progress).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+  })
 })
 
 test.describe('at 1000×700', () => {
@@ -238,58 +247,27 @@ test.describe('at 1000×700', () => {
   })
 
   test('compaction in progress: a long focus is quoted on one line, and Cancel stays in view', async ({ page }) => {
-    const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
-    const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
-    for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
-    try {
-      // The conversation at instant pace; the compaction under a host whose simulator streams slowly, so it is
-      // still running while it is looked at.
-      const quick = await startHost({ LOUPE_HOME: home })
-      try {
-        await openApp(page, quick.url)
-        await openProjectWithSession(page, dir)
-        for (let i = 0; i < 3; i++) {
-          const ended = appEvent(page, 'turn.ended')
-          await page.getByLabel('Message').fill(`read notes${i}.md`)
-          await page.getByLabel('Message').press('Enter')
-          await ended
-        }
-      } finally {
-        await page.goto('about:blank')
-        await quick.stop()
-      }
-      const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
-      try {
-        await openApp(page, slow.url)
-        await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
-        await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
-        await page.keyboard.press('Alt+2')
-        const focus = 'keep every pagination decision and the reasons given for it, '.repeat(60).slice(0, 4000)
-        await page.getByLabel('Compaction focus').fill(focus)
-        await page.getByRole('button', { name: 'Compact now' }).click()
-        const progress = page.getByTestId('compaction-progress')
-        await expect(progress).toBeVisible()
-        const quoted = progress.getByTestId('compaction-progress-focus')
-        await expect(quoted).toHaveText(/^keep every pagination decision .{20,}…$/)
-        expect(((await quoted.textContent()) ?? '').length).toBeLessThanOrEqual(80)
-        await expect(quoted).toHaveAttribute('title', focus.trim())
-        const cancel = progress.getByRole('button', { name: 'Cancel (Esc)' })
-        await expect(cancel).toBeInViewport()
-        await page.screenshot({ path: 'e2e/screenshots/compaction-long-focus.png' })
-        const failed = appEvent(page, 'compaction.failed')
-        await cancel.click()
-        await failed
-        // Asked for: a note, not an alert.
-        await expect(page.getByTestId('compaction-note')).toContainText('cancelled')
-        // Nothing was applied: the focus stays, to run again.
-        await expect(page.getByLabel('Compaction focus')).toHaveValue(focus)
-      } finally {
-        await page.goto('about:blank')
-        await slow.stop()
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-      rmSync(home, { recursive: true, force: true })
-    }
+    await withSlowCompactionHost(page, async () => {
+      await page.keyboard.press('Alt+2')
+      const focus = 'keep every pagination decision and the reasons given for it, '.repeat(60).slice(0, 4000)
+      await page.getByLabel('Compaction focus').fill(focus)
+      await page.getByRole('button', { name: 'Compact now' }).click()
+      const progress = page.getByTestId('compaction-progress')
+      await expect(progress).toBeVisible()
+      const quoted = progress.getByTestId('compaction-progress-focus')
+      await expect(quoted).toHaveText(/^keep every pagination decision .{20,}…$/)
+      expect(((await quoted.textContent()) ?? '').length).toBeLessThanOrEqual(80)
+      await expect(quoted).toHaveAttribute('title', focus.trim())
+      const cancel = progress.getByRole('button', { name: 'Cancel (Esc)' })
+      await expect(cancel).toBeInViewport()
+      await page.screenshot({ path: 'e2e/screenshots/compaction-long-focus.png' })
+      const failed = appEvent(page, 'compaction.failed')
+      await cancel.click()
+      await failed
+      // Asked for: a note, not an alert.
+      await expect(page.getByTestId('compaction-note')).toContainText('cancelled')
+      // Nothing was applied: the focus stays, to run again.
+      await expect(page.getByLabel('Compaction focus')).toHaveValue(focus)
+    })
   })
 })
