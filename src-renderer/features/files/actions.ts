@@ -6,6 +6,7 @@ import { client } from '../../platform/client'
 import { useFilesStore, type ApplyChoice } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
+import { retryMayHelp, unsavableDraft } from './draft-limits'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
 
 const noteShown = (file: ReturnType<typeof unopenable>) => useUnopenableStore.setState({ file })
@@ -180,9 +181,12 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   const store = useFilesStore.getState()
   const open = store.open
   if (!open || store.save.kind === 'saving') return
+  // The view disables Save for such a draft; Ctrl/Cmd-S reaches here all the same. Sent, it would only be refused.
+  const unsavable = unsavableDraft(open.draft)
+  if (unsavable) return store.saveFailed(`${open.base.path} was not saved: ${unsavable.message}`, false)
   store.saveStarted()
   const result = await client.request('files.save', { projectId: open.projectId, path: open.base.path, text: open.draft, baseSha256: open.base.sha256 })
-  if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`)
+  if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`, retryMayHelp(result.error.code))
   const saved = result.value
   if (saved.status === 'conflict') {
     // Deleted on disk before the poll saw it: there is nothing to merge with; the text stays, to be saved back.
