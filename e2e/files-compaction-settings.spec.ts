@@ -247,15 +247,21 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
     writeFileSync(join(dir, 'CLAUDE.md'), `# Changed in another editor\n\nTHEIR-EDIT\n${'A much longer file now. '.repeat(40)}\n`)
     // The view looks at the disk every two seconds: the change is seen and offered as a merge, not overwritten.
     await expect(app.getByTestId('merge-panel')).toBeVisible()
+    // The keyboard went with the text into the merge's editable side: what is typed on is not lost.
+    await expect(app.getByTestId('merge-editor').locator('.editor.modified :focus')).toHaveCount(1)
+    await app.keyboard.type('TYPED-ON')
     // The tree's size for the file is the disk's now.
     await expect.poll(tokensShown).not.toBe(before)
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('THEIR-EDIT')
     await shots(app, 'files-merge')
     await app.getByTestId('keep-merge').click()
+    // The merge's buttons went with it: the keyboard is back in the file's editor.
+    await expect(app.getByTestId('file-editor').locator(':focus')).toHaveCount(1)
     await app.getByTestId('save-file').click()
     await expect(app.getByTestId('save-status')).toBeVisible()
     const saved = readFileSync(join(dir, 'CLAUDE.md'), 'utf8')
     expect(saved).toContain('MY-EDIT')
+    expect(saved).toContain('TYPED-ON')
     // The disk's version was kept as a backup in the data folder.
     const backups = join(host.dataDir, 'file-backups')
     const kept = readdirSync(backups).flatMap((d) => readdirSync(join(backups, d)).map((f) => readFileSync(join(backups, d, f), 'utf8')))

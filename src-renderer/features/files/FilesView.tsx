@@ -331,6 +331,11 @@ function MergePanel() {
   const [merged, setMerged] = useState(open.merging ?? open.draft)
   const disk = open.disk!
   const store = useFilesStore.getState
+  // The buttons go with the merge: the keyboard goes back to the file's editor, not to the view's heading.
+  const accept = (text: string) => {
+    store().mergeAccepted(text)
+    store().editorFocusRequested(open.base.absPath)
+  }
   if (!monaco) return null
   return (
     <div className="files-merge" data-testid="merge-panel">
@@ -348,10 +353,10 @@ function MergePanel() {
         }}
       />
       <div className="files-toolbar">
-        <button type="button" className="primary" onClick={() => store().mergeAccepted(merged)} data-testid="keep-merge">
+        <button type="button" className="primary" onClick={() => accept(merged)} data-testid="keep-merge">
           Keep the merge (then save)
         </button>
-        <button type="button" onClick={() => store().mergeAccepted(disk.text)}>
+        <button type="button" onClick={() => accept(disk.text)}>
           Take the disk version
         </button>
       </div>
