@@ -204,6 +204,8 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   })
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
+  // Sessions of Loupe's in the project: with none selected, what a save does to them is said (price-words.ts).
+  const loupeSessions = useSessionsStore((s) => (s.byProject[open.projectId] ?? []).filter((x) => (x.origin ?? 'loupe') === 'loupe').length)
   const price = useFilesStore((s) => s.price)
   const choice = useFilesStore((s) => s.choice)
   const save = useFilesStore((s) => s.save)
@@ -293,7 +295,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
               {afterBreaks}
             </p>
           )}
-          {!holds && !unsavable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
+          {!holds && !unsavable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (

@@ -6,7 +6,9 @@ import { client } from '../../platform/client'
 import { useFilesStore, type ApplyChoice } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
+import { useSessionsStore } from '../../state/sessions'
 import { retryMayHelp, unsavableDraft } from './draft-limits'
+import { savedWithoutSessionWords } from './price-words'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
 
 const noteShown = (file: ReturnType<typeof unopenable>) => useUnopenableStore.setState({ file })
@@ -205,7 +207,8 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
     // Applying now would freeze the session block again for a file that is not in it: a re-bill for nothing.
     store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. Nothing cached moves: it is sent after the breakpoints when the agent reads or edits a file under its folder.`, backupPath })
   } else if (!sessionId) {
-    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
+    const loupeSessions = (useSessionsStore.getState().byProject[open.projectId] ?? []).filter((x) => (x.origin ?? 'loupe') === 'loupe').length
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: savedWithoutSessionWords(open.base.path, loupeSessions), backupPath })
   } else if (choice === 'later') {
     // A session that has sent nothing yet takes its instructions at its first pass: it sends the new text then.
     const chat = selectChat(sessionId)(useChatStore.getState())
