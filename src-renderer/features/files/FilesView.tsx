@@ -316,7 +316,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
         </div>
       )}
       {save.kind === 'failed' && (
-        <p className="error-box" role="alert">
+        <p className="error-box" role="alert" data-testid="save-failed">
           <strong>{sentence(save.message)}</strong> {save.retry ? 'Your text is still in the editor; try again, or copy it somewhere safe.' : 'Your text is still in the editor.'}
         </p>
       )}
