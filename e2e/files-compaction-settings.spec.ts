@@ -247,19 +247,61 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
     writeFileSync(join(dir, 'CLAUDE.md'), `# Changed in another editor\n\nTHEIR-EDIT\n${'A much longer file now. '.repeat(40)}\n`)
     // The view looks at the disk every two seconds: the change is seen and offered as a merge, not overwritten.
     await expect(app.getByTestId('merge-panel')).toBeVisible()
+    // The keyboard went with the text into the merge's editable side: what is typed on is not lost.
+    await expect(app.getByTestId('merge-editor').locator('.editor.modified :focus')).toHaveCount(1)
+    await app.keyboard.type('TYPED-ON')
     // The tree's size for the file is the disk's now.
     await expect.poll(tokensShown).not.toBe(before)
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toContain('THEIR-EDIT')
     await shots(app, 'files-merge')
     await app.getByTestId('keep-merge').click()
+    // The merge's buttons went with it: the keyboard is back in the file's editor.
+    await expect(app.getByTestId('file-editor').locator(':focus')).toHaveCount(1)
     await app.getByTestId('save-file').click()
     await expect(app.getByTestId('save-status')).toBeVisible()
     const saved = readFileSync(join(dir, 'CLAUDE.md'), 'utf8')
     expect(saved).toContain('MY-EDIT')
+    expect(saved).toContain('TYPED-ON')
     // The disk's version was kept as a backup in the data folder.
     const backups = join(host.dataDir, 'file-backups')
     const kept = readdirSync(backups).flatMap((d) => readdirSync(join(backups, d)).map((f) => readFileSync(join(backups, d, f), 'utf8')))
     expect(kept.some((t) => t.includes('THEIR-EDIT'))).toBe(true)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('files: a draft over the 1 MB the prompt builder reads says so before saving, is not priced, and cannot be saved, not even with Ctrl+S', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    const before = readFileSync(join(dir, 'CLAUDE.md'), 'utf8')
+    // 1,100,000 characters of text, pasted (typed, they would take minutes): over the limit in UTF-8 bytes.
+    await app.evaluate((text) => {
+      const data = new DataTransfer()
+      data.setData('text/plain', text)
+      document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    }, `\n${'A long pasted log line that nobody meant to keep. '.repeat(22_000)}`)
+    await expect(app.getByTestId('draft-unsavable')).toContainText('over the 1 MB (1,048,576 bytes) the prompt builder reads')
+    await expect(app.getByTestId('price-panel')).toHaveCount(0)
+    await expect(app.getByTestId('save-file')).toBeDisabled()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+s')
+    await expect(app.getByTestId('save-failed')).toContainText('CLAUDE.md was not saved: The text is')
+    await expect(app.getByTestId('save-failed')).not.toContainText('try again')
+    expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toBe(before)
+    await shots(app, 'files-over-limit')
+    // Shortened again (the paste undone), it is an ordinary edit: priced, and saveable.
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+z')
+    await app.keyboard.type('SHORT-AGAIN')
+    await expect(app.getByTestId('draft-unsavable')).toHaveCount(0)
+    await expect(app.getByTestId('price-panel')).toBeVisible()
+    await expect(app.getByTestId('save-file')).toBeEnabled()
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

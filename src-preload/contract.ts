@@ -16,6 +16,8 @@ export const MAX_PATH_CHARS = 4096
 /** Longest free-text field (a chat message, a focus, a file body edited in the app). */
 export const MAX_TEXT_CHARS = 2_000_000
 export const MAX_NAME_CHARS = 200
+/** The most the prompt builder reads of one instruction or memory file, in UTF-8 bytes; the Files view saves no more. */
+export { MAX_INSTRUCTION_FILE_BYTES } from './limits'
 /** The summary text a compaction in flight keeps for a window that opens in its middle (its newest part). */
 export const LIVE_SUMMARY_MAX_CHARS = 16_000
 

@@ -40,7 +40,8 @@ export type SaveState =
   | { readonly kind: 'saving' }
   /** `warning`: saved, but what was asked of it did not happen (an apply refused): said as a warning, not a success. */
   | { readonly kind: 'saved'; readonly applied: 'now' | 'later' | 'no_session'; readonly message: string; readonly backupPath: string | null; readonly warning?: boolean }
-  | { readonly kind: 'failed'; readonly message: string }
+  /** `retry`: whether saving again may succeed (a write that failed may; a text too large never will). */
+  | { readonly kind: 'failed'; readonly message: string; readonly retry: boolean }
 
 interface FilesState {
   readonly projectId: string | null
@@ -110,7 +111,7 @@ interface FilesState {
   savedNoteCleared(): void
   /** A draft left for another file is given up. */
   draftDiscarded(absPath: string): void
-  saveFailed(message: string): void
+  saveFailed(message: string, retry?: boolean): void
   treeResized(width: number): void
 }
 
@@ -222,7 +223,7 @@ export const useFilesStore = create<FilesState>()(
           delete unsaved[absPath]
           return { unsaved }
         }),
-      saveFailed: (message) => set({ save: { kind: 'failed', message } }),
+      saveFailed: (message, retry = true) => set({ save: { kind: 'failed', message, retry } }),
       treeResized: (width) => set({ treeWidth: Math.max(TREE_MIN_PX, Math.round(width)) }),
     }),
     { name: 'loupe.files', version: 1, partialize: (s) => ({ choice: s.choice, treeWidth: s.treeWidth }) },

@@ -17,8 +17,8 @@ export type SkipReason =
   /** Any other I/O failure (permissions, a broken link, a race with a delete). */
   | 'unreadable'
 
-/** Instruction, rule, memory, skill and imported files larger than this are never read. */
-export const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024
+/** Instruction, rule, memory, skill and imported files larger than this are never read (shared with the renderer). */
+export { MAX_INSTRUCTION_FILE_BYTES } from '../../../src-preload/limits'
 
 export type FileRead =
   | {

@@ -261,16 +261,18 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
   }
 }
 
-/** The files the view offers to create: the ones a project usually has and this one lacks. */
 /**
- * Every note once. An import that was not read is noted twice: by the reading (`@ref in X was not read: <why, in the
- * reader's words>`) and by the builder resolving it (`import_skipped`, in its own words); the reading's note says more
- * (a broken link, an error code), so the builder's note for the same file is left out.
+ * Every note once. A file that was not read is noted twice: by the reading, in its own words and with the reason as
+ * its kind (`too_large`, `outside_allowed_roots`, `unreadable: a broken link` …), and again by the prompt builder
+ * resolving it (`skipped` for an instruction or memory file, `import_skipped` for an import), in general words. The
+ * reading's note says more, so the builder's note for a file the reading already noted is left out. What the builder
+ * sends the model is not touched: this is only what the Files view lists.
  */
 function notesOnce(gathered: GatheredContext, section: SessionSection) {
   const read = gathered.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))
   const notedPaths = new Set(read.map((n) => n.path))
-  return [...read, ...section.notes.filter((n) => !(n.kind === 'import_skipped' && notedPaths.has(n.path)))]
+  const restatesReading = (n: { path: string; kind: string }) => (n.kind === 'skipped' || n.kind === 'import_skipped') && notedPaths.has(n.path)
+  return [...read, ...section.notes.filter((n) => !restatesReading(n))]
 }
 
 /** A file the builder did not read: its status, its reason in the builder's words, and the reason's code and detail. */
@@ -278,6 +280,7 @@ function skipped(read: Extract<GatheredFile['read'], { ok: false }>) {
   return { status: 'skipped' as const, reason: `not read: ${skipWords(read.reason)}`, skip: read.reason, ...(read.reason === 'unreadable' ? { skipDetail: read.detail } : {}) }
 }
 
+/** The files the view offers to create: the ones a project usually has and this one lacks. */
 function creatable(gathered: GatheredContext, roots: FileRoots): Creatable[] {
   const found = new Set(Object.values(gathered.files).map((f) => f.path))
   for (const i of gathered.instructions) found.add(i.path)

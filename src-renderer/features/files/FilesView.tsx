@@ -14,6 +14,7 @@ import { useProjectsStore } from '../../state/projects'
 import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
+import { unsavableDraft } from './draft-limits'
 import { afterBreakpoints, applyPendingNow, checkDisk, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
@@ -203,12 +204,16 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   })
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
+  // Sessions of Loupe's in the project: with none selected, what a save does to them is said (price-words.ts).
+  const loupeSessions = useSessionsStore((s) => (s.byProject[open.projectId] ?? []).filter((x) => (x.origin ?? 'loupe') === 'loupe').length)
   const price = useFilesStore((s) => s.price)
   const choice = useFilesStore((s) => s.choice)
   const save = useFilesStore((s) => s.save)
   const takeFocus = useFilesStore((s) => s.editorFocus !== null && s.editorFocus === s.open?.base.absPath)
   const saving = useSlow(save.kind === 'saving')
   const dirty = open.draft !== open.base.text || !open.base.exists
+  // A draft the main process would refuse (over 1 MB, a NUL): said before saving, neither priced nor saveable.
+  const unsavable = useMemo(() => unsavableDraft(open.draft), [open.draft])
   const store = useFilesStore.getState
 
   // A nested instruction file (or its import) is sent after the breakpoints: an edit to it moves nothing cached, so
@@ -218,10 +223,10 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   const creatable = useFilesStore((s) => s.listing?.creatable.find((c) => c.path === s.open?.base.path))
 
   useEffect(() => {
-    if (!session || !dirty || afterBreaks) return
+    if (!session || !dirty || afterBreaks || unsavable) return
     const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node, creatable), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks])
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable])
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.
@@ -255,7 +260,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           </button>
         )}
         {!holds && (
-          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null} onClick={doSave} data-testid="save-file">
+          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null || unsavable !== null} onClick={doSave} data-testid="save-file">
             {saving ? 'Saving…' : !session || afterBreaks ? (open.deleted ? 'Save (recreate the file)' : 'Save') : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
           </button>
         )}
@@ -280,12 +285,17 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           ) : (
             <p className="muted">Loading the editor…</p>
           )}
-          {!holds && afterBreaks && (
+          {!holds && dirty && unsavable && (
+            <p className="warn-box" role="status" data-testid="draft-unsavable" data-kind={unsavable.kind}>
+              <strong>This text cannot be saved.</strong> {unsavable.message}
+            </p>
+          )}
+          {!holds && !unsavable && afterBreaks && (
             <p className="files-price muted" data-testid="price-after-breakpoints">
               {afterBreaks}
             </p>
           )}
-          {!holds && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
+          {!holds && !unsavable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (
@@ -306,8 +316,8 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
         </div>
       )}
       {save.kind === 'failed' && (
-        <p className="error-box" role="alert">
-          <strong>{sentence(save.message)}</strong> Your text is still in the editor; try again, or copy it somewhere safe.
+        <p className="error-box" role="alert" data-testid="save-failed">
+          <strong>{sentence(save.message)}</strong> {save.retry ? 'Your text is still in the editor; try again, or copy it somewhere safe.' : 'Your text is still in the editor.'}
         </p>
       )}
     </div>
@@ -323,6 +333,11 @@ function MergePanel() {
   const [merged, setMerged] = useState(open.merging ?? open.draft)
   const disk = open.disk!
   const store = useFilesStore.getState
+  // The buttons go with the merge: the keyboard goes back to the file's editor, not to the view's heading.
+  const accept = (text: string) => {
+    store().mergeAccepted(text)
+    store().editorFocusRequested(open.base.absPath)
+  }
   if (!monaco) return null
   return (
     <div className="files-merge" data-testid="merge-panel">
@@ -340,10 +355,10 @@ function MergePanel() {
         }}
       />
       <div className="files-toolbar">
-        <button type="button" className="primary" onClick={() => store().mergeAccepted(merged)} data-testid="keep-merge">
+        <button type="button" className="primary" onClick={() => accept(merged)} data-testid="keep-merge">
           Keep the merge (then save)
         </button>
-        <button type="button" onClick={() => store().mergeAccepted(disk.text)}>
+        <button type="button" onClick={() => accept(disk.text)}>
           Take the disk version
         </button>
       </div>

@@ -6,6 +6,9 @@ import { client } from '../../platform/client'
 import { useFilesStore, type ApplyChoice } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
+import { useSessionsStore } from '../../state/sessions'
+import { retryMayHelp, unsavableDraft } from './draft-limits'
+import { savedWithoutSessionWords } from './price-words'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
 
 const noteShown = (file: ReturnType<typeof unopenable>) => useUnopenableStore.setState({ file })
@@ -180,9 +183,12 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   const store = useFilesStore.getState()
   const open = store.open
   if (!open || store.save.kind === 'saving') return
+  // The view disables Save for such a draft; Ctrl/Cmd-S reaches here all the same. Sent, it would only be refused.
+  const unsavable = unsavableDraft(open.draft)
+  if (unsavable) return store.saveFailed(`${open.base.path} was not saved: ${unsavable.message}`, false)
   store.saveStarted()
   const result = await client.request('files.save', { projectId: open.projectId, path: open.base.path, text: open.draft, baseSha256: open.base.sha256 })
-  if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`)
+  if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`, retryMayHelp(result.error.code))
   const saved = result.value
   if (saved.status === 'conflict') {
     // Deleted on disk before the poll saw it: there is nothing to merge with; the text stays, to be saved back.
@@ -201,7 +207,8 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
     // Applying now would freeze the session block again for a file that is not in it: a re-bill for nothing.
     store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message: `Saved ${open.base.path}. Nothing cached moves: it is sent after the breakpoints when the agent reads or edits a file under its folder.`, backupPath })
   } else if (!sessionId) {
-    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: `Saved ${open.base.path}. The first pass of a new session reads it as it is now.`, backupPath })
+    const loupeSessions = (useSessionsStore.getState().byProject[open.projectId] ?? []).filter((x) => (x.origin ?? 'loupe') === 'loupe').length
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'no_session', message: savedWithoutSessionWords(open.base.path, loupeSessions), backupPath })
   } else if (choice === 'later') {
     // A session that has sent nothing yet takes its instructions at its first pass: it sends the new text then.
     const chat = selectChat(sessionId)(useChatStore.getState())

@@ -71,3 +71,22 @@ export function laterWords(later: EditPriceView | null): ChoiceWords {
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
+
+/**
+ * What a saved edit does when no session of Loupe's is selected to price it for (none open, or one imported or
+ * captured, which sends no pass). A session that has already sent a pass froze its session block then: it keeps
+ * sending the text it took, its next message carries a `file_changed` note (a few tokens after the breakpoints,
+ * docs/context-engine.md "Changes mid-session"), and it takes the new text at its next compaction. Only a new session,
+ * or one that has sent nothing yet, reads the file as it is at no extra cost. `loupeSessions`: the project's sessions
+ * of Loupe's (0: the first one is still to come).
+ */
+export function withoutSessionWords(path: string, loupeSessions: number): string {
+  if (loupeSessions === 0) return `This project has no session yet: the first pass of its first session reads the saved ${path} as it is, at no extra cost.`
+  return `No session is selected, so nothing is priced. A saved edit is read as it is by the first pass of a new session, or of one that has sent nothing yet. A session that has already sent a pass keeps its earlier text of ${path}: its next message carries a short note that the file changed on disk (a few tokens; nothing cached moves), and it takes the new text at its next compaction. Select a session to see the price for it.`
+}
+
+/** The line after such a save: the same, in the past tense of the save. */
+export function savedWithoutSessionWords(path: string, loupeSessions: number): string {
+  if (loupeSessions === 0) return `Saved ${path}. The first pass of a new session reads it as it is now.`
+  return `Saved ${path}. The first pass of a new session reads it as it is now; a session that has already sent a pass is told at its next message that it changed on disk, and takes the new text at its next compaction.`
+}

@@ -7,9 +7,6 @@
 import { create } from 'zustand'
 import type { FileNodeView } from '../../../src-preload/contract'
 
-/** The most the prompt builder reads of one instruction or memory file (MAX_INSTRUCTION_FILE_BYTES in the engine). */
-export const INSTRUCTION_FILE_LIMIT_BYTES = 1024 * 1024
-
 export type UnopenableKind = 'too_large' | 'binary' | 'outside' | 'not_a_file' | 'unreadable' | 'refused'
 
 export interface UnopenableFile {

@@ -90,6 +90,17 @@ describe('listInstructionFiles: the files as the prompt builder resolved them', 
     expect(notes.filter((n) => n.path === 'docs/logo.md')).toHaveLength(1)
     expect(notes.filter((n) => n.path === 'docs/gone.md')).toEqual([expect.objectContaining({ message: expect.stringContaining('a broken link') })])
   })
+
+  it('notes a file the prompt builder did not read once, in the reader\'s words, not again as the builder\'s `skipped`', async () => {
+    box.write('AGENTS.md', 'x'.repeat(1024 * 1024 + 1))
+    box.link('CLAUDE.md', join(box.outside, 'secret.md'))
+    mkdirSync(join(box.root, '.loupe'), { recursive: true })
+    symlinkSync(join(box.root, 'gone.md'), join(box.root, '.loupe', 'memory.md'))
+    const notes = (await list()).notes
+    expect(notes.filter((n) => n.path === 'AGENTS.md').map((n) => n.kind)).toEqual(['too_large'])
+    expect(notes.filter((n) => n.path === 'CLAUDE.md').map((n) => n.kind)).toEqual(['outside_allowed_roots'])
+    expect(notes.filter((n) => n.path === '.loupe/memory.md')).toHaveLength(1)
+  })
 })
 
 describe('listInstructionFiles: the session block on the inspector’s basis', () => {

@@ -70,6 +70,26 @@ describe('saving while a turn runs', () => {
   })
 })
 
+describe('a save that cannot succeed', () => {
+  it('does not send a draft over 1 MB (Ctrl/Cmd-S reaches the save with the button disabled), and does not say to try again', async () => {
+    store().draftEdited('x'.repeat(1_100_034))
+    answers.set('files.save', () => ({ ok: false, error: { code: 'invalid_input', message: 'over the 1 MB' } }))
+    await saveOpenFile('ses_a', 'now')
+    expect(asked.filter((a) => a.name === 'files.save')).toEqual([])
+    expect(store().save).toMatchObject({ kind: 'failed', retry: false, message: expect.stringContaining('1,100,034 bytes') })
+  })
+
+  it('says to try again after a write that failed, not after a refusal of the text', async () => {
+    store().draftEdited('rules, edited')
+    answers.set('files.save', () => ({ ok: false, error: { code: 'io_error', message: 'docs/extra.md could not be written: ENOSPC' } }))
+    await saveOpenFile(null, 'now')
+    expect(store().save).toMatchObject({ kind: 'failed', retry: true })
+    answers.set('files.save', () => ({ ok: false, error: { code: 'permission_denied', message: 'not an instruction file of this project' } }))
+    await saveOpenFile(null, 'now')
+    expect(store().save).toMatchObject({ kind: 'failed', retry: false })
+  })
+})
+
 describe('a file deleted on disk while open', () => {
   it("keeps the user's text, edited or not, and saves it back as a new file", async () => {
     store().draftEdited('rules, mine')

@@ -4,7 +4,7 @@
  * reads as "sends 28 fewer tokens".
  */
 import { describe, expect, it } from 'vitest'
-import { laterWords, nowWords, ownTokensNow } from '../../../src-renderer/features/files/price-words'
+import { laterWords, nowWords, ownTokensNow, savedWithoutSessionWords, withoutSessionWords } from '../../../src-renderer/features/files/price-words'
 import type { EditPriceView } from '../../../src-renderer/state/files'
 
 const price = (over: Partial<EditPriceView>): EditPriceView => ({
@@ -55,5 +55,21 @@ describe('laterWords', () => {
     const later = price({ movedBlock: null, rebilledTokens: 0, addedTokens: 31, deltaUsd: 0.0001, label: 'nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (+$0.0001)' })
     expect(laterWords(later).summary).toBe('+$0.0001 · a 31-token note')
     expect(laterWords(later).detail[0]).toBe('Nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (+$0.0001).')
+  })
+})
+
+describe('with no session selected', () => {
+  it('says that a session which has sent passes keeps the old text, pays for a note at its next message, and takes the edit at its next compaction', () => {
+    for (const words of [withoutSessionWords('CLAUDE.md', 2), savedWithoutSessionWords('CLAUDE.md', 2)]) {
+      expect(words).toMatch(/changed on disk/)
+      expect(words).toMatch(/next compaction/)
+      expect(words).not.toMatch(/at no extra cost/)
+    }
+    expect(withoutSessionWords('CLAUDE.md', 2)).toContain('a few tokens')
+  })
+
+  it('says the first session reads it at no extra cost when the project has none yet', () => {
+    expect(withoutSessionWords('CLAUDE.md', 0)).toContain('first session reads the saved CLAUDE.md as it is, at no extra cost')
+    expect(savedWithoutSessionWords('CLAUDE.md', 0)).not.toMatch(/changed on disk/)
   })
 })

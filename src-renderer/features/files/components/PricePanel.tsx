@@ -6,13 +6,16 @@
  */
 import type { ApplyChoice, EditPriceView } from '../../../state/files'
 import { useSlow } from '../../palette/use-slow'
-import { laterWords, nowWords, ownTokensNow } from '../price-words'
+import { laterWords, nowWords, ownTokensNow, withoutSessionWords } from '../price-words'
 
 interface Props {
   /** The session of Loupe's the edit is priced for; null when there is none. */
   readonly sessionTitle: string | null
   /** The session shown when it takes no messages (imported or captured): nothing is priced against it. */
   readonly readOnlySession?: { readonly title: string; readonly origin: 'transcript' | 'captured' } | null
+  /** The file edited, and how many sessions of Loupe's its project has: what a save does with none selected. */
+  readonly path: string
+  readonly loupeSessions: number
   readonly dirty: boolean
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly base?: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly choice: ApplyChoice
@@ -21,7 +24,7 @@ interface Props {
   onChoose(choice: ApplyChoice): void
 }
 
-export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price, choice, draft, onChoose }: Props) {
+export function PricePanel({ sessionTitle, readOnlySession = null, path, loupeSessions, dirty, price, choice, draft, onChoose }: Props) {
   const slow = useSlow(price.loading)
   if (!sessionTitle && readOnlySession) {
     // The price is what Loupe's next pass pays for the edit, and this session will send none.
@@ -32,7 +35,11 @@ export function PricePanel({ sessionTitle, readOnlySession = null, dirty, price,
     )
   }
   if (!sessionTitle) {
-    return <p className="files-price muted">No session is open in this project: a saved edit is read by the first pass of the next session, at no extra cost.</p>
+    return (
+      <p className="files-price muted" data-testid="price-no-session">
+        {withoutSessionWords(path, loupeSessions)}
+      </p>
+    )
   }
   if (!dirty) return <p className="files-price muted">Edit the file to see what the change costs the next pass of “{sessionTitle}”.</p>
   if (price.error) return <p className="files-price error">{price.error}</p>

@@ -1,5 +1,6 @@
 import { grouped } from '../../../ui/format'
-import { INSTRUCTION_FILE_LIMIT_BYTES, type UnopenableFile } from '../unopenable'
+import { MAX_INSTRUCTION_FILE_BYTES } from '../../../../src-preload/contract'
+import type { UnopenableFile } from '../unopenable'
 
 /** In the editor's place: a file this view cannot edit, and why (unopenable.ts). A note, not an error. */
 export function UnopenableNote({ file }: { file: UnopenableFile }) {
@@ -21,7 +22,7 @@ export function UnopenableNote({ file }: { file: UnopenableFile }) {
         {file.kind === 'too_large' && (
           <>
             <dt>Limit</dt>
-            <dd>1 MB ({grouped(INSTRUCTION_FILE_LIMIT_BYTES)} bytes) per file</dd>
+            <dd>1 MB ({grouped(MAX_INSTRUCTION_FILE_BYTES)} bytes) per file</dd>
           </>
         )}
       </dl>

@@ -1,0 +1,10 @@
+/**
+ * Limits both sides must agree on, in a module that imports nothing, so the engine may import it too (like money.ts):
+ * the prompt builder enforces them, and the renderer says so before the user meets the refusal.
+ */
+
+/**
+ * Instruction, rule, memory, skill and imported files larger than this (in UTF-8 bytes) are never read: the prompt
+ * builder skips them, and the Files view will not save a text that large.
+ */
+export const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024
