@@ -19,3 +19,18 @@ export function usd(n: number | null | undefined): string {
 export function signedUsd(n: number | null | undefined): string {
   return n !== null && n !== undefined && n > 0 ? `+${usd(n)}` : usd(n)
 }
+
+/** `n` rounded as usd() writes it: to the cent from a dollar up, to a hundredth of a cent below. */
+function asShown(n: number): number {
+  const places = Math.abs(n) < 1 ? 4 : 2
+  return Math.round(n * 10 ** places) / 10 ** places
+}
+
+/**
+ * The difference between two amounts shown side by side ("$0.0018 instead of $0.0008"), as a reader works it out from
+ * them: each rounded as it is shown, then subtracted. The exact difference, rounded on its own, can be a hundredth of
+ * a cent off (+$0.0009), and the sentence would not add up.
+ */
+export function shownDifference(a: number, b: number): number {
+  return asShown(asShown(a) - asShown(b))
+}

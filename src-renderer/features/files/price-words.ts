@@ -8,7 +8,7 @@
  * file as it is on disk (`base`), both counted the same way. The rest is said separately, as what it is.
  */
 import type { EditPriceView } from '../../state/files'
-import { grouped, signedUsd, usd } from '../../ui/format'
+import { grouped, shownDifference, signedUsd, usd } from '../../ui/format'
 
 /** `≈` before an estimated figure; nothing before a counted one. */
 const about = (price: EditPriceView) => (price.exact ? '' : '≈')
@@ -31,7 +31,9 @@ export function ownTokensNow(now: EditPriceView, base: EditPriceView | null): nu
 }
 
 export function nowWords(now: EditPriceView, base: EditPriceView | null): ChoiceWords {
-  const usdPart = now.deltaUsd === null ? '' : signedUsd(now.deltaUsd)
+  // The difference the sentence below shows its two sides of: the same figure in the summary and in the sentence.
+  const delta = now.nextPassUsd !== null && now.withoutEditUsd !== null ? shownDifference(now.nextPassUsd, now.withoutEditUsd) : now.deltaUsd
+  const usdPart = delta === null ? '' : signedUsd(delta)
   const summary = now.movedBlock
     ? [usdPart, now.cacheWarm ? `re-bills ${count(now, now.rebilledTokens)} tokens` : 'nothing cached to lose'].filter(Boolean).join(' · ')
     : [usdPart, 'nothing above the breakpoints moves'].filter(Boolean).join(' · ')
@@ -57,7 +59,7 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
       )
     }
   }
-  if (now.nextPassUsd !== null && now.withoutEditUsd !== null) detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${signedUsd(now.deltaUsd)}).`)
+  if (now.nextPassUsd !== null && now.withoutEditUsd !== null) detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}).`)
   return { summary, detail }
 }
 

@@ -21,6 +21,14 @@ const price = (over: Partial<EditPriceView>): EditPriceView => ({
 })
 
 describe('nowWords', () => {
+  it('gives the difference its two sides show, in the summary and in the sentence, so they add up', () => {
+    // The review's case: $0.00177 against $0.00083 shows as $0.0018 and $0.0008; their exact difference rounds to
+    // $0.0009, which the reader's own subtraction contradicts.
+    const words = nowWords(price({ nextPassUsd: 0.00177, withoutEditUsd: 0.00083, deltaUsd: 0.00094 }), null)
+    expect(words.summary).toMatch(/^\+\$0\.0010 · /)
+    expect(words.detail.at(-1)).toBe('Next pass $0.0018 instead of $0.0008 (+$0.0010).')
+  })
+
   it('states the edit’s own tokens, and the note already due apart from them', () => {
     // "Prefer pnpm." adds 4 tokens to the block; a 32-token note that AGENTS.md changed was already due, and applying
     // now drops it: the request is 28 tokens shorter in all.
