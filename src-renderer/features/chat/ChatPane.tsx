@@ -73,24 +73,27 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
     <section className="chat" aria-label="Session" data-session-id={sessionId}>
       <header className="chat-head">
         <h1 title={title}>{title}</h1>
-        <span className="topbar-spacer" />
-        {readOnly ? (
-          // Loupe never ran this session: no permission mode applies to it, and Loupe's model did not write it.
-          <span className="session-origin">{source === 'transcript' ? 'Imported from Claude Code' : 'Captured by the proxy'}</span>
-        ) : (
-          <>
-            <label className="mode-switch">
-              Mode
-              <select aria-label="Permission mode" value={chat.mode} onChange={(e) => void switchMode(sessionId, e.target.value as PermissionModeName)}>
-                <option value="plan">plan (read-only)</option>
-                <option value="build">build (ask before changes)</option>
-                <option value="auto">auto (no questions)</option>
-              </select>
-            </label>
-            <AllowRules sessionId={sessionId} />
-            <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} conversationAt={conversationPoint(chat.entries)} />
-          </>
-        )}
+        {/* One group, kept to the right whether it shares the title's line or wraps below it: the controls do not
+            move from one edge to the other as titles change length. */}
+        <div className="chat-controls">
+          {readOnly ? (
+            // Loupe never ran this session: no permission mode applies to it, and Loupe's model did not write it.
+            <span className="session-origin">{source === 'transcript' ? 'Imported from Claude Code' : 'Captured by the proxy'}</span>
+          ) : (
+            <>
+              <label className="mode-switch">
+                Mode
+                <select aria-label="Permission mode" value={chat.mode} onChange={(e) => void switchMode(sessionId, e.target.value as PermissionModeName)}>
+                  <option value="plan">plan (read-only)</option>
+                  <option value="build">build (ask before changes)</option>
+                  <option value="auto">auto (no questions)</option>
+                </select>
+              </label>
+              <AllowRules sessionId={sessionId} />
+              <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} conversationAt={conversationPoint(chat.entries)} />
+            </>
+          )}
+        </div>
       </header>
       {/* A read-only session's is focusable from script: where "Jump to latest" leaves the keyboard there. */}
       <div ref={scroller} className="chat-scroll" tabIndex={readOnly ? -1 : undefined}>
