@@ -47,8 +47,8 @@ export const ContextMap = memo(function ContextMap({ slices, measured = null, on
             </button>
           ))}
         </div>
-        <span className="insp-map-total" data-testid="context-map-total">
-          {measured === null ? `≈${tokens(total)} tokens in all (estimates)` : `≈${tokens(total)} tokens by estimate; the service counted ${tokens(measured)}${offBy(total, measured)}`}
+        <span className="insp-map-total" data-testid="context-map-total" title={measured === null ? undefined : "Counted by the model service for this pass's input: read from the cache, written to it, and uncached"}>
+          {measured === null ? `≈${tokens(total)} tokens in all (estimates)` : `≈${tokens(total)} tokens by estimate; ${tokens(measured)} counted${offBy(total, measured)}`}
         </span>
       </figcaption>
     </figure>
