@@ -198,6 +198,50 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
   }
 })
 
+test('files: an edit saved for the next compaction is listed as not applied yet, with its price, and Apply now makes the next pass send it, named as the cause', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    const sessionId = await sessionIdOf(host)
+
+    await view(app, 'Files')
+    // The session sends every file as it is on disk: no bar.
+    await app.getByRole('navigation', { name: 'Instruction and memory files' }).locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    await expect(app.getByTestId('pending-apply')).toHaveCount(0)
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\n- Keep every test under a second.\n')
+    await app.getByRole('radio', { name: /At the next compaction/ }).check()
+    await expect(app.locator('[data-testid="price-panel"][data-current="true"]')).toHaveCount(1)
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toHaveAttribute('data-applied', 'later')
+
+    // Saved, not applied: the bar names the file and what applying it now re-bills.
+    const bar = app.getByTestId('pending-apply')
+    await expect(bar).toContainText('CLAUDE.md differs on disk from what the session sends')
+    await expect(bar).toContainText(/Applying now reads the session block again from disk: \+\$0\.\d{4} · re-bills [\d,]+ tokens on the next pass\./)
+    await bar.screenshot({ path: `${SHOTS}/files-not-applied-bar.png` })
+    await shots(app, 'files-not-applied')
+
+    await app.getByTestId('apply-unapplied').click()
+    await expect(app.getByTestId('save-status')).toHaveAttribute('data-applied', 'now')
+    await expect(bar).toHaveCount(0)
+
+    await view(app, 'Chat')
+    await send(app, 'list the root')
+    const passes = (await rpc(host, 'pass.list', { sessionId })) as PassSummary[]
+    const firstAfter = passes.filter((p) => p.kind === 'main')[2]!
+    const detail = (await rpc(host, 'pass.get', { passId: firstAfter.id })) as { requestBody: string }
+    expect(detail.requestBody).toContain('Keep every test under a second.')
+    const badge = app.locator(`.insp-row[data-pass-id="${firstAfter.id}"] .insp-badge`)
+    await expect(badge).toHaveAttribute('title', /CLAUDE\.md edited .*applied now by the user/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: at 1000×700 and 1280×800 both price choices and the chosen one’s figures are in view without scrolling, and a nested src/AGENTS.md is listed', async ({ app }) => {
   const dir = fixtureProject()
   writeFileSync(join(dir, 'src/AGENTS.md'), '## src/AGENTS.md\n\nKeep parsers pure.\n')

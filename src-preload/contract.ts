@@ -783,6 +783,11 @@ export const requests = {
     z.object({ applied: z.boolean(), entryId: z.string().nullable(), message: z.string() }),
     "Applies edited instruction or memory files to the session now: the session block is frozen again from disk, so the next pass re-bills it (priced by cache.priceEdit). Without it an edit waits for the next compaction. `busy` while a turn runs.",
   ),
+  'files.unapplied': request(
+    z.object({ sessionId: Id }).strict(),
+    z.object({ paths: z.array(z.string()) }),
+    "The session's instruction and memory files whose text on disk its session block does not hold yet (an edit saved for the next compaction or while a turn ran, a change made outside Loupe): what files.apply would send now. Empty before the first pass. `unsupported` for an imported or captured session.",
+  ),
   'settings.get': request(
     z.object({ projectId: Id.optional() }).strict(),
     SettingsViewSchema,

@@ -43,6 +43,12 @@ export type SaveState =
   /** `retry`: whether saving again may succeed (a write that failed may; a text too large never will). */
   | { readonly kind: 'failed'; readonly message: string; readonly retry: boolean }
 
+export interface Unapplied {
+  readonly sessionId: string
+  readonly paths: ReadonlyArray<string>
+  readonly price: EditPriceView | null
+}
+
 interface FilesState {
   readonly projectId: string | null
   readonly listing: FilesListingView | null
@@ -65,11 +71,13 @@ interface FilesState {
   readonly price: { readonly now: EditPriceView | null; readonly later: EditPriceView | null; readonly base: EditPriceView | null; readonly loading: boolean; readonly error: string | null; readonly forDraft: string | null }
   readonly save: SaveState
   /**
-   * Saved files to apply now to a session that was busy (a turn or a compaction running) when the save asked to:
-   * the file on disk is already the new one, so there is nothing left to save, and this is what lets the user apply
-   * it once the session is idle. Kept when another file is opened; gone when applied or the project changes.
+   * The files whose text on disk the session shown does not send yet (files.unapplied): an edit saved for the next
+   * compaction, one saved while a turn ran (the apply the save asked for was refused as busy), a change made outside
+   * Loupe. The file on disk is already the new one, so there is nothing left to save: this is what lets the user
+   * apply it now. `price`: applying them now, as cache.priceEdit prices the file on disk applied now (null until
+   * priced, or when it could not be). Asked again whenever it may have changed; gone when the project changes.
    */
-  readonly pendingApply: { readonly sessionId: string; readonly paths: ReadonlyArray<string> } | null
+  readonly unapplied: Unapplied | null
   /**
    * Apply now or at the next compaction: a preference, deliberately kept from one file to the next and across
    * reloads (persisted below), so someone who applies edits at the next compaction is not asked again for every
@@ -101,8 +109,9 @@ interface FilesState {
   /** Pricing `draft` failed; said only while it is still the draft priced. */
   priceFailed(draft: string, message: string): void
   choiceMade(choice: ApplyChoice): void
-  applyPending(pending: { sessionId: string; paths: ReadonlyArray<string> } | null): void
-  /** What became of an apply asked for after the save (pendingApply); a save under way keeps its own state. */
+  /** What the session sends that differs from the disk, as last asked (null: nothing). */
+  unappliedFound(unapplied: Unapplied | null): void
+  /** What became of an apply asked for after the save (`unapplied`); a save under way keeps its own state. */
   saveNoted(state: SaveState): void
   saveStarted(): void
   /** The file at `absPath` was saved as `base` (it may no longer be the open one: its draft was left meanwhile). */
@@ -151,12 +160,12 @@ export const useFilesStore = create<FilesState>()(
       editorFocus: null,
       price: NO_PRICE,
       save: { kind: 'idle' },
-      pendingApply: null,
+      unapplied: null,
       choice: 'now',
       treeWidth: 320,
 
       projectShown: (projectId) =>
-        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, unsaved: stashed(s), openError: null, price: NO_PRICE, save: { kind: 'idle' }, pendingApply: null })),
+        set((s) => (s.projectId === projectId ? { loading: true } : { projectId, listing: null, loading: true, error: null, open: null, unsaved: stashed(s), openError: null, price: NO_PRICE, save: { kind: 'idle' }, unapplied: null })),
       listingLoaded: (projectId, listing) => set((s) => (s.projectId === projectId ? { listing, loading: false, error: null } : {})),
       listingFailed: (message) => set({ loading: false, error: message }),
       fileOpened: (projectId, file) =>
@@ -202,7 +211,7 @@ export const useFilesStore = create<FilesState>()(
       priceLoaded: (draft, now, later, base = null) => set((s) => (s.price.forDraft === draft ? { price: { now, later, base, loading: false, error: null, forDraft: draft } } : {})),
       priceFailed: (draft, message) => set((s) => (s.price.forDraft === draft ? { price: { ...s.price, loading: false, error: message } } : {})),
       choiceMade: (choice) => set({ choice }),
-      applyPending: (pendingApply) => set({ pendingApply }),
+      unappliedFound: (unapplied) => set({ unapplied }),
       saveNoted: (state) => set((s) => (s.save.kind === 'saving' ? {} : { save: state })),
       saveStarted: () => set({ save: { kind: 'saving' } }),
       savedNoteCleared: () => set((s) => (s.save.kind === 'saved' ? { save: { kind: 'idle' } } : {})),

@@ -97,6 +97,7 @@ describe('a session imported from a transcript', () => {
     expect(await app.dispatch('compaction.run', { sessionId, dryRun: true })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     expect(await app.dispatch('pin.add', { sessionId, text: 'keep this' })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
     expect(await app.dispatch('files.apply', { sessionId, paths: ['CLAUDE.md'] })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    expect(await app.dispatch('files.unapplied', { sessionId })).toMatchObject({ ok: false, error: { code: 'unsupported' } })
 
     const after = await call<{ entries: unknown[]; running: boolean; mode: string }>(app, 'session.get', { sessionId })
     expect(after).toMatchObject({ entries: before.entries, running: false, mode: before.mode })

@@ -759,7 +759,7 @@ export class SessionRuntime {
     this.keepWarm.cancel()
     // The block is read again whole, from disk: any other file changed since it was read goes out too (an edit the
     // user held for the next compaction among them). The notice and the cause name every one of them.
-    const fresh = freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: '', paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
+    const fresh = this.sessionSectionFromDisk(gathered, paths)
     const others = changedSessionFiles(this.state.frozen.session, fresh, paths)
     const names = paths.join(', ')
     const along = others.length === 0 ? '' : ` with ${others.join(', ')}, changed on disk since the session block was read`
@@ -774,6 +774,25 @@ export class SessionRuntime {
     this.setBaseline(gathered)
     this.appendAndEmit([entry])
     return { applied: true, entryId: entry.id, message: `${names} applied now` }
+  }
+
+  /**
+   * The instruction and memory files whose text on disk the session block does not hold: an edit saved for the next
+   * compaction, one saved while a turn ran, or a change made outside Loupe. They are what applyInstructionEdits would
+   * send (it reads the whole block again from disk), compared the same way it names them. None before the first pass:
+   * the first pass reads the files as they are.
+   */
+  async unappliedInstructionFiles(): Promise<string[]> {
+    if (!this.state.frozen) return []
+    const gathered = await this.gather()
+    const frozen = this.state.frozen
+    if (!frozen) return []
+    return changedSessionFiles(frozen.session, this.sessionSectionFromDisk(gathered, []))
+  }
+
+  /** The session block as freezing it now from `gathered` would make it, as an apply-now of `paths`. */
+  private sessionSectionFromDisk(gathered: GatheredContext, paths: ReadonlyArray<string>): SessionSection {
+    return freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: '', paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
   }
 
   cancel(): boolean {

@@ -6,7 +6,7 @@ import { requireLoupeSession, requireRuntime } from './run'
 import { notAWorkingFolder } from './working-folder'
 
 /** The Files view (docs/inspector.md "Files"): every path goes through node/files. */
-export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.apply'> {
+export function filesHandlers(services: Services): Pick<Handlers, 'files.list' | 'files.read' | 'files.save' | 'files.apply' | 'files.unapplied'> {
   // The files each project's Files view opened (or saved, or made) as existing files, for the app's life: one
   // deleted on disk while open drops out of the listing, and this is what still lets the view see it gone and
   // write it back (node/files/edit.ts `opened`). Only paths the listing named get here, so it stays small.
@@ -49,6 +49,11 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
         services.events.emit('files.changed', { projectId, path })
       }
       return saved
+    },
+    'files.unapplied': async ({ sessionId }) => {
+      const runtime = requireRuntime(services, sessionId)
+      requireLoupeSession(services, sessionId)
+      return { paths: await runtime.unappliedInstructionFiles() }
     },
     'files.apply': async ({ sessionId, paths }) => {
       const runtime = requireRuntime(services, sessionId)

@@ -15,11 +15,12 @@ import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { unsavableDraft } from './draft-limits'
-import { afterBreakpoints, applyPendingNow, checkDisk, editKind, findNode, loadListing, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
+import { afterBreakpoints, applyUnappliedNow, checkDisk, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
 import { PricePanel } from './components/PricePanel'
+import { unappliedWords } from './price-words'
 import { UnopenableNote } from './components/UnopenableNote'
 import { useUnopenableStore } from './unopenable'
 import './files.css'
@@ -110,6 +111,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
       </aside>
       <TreeSplitter width={treeWidth} />
       <section className="files-main" aria-label="Open file">
+        {session && <UnappliedBar projectId={projectId} session={session} />}
         {openError && !note && (
           <p className="error-box" role="alert">
             <strong>{openError}</strong>
@@ -126,6 +128,56 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
           </div>
         )}
       </section>
+    </div>
+  )
+}
+
+/**
+ * The files whose text on disk the session does not send yet (an edit saved for the next compaction or while a turn
+ * ran, a change made outside Loupe), with what applying them now costs, and the button to. Asked again whenever it
+ * may have changed: a save (files.changed), a pass, a compaction, the window coming back (another editor), the
+ * session turning idle. Nothing unapplied, nothing shown. Only for a session of Loupe's: an imported or captured one
+ * sends no pass.
+ */
+function UnappliedBar({ projectId, session: shown }: { projectId: string; session: { id: string } }) {
+  const origin = useSessionsStore((s) => findSession(s, shown.id)?.origin ?? 'loupe')
+  const sessionId = origin === 'loupe' ? shown.id : null
+  const unapplied = useFilesStore((s) => (sessionId && s.unapplied?.sessionId === sessionId ? s.unapplied : null))
+  const busy = useChatStore((s) => {
+    const chat = selectChat(sessionId)(s)
+    return chat.running || chat.listedActivity !== null
+  })
+  const [applying, setApplying] = useState(false)
+  useEffect(() => {
+    // While a turn runs the answer could change under it (a compaction reads the disk): asked again once idle.
+    if (!sessionId || busy) return
+    const again = () => void loadUnapplied(sessionId, projectId)
+    again()
+    const offs = [
+      client.on('files.changed', (e) => e.projectId === projectId && again()),
+      client.on('pass.completed', (e) => e.sessionId === sessionId && again()),
+      client.on('compaction.applied', (e) => e.sessionId === sessionId && again()),
+    ]
+    window.addEventListener('focus', again)
+    return () => {
+      offs.forEach((off) => off())
+      window.removeEventListener('focus', again)
+    }
+  }, [sessionId, busy, projectId])
+  if (!unapplied) return null
+  const words = unappliedWords(unapplied.paths, unapplied.price, busy)
+  const apply = () => {
+    setApplying(true)
+    void applyUnappliedNow(projectId).finally(() => setApplying(false))
+  }
+  return (
+    <div className="files-toolbar files-pending-apply" role="status" data-testid="pending-apply">
+      <span className="small">
+        <strong>Not applied yet:</strong> {words.what} <span className="muted">{words.cost}</span>
+      </span>
+      <button type="button" disabled={busy || applying} onClick={apply} data-testid="apply-unapplied">
+        {applying ? 'Applying…' : 'Apply now'}
+      </button>
     </div>
   )
 }
@@ -197,11 +249,6 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   const origin = useSessionsStore((s) => (shown ? (findSession(s, shown.id)?.origin ?? 'loupe') : null))
   const session = shown && origin === 'loupe' ? shown : null
   const readOnlySession = shown && origin !== 'loupe' ? { title: shown.title, origin: origin === 'captured' ? ('captured' as const) : ('transcript' as const) } : null
-  const pendingApply = useFilesStore((s) => (session && s.pendingApply?.sessionId === session.id ? s.pendingApply : null))
-  const sessionBusy = useChatStore((s) => {
-    const chat = selectChat(session?.id ?? null)(s)
-    return chat.running || chat.listedActivity !== null
-  })
   const monaco = useMonaco()
   const open = useFilesStore((s) => s.open)!
   // Sessions of Loupe's in the project: with none selected, what a save does to them is said (price-words.ts).
@@ -303,17 +350,6 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           {save.message}
           {save.backupPath && <span className="muted small"> The previous version is kept in {save.backupPath}.</span>}
         </p>
-      )}
-      {pendingApply && (
-        // Saved while a turn ran: the file is clean, so this is the one way left to apply it now.
-        <div className="files-toolbar files-pending-apply" data-testid="pending-apply">
-          <span className="muted small">
-            {pendingApply.paths.join(', ')} saved, not applied yet{sessionBusy ? ': waiting for the session to be idle.' : '.'}
-          </span>
-          <button type="button" disabled={sessionBusy} onClick={() => void applyPendingNow()}>
-            Apply now
-          </button>
-        </div>
       )}
       {save.kind === 'failed' && (
         <p className="error-box" role="alert" data-testid="save-failed">

@@ -3,7 +3,7 @@
  * (then applying now, or leaving it for the next compaction), creating a file, and noticing a change on disk.
  */
 import { client } from '../../platform/client'
-import { useFilesStore, type ApplyChoice } from '../../state/files'
+import { useFilesStore, type ApplyChoice, type EditPriceView } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
 import { useSessionsStore } from '../../state/sessions'
@@ -107,6 +107,13 @@ export function afterBreakpoints(node: FileNodeView | null): string | null {
 /** Sessions whose passes are known to be attributed (each is, when committed; an imported or older one may not be). */
 const attributed = new Set<string>()
 
+/** Attributes every pass of the session the first time it is priced for, so the price sees every cache entry it wrote. */
+async function attributeOnce(sessionId: string): Promise<void> {
+  if (attributed.has(sessionId)) return
+  const summary = await client.request('session.cacheSummary', { sessionId })
+  if (summary.ok) attributed.add(sessionId)
+}
+
 /**
  * The longest pricing may take before the panel says it failed: a count the model service never answers (or a
  * connection that dropped the request) must not leave "pricing…" on screen for good.
@@ -136,10 +143,7 @@ export async function priceDraft(sessionId: string, path: string, kind: 'instruc
   try {
     const [now, later, base] = await within(
       (async () => {
-        if (!attributed.has(sessionId)) {
-          const summary = await client.request('session.cacheSummary', { sessionId })
-          if (summary.ok) attributed.add(sessionId)
-        }
+        await attributeOnce(sessionId)
         const edit = (applyNow: boolean, text = draft) => ({ kind, path, applyNow, charsBefore: before.length, charsAfter: text.length, text })
         // The third: the file as it is on disk, applied now. Applying now also sends what changed on disk since the
         // session block was read and drops a note already due; the draft's own effect is the difference from this.
@@ -168,9 +172,10 @@ function notApplied(absPath: string, base: Parameters<ReturnType<typeof useFiles
     ? `Saved ${base.path}, but not applied yet: the session is busy (a turn or a compaction is running) and keeps sending the old text. Apply it when the turn ends, or stop the turn with Esc.`
     : `Saved ${base.path}, but not applied: ${error.message}`
   store.saveFinished(absPath, base, { kind: 'saved', applied: 'later', message, backupPath, warning: true })
+  // Listed as not applied yet at once: the list is asked for again only once the session is idle.
   if (busy) {
-    const pending = store.pendingApply?.sessionId === sessionId ? store.pendingApply.paths : []
-    store.applyPending({ sessionId, paths: [...new Set([...pending, base.path])] })
+    const known = store.unapplied?.sessionId === sessionId ? store.unapplied : null
+    store.unappliedFound({ sessionId, paths: [...new Set([...(known?.paths ?? []), base.path])], price: null })
   }
 }
 
@@ -217,32 +222,75 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
       ? `Saved ${open.base.path}. The session has sent nothing yet: its first pass reads the file as it is now.`
       : `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`
     store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message, backupPath })
+    // Now listed as not applied yet, with its price: the user may still change their mind.
+    await loadUnapplied(sessionId, open.projectId)
   } else {
     const applied = await client.request('files.apply', { sessionId, paths: [open.base.path] })
     if (!applied.ok) notApplied(open.base.absPath, base, backupPath, sessionId, applied.error)
     else {
       store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
+      // The files.changed of the save may have listed it as not applied before the apply answered.
+      await loadUnapplied(sessionId, open.projectId)
     }
   }
 }
 
 /**
- * Applies now the files saved while the session was busy (`pendingApply`): the files on disk are already the saved
- * ones, so this is files.apply alone. Still busy, they stay pending and the warning says so again.
+ * Answers to files.unapplied can cross (a save, a pass and a compaction all ask): only the newest is shown, so an
+ * older answer does not bring back a file applied meanwhile.
  */
-export async function applyPendingNow(): Promise<void> {
+let newestUnapplied = 0
+
+/**
+ * Asks which files the session does not send as they are on disk (files.unapplied), then prices applying them now:
+ * the file on disk applied now, as the price panel's `base` prices it (applying reads the whole session block again
+ * from disk, so one price covers every file listed). Nothing listed, nothing is shown.
+ */
+export async function loadUnapplied(sessionId: string, projectId: string): Promise<void> {
+  const asked = ++newestUnapplied
+  const result = await client.request('files.unapplied', { sessionId })
+  if (asked !== newestUnapplied) return
   const store = useFilesStore.getState()
-  const pending = store.pendingApply
-  if (!pending) return
-  const applied = await client.request('files.apply', { sessionId: pending.sessionId, paths: [...pending.paths] })
-  const names = pending.paths.join(', ')
+  if (!result.ok || result.value.paths.length === 0) return store.unappliedFound(null)
+  const paths = result.value.paths
+  // The same files as before keep their price while it is asked again: the bar does not flicker on every event.
+  const shown = store.unapplied
+  const kept = shown?.sessionId === sessionId && shown.paths.join('\n') === paths.join('\n') ? shown.price : null
+  store.unappliedFound({ sessionId, paths, price: kept })
+  const price = await priceApplyingNow(sessionId, projectId, paths[0]!)
+  if (asked === newestUnapplied) useFilesStore.getState().unappliedFound({ sessionId, paths, price })
+}
+
+/** The price of applying now with the file at `path` as it is on disk; null when it cannot be priced. */
+async function priceApplyingNow(sessionId: string, projectId: string, path: string): Promise<EditPriceView | null> {
+  const disk = await client.request('files.read', { projectId, path })
+  if (!disk.ok || !disk.value.exists) return null
+  const listing = useFilesStore.getState().listing
+  const node = listing ? findNode([...listing.instructions, ...listing.memory], path) : null
+  await attributeOnce(sessionId)
+  const price = await client.request('cache.priceEdit', { sessionId, edit: { kind: editKind(node), path, applyNow: true, charsBefore: disk.value.text.length, charsAfter: disk.value.text.length, text: disk.value.text } })
+  return price.ok ? price.value : null
+}
+
+/**
+ * Applies now the files the session does not send yet (`unapplied`): the files on disk are already the saved ones,
+ * so this is files.apply alone. Still busy, they stay listed and the warning says so again. The list is asked for
+ * again after.
+ */
+export async function applyUnappliedNow(projectId: string): Promise<void> {
+  const store = useFilesStore.getState()
+  const unapplied = store.unapplied
+  if (!unapplied) return
+  const applied = await client.request('files.apply', { sessionId: unapplied.sessionId, paths: [...unapplied.paths] })
+  const names = unapplied.paths.join(', ')
   const stillBusy = !applied.ok && applied.error.code === 'busy'
-  if (!stillBusy) store.applyPending(null)
+  if (!stillBusy) store.unappliedFound(null)
   const said = (message: string, warning: boolean, appliedNow = false) => useFilesStore.getState().saveNoted({ kind: 'saved', applied: appliedNow ? 'now' : 'later', message, backupPath: null, ...(warning ? { warning } : {}) })
   if (stillBusy) said(`${names} not applied yet: the session is still busy. Apply it when the turn ends, or stop the turn with Esc.`, true)
   else if (!applied.ok) said(`${names} not applied: ${applied.error.message}`, true)
   else if (applied.value.applied) said(`Applied ${names} now: the next pass sends it and re-bills the session block.`, false, true)
   else said(applied.value.message, false)
+  if (!stillBusy) await loadUnapplied(unapplied.sessionId, projectId)
 }
 
 /**

@@ -92,3 +92,17 @@ export function savedWithoutSessionWords(path: string, loupeSessions: number): s
   if (loupeSessions === 0) return `Saved ${path}. The first pass of a new session reads it as it is now.`
   return `Saved ${path}. The first pass of a new session reads it as it is now; a session that has already sent a pass is told at its next message that it changed on disk, and takes the new text at its next compaction.`
 }
+
+/**
+ * The bar of files the session does not send as they are on disk (`unapplied`): which, why it matters, and what
+ * applying them now costs. Applying reads the whole session block again from disk, so it re-bills the block: the
+ * price is that of the block, whatever the number of files. `busy`: a turn or a compaction is running, and applying
+ * waits for it.
+ */
+export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceView | null, busy: boolean): { readonly what: string; readonly cost: string } {
+  const one = paths.length === 1
+  const what = `${paths.join(', ')} ${one ? 'differs' : 'differ'} on disk from what the session sends: it keeps the text it read until its next compaction.`
+  if (busy) return { what, cost: 'Applying now waits for the session to be idle.' }
+  if (!price) return { what, cost: 'Applying now reads the session block again from disk, so the next pass re-bills it.' }
+  return { what, cost: `Applying now reads the session block again from disk: ${nowWords(price, null).summary} on the next pass.` }
+}

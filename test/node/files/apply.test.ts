@@ -314,6 +314,45 @@ describe('files through the contract', () => {
     sim = await startSimulator({ clock, seed: 'files-app' })
   })
 
+  it('lists an edit saved for the next compaction as not applied yet, until it is applied now or a compaction reads it', async () => {
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const unapplied = () => call<{ paths: string[] }>(app, 'files.unapplied', { sessionId: session.id })
+    // Before the first pass nothing is frozen: the first pass reads the files as they are.
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: '# Agents\n\nBefore the first pass.\n', baseSha256: (await call<{ sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })).sha256 })
+    expect(await unapplied()).toEqual({ paths: [] })
+    await turn(session.id, 'read README.md')
+    expect(await unapplied()).toEqual({ paths: [] })
+
+    // Saved for the next compaction: listed, and still listed after the next message noted it.
+    const saveLater = async (line: string) => {
+      const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+      await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: `${opened.text}${line}\n`, baseSha256: opened.sha256 })
+    }
+    await saveLater('Held for later.')
+    expect(await unapplied()).toEqual({ paths: ['AGENTS.md'] })
+    await turn(session.id, 'list the root')
+    expect(await unapplied()).toEqual({ paths: ['AGENTS.md'] })
+    // Changed outside Loupe: listed too.
+    writeFileSync(join(root, 'CLAUDE.md'), '# Claude\n\nWritten in another editor.\n')
+    expect(await unapplied()).toEqual({ paths: ['AGENTS.md', 'CLAUDE.md'] })
+
+    expect((await call<{ applied: boolean }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md', 'CLAUDE.md'] })).applied).toBe(true)
+    expect(await unapplied()).toEqual({ paths: [] })
+
+    // Held again, then a compaction freezes the session block from disk: nothing is left to apply.
+    await saveLater('Held again.')
+    expect(await unapplied()).toEqual({ paths: ['AGENTS.md'] })
+    await turn(session.id, 'read AGENTS.md')
+    await turn(session.id, 'list the root')
+    const compacted = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: '/compact the shop' })
+    expect(await compacted).toBe('compacted')
+    expect(await unapplied()).toEqual({ paths: [] })
+  })
+
   it('refuses to apply while nothing is frozen, and answers busy-free before the first pass', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })

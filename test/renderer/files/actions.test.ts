@@ -20,7 +20,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { afterBreakpoints, applyPendingNow, checkDisk, editKind, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { afterBreakpoints, applyUnappliedNow, checkDisk, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { unsavedCount, useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -29,7 +29,7 @@ const file = (text: string): OpenedFileView => ({ path: 'docs/extra.md', absPath
 beforeEach(() => {
   answers.clear()
   asked.length = 0
-  useFilesStore.setState({ projectId: 'prj_a', open: null, unsaved: {}, pendingApply: null, save: { kind: 'idle' } })
+  useFilesStore.setState({ projectId: 'prj_a', open: null, unsaved: {}, unapplied: null, save: { kind: 'idle' } })
   store().fileOpened('prj_a', file('rules'))
 })
 afterEach(() => vi.useRealTimers())
@@ -59,14 +59,61 @@ describe('saving while a turn runs', () => {
     answers.set('files.apply', () => ({ ok: false, error: { code: 'busy', message: 'A turn or a compaction is running' } }))
     await saveOpenFile('ses_a', 'now')
     expect(store().save).toMatchObject({ kind: 'saved', warning: true, message: expect.stringContaining('not applied yet') })
-    expect(store().pendingApply).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'] })
+    expect(store().unapplied).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'], price: null })
 
     answers.set('files.apply', () => ({ ok: true, value: { applied: true, entryId: 'ent_1', message: 'applied now' } }))
-    await applyPendingNow()
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: [] } }))
+    await applyUnappliedNow('prj_a')
     expect(asked.filter((a) => a.name === 'files.apply').at(-1)?.input).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'] })
-    expect(store().pendingApply).toBeNull()
+    expect(store().unapplied).toBeNull()
     expect(store().save).toMatchObject({ kind: 'saved', applied: 'now' })
     expect(store().save).not.toHaveProperty('warning')
+  })
+})
+
+describe('files the session does not send yet', () => {
+  const price = { movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 1234, nextPassUsd: 0.02, withoutEditUsd: 0.01, deltaUsd: 0.01, cacheWarm: true, addedTokens: 9, exact: true, label: 'moves system[1]' }
+
+  it('lists an edit saved for the next compaction, priced applied now with the file as on disk, and applies it when asked', async () => {
+    store().draftEdited('rules, later')
+    answers.set('files.save', () => ({ ok: true, value: { status: 'saved', path: 'docs/extra.md', sha256: 'sha-later', backupPath: null, charsBefore: 5, charsAfter: 12 } }))
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: ['docs/extra.md'] } }))
+    answers.set('files.read', () => ({ ok: true, value: file('rules, later') }))
+    answers.set('session.cacheSummary', () => ({ ok: true, value: {} }))
+    answers.set('cache.priceEdit', () => ({ ok: true, value: price }))
+    await saveOpenFile('ses_a', 'later')
+    expect(asked.some((a) => a.name === 'files.apply')).toBe(false)
+    expect(store().unapplied).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'], price })
+    // Priced as applying reads it: the file on disk, applied now.
+    expect(asked.find((a) => a.name === 'cache.priceEdit')?.input).toEqual({ sessionId: 'ses_a', edit: { kind: 'instruction_file', path: 'docs/extra.md', applyNow: true, charsBefore: 12, charsAfter: 12, text: 'rules, later' } })
+
+    answers.set('files.apply', () => ({ ok: true, value: { applied: true, entryId: 'ent_1', message: 'applied now' } }))
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: [] } }))
+    await applyUnappliedNow('prj_a')
+    expect(asked.filter((a) => a.name === 'files.apply').at(-1)?.input).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'] })
+    expect(store().unapplied).toBeNull()
+    expect(store().save).toMatchObject({ kind: 'saved', applied: 'now', message: 'Applied docs/extra.md now: the next pass sends it and re-bills the session block.' })
+  })
+
+  it('shows only the newest answer, and nothing when the session sends every file as it is', async () => {
+    let release: (a: Answer) => void = () => {}
+    answers.set('files.unapplied', () => new Promise<Answer>((resolve) => (release = resolve)))
+    const older = loadUnapplied('ses_a', 'prj_a')
+    const releaseOlder = release
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: [] } }))
+    await loadUnapplied('ses_a', 'prj_a')
+    releaseOlder({ ok: true, value: { paths: ['AGENTS.md'] } })
+    await older
+    expect(store().unapplied).toBeNull()
+  })
+
+  it('keeps the files listed when the session is still busy, and says so', async () => {
+    useFilesStore.setState({ unapplied: { sessionId: 'ses_a', paths: ['AGENTS.md'], price: null } })
+    answers.set('files.apply', () => ({ ok: false, error: { code: 'busy', message: 'A turn started meanwhile' } }))
+    await applyUnappliedNow('prj_a')
+    expect(store().unapplied).toEqual({ sessionId: 'ses_a', paths: ['AGENTS.md'], price: null })
+    expect(store().save).toMatchObject({ warning: true, message: expect.stringContaining('still busy') })
+    expect(asked.some((a) => a.name === 'files.unapplied')).toBe(false)
   })
 })
 

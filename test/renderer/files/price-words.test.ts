@@ -4,7 +4,7 @@
  * reads as "sends 28 fewer tokens".
  */
 import { describe, expect, it } from 'vitest'
-import { laterWords, nowWords, ownTokensNow, savedWithoutSessionWords, withoutSessionWords } from '../../../src-renderer/features/files/price-words'
+import { laterWords, nowWords, ownTokensNow, savedWithoutSessionWords, unappliedWords, withoutSessionWords } from '../../../src-renderer/features/files/price-words'
 import type { EditPriceView } from '../../../src-renderer/state/files'
 
 const price = (over: Partial<EditPriceView>): EditPriceView => ({
@@ -79,5 +79,20 @@ describe('with no session selected', () => {
   it('says the first session reads it at no extra cost when the project has none yet', () => {
     expect(withoutSessionWords('CLAUDE.md', 0)).toContain('first session reads the saved CLAUDE.md as it is, at no extra cost')
     expect(savedWithoutSessionWords('CLAUDE.md', 0)).not.toMatch(/changed on disk/)
+  })
+})
+
+describe('files the session does not send yet', () => {
+  it('names them, says the session keeps the old text, and prices applying them as re-billing the session block', () => {
+    const warm = price({ movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 4321, cacheWarm: true, deltaUsd: 0.0123 })
+    expect(unappliedWords(['AGENTS.md'], warm, false)).toEqual({
+      what: 'AGENTS.md differs on disk from what the session sends: it keeps the text it read until its next compaction.',
+      cost: `Applying now reads the session block again from disk: ${nowWords(warm, null).summary} on the next pass.`,
+    })
+    expect(unappliedWords(['AGENTS.md', 'CLAUDE.md'], null, false)).toEqual({
+      what: 'AGENTS.md, CLAUDE.md differ on disk from what the session sends: it keeps the text it read until its next compaction.',
+      cost: 'Applying now reads the session block again from disk, so the next pass re-bills it.',
+    })
+    expect(unappliedWords(['AGENTS.md'], warm, true).cost).toBe('Applying now waits for the session to be idle.')
   })
 })
