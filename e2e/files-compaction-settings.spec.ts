@@ -237,6 +237,12 @@ test('files: an edit saved for the next compaction is listed as not applied yet,
     expect(detail.requestBody).toContain('Keep every test under a second.')
     const badge = app.locator(`.insp-row[data-pass-id="${firstAfter.id}"] .insp-badge`)
     await expect(badge).toHaveAttribute('title', /CLAUDE\.md edited .*applied now by the user/)
+
+    // Changed outside Loupe while the window keeps the focus (a script, a checkout): the bar comes without a click.
+    await view(app, 'Files')
+    await expect(bar).toHaveCount(0)
+    writeFileSync(join(dir, 'CLAUDE.md'), `${readFileSync(join(dir, 'CLAUDE.md'), 'utf8')}- Written by a script.\n`)
+    await expect(bar).toContainText('CLAUDE.md differs on disk from what the session sends')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -51,6 +51,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
   await expect(page.getByTestId('passes-list').locator('.insp-badge').first()).toHaveText('first')
   await rows.nth(2).click()
   await expect(page.getByTestId('reconstructed-banner')).toContainText('not wire bytes')
+  // Rebuilt without the system prompt and the tools the service counted: the map's estimate is not set against it.
+  await expect(page.getByTestId('context-map-total')).toHaveText(/^≈[\d,.k]+ tokens in all \(estimates\)$/)
   // The chat shows the imported conversation to its end: the results of its last answer's two calls, written after
   // its last request, and the user's interruption after them.
   await expect(page.getByText('start phoenix in background').first()).toBeVisible()

@@ -15,7 +15,7 @@ import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { unsavableDraft } from './draft-limits'
-import { afterBreakpoints, applyUnappliedNow, checkDisk, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
+import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -27,6 +27,8 @@ import './files.css'
 
 /** How often an open file is compared with the disk (a small read; the view is open only while it is on screen). */
 const DISK_POLL_MS = 2000
+/** How often the files the session does not send as on disk are looked for (a read of its files; priced only when they change). */
+const UNAPPLIED_POLL_MS = 5000
 /** Pricing waits for a pause in typing. */
 const PRICE_DEBOUNCE_MS = 350
 
@@ -159,9 +161,14 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
       client.on('compaction.applied', (e) => e.sessionId === sessionId && again()),
     ]
     window.addEventListener('focus', again)
+    // A change made outside Loupe while the window keeps the focus: looked for as the open file's disk is.
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void checkUnapplied(sessionId, projectId)
+    }, UNAPPLIED_POLL_MS)
     return () => {
       offs.forEach((off) => off())
       window.removeEventListener('focus', again)
+      clearInterval(timer)
     }
   }, [sessionId, busy, projectId])
   if (!unapplied) return null

@@ -261,6 +261,19 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
   if (asked === newestUnapplied) useFilesStore.getState().unappliedFound({ sessionId, paths, price })
 }
 
+/**
+ * Asks only which files the session does not send as they are on disk (a read of the session's files, no count), and
+ * loads them with their price when the list changed: how a change made outside Loupe (a terminal, a checkout, a
+ * script) reaches the bar while the window keeps the focus.
+ */
+export async function checkUnapplied(sessionId: string, projectId: string): Promise<void> {
+  const result = await client.request('files.unapplied', { sessionId })
+  if (!result.ok) return
+  const shown = useFilesStore.getState().unapplied
+  const before = shown?.sessionId === sessionId ? shown.paths.join('\n') : ''
+  if (result.value.paths.join('\n') !== before) await loadUnapplied(sessionId, projectId)
+}
+
 /** The price of applying now with the file at `path` as it is on disk; null when it cannot be priced. */
 async function priceApplyingNow(sessionId: string, projectId: string, path: string): Promise<EditPriceView | null> {
   const disk = await client.request('files.read', { projectId, path })

@@ -20,7 +20,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { afterBreakpoints, applyUnappliedNow, checkDisk, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { unsavedCount, useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -105,6 +105,24 @@ describe('files the session does not send yet', () => {
     releaseOlder({ ok: true, value: { paths: ['AGENTS.md'] } })
     await older
     expect(store().unapplied).toBeNull()
+  })
+
+  it('notices a file changed outside Loupe by asking only for the list, and prices it only when the list changed', async () => {
+    useFilesStore.setState({ unapplied: null })
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: [] } }))
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(asked.map((a) => a.name)).toEqual(['files.unapplied'])
+    // Appended to by a script while the window kept the focus: listed, and priced once.
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: ['docs/extra.md'] } }))
+    answers.set('files.read', () => ({ ok: true, value: file('rules, from a script') }))
+    answers.set('session.cacheSummary', () => ({ ok: true, value: {} }))
+    answers.set('cache.priceEdit', () => ({ ok: true, value: price }))
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(store().unapplied).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'], price })
+    const priced = asked.filter((a) => a.name === 'cache.priceEdit').length
+    expect(priced).toBe(1)
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(asked.filter((a) => a.name === 'cache.priceEdit')).toHaveLength(priced)
   })
 
   it('keeps the files listed when the session is still busy, and says so', async () => {

@@ -195,7 +195,9 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
           {showMap ? 'Hide context map' : 'Context map'}
         </button>
       </div>
-      {showMap && view.pretty && readyFor === detail.id && <ContextMap slices={view.contextMap()} measured={usage ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : null} onReveal={(o) => editor.current?.revealBlock(o)} />}
+      {/* A request rebuilt from a transcript holds neither the system prompt nor the tools the service counted: its
+          estimate is not compared with that count. */}
+      {showMap && view.pretty && readyFor === detail.id && <ContextMap slices={view.contextMap()} measured={usage && detail.source !== 'transcript' ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : null} onReveal={(o) => editor.current?.revealBlock(o)} />}
       <RequestEditor monaco={monaco} view={view} mode={view.pretty ? mode : 'raw'} onReady={onReady} onFile={onFile} handle={editor} />
     </div>
   )
