@@ -221,7 +221,7 @@ test('files: an edit saved for the next compaction is listed as not applied yet,
     // Saved, not applied: the bar names the file and what applying it now re-bills.
     const bar = app.getByTestId('pending-apply')
     await expect(bar).toContainText('CLAUDE.md differs on disk from what the session sends')
-    await expect(bar).toContainText(/Applying now reads the session block again from disk: \+\$0\.\d{4} · re-bills [\d,]+ tokens on the next pass\./)
+    await expect(bar).toContainText(/Applying now reads the session block again from disk: \+\$0\.\d{4} · re-bills [\d,]+ tokens on the next pass, against leaving it for the next compaction\./)
     await bar.screenshot({ path: `${SHOTS}/files-not-applied-bar.png` })
     await shots(app, 'files-not-applied')
 

@@ -104,5 +104,7 @@ export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceVie
   const what = `${paths.join(', ')} ${one ? 'differs' : 'differ'} on disk from what the session sends: it keeps the text it read until its next compaction.`
   if (busy) return { what, cost: 'Applying now waits for the session to be idle.' }
   if (!price) return { what, cost: 'Applying now reads the session block again from disk, so the next pass re-bills it.' }
-  return { what, cost: `Applying now reads the session block again from disk: ${nowWords(price, null).summary} on the next pass.` }
+  // Against leaving the files for the next compaction, which is what the session does otherwise (and which may cost
+  // a note that a file changed): so the figure can differ from the draft's, priced against not saving it at all.
+  return { what, cost: `Applying now reads the session block again from disk: ${nowWords(price, null).summary} on the next pass, against leaving ${paths.length === 1 ? 'it' : 'them'} for the next compaction.` }
 }

@@ -87,7 +87,7 @@ describe('files the session does not send yet', () => {
     const warm = price({ movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 4321, cacheWarm: true, deltaUsd: 0.0123 })
     expect(unappliedWords(['AGENTS.md'], warm, false)).toEqual({
       what: 'AGENTS.md differs on disk from what the session sends: it keeps the text it read until its next compaction.',
-      cost: `Applying now reads the session block again from disk: ${nowWords(warm, null).summary} on the next pass.`,
+      cost: `Applying now reads the session block again from disk: ${nowWords(warm, null).summary} on the next pass, against leaving it for the next compaction.`,
     })
     expect(unappliedWords(['AGENTS.md', 'CLAUDE.md'], null, false)).toEqual({
       what: 'AGENTS.md, CLAUDE.md differ on disk from what the session sends: it keeps the text it read until its next compaction.',
