@@ -2,45 +2,24 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { appEvent, expect, openApp, openProjectWithSession, startHost, test } from './fixtures'
+import { appEvent, expect, onSlowHostAfter, openProjectWithSession, test } from './fixtures'
 
-/**
- * A session that read notes0–2.md, shown on a host whose simulator streams slowly, so a compaction is still running
- * while the test looks at it: the conversation is made at instant pace under another host on the same data folder,
- * then that host is stopped and the slow one started. `look` runs with the session open; everything is removed after.
- */
+/** A session that read notes0–2.md, shown on a host whose simulator streams slowly (onSlowHostAfter). */
 async function withSlowCompactionHost(page: Page, look: () => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
-  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-home-'))
   for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
   try {
-    const quick = await startHost({ LOUPE_HOME: home })
-    try {
-      await openApp(page, quick.url)
-      await openProjectWithSession(page, dir)
+    const converse = async () => {
       for (let i = 0; i < 3; i++) {
         const ended = appEvent(page, 'turn.ended')
         await page.getByLabel('Message').fill(`read notes${i}.md`)
         await page.getByLabel('Message').press('Enter')
         await ended
       }
-    } finally {
-      await page.goto('about:blank')
-      await quick.stop()
     }
-    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
-    try {
-      await openApp(page, slow.url)
-      await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
-      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
-      await look()
-    } finally {
-      await page.goto('about:blank')
-      await slow.stop()
-    }
+    await onSlowHostAfter(page, dir, converse, look)
   } finally {
     rmSync(dir, { recursive: true, force: true })
-    rmSync(home, { recursive: true, force: true })
   }
 }
 
@@ -227,7 +206,7 @@ test.describe('at 1000×700', () => {
       await expect(app.getByTestId('compaction-detail-empty')).toHaveText('Each compaction shows here with what the model saw before and after it.')
       await expect(app.getByText('Loading the editor…')).toHaveCount(0)
       await app.keyboard.press('Alt+1')
-      const { focus, draft } = await readNotesThenDryRun(app)
+      const { focus } = await readNotesThenDryRun(app)
       // A dry run leaves the focus where it was: the user may run it again.
       await expect(focus).toHaveValue('the pagination decisions')
       // The summary editor is tall enough to read a summary (it was its 160 px minimum), and Apply is in view under it.

@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test'
 import { findModel } from '../src-main/node/model/models'
 import { buildSequence } from '../src-main/simulator/sequence'
 import { validateRequest } from '../src-main/simulator/validate'
-import { appEvent, chooseTheme, expect, openApp, openProjectWithSession, rpc, startHost, test } from './fixtures'
+import { appEvent, chooseTheme, expect, onSlowHostAfter, openProjectWithSession, rpc, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -687,27 +687,15 @@ function summaryStreamed(page: Page, minChars: number): Promise<unknown> {
 
 test('compaction in progress: the summary streams into the view with its tokens and elapsed time, survives a reload, and Cancel leaves the conversation as it was', async ({ page }) => {
   const dir = fixtureProject()
-  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-stream-home-'))
   try {
     // The conversation at instant pace; then the same data folder under a host whose simulator streams slowly, so
     // the summary is still being written while it is photographed and cancelled.
-    const quick = await startHost({ LOUPE_HOME: home })
-    try {
-      await openApp(page, quick.url)
-      await openProjectWithSession(page, dir)
+    const converse = async () => {
       await send(page, 'read README.md')
       await send(page, 'read src/parser.ts')
-    } finally {
-      // The page leaves before its host stops, so nothing it loads or reconnects to fails under it.
-      await page.goto('about:blank')
-      await quick.stop()
     }
-    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
-    try {
-      await openApp(page, slow.url)
+    await onSlowHostAfter(page, dir, converse, async (slow) => {
       const name = dir.split('/').pop()!
-      await page.getByRole('navigation', { name: 'Projects' }).getByText(name, { exact: true }).click()
-      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
       await view(page, 'Compaction')
       await expect(page.getByTestId('compaction-view')).toBeVisible()
       const entriesBefore = (await rpc(slow, 'session.get', { sessionId: await sessionIdOf(slow) })) as { entries: unknown[] }
@@ -774,13 +762,9 @@ test('compaction in progress: the summary streams into the view with its tokens 
       expect(after.entries).toEqual(entriesBefore.entries)
       const passes = (await rpc(slow, 'pass.list', { sessionId: await sessionIdOf(slow) })) as Array<{ kind: string; status: string }>
       expect(passes.at(-1)).toMatchObject({ kind: 'summary', status: 'cancelled' })
-    } finally {
-      await page.goto('about:blank')
-      await slow.stop()
-    }
+    })
   } finally {
     rmSync(dir, { recursive: true, force: true })
-    rmSync(home, { recursive: true, force: true })
   }
 })
 

@@ -127,6 +127,39 @@ export function appEvent(page: Page, name: string): Promise<unknown> {
   return page.evaluate((n) => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true))), name)
 }
 
+/**
+ * A session made at instant pace in `dir` (`converse` sends its messages), then shown by a host on the same data
+ * folder whose simulator streams slowly, so what a test looks at (a compaction's stream) is still running while it
+ * looks. `look` gets that host, with the project and its first session open. The data folder is removed after; `dir`
+ * stays the caller's. The page leaves each host before it stops, so nothing it loads or reconnects to fails under it.
+ */
+export async function onSlowHostAfter(page: Page, dir: string, converse: () => Promise<void>, look: (slow: BrowserHostProcess) => Promise<void>): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-slow-home-'))
+  try {
+    const quick = await startHost({ LOUPE_HOME: home })
+    try {
+      await openApp(page, quick.url)
+      await openProjectWithSession(page, dir)
+      await converse()
+    } finally {
+      await page.goto('about:blank')
+      await quick.stop()
+    }
+    const slow = await startHost({ LOUPE_HOME: home, LOUPE_SIM_PACE: 'slow' })
+    try {
+      await openApp(page, slow.url)
+      await page.getByRole('navigation', { name: 'Projects' }).getByText(dir.split('/').pop()!, { exact: true }).click()
+      await page.getByRole('list', { name: 'Sessions' }).getByRole('button').first().click()
+      await look(slow)
+    } finally {
+      await page.goto('about:blank')
+      await slow.stop()
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
 /** Resolves when the page has received `app.ready` and loaded its first data. */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url)
