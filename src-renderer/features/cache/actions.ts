@@ -16,5 +16,5 @@ export async function loadCache(sessionId: string): Promise<void> {
     store.cacheFailed(sessionId, `Could not read the cache figures: ${err instanceof Error ? err.message : String(err)}`)
   }
   if (!useChatStore.getState().bySession[sessionId]?.loaded) await loadSession(sessionId)
-  if (!useSettingsStore.getState().data) await loadSettings(null)
+  if (!useSettingsStore.getState().data) await loadSettings()
 }

@@ -20,7 +20,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   const [asking, setAsking] = useState<string | null>(null)
   const lastAsked = useRef<string | null>(null)
   useEffect(() => {
-    if (!useSettingsStore.getState().data) void loadSettings(null)
+    if (!useSettingsStore.getState().data) void loadSettings()
   }, [])
   // Another session, or a model switched from elsewhere: a question about the old one no longer applies.
   useEffect(() => {

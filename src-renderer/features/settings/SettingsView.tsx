@@ -61,7 +61,7 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
       <ModelSection data={data} />
       <ApiKeySection data={data} />
       {/* Keyed by the project: what one project's form said ("Saved: …") and held is not shown under another. */}
-      <CompactionSection key={data.project?.projectId ?? ''} data={data} projectName={projectName} holds={holds} />
+      <CompactionSection key={data.project?.projectId ?? ''} data={data} projectId={projectId} projectName={projectName} holds={holds} />
       <section className="settings-group" aria-labelledby="set-sessions">
         <h2 id="set-sessions">Sessions and cache</h2>
         <label className="settings-row">
@@ -228,7 +228,7 @@ function ApiKeySection({ data }: { data: SettingsViewData }) {
 }
 
 /** `holds`: what the project's folder holds when it is not a working folder; its compaction is then not offered. */
-function CompactionSection({ data, projectName, holds }: { data: SettingsViewData; projectName: string | null; holds: string | null }) {
+function CompactionSection({ data, projectId, projectName, holds }: { data: SettingsViewData; projectId: string | null; projectName: string | null; holds: string | null }) {
   const project = data.project
   // What the user typed, as text until it is saved (compaction-form.ts checks it against the main process's limits).
   const [draft, setDraft] = useState<CompactionDraft | null>(() => (project ? draftOf(project) : null))
@@ -248,6 +248,15 @@ function CompactionSection({ data, projectName, holds }: { data: SettingsViewDat
         <p className="muted" data-testid="compaction-not-offered">
           This folder holds {holds}, not a project&apos;s files: no Loupe session runs here to compact, and Loupe writes no settings in it. Open the project&apos;s own folder to set when its sessions compact.
         </p>
+      </section>
+    )
+  }
+  // Another project picked: until its settings answer, the form would show the last one's values under its name.
+  if (projectId !== null && project && project.projectId !== projectId) {
+    return (
+      <section className="settings-group" aria-labelledby="set-compaction">
+        <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
+        <p className="muted">Reading its settings…</p>
       </section>
     )
   }

@@ -6,18 +6,18 @@
 import { client } from '../../platform/client'
 import { useAppStore } from '../../state/app'
 import { useSettingsStore } from '../../state/settings'
-import { loadSettings } from './actions'
+import { loadSettings, wantedProject } from './actions'
 
 export function connectSettingsEvents(): void {
   // Saved in any window (this one's answer has it already; reading again is harmless): the theme and the forms follow.
   client.on('settings.changed', (e) => {
-    const shown = useSettingsStore.getState().data?.project?.projectId ?? null
-    if (e.projectId === null || e.projectId === shown) void loadSettings(shown)
+    // Only the project the view asks for matters (the one shown may be a project just left, its answer on the way).
+    if (e.projectId === null || e.projectId === wantedProject()) void loadSettings()
   })
   client.on('endpoint.changed', (model) => {
     const app = useAppStore.getState()
     if (app.info) app.infoLoaded({ ...app.info, model })
     const settings = useSettingsStore.getState()
-    if (settings.data) void loadSettings(settings.data.project?.projectId ?? null)
+    if (settings.data) void loadSettings()
   })
 }
