@@ -667,7 +667,7 @@ export const requests = {
   'compaction.cancel': request(
     z.object({ sessionId: Id }).strict(),
     z.object({ cancelled: z.boolean() }),
-    'Stops the compaction (or turn) in flight; the session stays exactly as it was. The summary pass is kept with its cost.',
+    'Stops the compaction in flight, and only it: a turn it runs in goes on to its pass uncompacted. The conversation stays exactly as it was; the summary pass is kept with its cost. `cancelled` is false when no compaction runs.',
   ),
   'compaction.list': request(
     z.object({ sessionId: Id }).strict(),

@@ -3,7 +3,8 @@
  * model asked for with its `compact` tool, else automatic compaction when the context — on the real count of the
  * last response — reaches the threshold. Automatic compaction retries with only the last step kept when the usual
  * tail leaves nothing to summarise, never runs twice without a pass between, and stops for the session after three
- * failures in a row; each failure is a notice in the conversation.
+ * failures in a row; each failure is a notice in the conversation. A compaction the user cancels (its card's Cancel,
+ * Esc) ends alone: the turn goes on with the conversation as it was, and automatic compaction waits for the next turn.
  */
 import { afterAutoAttempt, decideAuto, type AttemptOutcome } from '../../engine/compaction/policy'
 import type { CompactionHook } from '../../engine/loop/ports'
@@ -40,12 +41,17 @@ function attempt(outcome: CompactOutcome): AttemptOutcome {
   }
 }
 
+/** Cancelled on its own (its card's Cancel, Esc), not by the turn stopping: the turn goes on. */
+const cancelledAlone = (outcome: CompactOutcome, turn: AbortSignal): boolean => outcome.status === 'cancelled' && !turn.aborted
+
 export function createCompactionHook(deps: HookDeps): CompactionHook {
   const { host, compaction } = deps
   const notice = (level: 'info' | 'warning', text: string) => {
     const entries = host.log.append([{ kind: 'notice', source: 'compaction', level, text }])
     host.emitLoop({ type: 'entries_appended', entries })
   }
+  // The hook lives for one turn: an automatic compaction the user cancelled is not begun again until the next one.
+  let autoCancelled = false
   return {
     async beforePass(signal) {
       await deps.beforeCheck?.(signal)
@@ -55,12 +61,15 @@ export function createCompactionHook(deps: HookDeps): CompactionHook {
         // Cleared first: a compaction that fails must not be asked for again on every pass.
         host.save({ compaction: { ...state.compaction, pending: null } })
         const upto = pending.upto === null ? null : pending.upto.startsWith('ent_') ? ({ kind: 'entry', entryId: pending.upto } as const) : ({ kind: 'tool_use', toolUseId: pending.upto } as const)
-        await compaction.compact(
+        const outcome = await compaction.compact(
           { trigger: upto ? 'partial' : 'tool', focus: pending.focus, instructions: pending.instructions, upto, dryRun: false, forceSummary: true, modelCalls: deps.modelCalls, notify: true },
           signal,
         )
+        if (cancelledAlone(outcome, signal)) notice('info', 'You cancelled the compaction the model asked for: the turn goes on with the conversation as it was.')
         return
       }
+      // Cancelled by the user in this turn: not started again before every pass of it. The next message tries again.
+      if (autoCancelled) return
       const lastPassId = deps.lastPassId()
       const decision = decideAuto({ settings: host.settings(), windowTokens: host.windowTokens(), tokens: deps.contextTokens(), lastPassId, state: state.compaction.auto })
       if (!decision.compact) return
@@ -68,6 +77,13 @@ export function createCompactionHook(deps: HookDeps): CompactionHook {
       let outcome = await compaction.compact(options, signal)
       // The usual tail can hold everything (one long step): keep only the last step rather than fail.
       if (outcome.status === 'nothing_to_compact' && host.settings().keepSteps > 1) outcome = await compaction.compact({ ...options, keepSteps: 1 }, signal)
+      if (cancelledAlone(outcome, signal)) {
+        autoCancelled = true
+        host.save({ compaction: { ...host.state().compaction, auto: afterAutoAttempt(host.state().compaction.auto, 'cancelled', lastPassId, '').state } })
+        const share = Math.round((decision.tokens / host.windowTokens()) * 100)
+        notice('info', `You cancelled the automatic compaction: this turn goes on uncompacted, its context at ${share}% of the window. The next message tries again while it stays over the threshold; /compact compacts now.`)
+        return
+      }
       const result = attempt(outcome)
       const next = afterAutoAttempt(host.state().compaction.auto, result, lastPassId, outcome.status === 'applied' || outcome.status === 'draft' ? '' : outcome.message)
       host.save({ compaction: { ...host.state().compaction, auto: next.state } })

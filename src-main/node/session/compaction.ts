@@ -121,6 +121,9 @@ interface HeldDraft {
 export class SessionCompaction {
   private readonly drafts = new Map<string, HeldDraft>()
   private counter = 0
+  // The compaction in flight has its own abort, tied to the run's: stopping the run stops it, and cancelling it alone
+  // (its card's Cancel, Esc) leaves a turn it runs in to go on with its pass uncompacted.
+  private inFlight: AbortController | null = null
 
   constructor(private readonly host: CompactionHost) {}
 
@@ -147,8 +150,29 @@ export class SessionCompaction {
     return { status: reason, compactionId: id, message }
   }
 
-  /** Runs a compaction; applies it unless it is a dry run. */
-  async compact(options: CompactOptions, signal: AbortSignal): Promise<CompactOutcome> {
+  /** Cancels the compaction in flight, and only it; false when none runs. */
+  cancel(): boolean {
+    if (!this.inFlight) return false
+    this.inFlight.abort()
+    return true
+  }
+
+  /** Runs a compaction; applies it unless it is a dry run. `runSignal` is the run's (a turn's, or the compaction's own). */
+  async compact(options: CompactOptions, runSignal: AbortSignal): Promise<CompactOutcome> {
+    const own = new AbortController()
+    const stopWithRun = () => own.abort()
+    if (runSignal.aborted) own.abort()
+    else runSignal.addEventListener('abort', stopWithRun, { once: true })
+    this.inFlight = own
+    try {
+      return await this.compactUnder(options, own.signal)
+    } finally {
+      runSignal.removeEventListener('abort', stopWithRun)
+      if (this.inFlight === own) this.inFlight = null
+    }
+  }
+
+  private async compactUnder(options: CompactOptions, signal: AbortSignal): Promise<CompactOutcome> {
     const id = this.newId()
     const { host } = this
     host.emitCompaction({ type: 'started', compactionId: id, trigger: options.trigger, focus: options.focus, dryRun: options.dryRun })

@@ -795,10 +795,19 @@ export class SessionRuntime {
     return freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: '', paths: [...paths] }, contextWindowTokens: findModel(this.state.model)?.contextWindow ?? 200_000, skills: LISTS_SKILLS })
   }
 
+  /** Stops the run in flight (a turn, compaction and all, or a compaction the user asked for). */
   cancel(): boolean {
     if (!this.run) return false
     this.run.controller.abort()
     return true
+  }
+
+  /**
+   * Stops the compaction in flight, and only it: a `/compact` or a compaction asked for from the UI ends cancelled,
+   * and a turn that compacts (automatically, or because the model asked) goes on to its pass uncompacted.
+   */
+  cancelCompaction(): boolean {
+    return this.compaction.cancel()
   }
 
   /** Resolves when the run in flight (if any) has ended. */

@@ -41,7 +41,7 @@ export function compactionHandlers(
       return result(outcome)
     },
     'compaction.discard': ({ sessionId, draftId }) => ({ discarded: requireRuntime(services, sessionId).discardDraft(draftId) }),
-    'compaction.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
+    'compaction.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancelCompaction() }),
     'compaction.list': ({ sessionId }) => {
       const runtime = requireRuntime(services, sessionId)
       return { checkpoints: runtime.compactionRecords() as never, drafts: runtime.drafts() as never, live: runtime.liveCompactionSnapshot() }

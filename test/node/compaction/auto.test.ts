@@ -24,6 +24,21 @@ const failSummaries = (client: ModelClient): ModelClient => ({
   },
 })
 
+/** Holds every summary stream open until its request is aborted, as a long summary would be when the user cancels. */
+const holdSummaries = (client: ModelClient): ModelClient => ({
+  endpoint: client.endpoint,
+  countTokens: (r) => client.countTokens(r),
+  async send(request, options): Promise<ModelOutcome> {
+    if (!isSummaryRequest(request as never)) return client.send(request, options)
+    options.onEvent?.({ type: 'message_started', messageId: 'msg_hold', model: request.model })
+    options.onEvent?.({ type: 'block_started', index: 0, kind: 'text' })
+    options.onEvent?.({ type: 'text_delta', index: 0, text: '1. User requests:' })
+    await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }))
+    const usage = { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+    return { ok: false, error: { kind: 'aborted', message: 'The request was aborted.', status: null }, partial: { id: 'msg_hold', model: request.model, content: [{ type: 'text', text: '1. User requests:' }], stop_reason: null, usage }, attempts: [] }
+  },
+})
+
 describe('automatic compaction', () => {
   let h: Harness
   afterEach(async () => h?.close())
@@ -106,5 +121,56 @@ describe("the model's compact tool", () => {
     const body = JSON.parse(last.requestBody)
     expect(JSON.stringify(body.messages[0])).toContain('Compacted at the model')
     expect(JSON.stringify(body.messages)).toContain('Compaction scheduled')
+  })
+
+  describe('cancelled by the user', () => {
+    /** Three turns at the default window, then a window the context is well over: the next pass compacts. */
+    async function overThreshold(): Promise<void> {
+      h = await openHarness({ files: files(''), wrap: holdSummaries })
+      for (const text of ['read README.md', 'find "handler"', 'read src/api.ts']) expect(await h.send(text)).toBe('end_turn')
+      writeFileSync(join(h.dir, '.loupe/config.toml'), '[compaction]\nwindow = 3000\n')
+    }
+    const summaryStreaming = () => h.next('compaction.progressed', (p) => p.stage === 'summary_streaming')
+
+    it('ends alone: the turn goes on uncompacted, and it is not begun again before the next message', async () => {
+      await overThreshold()
+      const cancelledAt = h.entries().length
+      const streaming = summaryStreaming()
+      const ended = h.next('turn.ended')
+      await h.call('run.start', { sessionId: h.sessionId, text: 'read package.json' })
+      await streaming
+      expect(await h.call('compaction.cancel', { sessionId: h.sessionId })).toEqual({ cancelled: true })
+      // The turn read the file and answered: two passes, neither preceded by another compaction.
+      expect((await ended).reason).toBe('end_turn')
+      const turn = h.entries().slice(cancelledAt)
+      expect(turn.some((e) => e.kind === 'checkpoint')).toBe(false)
+      expect(turn.filter((e) => e.kind === 'assistant_message').length).toBeGreaterThanOrEqual(2)
+      const notice = turn.find((e) => e.kind === 'notice')!
+      expect(String(notice.text)).toMatch(/^You cancelled the automatic compaction: this turn goes on uncompacted, its context at \d+% of the window\./)
+      const summaries = () => h.call<Array<{ kind: string; status: string }>>('pass.list', { sessionId: h.sessionId }).then((ps) => ps.filter((p) => p.kind === 'summary'))
+      expect(await summaries()).toEqual([expect.objectContaining({ status: 'cancelled' })])
+      // A cancel is not a failure: nothing counts towards turning automatic compaction off.
+      expect(turn.some((e) => e.kind === 'notice' && String(e.text).startsWith('Automatic compaction did not run'))).toBe(false)
+
+      // The next message tries again; the chat's Stop during it stops the turn, compaction and all.
+      const again = summaryStreaming()
+      const stopped = h.next('turn.ended')
+      await h.call('run.start', { sessionId: h.sessionId, text: 'read README.md' })
+      await again
+      expect(await h.call('run.cancel', { sessionId: h.sessionId })).toEqual({ cancelled: true })
+      expect((await stopped).reason).toBe('cancelled')
+      expect(await summaries()).toHaveLength(2)
+    })
+
+    it('answers that nothing was cancelled when no compaction runs, and leaves a turn running alone', async () => {
+      h = await openHarness({ files: files('') })
+      expect(await h.call('compaction.cancel', { sessionId: h.sessionId })).toEqual({ cancelled: false })
+      const started = h.next('pass.started')
+      const ended = h.next('turn.ended')
+      await h.call('run.start', { sessionId: h.sessionId, text: 'read README.md' })
+      await started
+      expect(await h.call('compaction.cancel', { sessionId: h.sessionId })).toEqual({ cancelled: false })
+      expect((await ended).reason).toBe('end_turn')
+    })
   })
 })
