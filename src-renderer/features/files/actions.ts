@@ -41,16 +41,28 @@ export async function loadListing(projectId: string): Promise<void> {
 }
 
 /**
+ * The number of the file last picked (opened or started). Reads of files overlap: a file clicked while the one
+ * clicked before is still being read, or a project left while its file is read, would otherwise open whichever
+ * answers last. Only the answer for the file picked last, in the project shown, opens.
+ */
+let newestPick = 0
+
+/** The pick numbered `asked` is still what the view wants: no file picked since, and its project still shown. */
+const stillWanted = (asked: number, projectId: string) => asked === newestPick && useFilesStore.getState().projectId === projectId
+
+/**
  * Opens a file in the editor. One this view cannot edit (the prompt builder skipped it as too large, binary …; or
  * the main process refuses it as `unsupported`, e.g. not valid UTF-8) gets a note saying why instead (unopenable.ts).
  */
 export async function openFile(projectId: string, path: string): Promise<void> {
+  const asked = ++newestPick
   const listing = useFilesStore.getState().listing
   const node = listing ? findNode([...listing.instructions, ...listing.memory], path) : null
   const skipped = node ? unopenable(node) : null
   noteShown(skipped)
   if (skipped) return
   const result = await client.request('files.read', { projectId, path })
+  if (!stillWanted(asked, projectId)) return
   if (result.ok) useFilesStore.getState().fileOpened(projectId, result.value)
   else if (result.error.code === 'unsupported') noteShown(refusedFile(path, node?.absPath ?? null, result.error.message))
   else useFilesStore.getState().fileOpenFailed(result.error.message)
@@ -63,8 +75,10 @@ export async function openFile(projectId: string, path: string): Promise<void> {
  * another window or another editor) is simply opened.
  */
 export async function startNewFile(projectId: string, path: string): Promise<void> {
+  const asked = ++newestPick
   noteShown(null)
   const result = await client.request('files.read', { projectId, path })
+  if (!stillWanted(asked, projectId)) return
   if (!result.ok) {
     useFilesStore.getState().fileOpenFailed(`${path} could not be started: ${result.error.message}`)
     return
