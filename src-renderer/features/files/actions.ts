@@ -329,8 +329,10 @@ export async function checkDisk(): Promise<void> {
   const open = store.open
   if (!open || store.save.kind === 'saving') return
   const result = await client.request('files.read', { projectId: open.projectId, path: open.base.path })
+  // Only a look at the version still open counts: another project's file of the same name opened meanwhile, or this
+  // one saved meanwhile, would otherwise be replaced by the text read before.
   const now = useFilesStore.getState().open
-  if (!now || now.base.path !== open.base.path) return
+  if (!now || now.base !== open.base) return
   const disk = result.ok ? { text: result.value.text, sha256: result.value.sha256, exists: result.value.exists } : null
   if (!disk || disk.sha256 === now.base.sha256) return
   // The file changed on disk: its size and fate in the tree change too.

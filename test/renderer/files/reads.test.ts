@@ -16,7 +16,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { openFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { checkDisk, openFile, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -63,5 +63,34 @@ describe('opening files', () => {
     answer('files.read', { projectId: 'a' }, file('a', 'AGENTS.md'))
     await flush()
     expect(store().open).toBeNull()
+  })
+})
+
+describe('looking at the open file on disk', () => {
+  it("does not put a project's file into the file of the same name opened in another project meanwhile", async () => {
+    store().fileOpened('a', file('a', 'AGENTS.md'))
+    void checkDisk()
+    store().projectShown('b')
+    void openFile('b', 'AGENTS.md')
+    answer('files.read', { projectId: 'b' }, file('b', 'AGENTS.md'))
+    await flush()
+    // Project a's AGENTS.md changed on disk meanwhile; that read answers now.
+    answer('files.read', { projectId: 'a' }, file('a', 'AGENTS.md', 'changed in a'))
+    await flush()
+    expect(store().open?.base.absPath).toBe('/b/AGENTS.md')
+    expect(store().open?.draft).toBe('AGENTS.md of b')
+  })
+
+  it('does not bring back the text read before a save that answered first', async () => {
+    store().fileOpened('a', file('a', 'AGENTS.md', 'before'))
+    void checkDisk()
+    store().draftEdited('after')
+    const saved = saveOpenFile(null, 'now')
+    answer('files.save', {}, { status: 'saved', path: 'AGENTS.md', sha256: 'sha-after', backupPath: null, charsBefore: 6, charsAfter: 5 })
+    await saved
+    answer('files.read', { projectId: 'a' }, file('a', 'AGENTS.md', 'before'))
+    await flush()
+    expect(store().open?.draft).toBe('after')
+    expect(store().open?.base.sha256).toBe('sha-after')
   })
 })
