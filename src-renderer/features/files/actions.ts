@@ -281,8 +281,10 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
  * script) reaches the bar while the window keeps the focus.
  */
 export async function checkUnapplied(sessionId: string, projectId: string): Promise<void> {
+  // A list asked for since (another session picked, a save) answers for what the view shows now: this look is past.
+  const asked = newestUnapplied
   const result = await client.request('files.unapplied', { sessionId })
-  if (!result.ok) return
+  if (!result.ok || asked !== newestUnapplied) return
   const shown = useFilesStore.getState().unapplied
   const before = shown?.sessionId === sessionId ? shown.paths.join('\n') : ''
   if (result.value.paths.join('\n') !== before) await loadUnapplied(sessionId, projectId)

@@ -16,7 +16,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { checkDisk, openFile, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { checkDisk, checkUnapplied, loadUnapplied, openFile, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -92,5 +92,32 @@ describe('looking at the open file on disk', () => {
     await flush()
     expect(store().open?.draft).toBe('after')
     expect(store().open?.base.sha256).toBe('sha-after')
+  })
+})
+
+describe('the files a session does not send yet', () => {
+  const price = { movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 1, nextPassUsd: 0.02, withoutEditUsd: 0.01, deltaUsd: 0.01, cacheWarm: true, addedTokens: 1, exact: true, label: 'moves system[1]' }
+
+  it("keeps the list of the session picked when a look for the one left, made before, answers after it", async () => {
+    // The 5 s look for session s1's list is on its way when the user picks session s2, whose list is read.
+    void checkUnapplied('s1', 'a')
+    const loading = loadUnapplied('s2', 'a')
+    answer('files.unapplied', { sessionId: 's2' }, { paths: ['CLAUDE.md'] })
+    await flush()
+    answer('files.read', { path: 'CLAUDE.md' }, file('a', 'CLAUDE.md'))
+    await flush()
+    answer('session.cacheSummary', { sessionId: 's2' }, {})
+    await flush()
+    answer('cache.priceEdit', { sessionId: 's2' }, price)
+    await loading
+    expect(store().unapplied).toEqual({ sessionId: 's2', paths: ['CLAUDE.md'], price })
+    answer('files.unapplied', { sessionId: 's1' }, { paths: ['AGENTS.md'] })
+    await flush()
+    // Any read of s1's list the late look would start answers too.
+    while (pending.some((p) => p.input.sessionId === 's1')) {
+      answer('files.unapplied', { sessionId: 's1' }, { paths: ['AGENTS.md'] })
+      await flush()
+    }
+    expect(store().unapplied?.sessionId).toBe('s2')
   })
 })
