@@ -140,8 +140,12 @@ interface CompactionState {
   loadFailed(sessionId: string, message: string): void
   compactionStarted(e: EventPayload<'compaction.started'>, at: number): void
   compactionProgressed(e: EventPayload<'compaction.progressed'>): void
-  compactionDrafted(e: EventPayload<'compaction.drafted'>): void
-  compactionApplied(e: EventPayload<'compaction.applied'>): void
+  /**
+   * `shown`: the session is the one the app shows, so its new card opens. A compaction ending in another session (one
+   * running there while the user looks at this one's cards) leaves the open card alone.
+   */
+  compactionDrafted(e: EventPayload<'compaction.drafted'>, shown: boolean): void
+  compactionApplied(e: EventPayload<'compaction.applied'>, shown: boolean): void
   compactionFailed(e: EventPayload<'compaction.failed'>): void
   /** A turn or a compaction started in the session: the last failure spoke of the conversation as it was. */
   runStarted(sessionId: string): void
@@ -204,11 +208,11 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         if (!s.live || s.live.compactionId !== e.compactionId) return { early: [...s.early.filter((x) => x.compactionId === e.compactionId), e].slice(-EARLY_PROGRESS_MAX) }
         return { live: withProgress(s.live, e) }
       }),
-    compactionDrafted: (e) => {
+    compactionDrafted: (e, shown) => {
       update(e.sessionId, (s) => ({ live: null, ended: endedWith(s, e.compactionId), drafts: [...s.drafts.filter((d) => d.draftId !== e.draft.draftId), e.draft] }))
-      set({ selection: { kind: 'draft', id: e.draft.draftId } })
+      if (shown) set({ selection: { kind: 'draft', id: e.draft.draftId } })
     },
-    compactionApplied: (e) => {
+    compactionApplied: (e, shown) => {
       update(e.sessionId, (s) => ({
         live: null,
         ended: endedWith(s, e.compactionId),
@@ -222,7 +226,7 @@ export const useCompactionStore = create<CompactionState>()((set) => {
         const { [e.compactionId]: edit, ...summaryEdits } = s.summaryEdits
         // Applied from another window without this window's edits: they are kept for the user to copy.
         const lost = edit !== undefined && (e.checkpoint as { summary?: unknown }).summary !== edit
-        return { selection: { kind: 'checkpoint', id: e.checkpoint.id }, summaryEdits, ...(lost ? { lostEdit: { draftId: e.compactionId, text: edit } } : {}) }
+        return { ...(shown ? { selection: { kind: 'checkpoint' as const, id: e.checkpoint.id } } : {}), summaryEdits, ...(lost ? { lostEdit: { draftId: e.compactionId, text: edit } } : {}) }
       })
     },
     compactionFailed: (e) =>

@@ -5,6 +5,7 @@
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 import { useCompactionStore } from '../../state/compaction'
+import { useSessionsStore } from '../../state/sessions'
 import { loadSession } from '../chat/actions'
 import { outcomeLevel, type OutcomeLevel } from './model/outcome-level'
 
@@ -57,7 +58,8 @@ export async function applyDraft(sessionId: string, draftId: string, summary: st
   if (!result.ok) return `The draft was not applied: ${result.error.message}`
   await loadCompactions(sessionId)
   if (result.value.status !== 'applied') return compactionMessage(result.value.status, result.value.message ?? '')
-  if (result.value.checkpoint) useCompactionStore.getState().selected({ kind: 'checkpoint', id: result.value.checkpoint.id })
+  // Another session picked while the draft was being applied: the card open there stays.
+  if (result.value.checkpoint && useSessionsStore.getState().selectedId === sessionId) useCompactionStore.getState().selected({ kind: 'checkpoint', id: result.value.checkpoint.id })
   return null
 }
 

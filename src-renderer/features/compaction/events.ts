@@ -11,11 +11,13 @@ import { loadCompactions } from './actions'
 export function connectCompactionEvents(): void {
   const store = () => useCompactionStore.getState()
   const known = (sessionId: string) => store().bySession[sessionId]?.loaded === true
+  // The session the app shows (not whichever session's card the store holds open): only its new cards open.
+  const shown = (sessionId: string) => useSessionsStore.getState().selectedId === sessionId
   client.on('compaction.started', (e) => store().compactionStarted(e, Date.now()))
   client.on('compaction.progressed', (e) => store().compactionProgressed(e))
-  client.on('compaction.drafted', (e) => store().compactionDrafted(e))
+  client.on('compaction.drafted', (e) => store().compactionDrafted(e, shown(e.sessionId)))
   client.on('compaction.applied', (e) => {
-    store().compactionApplied(e)
+    store().compactionApplied(e, shown(e.sessionId))
     if (known(e.sessionId)) void loadCompactions(e.sessionId)
   })
   client.on('compaction.failed', (e) => store().compactionFailed(e))

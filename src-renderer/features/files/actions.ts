@@ -41,16 +41,28 @@ export async function loadListing(projectId: string): Promise<void> {
 }
 
 /**
+ * The number of the file last picked (opened or started). Reads of files overlap: a file clicked while the one
+ * clicked before is still being read, or a project left while its file is read, would otherwise open whichever
+ * answers last. Only the answer for the file picked last, in the project shown, opens.
+ */
+let newestPick = 0
+
+/** The pick numbered `asked` is still what the view wants: no file picked since, and its project still shown. */
+const stillWanted = (asked: number, projectId: string) => asked === newestPick && useFilesStore.getState().projectId === projectId
+
+/**
  * Opens a file in the editor. One this view cannot edit (the prompt builder skipped it as too large, binary …; or
  * the main process refuses it as `unsupported`, e.g. not valid UTF-8) gets a note saying why instead (unopenable.ts).
  */
 export async function openFile(projectId: string, path: string): Promise<void> {
+  const asked = ++newestPick
   const listing = useFilesStore.getState().listing
   const node = listing ? findNode([...listing.instructions, ...listing.memory], path) : null
   const skipped = node ? unopenable(node) : null
   noteShown(skipped)
   if (skipped) return
   const result = await client.request('files.read', { projectId, path })
+  if (!stillWanted(asked, projectId)) return
   if (result.ok) useFilesStore.getState().fileOpened(projectId, result.value)
   else if (result.error.code === 'unsupported') noteShown(refusedFile(path, node?.absPath ?? null, result.error.message))
   else useFilesStore.getState().fileOpenFailed(result.error.message)
@@ -63,8 +75,10 @@ export async function openFile(projectId: string, path: string): Promise<void> {
  * another window or another editor) is simply opened.
  */
 export async function startNewFile(projectId: string, path: string): Promise<void> {
+  const asked = ++newestPick
   noteShown(null)
   const result = await client.request('files.read', { projectId, path })
+  if (!stillWanted(asked, projectId)) return
   if (!result.ok) {
     useFilesStore.getState().fileOpenFailed(`${path} could not be started: ${result.error.message}`)
     return
@@ -267,8 +281,10 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
  * script) reaches the bar while the window keeps the focus.
  */
 export async function checkUnapplied(sessionId: string, projectId: string): Promise<void> {
+  // A list asked for since (another session picked, a save) answers for what the view shows now: this look is past.
+  const asked = newestUnapplied
   const result = await client.request('files.unapplied', { sessionId })
-  if (!result.ok) return
+  if (!result.ok || asked !== newestUnapplied) return
   const shown = useFilesStore.getState().unapplied
   const before = shown?.sessionId === sessionId ? shown.paths.join('\n') : ''
   if (result.value.paths.join('\n') !== before) await loadUnapplied(sessionId, projectId)
@@ -315,8 +331,10 @@ export async function checkDisk(): Promise<void> {
   const open = store.open
   if (!open || store.save.kind === 'saving') return
   const result = await client.request('files.read', { projectId: open.projectId, path: open.base.path })
+  // Only a look at the version still open counts: another project's file of the same name opened meanwhile, or this
+  // one saved meanwhile, would otherwise be replaced by the text read before.
   const now = useFilesStore.getState().open
-  if (!now || now.base.path !== open.base.path) return
+  if (!now || now.base !== open.base) return
   const disk = result.ok ? { text: result.value.text, sha256: result.value.sha256, exists: result.value.exists } : null
   if (!disk || disk.sha256 === now.base.sha256) return
   // The file changed on disk: its size and fate in the tree change too.

@@ -38,19 +38,29 @@ export async function openImported(projectId: string, sessionId: string): Promis
   store().panelClosed()
 }
 
+/**
+ * The number of the session whose totals were last asked for (its Totals button, or its import, which shows them).
+ * Reads and imports overlap: only the session picked last has its totals shown, so a session picked before, whose
+ * answer comes last, does not take its place.
+ */
+let latestPick = 0
+
 export async function showTotals(path: string, sessionId: string): Promise<void> {
+  const asked = ++latestPick
   const result = await client.request('transcripts.totals', { sessionId })
+  if (asked !== latestPick) return
   if (!result.ok) return store().failed(`Could not read the totals: ${result.error.message}`)
   store().totalsShown(path, result.value)
 }
 
 export async function importOne(path: string): Promise<void> {
+  const asked = ++latestPick
   store().importStarted(path)
   const result = await client.request('transcripts.import', { path, ...folderInput() })
   store().importFinished(path)
   // The service's message names the file already.
   if (!result.ok) return store().failed(`Could not import: ${result.error.message}`)
-  store().totalsShown(path, result.value.totals)
+  if (asked === latestPick) store().totalsShown(path, result.value.totals)
   await Promise.all([listTranscripts(), loadProjects()])
 }
 

@@ -28,7 +28,7 @@ describe('the compaction focus field', () => {
   it('empties when the checkpoint it was for is made, whether the event or the list tells it first', () => {
     store().listLoaded('s1', list([record('c1', null)]), [])
     store().focusTyped('s1', 'the price.ts edit')
-    store().compactionApplied({ sessionId: 's1', compactionId: 'd1', checkpoint: checkpoint('c2', 'the price.ts edit'), pins: [] })
+    store().compactionApplied({ sessionId: 's1', compactionId: 'd1', checkpoint: checkpoint('c2', 'the price.ts edit'), pins: [] }, true)
     expect(focus('s1')).toBe('')
 
     store().listLoaded('s2', list([record('c1', null)]), [])
@@ -40,7 +40,7 @@ describe('the compaction focus field', () => {
   it('keeps its text when the new checkpoint had another focus, or none', () => {
     store().listLoaded('s1', list([]), [])
     store().focusTyped('s1', 'the parser next')
-    store().compactionApplied({ sessionId: 's1', compactionId: 'x', checkpoint: checkpoint('c2', 'the ledger'), pins: [] })
+    store().compactionApplied({ sessionId: 's1', compactionId: 'x', checkpoint: checkpoint('c2', 'the ledger'), pins: [] }, true)
     store().listLoaded('s1', list([record('c2', 'the ledger'), record('c3', null)]), [])
     expect(focus('s1')).toBe('the parser next')
   })

@@ -14,22 +14,32 @@ function projectOf(sessionId: string): string | null {
   return null
 }
 
+/**
+ * The number of the latest read of the list. Reads overlap: the whole project's list (a session.list, then a
+ * pass.list per session) takes longer than one session's, so after the user switches from the project back to the
+ * session (or from one session to another and back), the older read can answer last. Only the latest read's answer
+ * is shown, so the list is always the one the pane asks for.
+ */
+let latestRead = 0
+
 export async function loadPasses(sessionId: string, scope: PassScope): Promise<void> {
+  const read = ++latestRead
   const store = useInspectorStore.getState()
   store.passesLoading()
   try {
     const projectId = scope === 'project' ? projectOf(sessionId) : null
     if (!projectId) {
-      store.passesLoaded(sessionId, await call('pass.list', { sessionId }))
+      const passes = await call('pass.list', { sessionId })
+      if (read === latestRead) store.passesLoaded(sessionId, passes)
       return
     }
     const sessions = await call('session.list', { projectId })
     const lists = await Promise.all(
       sessions.map(async (s) => (await call('pass.list', { sessionId: s.id })).map((p): ListedPass => ({ ...p, sessionTitle: s.title }))),
     )
-    store.passesLoaded(sessionId, lists.flat().sort((a, b) => a.queuedAt - b.queuedAt || a.seq - b.seq))
+    if (read === latestRead) store.passesLoaded(sessionId, lists.flat().sort((a, b) => a.queuedAt - b.queuedAt || a.seq - b.seq))
   } catch (err) {
-    store.passesFailed(err instanceof Error ? err.message : String(err))
+    if (read === latestRead) store.passesFailed(err instanceof Error ? err.message : String(err))
   }
 }
 
