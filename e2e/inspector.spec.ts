@@ -367,6 +367,39 @@ slow("a stopped pass's cache badge is read in full beside the chat, with who sto
   }
 })
 
+slow('a window reloaded in the middle of a pass shows that pass at once, in the inspector and the chat, with what it streamed so far', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    // A file's text streams as the tool call's input, 24 characters every 250 ms: this one takes about 20 s.
+    const text = Array.from({ length: 40 }, (_, i) => `Line ${i}: the quick brown fox.`).join(' ')
+    await page.getByLabel('Message').fill(`create a file notes.md with "${text}"`)
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect(page.getByTestId('streaming')).toContainText('Line 0')
+
+    await page.reload()
+    await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    // Before the next event has said anything, the chat shows the call being written and the inspector its live row.
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const liveRow = inspector.locator('[data-live="true"]')
+    await expect(liveRow).toContainText(/streaming · [\d,]+ chars/)
+    await expect(page.getByTestId('streaming')).toContainText('Line 0')
+    await expect(liveRow).toHaveAttribute('aria-selected', 'true')
+    await page.screenshot({ path: 'e2e/screenshots/inspector-live-after-reload.png' })
+    // And it goes on streaming from there.
+    const before = Number(((await liveRow.textContent()) ?? '').match(/streaming · ([\d,]+) chars/)![1]!.replace(/,/g, ''))
+    await expect.poll(async () => Number(((await liveRow.textContent()) ?? '').match(/streaming · ([\d,]+) chars/)?.[1]?.replace(/,/g, '') ?? 0)).toBeGreaterThan(before)
+
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByRole('button', { name: 'Stop' }).click()
+    await ended
+    await expect(liveRow).toHaveCount(0)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test("a narrow pane's diff mark takes the height of its wrapped words, and the hidden earlier side is no Tab stop", async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {

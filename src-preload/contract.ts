@@ -184,6 +184,21 @@ export const ApprovalRequestSchema = z.looseObject({
 })
 export type ApprovalRequestView = z.infer<typeof ApprovalRequestSchema>
 
+/**
+ * The main pass in flight in a session: its number in the turn, its model, when it started, and the stream events sent
+ * so far (as `stream.delta` carries them, adjacent deltas merged). A window opening in the middle of a pass starts from
+ * it, then follows `stream.delta`.
+ */
+export const LivePassSchema = z.object({
+  passNumber: z.number(),
+  model: z.string(),
+  startedAt: z.number(),
+  /** When its first stream event came; null before it. */
+  firstDeltaAt: z.number().nullable(),
+  events: z.array(z.looseObject({ type: z.string() })),
+})
+export type LivePassView = z.infer<typeof LivePassSchema>
+
 export const SessionStateSchema = z.object({
   session: SessionSchema,
   project: ProjectSchema,
@@ -194,6 +209,8 @@ export const SessionStateSchema = z.object({
   pendingApprovals: z.array(z.object({ toolUseId: z.string(), request: ApprovalRequestSchema })),
   /** The tool calls of the running turn that are running now (started, not finished). Absent from older hosts. */
   runningTools: z.array(z.string()).optional(),
+  /** The pass streaming now, null between passes. Absent from older hosts. */
+  livePass: LivePassSchema.nullable().optional(),
 })
 export type SessionStateView = z.infer<typeof SessionStateSchema>
 
@@ -625,6 +642,11 @@ export const requests = {
   ),
 
   'pass.list': request(z.object({ sessionId: Id }).strict(), z.array(PassSummarySchema), "A session's passes, oldest first."),
+  'pass.live': request(
+    z.object({ sessionId: Id }).strict(),
+    LivePassSchema.nullable(),
+    "The session's pass in flight with what it streamed so far, for a window that opens in its middle; null between passes.",
+  ),
   'pass.get': request(
     z.object({ passId: Id }).strict(),
     PassDetailSchema,

@@ -45,6 +45,23 @@ const EMPTY: SessionChat = { loaded: false, entries: [], streaming: [], running:
 
 type StreamEvent = { type: string; index?: number; kind?: StreamingBlock['kind']; text?: string; thinking?: string; partialJson?: string; toolName?: string }
 
+/** The blocks streaming, with a batch of stream events applied (stream.delta's, or a live pass's so far). */
+function withStreamEvents(streaming: ReadonlyArray<StreamingBlock>, events: ReadonlyArray<StreamEvent>): StreamingBlock[] {
+  const blocks = [...streaming]
+  for (const e of events) {
+    const i = blocks.findIndex((b) => b.index === e.index)
+    if (e.type === 'block_started' && e.index !== undefined) {
+      const block: StreamingBlock = { index: e.index, kind: e.kind ?? 'text', text: '', ...(e.toolName ? { toolName: e.toolName } : {}) }
+      if (i >= 0) blocks[i] = block
+      else blocks.push(block)
+    } else if (i >= 0) {
+      const add = e.text ?? e.thinking ?? e.partialJson ?? ''
+      blocks[i] = { ...blocks[i]!, text: blocks[i]!.text + add }
+    }
+  }
+  return blocks
+}
+
 interface ChatState {
   readonly bySession: Readonly<Record<string, SessionChat>>
   sessionLoaded(state: SessionStateView): void
@@ -128,7 +145,8 @@ export const useChatStore = create<ChatState>()((set) => {
         model: s.model,
         approvals: s.pendingApprovals as PendingApproval[],
         runningTools: s.runningTools ?? [],
-        streaming: [],
+        // A window opened in the middle of a pass starts from what it streamed so far; stream.delta goes on from there.
+        streaming: s.running && s.livePass ? withStreamEvents([], s.livePass.events as StreamEvent[]) : [],
         error: null,
         listedActivity: null,
       })),
@@ -143,22 +161,7 @@ export const useChatStore = create<ChatState>()((set) => {
         const model = (fresh.filter((e) => e.kind === 'model_switched').at(-1)?.model as string | undefined) ?? s.model
         return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode, model }
       }),
-    streamed: (sessionId, events) =>
-      update(sessionId, (s) => {
-        const blocks = [...s.streaming]
-        for (const e of events) {
-          const i = blocks.findIndex((b) => b.index === e.index)
-          if (e.type === 'block_started' && e.index !== undefined) {
-            const block: StreamingBlock = { index: e.index, kind: e.kind ?? 'text', text: '', ...(e.toolName ? { toolName: e.toolName } : {}) }
-            if (i >= 0) blocks[i] = block
-            else blocks.push(block)
-          } else if (i >= 0) {
-            const add = e.text ?? e.thinking ?? e.partialJson ?? ''
-            blocks[i] = { ...blocks[i]!, text: blocks[i]!.text + add }
-          }
-        }
-        return { streaming: blocks }
-      }),
+    streamed: (sessionId, events) => update(sessionId, (s) => ({ streaming: withStreamEvents(s.streaming, events) })),
     passStarted: (sessionId) => update(sessionId, (s) => ({ streaming: [], listedActivity: stillRunning(s) })),
     runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null, listedActivity: null })),
     turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [], listedActivity: null })),

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import type { PassSummaryView } from '../../src-preload/contract'
+import type { LivePassView, PassSummaryView } from '../../src-preload/contract'
 import { liveDeltaApplied, liveListed, livePassStarted, liveStoredIn, newestMainSeq, type LivePass } from '../features/inspector/model/live'
 import { readAttribution } from '../features/inspector/model/attribution'
 
@@ -86,6 +86,11 @@ interface InspectorState {
   passSelected(passId: string | null): void
   liveSelectedChosen(): void
   passStarted(e: { sessionId: string; passNumber: number; model: string }): void
+  /**
+   * The pass in flight as the host has it (`pass.live`), read after the list: a window that opens or reloads in the
+   * middle of a pass shows its live row at once, with what streamed so far, instead of from the next pass on.
+   */
+  liveSeeded(sessionId: string, snapshot: LivePassView | null, now: number): void
   streamDeltaReceived(e: { sessionId: string; events: ReadonlyArray<unknown> }): void
   passCompleted(e: { sessionId: string; pass: PassSummaryView }): void
   /** The connection came back: events of sessions not shown may have been missed, so their live passes are dropped. */
@@ -160,6 +165,13 @@ export const useInspectorStore = create<InspectorState>()(
           // While the list loads it does not say yet which passes were stored before this one.
           const listedSeq = s.loading ? null : newestMainSeq(s.passes, e.sessionId)
           return { live: livePassStarted(e.sessionId, e.passNumber, e.model, Date.now(), listedSeq), liveSelected: s.following }
+        }),
+      liveSeeded: (sessionId, snapshot, now) =>
+        set((s) => {
+          if (sessionId !== s.sessionId || snapshot === null) return {}
+          const started = livePassStarted(sessionId, snapshot.passNumber, snapshot.model, snapshot.startedAt, newestMainSeq(s.passes, sessionId))
+          const live = { ...liveDeltaApplied(started, snapshot.events, now), firstDeltaAt: snapshot.firstDeltaAt }
+          return { live, liveSelected: s.live ? s.liveSelected : s.following }
         }),
       streamDeltaReceived: (e) =>
         set((s) => {

@@ -31,9 +31,24 @@ export interface ManagerDeps {
   readonly scheduler?: Scheduler
 }
 
+/**
+ * The main pass in flight in a session, as its events have told it: what `stream.delta` sent so far, merged. A window
+ * that opens (or reloads) in the middle of a pass starts from it, then follows the events.
+ */
+export interface LivePassSnapshot {
+  readonly passNumber: number
+  readonly model: string
+  /** When the pass started, and when its first stream event came (the clock's ms; null before it). */
+  readonly startedAt: number
+  firstDeltaAt: number | null
+  /** The stream events sent so far, adjacent deltas of a block merged into one. */
+  readonly events: ModelStreamEvent[]
+}
+
 export class SessionManager {
   private readonly runtimes = new Map<string, SessionRuntime>()
   private readonly buffers = new Map<string, { events: ModelStreamEvent[]; timer: NodeJS.Timeout | null }>()
+  private readonly livePasses = new Map<string, LivePassSnapshot>()
 
   constructor(private readonly deps: ManagerDeps) {}
 
@@ -59,6 +74,15 @@ export class SessionManager {
     return runtime.pendingApprovals().length > 0 ? 'waiting' : 'running'
   }
 
+  /**
+   * The main pass in flight in a session, with what was streamed of it so far (only what stream.delta has sent: what
+   * is still gathered for the next event arrives as that event); null between passes.
+   */
+  livePass(sessionId: string): LivePassSnapshot | null {
+    const live = this.livePasses.get(sessionId)
+    return live ? { ...live, events: [...live.events] } : null
+  }
+
   /** Counts a request's tokens with the model service the sessions use (count_tokens; free on the real API). */
   countTokens(request: Omit<WireRequest, 'max_tokens' | 'stream'>): Promise<number> {
     return this.deps.endpoint.client.countTokens(request)
@@ -68,6 +92,7 @@ export class SessionManager {
   async drop(sessionId: string): Promise<void> {
     const runtime = this.runtimes.get(sessionId)
     this.runtimes.delete(sessionId)
+    this.livePasses.delete(sessionId)
     await runtime?.dispose()
   }
 
@@ -77,18 +102,23 @@ export class SessionManager {
     if (buffer.timer) clearTimeout(buffer.timer)
     const events = buffer.events
     this.buffers.set(sessionId, { events: [], timer: null })
-    this.deps.events.emit('stream.delta', { sessionId, events: events.reduce(mergeDeltas, [] as ModelStreamEvent[]) })
+    const merged = events.reduce(mergeDeltas, [] as ModelStreamEvent[])
+    const live = this.livePasses.get(sessionId)
+    if (live) for (const e of merged) mergeDeltas(live.events, e)
+    this.deps.events.emit('stream.delta', { sessionId, events: merged })
   }
 
   private forward(sessionId: string, event: RuntimeEvent): void {
     const { events } = this.deps
     if (event.type === 'pass') {
       this.flush(sessionId)
+      this.livePasses.delete(sessionId)
       events.emit('pass.completed', { sessionId, pass: event.pass as never })
       return
     }
     if (event.type === 'turn_ended') {
       this.flush(sessionId)
+      this.livePasses.delete(sessionId)
       events.emit('turn.ended', { sessionId, runId: event.runId, reason: event.result.reason, ...('unrecorded' in event.result ? { unrecorded: event.result.unrecorded } : {}) })
       return
     }
@@ -99,6 +129,8 @@ export class SessionManager {
     const e = event.event
     switch (e.type) {
       case 'stream': {
+        const live = this.livePasses.get(sessionId)
+        if (live && live.firstDeltaAt === null) live.firstDeltaAt = this.deps.clock.now()
         const buffer = this.buffers.get(sessionId) ?? { events: [], timer: null }
         buffer.events.push(e.event)
         buffer.timer ??= setTimeout(() => this.flush(sessionId), STREAM_COALESCE_MS)
@@ -106,6 +138,8 @@ export class SessionManager {
         return
       }
       case 'pass_started':
+        this.flush(sessionId)
+        this.livePasses.set(sessionId, { passNumber: e.passNumber, model: e.model, startedAt: this.deps.clock.now(), firstDeltaAt: null, events: [] })
         events.emit('pass.started', { sessionId, passNumber: e.passNumber, model: e.model })
         return
       case 'pass_committed':

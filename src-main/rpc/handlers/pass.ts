@@ -4,7 +4,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 
-export function passHandlers(services: Services): Pick<Handlers, 'pass.list' | 'pass.get'> {
+export function passHandlers(services: Services): Pick<Handlers, 'pass.list' | 'pass.live' | 'pass.get'> {
   const { store } = services
   return {
     'pass.list': ({ sessionId }) => {
@@ -12,6 +12,10 @@ export function passHandlers(services: Services): Pick<Handlers, 'pass.list' | '
       // A session last opened under earlier attribution rules is shown as the current rules see it.
       const passes = store.passes.list(sessionId)
       return (refreshStaleAttributions(store, passes) ? store.passes.list(sessionId) : passes) as never
+    },
+    'pass.live': ({ sessionId }) => {
+      if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
+      return services.sessions.livePass(sessionId) as never
     },
     'pass.get': ({ passId }) => {
       let pass = store.passes.get(passId)

@@ -91,6 +91,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         mode: runtime.mode,
         model: runtime.model,
         running: runtime.running,
+        livePass: services.sessions.livePass(sessionId) as never,
         pendingApprovals: runtime.pendingApprovals() as never,
         runningTools: runtime.runningTools(),
       }

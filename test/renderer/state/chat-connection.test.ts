@@ -36,3 +36,22 @@ describe('a session read while its entries change', () => {
     expect(store().bySession.s2!.entries.map((e) => e.id)).toEqual(['e1', 'e2', 'e3'])
   })
 })
+
+describe('a session read in the middle of a pass', () => {
+  beforeEach(() => store().sessionForgotten('s3'))
+
+  it('shows what the pass streamed so far, and goes on from the events', () => {
+    // A delta that came before the answer is in the snapshot too: the snapshot replaces it rather than adding to it.
+    store().streamed('s3', [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Half an ' }])
+    const livePass = { passNumber: 1, model: 'm', startedAt: 1, firstDeltaAt: 2, events: [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Half an ' }] }
+    store().sessionLoaded({ session: { id: 's3' }, entries: [], running: true, livePass, mode: 'build', model: 'm', pendingApprovals: [] } as never)
+    expect(store().bySession.s3!.streaming).toEqual([{ index: 0, kind: 'text', text: 'Half an ' }])
+    store().streamed('s3', [{ type: 'text_delta', index: 0, text: 'answer' }])
+    expect(store().bySession.s3!.streaming[0]!.text).toBe('Half an answer')
+  })
+
+  it('shows nothing streaming when the turn is between passes', () => {
+    store().sessionLoaded({ session: { id: 's3' }, entries: [], running: true, livePass: null, mode: 'build', model: 'm', pendingApprovals: [] } as never)
+    expect(store().bySession.s3!.streaming).toEqual([])
+  })
+})

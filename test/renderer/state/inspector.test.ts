@@ -56,6 +56,29 @@ describe('the inspector store', () => {
     expect(store().selectedPassId).toBe('b')
   })
 
+  it('shows the pass in flight when it opens in its middle, with what streamed so far, then follows the events', () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    const snapshot = { passNumber: 2, model: 'm', startedAt: 5000, firstDeltaAt: 5400, events: [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Half an ' }] }
+    store().liveSeeded('s1', snapshot, 9000)
+    // The times are the host's: the first byte came 400 ms after the pass started, not when the window opened.
+    expect(store().live).toMatchObject({ passNumber: 2, startedAt: 5000, firstDeltaAt: 5400, listedSeq: 1 })
+    expect(store().live!.blocks[0]!.text).toBe('Half an ')
+    expect(store().liveSelected).toBe(true)
+    store().streamDeltaReceived({ sessionId: 's1', events: [{ type: 'text_delta', index: 0, text: 'answer' }] })
+    expect(store().live!.blocks[0]!.text).toBe('Half an answer')
+    store().passCompleted({ sessionId: 's1', pass: pass('b', 2) })
+    expect(store().live).toBeNull()
+    expect(store().selectedPassId).toBe('b')
+  })
+
+  it('keeps the list as it is when no pass is in flight, or the pass is of a session not shown', () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    store().liveSeeded('s1', null, 9000)
+    store().liveSeeded('s2', { passNumber: 1, model: 'm', startedAt: 1, firstDeltaAt: null, events: [] }, 9000)
+    expect(store().live).toBeNull()
+    expect(store().selectedPassId).toBe('a')
+  })
+
   it('follows a pass that was never live (a compaction summary), and the passes after it', () => {
     store().passesLoaded('s1', [pass('a', 1)])
     store().passCompleted({ sessionId: 's1', pass: { ...pass('s', 2), kind: 'summary' } })

@@ -31,6 +31,7 @@ export async function loadPasses(sessionId: string, scope: PassScope): Promise<v
     if (!projectId) {
       const passes = await call('pass.list', { sessionId })
       if (read === latestRead) store.passesLoaded(sessionId, passes)
+      await seedLive(sessionId, read)
       return
     }
     const sessions = await call('session.list', { projectId })
@@ -38,9 +39,20 @@ export async function loadPasses(sessionId: string, scope: PassScope): Promise<v
       sessions.map(async (s) => (await call('pass.list', { sessionId: s.id })).map((p): ListedPass => ({ ...p, sessionTitle: s.title }))),
     )
     if (read === latestRead) store.passesLoaded(sessionId, lists.flat().sort((a, b) => a.queuedAt - b.queuedAt || a.seq - b.seq))
+    await seedLive(sessionId, read)
   } catch (err) {
     if (read === latestRead) store.passesFailed(err instanceof Error ? err.message : String(err))
   }
+}
+
+/**
+ * The pass in flight, asked for once the list is shown: a window that opens (or reloads) in the middle of a pass has
+ * seen none of its events. Asked after the list, the answer describes the same moment or a later one, so a pass that
+ * completed in between is in the list and not live. Without an answer the live row comes with the next pass.
+ */
+async function seedLive(sessionId: string, read: number): Promise<void> {
+  const result = await client.request('pass.live', { sessionId })
+  if (result.ok && read === latestRead) useInspectorStore.getState().liveSeeded(sessionId, result.value, Date.now())
 }
 
 /**
