@@ -4,17 +4,11 @@
  * any order: what opens is always the file last picked, in the project shown.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { answerHeld, held, settle } from '../../support/held-client'
 import type { OpenedFileView } from '../../../src-preload/contract'
 
-type Pending = { name: string; input: { projectId?: string; path?: string; sessionId?: string }; answer: (value: unknown) => void }
-const pending: Pending[] = []
 
-vi.mock('../../../src-renderer/platform/client', () => ({
-  client: {
-    request: (name: string, input: Pending['input']) => new Promise((resolve) => pending.push({ name, input, answer: (value) => resolve({ ok: true, value }) })),
-    on: () => () => {},
-  },
-}))
+vi.mock('../../../src-renderer/platform/client', async () => (await import('../../support/held-client')).heldClientModule)
 
 const { checkDisk, checkUnapplied, loadUnapplied, openFile, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { useFilesStore } = await import('../../../src-renderer/state/files')
@@ -22,16 +16,10 @@ const store = useFilesStore.getState
 
 const file = (projectId: string, path: string, text = `${path} of ${projectId}`): OpenedFileView => ({ path, absPath: `/${projectId}/${path}`, text, exists: true, sha256: `sha-${text}` })
 
-/** Answers the oldest pending request named `name` matching `input`. */
-function answer(name: string, input: Pending['input'], value: unknown): void {
-  const i = pending.findIndex((p) => p.name === name && Object.entries(input).every(([k, v]) => p.input[k as keyof Pending['input']] === v))
-  if (i < 0) throw new Error(`no pending ${name} for ${JSON.stringify(input)}: ${JSON.stringify(pending.map((p) => [p.name, p.input]))}`)
-  pending.splice(i, 1)[0]!.answer(value)
-}
-const flush = () => new Promise((r) => setTimeout(r, 0))
+const answer = answerHeld
 
 beforeEach(() => {
-  pending.length = 0
+  held.length = 0
   useFilesStore.setState({ projectId: null, listing: null, open: null, unsaved: {}, unapplied: null, openError: null, save: { kind: 'idle' } })
   store().projectShown('a')
 })
@@ -41,9 +29,9 @@ describe('opening files', () => {
     void openFile('a', 'AGENTS.md')
     void openFile('a', 'CLAUDE.md')
     answer('files.read', { path: 'CLAUDE.md' }, file('a', 'CLAUDE.md'))
-    await flush()
+    await settle()
     answer('files.read', { path: 'AGENTS.md' }, file('a', 'AGENTS.md'))
-    await flush()
+    await settle()
     expect(store().open?.base.path).toBe('CLAUDE.md')
   })
 
@@ -51,9 +39,9 @@ describe('opening files', () => {
     void startNewFile('a', 'AGENTS.md')
     void openFile('a', 'CLAUDE.md')
     answer('files.read', { path: 'CLAUDE.md' }, file('a', 'CLAUDE.md'))
-    await flush()
+    await settle()
     answer('files.read', { path: 'AGENTS.md' }, { ...file('a', 'AGENTS.md'), exists: false, startingText: '# AGENTS.md\n' })
-    await flush()
+    await settle()
     expect(store().open?.base.path).toBe('CLAUDE.md')
   })
 
@@ -61,7 +49,7 @@ describe('opening files', () => {
     void openFile('a', 'AGENTS.md')
     store().projectShown('b')
     answer('files.read', { projectId: 'a' }, file('a', 'AGENTS.md'))
-    await flush()
+    await settle()
     expect(store().open).toBeNull()
   })
 })
@@ -73,10 +61,10 @@ describe('looking at the open file on disk', () => {
     store().projectShown('b')
     void openFile('b', 'AGENTS.md')
     answer('files.read', { projectId: 'b' }, file('b', 'AGENTS.md'))
-    await flush()
+    await settle()
     // Project a's AGENTS.md changed on disk meanwhile; that read answers now.
     answer('files.read', { projectId: 'a' }, file('a', 'AGENTS.md', 'changed in a'))
-    await flush()
+    await settle()
     expect(store().open?.base.absPath).toBe('/b/AGENTS.md')
     expect(store().open?.draft).toBe('AGENTS.md of b')
   })
@@ -89,7 +77,7 @@ describe('looking at the open file on disk', () => {
     answer('files.save', {}, { status: 'saved', path: 'AGENTS.md', sha256: 'sha-after', backupPath: null, charsBefore: 6, charsAfter: 5 })
     await saved
     answer('files.read', { projectId: 'a' }, file('a', 'AGENTS.md', 'before'))
-    await flush()
+    await settle()
     expect(store().open?.draft).toBe('after')
     expect(store().open?.base.sha256).toBe('sha-after')
   })
@@ -103,20 +91,20 @@ describe('the files a session does not send yet', () => {
     void checkUnapplied('s1', 'a')
     const loading = loadUnapplied('s2', 'a')
     answer('files.unapplied', { sessionId: 's2' }, { paths: ['CLAUDE.md'] })
-    await flush()
+    await settle()
     answer('files.read', { path: 'CLAUDE.md' }, file('a', 'CLAUDE.md'))
-    await flush()
+    await settle()
     answer('session.cacheSummary', { sessionId: 's2' }, {})
-    await flush()
+    await settle()
     answer('cache.priceEdit', { sessionId: 's2' }, price)
     await loading
     expect(store().unapplied).toEqual({ sessionId: 's2', paths: ['CLAUDE.md'], price })
     answer('files.unapplied', { sessionId: 's1' }, { paths: ['AGENTS.md'] })
-    await flush()
+    await settle()
     // Any read of s1's list the late look would start answers too.
-    while (pending.some((p) => p.input.sessionId === 's1')) {
+    while (held.some((r) => r.input.sessionId === 's1')) {
       answer('files.unapplied', { sessionId: 's1' }, { paths: ['AGENTS.md'] })
-      await flush()
+      await settle()
     }
     expect(store().unapplied?.sessionId).toBe('s2')
   })

@@ -4,18 +4,11 @@
  * client replaced by one whose answers the test releases in any order: the list shown is always the one last asked for.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { answerHeld, held, settle } from '../../support/held-client'
 import type { ListedPass } from '../../../src-renderer/state/inspector'
 
-type Pending = { name: string; input: { sessionId?: string; projectId?: string }; answer: (value: unknown) => void }
-const pending: Pending[] = []
 
-vi.mock('../../../src-renderer/platform/client', () => {
-  const request = (name: string, input: Pending['input']) => new Promise((resolve) => pending.push({ name, input, answer: (value) => resolve({ ok: true, value }) }))
-  return {
-    client: { request, on: () => () => {} },
-    call: async (name: string, input: Pending['input']) => ((await request(name, input)) as { value: unknown }).value,
-  }
-})
+vi.mock('../../../src-renderer/platform/client', async () => (await import('../../support/held-client')).heldClientModule)
 
 const { loadPasses } = await import('../../../src-renderer/features/inspector/data/passes')
 const { useInspectorStore } = await import('../../../src-renderer/state/inspector')
@@ -27,17 +20,12 @@ function pass(id: string, seq: number, sessionId: string): ListedPass {
 }
 const session = (id: string) => ({ id, projectId: 'p', title: `Session ${id}`, createdAt: 0, updatedAt: 0 })
 
-/** Answers the oldest pending request named `name` for `key` (a session's id, or the project's for session.list). */
-function answer(name: string, key: string, value: unknown): void {
-  const i = pending.findIndex((p) => p.name === name && (p.input.sessionId ?? p.input.projectId) === key)
-  if (i < 0) throw new Error(`no pending ${name} for ${key}: ${JSON.stringify(pending.map((p) => [p.name, p.input]))}`)
-  pending.splice(i, 1)[0]!.answer(value)
-}
-const flush = () => new Promise((r) => setTimeout(r, 0))
+/** Answers the oldest held request named `name` for `key` (a session's id, or the project's for session.list). */
+const answer = (name: string, key: string, value: unknown) => answerHeld(name, (input) => (input.sessionId ?? input.projectId) === key, value)
 const listed = () => store().passes.map((p) => p.id)
 
 beforeEach(() => {
-  pending.length = 0
+  held.length = 0
   useSessionsStore.setState({ byProject: { p: [session('s1'), session('s2')] as never } })
   useInspectorStore.setState({ sessionId: null, passes: [], loading: false, live: null, selectedPassId: null, liveSelected: false, compareToPassId: null })
   store().sessionShown('s1')
@@ -49,13 +37,13 @@ describe('reads of the passes list', () => {
     // The user goes back to the session's own passes while the project's sessions are being listed.
     void loadPasses('s1', 'session')
     answer('pass.list', 's1', [pass('a', 1, 's1')])
-    await flush()
+    await settle()
     expect(listed()).toEqual(['a'])
     answer('session.list', 'p', [session('s1'), session('s2')])
-    await flush()
+    await settle()
     answer('pass.list', 's1', [pass('a', 1, 's1')])
     answer('pass.list', 's2', [pass('x', 2, 's2')])
-    await flush()
+    await settle()
     expect(listed()).toEqual(['a'])
     expect(store().loading).toBe(false)
   })
@@ -67,13 +55,13 @@ describe('reads of the passes list', () => {
     store().sessionShown('s1')
     void loadPasses('s1', 'session')
     answer('pass.list', 's2', [])
-    // The oldest pending read of s1 is the first one: the newer one answers first, with a pass stored in between.
-    const first = pending.findIndex((p) => p.input.sessionId === 's1')
-    const [older] = pending.splice(first, 1)
+    // The oldest held read of s1 is the first one: the newer one answers first, with a pass stored in between.
+    const first = held.findIndex((r) => r.input.sessionId === 's1')
+    const [older] = held.splice(first, 1)
     answer('pass.list', 's1', [pass('a', 1, 's1'), pass('b', 2, 's1')])
-    await flush()
+    await settle()
     older!.answer([pass('a', 1, 's1')])
-    await flush()
+    await settle()
     expect(listed()).toEqual(['a', 'b'])
     expect(store().selectedPassId).toBe('b')
   })

@@ -4,20 +4,10 @@
  * the test releases in any order: the settings shown are always those of the project last asked for.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { answerHeld, held, heldListeners, settle } from '../../support/held-client'
 
-type Pending = { name: string; input: { projectId?: string; project?: { projectId: string } }; answer: (value: unknown) => void }
-const pending: Pending[] = []
-const listeners = new Map<string, (e: unknown) => void>()
 
-vi.mock('../../../src-renderer/platform/client', () => ({
-  client: {
-    request: (name: string, input: Pending['input']) => new Promise((resolve) => pending.push({ name, input, answer: (value) => resolve({ ok: true, value }) })),
-    on: (name: string, listener: (e: unknown) => void) => {
-      listeners.set(name, listener)
-      return () => listeners.delete(name)
-    },
-  },
-}))
+vi.mock('../../../src-renderer/platform/client', async () => (await import('../../support/held-client')).heldClientModule)
 // The theme touches the document, which Node has not.
 vi.mock('../../../src-renderer/features/settings/theme', () => ({ applyTheme: () => {} }))
 
@@ -32,18 +22,15 @@ const settingsOf = (projectId: string | null, threshold = 0.8) => ({
   project: projectId === null ? null : { projectId, auto: true, threshold, target: 0.5, keepSteps: 2, configPath: '.loupe/config.toml', problems: [] },
 })
 
-/** Answers the oldest pending request named `name` for `projectId` (settings.get's input names it directly). */
+/** Answers the oldest held request named `name` for `projectId` (settings.get's input names it directly, settings.set's within its `project`). */
 function answer(name: string, projectId: string | null, value: unknown): void {
-  const i = pending.findIndex((p) => p.name === name && (p.input.projectId ?? p.input.project?.projectId ?? null) === projectId)
-  if (i < 0) throw new Error(`no pending ${name} for ${projectId}: ${JSON.stringify(pending.map((p) => [p.name, p.input]))}`)
-  pending.splice(i, 1)[0]!.answer(value)
+  answerHeld(name, (input) => (input.projectId ?? (input.project as { projectId?: string } | undefined)?.projectId ?? null) === projectId, value)
 }
 
-const flush = () => new Promise((r) => setTimeout(r, 0))
 const shownProject = () => useSettingsStore.getState().data?.project?.projectId ?? null
 
 beforeEach(() => {
-  pending.length = 0
+  held.length = 0
   useSettingsStore.setState({ data: null, loading: false, saving: false, error: null })
 })
 
@@ -52,9 +39,9 @@ describe('settings reads', () => {
     void loadSettings('b')
     void loadSettings('a')
     answer('settings.get', 'a', settingsOf('a'))
-    await flush()
+    await settle()
     answer('settings.get', 'b', settingsOf('b', 0.85))
-    await flush()
+    await settle()
     expect(shownProject()).toBe('a')
     expect(useSettingsStore.getState().loading).toBe(false)
   })
@@ -63,17 +50,17 @@ describe('settings reads', () => {
     connectSettingsEvents()
     void loadSettings('b')
     answer('settings.get', 'b', settingsOf('b'))
-    await flush()
+    await settle()
     const saved = saveSettings({ project: { projectId: 'b', compaction: { auto: true, threshold: 0.85, target: 0.5, keepSteps: 2 } } })
     answer('settings.set', 'b', settingsOf('b', 0.85))
     expect(await saved).toBe(true)
     expect(useSettingsStore.getState().data?.project?.threshold).toBe(0.85)
     // Project a is picked; the echo of b's save arrives while a's read is on its way. It reads nothing for b.
     void loadSettings('a')
-    listeners.get('settings.changed')!({ projectId: 'b' })
-    expect(pending.map((p) => p.input.projectId ?? null)).toEqual(['a'])
+    heldListeners.get('settings.changed')!({ projectId: 'b' })
+    expect(held.map((r) => r.input.projectId ?? null)).toEqual(['a'])
     answer('settings.get', 'a', settingsOf('a'))
-    await flush()
+    await settle()
     expect(shownProject()).toBe('a')
     expect(useSettingsStore.getState().data?.project?.threshold).toBe(0.8)
   })
@@ -81,13 +68,13 @@ describe('settings reads', () => {
   it("reads the picked project again when a save made in the one left answers after it was picked", async () => {
     void loadSettings('b')
     answer('settings.get', 'b', settingsOf('b'))
-    await flush()
+    await settle()
     const saved = saveSettings({ project: { projectId: 'b', compaction: { auto: true, threshold: 0.85, target: 0.5, keepSteps: 2 } } })
     void loadSettings('a')
     answer('settings.get', 'a', settingsOf('a'))
-    await flush()
+    await settle()
     answer('settings.set', 'b', settingsOf('b', 0.85))
-    await flush()
+    await settle()
     // The save's answer is b's; a is shown, so a is read again rather than b's values put under a's name.
     answer('settings.get', 'a', settingsOf('a'))
     expect(await saved).toBe(true)
@@ -97,10 +84,10 @@ describe('settings reads', () => {
   it("takes a theme save's answer, which carries no project, by reading the shown project again", async () => {
     void loadSettings('a')
     answer('settings.get', 'a', settingsOf('a'))
-    await flush()
+    await settle()
     const saved = saveSettings({ app: { theme: 'dark' } })
     answer('settings.set', null, { ...settingsOf(null), app: { theme: 'dark' } })
-    await flush()
+    await settle()
     answer('settings.get', 'a', { ...settingsOf('a'), app: { theme: 'dark' } })
     expect(await saved).toBe(true)
     expect(shownProject()).toBe('a')
