@@ -230,10 +230,13 @@ export function selectComparePassId(s: Pick<InspectorState, 'passes' | 'selected
   const selected = s.passes[index]!
   // In the project-wide list, "previous" means the previous pass of the same session; and one that got a response:
   // a retry is compared with what the cache last saw, not with the request that failed (the list offers that too).
+  // And a pass of the conversation: a compaction's summary request or a pre-warm is a side request (its copy of the
+  // conversation trimmed, an instruction or a placeholder after it), so a pass is compared with what the conversation
+  // sent before it, as its cache attribution is.
   let failed: string | null = null
   for (let i = index - 1; i >= 0; i--) {
     const p = s.passes[i]!
-    if (p.sessionId !== selected.sessionId) continue
+    if (p.sessionId !== selected.sessionId || p.kind === 'summary' || p.kind === 'keep_warm') continue
     if (!gotNoResponse(p)) return p.id
     failed ??= p.id
   }

@@ -42,6 +42,8 @@ export interface PassRecord {
   readonly apiDiagnosis?: CacheMissReason | null
   /** A cache pre-warm sent in an idle gap (keep-warm.ts), not a pass of the conversation. */
   readonly keepWarm?: boolean
+  /** A compaction's summary request: counted with the session, but idle gaps are measured between conversation passes. */
+  readonly compactionCall?: boolean
 }
 
 export interface PreviousPass {
@@ -92,9 +94,11 @@ export interface BreakpointView {
  * itself and imported by CLAUDE.md, is no longer named as changed when it was not; a changed block's cause also says
  * why the read stopped short of the entry before it, when it did. 7: an expired entry is said in plain words, "cache
  * expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)", so a session's passes all read alike. 8: a
- * message taken back is named, both where its place is now held by another and where no breakpoint ended before it).
+ * message taken back is named, both where its place is now held by another and where no breakpoint ended before it.
+ * 9: a compaction's summary request is never the previous pass of a later one: after a dry run discarded, the next
+ * pass is compared with the conversation's last pass, and an entry of it that expired in between is said to have).
  */
-export const ATTRIBUTION_VERSION = 8
+export const ATTRIBUTION_VERSION = 9
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
@@ -103,6 +107,8 @@ export interface PassAttribution {
   readonly startedAt: number
   /** Present on a keep-warm pre-warm: its tokens and dollars are the session's, its share is not the conversation's. */
   readonly keepWarm?: true
+  /** Present on a compaction's summary request: a side request, not a pass the conversation's gaps are measured from. */
+  readonly compactionCall?: true
   /** full: only the new tail paid; partial: read up to `readPath`; miss: nothing read. */
   readonly outcome: CacheOutcome
   /** From the usage the service returned (true) or, with no usage, from the prediction alone (false). */
@@ -236,6 +242,7 @@ export function attribute(input: AttributeInput): PassAttribution {
     model: pass.model,
     startedAt: now,
     ...(pass.keepWarm ? { keepWarm: true as const } : {}),
+    ...(pass.compactionCall ? { compactionCall: true as const } : {}),
     outcome,
     measured: actualSplit !== null,
     atLimit,

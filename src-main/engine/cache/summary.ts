@@ -124,6 +124,7 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
   const inputTotal = read + write5m + write1h + uncached
   // The what-ifs replay the conversation alone, as if nothing had been sent in its gaps: they price the alternatives.
   const facts = attributions.map((a) => a.facts)
+  const compactionCalls = new Set(attributions.filter((a) => a.compactionCall).map((a) => a.passId))
   return {
     totals: {
       passes: attributions.length,
@@ -145,7 +146,7 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
     byCause: [...causes].map(([kind, c]) => ({ kind, ...c })).sort((a, b) => b.tokens - a.tokens),
     agreement: { compared, agreed, rate: compared > 0 ? agreed / compared : null, unexplained },
     diagnosticsDisagreements: disagreements,
-    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: keepAliveAsRun(whatIfKeepAlive(facts, models), keepWarm) },
+    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: keepAliveAsRun(whatIfKeepAlive(facts, models, undefined, compactionCalls), keepWarm) },
   }
 }
 

@@ -38,13 +38,22 @@ interface Replay {
   readonly bridgedGaps: number
 }
 
-function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, policy: Policy): Replay {
+/**
+ * `sideRequests`: the passes that are not the conversation's (a compaction's summary request). They are replayed, as
+ * they read and wrote, but an idle gap is measured between the conversation's passes: a summary request that read
+ * part of the prefix does not end the gap for the rest of it.
+ */
+function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, policy: Policy, sideRequests: ReadonlySet<string>): Replay {
   const sorted = [...facts].filter((f) => f.attempts.length > 0).sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq)
   const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
   let usd = 0
   let pings = 0
   let bridgedGaps = 0
+  // The last conversation pass, and the keep-alive's next request after it (a side request in the gap replays the
+  // pings due before it; the next pass goes on from there).
   let last: PassCacheFacts | null = null
+  let nextPing = 0
+  let bridged = false
   for (const f of sorted) {
     const model = models(f.model)
     const now = f.startedAt
@@ -55,8 +64,10 @@ function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, polic
       if (gap > TTL_MS['5m'] && gap <= policy.keepAlive.maxGapMs) {
         const lastModel = models(last.model)
         const prefix = Math.max(0, ...last.breakpoints.filter((b) => b.tokens >= lastModel.minCacheableTokens).map((b) => b.tokens))
-        bridgedGaps++
-        for (let t = last.startedAt + policy.keepAlive.intervalMs; t < now; t += policy.keepAlive.intervalMs) {
+        if (!bridged) bridgedGaps++
+        bridged = true
+        for (let t = nextPing; t < now; t += policy.keepAlive.intervalMs) {
+          nextPing = t + policy.keepAlive.intervalMs
           pings++
           for (const bp of last.breakpoints) {
             const e = entries.get(bp.key)
@@ -69,7 +80,11 @@ function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, polic
         }
       }
     }
-    last = f
+    if (!sideRequests.has(f.passId)) {
+      last = f
+      nextPing = f.startedAt + (policy.keepAlive?.intervalMs ?? 0)
+      bridged = false
+    }
     const eligible = f.breakpoints.filter((b) => b.tokens >= model.minCacheableTokens)
     let read = 0
     for (const bp of eligible) {
@@ -99,8 +114,8 @@ const asSent: Policy = { ttl: (bp) => bp.ttl, keepAlive: null }
 
 /** Every breakpoint on tools or system (they never move) with a 1h TTL; message breakpoints as sent. */
 export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup): WhatIf {
-  const base = replay(facts, models, asSent)
-  const alt = replay(facts, models, { ttl: (bp) => (bp.moving ? bp.ttl : '1h'), keepAlive: null })
+  const base = replay(facts, models, asSent, new Set())
+  const alt = replay(facts, models, { ttl: (bp) => (bp.moving ? bp.ttl : '1h'), keepAlive: null }, new Set())
   const delta = alt.usd - base.usd
   return {
     baselineUsd: base.usd,
@@ -112,9 +127,9 @@ export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: 
 }
 
 /** A keep-alive every 4.5 minutes through each idle gap of up to `maxGapMs` (1h by default). */
-export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, maxGapMs = TTL_MS['1h']): WhatIf {
-  const base = replay(facts, models, asSent)
-  const alt = replay(facts, models, { ...asSent, keepAlive: { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs } })
+export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, maxGapMs = TTL_MS['1h'], sideRequests: ReadonlySet<string> = new Set()): WhatIf {
+  const base = replay(facts, models, asSent, sideRequests)
+  const alt = replay(facts, models, { ...asSent, keepAlive: { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs } }, sideRequests)
   const delta = alt.usd - base.usd
   return {
     baselineUsd: base.usd,

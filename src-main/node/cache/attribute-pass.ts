@@ -45,20 +45,28 @@ export interface AttributeOptions {
 interface KnownPass {
   readonly id: string
   readonly seq: number
-  /** A keep-warm pre-warm is not a conversation pass: no later pass is compared with it (its cache facts count). */
-  readonly keepWarm: boolean
+  /**
+   * A side request of the conversation, a keep-warm pre-warm or a compaction's summary request: no later pass is
+   * compared with it (its cache facts count: what it read and wrote is in the timeline). A summary request sends the
+   * conversation with old tool results trimmed and an instruction after it, then the conversation goes on (a dry run
+   * discarded, a compaction cancelled) or starts again from the summary: either way, what the conversation sent last
+   * is its previous main pass.
+   */
+  readonly sideRequest: boolean
   readonly attribution: PassAttribution
   walk: RequestWalk | null
   context: PassContext | null
 }
 
 /**
- * Whether a later pass may be compared with this one: a conversation pass (not a keep-warm) that reached the service.
+ * Whether a later pass may be compared with this one: a conversation pass (not a side request) that reached the service.
  * One that got no response (its facts hold no attempt) read and wrote nothing; the pass after it, a retry, is
  * compared with the one before it, so the tail they share counts as new once.
  */
+const isSideRequest = (kind: PassSummary['kind']): boolean => kind === 'keep_warm' || kind === 'summary'
+
 function isComparable(k: KnownPass): boolean {
-  return !k.keepWarm && k.attribution.facts.attempts.length > 0
+  return !k.sideRequest && k.attribution.facts.attempts.length > 0
 }
 
 /** What is remembered about one session. */
@@ -264,6 +272,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       usage: summary.usage,
       ...(apiDiagnosis !== undefined ? { apiDiagnosis } : {}),
       ...(summary.kind === 'keep_warm' ? { keepWarm: true } : {}),
+      ...(summary.kind === 'summary' ? { compactionCall: true } : {}),
     },
     walk,
     context,
@@ -277,7 +286,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
   })
   store.passes.setAttribution(summary.id, result)
   if (shared) share(shared, result.facts)
-  const known: KnownPass = { id: summary.id, seq: summary.seq, keepWarm: summary.kind === 'keep_warm', attribution: result, walk, context }
+  const known: KnownPass = { id: summary.id, seq: summary.seq, sideRequest: isSideRequest(summary.kind), attribution: result, walk, context }
   const replaced = cache.known.get(summary.id)
   cache.known.set(summary.id, known)
   if (inOrder) {
@@ -345,7 +354,7 @@ function catchUp(store: Store, cache: SessionCache, summary: PassSummary, option
   cache.loaded = true
   for (const p of passes) {
     if (isAttribution(p.attribution)) {
-      const known: KnownPass = { id: p.id, seq: p.seq, keepWarm: p.kind === 'keep_warm', attribution: p.attribution, walk: null, context: null }
+      const known: KnownPass = { id: p.id, seq: p.seq, sideRequest: isSideRequest(p.kind), attribution: p.attribution, walk: null, context: null }
       cache.known.set(p.id, known)
       if (shared && !shared.facts.has(p.id)) share(shared, p.attribution.facts)
       if (p.seq > cache.maxSeq) {

@@ -79,6 +79,9 @@ export type RuntimeEvent =
 const DEFAULT_MAX_TOKENS = 8192
 /** With thinking on, the answer and the thinking before it share max_tokens (§2.5): room for both. */
 const THINKING_MAX_TOKENS = 32_000
+/** Entries that change what the next pass sends: a run that appends none leaves the conversation as it was. */
+const CONVERSATION_KINDS: ReadonlySet<string> = new Set(['user_message', 'assistant_message', 'tool_result', 'checkpoint', 'context_edit'])
+
 /** A chat message that starts with this runs a compaction instead of a turn; the rest is the focus. */
 const COMPACT_COMMAND = /^\/compact(?:\s+([\s\S]*))?$/
 
@@ -609,6 +612,8 @@ export class SessionRuntime {
     if (this.run) throw new Error('busy')
     // The user sent (or compacts): the gap is over, and no pre-warm is sent for it.
     this.keepWarm.cancel()
+    const passBefore = this.lastMainPass
+    const entriesBefore = this.sessionLog.entries().length
     const id = `run_${this.deps.clock.now().toString(36)}_${++this.runCounter}`
     const controller = new AbortController()
     const done = (async (): Promise<RunResult> => {
@@ -639,6 +644,10 @@ export class SessionRuntime {
     void done.then((result) => {
       this.run = null
       this.toolsRunning.clear()
+      // A run that left the conversation as it was and sent no pass of it (a dry run, a compaction cancelled, failed
+      // or with nothing to compact): the gap since the last pass goes on, so its pre-warm is planned again. A summary
+      // request reads only the part of the prefix its trimmed copy shares, and the rest would expire.
+      if (passBefore && this.lastMainPass === passBefore && !this.sessionLog.entries().slice(entriesBefore).some((e) => CONVERSATION_KINDS.has(e.kind))) this.keepWarm.passCommitted(passBefore)
       // A compaction that ended without saying so (it threw) must not be shown as running in any window.
       if (this.liveCompaction) {
         this.emitCompaction({ type: 'failed', compactionId: this.liveCompaction.compactionId, reason: 'failed', message: 'The compaction stopped with an error. The conversation is unchanged.' })

@@ -173,4 +173,55 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     expect(passes().filter((p) => p.kind === 'keep_warm')).toHaveLength(0)
     expect((passes()[2]!.attribution as PassAttribution).cause.kind).toBe('ttl_expired')
   })
+
+  describe('a dry run discarded in the gap', () => {
+    /** Three turns, then 1 m 49 s on a dry run, discarded: its summary request, stage 1 having trimmed the tool
+     * results, reads only the prefix before the first of them. */
+    async function dryRunDiscarded(): Promise<PassSummary> {
+      writeFileSync(join(rig.dir, 'shop', 'b.md'), 'Bee. '.repeat(300))
+      await turn('read README.md')
+      await turn('read AGENTS.md')
+      await turn('read b.md')
+      const last = passes().at(-1)!
+      await scheduler.advance(109_000, settle)
+      const dry = await call<{ status: string; compactionId: string }>(app, 'compaction.run', { sessionId, dryRun: true })
+      expect(dry.status).toBe('draft')
+      await call(app, 'compaction.discard', { sessionId, draftId: dry.compactionId })
+      const summary = passes().at(-1)!
+      expect(summary.kind).toBe('summary')
+      expect(summary.usage!.cache_read_input_tokens).toBeLessThan(last.usage!.cache_read_input_tokens + last.usage!.cache_creation_input_tokens)
+      return last
+    }
+
+    it('does not end the pre-warm: the tail its summary request did not read is kept warm, and the next pass reads it', async () => {
+      const last = await dryRunDiscarded()
+      // The dry run left the conversation as it was: the gap since the last pass goes on, and so does its pre-warm.
+      expect(scheduler.pending).toBe(1)
+      await scheduler.advanceTo(last.attempts.at(-1)!.startedAt + 322_000, settle)
+      const warm = passes().at(-1)!
+      expect(warm).toMatchObject({ kind: 'keep_warm', queuedAt: last.attempts.at(-1)!.startedAt + KEEP_WARM_DELAY_MS })
+      await turn('read README.md')
+      const after = passes().find((p) => p.seq > warm.seq && p.kind === 'main')!
+      expect(after.usage!.cache_read_input_tokens).toBe(warm.usage!.cache_read_input_tokens + warm.usage!.cache_creation_input_tokens)
+    })
+
+    it('is not the pass the next one is compared with: with keep-warm off, the tail that expired is said to have', async () => {
+      await call(app, 'settings.set', { app: { keepCacheWarm: false } })
+      const last = await dryRunDiscarded()
+      expect(scheduler.pending).toBe(0)
+      // 5 m 22 s after the last pass, 3 m 33 s after the summary request.
+      await scheduler.advanceTo(last.attempts.at(-1)!.startedAt + 322_000, settle)
+      await turn('read README.md')
+      const after = passes().find((p) => p.seq > last.seq && p.kind === 'main')!
+      const attribution = after.attribution as PassAttribution
+      // It read what the summary request refreshed, and wrote again the rest of what the last pass had sent.
+      expect(attribution).toMatchObject({ outcome: 'partial', agrees: true, cause: { kind: 'ttl_expired' } })
+      expect(attribution.limit.idleMs).toBe(322_000)
+      expect(attribution.miss.tokens).toBeGreaterThan(0)
+      // The Cache view's keep-alive what-if measures the same gap, from the conversation's last pass.
+      const summary = await call<{ whatIfs: { keepAlive: { note: string; deltaUsd: number } } }>(app, 'session.cacheSummary', { sessionId })
+      expect(summary.whatIfs.keepAlive.note).toMatch(/^1 request through 1 idle gap: saves \$/)
+      expect(summary.whatIfs.keepAlive.deltaUsd).toBeLessThan(0)
+    })
+  })
 })

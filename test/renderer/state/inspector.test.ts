@@ -117,6 +117,16 @@ describe('the inspector store', () => {
     expect(selectComparePassId({ passes, selectedPassId: 'b', compareToPassId: 'b' })).toBe('a')
   })
 
+  it("compares a pass with the conversation's pass before it, past a compaction's summary request and a pre-warm", () => {
+    const side = (id: string, seq: number, kind: 'summary' | 'keep_warm'): ListedPass => ({ ...pass(id, seq), kind })
+    store().passesLoaded('s1', [pass('a', 1), side('dry', 2, 'summary'), side('warm', 3, 'keep_warm'), pass('b', 4)])
+    store().passSelected('b')
+    expect(selectComparePassId(store())).toBe('a')
+    // A side request is compared with the conversation's pass it was made from.
+    store().passSelected('warm')
+    expect(selectComparePassId(store())).toBe('a')
+  })
+
   it('compares a retry with the pass before the one that got no response, unless that one is chosen', () => {
     const failed = { ...pass('f', 2), status: 'failed' as const, usage: null, attribution: { cause: { kind: 'no_response', label: 'no response' } } }
     const passes = [pass('a', 1), failed, pass('r', 3)]
