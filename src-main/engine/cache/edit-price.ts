@@ -241,7 +241,10 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const below = uncacheableOn(edit, toModel, sizeWith)
   const withEdit = below ? uncachedCost(toModel.prices, sizeWith) : nextPassCost(walk, scale, toModel.prices, readWith, sizeWith)
   const delta = withEdit !== null && without !== null ? withEdit - without : null
-  const rebilled = Math.max(0, readNow - readWith)
+  // A switch writes on the other model, which may count the same prompt otherwise (its tool prompt, the thinking it
+  // strips from earlier turns): what it writes instead of reading is the read's share of its own count.
+  const otherCount = edit.kind === 'model' && input.with.tokens !== null && input.without.tokens !== null && input.without.tokens > 0 && input.with.tokens !== input.without.tokens
+  const rebilled = otherCount ? Math.round((readNow * input.with.tokens!) / input.without.tokens!) : Math.max(0, readNow - readWith)
   const addedTokens = sizeWith - sizeWithout
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
@@ -253,7 +256,9 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const movedBlock = moved === null ? null : { path: blockPath(b.blocks[moved]!), label: movedLabel(edit, b, moved) }
 
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
-  const exact = counted && !input.historyReplaced && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
+  // The re-billed figure of a switch to a model that counts otherwise is a share, not a count (a switch that caches
+  // nothing says only the prompt's size, which is counted).
+  const exact = counted && !(otherCount && !below) && !input.historyReplaced && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
   const label = uncacheable

@@ -190,11 +190,40 @@ describe('priceCandidates: an instruction edit applied now', () => {
       without: { walk: walk(s1h.request), tokens: REAL_TOTAL },
       with: { walk: walk({ ...s1h.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL + 40 },
     })
-    expect(price.rebilledTokens).toBe(REAL_CACHED)
+    // The other model counts this prompt 40 tokens longer: what it writes is the read's share of its own count.
+    expect(price.rebilledTokens).toBe(Math.round((REAL_CACHED * (REAL_TOTAL + 40)) / REAL_TOTAL))
     expect(price.movedBlock?.path).toBe('tools[0]')
     const opus = { read: OPUS.cacheReadPerMTok, write5m: OPUS.cacheWrite5mPerMTok, write1h: OPUS.cacheWrite1hPerMTok }
     // Another model's cache is cold: the static prefix written at 1h, the rest at 5m, at the other model's prices.
     expect(price.nextPassUsd).toBeCloseTo(usd({ write1h: REAL_STATIC, write5m: REAL_CACHED + 40 - REAL_STATIC }, opus), 15)
+  })
+})
+
+describe('a switch to a model that counts the prompt otherwise', () => {
+  const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }
+  const now = 90_000
+
+  it('says what the next pass writes in the other model\'s count, as an estimate (a model that strips earlier thinking counts less)', () => {
+    const s = session()
+    const price = priceCandidates({
+      ...baseInput(s, now, edit),
+      without: { walk: walk(s.request), tokens: REAL_TOTAL },
+      with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: 4500 },
+    })
+    expect(price.rebilledTokens).toBe(Math.round((REAL_CACHED * 4500) / REAL_TOTAL))
+    expect(price.exact).toBe(false)
+    expect(price.label).toBe(`moves tools[0]: the next pass re-bills ≈${price.rebilledTokens.toLocaleString('en-US')} tokens (${signedUsd(price.deltaUsd!)})`)
+  })
+
+  it('is exact when both models count the prompt alike', () => {
+    const s = session()
+    const price = priceCandidates({
+      ...baseInput(s, now, edit),
+      without: { walk: walk(s.request), tokens: REAL_TOTAL },
+      with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL },
+    })
+    expect(price.rebilledTokens).toBe(REAL_CACHED)
+    expect(price.exact).toBe(true)
   })
 })
 
