@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
 import { appEvent, expect, openProjectWithSession, test } from './fixtures'
 
 test('opens a project folder, creates a session and lists it', async ({ app, host }) => {
@@ -156,6 +157,64 @@ test('the keyboard lands on the view when what it was on goes away: a view switc
     await expect(app.getByRole('region', { name: 'Session' }).locator('h1')).toBeFocused()
     await app.keyboard.press('Tab')
     expect(await app.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+/**
+ * Presses `chord` and types `text` with no wait between the keys: every key event is sent to the browser at once, so
+ * the keys typed after the shortcut reach the page before its next animation frame, as a fast typist's do.
+ */
+async function pressThenType(page: Page, chord: { key: string; code: string; keyCode: number; modifiers: number }, text: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  const sent: Array<Promise<unknown>> = []
+  const send = (params: Parameters<typeof cdp.send<'Input.dispatchKeyEvent'>>[1] & object) => sent.push(cdp.send('Input.dispatchKeyEvent', params))
+  if (chord.modifiers & 2) send({ type: 'rawKeyDown', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 2 })
+  send({ type: chord.modifiers === 0 ? 'keyDown' : 'rawKeyDown', key: chord.key, code: chord.code, windowsVirtualKeyCode: chord.keyCode, modifiers: chord.modifiers, ...(chord.key === 'Enter' ? { text: '\r' } : {}) })
+  send({ type: 'keyUp', key: chord.key, code: chord.code, windowsVirtualKeyCode: chord.keyCode, modifiers: chord.modifiers })
+  if (chord.modifiers & 2) send({ type: 'keyUp', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17 })
+  for (const ch of text) {
+    const code = ch === ' ' ? 'Space' : `Key${ch.toUpperCase()}`
+    const keyCode = ch === ' ' ? 32 : ch.toUpperCase().charCodeAt(0)
+    send({ type: 'keyDown', key: ch, code, windowsVirtualKeyCode: keyCode, text: ch, unmodifiedText: ch })
+    send({ type: 'keyUp', key: ch, code, windowsVirtualKeyCode: keyCode })
+  }
+  await Promise.all(sent)
+  await cdp.detach()
+}
+const CTRL_L = { key: 'l', code: 'KeyL', keyCode: 76, modifiers: 2 }
+const ENTER = { key: 'Enter', code: 'Enter', keyCode: 13, modifiers: 0 }
+
+test('every key typed right after Ctrl+L or a palette command reaches the field it opens, even when the view changes first', async ({ app }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-typeahead-'))
+  writeFileSync(join(projectDir, 'README.md'), '# demo\n')
+  try {
+    await openProjectWithSession(app, projectDir)
+    const box = app.getByLabel('Message')
+    // From another view: the chat is shown and its box takes the keys, in the same task as the shortcut.
+    await app.keyboard.press('Alt+3')
+    await expect(app.locator('main h1')).toHaveText('Cache')
+    await pressThenType(app, CTRL_L, 'list src')
+    await expect(box).toHaveValue('list src')
+    await expect(box).toBeFocused()
+    await box.fill('')
+    // Back in the chat with the keyboard on its heading (the reviewer's steps: Alt+1, then Ctrl+L and type at once).
+    await app.keyboard.press('Alt+3')
+    await app.keyboard.press('Alt+1')
+    await expect(app.getByRole('region', { name: 'Session' }).locator('h1')).toBeFocused()
+    for (let run = 0; run < 3; run++) {
+      await pressThenType(app, CTRL_L, 'abc')
+      await expect(box).toHaveValue('abc')
+      await box.fill('')
+      await app.getByRole('region', { name: 'Session' }).locator('h1').focus()
+    }
+    // The palette's "Write a message", from another view: Enter, then the text at once.
+    await app.keyboard.press('Alt+3')
+    await app.keyboard.press('Control+k')
+    await app.getByLabel('Type a command').fill('write a message')
+    await pressThenType(app, ENTER, 'read README')
+    await expect(box).toHaveValue('read README')
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

@@ -18,6 +18,7 @@ import { openFile, startNewFile } from '../files/actions'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
+import { fieldTarget, focusWhenShown } from '../../ui/focus-when-shown'
 import { chooseTheme } from '../settings/actions'
 
 export interface Command {
@@ -54,9 +55,12 @@ export function showView(view: MainView): void {
   useSettingsStore.getState().viewChosen(view)
 }
 
-/** After the view has rendered, focuses an element of it (the compaction focus field, the API key box). */
-function focusSoon(selector: string): void {
-  requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus()))
+/**
+ * Focuses a field of the view just shown (the compaction focus field, the API key box) in the same task as the
+ * command, or when it appears, with what was typed meanwhile: no key typed after the command is lost.
+ */
+function focusField(selector: string): void {
+  focusWhenShown(fieldTarget(selector))
 }
 
 /**
@@ -97,7 +101,7 @@ export function stepPass(delta: number): void {
 
 export function openCompactNow(): void {
   showView('compaction')
-  focusSoon('#compaction-focus')
+  focusField('#compaction-focus')
 }
 
 /** Esc: stops what runs in the session (a turn or a compaction; both are the session's run). */
@@ -139,7 +143,7 @@ export function buildCommands(): Command[] {
     out.push({ id: 'session.export', group: 'Session', label: 'Export this session to a file…', run: () => sessions.exportAsked(sessionId) })
   }
   if (sessionId) {
-    out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
+    out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusMessageBox()) })
     // As the chat offers it (decision 0024): the last message of a session Loupe runs, between turns.
     const session = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)
     const origin = session?.origin
@@ -147,7 +151,7 @@ export function buildCommands(): Command[] {
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
-    out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusSoon('input[aria-label="Fact to pin"]')) })
+    out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusField('input[aria-label="Fact to pin"]')) })
 
     out.push({ id: 'inspector.toggle', group: 'Inspector', label: inspector.layout.collapsed ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: () => (showView('chat'), inspector.collapseToggled()) })
     out.push({ id: 'inspector.dock', group: 'Inspector', label: inspector.layout.dock === 'right' ? 'Dock the inspector below the chat' : 'Dock the inspector beside the chat', run: () => inspector.dockChosen(inspector.layout.dock === 'right' ? 'bottom' : 'right') })
@@ -180,8 +184,8 @@ export function buildCommands(): Command[] {
   out.push({ id: 'theme.light', group: 'Settings', label: 'Theme: light', run: () => void chooseTheme('light') })
   out.push({ id: 'theme.dark', group: 'Settings', label: 'Theme: dark', run: () => void chooseTheme('dark') })
   out.push({ id: 'theme.system', group: 'Settings', label: 'Theme: follow the system', run: () => void chooseTheme('system') })
-  out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusSoon('input[aria-label="API key"]')) })
-  out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusSoon('select[aria-label="Model"]')) })
+  out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusField('input[aria-label="API key"]')) })
+  out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusField('select[aria-label="Model"]')) })
   return out
 }
 
@@ -205,7 +209,7 @@ function openSession(id: string): void {
 /** Opens a project in the sidebar, the keyboard on it: its sessions are listed right after it. */
 function openProjectNamed(id: string): void {
   void selectProject(id)
-  focusSoon('.sidebar button.project[aria-current="true"]')
+  focusField('.sidebar button.project[aria-current="true"]')
 }
 
 /** Commands whose label (or group) contains every word typed, in order of the list. */
