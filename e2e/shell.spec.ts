@@ -1,8 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
-import { appEvent, expect, openProjectWithSession, test } from './fixtures'
+import { appEvent, CTRL_L, ENTER, expect, openProjectWithSession, pressThenType, test } from './fixtures'
 
 test('opens a project folder, creates a session and lists it', async ({ app, host }) => {
   const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-project-'))
@@ -162,30 +161,6 @@ test('the keyboard lands on the view when what it was on goes away: a view switc
   }
 })
 
-/**
- * Presses `chord` and types `text` with no wait between the keys: every key event is sent to the browser at once, so
- * the keys typed after the shortcut reach the page before its next animation frame, as a fast typist's do.
- */
-async function pressThenType(page: Page, chord: { key: string; code: string; keyCode: number; modifiers: number }, text: string): Promise<void> {
-  const cdp = await page.context().newCDPSession(page)
-  const sent: Array<Promise<unknown>> = []
-  const send = (params: Parameters<typeof cdp.send<'Input.dispatchKeyEvent'>>[1] & object) => sent.push(cdp.send('Input.dispatchKeyEvent', params))
-  if (chord.modifiers & 2) send({ type: 'rawKeyDown', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 2 })
-  send({ type: chord.modifiers === 0 ? 'keyDown' : 'rawKeyDown', key: chord.key, code: chord.code, windowsVirtualKeyCode: chord.keyCode, modifiers: chord.modifiers, ...(chord.key === 'Enter' ? { text: '\r' } : {}) })
-  send({ type: 'keyUp', key: chord.key, code: chord.code, windowsVirtualKeyCode: chord.keyCode, modifiers: chord.modifiers })
-  if (chord.modifiers & 2) send({ type: 'keyUp', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17 })
-  for (const ch of text) {
-    const code = ch === ' ' ? 'Space' : `Key${ch.toUpperCase()}`
-    const keyCode = ch === ' ' ? 32 : ch.toUpperCase().charCodeAt(0)
-    send({ type: 'keyDown', key: ch, code, windowsVirtualKeyCode: keyCode, text: ch, unmodifiedText: ch })
-    send({ type: 'keyUp', key: ch, code, windowsVirtualKeyCode: keyCode })
-  }
-  await Promise.all(sent)
-  await cdp.detach()
-}
-const CTRL_L = { key: 'l', code: 'KeyL', keyCode: 76, modifiers: 2 }
-const ENTER = { key: 'Enter', code: 'Enter', keyCode: 13, modifiers: 0 }
-
 test('every key typed right after Ctrl+L or a palette command reaches the field it opens, even when the view changes first', async ({ app }) => {
   const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-typeahead-'))
   writeFileSync(join(projectDir, 'README.md'), '# demo\n')
@@ -215,6 +190,30 @@ test('every key typed right after Ctrl+L or a palette command reaches the field 
     await app.getByLabel('Type a command').fill('write a message')
     await pressThenType(app, ENTER, 'read README')
     await expect(box).toHaveValue('read README')
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('the palette opens an instruction file by name, the keyboard in its editor, with what was typed right after Enter', async ({ app }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-palette-files-'))
+  writeFileSync(join(projectDir, 'AGENTS.md'), '# Rules\n')
+  try {
+    await openProjectWithSession(app, projectDir)
+    // The Files view was never opened: the palette reads the listing itself.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('agents')
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Edit AGENTS.md')
+    // Enter, and typing at once: the file is still to be read, its editor still to be made.
+    await pressThenType(app, ENTER, 'Build first ')
+    await expect(app.getByTestId('open-path')).toHaveText('AGENTS.md')
+    await expect(app.getByTestId('file-editor').locator('.view-lines')).toContainText('Build first # Rules')
+    await expect(app.getByTestId('file-editor').locator(':focus')).toHaveCount(1)
+    // Memory is found by the word the Files view files it under.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('project memory')
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Create Project memory (.loupe/memory.md)')
+    await app.keyboard.press('Escape')
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

@@ -14,7 +14,8 @@ import { stopTurn, takeBackMessage } from '../chat/actions'
 import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
 import { cancelCompaction, compactNow } from '../compaction/actions'
-import { openFile, startNewFile } from '../files/actions'
+import { fileEditorTarget, openFile, startNewFile } from '../files/actions'
+import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
@@ -118,7 +119,11 @@ export function stopRunning(sessionId: string): boolean {
   return false
 }
 
-export function buildCommands(): Command[] {
+/**
+ * `filesListing`: the open project's instruction and memory files, as the Files view lists them (the palette reads
+ * them when it opens); without it, the Files view's own listing when it is of the open project.
+ */
+export function buildCommands(filesListing?: FilesListingView | null): Command[] {
   const project = selectSelectedProject(useProjectsStore.getState())
   const sessionId = useSessionsStore.getState().selectedId
   const chat = sessionId ? useChatStore.getState().bySession[sessionId] : undefined
@@ -165,16 +170,18 @@ export function buildCommands(): Command[] {
   // The project's own actions, after the session's: its files have their group below.
   if (project) out.push({ id: 'project.remove', group: 'Project', label: `Remove ${project.name} from the list`, run: () => void removeProject(project.id) })
 
-  const listing = useFilesStore.getState().listing
-  if (project && listing && useFilesStore.getState().projectId === project.id) {
-    const walk = (nodes: typeof listing.instructions): void => {
+  const listing = filesListing !== undefined ? filesListing : useFilesStore.getState().projectId === project?.id ? useFilesStore.getState().listing : null
+  if (project && listing) {
+    // As the Files view lists them, by path; a memory file says whose memory it is, so "memory" finds both.
+    const memoryOf = (n: FileNodeView) => (n.kind !== 'memory' ? '' : n.absPath.startsWith(`${listing.root}/`) ? ' (project memory)' : ' (user memory)')
+    const walk = (nodes: ReadonlyArray<FileNodeView>): void => {
       for (const n of nodes) {
-        out.push({ id: `file.open.${n.path}`, group: 'Files', label: `Edit ${n.path}`, run: () => (showView('files'), void openFile(project.id, n.path)) })
+        out.push({ id: `file.open.${n.path}`, group: 'Files', label: `Edit ${n.path}${memoryOf(n)}`, run: () => editFile(project.id, n.path, openFile) })
         walk(n.children)
       }
     }
     walk([...listing.instructions, ...listing.memory])
-    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => (showView('files'), void startNewFile(project.id, c.path)) })
+    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => editFile(project.id, c.path, startNewFile) })
   } else if (project) {
     out.push({ id: 'files.open', group: 'Files', label: 'Edit instruction and memory files', run: () => showView('files') })
   }
@@ -187,6 +194,13 @@ export function buildCommands(): Command[] {
   out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusField('input[aria-label="API key"]')) })
   out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusField('select[aria-label="Model"]')) })
   return out
+}
+
+/** Opens (or starts) a file in the Files view, the keyboard in its editor once it is there, with what was typed meanwhile. */
+function editFile(projectId: string, path: string, open: (projectId: string, path: string) => Promise<void>): void {
+  showView('files')
+  void open(projectId, path)
+  focusWhenShown(fileEditorTarget(projectId, path))
 }
 
 /** The palette's Go to commands (go-to.ts): the open project's other sessions, then the other projects. */
