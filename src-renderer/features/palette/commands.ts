@@ -13,6 +13,7 @@ import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/setting
 import { stopTurn, takeBackMessage } from '../chat/actions'
 import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
+import { askModelSwitch } from '../chat/model-switch-request'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { fileEditorTarget, openFile, startNewFile } from '../files/actions'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
@@ -154,6 +155,14 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     const origin = session?.origin
     const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded, session?.continued?.inherited ?? null) : null
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
+    // As the chat header offers it: a session Loupe runs, between turns, through the question of what the switch
+    // costs (decisions 0021, 0029), never switched silently.
+    const models = useSettingsStore.getState().data?.models ?? []
+    if (chat && !chat.running && origin !== 'transcript' && origin !== 'captured' && models.some((m) => m.id === chat.model)) {
+      for (const m of models) {
+        if (m.id !== chat.model) out.push({ id: `model.${m.id}`, group: 'Session', label: `Switch model to ${m.label}…`, run: () => (showView('chat'), askModelSwitch(sessionId, m.id)) })
+      }
+    }
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
     out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusField('input[aria-label="Fact to pin"]')) })
