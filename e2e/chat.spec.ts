@@ -606,6 +606,34 @@ apiTest("chat: with an API key the header names the session's own model, and aft
   }
 })
 
+test('chat: the palette switches the model through the same question, the keyboard on its Switch', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const model = app.getByLabel('Model', { exact: true })
+    const composer = app.getByLabel('Message')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await ended
+    // The conversation is cached for Sonnet now: the palette's command asks what the switch costs, as the choice does.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('switch model opus 5.5')
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Switch model to Claude Opus 5.5…')
+    await app.keyboard.press('Enter')
+    const ask = app.getByRole('group', { name: 'Switch the model' })
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh/)
+    await expect(ask.getByRole('button', { name: 'Switch', exact: true })).toBeFocused()
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    // Enter on Switch switches.
+    await app.keyboard.press('Enter')
+    await expect(model).toHaveValue('claude-opus-5-5')
+    await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-5-5' })).toHaveCount(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test("chat: switching a session's model shows what it costs first, and the next pass uses it", async ({ app }) => {
   const dir = fixtureProject()
   try {

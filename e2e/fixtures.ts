@@ -209,3 +209,27 @@ export const test = base.extend<{ host: BrowserHostProcess; app: Page }>({
 })
 
 export { expect }
+
+/**
+ * Presses `chord` and types `text` with no wait between the keys: every key event is sent to the browser at once, so
+ * the keys typed after the shortcut reach the page before its next animation frame, as a fast typist's do.
+ */
+export async function pressThenType(page: Page, chord: { key: string; code: string; keyCode: number; modifiers: number }, text: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  const sent: Array<Promise<unknown>> = []
+  const send = (params: Parameters<typeof cdp.send<'Input.dispatchKeyEvent'>>[1] & object) => sent.push(cdp.send('Input.dispatchKeyEvent', params))
+  if (chord.modifiers & 2) send({ type: 'rawKeyDown', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 2 })
+  send({ type: chord.modifiers === 0 ? 'keyDown' : 'rawKeyDown', key: chord.key, code: chord.code, windowsVirtualKeyCode: chord.keyCode, modifiers: chord.modifiers, ...(chord.key === 'Enter' ? { text: '\r' } : {}) })
+  send({ type: 'keyUp', key: chord.key, code: chord.code, windowsVirtualKeyCode: chord.keyCode, modifiers: chord.modifiers })
+  if (chord.modifiers & 2) send({ type: 'keyUp', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17 })
+  for (const ch of text) {
+    const code = ch === ' ' ? 'Space' : `Key${ch.toUpperCase()}`
+    const keyCode = ch === ' ' ? 32 : ch.toUpperCase().charCodeAt(0)
+    send({ type: 'keyDown', key: ch, code, windowsVirtualKeyCode: keyCode, text: ch, unmodifiedText: ch })
+    send({ type: 'keyUp', key: ch, code, windowsVirtualKeyCode: keyCode })
+  }
+  await Promise.all(sent)
+  await cdp.detach()
+}
+export const CTRL_L = { key: 'l', code: 'KeyL', keyCode: 76, modifiers: 2 }
+export const ENTER = { key: 'Enter', code: 'Enter', keyCode: 13, modifiers: 0 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { appEvent, expect, openProjectWithSession, test } from './fixtures'
+import { appEvent, CTRL_L, ENTER, expect, openProjectWithSession, pressThenType, test } from './fixtures'
 
 test('opens a project folder, creates a session and lists it', async ({ app, host }) => {
   const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-project-'))
@@ -156,6 +156,64 @@ test('the keyboard lands on the view when what it was on goes away: a view switc
     await expect(app.getByRole('region', { name: 'Session' }).locator('h1')).toBeFocused()
     await app.keyboard.press('Tab')
     expect(await app.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('every key typed right after Ctrl+L or a palette command reaches the field it opens, even when the view changes first', async ({ app }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-typeahead-'))
+  writeFileSync(join(projectDir, 'README.md'), '# demo\n')
+  try {
+    await openProjectWithSession(app, projectDir)
+    const box = app.getByLabel('Message')
+    // From another view: the chat is shown and its box takes the keys, in the same task as the shortcut.
+    await app.keyboard.press('Alt+3')
+    await expect(app.locator('main h1')).toHaveText('Cache')
+    await pressThenType(app, CTRL_L, 'list src')
+    await expect(box).toHaveValue('list src')
+    await expect(box).toBeFocused()
+    await box.fill('')
+    // Back in the chat with the keyboard on its heading (the reviewer's steps: Alt+1, then Ctrl+L and type at once).
+    await app.keyboard.press('Alt+3')
+    await app.keyboard.press('Alt+1')
+    await expect(app.getByRole('region', { name: 'Session' }).locator('h1')).toBeFocused()
+    for (let run = 0; run < 3; run++) {
+      await pressThenType(app, CTRL_L, 'abc')
+      await expect(box).toHaveValue('abc')
+      await box.fill('')
+      await app.getByRole('region', { name: 'Session' }).locator('h1').focus()
+    }
+    // The palette's "Write a message", from another view: Enter, then the text at once.
+    await app.keyboard.press('Alt+3')
+    await app.keyboard.press('Control+k')
+    await app.getByLabel('Type a command').fill('write a message')
+    await pressThenType(app, ENTER, 'read README')
+    await expect(box).toHaveValue('read README')
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('the palette opens an instruction file by name, the keyboard in its editor, with what was typed right after Enter', async ({ app }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-palette-files-'))
+  writeFileSync(join(projectDir, 'AGENTS.md'), '# Rules\n')
+  try {
+    await openProjectWithSession(app, projectDir)
+    // The Files view was never opened: the palette reads the listing itself.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('agents')
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Edit AGENTS.md')
+    // Enter, and typing at once: the file is still to be read, its editor still to be made.
+    await pressThenType(app, ENTER, 'Build first ')
+    await expect(app.getByTestId('open-path')).toHaveText('AGENTS.md')
+    await expect(app.getByTestId('file-editor').locator('.view-lines')).toContainText('Build first # Rules')
+    await expect(app.getByTestId('file-editor').locator(':focus')).toHaveCount(1)
+    // Memory is found by the word the Files view files it under.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('project memory')
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Create Project memory (.loupe/memory.md)')
+    await app.keyboard.press('Escape')
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

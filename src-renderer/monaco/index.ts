@@ -15,6 +15,11 @@ export function loadMonaco(): Promise<Monaco> {
   return loading
 }
 
+/** The Monaco namespace if it has loaded, else null: for code outside React that looks for an editor on the page. */
+export function loadedMonaco(): Monaco | null {
+  return loaded
+}
+
 /**
  * The Monaco namespace once it has loaded (null until then). Already loaded, it is there from the first render: an
  * editor that replaces another (the Files view's merge replacing its editor) appears in the same commit, not a frame

@@ -7,11 +7,12 @@
  * The choice always shows the model the session uses (decision 0029): the model asked about is named in the question
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { EditPriceView } from '../../state/files'
 import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from '../settings/actions'
 import { priceModelSwitch, switchModel } from './actions'
+import { useModelSwitchRequest } from './model-switch-request'
 import { switchQuestionState, type SwitchQuestion } from './switch-question'
 
 export function ModelSwitch({ sessionId, model, prefix, running, conversationAt }: { sessionId: string; model: string; prefix: string; running: boolean; conversationAt: string }) {
@@ -56,6 +57,32 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     // (Not once the session uses that model: the switch's own entry changes the conversation too.)
     if (pending && pending.model !== model && state === 'to_price_again' && asking === null) void ask(pending.model, conversationAt, true)
   }, [pending, model, state, asking, conversationAt])
+  // Asked from the palette: the same question, with the keyboard on it, on Keep while the switch is priced, then on
+  // Switch (decision 0033). Switched at once (nothing cached yet), the keyboard goes to the choice that shows it.
+  const requested = useModelSwitchRequest((s) => (s.asked?.sessionId === sessionId ? s.asked : null))
+  const keyboardToQuestion = useRef(false)
+  const choice = useRef<HTMLSelectElement>(null)
+  const switchButton = useRef<HTMLButtonElement>(null)
+  const keepButton = useRef<HTMLButtonElement>(null)
+  useLayoutEffect(() => {
+    if (!requested || !models) return
+    useModelSwitchRequest.setState({ asked: null })
+    keyboardToQuestion.current = true
+    choose(requested.model)
+  }, [requested, models])
+  const questionFor = pending?.model ?? asking
+  useLayoutEffect(() => {
+    if (!keyboardToQuestion.current) return
+    const at = document.activeElement
+    const ours = at === null || at === document.body || at === keepButton.current
+    if (questionFor === null) {
+      keyboardToQuestion.current = false
+      if (ours) choice.current?.focus()
+    } else if (state === 'priced' && !switchButton.current?.disabled) {
+      keyboardToQuestion.current = false
+      if (ours) switchButton.current?.focus()
+    } else if (ours) keepButton.current?.focus()
+  }, [questionFor, state])
   const confirm = async () => {
     if (!pending || state !== 'priced') return
     if (await switchModel(sessionId, pending.model)) setPending(null)
@@ -76,6 +103,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
       <span className="model-switch">
         {prefix && <span className="model-name">{prefix} ·</span>}
         <select
+          ref={choice}
           aria-label="Model"
           // The model the session's passes use, whatever is being asked about: the question names that one.
           value={model}
@@ -102,10 +130,11 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
                   ? `The switch to ${labelOf(pending.model)} could not be priced: ${pending.error}.`
                   : `Switching to ${labelOf(pending.model)} ${switchCost(pending.price!)}`}
           </span>
-          <button type="button" disabled={state !== 'priced'} onClick={() => void confirm()}>
+          <button ref={switchButton} type="button" disabled={state !== 'priced'} onClick={() => void confirm()}>
             Switch
           </button>
           <button
+            ref={keepButton}
             type="button"
             onClick={() => {
               lastAsked.current = null

@@ -1,9 +1,12 @@
 import { useLayoutEffect, type RefObject } from 'react'
+import { fieldTarget, focusWhenShown } from '../../ui/focus-when-shown'
 
-/** Puts the keyboard in the message box once the chat has rendered (after a new session, a continued one, Mod+L). */
+/**
+ * Puts the keyboard in the message box of the chat just chosen (after a new session, a continued one, Mod+L), in the
+ * same task: a key typed right after the command lands in the box (ui/focus-when-shown.ts).
+ */
 export function focusMessageBox(): void {
-  // Two frames: the first lets React commit the chat that was just chosen, the second finds its box on the page.
-  requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus()))
+  focusWhenShown(fieldTarget('textarea[aria-label="Message"]'))
 }
 
 /** The message box when it can take the keyboard now: on the page, and not disabled (a read-only session's is). */

@@ -10,6 +10,8 @@ import { useSessionsStore } from '../../state/sessions'
 import { retryMayHelp, unsavableDraft } from './draft-limits'
 import { savedWithoutSessionWords } from './price-words'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
+import { loadedMonaco } from '../../monaco'
+import type { FieldNow } from '../../ui/focus-when-shown'
 
 const noteShown = (file: ReturnType<typeof unopenable>) => useUnopenableStore.setState({ file })
 
@@ -87,6 +89,23 @@ export async function startNewFile(projectId: string, path: string): Promise<voi
   useFilesStore.getState().fileOpened(projectId, result.value)
   // Started to be written in: the keyboard goes to its editor, not back to the page.
   useFilesStore.getState().editorFocusRequested(result.value.absPath)
+}
+
+/**
+ * The editor of `path`, once the Files view shows that file in it (for focusWhenShown: a file the palette opens is
+ * read first, and its editor is made after). Found by its label, which names the file: the editor the view had
+ * before is still on the page for a moment after the new file is chosen.
+ */
+export function fileEditorTarget(projectId: string, path: string): () => FieldNow {
+  return () => {
+    const open = useFilesStore.getState().open
+    if (open?.projectId !== projectId || open.base.path !== path) return null
+    const editor = loadedMonaco()
+      ?.editor.getEditors()
+      .find((e) => e.getContainerDomNode().isConnected && e.getRawOptions().ariaLabel?.startsWith(`Edit ${path} (`))
+    if (!editor) return null
+    return { focus: () => editor.focus(), type: (text) => editor.trigger('keyboard', 'type', { text }) }
+  }
 }
 
 /** Reads the listing again without clearing what is shown (on files.changed, from this window's save or another's). */

@@ -4,6 +4,10 @@
  * highlights a command only when it moves: one resting where the list opens does not change what Enter runs.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import type { FilesListingView } from '../../../src-preload/contract'
+import { client } from '../../platform/client'
+import { useFilesStore } from '../../state/files'
+import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSettingsStore } from '../../state/settings'
 import { buildCommands, filterCommands, keysLabel } from './commands'
 import './views.css'
@@ -14,11 +18,30 @@ export function Palette() {
   return <PaletteDialog />
 }
 
+/**
+ * The open project's instruction and memory files, for the palette's Edit commands: the Files view's listing when it
+ * has one of this project (at once), read afresh as the palette opens (the view need not have been opened).
+ */
+function useProjectFiles(): FilesListingView | null {
+  const [projectId] = useState(() => selectSelectedProject(useProjectsStore.getState())?.id ?? null)
+  const [listing, setListing] = useState(() => (projectId !== null && useFilesStore.getState().projectId === projectId ? useFilesStore.getState().listing : null))
+  useEffect(() => {
+    if (projectId === null) return
+    let open = true
+    void client.request('files.list', { projectId }).then((result) => open && result.ok && setListing(result.value))
+    return () => {
+      open = false
+    }
+  }, [projectId])
+  return listing
+}
+
 function PaletteDialog() {
   const [query, setQuery] = useState('')
   const [index, setIndex] = useState(0)
   const input = useRef<HTMLInputElement>(null)
-  const all = useMemo(() => buildCommands(), [])
+  const filesListing = useProjectFiles()
+  const all = useMemo(() => buildCommands(filesListing), [filesListing])
   const shown = useMemo(() => filterCommands(all, query), [all, query])
   const close = () => useSettingsStore.getState().paletteClosed()
 

@@ -13,11 +13,14 @@ import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/setting
 import { stopTurn, takeBackMessage } from '../chat/actions'
 import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
+import { askModelSwitch } from '../chat/model-switch-request'
 import { cancelCompaction, compactNow } from '../compaction/actions'
-import { openFile, startNewFile } from '../files/actions'
+import { fileEditorTarget, openFile, startNewFile } from '../files/actions'
+import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
+import { fieldTarget, focusWhenShown } from '../../ui/focus-when-shown'
 import { chooseTheme } from '../settings/actions'
 
 export interface Command {
@@ -54,9 +57,12 @@ export function showView(view: MainView): void {
   useSettingsStore.getState().viewChosen(view)
 }
 
-/** After the view has rendered, focuses an element of it (the compaction focus field, the API key box). */
-function focusSoon(selector: string): void {
-  requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus()))
+/**
+ * Focuses a field of the view just shown (the compaction focus field, the API key box) in the same task as the
+ * command, or when it appears, with what was typed meanwhile: no key typed after the command is lost.
+ */
+function focusField(selector: string): void {
+  focusWhenShown(fieldTarget(selector))
 }
 
 /**
@@ -97,7 +103,7 @@ export function stepPass(delta: number): void {
 
 export function openCompactNow(): void {
   showView('compaction')
-  focusSoon('#compaction-focus')
+  focusField('#compaction-focus')
 }
 
 /** Esc: stops what runs in the session (a turn or a compaction; both are the session's run). */
@@ -114,7 +120,11 @@ export function stopRunning(sessionId: string): boolean {
   return false
 }
 
-export function buildCommands(): Command[] {
+/**
+ * `filesListing`: the open project's instruction and memory files, as the Files view lists them (the palette reads
+ * them when it opens); without it, the Files view's own listing when it is of the open project.
+ */
+export function buildCommands(filesListing?: FilesListingView | null): Command[] {
   const project = selectSelectedProject(useProjectsStore.getState())
   const sessionId = useSessionsStore.getState().selectedId
   const chat = sessionId ? useChatStore.getState().bySession[sessionId] : undefined
@@ -139,15 +149,23 @@ export function buildCommands(): Command[] {
     out.push({ id: 'session.export', group: 'Session', label: 'Export this session to a file…', run: () => sessions.exportAsked(sessionId) })
   }
   if (sessionId) {
-    out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusSoon('textarea[aria-label="Message"]')) })
+    out.push({ id: 'chat.focus', group: 'Session', label: 'Write a message', keys: 'Mod+L', run: () => (showView('chat'), focusMessageBox()) })
     // As the chat offers it (decision 0024): the last message of a session Loupe runs, between turns.
     const session = Object.values(useSessionsStore.getState().byProject).flat().find((s) => s.id === sessionId)
     const origin = session?.origin
     const last = chat && !chat.running && chat.approvals.length === 0 && origin !== 'transcript' && origin !== 'captured' ? takeBackable(chat.entries, takeBacks(chat.entries).folded, session?.continued?.inherited ?? null) : null
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
+    // As the chat header offers it: a session Loupe runs, between turns, through the question of what the switch
+    // costs (decisions 0021, 0029), never switched silently.
+    const models = useSettingsStore.getState().data?.models ?? []
+    if (chat && !chat.running && origin !== 'transcript' && origin !== 'captured' && models.some((m) => m.id === chat.model)) {
+      for (const m of models) {
+        if (m.id !== chat.model) out.push({ id: `model.${m.id}`, group: 'Session', label: `Switch model to ${m.label}…`, run: () => (showView('chat'), askModelSwitch(sessionId, m.id)) })
+      }
+    }
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
-    out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusSoon('input[aria-label="Fact to pin"]')) })
+    out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusField('input[aria-label="Fact to pin"]')) })
 
     out.push({ id: 'inspector.toggle', group: 'Inspector', label: inspector.layout.collapsed ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: () => (showView('chat'), inspector.collapseToggled()) })
     out.push({ id: 'inspector.dock', group: 'Inspector', label: inspector.layout.dock === 'right' ? 'Dock the inspector below the chat' : 'Dock the inspector beside the chat', run: () => inspector.dockChosen(inspector.layout.dock === 'right' ? 'bottom' : 'right') })
@@ -161,16 +179,18 @@ export function buildCommands(): Command[] {
   // The project's own actions, after the session's: its files have their group below.
   if (project) out.push({ id: 'project.remove', group: 'Project', label: `Remove ${project.name} from the list`, run: () => void removeProject(project.id) })
 
-  const listing = useFilesStore.getState().listing
-  if (project && listing && useFilesStore.getState().projectId === project.id) {
-    const walk = (nodes: typeof listing.instructions): void => {
+  const listing = filesListing !== undefined ? filesListing : useFilesStore.getState().projectId === project?.id ? useFilesStore.getState().listing : null
+  if (project && listing) {
+    // As the Files view lists them, by path; a memory file says whose memory it is, so "memory" finds both.
+    const memoryOf = (n: FileNodeView) => (n.kind !== 'memory' ? '' : n.absPath.startsWith(`${listing.root}/`) ? ' (project memory)' : ' (user memory)')
+    const walk = (nodes: ReadonlyArray<FileNodeView>): void => {
       for (const n of nodes) {
-        out.push({ id: `file.open.${n.path}`, group: 'Files', label: `Edit ${n.path}`, run: () => (showView('files'), void openFile(project.id, n.path)) })
+        out.push({ id: `file.open.${n.path}`, group: 'Files', label: `Edit ${n.path}${memoryOf(n)}`, run: () => editFile(project.id, n.path, openFile) })
         walk(n.children)
       }
     }
     walk([...listing.instructions, ...listing.memory])
-    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => (showView('files'), void startNewFile(project.id, c.path)) })
+    for (const c of listing.creatable) out.push({ id: `file.create.${c.path}`, group: 'Files', label: `Create ${c.label}`, run: () => editFile(project.id, c.path, startNewFile) })
   } else if (project) {
     out.push({ id: 'files.open', group: 'Files', label: 'Edit instruction and memory files', run: () => showView('files') })
   }
@@ -180,9 +200,16 @@ export function buildCommands(): Command[] {
   out.push({ id: 'theme.light', group: 'Settings', label: 'Theme: light', run: () => void chooseTheme('light') })
   out.push({ id: 'theme.dark', group: 'Settings', label: 'Theme: dark', run: () => void chooseTheme('dark') })
   out.push({ id: 'theme.system', group: 'Settings', label: 'Theme: follow the system', run: () => void chooseTheme('system') })
-  out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusSoon('input[aria-label="API key"]')) })
-  out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusSoon('select[aria-label="Model"]')) })
+  out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusField('input[aria-label="API key"]')) })
+  out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusField('select[aria-label="Model"]')) })
   return out
+}
+
+/** Opens (or starts) a file in the Files view, the keyboard in its editor once it is there, with what was typed meanwhile. */
+function editFile(projectId: string, path: string, open: (projectId: string, path: string) => Promise<void>): void {
+  showView('files')
+  void open(projectId, path)
+  focusWhenShown(fileEditorTarget(projectId, path))
 }
 
 /** The palette's Go to commands (go-to.ts): the open project's other sessions, then the other projects. */
@@ -205,7 +232,7 @@ function openSession(id: string): void {
 /** Opens a project in the sidebar, the keyboard on it: its sessions are listed right after it. */
 function openProjectNamed(id: string): void {
   void selectProject(id)
-  focusSoon('.sidebar button.project[aria-current="true"]')
+  focusField('.sidebar button.project[aria-current="true"]')
 }
 
 /** Commands whose label (or group) contains every word typed, in order of the list. */

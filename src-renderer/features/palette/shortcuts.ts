@@ -10,6 +10,7 @@
 import { useInspectorStore } from '../../state/inspector'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore } from '../../state/settings'
+import { focusMessageBox } from '../chat/focus'
 import { isMac, openCompactNow, showView, stepPass, stopRunning } from './commands'
 
 function inMonaco(target: EventTarget | null): boolean {
@@ -66,7 +67,7 @@ export function installShortcuts(): void {
       }
       if (mod && !e.shiftKey && e.key.toLowerCase() === 'l' && sessionId && !inMonaco(e.target)) {
         showView('chat')
-        requestAnimationFrame(() => document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus())
+        focusMessageBox()
         return true
       }
       if (e.altKey && !mod && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && (!inEditor(e.target) || inMessageBox(e.target))) {

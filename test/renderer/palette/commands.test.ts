@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 
 vi.mock('../../../src-renderer/platform/client', () => ({ client: { request: () => Promise.resolve({ ok: true, value: {} }), on: () => () => {} } }))
 
-const { buildCommands } = await import('../../../src-renderer/features/palette/commands')
+const { buildCommands, filterCommands } = await import('../../../src-renderer/features/palette/commands')
 const { useProjectsStore } = await import('../../../src-renderer/state/projects')
 
 describe('the palette’s groups', () => {
@@ -15,5 +15,49 @@ describe('the palette’s groups', () => {
     // Every command of a group is listed together, so the palette reads as groups.
     const groups = buildCommands().map((c) => c.group)
     expect(groups.filter((g, i) => g !== groups[i - 1])).toEqual([...new Set(groups)])
+  })
+})
+
+describe('the palette’s files', () => {
+  const node = (path: string, absPath: string, kind: 'instruction' | 'memory') => ({ path, absPath, kind, tier: null, status: 'included' as const, reason: null, chars: 10, tokens: 3, patterns: [], importedBy: null, editable: true, children: [] })
+  const listing = {
+    root: '/work/greeter',
+    instructions: [node('AGENTS.md', '/work/greeter/AGENTS.md', 'instruction')],
+    memory: [node('.loupe/memory.md', '/work/greeter/.loupe/memory.md', 'memory'), node('~/.loupe/memory.md', '/home/u/.loupe/memory.md', 'memory')],
+    creatable: [{ path: '~/.loupe/AGENTS.md', kind: 'global_instructions' as const, label: 'Global instructions (every project)' }],
+    notes: [],
+    sessionBlockTokens: 0,
+    budgetChars: 0,
+    usedChars: 0,
+  }
+
+  it('offers to edit every file the Files view lists, by the names it uses, without the view having been opened', () => {
+    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    useProjectsStore.getState().projectSelected('p1')
+    const commands = buildCommands(listing as never)
+    expect(filterCommands(commands, 'agents').map((c) => c.label)).toEqual(['Edit AGENTS.md'])
+    expect(filterCommands(commands, 'edit memory').map((c) => c.label)).toEqual(['Edit .loupe/memory.md (project memory)', 'Edit ~/.loupe/memory.md (user memory)'])
+    expect(filterCommands(commands, 'global instructions').map((c) => c.label)).toEqual(['Create Global instructions (every project)'])
+  })
+})
+
+describe('the palette’s model switch', () => {
+  it('offers the other models, and asks the chat’s question instead of switching', async () => {
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const { useChatStore } = await import('../../../src-renderer/state/chat')
+    const { useSettingsStore } = await import('../../../src-renderer/state/settings')
+    const { useModelSwitchRequest } = await import('../../../src-renderer/features/chat/model-switch-request')
+    const { client } = await import('../../../src-renderer/platform/client')
+    const request = vi.spyOn(client, 'request')
+    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    useProjectsStore.getState().projectSelected('p1')
+    useSessionsStore.setState({ byProject: { p1: [{ id: 's1', title: 'A session', createdAt: 1, updatedAt: 2 } as never] }, selectedId: 's1' })
+    useChatStore.setState({ bySession: { s1: { ...useChatStore.getState().bySession.s1, entries: [], running: false, streaming: [], approvals: [], loaded: true, model: 'claude-sonnet-4-6' } as never } })
+    useSettingsStore.setState({ data: { models: [{ id: 'claude-sonnet-4-6', label: 'Claude Sonnet 4.6' }, { id: 'claude-opus-4-6', label: 'Claude Opus 4.6' }] } as never })
+    const switches = filterCommands(buildCommands(null), 'switch model')
+    expect(switches.map((c) => c.label)).toEqual(['Switch model to Claude Opus 4.6…'])
+    switches[0]!.run()
+    expect(useModelSwitchRequest.getState().asked).toEqual({ sessionId: 's1', model: 'claude-opus-4-6' })
+    expect(request.mock.calls.map(([name]) => name)).not.toContain('session.setModel')
   })
 })
