@@ -604,7 +604,9 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await view(app, 'Compaction')
     await expect(app.getByTestId('checkpoint-card')).toHaveCount(1)
     await expect(app.getByTestId('checkpoint-detail')).toContainText(/Pins: “The ledger rounds half to even\.” (re-?injected|kept|in summary)/)
-    await expect(app.getByTestId('summarised-range')).toContainText(/^Summarised \d+ entries, #\d+–#\d+ \(≈[\d,]+ tokens\); kept whole from entry #\d+ on\.$/)
+    // A count and a range that agree: how many of the range's entries (its notes and turn ends are not summarised).
+    await expect(app.getByTestId('summarised-range')).toContainText(/^Summarised (\d+ of the entries|the \d+ entries) #\d+–#\d+ \(≈[\d,]+ tokens\); kept whole from entry #\d+ on\.$/)
+    const summarised = ((await app.getByTestId('summarised-range').textContent()) ?? '').match(/^(Summarised .+?) \(≈/)![1]!
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
     // The two sides are named for a screen reader by what they hold.
@@ -614,6 +616,8 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
 
     // A dry run: read the draft, edit the summary, apply it.
     await view(app, 'Chat')
+    // The chat's card says the same of the checkpoint as the Compaction view.
+    await expect(app.locator('.checkpoint .checkpoint-detail')).toContainText(new RegExp(`^${summarised}[ .]`))
     await send(app, 'read src/ledger.ts')
     await send(app, 'list the root')
     await view(app, 'Compaction')
