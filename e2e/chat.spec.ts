@@ -668,6 +668,8 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     await expect(ask).toHaveCount(0)
     await expect(model).toHaveValue('claude-sonnet-4-6')
+    // The question went with the button that held the keyboard: the message box has it, not the chat's heading.
+    await expect(composer).toBeFocused()
     // From the keyboard: an arrow key on the closed select asks the same question, and the keyboard stays on it.
     await model.focus()
     await app.keyboard.press('ArrowDown')
@@ -699,6 +701,7 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await ask.getByRole('button', { name: 'Switch' }).click()
     await expect(ask).toHaveCount(0)
     await expect(model).toHaveValue('claude-opus-5-5')
+    await expect(composer).toBeFocused()
     await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-5-5' })).toHaveCount(1)
 
     // The next pass is the new model's, and the inspector names the switch as its miss's cause.

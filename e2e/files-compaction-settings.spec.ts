@@ -221,7 +221,7 @@ test('files: an edit saved for the next compaction is listed as not applied yet,
     // Saved, not applied: the bar names the file and what applying it now re-bills.
     const bar = app.getByTestId('pending-apply')
     await expect(bar).toContainText('CLAUDE.md differs on disk from what the session sends')
-    await expect(bar).toContainText(/Applying now reads the session block again from disk: \+\$0\.\d{4} · re-bills [\d,]+ tokens on the next pass, against leaving it for the next compaction\./)
+    await expect(bar).toContainText(/Applying now: \+\$0\.\d{4} · re-bills [\d,]+ tokens on the next pass\. The session keeps the text it read until its next compaction\. Applying now reads the session block again from disk; the price is against leaving it for the next compaction\./)
     await bar.screenshot({ path: `${SHOTS}/files-not-applied-bar.png` })
     await shots(app, 'files-not-applied')
 
@@ -248,12 +248,16 @@ test('files: an edit saved for the next compaction is listed as not applied yet,
   }
 })
 
-test('files: at 1000×700 and 1280×800 both price choices and the chosen one’s figures are in view without scrolling, and a nested src/AGENTS.md is listed', async ({ app }) => {
+test('files: at 1000×700 and 1280×800 both price choices and the chosen one’s figures are in view without scrolling, the "Not applied yet" bar too, and a nested src/AGENTS.md is listed', async ({ app }) => {
   const dir = fixtureProject()
   writeFileSync(join(dir, 'src/AGENTS.md'), '## src/AGENTS.md\n\nKeep parsers pure.\n')
   try {
     await openProjectWithSession(app, dir)
     await send(app, 'read README.md')
+    // A memory saved mid-session: the session keeps the memory it read, so the Files view shows the "Not applied yet"
+    // bar above the editor, which must take its height from the editor, not push the price out of view.
+    await app.getByLabel('Permission mode').selectOption('auto')
+    await send(app, 'remember that amounts are integer cents')
     await view(app, 'Files')
     const tree = app.getByRole('navigation', { name: 'Instruction and memory files' })
     // Sent after the breakpoints when a file under src/ is read: listed, and said to be so.
@@ -267,11 +271,12 @@ test('files: at 1000×700 and 1280×800 both price choices and the chosen one’
     await expect(app.locator('[data-testid="price-panel"][data-current="true"]')).toHaveCount(1)
     await app.getByRole('radio', { name: /At the next compaction/ }).check()
     await expect(app.getByTestId('save-file')).toHaveText('Save for the next compaction')
+    await expect(app.getByTestId('pending-apply')).toContainText('.loupe/memory.md differs on disk from what the session sends')
     for (const size of [{ width: 1000, height: 700 }, { width: 1280, height: 800 }]) {
       await app.setViewportSize(size)
       // Nothing to scroll: the pane fits, so what is asserted in view is seen without scrolling.
       await app.locator('.files-main').evaluate((el) => el.scrollTo(0, 0))
-      for (const shown of [app.getByRole('radio', { name: /Apply now/ }), app.getByRole('radio', { name: /At the next compaction/ }), app.getByTestId('price-later-sum'), app.getByTestId('price-later')]) {
+      for (const shown of [app.getByTestId('apply-unapplied'), app.getByRole('radio', { name: /Apply now/ }), app.getByRole('radio', { name: /At the next compaction/ }), app.getByTestId('price-later-sum'), app.getByTestId('price-later')]) {
         await expect(shown).toBeInViewport({ ratio: 1 })
       }
       await expect(app.getByRole('radio', { name: /At the next compaction/ })).toBeChecked()
@@ -599,7 +604,9 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await view(app, 'Compaction')
     await expect(app.getByTestId('checkpoint-card')).toHaveCount(1)
     await expect(app.getByTestId('checkpoint-detail')).toContainText(/Pins: “The ledger rounds half to even\.” (re-?injected|kept|in summary)/)
-    await expect(app.getByTestId('summarised-range')).toContainText(/^Summarised \d+ entries, #\d+–#\d+ \(≈[\d,]+ tokens\); kept whole from entry #\d+ on\.$/)
+    // A count and a range that agree: how many of the range's entries (its notes and turn ends are not summarised).
+    await expect(app.getByTestId('summarised-range')).toContainText(/^Summarised (\d+ of the entries|the \d+ entries) #\d+–#\d+ \(≈[\d,]+ tokens\); kept whole from entry #\d+ on\.$/)
+    const summarised = ((await app.getByTestId('summarised-range').textContent()) ?? '').match(/^(Summarised .+?) \(≈/)![1]!
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
     // The two sides are named for a screen reader by what they hold.
@@ -609,6 +616,8 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
 
     // A dry run: read the draft, edit the summary, apply it.
     await view(app, 'Chat')
+    // The chat's card says the same of the checkpoint as the Compaction view.
+    await expect(app.locator('.checkpoint .checkpoint-detail')).toContainText(new RegExp(`^${summarised}[ .]`))
     await send(app, 'read src/ledger.ts')
     await send(app, 'list the root')
     await view(app, 'Compaction')

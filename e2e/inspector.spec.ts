@@ -269,6 +269,14 @@ test('following the newest pass goes on after a compaction made from its view', 
     expect(afterCompaction.at(-1)!.kind).toBe('summary')
     await expect(rows).toHaveCount(afterCompaction.length)
     await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
+    // The kind column holds "summary" whole, beside the chat at 1280 px as at 1000 px.
+    for (const width of [1280, 1000]) {
+      await page.setViewportSize({ width, height: 800 })
+      const kind = rows.last().locator('> :nth-child(4)')
+      await expect(kind).toHaveText('summary')
+      expect(await kind.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     // The next message's pass is followed too.
     await say(page, 'thanks')
@@ -386,6 +394,14 @@ slow('a window reloaded in the middle of a pass shows that pass at once, in the 
     await expect(liveRow).toContainText(/streaming · [\d,]+ chars/)
     await expect(page.getByTestId('streaming')).toContainText('Line 0')
     await expect(liveRow).toHaveAttribute('aria-selected', 'true')
+    // Its figure is read whole, beside the chat at 1280 px and at 1000 px (there without the word "streaming").
+    for (const width of [1280, 1000]) {
+      await page.setViewportSize({ width, height: 800 })
+      const note = liveRow.locator('.insp-live-note')
+      await expect(note).toBeVisible()
+      expect(await note.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
     await page.screenshot({ path: 'e2e/screenshots/inspector-live-after-reload.png' })
     // And it goes on streaming from there.
     const before = Number(((await liveRow.textContent()) ?? '').match(/streaming · ([\d,]+) chars/)![1]!.replace(/,/g, ''))
@@ -412,7 +428,17 @@ test("a narrow pane's diff mark takes the height of its wrapped words, and the h
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
     await expect(rows).toHaveCount(2)
     const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
-    await rows.nth(1).click()
+    // At this width (about 330 px) the request's controls take one line and its breakpoint chips another, in their
+    // short words: the first pass writes at every breakpoint, the second reads and writes.
+    const linesOf = (selector: string) => inspector.locator(selector).evaluateAll((els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().top))).size)
+    for (const row of [0, 1]) {
+      await rows.nth(row).click()
+      await expect(inspector.locator(`.insp-request[data-request-ready="${passIds[row]}"]`)).toHaveCount(1)
+      expect(await linesOf('.insp-toolbar > button')).toBe(1)
+      expect(await linesOf('.insp-bp-chip')).toBe(1)
+    }
+    await expect(inspector.locator('.insp-bp-chip').last()).toHaveText(/^BP\d (read|write)$/, { useInnerText: true })
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-request-narrow.png' })
     await inspector.getByRole('tab', { name: 'Diff' }).click()
     await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
 

@@ -16,6 +16,7 @@ import { provisionalContext, useCompactionStore } from '../../state/compaction'
 import { loadCompactions } from '../compaction/actions'
 import { shortFocus } from '../compaction/components/LiveProgress'
 import { sizesExplained } from '../compaction/model/sizes'
+import { summarisedWords } from '../compaction/model/summarised'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
 
@@ -57,6 +58,11 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     const last = new Map<string, string>()
     for (const e of chat.entries) if (e.kind === 'assistant_message') last.set(String(e.passId), e.id)
     return new Set(last.values())
+  }, [chat.entries])
+  // Entry numbers by id, for a checkpoint's summarised range.
+  const seqOf = useMemo(() => {
+    const seqs = new Map(chat.entries.map((e) => [e.id, e.seq]))
+    return (entryId: string) => seqs.get(entryId)
   }, [chat.entries])
   // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
   // or when a pass chosen in the inspector is among them.
@@ -160,7 +166,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         )
       }
       case 'checkpoint':
-        return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} />
+        return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} seqOf={seqOf} />
       case 'context_edit':
         if (isTakeBack(entry)) return <TakenBack key={entry.id} entries={taken.under.get(entry.id) ?? []} render={renderEntry} />
         return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
@@ -350,7 +356,7 @@ const AssistantMessage = memo(function AssistantMessage({
  * after it has been measured, the checkpoint's own figures (before as measured, after as its estimate on the real
  * count's scale, marked ≈). The list is read again once that pass has run, for the measured after.
  */
-function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView }) {
+function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: EntryView; seqOf: (entryId: string) => number | undefined }) {
   const record = useCompactionStore((s) => s.bySession[sessionId]?.checkpoints.find((c) => c.checkpoint.id === entry.id))
   const listLoaded = useCompactionStore((s) => s.bySession[sessionId]?.loaded === true)
   const passRan = useInspectorStore(passRanSince(sessionId, Number(entry.at)))
@@ -364,7 +370,9 @@ function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView 
   }, [sessionId, listLoaded, passRan, record])
   const sizes = record?.context ?? (entry.tokens ? provisionalContext(entry) : null)
   const trimmed = (entry.trimmed as unknown[] | undefined)?.length ?? 0
-  const replaced = entry.replaced as { entries: number } | null | undefined
+  const replaced = entry.replaced as { entries: number; fromEntryId: string | null; toEntryId: string | null } | null | undefined
+  // The Compaction view's words for the same checkpoint (model/summarised.ts).
+  const range = replaced ? summarisedWords(replaced, seqOf) : null
   const focus = typeof entry.focus === 'string' && entry.focus !== '' ? entry.focus : null
   return (
     <div className="checkpoint" data-entry-kind="checkpoint" aria-label="Compaction checkpoint">
@@ -385,7 +393,7 @@ function Checkpoint({ sessionId, entry }: { sessionId: string; entry: EntryView 
         )}
       </div>
       <div className="muted checkpoint-detail">
-        {entry.stage === 'trim' ? `Trimmed ${trimmed} old tool results; no summary needed.` : `Summarised ${replaced?.entries ?? 0} entries${trimmed ? ` after trimming ${trimmed} tool results` : ''}.`} The earlier entries stay in the session; the model no longer sees them.
+        {entry.stage === 'trim' ? `Trimmed ${trimmed} old tool results; no summary needed.` : <span title={range?.rest ?? undefined}>{`Summarised ${range?.text ?? '0 entries'}${trimmed ? ` after trimming ${trimmed} tool results` : ''}.`}</span>} The earlier entries stay in the session; the model no longer sees them.
         {/* What it cost, and what it will: the conversation's cache does not survive its rewrite. */}
         {typeof entry.costUsd === 'number' && entry.costUsd > 0 && ` The summary cost ${usd(entry.costUsd)}.`} The next pass writes the conversation to the cache afresh.
       </div>

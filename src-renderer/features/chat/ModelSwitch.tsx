@@ -7,11 +7,12 @@
  * The choice always shows the model the session uses (decision 0029): the model asked about is named in the question
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { EditPriceView } from '../../state/files'
 import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from '../settings/actions'
 import { priceModelSwitch, switchModel } from './actions'
+import { useMessageBoxAfterRemoval } from './focus'
 import { useModelSwitchRequest } from './model-switch-request'
 import { switchQuestionState, type SwitchQuestion } from './switch-question'
 
@@ -120,7 +121,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
         </select>
       </span>
       {asked !== null && (
-        <div className="model-switch-ask" role="group" aria-label="Switch the model">
+        <SwitchQuestionGroup>
           <span data-testid="model-switch-price">
             {pending === null || state === 'to_price_again'
               ? `Pricing a switch to ${labelOf(asked)}…`
@@ -144,9 +145,23 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           >
             Keep {labelOf(model)}
           </button>
-        </div>
+        </SwitchQuestionGroup>
       )}
     </>
+  )
+}
+
+/**
+ * The question, which goes once Switch or Keep is pressed: the keyboard that pressed it goes on to the message box, as
+ * after the other controls that go once used (an approval, Stop, Retry), not to the chat's heading.
+ */
+function SwitchQuestionGroup({ children }: { children: ReactNode }) {
+  const group = useRef<HTMLDivElement>(null)
+  useMessageBoxAfterRemoval(group)
+  return (
+    <div ref={group} className="model-switch-ask" role="group" aria-label="Switch the model">
+      {children}
+    </div>
   )
 }
 

@@ -178,13 +178,16 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
     void applyUnappliedNow(projectId).finally(() => setApplying(false))
   }
   return (
-    <div className="files-toolbar files-pending-apply" role="status" data-testid="pending-apply">
-      <span className="small">
-        <strong>Not applied yet:</strong> {words.what} <span className="muted">{words.cost}</span>
-      </span>
+    <div className="files-pending-apply" role="status" data-testid="pending-apply" title={words.why}>
+      {/* First, to float at the top right with the words around it (files.css). */}
       <button type="button" disabled={busy || applying} onClick={apply} data-testid="apply-unapplied">
         {applying ? 'Applying…' : 'Apply now'}
       </button>
+      <span className="small">
+        <strong>Not applied yet:</strong> {words.what} <span className="muted">{words.cost}</span>{' '}
+        {/* Dropped in a narrow pane (files.css), where it would take the editor's room; kept as the bar's tooltip. */}
+        <span className="muted files-pending-why">{words.why}</span>
+      </span>
     </div>
   )
 }
@@ -300,7 +303,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   return (
     <div className="files-editor-pane">
       <div className="files-toolbar">
-        <strong className="files-path" data-testid="open-path">
+        <strong className="files-path" data-testid="open-path" title={open.base.absPath}>
           {open.base.path}
         </strong>
         {node && <span className={`chip ${node.status === 'included' ? 'ok' : node.status === 'skipped' || node.status === 'omitted' ? 'bad' : ''}`}>{node.status}</span>}

@@ -99,12 +99,13 @@ export function savedWithoutSessionWords(path: string, loupeSessions: number): s
  * price is that of the block, whatever the number of files. `busy`: a turn or a compaction is running, and applying
  * waits for it.
  */
-export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceView | null, busy: boolean): { readonly what: string; readonly cost: string } {
+export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceView | null, busy: boolean): { readonly what: string; readonly cost: string; readonly why: string } {
   const one = paths.length === 1
-  const what = `${paths.join(', ')} ${one ? 'differs' : 'differ'} on disk from what the session sends: it keeps the text it read until its next compaction.`
-  if (busy) return { what, cost: 'Applying now waits for the session to be idle.' }
-  if (!price) return { what, cost: 'Applying now reads the session block again from disk, so the next pass re-bills it.' }
+  const what = `${paths.join(', ')} ${one ? 'differs' : 'differ'} on disk from what the session sends.`
   // Against leaving the files for the next compaction, which is what the session does otherwise (and which may cost
   // a note that a file changed): so the figure can differ from the draft's, priced against not saving it at all.
-  return { what, cost: `Applying now reads the session block again from disk: ${nowWords(price, null).summary} on the next pass, against leaving ${paths.length === 1 ? 'it' : 'them'} for the next compaction.` }
+  const why = `The session keeps the text it read until its next compaction. Applying now reads the session block again from disk${price && !busy ? `; the price is against leaving ${one ? 'it' : 'them'} for the next compaction` : ''}.`
+  if (busy) return { what, cost: 'Applying now waits for the session to be idle.', why }
+  if (!price) return { what, cost: 'Applying now re-bills the session block on the next pass.', why }
+  return { what, cost: `Applying now: ${nowWords(price, null).summary} on the next pass.`, why }
 }

@@ -86,12 +86,14 @@ describe('files the session does not send yet', () => {
   it('names them, says the session keeps the old text, and prices applying them as re-billing the session block', () => {
     const warm = price({ movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 4321, cacheWarm: true, deltaUsd: 0.0123 })
     expect(unappliedWords(['AGENTS.md'], warm, false)).toEqual({
-      what: 'AGENTS.md differs on disk from what the session sends: it keeps the text it read until its next compaction.',
-      cost: `Applying now reads the session block again from disk: ${nowWords(warm, null).summary} on the next pass, against leaving it for the next compaction.`,
+      what: 'AGENTS.md differs on disk from what the session sends.',
+      cost: `Applying now: ${nowWords(warm, null).summary} on the next pass.`,
+      why: 'The session keeps the text it read until its next compaction. Applying now reads the session block again from disk; the price is against leaving it for the next compaction.',
     })
     expect(unappliedWords(['AGENTS.md', 'CLAUDE.md'], null, false)).toEqual({
-      what: 'AGENTS.md, CLAUDE.md differ on disk from what the session sends: it keeps the text it read until its next compaction.',
-      cost: 'Applying now reads the session block again from disk, so the next pass re-bills it.',
+      what: 'AGENTS.md, CLAUDE.md differ on disk from what the session sends.',
+      cost: 'Applying now re-bills the session block on the next pass.',
+      why: 'The session keeps the text it read until its next compaction. Applying now reads the session block again from disk.',
     })
     expect(unappliedWords(['AGENTS.md'], warm, true).cost).toBe('Applying now waits for the session to be idle.')
   })

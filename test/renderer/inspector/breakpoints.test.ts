@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
-import { breakpointReport, noBreakpointText, readThrough } from '../../../src-renderer/features/inspector/model/breakpoints'
+import { breakpointReport, noBreakpointText, readThrough, shortChipWords } from '../../../src-renderer/features/inspector/model/breakpoints'
 import { parseBody, prettyRequest } from '../../../src-renderer/features/inspector/model/pretty'
 import { comparePaths, readAttribution } from '../../../src-renderer/features/inspector/model/attribution'
 import { recordedPasses } from './fixture'
@@ -138,5 +138,14 @@ describe('the line beside the breakpoint chips', () => {
     expect(noBreakpointText('transcript', 76_200)).toMatch(/transcript does not record/)
     expect(noBreakpointText('loupe', 0)).toMatch(/nothing can be read/)
     expect(noBreakpointText('proxy', 1_000)).toMatch(/read an entry an earlier request wrote/)
+  })
+})
+
+describe("a breakpoint chip's short words", () => {
+  it('says what the API did in one short word, so four chips fit one line of a narrow inspector', () => {
+    expect(shortChipWords({ shortLabel: 'BP1', outcome: 'read' })).toBe('BP1 read')
+    expect(shortChipWords({ shortLabel: 'BP4', outcome: 'written' })).toBe('BP4 write')
+    expect(shortChipWords({ shortLabel: 'BP2', outcome: 'missed' })).toBe('BP2 miss')
+    expect(shortChipWords({ shortLabel: 'BP3', outcome: 'no_response' })).toBe('BP3 none')
   })
 })

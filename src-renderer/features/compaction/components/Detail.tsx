@@ -15,6 +15,7 @@ import { useHistoryPair } from '../data/use-history-pair'
 import { HistoryDiff } from './HistoryDiff'
 import { shortFocus } from './LiveProgress'
 import { checkpointSizes, draftSizes, sizesExplained } from '../model/sizes'
+import { summarisedWords } from '../model/summarised'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -81,6 +82,7 @@ export function CheckpointDetail({
   const notes = Array.isArray(c.notes) ? c.notes.map(String) : []
   const summary = typeof c.summary === 'string' ? c.summary : null
   const startSeq = seq(view.startEntryId)
+  const range = replaced ? summarisedWords({ entries: Number(replaced.entries), fromEntryId: typeof replaced.fromEntryId === 'string' ? replaced.fromEntryId : null, toEntryId: typeof replaced.toEntryId === 'string' ? replaced.toEntryId : null }, seq) : null
   const subject = useMemo(() => ({ kind: 'checkpoint' as const, record }), [record])
   return (
     <article className="cmp-detail-body" data-testid="checkpoint-detail">
@@ -91,12 +93,8 @@ export function CheckpointDetail({
       <p data-testid="summarised-range">
         {replaced ? (
           <>
-            {/* One count, the chat card's: the entries the model saw. The range also holds entries it never saw (notes,
-                context edits, a checkpoint before), which the title says, so #1–#18 and 12 do not read as a contradiction. */}
-            <strong>Summarised</strong>{' '}
-            <span title="The range also holds entries the model did not see (notes, context edits, an earlier checkpoint): they are not summarised.">
-              {n(Number(replaced.entries))} {Number(replaced.entries) === 1 ? 'entry' : 'entries'}, #{seq(replaced.fromEntryId) ?? '?'}–#{seq(replaced.toEntryId) ?? '?'}
-            </span>{' '}
+            {/* The chat card's words (model/summarised.ts): how many of the range's entries, the rest in the tooltip. */}
+            <strong>Summarised</strong> <span title={range!.rest ?? undefined}>{range!.text}</span>{' '}
             (≈{n(Number(replaced.estimatedTokens))} tokens)
             {startSeq !== undefined ? `; kept whole from entry #${startSeq} on.` : '; nothing kept whole.'}
           </>

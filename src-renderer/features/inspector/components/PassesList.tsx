@@ -194,8 +194,21 @@ function LiveRow({ live, selected, sessionLabel, index, onSelect }: { live: Live
       <span className="muted">{clock(live.startedAt)}</span>
       {sessionLabel === null ? <span className="insp-model">{shortModel(live.model)}</span> : <span className="insp-session">{sessionLabel}</span>}
       <span className="muted">main</span>
-      <span className="insp-live-note">{live.firstDeltaAt === null ? 'sent, waiting for the first byte…' : `streaming · ${grouped(chars)} chars`}</span>
-      <span />
+      {/* In a narrow pane the figure alone: the badge says the pass is live (inspector.css). */}
+      <span className="insp-live-note">
+        {live.firstDeltaAt === null ? (
+          <>
+            <span className="insp-label-long">sent, waiting for the first byte…</span>
+            <span className="insp-label-short">waiting…</span>
+          </>
+        ) : (
+          <>
+            <span className="insp-label-long">streaming · {grouped(chars)} chars</span>
+            <span className="insp-label-short">{grouped(chars)} chars</span>
+          </>
+        )}
+      </span>
+      <span className="insp-live-cost" />
       <span className="num muted">{live.firstDeltaAt !== null ? ms(live.firstDeltaAt - live.startedAt) : '…'}</span>
       <span />
       <span className="insp-badge running">live</span>

@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
 import { readAttribution } from '../model/attribution'
-import { noBreakpointText, readThrough } from '../model/breakpoints'
+import { noBreakpointText, readThrough, shortChipWords } from '../model/breakpoints'
 import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
 import { ContextMap } from './ContextMap'
@@ -179,7 +179,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
                 title={`${k.label} · ${outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
                 aria-label={`${k.shortLabel} ${outcome}: ${k.label} · ${outcome}`}
               >
-                <Label long={`${k.label} · ${outcome}`} short={`${k.shortLabel} ${outcome}`} />
+                <Label long={`${k.label} · ${outcome}`} short={shortChipWords(k)} />
               </button>
             )
           })

@@ -149,6 +149,15 @@ function labelOf(tag: BreakpointTag | null, ttl: '5m' | '1h'): string {
   return `${breakpointName(tag)} · ${ttl}`
 }
 
+/**
+ * A breakpoint chip's words in a narrow inspector: its first word and what the API did there, in one short word
+ * each ("BP1 read", "BP4 write"), so four chips take one line at 330 px; the chip's name keeps the long words.
+ */
+export function shortChipWords(mark: { readonly shortLabel: string; readonly outcome: BreakpointOutcome }): string {
+  const word: Record<BreakpointOutcome, string> = { read: 'read', written: 'write', missed: 'miss', unknown: '?', no_response: 'none' }
+  return `${mark.shortLabel} ${word[mark.outcome]}`
+}
+
 function shortLabelOf(tag: BreakpointTag | null): string {
   return breakpointName(tag).split(' ')[0]!
 }
