@@ -14,7 +14,11 @@ interface SessionsState {
   readonly deletingId: string | null
   /** The export or import dialog open now: a session to write to a file, or a project to read one into. */
   readonly transfer: SessionTransfer | null
-  sessionsLoaded(projectId: string, sessions: ReadonlyArray<Session>): void
+  /**
+   * `askedAt`: when the list was asked for (the renderer's clock; the host's is the same machine's). A session listed
+   * here already and made since (in this window or another) cannot be in the answer: it is kept, not dropped.
+   */
+  sessionsLoaded(projectId: string, sessions: ReadonlyArray<Session>, askedAt?: number): void
   sessionCreated(session: Session): void
   /** A session made elsewhere (another window): listed, not selected. */
   sessionAppeared(session: Session): void
@@ -42,7 +46,13 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   renamingId: null,
   deletingId: null,
   transfer: null,
-  sessionsLoaded: (projectId, sessions) => set((s) => ({ byProject: { ...s.byProject, [projectId]: sessions } })),
+  sessionsLoaded: (projectId, sessions, askedAt = Number.POSITIVE_INFINITY) =>
+    set((s) => {
+      const listed = new Set(sessions.map((x) => x.id))
+      // One deleted while this window was not listening was made before the list was asked for: it goes.
+      const since = (s.byProject[projectId] ?? []).filter((x) => !listed.has(x.id) && x.createdAt >= askedAt)
+      return { byProject: { ...s.byProject, [projectId]: [...since, ...sessions] } }
+    }),
   sessionCreated: (session) =>
     set((s) => {
       const existing = s.byProject[session.projectId] ?? []

@@ -9,11 +9,12 @@ import { selectProject } from '../projects/actions'
 import { loadPasses } from '../inspector/data/passes'
 
 export async function loadSessions(projectId: string): Promise<void> {
+  const askedAt = Date.now()
   const result = await client.request('session.list', { projectId })
   if (!result.ok) return useSessionsStore.getState().failed(result.error.message, projectId)
   // What a session is doing belongs to the chat store, which follows it from the events from here on.
   useChatStore.getState().activityListed(result.value.map((s) => ({ sessionId: s.id, activity: s.activity ?? null })))
-  useSessionsStore.getState().sessionsLoaded(projectId, result.value.map(({ activity: _, ...session }) => session))
+  useSessionsStore.getState().sessionsLoaded(projectId, result.value.map(({ activity: _, ...session }) => session), askedAt)
 }
 
 /** Creates a session and selects it; null when the main process refused. */

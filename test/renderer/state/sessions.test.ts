@@ -78,3 +78,17 @@ describe('the sessions store, following another window', () => {
     expect(store().byProject.p1!.map((s) => s.title)).toEqual(['One'])
   })
 })
+
+describe("a project's list answering after a session was made", () => {
+  beforeEach(() => useSessionsStore.setState({ byProject: {}, selectedId: null }))
+
+  it('keeps a session made since the list was asked for, selected, and drops one made before it that the list no longer has', () => {
+    const made = (id: string, createdAt: number): Session => ({ ...session(id, `Session ${id}`), createdAt })
+    store().sessionsLoaded('p1', [made('old', 100), made('gone', 200)])
+    // The list is asked for at 1,000; a session is made at 1,005, before the answer (which cannot hold it) arrives.
+    store().sessionCreated(made('new', 1005))
+    store().sessionsLoaded('p1', [made('old', 100)], 1000)
+    expect(store().byProject.p1!.map((s) => s.id)).toEqual(['new', 'old'])
+    expect(store().selectedId).toBe('new')
+  })
+})
