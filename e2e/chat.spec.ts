@@ -629,6 +629,16 @@ test('chat: the palette switches the model through the same question, the keyboa
     await app.keyboard.press('Enter')
     await expect(model).toHaveValue('claude-opus-5-5')
     await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-5-5' })).toHaveCount(1)
+    // Asked from another view, the command shows the chat and asks there: the question is not lost as the chat mounts.
+    await app.getByRole('tab', { name: 'Files' }).click()
+    await expect(model).toHaveCount(0)
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('switch model haiku 4.5')
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText('Switch model to Claude Haiku 4.5…')
+    await app.keyboard.press('Enter')
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Haiku 4\.5 /)
+    await expect(ask.getByRole('button', { name: 'Switch', exact: true })).toBeFocused()
+    await expect(model).toHaveValue('claude-opus-5-5')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -190,6 +190,15 @@ test('chat: during a /compact, only the progress card claims Esc, and Esc cancel
     await failed
     await expect(progress).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+    // Clicked, the card's Cancel goes away with the card: the keyboard goes on to the message box, not the heading.
+    await composer.fill('/compact keep the parser decisions')
+    await composer.press('Enter')
+    await expect(progress).toBeVisible()
+    const again = appEvent(page, 'compaction.failed')
+    await progress.getByRole('button', { name: 'Cancel (Esc)' }).click()
+    await again
+    await expect(progress).toHaveCount(0)
+    await expect(composer).toBeFocused()
   })
 })
 

@@ -209,6 +209,14 @@ test('the palette opens an instruction file by name, the keyboard in its editor,
     await expect(app.getByTestId('open-path')).toHaveText('AGENTS.md')
     await expect(app.getByTestId('file-editor').locator('.view-lines')).toContainText('Build first # Rules')
     await expect(app.getByTestId('file-editor').locator(':focus')).toHaveCount(1)
+    // From inside the editor, Ctrl+L still goes to the message box (over Monaco's own, select the line): what is typed
+    // next is a message, not an edit of the file.
+    await pressThenType(app, CTRL_L, 'list src')
+    await expect(app.getByLabel('Message')).toHaveValue('list src')
+    await app.getByLabel('Message').fill('')
+    await app.keyboard.press('Alt+4')
+    await expect(app.getByTestId('file-editor').locator('.view-lines')).toContainText('Build first # Rules')
+    await expect(app.getByTestId('file-editor').locator('.view-lines')).not.toContainText('list src')
     // Memory is found by the word the Files view files it under.
     await app.keyboard.press('Control+k')
     await app.keyboard.type('project memory')

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import type { PermissionModeName, Session } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
-import { useCompactionStore } from '../../state/compaction'
+import { useCompactionStore, type LiveCompaction } from '../../state/compaction'
 import { cancelCompaction } from '../compaction/actions'
 import { LiveProgress } from '../compaction/components/LiveProgress'
 import { selectChat, useChatStore } from '../../state/chat'
@@ -16,7 +16,7 @@ import { AllowRules } from './AllowRules'
 import { ModelSwitch } from './ModelSwitch'
 import { conversationPoint } from './switch-question'
 import { RevealNewest, useFollowNewest } from './follow'
-import { enabledMessageBox } from './focus'
+import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
 import { composerPlaceholder, stopLabel } from './composer-text'
 import './chat-pane.css'
 
@@ -126,11 +126,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
           {chat.error}
         </p>
       )}
-      {compacting && (
-        <div className="chat-compaction">
-          <LiveProgress live={compacting} onCancel={() => void cancelCompaction(sessionId)} />
-        </div>
-      )}
+      {compacting && <ChatCompaction live={compacting} sessionId={sessionId} />}
       {readOnly && (
         <p className="read-only-note" role="note">
           {source === 'transcript' ? (
@@ -146,6 +142,20 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
       )}
       <Composer sessionId={sessionId} running={chat.running} compacting={compacting !== null} readOnly={readOnly} onSend={jumpToLatest} />
     </section>
+  )
+}
+
+/**
+ * The compaction in flight, above the message box. Its Cancel goes away once pressed: the keyboard that pressed it
+ * goes on to the message box (the turn it ran in goes on, decision 0030), not to the chat's heading.
+ */
+function ChatCompaction({ live, sessionId }: { live: LiveCompaction; sessionId: string }) {
+  const card = useRef<HTMLDivElement>(null)
+  useMessageBoxAfterRemoval(card)
+  return (
+    <div ref={card} className="chat-compaction">
+      <LiveProgress live={live} onCancel={() => void cancelCompaction(sessionId)} />
+    </div>
   )
 }
 

@@ -24,8 +24,12 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   useEffect(() => {
     if (!useSettingsStore.getState().data) void loadSettings()
   }, [])
-  // Another session, or a model switched from elsewhere: a question about the old one no longer applies.
+  // Another session, or a model switched from elsewhere: a question about the old one no longer applies. Not on the
+  // first render: a question the palette asked before the chat was shown (decision 0033) is asked as it mounts.
+  const shownFor = useRef(`${sessionId} ${model}`)
   useEffect(() => {
+    if (shownFor.current === `${sessionId} ${model}`) return
+    shownFor.current = `${sessionId} ${model}`
     setPending(null)
     setAsking(null)
     lastAsked.current = null
@@ -62,6 +66,9 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   // Switch (decision 0033). Switched at once (nothing cached yet), the keyboard goes to the choice that shows it.
   const requested = useModelSwitchRequest((s) => (s.asked?.sessionId === sessionId ? s.asked : null))
   const keyboardToQuestion = useRef(false)
+  // The first move is the command's own (wherever the view change left the keyboard: the chat's heading, say); later
+  // ones only follow the keyboard the question holds, so a user who went elsewhere while it was priced keeps it.
+  const keyboardTaken = useRef(false)
   const choice = useRef<HTMLSelectElement>(null)
   const switchButton = useRef<HTMLButtonElement>(null)
   const keepButton = useRef<HTMLButtonElement>(null)
@@ -69,13 +76,17 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     if (!requested || !models) return
     useModelSwitchRequest.setState({ asked: null })
     keyboardToQuestion.current = true
+    keyboardTaken.current = false
     choose(requested.model)
   }, [requested, models])
   const questionFor = pending?.model ?? asking
   useLayoutEffect(() => {
     if (!keyboardToQuestion.current) return
+    // Asked as the chat mounts: this runs in the same commit as the request is taken, before the question is up.
+    if (questionFor === null && !keyboardTaken.current) return
     const at = document.activeElement
-    const ours = at === null || at === document.body || at === keepButton.current
+    const ours = !keyboardTaken.current || at === null || at === document.body || at === keepButton.current
+    keyboardTaken.current = true
     if (questionFor === null) {
       keyboardToQuestion.current = false
       if (ours) choice.current?.focus()

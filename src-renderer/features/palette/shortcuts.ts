@@ -65,7 +65,8 @@ export function installShortcuts(): void {
         useInspectorStore.getState().collapseToggled()
         return true
       }
-      if (mod && !e.shiftKey && e.key.toLowerCase() === 'l' && sessionId && !inMonaco(e.target)) {
+      // From an editor too: the app's way to the message box outranks Monaco's Mod+L (select the line).
+      if (mod && !e.shiftKey && e.key.toLowerCase() === 'l' && sessionId) {
         showView('chat')
         focusMessageBox()
         return true
