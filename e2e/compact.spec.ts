@@ -202,6 +202,44 @@ test('chat: during a /compact, only the progress card claims Esc, and Esc cancel
   })
 })
 
+test("inspector: a /compact's summary request is a live row, kind summary, while it streams, then the stored summary pass", async ({ page }) => {
+  await withSlowCompactionHost(page, async () => {
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const list = inspector.getByRole('listbox', { name: 'Passes' })
+    await expect(inspector.getByTestId('pass-count')).toHaveText(/^\d+ passes$/)
+    const passes = Number(((await inspector.getByTestId('pass-count').textContent()) ?? '').match(/^(\d+)/)![1])
+    const composer = page.getByLabel('Message')
+    await composer.fill('/compact keep the parser decisions')
+    await composer.press('Enter')
+    await expect(page.getByTestId('compaction-progress')).toBeVisible()
+    // The request is sent: its row is at the end of the list at once, labelled as the pass it will be, and followed.
+    const liveRow = list.locator('[data-live="true"]')
+    await expect(liveRow).toHaveAttribute('data-kind', 'summary')
+    await expect(liveRow.locator('span').nth(3)).toHaveText('summary')
+    await expect(liveRow).toHaveAttribute('aria-selected', 'true')
+    await expect(inspector.getByTestId('pass-count')).toHaveText(`${passes + 1} passes, the newest streaming`)
+    // It fills in from the compaction's progress: its count, and the summary's words under Response.
+    await expect(liveRow).toContainText(/streaming · [\d,]+ chars/)
+    await inspector.getByRole('tab', { name: 'Response' }).click()
+    const text = inspector.getByTestId('live-summary-text')
+    await expect(text).not.toBeEmpty()
+    const first = ((await text.textContent()) ?? '').length
+    await expect.poll(async () => ((await text.textContent()) ?? '').length).toBeGreaterThan(first)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-summary-live.png' })
+
+    // Cancelled, the request is stored, and its stored row takes the live row's place, still selected.
+    const completed = appEvent(page, 'pass.completed')
+    await page.keyboard.press('Escape')
+    await completed
+    await expect(liveRow).toHaveCount(0)
+    const stored = list.getByRole('option').last()
+    await expect(stored.locator('span').nth(3)).toHaveText('summary')
+    await expect(stored).toHaveClass(/\bcancelled\b/)
+    await expect(stored).toHaveAttribute('aria-selected', 'true')
+    await expect(inspector.getByTestId('pass-count')).toHaveText(`${passes + 1} passes`)
+  })
+})
+
 test.describe('at 1000×700', () => {
   test.use({ viewport: { width: 1000, height: 700 } })
 

@@ -8,8 +8,19 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { LivePassView, PassSummaryView } from '../../src-preload/contract'
-import { liveDeltaApplied, liveListed, livePassStarted, liveStoredIn, newestMainSeq, type LivePass } from '../features/inspector/model/live'
+import { liveDeltaApplied, liveListed, livePassStarted, liveStoredIn, liveSummaryStarted, liveSummaryStreamed, newestMainSeq, newestSeqOf, type LivePass } from '../features/inspector/model/live'
 import { readAttribution } from '../features/inspector/model/attribution'
+
+/** What `compaction.progressed` says that the live row uses (contract.ts). */
+export interface CompactionProgress {
+  readonly sessionId: string
+  readonly stage: string
+  readonly stream?: number
+  readonly text?: string
+  readonly textOffset?: number
+  readonly outputChars?: number
+  readonly thinkingChars?: number
+}
 
 export type InspectorView = 'request' | 'response' | 'diff'
 export type RequestMode = 'pretty' | 'raw'
@@ -53,7 +64,10 @@ interface InspectorState {
   readonly passes: ReadonlyArray<ListedPass>
   readonly loading: boolean
   readonly error: string | null
-  /** The pass in flight in the shown session, from `pass.started` until `pass.completed`. */
+  /**
+   * The pass in flight in the shown session, from `pass.started` until `pass.completed`; or a compaction's summary
+   * request, from its `summary_started` progress until `pass.completed`. Never both: a compaction runs between passes.
+   */
   readonly live: LivePass | null
   readonly selectedPassId: string | null
   /** The live row is selected (it has no id until it is stored). */
@@ -93,6 +107,12 @@ interface InspectorState {
   liveSeeded(sessionId: string, snapshot: LivePassView | null, now: number): void
   streamDeltaReceived(e: { sessionId: string; events: ReadonlyArray<unknown> }): void
   passCompleted(e: { sessionId: string; pass: PassSummaryView }): void
+  /**
+   * A compaction's progress (`compaction.progressed`): `summary_started` makes the summary request the live pass,
+   * `summary_streaming` fills it in; the other stages say nothing about a request in flight. `model` is the session's
+   * (the summary is asked of it; the progress does not say), empty when the window does not know it.
+   */
+  compactionProgressed(e: CompactionProgress, model: string): void
   /** The connection came back: events of sessions not shown may have been missed, so their live passes are dropped. */
   reconnected(): void
   compareChosen(passId: string | null): void
@@ -175,9 +195,10 @@ export const useInspectorStore = create<InspectorState>()(
         }),
       streamDeltaReceived: (e) =>
         set((s) => {
-          if (s.live && e.sessionId === s.live.sessionId) return { live: liveDeltaApplied(s.live, e.events, Date.now()) }
+          // Stream events are a main pass's: a summary request's text comes as the compaction's progress.
+          if (s.live?.kind === 'main' && e.sessionId === s.live.sessionId) return { live: liveDeltaApplied(s.live, e.events, Date.now()) }
           const elsewhere = s.liveElsewhere[e.sessionId]
-          return elsewhere ? { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveDeltaApplied(elsewhere, e.events, Date.now()) } } : {}
+          return elsewhere?.kind === 'main' ? { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveDeltaApplied(elsewhere, e.events, Date.now()) } } : {}
         }),
       passCompleted: (e) =>
         set((s) => {
@@ -193,6 +214,21 @@ export const useInspectorStore = create<InspectorState>()(
           // A pass that arrives without having been live (a compaction's summary, a pre-warm) is followed too.
           const follow = s.liveSelected || (!known && s.following)
           return { passes, live: null, liveSelected: false, selectedPassId: follow ? e.pass.id : s.selectedPassId }
+        }),
+      compactionProgressed: (e, model) =>
+        set((s) => {
+          if (e.stage === 'summary_started') {
+            // The progress does not name the model; the session's newest pass does when the window was not told it.
+            const m = model || ([...s.passes].reverse().find((p) => p.sessionId === e.sessionId)?.model ?? '')
+            if (e.sessionId !== s.sessionId) return { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveSummaryStarted(e.sessionId, m, Date.now(), null) } }
+            const listedSeq = s.loading ? null : newestSeqOf(s.passes, e.sessionId, 'summary')
+            return { live: liveSummaryStarted(e.sessionId, m, Date.now(), listedSeq), liveSelected: s.following }
+          }
+          if (e.stage !== 'summary_streaming') return {}
+          // Only onto a summary request's row: a progress whose start this window missed has no row to fill.
+          if (s.live?.kind === 'summary' && e.sessionId === s.live.sessionId) return { live: liveSummaryStreamed(s.live, e, Date.now()) }
+          const elsewhere = s.liveElsewhere[e.sessionId]
+          return elsewhere?.kind === 'summary' ? { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveSummaryStreamed(elsewhere, e, Date.now()) } } : {}
         }),
       reconnected: () => set({ liveElsewhere: {} }),
       compareChosen: (passId) => set({ compareToPassId: passId }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { outputTokensText, parseResponse, sseEvents } from '../../../src-renderer/features/inspector/model/response'
-import { livePassStarted, liveDeltaApplied, liveChars } from '../../../src-renderer/features/inspector/model/live'
+import { livePassStarted, liveDeltaApplied, liveChars, liveSummaryStarted, liveSummaryStreamed } from '../../../src-renderer/features/inspector/model/live'
 import { recordedPasses } from './fixture'
 
 describe('parseResponse', () => {
@@ -45,6 +45,23 @@ describe('the live pass', () => {
     live = liveDeltaApplied(live, [{ type: 'text_delta', index: 0, text: 'lo' }, { type: 'block_started', index: 1, kind: 'tool_use', toolName: 'read_file' }, { type: 'tool_input_delta', index: 1, partialJson: '{"p' }, { type: 'from_the_future' }], 180)
     expect(live).toMatchObject({ messageId: 'msg_9', firstDeltaAt: 150, blocks: [{ kind: 'text', text: 'Hello' }, { kind: 'tool_use', text: '{"p', toolName: 'read_file' }] })
     expect(liveChars(live)).toBe(8)
+  })
+})
+
+describe("a compaction's summary request in flight", () => {
+  it('fills in from its progress in order, and a retried stream starts its text again', () => {
+    let live = liveSummaryStarted('s', 'model', 100)
+    expect(liveChars(live)).toBe(0)
+    live = liveSummaryStreamed(live, { stream: 1, text: '', textOffset: 0, outputChars: 0, thinkingChars: 40 }, 130)
+    expect(live).toMatchObject({ kind: 'summary', firstDeltaAt: 130, summary: { thinkingChars: 40 } })
+    live = liveSummaryStreamed(live, { stream: 1, text: 'The user', textOffset: 0, outputChars: 8 }, 150)
+    // A piece repeating what is held adds only what is new.
+    live = liveSummaryStreamed(live, { stream: 1, text: 'user asked', textOffset: 4, outputChars: 14 }, 180)
+    expect(live.summary!.text).toBe('The user asked')
+    expect(liveChars(live)).toBe(14)
+    live = liveSummaryStreamed(live, { stream: 2, text: 'Again', textOffset: 0, outputChars: 5 }, 200)
+    expect(live.summary).toMatchObject({ stream: 2, text: 'Again', outputChars: 5 })
+    expect(live.firstDeltaAt).toBe(130)
   })
 })
 

@@ -93,6 +93,57 @@ describe('the inspector store', () => {
     expect(store().selectedPassId).toBe('a')
   })
 
+  it("shows a compaction's summary request live from its progress, then the stored summary pass in its place", () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    store().compactionProgressed({ sessionId: 's1', stage: 'trimmed' }, 'claude-x')
+    expect(store().live).toBeNull()
+    store().compactionProgressed({ sessionId: 's1', stage: 'summary_started' }, 'claude-x')
+    expect(store().live).toMatchObject({ kind: 'summary', model: 'claude-x', firstDeltaAt: null, listedSeq: 0 })
+    // Followed as a main pass's live row is: the user was on the newest pass.
+    expect(store().liveSelected).toBe(true)
+    store().compactionProgressed({ sessionId: 's1', stage: 'summary_streaming', stream: 1, text: '<analysis>', textOffset: 0, outputChars: 10, thinkingChars: 0 }, 'claude-x')
+    store().compactionProgressed({ sessionId: 's1', stage: 'summary_streaming', stream: 1, text: ' The user', textOffset: 10, outputChars: 19, thinkingChars: 0 }, 'claude-x')
+    expect(store().live!.summary).toMatchObject({ text: '<analysis> The user', outputChars: 19 })
+    expect(store().live!.firstDeltaAt).not.toBeNull()
+    // A cancelled request is stored too, and replaces the row all the same.
+    store().passCompleted({ sessionId: 's1', pass: { ...pass('s', 2), kind: 'summary', status: 'cancelled' } })
+    expect(store().live).toBeNull()
+    expect(store().passes.map((p) => p.id)).toEqual(['a', 's'])
+    expect(store().selectedPassId).toBe('s')
+    // What the compaction says after (the request finished, the checkpoint) makes no new row.
+    store().compactionProgressed({ sessionId: 's1', stage: 'summary_finished' }, 'claude-x')
+    expect(store().live).toBeNull()
+  })
+
+  it("keeps a summary request's live row of a session not shown, and names its model from the list when the chat does not", () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    store().compactionProgressed({ sessionId: 's1', stage: 'summary_started' }, '')
+    expect(store().live!.model).toBe('m')
+    store().passCompleted({ sessionId: 's1', pass: { ...pass('s', 2), kind: 'summary' } })
+    store().compactionProgressed({ sessionId: 's2', stage: 'summary_started' }, 'claude-y')
+    store().compactionProgressed({ sessionId: 's2', stage: 'summary_streaming', stream: 1, text: 'Hi', textOffset: 0, outputChars: 2 }, 'claude-y')
+    expect(store().live).toBeNull()
+    store().sessionShown('s2')
+    expect(store().live).toMatchObject({ kind: 'summary', model: 'claude-y', summary: { text: 'Hi' } })
+    expect(store().liveSelected).toBe(true)
+    // A stored summary in the list read again says the request ended unseen.
+    store().passesLoaded('s2', [pass('y', 3, 's2')])
+    expect(store().live).not.toBeNull()
+    store().passesLoaded('s2', [pass('y', 3, 's2'), { ...pass('z', 4, 's2'), kind: 'summary' }])
+    expect(store().live).toBeNull()
+    expect(store().selectedPassId).toBe('z')
+  })
+
+  it('does not move a user who is looking at an older pass to a summary request in flight', () => {
+    store().passesLoaded('s1', [pass('a', 1), pass('b', 2)])
+    store().passSelected('a')
+    store().compactionProgressed({ sessionId: 's1', stage: 'summary_started' }, 'm')
+    expect(store().live).not.toBeNull()
+    expect(store().liveSelected).toBe(false)
+    store().passCompleted({ sessionId: 's1', pass: { ...pass('s', 3), kind: 'summary' } })
+    expect(store().selectedPassId).toBe('a')
+  })
+
   it('does not move a user who is looking at an older pass', () => {
     store().passesLoaded('s1', [pass('a', 1), pass('b', 2)])
     store().passSelected('a')

@@ -189,11 +189,14 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
 function LiveRow({ live, selected, sessionLabel, index, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; index: number; onSelect(index: number): void }) {
   const chars = liveChars(live)
   return (
-    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" id={rowId('live')} aria-selected={selected} data-live="true" onClick={() => onSelect(index)}>
+    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" id={rowId('live')} aria-selected={selected} data-live="true" data-kind={live.kind} onClick={() => onSelect(index)}>
       <span className="insp-seq">●</span>
       <span className="muted">{clock(live.startedAt)}</span>
       {sessionLabel === null ? <span className="insp-model">{shortModel(live.model)}</span> : <span className="insp-session">{sessionLabel}</span>}
-      <span className="muted">main</span>
+      {/* A compaction's summary request in flight is labelled as its stored row will be. */}
+      <span className="muted" title={live.kind === 'summary' ? "a compaction's summary request" : live.kind}>
+        {KIND_LABEL[live.kind] ?? live.kind}
+      </span>
       {/* In a narrow pane the figure alone: the badge says the pass is live (inspector.css). */}
       <span className="insp-live-note">
         {live.firstDeltaAt === null ? (

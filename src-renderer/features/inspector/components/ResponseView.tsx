@@ -6,8 +6,8 @@
 import { useMemo } from 'react'
 import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
-import { clock, ms, tokens, usd } from '../../../ui/format'
-import { liveRequestText, type LivePass } from '../model/live'
+import { clock, grouped, ms, tokens, usd } from '../../../ui/format'
+import { liveRequestText, type LivePass, type LiveSummary } from '../model/live'
 import { attemptFailed } from '../model/attempts'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'
@@ -128,6 +128,7 @@ export function LiveRequestNote({ live }: { live: LivePass }) {
 }
 
 export function LiveResponseView({ live }: { live: LivePass }) {
+  if (live.summary) return <LiveSummaryView live={live} summary={live.summary} />
   return (
     <div className="insp-response" data-testid="live-response">
       <p className="muted">
@@ -147,6 +148,30 @@ export function LiveResponseView({ live }: { live: LivePass }) {
           {b.toolName ? ')' : ''}
         </pre>
       ))}
+    </div>
+  )
+}
+
+/**
+ * A compaction's summary request as it streams: the summary as it forms (its newest part: the progress carries the
+ * text, bounded), or, while the model thinks before writing, how much it has thought.
+ */
+function LiveSummaryView({ live, summary }: { live: LivePass; summary: LiveSummary }) {
+  const thinking = summary.outputChars === 0 && summary.thinkingChars > 0
+  return (
+    <div className="insp-response" data-testid="live-response">
+      <p className="muted">
+        The compaction's summary request{live.model ? ` · ${live.model}` : ''} · sent {clock(live.startedAt)}
+        {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. Streaming: the raw
+        response, its usage and its attempts are shown once the pass is stored.
+      </p>
+      {thinking && <p className="muted">{`The model is thinking before it writes (≈${grouped(Math.ceil(summary.thinkingChars / 4))} tokens so far)…`}</p>}
+      {summary.textHidden > 0 && <p className="muted">{`${grouped(summary.textHidden)} earlier characters are not shown.`}</p>}
+      {summary.text !== '' && (
+        <pre className="insp-final-text" data-testid="live-summary-text">
+          {summary.text}
+        </pre>
+      )}
     </div>
   )
 }

@@ -1,12 +1,14 @@
 /**
  * Loading the passes list and keeping it live: `pass.list` for the session (or every session of its project),
- * then `pass.started`, `stream.delta` and `pass.completed` events as a turn runs.
+ * then `pass.started`, `stream.delta` and `pass.completed` events as a turn runs, and a compaction's
+ * `compaction.progressed` for its summary request.
  */
 import { useEffect } from 'react'
 import { call, client } from '../../../platform/client'
 import { loadPassView } from './pass-view'
 import { useInspectorStore, type ListedPass, type PassScope } from '../../../state/inspector'
 import { useSessionsStore } from '../../../state/sessions'
+import { useChatStore } from '../../../state/chat'
 
 function projectOf(sessionId: string): string | null {
   const byProject = useSessionsStore.getState().byProject
@@ -78,6 +80,9 @@ export function followPassEvents(): void {
   client.on('pass.started', (e) => useInspectorStore.getState().passStarted(e))
   client.on('stream.delta', (e) => useInspectorStore.getState().streamDeltaReceived(e))
   client.on('pass.completed', (e) => useInspectorStore.getState().passCompleted(e))
+  // A compaction's summary request sends no pass.started: its progress starts and fills its live row. It is asked of
+  // the session's model, which the chat knows.
+  client.on('compaction.progressed', (e) => useInspectorStore.getState().compactionProgressed(e, useChatStore.getState().bySession[e.sessionId]?.model ?? ''))
   client.on('app.ready', () => useInspectorStore.getState().reconnected())
 }
 
