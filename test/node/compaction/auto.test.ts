@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelClient, ModelOutcome } from '../../../src-main/engine/ports'
-import { isSummaryRequest, openHarness, type Harness } from './harness'
+import { holdSummaries, isSummaryRequest, openHarness, type Harness } from './harness'
 
 const API = Array.from({ length: 150 }, (_, i) => `export function handler${i}() { return { version: 2, route: '/v2/items/${i}' } }`).join('\n')
 
@@ -21,21 +21,6 @@ const failSummaries = (client: ModelClient): ModelClient => ({
   async send(request, options): Promise<ModelOutcome> {
     if (!isSummaryRequest(request as never)) return client.send(request, options)
     return { ok: false, error: { kind: 'server_error', message: 'Internal server error', status: 500 }, partial: null, attempts: [] }
-  },
-})
-
-/** Holds every summary stream open until its request is aborted, as a long summary would be when the user cancels. */
-const holdSummaries = (client: ModelClient): ModelClient => ({
-  endpoint: client.endpoint,
-  countTokens: (r) => client.countTokens(r),
-  async send(request, options): Promise<ModelOutcome> {
-    if (!isSummaryRequest(request as never)) return client.send(request, options)
-    options.onEvent?.({ type: 'message_started', messageId: 'msg_hold', model: request.model })
-    options.onEvent?.({ type: 'block_started', index: 0, kind: 'text' })
-    options.onEvent?.({ type: 'text_delta', index: 0, text: '1. User requests:' })
-    await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }))
-    const usage = { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
-    return { ok: false, error: { kind: 'aborted', message: 'The request was aborted.', status: null }, partial: { id: 'msg_hold', model: request.model, content: [{ type: 'text', text: '1. User requests:' }], stop_reason: null, usage }, attempts: [] }
   },
 })
 
@@ -126,7 +111,7 @@ describe("the model's compact tool", () => {
   describe('cancelled by the user', () => {
     /** Three turns at the default window, then a window the context is well over: the next pass compacts. */
     async function overThreshold(): Promise<void> {
-      h = await openHarness({ files: files(''), wrap: holdSummaries })
+      h = await openHarness({ files: files(''), wrap: holdSummaries() })
       for (const text of ['read README.md', 'find "handler"', 'read src/api.ts']) expect(await h.send(text)).toBe('end_turn')
       writeFileSync(join(h.dir, '.loupe/config.toml'), '[compaction]\nwindow = 3000\n')
     }

@@ -6,7 +6,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ModelClient } from '../../../src-main/engine/ports'
+import type { Usage } from '../../../src-main/engine/model/wire'
+import type { ModelClient, ModelOutcome } from '../../../src-main/engine/ports'
 import { createApp, type App } from '../../../src-main/node/app'
 import { createModelClient } from '../../../src-main/node/model/client'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator'
@@ -35,6 +36,26 @@ export const SUMMARY_MARK = 'Loupe asks for a summary of the conversation so far
 export function isSummaryRequest(body: { messages: ReadonlyArray<{ content: ReadonlyArray<{ type: string; text?: string }> }> }): boolean {
   const last = body.messages.at(-1)
   return last?.content.some((b) => b.type === 'text' && (b.text ?? '').startsWith(SUMMARY_MARK)) ?? false
+}
+
+/**
+ * Wraps a client so that every summary request streams its first words and then holds, until it is aborted, as a
+ * long summary would while the user cancels. `cacheRead`: the cache read its partial usage reports.
+ */
+export function holdSummaries(cacheRead = 0): (client: ModelClient) => ModelClient {
+  return (client) => ({
+    endpoint: client.endpoint,
+    countTokens: (r) => client.countTokens(r),
+    async send(request, options): Promise<ModelOutcome> {
+      if (!isSummaryRequest(request as never)) return client.send(request, options)
+      options.onEvent?.({ type: 'message_started', messageId: 'msg_hold', model: request.model })
+      options.onEvent?.({ type: 'block_started', index: 0, kind: 'text' })
+      options.onEvent?.({ type: 'text_delta', index: 0, text: '1. User requests:' })
+      await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }))
+      const usage: Usage = { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheRead > 0 ? 10 : 0 }
+      return { ok: false, error: { kind: 'aborted', message: 'The request was aborted.', status: null }, partial: { id: 'msg_hold', model: request.model, content: [{ type: 'text', text: '1. User requests:' }], stop_reason: null, usage }, attempts: [] }
+    },
+  })
 }
 
 export async function openHarness(options: { files?: Record<string, string>; wrap?: (client: ModelClient) => ModelClient; model?: string } = {}): Promise<Harness> {

@@ -4,8 +4,7 @@
  * compact", and a cancel during the summary stream that leaves the session unchanged byte for byte.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ModelClient, ModelOutcome } from '../../../src-main/engine/ports'
-import { isSummaryRequest, openHarness, type Harness } from './harness'
+import { holdSummaries, isSummaryRequest, openHarness, type Harness } from './harness'
 
 const FILES = {
   'README.md': '# Demo\n\nThe API is versioned under /v2. Keep handlers small.\n',
@@ -118,21 +117,7 @@ describe('manual compaction', () => {
   })
 
   it('leaves the session unchanged byte for byte when the summary stream is cancelled, and records the cancelled pass', async () => {
-    const hold = (client: ModelClient): ModelClient => ({
-      ...client,
-      endpoint: client.endpoint,
-      countTokens: (r) => client.countTokens(r),
-      async send(request, options): Promise<ModelOutcome> {
-        if (!isSummaryRequest(request as never)) return client.send(request, options)
-        options.onEvent?.({ type: 'message_started', messageId: 'msg_hold', model: request.model })
-        options.onEvent?.({ type: 'block_started', index: 0, kind: 'text' })
-        options.onEvent?.({ type: 'text_delta', index: 0, text: '1. User requests:' })
-        await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }))
-        const usage = { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 5000, cache_creation_input_tokens: 10 }
-        return { ok: false, error: { kind: 'aborted', message: 'The request was aborted.', status: null }, partial: { id: 'msg_hold', model: request.model, content: [{ type: 'text', text: '1. User requests:' }], stop_reason: null, usage }, attempts: [] }
-      },
-    })
-    h = await openHarness({ files: FILES, wrap: hold })
+    h = await openHarness({ files: FILES, wrap: holdSummaries(5000) })
     await threeTurns(h)
     const db = h.app.services.store.db
     const snapshot = () => ({
