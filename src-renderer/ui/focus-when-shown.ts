@@ -7,7 +7,7 @@
  * focused in the same task as the command when it is there.
  *
  * A field that is not there yet (a file still being read, Monaco still loading) is waited for, and what is typed
- * meanwhile is held and put into it when it appears (decision 0032). Anything else the user does meanwhile (a click,
+ * meanwhile is held and put into it when it appears (decision 0031). Anything else the user does meanwhile (a click,
  * a key that is not text, a shortcut) ends the wait: the keyboard is theirs again, and the field does not take it
  * later. So does the field not appearing within a few seconds.
  */

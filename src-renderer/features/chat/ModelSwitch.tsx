@@ -25,7 +25,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     if (!useSettingsStore.getState().data) void loadSettings()
   }, [])
   // Another session, or a model switched from elsewhere: a question about the old one no longer applies. Not on the
-  // first render: a question the palette asked before the chat was shown (decision 0033) is asked as it mounts.
+  // first render: a question the palette asked before the chat was shown (decision 0032) is asked as it mounts.
   const shownFor = useRef(`${sessionId} ${model}`)
   useEffect(() => {
     if (shownFor.current === `${sessionId} ${model}`) return
@@ -63,7 +63,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     if (pending && pending.model !== model && state === 'to_price_again' && asking === null) void ask(pending.model, conversationAt, true)
   }, [pending, model, state, asking, conversationAt])
   // Asked from the palette: the same question, with the keyboard on it, on Keep while the switch is priced, then on
-  // Switch (decision 0033). Switched at once (nothing cached yet), the keyboard goes to the choice that shows it.
+  // Switch (decision 0032). Switched at once (nothing cached yet), the keyboard goes to the choice that shows it.
   const requested = useModelSwitchRequest((s) => (s.asked?.sessionId === sessionId ? s.asked : null))
   const keyboardToQuestion = useRef(false)
   // The first move is the command's own (wherever the view change left the keyboard: the chat's heading, say); later
