@@ -229,6 +229,14 @@ test("inspector: a /compact's summary request is a live row, kind summary, while
     await expect.poll(async () => ((await text.textContent()) ?? '').length).toBeGreaterThan(first)
     await page.screenshot({ path: 'e2e/screenshots/inspector-summary-live.png' })
 
+    // A window reloaded in the middle of it shows its row at once, with what was written so far.
+    await page.reload()
+    await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await expect(liveRow).toHaveAttribute('data-kind', 'summary')
+    await expect(liveRow).toContainText(/streaming · [\d,]+ chars/)
+    await expect(liveRow).toHaveAttribute('aria-selected', 'true')
+    await expect(inspector.getByTestId('pass-count')).toHaveText(`${passes + 1} passes, the newest streaming`)
+
     // Cancelled, the request is stored, and its stored row takes the live row's place, still selected.
     const completed = appEvent(page, 'pass.completed')
     await page.keyboard.press('Escape')

@@ -113,6 +113,11 @@ interface InspectorState {
    * (the summary is asked of it; the progress does not say), empty when the window does not know it.
    */
   compactionProgressed(e: CompactionProgress, model: string): void
+  /**
+   * A compaction's summary request in flight as `compaction.list` gives it, read after the list when no main pass is
+   * in flight: a window that opens in the middle of it shows its row at once, with the summary so far.
+   */
+  summarySeeded(sessionId: string, live: LiveSummarySnapshot, model: string, now: number): void
   /** The connection came back: events of sessions not shown may have been missed, so their live passes are dropped. */
   reconnected(): void
   compareChosen(passId: string | null): void
@@ -230,6 +235,16 @@ export const useInspectorStore = create<InspectorState>()(
           const elsewhere = s.liveElsewhere[e.sessionId]
           return elsewhere?.kind === 'summary' ? { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveSummaryStreamed(elsewhere, e, Date.now()) } } : {}
         }),
+      summarySeeded: (sessionId, snapshot, model, now) =>
+        set((s) => {
+          if (sessionId !== s.sessionId || s.live !== null) return {}
+          const m = model || ([...s.passes].reverse().find((p) => p.sessionId === sessionId)?.model ?? '')
+          // Started when the compaction did: its first stage (trimming) takes milliseconds.
+          const started = liveSummaryStarted(sessionId, m, snapshot.startedAt, newestSeqOf(s.passes, sessionId, 'summary'))
+          const sofar = snapshot.textEnd > 0 || snapshot.outputChars > 0 || snapshot.thinkingChars > 0
+          const live = sofar ? liveSummaryStreamed(started, { stream: snapshot.stream, text: snapshot.text, textOffset: snapshot.textEnd - snapshot.text.length, outputChars: snapshot.outputChars, thinkingChars: snapshot.thinkingChars }, now) : started
+          return { live, liveSelected: s.following }
+        }),
       reconnected: () => set({ liveElsewhere: {} }),
       compareChosen: (passId) => set({ compareToPassId: passId }),
       viewChosen: (view) => set({ view }),
@@ -283,4 +298,14 @@ export function selectComparePassId(s: Pick<InspectorState, 'passes' | 'selected
 function gotNoResponse(p: PassSummaryView): boolean {
   const attribution = readAttribution(p.attribution)
   return attribution ? attribution.noResponse : p.status === 'failed' && p.usage === null
+}
+
+/** What summarySeeded reads of `compaction.list`'s `live`. */
+export interface LiveSummarySnapshot {
+  readonly startedAt: number
+  readonly stream: number
+  readonly text: string
+  readonly textEnd: number
+  readonly outputChars: number
+  readonly thinkingChars: number
 }

@@ -71,6 +71,19 @@ describe('the inspector store', () => {
     expect(store().selectedPassId).toBe('b')
   })
 
+  it("shows a compaction's summary request in flight when it opens in its middle, with the summary so far", () => {
+    store().passesLoaded('s1', [pass('a', 1)])
+    store().summarySeeded('s1', { startedAt: 5000, stream: 1, text: 'so far', textEnd: 10, outputChars: 10, thinkingChars: 0 }, 'm', 9000)
+    expect(store().live).toMatchObject({ kind: 'summary', sessionId: 's1', startedAt: 5000, listedSeq: 0 })
+    // The text held is the newest part: what came before it is counted as not shown.
+    expect(store().live!.summary).toMatchObject({ text: 'so far', textHidden: 4, textEnd: 10, outputChars: 10 })
+    expect(store().liveSelected).toBe(true)
+    // A row the events started already is kept as it is.
+    const before = store().live
+    store().summarySeeded('s1', { startedAt: 1, stream: 1, text: 'x', textEnd: 1, outputChars: 1, thinkingChars: 0 }, 'm', 9000)
+    expect(store().live).toBe(before)
+  })
+
   it('keeps the list as it is when no pass is in flight, or the pass is of a session not shown', () => {
     store().passesLoaded('s1', [pass('a', 1)])
     store().liveSeeded('s1', null, 9000)

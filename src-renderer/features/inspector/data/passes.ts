@@ -54,7 +54,16 @@ export async function loadPasses(sessionId: string, scope: PassScope): Promise<v
  */
 async function seedLive(sessionId: string, read: number): Promise<void> {
   const result = await client.request('pass.live', { sessionId })
-  if (result.ok && read === latestRead) useInspectorStore.getState().liveSeeded(sessionId, result.value, Date.now())
+  if (!result.ok || read !== latestRead) return
+  if (result.value !== null) return useInspectorStore.getState().liveSeeded(sessionId, result.value, Date.now())
+  // No main pass in flight; a running session may be writing a compaction's summary instead, which reports through
+  // the compaction's progress: `compaction.list` holds it so far (asked only of a session that runs).
+  const chat = useChatStore.getState().bySession[sessionId]
+  if (!chat?.running && chat?.listedActivity !== 'running') return
+  const compactions = await client.request('compaction.list', { sessionId })
+  const live = compactions.ok ? compactions.value.live : null
+  if (live === null || read !== latestRead || (live.stage !== 'summary_started' && live.stage !== 'summary_streaming')) return
+  useInspectorStore.getState().summarySeeded(sessionId, live, chat?.model ?? '', Date.now())
 }
 
 /**
