@@ -223,8 +223,7 @@ export const useInspectorStore = create<InspectorState>()(
       compactionProgressed: (e, model) =>
         set((s) => {
           if (e.stage === 'summary_started') {
-            // The progress does not name the model; the session's newest pass does when the window was not told it.
-            const m = model || ([...s.passes].reverse().find((p) => p.sessionId === e.sessionId)?.model ?? '')
+            const m = modelOf(s.passes, e.sessionId, model)
             if (e.sessionId !== s.sessionId) return { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveSummaryStarted(e.sessionId, m, Date.now(), null) } }
             const listedSeq = s.loading ? null : newestSeqOf(s.passes, e.sessionId, 'summary')
             return { live: liveSummaryStarted(e.sessionId, m, Date.now(), listedSeq), liveSelected: s.following }
@@ -238,7 +237,7 @@ export const useInspectorStore = create<InspectorState>()(
       summarySeeded: (sessionId, snapshot, model, now) =>
         set((s) => {
           if (sessionId !== s.sessionId || s.live !== null) return {}
-          const m = model || ([...s.passes].reverse().find((p) => p.sessionId === sessionId)?.model ?? '')
+          const m = modelOf(s.passes, sessionId, model)
           // Started when the compaction did: its first stage (trimming) takes milliseconds.
           const started = liveSummaryStarted(sessionId, m, snapshot.startedAt, newestSeqOf(s.passes, sessionId, 'summary'))
           const sofar = snapshot.textEnd > 0 || snapshot.outputChars > 0 || snapshot.thinkingChars > 0
@@ -298,6 +297,14 @@ export function selectComparePassId(s: Pick<InspectorState, 'passes' | 'selected
 function gotNoResponse(p: PassSummaryView): boolean {
   const attribution = readAttribution(p.attribution)
   return attribution ? attribution.noResponse : p.status === 'failed' && p.usage === null
+}
+
+/**
+ * The model a summary request is asked of: the session's, as the window knows it (`told`); the compaction's progress
+ * does not name it, so else the session's newest listed pass's.
+ */
+function modelOf(passes: ReadonlyArray<ListedPass>, sessionId: string, told: string): string {
+  return told || ([...passes].reverse().find((p) => p.sessionId === sessionId)?.model ?? '')
 }
 
 /** What summarySeeded reads of `compaction.list`'s `live`. */

@@ -146,7 +146,7 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
     byCause: [...causes].map(([kind, c]) => ({ kind, ...c })).sort((a, b) => b.tokens - a.tokens),
     agreement: { compared, agreed, rate: compared > 0 ? agreed / compared : null, unexplained },
     diagnosticsDisagreements: disagreements,
-    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: keepAliveAsRun(whatIfKeepAlive(facts, models, undefined, compactionCalls), keepWarm) },
+    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: keepAliveAsRun(whatIfKeepAlive(facts, models, compactionCalls), keepWarm) },
   }
 }
 

@@ -43,7 +43,7 @@ interface Replay {
  * they read and wrote, but an idle gap is measured between the conversation's passes: a summary request that read
  * part of the prefix does not end the gap for the rest of it.
  */
-function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, policy: Policy, sideRequests: ReadonlySet<string>): Replay {
+function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, policy: Policy, sideRequests: ReadonlySet<string> = new Set()): Replay {
   const sorted = [...facts].filter((f) => f.attempts.length > 0).sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq)
   const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
   let usd = 0
@@ -114,8 +114,8 @@ const asSent: Policy = { ttl: (bp) => bp.ttl, keepAlive: null }
 
 /** Every breakpoint on tools or system (they never move) with a 1h TTL; message breakpoints as sent. */
 export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup): WhatIf {
-  const base = replay(facts, models, asSent, new Set())
-  const alt = replay(facts, models, { ttl: (bp) => (bp.moving ? bp.ttl : '1h'), keepAlive: null }, new Set())
+  const base = replay(facts, models, asSent)
+  const alt = replay(facts, models, { ttl: (bp) => (bp.moving ? bp.ttl : '1h'), keepAlive: null })
   const delta = alt.usd - base.usd
   return {
     baselineUsd: base.usd,
@@ -126,10 +126,13 @@ export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: 
   }
 }
 
-/** A keep-alive every 4.5 minutes through each idle gap of up to `maxGapMs` (1h by default). */
-export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, maxGapMs = TTL_MS['1h'], sideRequests: ReadonlySet<string> = new Set()): WhatIf {
+/**
+ * A keep-alive every 4.5 minutes through each idle gap of up to 1h between the conversation's passes (`sideRequests`:
+ * the passes that are not, a compaction's summary requests).
+ */
+export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, sideRequests: ReadonlySet<string> = new Set()): WhatIf {
   const base = replay(facts, models, asSent, sideRequests)
-  const alt = replay(facts, models, { ...asSent, keepAlive: { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs } }, sideRequests)
+  const alt = replay(facts, models, { ...asSent, keepAlive: { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs: TTL_MS['1h'] } }, sideRequests)
   const delta = alt.usd - base.usd
   return {
     baselineUsd: base.usd,

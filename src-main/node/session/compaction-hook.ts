@@ -77,16 +77,15 @@ export function createCompactionHook(deps: HookDeps): CompactionHook {
       let outcome = await compaction.compact(options, signal)
       // The usual tail can hold everything (one long step): keep only the last step rather than fail.
       if (outcome.status === 'nothing_to_compact' && host.settings().keepSteps > 1) outcome = await compaction.compact({ ...options, keepSteps: 1 }, signal)
+      const result = attempt(outcome)
+      const next = afterAutoAttempt(host.state().compaction.auto, result, lastPassId, outcome.status === 'applied' || outcome.status === 'draft' ? '' : outcome.message)
+      host.save({ compaction: { ...host.state().compaction, auto: next.state } })
       if (cancelledAlone(outcome, signal)) {
         autoCancelled = true
-        host.save({ compaction: { ...host.state().compaction, auto: afterAutoAttempt(host.state().compaction.auto, 'cancelled', lastPassId, '').state } })
         const share = Math.round((decision.tokens / host.windowTokens()) * 100)
         notice('info', `You cancelled the automatic compaction: this turn goes on uncompacted, its context at ${share}% of the window. The next message tries again while it stays over the threshold; /compact compacts now.`)
         return
       }
-      const result = attempt(outcome)
-      const next = afterAutoAttempt(host.state().compaction.auto, result, lastPassId, outcome.status === 'applied' || outcome.status === 'draft' ? '' : outcome.message)
-      host.save({ compaction: { ...host.state().compaction, auto: next.state } })
       if (result !== 'applied' && result !== 'cancelled' && 'message' in outcome) notice('warning', `Automatic compaction did not run: ${outcome.message}`)
       if (next.stopped !== null) notice('warning', next.stopped)
     },
