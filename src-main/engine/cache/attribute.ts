@@ -10,7 +10,7 @@ import type { Usage } from '../model/wire'
 import type { CacheMissReason } from '../ports'
 import type { PassContext } from './context'
 import { findCause } from './explain'
-import { bestPossibleHit, firstNewMessage, newlyStrippedMessage, type BestHit } from './limit'
+import { bestPossibleHit, editedAbove, firstNewMessage, newlyStrippedMessage, type BestHit } from './limit'
 import { finishPrediction, predict, type BreakpointAction, type Prediction, type TokenSplit } from './predict'
 import { inputCost, missCost, outputCost, splitOfUsage, type ModelLookup } from './pricing'
 import { TokenScale } from './scale'
@@ -96,9 +96,11 @@ export interface BreakpointView {
  * expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)", so a session's passes all read alike. 8: a
  * message taken back is named, both where its place is now held by another and where no breakpoint ended before it.
  * 9: a compaction's summary request is never the previous pass of a later one: after a dry run discarded, the next
- * pass is compared with the conversation's last pass, and an entry of it that expired in between is said to have).
+ * pass is compared with the conversation's last pass, and an entry of it that expired in between is said to have.
+ * 10: what an edit above the conversation added is new content, out of the limit, so a pass after an edit applied now
+ * loses what the edit's price said, not that plus the edit's own text).
  */
-export const ATTRIBUTION_VERSION = 9
+export const ATTRIBUTION_VERSION = 10
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
@@ -198,7 +200,9 @@ export function attribute(input: AttributeInput): PassAttribution {
   const stripped = previous?.walk ? newlyStrippedMessage(previous.walk, walk) : null
   const strippedFirst = stripped !== null && stripped < newContent
   const newFrom = strippedFirst ? stripped : newContent
-  const limit = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
+  const reachable = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
+  // What an edit above the conversation added is new content, paid in full at the limit too.
+  const limit = editedAbove(reachable, previous?.walk ? { walk: previous.walk, facts: previous.facts } : null, walk, scale)
 
   // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
   // read and wrote nothing, lost nothing, and later passes are predicted from the ones before it. Its prediction is

@@ -13,8 +13,10 @@
  * context edit), a model switch, an expired 5-minute entry, a breakpoint the lookback could not reach. Those are
  * choices, and each miss they cause gets a cause (decision 0013).
  */
+import { contentDivergence } from './diff'
 import type { TokenScale } from './scale'
 import { LONGEST_TTL_MS } from './state'
+import type { PassCacheFacts } from './state'
 import type { RequestWalk } from './walk'
 
 export type LimitReason = 'new_tail' | 'cold' | 'idle_beyond_ttl' | 'below_minimum'
@@ -32,6 +34,12 @@ export interface BestHit {
   readonly thinkingStrippedFrom?: number
   /** For `below_minimum`: the tokens of the prefix the previous pass left, which no entry could hold (§5.2). */
   readonly shortPrefixTokens?: number
+  /**
+   * Tokens an edit above the conversation (an instruction file applied now, a tool added) put in that the previous
+   * request did not have: new content, which no cache held, so left out of `tokens` (editedAbove). An estimate: the
+   * measured figure is the edit's price (edit-price.ts).
+   */
+  readonly editAdded?: number
 }
 
 /** Where each message came from: the session entries it was made from. */
@@ -104,4 +112,42 @@ export function bestPossibleHit(input: LimitInput): BestHit {
   const tokens = scale.at(position)
   if (tokens < minCacheableTokens) return { ...none('below_minimum', idleMs), shortPrefixTokens: tokens }
   return { position, tokens, reason: 'new_tail', newFromMessage, idleMs, ...(input.thinkingStripped ? { thinkingStrippedFrom: newFromMessage } : {}) }
+}
+
+/** The last position above the conversation (tools and system), -1 when there is none. */
+function lastAboveMessages(walk: RequestWalk): number {
+  return (walk.messageStarts[0] ?? walk.blocks.length) - 1
+}
+
+/**
+ * The limit with an edit above the conversation taken into account. The limit counts everything before the first new
+ * message as readable, but an edit to the tools or system that grew them added text no earlier request sent: that
+ * part can only be paid in full, like the new tail, while the rest after the change is what the edit cost. Left in,
+ * a pass after "CLAUDE.md applied now" said it lost the tokens the Files view priced plus the edit's own.
+ *
+ * What could have been read is then the previous request's prefix up to the same message, whose real count its usage
+ * pinned when its breakpoint ended there (the usual case: the pass after a tool result or a reply); otherwise the
+ * growth of the tools and system is estimated and scaled. An edit that shrank them leaves what is there now, less
+ * than what the previous request had. A model switch is left as it is (the two requests are counted by different
+ * models), and so is a change in the conversation itself (a context edit is a cost, not new content).
+ */
+export function editedAbove(limit: BestHit, previous: { readonly walk: RequestWalk; readonly facts: PassCacheFacts } | null, walk: RequestWalk, scale: TokenScale): BestHit {
+  if (!previous || limit.reason !== 'new_tail' || limit.position < 0) return limit
+  const before = previous.walk
+  if (before.salts.model !== walk.salts.model) return limit
+  const end = lastAboveMessages(walk)
+  const beforeEnd = lastAboveMessages(before)
+  const d = contentDivergence(before, walk)
+  if (!d || d.reason !== 'block' || d.position > end || limit.position < end) return limit
+  const from = d.position - 1
+  const spanEst = walk.cum[end]! - (from >= 0 ? walk.cum[from]! : 0)
+  const grownEst = spanEst - (before.cum[beforeEnd]! - (from >= 0 ? before.cum[from]! : 0))
+  // Real tokens per estimated one over the changed part, as this request's scale has them.
+  const grownReal = spanEst > 0 ? Math.round((grownEst * (scale.at(end) - scale.at(from))) / spanEst) : 0
+  // The previous request's real count at the same message, when its usage pinned it.
+  const key = before.keys[limit.position - end + beforeEnd]
+  const pinned = key === undefined ? undefined : (previous.facts.anchors.find((a) => a.key === key) ?? previous.facts.breakpoints.find((b) => b.key === key))?.tokens
+  const readable = pinned !== undefined ? pinned + Math.min(0, grownReal) : limit.tokens - Math.max(0, grownReal)
+  if (readable === limit.tokens) return limit
+  return { ...limit, tokens: readable, ...(grownReal > 0 ? { editAdded: grownReal } : {}) }
 }

@@ -197,6 +197,36 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.diagnostics.ours).toBe('system_changed')
   })
 
+  it("an instruction file applied now loses what the previous pass had cached after it, not the edit's own new text", () => {
+    const base: PassContext = { system: ['static', 'session'], messages: null, sessionOrigin: { kind: 'session_start' }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a' }] }
+    const edited: PassContext = { ...base, sessionOrigin: { kind: 'apply_now', entryId: 'ent_edit', paths: ['AGENTS.md'] }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a2' }] }
+    const two = (text2: string, messages: WireMessage[]) => ({ ...loupe(messages), system: [{ type: 'text' as const, text: SYSTEM, cache_control: { type: 'ephemeral' as const } }, { type: 'text' as const, text: text2, cache_control: { type: 'ephemeral' as const } }] })
+    const agents = `# AGENTS.md\n${'Run the tests. '.repeat(20)}`
+    const first = two(agents, [u0()])
+    const before = walkRequest(first, hasher)
+    const run = (after: string) => {
+      const second = two(after, [u0(), a1, u2()])
+      const out = runSession([
+        { request: first, at: 0, readPosition: -1, context: base },
+        { request: second, at: 10_000, readPosition: systemEnd, context: edited },
+      ])
+      return { a: out[1]!, walk: walkRequest(second, hasher) }
+    }
+    const session = systemEnd + 1
+    // Grown by a paragraph: the pass loses exactly what the first pass had cached after the static block, the price
+    // of the edit; the paragraph itself is new, and counts as new.
+    const grown = run(`${agents}\n${'Always run the linter as well. '.repeat(10)}`)
+    expect(grown.a.outcome).toBe('partial')
+    expect(grown.a.miss.tokens).toBe(before.estimatedTotal - before.cum[systemEnd]!)
+    expect(grown.a.limit.editAdded).toBe(grown.walk.cum[session]! - before.cum[session]!)
+    expect(grown.a.limit.tokens + grown.a.limit.editAdded!).toBe(grown.walk.cum[grown.a.limit.position]!)
+    // Shrunk: what is there now after the change, less than the first pass had, is what could have been read.
+    const shrunk = run('# AGENTS.md\nRun the tests.')
+    expect(shrunk.a.limit.editAdded).toBeUndefined()
+    expect(shrunk.a.miss.tokens).toBe(shrunk.walk.cum[shrunk.a.limit.position]! - shrunk.walk.cum[systemEnd]!)
+    expect(shrunk.a.miss.tokens).toBeLessThan(before.estimatedTotal - before.cum[systemEnd]!)
+  })
+
   it('an instruction file applied after the static entry expired: the change is named, and the expiry before it too', () => {
     const base: PassContext = { system: ['static', 'session'], messages: null, sessionOrigin: { kind: 'session_start' }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a' }] }
     const edited: PassContext = { ...base, sessionOrigin: { kind: 'apply_now', entryId: 'ent_edit', paths: ['AGENTS.md'] }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a2' }] }

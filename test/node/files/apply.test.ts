@@ -140,6 +140,9 @@ describe('files through the contract', () => {
     const billed = first.usage
     expect(cachedBefore - billed.cache_read_input_tokens).toBe(price.rebilledTokens)
     expect(price.rebilledTokens).toBeGreaterThan(0)
+    // The pass lost what was priced: the edit's own new text was never cached anywhere, so it is not a loss.
+    expect(a.miss.tokens).toBe(price.rebilledTokens)
+    expect(a.limit.editAdded).toBeGreaterThan(0)
     // What the edit added to the session block, as the simulator counts the bytes the two passes sent.
     const split = await billedSplit(JSON.parse(prev.requestBody) as WireBody, JSON.parse(first.requestBody) as WireBody)
     expect(split.added).toBe(price.addedTokens)
