@@ -22,7 +22,8 @@ export { MAX_INSTRUCTION_FILE_BYTES } from './limits'
 export const LIVE_SUMMARY_MAX_CHARS = 16_000
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
-const Path = z.string().min(1).max(MAX_PATH_CHARS)
+/** A file-system path: no operating system takes a NUL character in one, so it is refused here, before any handler. */
+const Path = z.string().min(1).max(MAX_PATH_CHARS).regex(/^[^\0]*$/, 'a path cannot contain a NUL character')
 const Empty = z.object({}).strict()
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -302,12 +303,11 @@ export const CacheSummarySchema = z.object({
 })
 export type CacheSummaryView = z.infer<typeof CacheSummarySchema>
 
-const FilePath = z.string().min(1).max(MAX_PATH_CHARS)
 export const ProposedEditSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.enum(['instruction_file', 'memory_file']),
-      path: FilePath,
+      path: Path,
       applyNow: z.boolean(),
       charsBefore: z.number().int().min(0).optional(),
       charsAfter: z.number().int().min(0).optional(),

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -53,6 +53,26 @@ describe('dispatch', () => {
     expect(await app.dispatch('project.open', { path: 'relative' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     const opened = await app.dispatch('project.open', { path: dir })
     expect(opened).toMatchObject({ ok: true })
+    // Loupe's own data folder, or a folder in it, is not a project's folder.
+    for (const path of [join(dir, 'home'), join(dir, 'home', 'backups')]) {
+      mkdirSync(path, { recursive: true })
+      const refused = await app.dispatch('project.open', { path })
+      expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining("inside Loupe's data folder") } })
+    }
+  })
+
+  it('refuses a path with a NUL character in every request that takes one, before any handler runs', async () => {
+    const nul = join(dir, 'x\u0000.jsonl')
+    for (const [name, input] of [
+      ['transcripts.import', { path: nul }],
+      ['transcripts.list', { folder: nul }],
+      ['session.export', { sessionId: 'ses_any', path: nul }],
+      ['session.import', { projectId: 'prj_any', path: nul }],
+      ['project.open', { path: nul }],
+      ['files.read', { projectId: 'prj_any', path: nul }],
+    ] as const) {
+      expect(await app.dispatch(name, input)).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('a path cannot contain a NUL character') } })
+    }
   })
 
   it('creates a session in a known project and emits an event', async () => {

@@ -769,6 +769,11 @@ export class SessionRuntime {
     // The block is read again whole, from disk: any other file changed since it was read goes out too (an edit the
     // user held for the next compaction among them). The notice and the cause name every one of them.
     const fresh = this.sessionSectionFromDisk(gathered, paths)
+    // Only a file the block holds, or would hold read again, can be applied: any other path would be written into
+    // the conversation's notice and the next pass's cause as if it had been sent.
+    const held = new Set([...sessionFilePaths(this.state.frozen.session), ...sessionFilePaths(fresh)])
+    const strangers = paths.filter((path) => !held.has(path))
+    if (strangers.length > 0) throw new NotASessionFileError(strangers)
     const others = changedSessionFiles(this.state.frozen.session, fresh, paths)
     const names = paths.join(', ')
     const along = others.length === 0 ? '' : ` with ${others.join(', ')}, changed on disk since the session block was read`
@@ -838,3 +843,15 @@ export class SessionRuntime {
   }
 }
 
+
+/** The instruction and memory files a session block holds, by the paths the Files view names them. */
+function sessionFilePaths(section: SessionSection): string[] {
+  return [...section.instructions.parts, ...section.memory.parts].map((part) => part.path)
+}
+
+/** files.apply named a path that is none of the session's instruction or memory files. */
+export class NotASessionFileError extends Error {
+  constructor(readonly paths: ReadonlyArray<string>) {
+    super(`${paths.join(', ')} ${paths.length === 1 ? 'is' : 'are'} not among this session's instruction or memory files: only a file its session block holds (or would hold, read again from disk) can be applied`)
+  }
+}

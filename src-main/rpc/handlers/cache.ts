@@ -1,6 +1,7 @@
 import type { PassAttribution } from '../../engine/cache'
 import { priceSessionEditMeasured, sessionCacheSummary, TokenCounter, transcriptCacheSummary } from '../../node/cache'
 import type { Handlers } from '../dispatch'
+import { confine } from '../../node/files/paths'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 
@@ -35,6 +36,12 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
       requireSession(sessionId)
       const session = store.sessions.get(sessionId)
       const project = session ? store.projects.get(session.projectId) : null
+      if (project && (edit.kind === 'instruction_file' || edit.kind === 'memory_file')) {
+        // The path is priced as the Files view would save it: one outside the project and the data folder is refused,
+        // as the save would refuse it, rather than priced as an edit that moves nothing.
+        const confined = await confine(edit.path, { root: project.root, loupeHome: services.loupeHome, homeDir: services.homeDir })
+        if (!confined.ok) throw new RpcError(confined.code, confined.message)
+      }
       return priceSessionEditMeasured(store, sessionId, edit, clock.now(), {
         counter,
         ...(project

@@ -1,5 +1,6 @@
 import { FilesError, listInstructionFiles, openFile, saveFile, type FilesContext } from '../../node/files'
 import type { Handlers } from '../dispatch'
+import { NotASessionFileError } from '../../node/session/runtime'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import { requireLoupeSession, requireRuntime } from './run'
@@ -63,6 +64,7 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
         return await runtime.applyInstructionEdits(paths)
       } catch (err) {
         if (err instanceof Error && err.message === 'busy') throw new RpcError('busy', 'A turn started meanwhile: apply the edit when it ends')
+        if (err instanceof NotASessionFileError) throw new RpcError('invalid_input', err.message)
         throw err
       }
     },

@@ -364,6 +364,25 @@ describe('files through the contract', () => {
     expect(applied.message).toContain('first pass')
   })
 
+  it('refuses to apply a path that is none of the session block\'s files, and writes nothing into the conversation', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    const before = await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })
+    for (const paths of [['/etc/shadow'], ['../x'], ['AGENTS.md', 'README.md']]) {
+      const answer = await app.dispatch('files.apply', { sessionId: session.id, paths })
+      expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+      expect((answer as { error: { message: string } }).error.message).toContain('not among this session\'s instruction or memory files')
+    }
+    const after = await call<{ entries: unknown[] }>(app, 'session.get', { sessionId: session.id })
+    expect(after.entries).toEqual(before.entries)
+    // Nor is such a path priced, as if an edit to it moved nothing.
+    const priced = await app.dispatch('cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: '/etc/shadow', applyNow: true, text: 'x' } })
+    expect(priced).toMatchObject({ ok: false, error: { code: 'permission_denied' } })
+    // The session block's own file still applies.
+    expect((await call<{ applied: boolean }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })).applied).toBe(true)
+  })
+
   it('keeps settings through the contract and never returns the key', async () => {
     const key = 'sk-ant-api03-test-key-0123456789abcdefghijklmnop-LAST'
     const status = await call<{ hint: string; configured: boolean }>(app, 'settings.setApiKey', { key })
