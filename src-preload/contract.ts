@@ -334,6 +334,8 @@ export const EditPriceSchema = z.object({
   alsoApplied: z.array(z.string()).optional(),
   /** A model switch to a model whose minimum cacheable prompt exceeds this session's prompt: it caches none of it. */
   uncacheable: z.object({ model: z.string(), tokens: z.number(), minimum: z.number(), perPassUsd: z.number().nullable() }).optional(),
+  /** Left for the next compaction: the session block it writes again with the edit then, in tokens and $ over a read. */
+  atCompaction: z.object({ tokens: z.number(), usd: z.number().nullable() }).optional(),
 })
 
 // Files view (docs/inspector.md "Files"): instruction and memory files as the prompt builder resolved them.

@@ -61,6 +61,12 @@ export interface EditPrice {
    * the minimum, not only the next one. `perPassUsd`: what that adds to each pass against staying.
    */
   readonly uncacheable?: { readonly model: string; readonly tokens: number; readonly minimum: number; readonly perPassUsd: number | null }
+  /**
+   * Left for the next compaction: what it costs then. The compaction reads the session block again from disk, so the
+   * first pass after it writes the block with the edit where it would have read the block unchanged. The tokens are
+   * the block's size now (the edit's own change aside); `usd` is the write's price over the read's.
+   */
+  readonly atCompaction?: { readonly tokens: number; readonly usd: number | null }
 }
 
 export interface PriceEditInput {
@@ -196,6 +202,8 @@ export interface PriceCandidatesInput {
    * most the tools and system blocks, and what it writes after them is not known here (the price is not exact).
    */
   readonly historyReplaced?: boolean
+  /** Index in `system` of the session block, which a compaction reads again from disk: prices a deferred edit then. */
+  readonly sessionBlock?: number
 }
 
 /**
@@ -261,12 +269,45 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const exact = counted && !(otherCount && !below) && !input.historyReplaced && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
+  // A deferred edit that changes what the model would be sent moves the session block at the next compaction.
+  const atCompaction = deferred && (input.with.notes ?? 0) > 0 ? compactionCost(walk, scale, fromModel.prices, input.sessionBlock) : null
   const label = uncacheable
     ? uncacheableLabel(uncacheable, exact)
     : deferred
-      ? deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, dueNoteTokens(input, sizeWithout - known), delta, exact)
+      ? `${deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, dueNoteTokens(input, sizeWithout - known), delta, exact)}${atCompaction ? compactionWords(atCompaction) : ''}`
       : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, exact)
-  return { movedBlock, rebilledTokens: rebilled, nextPassUsd: withEdit, withoutEditUsd: without, deltaUsd: delta, cacheWarm, addedTokens, exact, label, ...(uncacheable ? { uncacheable } : {}) }
+  return {
+    movedBlock,
+    rebilledTokens: rebilled,
+    nextPassUsd: withEdit,
+    withoutEditUsd: without,
+    deltaUsd: delta,
+    cacheWarm,
+    addedTokens,
+    exact,
+    label,
+    ...(uncacheable ? { uncacheable } : {}),
+    ...(atCompaction ? { atCompaction } : {}),
+  }
+}
+
+/**
+ * What the first pass after the next compaction pays for writing the session block (system[`index`]) where it would
+ * have read it: its tokens now, at its breakpoint's write price over the read price. Null when there is no such block.
+ */
+function compactionCost(walk: RequestWalk, scale: TokenScale, prices: CachePrices | null, index: number | undefined): EditPrice['atCompaction'] | null {
+  if (index === undefined) return null
+  const at = walk.blocks.findIndex((b) => b.area === 'system' && b.index === index)
+  if (at < 0) return null
+  const tokens = scale.at(at) - scale.at(at - 1)
+  if (tokens <= 0) return null
+  const write = walk.blocks[at]!.ttl === '1h' ? prices?.cacheWrite1hPerMTok : prices?.cacheWrite5mPerMTok
+  const usd = prices && write !== undefined ? (tokens * (write - prices.cacheReadPerMTok)) / 1_000_000 : null
+  return { tokens, usd }
+}
+
+function compactionWords(at: NonNullable<EditPrice['atCompaction']>): string {
+  return `; at the next compaction the session block is read again with it, and written instead of read: ≈${formatTokens(at.tokens)} tokens${usdText(at.usd)} then`
 }
 
 /**

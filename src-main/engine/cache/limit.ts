@@ -144,9 +144,10 @@ export function editedAbove(limit: BestHit, previous: { readonly walk: RequestWa
   const grownEst = spanEst - (before.cum[beforeEnd]! - (from >= 0 ? before.cum[from]! : 0))
   // Real tokens per estimated one over the changed part, as this request's scale has them.
   const grownReal = spanEst > 0 ? Math.round((grownEst * (scale.at(end) - scale.at(from))) / spanEst) : 0
-  // The previous request's real count at the same message, when its usage pinned it.
+  // The previous request's real count at the same message, when its usage pinned it (a breakpoint's own count may be
+  // a scaled estimate, so only the anchors, which are usage, are taken).
   const key = before.keys[limit.position - end + beforeEnd]
-  const pinned = key === undefined ? undefined : (previous.facts.anchors.find((a) => a.key === key) ?? previous.facts.breakpoints.find((b) => b.key === key))?.tokens
+  const pinned = key === undefined ? undefined : previous.facts.anchors.find((a) => a.key === key)?.tokens
   const readable = pinned !== undefined ? pinned + Math.min(0, grownReal) : limit.tokens - Math.max(0, grownReal)
   if (readable === limit.tokens) return limit
   return { ...limit, tokens: readable, ...(grownReal > 0 ? { editAdded: grownReal } : {}) }

@@ -70,6 +70,8 @@ interface Candidates {
    * they go out with the edit.
    */
   readonly alsoApplied?: ReadonlyArray<string>
+  /** Index in `system` of the session block. */
+  readonly sessionBlock?: number
 }
 
 /** The user's words are not known yet: counts of a prefix alone take this message and subtract it again. */
@@ -205,7 +207,7 @@ async function fileCandidates(
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced } : null
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, sessionBlock: index } : null
 }
 
 /**
@@ -243,7 +245,11 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   const fallbackRatio = basis.attribution.facts.ratio ?? 1
   const usageScale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
   const systemOnly = candidates.historyReplaced === true
-  const unmeasured = [...new Set([withoutWalk, withWalk].map((c) => cachedReadPosition(walk, c, state, now, { systemOnly })))].filter((p) => p >= 0 && !usageScale.exact(p))
+  // Left for the next compaction, the edit is priced then too, by the session block's size: counted at both ends.
+  const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
+  const sessionAt = deferred && candidates.sessionBlock !== undefined ? walk.blocks.findIndex((b) => b.area === 'system' && b.index === candidates.sessionBlock) : -1
+  const sessionEnds = sessionAt >= 0 ? [sessionAt - 1, sessionAt] : []
+  const unmeasured = [...new Set([...[withoutWalk, withWalk].map((c) => cachedReadPosition(walk, c, state, now, { systemOnly })), ...sessionEnds])].filter((p) => p >= 0 && !usageScale.exact(p))
   const [lastTokens, withoutTokens, withTokens, probeTokens, ...prefixTokens] = await Promise.all([
     count(countable(request)),
     count(countable(candidates.without)),
@@ -269,6 +275,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     without: { walk: withoutWalk, tokens: withoutTokens, notes: candidates.notesWithout },
     with: { walk: withWalk, tokens: withTokens, notes: candidates.notesWith },
     historyReplaced: systemOnly,
+    ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
   })
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
 }

@@ -66,7 +66,9 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
 export function laterWords(later: EditPriceView | null): ChoiceWords {
   if (!later) return { summary: 'nothing above the breakpoints moves', detail: ['Nothing above the breakpoints moves; the model keeps the old text until the session compacts.'] }
   const note = later.addedTokens > 0 ? `a ${count(later, later.addedTokens)}-token note` : later.addedTokens < 0 ? `${count(later, later.addedTokens)} tokens fewer` : 'no new tokens'
-  const summary = [later.deltaUsd === null ? '' : signedUsd(later.deltaUsd), note].filter(Boolean).join(' · ')
+  // What it costs at the compaction, said beside what it costs now, so "later" never reads as free.
+  const atCompaction = later.atCompaction ? `${later.atCompaction.usd === null ? `≈${later.atCompaction.tokens.toLocaleString('en-US')} tokens` : signedUsd(later.atCompaction.usd)} at the compaction` : ''
+  const summary = [later.deltaUsd === null ? '' : signedUsd(later.deltaUsd), note, atCompaction].filter(Boolean).join(' · ')
   return { summary, detail: [`${capitalised(later.label)}.`, 'The model keeps the old text until the session compacts.'] }
 }
 

@@ -17,6 +17,7 @@ import { call, turnEnded } from '../../support/app'
 import { manualClock } from '../cache/harness'
 
 interface Price {
+  atCompaction?: { tokens: number; usd: number | null }
   movedBlock: { path: string; label: string } | null
   rebilledTokens: number
   nextPassUsd: number
@@ -157,6 +158,9 @@ describe('files through the contract', () => {
   })
 
   it('an edit left for the next compaction moves nothing: the next message carries its note, at the price shown', async () => {
+    // Keep one step, so that a few turns give the compaction something to summarise.
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     await turn(session.id, 'read README.md')
@@ -165,7 +169,8 @@ describe('files through the contract', () => {
     const edited = `${opened.text}\nAlways run the linter.\n`
     const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
     expect(later).toMatchObject({ movedBlock: null, rebilledTokens: 0, exact: true })
-    expect(later.label).toMatch(/^nothing above the breakpoints moves: this edit adds a \d+-token note that AGENTS\.md changed to the next message \(\+\$0\.\d{4}\)$/)
+    expect(later.label).toMatch(/^nothing above the breakpoints moves: this edit adds a \d+-token note that AGENTS\.md changed to the next message \(\+\$0\.\d{4}\); at the next compaction the session block is read again with it, and written instead of read: ≈[\d,]+ tokens \(\+\$0\.\d{4}\) then$/)
+    expect(later.atCompaction!.tokens).toBeGreaterThan(0)
     // The same draft applied now would re-bill the session block.
     const now = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
     expect(now.rebilledTokens).toBeGreaterThan(0)
@@ -188,6 +193,27 @@ describe('files through the contract', () => {
     expect(withNote - noNote).toBe(later.addedTokens)
     const p = findModel('claude-sonnet-4-6')!.prices
     expect(later.deltaUsd).toBeCloseTo((later.addedTokens * p.cacheWrite5mPerMTok) / 1_000_000, 12)
+
+    // At the compaction the block is read again with the edit: the first pass after it writes the block it would have
+    // read, the figure the price gave for then.
+    await turn(session.id, 'read AGENTS.md')
+    const compacted = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: '/compact the shop' })
+    expect(await compacted).toBe('compacted')
+    await turn(session.id, 'list the root')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const all = await call<Array<{ id: string; kind: string }>>(app, 'pass.list', { sessionId: session.id })
+    const first = all.findIndex((p) => p.kind === 'summary') + 1
+    expect(first).toBeGreaterThan(0)
+    const afterCompaction = await call<{ attribution: PassAttribution; requestBody: string }>(app, 'pass.get', { passId: all[first]!.id })
+    expect(afterCompaction.requestBody).toContain('Always run the linter.')
+    expect(afterCompaction.attribution.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]' })
+    // The price counted the block (count_tokens of the prefixes ending before it and at it); the pass's loss is the
+    // attribution's estimate, scaled between the points its usage pinned (docs/cache-attribution.md, "Tokens").
+    const before = JSON.parse(prev.requestBody) as WireBody
+    const [toStatic, toSession] = await Promise.all([1, 2].map((n) => client.countTokens({ model: before.model, tools: before.tools, system: before.system!.slice(0, n), messages: [{ role: 'user', content: [{ type: 'text', text: '.' }] }] } as never)))
+    expect(later.atCompaction!.tokens).toBe(toSession! - toStatic!)
+    expect(Math.abs(afterCompaction.attribution.miss.tokens - later.atCompaction!.tokens)).toBeLessThan(later.atCompaction!.tokens * 0.25)
   })
 
   it('applying one file now names every other file it sends: an edit held for the next compaction goes out with it', async () => {

@@ -64,6 +64,12 @@ describe('laterWords', () => {
     expect(laterWords(later).summary).toBe('+$0.0001 · a 31-token note')
     expect(laterWords(later).detail[0]).toBe('Nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (+$0.0001).')
   })
+
+  it('says beside the note what the edit costs at the compaction, so leaving it for later never reads as free', () => {
+    const later = price({ movedBlock: null, rebilledTokens: 0, addedTokens: 31, deltaUsd: 0.0001, atCompaction: { tokens: 1_206, usd: 0.0041 } })
+    expect(laterWords(later).summary).toBe('+$0.0001 · a 31-token note · +$0.0041 at the compaction')
+    expect(laterWords({ ...later, atCompaction: { tokens: 1_206, usd: null } }).summary).toBe('+$0.0001 · a 31-token note · ≈1,206 tokens at the compaction')
+  })
 })
 
 describe('with no session selected', () => {
