@@ -1,6 +1,7 @@
 import { constants } from 'node:fs'
 import { access, realpath, stat } from 'node:fs/promises'
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, resolve, sep } from 'node:path'
+import { capturedRoot } from '../proxy/recorder'
 import { RpcError } from '../../rpc/errors'
 
 /**
@@ -30,4 +31,14 @@ export async function resolveProjectFolder(input: string, homeDir: string): Prom
     throw new RpcError('permission_denied', `Cannot read ${expanded}: permission denied`)
   }
   return real
+}
+
+/**
+ * The data folder, resolved, when `root` (a resolved project folder) is it or lies inside it; else null. The proxy's
+ * recordings folder is the exception: it opens as the read-only project the proxy made for them.
+ */
+export async function dataFolderHolding(root: string, dataDir: string): Promise<string | null> {
+  const data = await realpath(dataDir).catch(() => resolve(dataDir))
+  if (root === capturedRoot(data)) return null
+  return root === data || root.startsWith(`${data}${sep}`) ? data : null
 }

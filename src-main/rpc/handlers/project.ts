@@ -1,7 +1,4 @@
-import { realpath } from 'node:fs/promises'
-import { resolve, sep } from 'node:path'
-import { capturedRoot } from '../../node/proxy/recorder'
-import { resolveProjectFolder } from '../../node/projects/resolve-folder'
+import { dataFolderHolding, resolveProjectFolder } from '../../node/projects/resolve-folder'
 import { RpcError } from '../errors'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
@@ -15,10 +12,8 @@ export function projectHandlers(services: Services): Pick<Handlers, 'project.ope
       // The data folder holds the store, its backups and the proxy's recordings: the agent's tools would work beside
       // them, and the Files view would write among them. The recordings' own folder opens as the read-only project
       // the proxy made for them.
-      const dataDir = await realpath(services.info.dataDir).catch(() => resolve(services.info.dataDir))
-      if ((root === dataDir || root.startsWith(`${dataDir}${sep}`)) && root !== capturedRoot(dataDir)) {
-        throw new RpcError('invalid_input', `${root} is inside Loupe's data folder (${dataDir}: its store, backups and recordings), not a project's folder: open the project's own folder`)
-      }
+      const dataDir = await dataFolderHolding(root, services.info.dataDir)
+      if (dataDir) throw new RpcError('invalid_input', `${root} is inside Loupe's data folder (${dataDir}: its store, backups and recordings), not a project's folder: open the project's own folder`)
       const project = projectView(services, store.projects.open(root, clock.now()))
       events.emit('project.opened', project)
       return project
