@@ -148,9 +148,11 @@ export class SessionCompaction {
   async refreshDrafts(): Promise<void> {
     for (const [id, held] of [...this.drafts]) {
       if (draftStale(held.draft, this.host.log.entries())) continue
-      const composed = await this.compose(held, undefined)
+      // The pin is made whatever happens here: a draft that cannot be composed now (its project's files unreadable)
+      // keeps its figures, and applying it says why.
+      const composed = await this.compose(held, undefined).catch(() => null)
       // Applied, discarded or refreshed again meanwhile: what is held now is newer than this.
-      if (!composed.ok || this.drafts.get(id) !== held) continue
+      if (!composed?.ok || this.drafts.get(id) !== held) continue
       this.drafts.set(id, { ...held, view: this.viewOf(id, held.draft, composed.body, this.host.log.entries()) })
     }
   }
