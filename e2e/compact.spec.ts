@@ -171,6 +171,43 @@ test('compaction view: after an edit to a dry run\'s summary and a visit to the 
   }
 })
 
+test('compaction view: a dry run the conversation moved past says so before Apply, and keeps the edited summary to copy', async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    await openProjectWithSession(app, dir)
+    const { draft } = await readNotesThenDryRun(app)
+    await app.getByTestId('summary-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+Home')
+    await app.keyboard.type('MY IMPORTANT EDIT ')
+    await expect(draft.getByTestId('apply-draft')).toHaveText('Apply with my edits')
+
+    await app.keyboard.press('Alt+1')
+    const ended = appEvent(app, 'turn.ended')
+    await app.getByLabel('Message').fill('read notes0.md')
+    await app.getByLabel('Message').press('Enter')
+    await ended
+    await app.keyboard.press('Alt+2')
+    // Out of date before anything is pressed: the card and the detail say so, and Apply is not offered.
+    await expect(app.getByTestId('draft-card')).toContainText('out of date')
+    await expect(draft.getByTestId('draft-stale')).toContainText('The conversation moved on since this dry run')
+    await expect(draft.getByTestId('apply-draft')).toBeDisabled()
+    // The edited text is still there, with a way to take it.
+    await expect(app.getByTestId('summary-editor')).toContainText('MY IMPORTANT EDIT')
+    await expect(draft.getByRole('button', { name: 'Copy my text' })).toBeVisible()
+    await app.screenshot({ path: 'e2e/screenshots/compaction-dry-run-stale.png' })
+    // Run again: a new dry run, and the old card with the edited text stays until discarded.
+    const drafted = appEvent(app, 'compaction.drafted')
+    await draft.getByRole('button', { name: 'Run the dry run again' }).click()
+    await drafted
+    await expect(app.getByTestId('draft-card')).toHaveCount(2)
+    await app.getByTestId('draft-card').filter({ hasText: 'out of date' }).click()
+    await expect(app.getByTestId('summary-editor')).toContainText('MY IMPORTANT EDIT')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: during a /compact, only the progress card claims Esc, and Esc cancels the compaction', async ({ page }) => {
   await withSlowCompactionHost(page, async () => {
     const composer = page.getByLabel('Message')
@@ -190,6 +227,10 @@ test('chat: during a /compact, only the progress card claims Esc, and Esc cancel
     await failed
     await expect(progress).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+    // The chat says so, and what was typed is back in the box: nothing of a cancelled /compact is recorded elsewhere.
+    await expect(page.locator('.notice.info').last()).toHaveText('You cancelled “/compact keep the parser decisions”: the conversation is exactly as it was.')
+    await expect(composer).toHaveValue('/compact keep the parser decisions')
+    await page.screenshot({ path: 'e2e/screenshots/chat-compact-cancelled.png' })
     // Clicked, the card's Cancel goes away with the card: the keyboard goes on to the message box, not the heading.
     await composer.fill('/compact keep the parser decisions')
     await composer.press('Enter')

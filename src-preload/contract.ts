@@ -243,6 +243,8 @@ export const CompactionDraftSchema = z.looseObject({
   costUsd: z.number(),
   passIds: z.array(z.string()),
   notes: z.array(z.string()),
+  /** The conversation moved on since the dry run: it can no longer be applied, only discarded (kept until then). */
+  stale: z.boolean().optional(),
 })
 
 export const CompactionResultSchema = z.object({
@@ -681,7 +683,7 @@ export const requests = {
   'compaction.apply': request(
     z.object({ sessionId: Id, draftId: Id, summary: z.string().min(1).max(MAX_TEXT_CHARS).optional() }).strict(),
     CompactionResultSchema,
-    'Applies a dry run\'s draft, with the summary text as the user edited it. `stale` when the conversation moved on.',
+    'Applies a dry run\'s draft, with the summary text as the user edited it. `stale` when the conversation moved on: the draft stays, marked `stale` in compaction.list, until discarded.',
   ),
   'compaction.discard': request(
     z.object({ sessionId: Id, draftId: Id }).strict(),

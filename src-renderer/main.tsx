@@ -18,6 +18,7 @@ import { connectSettingsEvents } from './features/settings/events'
 import { useSettingsStore } from './state/settings'
 import { unsavedCount, useFilesStore } from './state/files'
 import { reloadListing } from './features/files/actions'
+import { runEnded } from './features/chat/actions'
 
 // Unsaved edits in the Files view live only in this page: closing or reloading it asks first (the Electron host asks
 // through its own dialog, src-main/electron/main.ts).
@@ -77,6 +78,7 @@ client.on('tool.finished', (p) => chat().toolFinished(p.sessionId, p.toolUseId))
 client.on('approval.answered', (p) => chat().approvalAnswered(p.sessionId, p.toolUseId))
 client.on('turn.ended', (p) => {
   chat().turnEnded(p.sessionId)
+  runEnded(p.runId, p.reason)
   if (p.unrecorded !== undefined) chat().failed(p.sessionId, p.unrecorded)
 })
 connectConnectionEvents()

@@ -55,17 +55,24 @@ export function messageText(message: WireMessage): string {
     .join('\n')
 }
 
+/**
+ * Why a draft can no longer be applied as it stands, or null: the model has seen (or will see) something the draft
+ * did not, so a checkpoint made from it would lose that behind its head. A pin or a notice since does not count.
+ * Said without advice: the caller says what to do (the contract's `stale`, the Compaction view's card).
+ */
+export const STALE_REASON = 'The conversation changed after this compaction was prepared: a checkpoint made from it would leave out what came since'
+
+export function draftStale(draft: Pick<CompactionDraft, 'basedOn'>, entries: ReadonlyArray<Entry>): boolean {
+  const added = entries.slice(draft.basedOn.entries)
+  return entries.length < draft.basedOn.entries || entries[draft.basedOn.entries - 1]?.id !== (draft.basedOn.lastEntryId ?? undefined) || added.some((e) => MODEL_KINDS.has(e.kind))
+}
+
 export function composeCheckpoint(input: ComposeInput): ComposeResult {
   const { draft, entries } = input
-  const added = entries.slice(draft.basedOn.entries)
-  if (entries.length < draft.basedOn.entries || entries[draft.basedOn.entries - 1]?.id !== (draft.basedOn.lastEntryId ?? undefined) || added.some((e) => MODEL_KINDS.has(e.kind))) {
-    return { ok: false, code: 'stale', reason: 'The conversation changed after this compaction was prepared; run it again.' }
-  }
+  if (draftStale(draft, entries)) return { ok: false, code: 'stale', reason: `${STALE_REASON}.` }
   const view = modelView(entries)
   const history = new HistoryCache().fromView(view)
-  if (history[draft.splitIndex]?.provenance.entryIds[0] !== draft.splitEntryId) {
-    return { ok: false, code: 'stale', reason: 'The conversation changed after this compaction was prepared; run it again.' }
-  }
+  if (history[draft.splitIndex]?.provenance.entryIds[0] !== draft.splitEntryId) return { ok: false, code: 'stale', reason: `${STALE_REASON}.` }
   const kept = history.slice(draft.splitIndex)
   const keptIds = new Set(kept.flatMap((m) => m.provenance.entryIds))
   const replaced = [...view.replaced].map(([entryId, r]) => ({ entryId: entryId as EntryId, content: r.content }))

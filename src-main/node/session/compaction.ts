@@ -8,7 +8,7 @@
 import type { Entry, EntryBody } from '../../engine/conversation/entries'
 import { HistoryCache, modelView } from '../../engine/conversation/history'
 import type { CompactionDraft, CompactionProgress, PrefixPlanner, ReofferedFile, UptoTarget } from '../../engine/compaction'
-import { composeCheckpoint, foldPins, runCompaction, type Compactor, type ContextBuilder, type PinCheck } from '../../engine/compaction'
+import { composeCheckpoint, draftStale, foldPins, runCompaction, type Compactor, type ContextBuilder, type PinCheck } from '../../engine/compaction'
 import type { CompactionSettings } from '../../engine/compaction/settings'
 import type { CheckpointBody, CheckpointTrigger } from '../../engine/conversation/checkpoint'
 import type { LoopEvent } from '../../engine/loop/ports'
@@ -79,6 +79,11 @@ export interface DraftView {
   readonly costUsd: number
   readonly passIds: ReadonlyArray<string>
   readonly notes: ReadonlyArray<string>
+  /**
+   * The conversation moved on since the dry run (a message, an answer, a context edit or a checkpoint the draft did
+   * not see): it can no longer be applied. It is kept until discarded, so the summary the user edited stays to copy.
+   */
+  readonly stale: boolean
 }
 
 export type CompactionEvent =
@@ -132,7 +137,24 @@ export class SessionCompaction {
   }
 
   draftViews(): DraftView[] {
-    return [...this.drafts.values()].map((d) => d.view)
+    const entries = this.host.log.entries()
+    return [...this.drafts.values()].map((d) => ({ ...d.view, stale: draftStale(d.draft, entries) }))
+  }
+
+  /**
+   * The pins changed: each draft still current is composed again with them, so that its size after and its pins'
+   * fates are what applying it would give (a pin the summary does not hold is re-injected, and counts).
+   */
+  async refreshDrafts(): Promise<void> {
+    for (const [id, held] of [...this.drafts]) {
+      if (draftStale(held.draft, this.host.log.entries())) continue
+      // The pin is made whatever happens here: a draft that cannot be composed now (its project's files unreadable)
+      // keeps its figures, and applying it says why.
+      const composed = await this.compose(held, undefined).catch(() => null)
+      // Applied, discarded or refreshed again meanwhile: what is held now is newer than this.
+      if (!composed?.ok || this.drafts.get(id) !== held) continue
+      this.drafts.set(id, { ...held, view: this.viewOf(id, held.draft, composed.body, this.host.log.entries()) })
+    }
   }
 
   discard(draftId: string): boolean {
@@ -248,7 +270,9 @@ export class SessionCompaction {
     const held = this.drafts.get(draftId)
     if (!held) return null
     const outcome = await this.commit(draftId, held, summary, false)
-    if (outcome.status === 'applied' || outcome.status === 'stale') this.drafts.delete(draftId)
+    // A stale draft stays, marked so by draftViews, until the user discards it: the summary they edited is in their
+    // window only (decision 0012), and goes with the card.
+    if (outcome.status === 'applied') this.drafts.delete(draftId)
     return outcome
   }
 
@@ -318,6 +342,7 @@ export class SessionCompaction {
       costUsd: draft.costUsd,
       passIds: draft.passes.map((p) => p.passId),
       notes: body.notes,
+      stale: false,
     }
   }
 }

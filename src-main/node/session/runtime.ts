@@ -508,6 +508,12 @@ export class SessionRuntime {
       const focus = command[1]?.trim() || null
       return this.begin(async (signal) => {
         const outcome = await this.compaction.compact({ trigger: 'manual', focus, instructions: null, upto: null, dryRun: false, forceSummary: true, notify: true }, signal)
+        // Nothing else of the command is recorded (it is not a message): the chat says it was cancelled, with what
+        // was typed, as it says a compaction that found nothing to do. The window that sent it gets its text back.
+        if (outcome.status === 'cancelled') {
+          const typed = input.kind === 'message' ? input.text.trim() : '/compact'
+          this.appendAndEmit(this.sessionLog.append([{ kind: 'notice', source: 'compaction', level: 'info', text: `You cancelled “${typed.length > 200 ? `${typed.slice(0, 200)}…` : typed}”: the conversation is exactly as it was.` }]))
+        }
         return { reason: outcome.status === 'applied' ? 'compacted' : outcome.status === 'nothing_to_compact' ? 'nothing_to_compact' : outcome.status === 'cancelled' ? 'cancelled' : 'compaction_failed', passes: 0 }
       }).id
     }
@@ -695,6 +701,11 @@ export class SessionRuntime {
 
   drafts(): DraftView[] {
     return this.compaction.draftViews()
+  }
+
+  /** The pins changed: the dry runs waiting count them as applying would (SessionCompaction.refreshDrafts). */
+  refreshDrafts(): Promise<void> {
+    return this.compaction.refreshDrafts()
   }
 
   private emitCompaction(event: CompactionEvent): void {

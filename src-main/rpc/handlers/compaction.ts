@@ -46,13 +46,21 @@ export function compactionHandlers(
       const runtime = requireRuntime(services, sessionId)
       return { checkpoints: runtime.compactionRecords() as never, drafts: runtime.drafts() as never, live: runtime.liveCompactionSnapshot() }
     },
-    'pin.add': ({ sessionId, text, entryId }) => {
+    // A pin changes what a dry run waiting would make: answered once its figures count the pin (compaction.list).
+    'pin.add': async ({ sessionId, text, entryId }) => {
       requireLoupeSession(services, sessionId)
-      const added = requireRuntime(services, sessionId).addPin({ ...(text !== undefined ? { text } : {}), ...(entryId !== undefined ? { entryId } : {}) })
+      const runtime = requireRuntime(services, sessionId)
+      const added = runtime.addPin({ ...(text !== undefined ? { text } : {}), ...(entryId !== undefined ? { entryId } : {}) })
       if (!added.ok) throw new RpcError(added.code === 'not_found' ? 'not_found' : 'invalid_input', added.message)
+      await runtime.refreshDrafts()
       return added.pin
     },
-    'pin.remove': ({ sessionId, pinId }) => ({ removed: requireRuntime(services, sessionId).removePin(pinId) }),
+    'pin.remove': async ({ sessionId, pinId }) => {
+      const runtime = requireRuntime(services, sessionId)
+      const removed = runtime.removePin(pinId)
+      if (removed) await runtime.refreshDrafts()
+      return { removed }
+    },
     'pin.list': ({ sessionId }) => requireRuntime(services, sessionId).pins(),
   }
 }

@@ -4,6 +4,7 @@ import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 import { useDraftsStore } from '../../state/drafts'
 import { boxAfterTakeBack, type BoxAfterTakeBack } from './take-back'
+import { boxAfterCancelledCompact, isCompactCommand } from './compact-command'
 import { useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { selectProject } from '../projects/actions'
@@ -36,7 +37,21 @@ export async function sendMessage(sessionId: string, text: string): Promise<bool
     return false
   }
   useChatStore.getState().runStarted(sessionId)
+  if (isCompactCommand(trimmed)) compactCommands.set(result.value.runId, { sessionId, text: trimmed })
   return true
+}
+
+/** The `/compact` commands this window sent, by run, until their run ends. */
+const compactCommands = new Map<string, { readonly sessionId: string; readonly text: string }>()
+
+/** A run ended: a `/compact` this window sent and the user cancelled gives its text back to the message box. */
+export function runEnded(runId: string, reason: string): void {
+  const command = compactCommands.get(runId)
+  if (!command) return
+  compactCommands.delete(runId)
+  if (reason !== 'cancelled') return
+  const drafts = useDraftsStore.getState()
+  drafts.draftChanged(command.sessionId, boxAfterCancelledCompact(drafts.bySession[command.sessionId] ?? '', command.text))
 }
 
 export async function retryTurn(sessionId: string): Promise<void> {

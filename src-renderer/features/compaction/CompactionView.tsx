@@ -56,6 +56,8 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
   const record = selection?.kind === 'checkpoint' ? data.checkpoints.find((c) => c.checkpoint.id === selection.id) : undefined
   const draft = selection?.kind === 'draft' ? data.drafts.find((d) => d.draftId === selection.id) : undefined
   const pane = detailPane(monaco !== null, { draft: draft !== undefined, checkpoint: record !== undefined })
+  const outOfDate = data.drafts.filter((d) => d.stale === true).length
+  const waiting = data.drafts.length - outOfDate
   const failure = data.lastFailure && !data.live ? data.lastFailure : null
   const failureText = failure ? compactionMessage(failure.reason, failure.message) : null
   // A note shown here has been seen: it goes when the user leaves the view or the session (events.ts).
@@ -71,7 +73,8 @@ export function CompactionView({ sessionId }: { sessionId: string }) {
         <SessionLabel sessionId={sessionId} />
         <span className="muted">
           {data.checkpoints.length} checkpoint{data.checkpoints.length === 1 ? '' : 's'}
-          {data.drafts.length > 0 && ` · ${data.drafts.length} dry run${data.drafts.length === 1 ? '' : 's'} waiting`}
+          {waiting > 0 && ` · ${waiting} dry run${waiting === 1 ? '' : 's'} waiting`}
+          {outOfDate > 0 && ` · ${outOfDate} dry run${outOfDate === 1 ? '' : 's'} out of date`}
         </span>
       </header>
       {readOnly ? (

@@ -45,7 +45,8 @@ export function compactionMessage(status: string, message: string): string {
     case 'cancelled':
       return 'The compaction was cancelled; the conversation is exactly as it was.'
     case 'stale':
-      return `The conversation moved on since the dry run (${message}). Run the dry run again.`
+      // The main process's reason says the same in its own words: said once, with what to do, and nothing nested.
+      return 'The conversation moved on since this dry run, so it was not applied. Its card keeps the summary with your edits: copy it, or run the dry run again.'
     case 'refused':
       return `The compaction was refused: ${message}`
     default:
@@ -72,19 +73,16 @@ export async function cancelCompaction(sessionId: string): Promise<void> {
   await client.request('compaction.cancel', { sessionId })
 }
 
+// A pin changes what a dry run waiting would make (its size after, its pins' fates): the list is read again with the
+// pins, and the draft's figures follow them.
 export async function addPin(sessionId: string, text: string): Promise<string | null> {
   const result = await client.request('pin.add', { sessionId, text: text.trim() })
   if (!result.ok) return `Not pinned: ${result.error.message}`
-  await reloadPins(sessionId)
+  await loadCompactions(sessionId)
   return null
 }
 
 export async function removePin(sessionId: string, pinId: string): Promise<void> {
   await client.request('pin.remove', { sessionId, pinId })
-  await reloadPins(sessionId)
-}
-
-async function reloadPins(sessionId: string): Promise<void> {
-  const pins = await client.request('pin.list', { sessionId })
-  if (pins.ok) useCompactionStore.getState().pinsLoaded(sessionId, pins.value)
+  await loadCompactions(sessionId)
 }

@@ -21,6 +21,12 @@ export function connectCompactionEvents(): void {
     if (known(e.sessionId)) void loadCompactions(e.sessionId)
   })
   client.on('compaction.failed', (e) => store().compactionFailed(e))
+  // A dry run the conversation moves past can no longer be applied: its card says so as soon as it happens, not
+  // when Apply is pressed. The main process decides (compaction.list's `stale`); read again until it says so.
+  client.on('entries.appended', (e) => {
+    const s = store().bySession[e.sessionId]
+    if (s?.loaded && s.drafts.some((d) => d.stale !== true)) void loadCompactions(e.sessionId)
+  })
   // "Nothing to compact yet" or "cancelled" no longer holds once the conversation has moved on: a new run clears it.
   client.on('run.started', (e) => store().runStarted(e.sessionId))
   // A note the Compaction view has shown ("nothing to compact yet") has been read once the user leaves the

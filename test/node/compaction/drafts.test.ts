@@ -68,6 +68,41 @@ describe('dry run, edit, apply, discard', () => {
     expect(stale.status).toBe('stale')
     expect(h.entries().some((e) => e.kind === 'checkpoint')).toBe(false)
   })
+
+  it('says a draft is stale as soon as the conversation moves on, and keeps it after a refused apply until discarded', async () => {
+    h = await openHarness({ files: FILES })
+    await someTurns(h)
+    const dry = await h.call<Result>('compaction.run', { sessionId: h.sessionId, focus: 'the evaluator', dryRun: true })
+    const drafts = async () => (await h.call<{ drafts: Array<{ draftId: string; stale?: boolean }> }>('compaction.list', { sessionId: h.sessionId })).drafts
+    expect(await drafts()).toEqual([expect.objectContaining({ draftId: dry.draft!.draftId, stale: false })])
+    // A pin is not the conversation moving on: the draft stays current.
+    await h.call('pin.add', { sessionId: h.sessionId, text: 'a fact' })
+    expect((await drafts())[0]!.stale).toBe(false)
+
+    expect(await h.send('read README.md')).toBe('end_turn')
+    expect(await drafts()).toEqual([expect.objectContaining({ draftId: dry.draft!.draftId, stale: true })])
+    const refused = await h.call<Result>('compaction.apply', { sessionId: h.sessionId, draftId: dry.draft!.draftId, summary: 'MY IMPORTANT EDIT' })
+    expect(refused.status).toBe('stale')
+    // The reason gives no advice of its own: the caller says what to do, once.
+    expect(refused.message).not.toMatch(/run it again/i)
+    expect(await drafts()).toEqual([expect.objectContaining({ draftId: dry.draft!.draftId, stale: true })])
+    expect(await h.call('compaction.discard', { sessionId: h.sessionId, draftId: dry.draft!.draftId })).toEqual({ discarded: true })
+    expect(await drafts()).toEqual([])
+  })
+
+  it("counts a pin added after the dry run in the draft's size after, as applying it does", async () => {
+    h = await openHarness({ files: FILES })
+    await someTurns(h)
+    const dry = await h.call<Result>('compaction.run', { sessionId: h.sessionId, dryRun: true })
+    const fact = `The evaluator must never call the network; ${'it reads fixtures from disk only. '.repeat(4)}`
+    await h.call('pin.add', { sessionId: h.sessionId, text: fact })
+    const listed = await h.call<{ drafts: Array<{ tokens: { after: { estimated: number } }; pins: Array<{ status: string }> }> }>('compaction.list', { sessionId: h.sessionId })
+    const draft = listed.drafts[0]!
+    expect(draft.pins).toEqual([expect.objectContaining({ status: 'reinjected' })])
+    expect(draft.tokens.after.estimated).toBeGreaterThan(dry.draft!.tokens.after.estimated)
+    const applied = await h.call<Result>('compaction.apply', { sessionId: h.sessionId, draftId: dry.draft!.draftId })
+    expect(applied.checkpoint!.tokens.after.estimated).toBe(draft.tokens.after.estimated)
+  })
 })
 
 describe('partial compaction', () => {

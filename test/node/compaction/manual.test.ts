@@ -116,7 +116,7 @@ describe('manual compaction', () => {
     expect(await h.call<{ status: string }>('compaction.run', { sessionId: h.sessionId, dryRun: true })).toMatchObject({ status: 'nothing_to_compact' })
   })
 
-  it('leaves the session unchanged byte for byte when the summary stream is cancelled, and records the cancelled pass', async () => {
+  it('leaves the conversation unchanged byte for byte when the summary stream is cancelled, says so in the chat, and records the cancelled pass', async () => {
     h = await openHarness({ files: FILES, wrap: holdSummaries(5000) })
     await threeTurns(h)
     const db = h.app.services.store.db
@@ -127,10 +127,14 @@ describe('manual compaction', () => {
     const before = snapshot()
     const streaming = h.next('compaction.progressed', (p) => p.stage === 'summary_streaming')
     const ended = h.next('turn.ended')
-    await h.call('run.start', { sessionId: h.sessionId, text: '/compact' })
+    await h.call('run.start', { sessionId: h.sessionId, text: '/compact keep the API decisions' })
     await streaming
     expect(await h.call('compaction.cancel', { sessionId: h.sessionId })).toEqual({ cancelled: true })
     expect((await ended).reason).toBe('cancelled')
+    // One notice, which the model never sees, says so in the chat, with the command as typed; nothing else moved.
+    const notice = h.entries().at(-1)!
+    expect(notice).toMatchObject({ kind: 'notice', source: 'compaction', level: 'info', text: 'You cancelled “/compact keep the API decisions”: the conversation is exactly as it was.' })
+    db.prepare('DELETE FROM entries WHERE id = ?').run(notice.id)
     expect(snapshot()).toEqual(before)
     const passes = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
     expect(passes.at(-1)).toMatchObject({ kind: 'summary', status: 'cancelled' })

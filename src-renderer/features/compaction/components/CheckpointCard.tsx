@@ -15,6 +15,7 @@ export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts
         <span className={`chip ${draft ? 'accent' : facts.trigger === 'auto' ? 'warn' : ''}`}>{draft ? 'dry run' : facts.trigger}</span>
         <span className="chip">{facts.stage === 'trim' ? 'stage 1 only' : 'summary'}</span>
         {facts.edited && <span className="chip accent">summary edited</span>}
+        {facts.stale && <span className="chip warn">out of date</span>}
         <span className="topbar-spacer" />
         {at !== null && <span className="muted small">{time(at)}</span>}
       </div>

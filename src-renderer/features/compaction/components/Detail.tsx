@@ -10,7 +10,7 @@ import { selectCompactions, useCompactionStore, type CheckpointRecord, type Draf
 import { MarkdownEditor } from '../../files/components/MarkdownEditor'
 import { clock, dateTime, grouped as n, usd } from '../../../ui/format'
 import { useSlow } from '../../palette/use-slow'
-import { applyDraft, discardDraft } from '../actions'
+import { applyDraft, compactNow, discardDraft } from '../actions'
 import { useHistoryPair } from '../data/use-history-pair'
 import { HistoryDiff } from './HistoryDiff'
 import { shortFocus } from './LiveProgress'
@@ -164,7 +164,8 @@ export function DraftDetail({
     setSummaryText(text)
     useCompactionStore.getState().summaryEdited(draft.draftId, draft.summary !== null && text !== draft.summary ? text : null)
   }
-  const [busy, setBusy] = useState<'apply' | 'discard' | null>(null)
+  const [busy, setBusy] = useState<'apply' | 'discard' | 'rerun' | null>(null)
+  const [copied, setCopied] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   // A dry run that just finished here left the keyboard nowhere (its button was disabled while it ran): the summary
   // to read and edit takes it. One opened while the keyboard is elsewhere leaves it there.
@@ -195,6 +196,21 @@ export function DraftDetail({
     if (failure === null) onGone?.('applied')
     else applyButton.current?.focus()
   }
+  // Out of date: the text stays here to copy, and a new dry run (with the same focus) leaves this card as it is.
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(summary)
+      setCopied('Copied.')
+    } catch (err) {
+      setCopied(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  const rerun = async () => {
+    setBusy('rerun')
+    const failure = await compactNow(sessionId, draft.focus ?? '', true)
+    setBusy(null)
+    setProblem(failure?.text ?? null)
+  }
   const discard = async () => {
     const hadKeyboard = holdsKeyboard()
     setBusy('discard')
@@ -207,7 +223,22 @@ export function DraftDetail({
   }
   return (
     <article ref={article} className="cmp-detail-body" data-testid="draft-detail">
-      <h2>Dry run · nothing has changed yet</h2>
+      <h2>{draft.stale ? 'Dry run · out of date, nothing has changed' : 'Dry run · nothing has changed yet'}</h2>
+      {draft.stale && (
+        <div className="warn-box" role="alert" data-testid="draft-stale">
+          <strong>The conversation moved on since this dry run:</strong> its summary leaves out what was said since, so it can no longer be applied.
+          {draft.summary !== null && (edited ? ' Your edited summary stays here until you discard this dry run: copy it, then run the dry run again and paste it in.' : ' Run the dry run again for a summary of the whole conversation.')}{' '}
+          {draft.summary !== null && (
+            <button type="button" onClick={() => void copy()}>
+              {edited ? 'Copy my text' : 'Copy the summary'}
+            </button>
+          )}{' '}
+          <button type="button" disabled={busy !== null} onClick={() => void rerun()} title={draft.focus ? `A new dry run, with the focus “${draft.focus}”; this one stays until you discard it` : 'A new dry run; this one stays until you discard it'}>
+            {busy === 'rerun' && slow ? 'Writing the draft…' : 'Run the dry run again'}
+          </button>
+          {copied && <span className="muted small"> {copied}</span>}
+        </div>
+      )}
       <p data-testid="draft-sizes">
         Context {sizes.before.measured ? '' : '≈'}
         {n(sizes.before.tokens)} → ≈{n(sizes.after.tokens)} tokens{edited ? ' with your edits' : ''}
@@ -238,7 +269,7 @@ export function DraftDetail({
         <p className="muted">Stage 1 reached the target alone: old tool results are trimmed and no summary is needed.</p>
       )}
       <div className="files-toolbar">
-        <button ref={applyButton} type="button" className="primary" disabled={busy !== null} onClick={() => void apply()} data-testid="apply-draft">
+        <button ref={applyButton} type="button" className="primary" disabled={busy !== null || draft.stale === true} onClick={() => void apply()} data-testid="apply-draft" title={draft.stale ? 'The conversation moved on since this dry run: it can no longer be applied' : undefined}>
           {busy === 'apply' && slow ? 'Applying…' : edited ? 'Apply with my edits' : 'Apply'}
         </button>
         <button

@@ -21,6 +21,8 @@ export interface CardFacts {
   readonly sessionBlockReread: boolean
   readonly pins: ReadonlyArray<{ pinId: string; status: string }>
   readonly edited: boolean
+  /** A dry run the conversation moved past: it can no longer be applied. */
+  readonly stale: boolean
 }
 
 export function checkpointFacts(record: CheckpointRecord): CardFacts {
@@ -39,6 +41,7 @@ export function checkpointFacts(record: CheckpointRecord): CardFacts {
     sessionBlockReread: isRecord(reinjected.sessionBlock),
     pins: Array.isArray(reinjected.pins) ? reinjected.pins.filter(isRecord).map((p) => ({ pinId: String(p.pinId), status: String(p.status) })) : [],
     edited: c.summaryEdited === true,
+    stale: false,
   }
 }
 
@@ -60,5 +63,6 @@ export function draftFacts(draft: DraftView, editedSummary?: string): CardFacts 
     sessionBlockReread: true,
     pins: draft.pins,
     edited: editedSummary !== undefined,
+    stale: draft.stale === true,
   }
 }
