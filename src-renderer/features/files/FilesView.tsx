@@ -84,6 +84,8 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const openPath = open?.base.path ?? null
   useEffect(() => {
     if (!openPath) return
+    // Looked at once when the view comes back (from Chat, say): the file may have changed while it was away.
+    void checkDisk()
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void checkDisk()
     }, DISK_POLL_MS)
@@ -279,11 +281,15 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   // A file not written yet: what the listing offers to create it as (memory is priced as memory).
   const creatable = useFilesStore((s) => s.listing?.creatable.find((c) => c.path === s.open?.base.path))
 
+  // The file on disk can no longer be read (binary, a link out of the project …): the prompt builder skips it, so the
+  // draft has no price, and a save would be refused; the text stays until the file is readable again.
+  const unreadable = open.unreadable ?? null
+
   useEffect(() => {
-    if (!session || !dirty || afterBreaks || unsavable) return
+    if (!session || !dirty || afterBreaks || unsavable || unreadable) return
     const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node, creatable), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable])
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable, unreadable])
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.
@@ -317,7 +323,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           </button>
         )}
         {!holds && (
-          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null || unsavable !== null} onClick={doSave} data-testid="save-file">
+          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null || unsavable !== null || unreadable !== null} title={unreadable ? `Not saved while the file on disk cannot be read: ${unreadable}` : undefined} onClick={doSave} data-testid="save-file">
             {saving ? 'Saving…' : !session || afterBreaks ? (open.deleted ? 'Save (recreate the file)' : 'Save') : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
           </button>
         )}
@@ -330,6 +336,11 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
       {open.deleted && !holds && (
         <p className="warn-box" role="alert" data-testid="file-deleted">
           <strong>{open.base.path} was deleted on disk.</strong> Your text is still in the editor: save it to write the file again, or open another file to leave it (the text is kept as an unsaved draft).
+        </p>
+      )}
+      {unreadable && !holds && !open.disk && (
+        <p className="warn-box" role="alert" data-testid="file-unreadable">
+          <strong>{open.base.path} can no longer be read on disk.</strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it is a text file again. Your text is still in the editor.
         </p>
       )}
       {open.disk && monaco ? (
@@ -347,12 +358,12 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
               <strong>This text cannot be saved.</strong> {unsavable.message}
             </p>
           )}
-          {!holds && !unsavable && afterBreaks && (
+          {!holds && !unsavable && !unreadable && afterBreaks && (
             <p className="files-price muted" data-testid="price-after-breakpoints">
               {afterBreaks}
             </p>
           )}
-          {!holds && !unsavable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
+          {!holds && !unsavable && !unreadable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (
