@@ -15,7 +15,7 @@ import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { unsavableDraft } from './draft-limits'
-import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
+import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -45,15 +45,9 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
     if (open && edited(open)) paths.add(open.base.absPath)
     return paths
   }, [unsavedDrafts, open])
-  // Drafts of this project's files that the listing no longer shows (an import removed, a file grown too large):
-  // they cannot be opened from the tree, so they are listed below it, to copy or give up.
-  const stranded = useMemo(() => {
-    if (!listing) return []
-    const listed = new Set<string>()
-    const walk = (nodes: ReadonlyArray<FileNodeView>) => nodes.forEach((n) => (listed.add(n.absPath), walk(n.children)))
-    walk([...listing.instructions, ...listing.memory])
-    return Object.values(unsavedDrafts).filter((d) => d.projectId === projectId && !listed.has(d.base.absPath))
-  }, [listing, unsavedDrafts, projectId])
+  // Drafts the tree cannot open: a new file's, not written yet (reopened from its row), and those of files the
+  // listing no longer shows (an import removed, a file grown too large), to copy or give up.
+  const offTree = useMemo(() => (listing ? draftsOffTree(listing, Object.values(unsavedDrafts), projectId) : { newFiles: [], stranded: [] }), [listing, unsavedDrafts, projectId])
   const fileRequest = useInspectorStore((s) => s.fileRequest)
   // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
   const note = useUnopenableStore((s) => s.file)
@@ -111,7 +105,8 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
           </p>
         )}
         {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void startNewFile(projectId, p)} />}
-        {stranded.length > 0 && <StrandedDrafts drafts={stranded} />}
+        {offTree.newFiles.length > 0 && <StrandedDrafts drafts={offTree.newFiles} onOpen={(p) => void startNewFile(projectId, p)} />}
+        {offTree.stranded.length > 0 && <StrandedDrafts drafts={offTree.stranded} />}
       </aside>
       <TreeSplitter width={treeWidth} />
       <section className="files-main" aria-label="Open file">
@@ -194,8 +189,12 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
   )
 }
 
-/** Unsaved edits to files the listing no longer shows: the text can be copied, or the edit given up. */
-function StrandedDrafts({ drafts }: { drafts: ReadonlyArray<UnsavedDraft> }) {
+/**
+ * Unsaved drafts the tree cannot open. With `onOpen`, new files not written yet: each can be opened again (its draft
+ * comes back), copied or given up. Without, edits to files the listing no longer shows: the text can be copied, or
+ * the edit given up.
+ */
+function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft>; onOpen?: (path: string) => void }) {
   const [note, setNote] = useState<string | null>(null)
   const copy = async (d: UnsavedDraft) => {
     try {
@@ -205,15 +204,22 @@ function StrandedDrafts({ drafts }: { drafts: ReadonlyArray<UnsavedDraft> }) {
       setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
+  const heading = onOpen ? 'Unsaved new files' : 'Unsaved edits, file no longer listed'
   return (
-    <section className="files-stranded" aria-label="Unsaved edits to files no longer listed" data-testid="stranded-drafts">
-      <h2>Unsaved edits, file no longer listed</h2>
+    <section className="files-stranded" aria-label={onOpen ? 'Unsaved new files, not written yet' : 'Unsaved edits to files no longer listed'} data-testid={onOpen ? 'new-file-drafts' : 'stranded-drafts'}>
+      <h2>{heading}</h2>
       <ul>
         {drafts.map((d) => (
           <li key={d.base.absPath}>
             <span className="files-node-path" title={d.base.absPath}>
               {d.base.path}
+              {onOpen && <span className="muted"> · new file, not saved yet</span>}
             </span>
+            {onOpen && (
+              <button type="button" onClick={() => onOpen(d.base.path)}>
+                Open
+              </button>
+            )}
             <button type="button" onClick={() => void copy(d)}>
               Copy text
             </button>

@@ -3,7 +3,7 @@
  * (then applying now, or leaving it for the next compaction), creating a file, and noticing a change on disk.
  */
 import { client } from '../../platform/client'
-import { useFilesStore, type ApplyChoice, type EditPriceView } from '../../state/files'
+import { useFilesStore, type ApplyChoice, type EditPriceView, type UnsavedDraft } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView, FilesListingView, OpenedFileView } from '../../../src-preload/contract'
 import { useSessionsStore } from '../../state/sessions'
@@ -23,6 +23,22 @@ export function findNode(nodes: ReadonlyArray<FileNodeView>, path: string): File
     if (inner) return inner
   }
   return null
+}
+
+/**
+ * This project's unsaved drafts the tree cannot open, to be listed under it: `newFiles`, drafts of a file the listing
+ * offers to create that is still not written (started, typed in, then left for another file: it never existed, and
+ * is opened again from its row); `stranded`, drafts of a file the listing no longer shows (an import removed, a file
+ * grown too large, deleted), which can only be copied or given up.
+ */
+export function draftsOffTree(listing: FilesListingView, drafts: ReadonlyArray<UnsavedDraft>, projectId: string): { readonly newFiles: UnsavedDraft[]; readonly stranded: UnsavedDraft[] } {
+  const listed = new Set<string>()
+  const walk = (nodes: ReadonlyArray<FileNodeView>) => nodes.forEach((n) => (listed.add(n.absPath), walk(n.children)))
+  walk([...listing.instructions, ...listing.memory])
+  const creatable = new Set(listing.creatable.map((c) => c.path))
+  const off = drafts.filter((d) => d.projectId === projectId && !listed.has(d.base.absPath))
+  const isNew = (d: UnsavedDraft) => !d.base.exists && creatable.has(d.base.path)
+  return { newFiles: off.filter(isNew), stranded: off.filter((d) => !isNew(d)) }
 }
 
 /**

@@ -4,7 +4,7 @@
  * kept for later, and a file deleted on disk while open keeps the user's text, to be saved back.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { OpenedFileView } from '../../../src-preload/contract'
+import type { FilesListingView, OpenedFileView } from '../../../src-preload/contract'
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }
 const answers = new Map<string, (input: unknown) => Answer | Promise<Answer>>()
@@ -20,7 +20,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { unsavedCount, useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -295,6 +295,21 @@ describe('a file the view offers to create', () => {
     // Started again, it comes back as it was left.
     await startNewFile('prj_a', '.loupe/memory.md')
     expect(store().open?.draft).toBe('# Project memory\n\n- typed\n')
+  })
+
+  it('lists a new file left unsaved as a new file to open again, not as a file no longer listed', async () => {
+    answers.set('files.read', () => ({ ok: true, value: absent }))
+    await startNewFile('prj_a', '.loupe/memory.md')
+    store().draftEdited('# Project memory\n\n- typed\n')
+    store().fileOpened('prj_a', file('rules'))
+    // A draft of a file gone from the listing (an import removed) stays apart from it.
+    const gone = { projectId: 'prj_a', base: { path: 'docs/old.md', absPath: '/p/docs/old.md', text: 'old', exists: true, sha256: 'sha-old' }, draft: 'old, edited' }
+    const node = { path: 'docs/extra.md', absPath: '/p/docs/extra.md', kind: 'project', status: 'included', tokens: 2, children: [] }
+    const listing = { root: '/p', instructions: [node], memory: [], creatable: [{ path: '.loupe/memory.md', kind: 'project_memory', label: 'Project memory' }], notes: [], sessionBlockTokens: 0, budgetChars: 0, usedChars: 0 } as unknown as FilesListingView
+    const off = draftsOffTree(listing, [...Object.values(store().unsaved), gone], 'prj_a')
+    expect(off.newFiles.map((d) => d.base.path)).toEqual(['.loupe/memory.md'])
+    expect(off.stranded.map((d) => d.base.path)).toEqual(['docs/old.md'])
+    expect(draftsOffTree(listing, Object.values(store().unsaved), 'prj_b')).toEqual({ newFiles: [], stranded: [] })
   })
 
   it('opens a file made meanwhile as it is', async () => {
