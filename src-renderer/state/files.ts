@@ -105,8 +105,8 @@ interface FilesState {
   /** The open file was deleted on disk: the user's text is kept, to be saved back. */
   fileDeletedOnDisk(): void
   /**
-   * The open file on disk can no longer be read (`why`), or can be again (null): a save error that said so is past
-   * then, and goes.
+   * The open file on disk can no longer be read (`why`), or can be again (null): a save error from before, which said
+   * what the file was then, goes once it is readable or unreadable for another reason.
    */
   diskUnreadable(why: string | null): void
   /** A save of the file at `absPath` found it changed on disk. */
@@ -212,7 +212,9 @@ export const useFilesStore = create<FilesState>()(
         set((s) => {
           if (!s.open || (s.open.unreadable ?? null) === why) return {}
           const { unreadable: _, ...open } = s.open
-          return { open: why === null ? open : { ...open, unreadable: why }, ...(why === null && s.save.kind === 'failed' ? { save: { kind: 'idle' as const } } : {}) }
+          // A save error said what the file was then: readable again, or unreadable for another reason, it is past.
+          const past = s.save.kind === 'failed' && (why === null || s.open.unreadable !== undefined)
+          return { open: why === null ? open : { ...open, unreadable: why }, ...(past ? { save: { kind: 'idle' as const } } : {}) }
         }),
       // For a file left meanwhile, its draft stays as it was: opened again, the disk's change makes it the merge.
       conflictFound: (absPath, disk, minePath) => set((s) => (s.open?.base.absPath === absPath ? { open: { ...s.open, disk, minePath }, save: { kind: 'idle' } } : { save: { kind: 'idle' } })),

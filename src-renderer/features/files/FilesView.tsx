@@ -407,6 +407,7 @@ function MergePanel() {
       <p className="warn-box">
         <strong>{open.base.path} changed on disk while you were editing it.</strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
         {open.minePath && <span className="muted small"> Your text is also kept in {open.minePath}.</span>}
+        <span className="muted small files-merge-narrow-note"> The file list comes back once the merge is kept or the disk version taken.</span>
       </p>
       <MergeEditor
         monaco={monaco}

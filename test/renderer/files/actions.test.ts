@@ -213,6 +213,8 @@ describe('a file that becomes unreadable on disk while open', () => {
     answers.set('files.read', () => ({ ok: false, error: { code: 'permission_denied', message: 'docs/extra.md resolves to /etc/x, outside the project and ~/.loupe' } }))
     await checkDisk()
     expect(store().open?.unreadable).toContain('outside the project')
+    // The refusal said "binary": no longer what the file is.
+    expect(store().save).toEqual({ kind: 'idle' })
     // Text again, and not what was opened: the note and the save error go, the merge comes.
     answers.set('files.read', () => ({ ok: true, value: file('rules, restored') }))
     await checkDisk()
