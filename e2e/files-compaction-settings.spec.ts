@@ -468,6 +468,33 @@ test('files: a new memory file starts as a priced draft of its starting text, an
   }
 })
 
+test('files: a new file typed in and left for another file is listed as new, not saved yet, and opens again from its row', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    await app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' }).click()
+    await expect(app.getByTestId('file-editor')).toContainText('# Project memory')
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('- LEFT-UNSAVED')
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    const row = app.getByTestId('new-file-drafts')
+    await expect(row.getByRole('listitem')).toHaveCount(1)
+    await expect(row.getByRole('listitem')).toContainText('.loupe/memory.md')
+    await expect(row.getByRole('listitem')).toContainText('new file, not saved yet')
+    await expect(app.getByTestId('stranded-drafts')).toHaveCount(0)
+    await app.locator('.files-side').screenshot({ path: `${SHOTS}/files-new-file-draft-row.png` })
+    await row.getByRole('button', { name: 'Open' }).click()
+    await expect(app.getByTestId('open-path')).toHaveText('.loupe/memory.md')
+    await expect(app.getByTestId('file-editor')).toContainText('LEFT-UNSAVED')
+    await expect(row).toHaveCount(0)
+    expect(existsSync(join(dir, '.loupe', 'memory.md'))).toBe(false)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: the tree is one Tab stop, walked with the arrow keys, and Enter opens the file the keyboard is on', async ({ app }) => {
   const dir = fixtureProject()
   // A second file importing the same one: docs/style.md is listed under both, and is still one row at a time to

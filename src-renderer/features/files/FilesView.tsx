@@ -213,8 +213,8 @@ function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft
           <li key={d.base.absPath}>
             <span className="files-node-path" title={d.base.absPath}>
               {d.base.path}
-              {onOpen && <span className="muted"> · new file, not saved yet</span>}
             </span>
+            {onOpen && <span className="muted small files-stranded-what">new file, not saved yet</span>}
             {onOpen && (
               <button type="button" onClick={() => onOpen(d.base.path)}>
                 Open
