@@ -6,7 +6,7 @@
  * marks the compaction and the applied edit. Every view is photographed in light and dark (e2e/screenshots/; with
  * LOUPE_README_SHOTS=1 the README's in docs/screenshots/).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -326,6 +326,58 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
   }
 })
 
+test('files: an open file that becomes binary or a link out of the project says why and cannot be saved, and text again it is the merge, with no stale save error, roomy at 1000×700', async ({ app }) => {
+  const dir = fixtureProject()
+  const outside = mkdtempSync(join(tmpdir(), 'loupe-e2e-outside-'))
+  try {
+    await openProjectWithSession(app, dir)
+    await app.setViewportSize({ width: 1000, height: 700 })
+    await view(app, 'Files')
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nMY-EDIT\n')
+    await expect(app.getByTestId('price-panel')).toBeVisible()
+    const original = readFileSync(join(dir, 'CLAUDE.md'), 'utf8')
+    // Binary: the disk check says so, and why; the draft is not priced and cannot be saved, not even with Ctrl+S.
+    writeFileSync(join(dir, 'CLAUDE.md'), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02, 0x00, 0x0a]))
+    await expect(app.getByTestId('file-unreadable')).toContainText('binary file')
+    await expect(app.getByTestId('price-panel')).toHaveCount(0)
+    await expect(app.getByTestId('save-file')).toBeDisabled()
+    await expect(app.locator('[data-path="CLAUDE.md"]')).toHaveAttribute('data-status', 'skipped')
+    await expect(app.getByTestId('file-editor')).toContainText('MY-EDIT')
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+s')
+    await expect(app.getByTestId('save-failed')).toContainText('CLAUDE.md was not saved')
+    // A link to a file outside the project: said too.
+    writeFileSync(join(outside, 'elsewhere.md'), '# Elsewhere\n')
+    rmSync(join(dir, 'CLAUDE.md'))
+    symlinkSync(join(outside, 'elsewhere.md'), join(dir, 'CLAUDE.md'))
+    await expect(app.getByTestId('file-unreadable')).toContainText('outside the project')
+    // The save error said "binary": no longer true, it goes.
+    await expect(app.getByTestId('save-failed')).toHaveCount(0)
+    await shots(app, 'files-unreadable')
+    // Text again, another one: the note and the save error go, and the change is offered as a merge.
+    rmSync(join(dir, 'CLAUDE.md'))
+    writeFileSync(join(dir, 'CLAUDE.md'), `${original}\nTHEIR-EDIT, restored as text\n`)
+    await expect(app.getByTestId('merge-panel')).toBeVisible()
+    await expect(app.getByTestId('file-unreadable')).toHaveCount(0)
+    await expect(app.getByTestId('save-failed')).toHaveCount(0)
+    await shots(app, 'files-merge-1000')
+    // At 1000×700 each side of the merge has room for a line of text, not a word.
+    for (const side of ['.editor.original', '.editor.modified']) {
+      const box = await app.getByTestId('merge-editor').locator(side).boundingBox()
+      expect(box!.width).toBeGreaterThan(300)
+    }
+    await app.getByRole('button', { name: 'Take the disk version' }).click()
+    await expect(app.getByTestId('file-editor')).toContainText('THEIR-EDIT')
+    await expect(app.getByTestId('save-failed')).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(outside, { recursive: true, force: true })
+  }
+})
+
 test('files: a draft over the 1 MB the prompt builder reads says so before saving, is not priced, and cannot be saved, not even with Ctrl+S', async ({ app }) => {
   const dir = fixtureProject()
   try {
@@ -411,6 +463,33 @@ test('files: a new memory file starts as a priced draft of its starting text, an
     expect(readFileSync(memory, 'utf8')).toBe('# Project memory\n\n- Amounts are integer cents.')
     await expect(app.getByRole('navigation', { name: 'Instruction and memory files' }).locator('[data-path=".loupe/memory.md"]')).toHaveCount(1)
     await expect(app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' })).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('files: a new file typed in and left for another file is listed as new, not saved yet, and opens again from its row', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    await app.getByRole('button', { name: '+ Project memory (.loupe/memory.md)' }).click()
+    await expect(app.getByTestId('file-editor')).toContainText('# Project memory')
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('- LEFT-UNSAVED')
+    await app.locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    const row = app.getByTestId('new-file-drafts')
+    await expect(row.getByRole('listitem')).toHaveCount(1)
+    await expect(row.getByRole('listitem')).toContainText('.loupe/memory.md')
+    await expect(row.getByRole('listitem')).toContainText('new file, not saved yet')
+    await expect(app.getByTestId('stranded-drafts')).toHaveCount(0)
+    await app.locator('.files-side').screenshot({ path: `${SHOTS}/files-new-file-draft-row.png` })
+    await row.getByRole('button', { name: 'Open' }).click()
+    await expect(app.getByTestId('open-path')).toHaveText('.loupe/memory.md')
+    await expect(app.getByTestId('file-editor')).toContainText('LEFT-UNSAVED')
+    await expect(row).toHaveCount(0)
+    expect(existsSync(join(dir, '.loupe', 'memory.md'))).toBe(false)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

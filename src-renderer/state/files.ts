@@ -26,6 +26,12 @@ export interface OpenFile {
    * base is then "no file", so the save recreates it rather than meeting a conflict).
    */
   readonly deleted?: boolean
+  /**
+   * The file on disk can no longer be read as this view's text (now binary, over 1 MB, a link out of the project …):
+   * why, as the main process says it. The user's text stays in the editor; it is neither priced nor saved (the
+   * prompt builder skips the file, and a save would be refused) until the disk check finds the file readable again.
+   */
+  readonly unreadable?: string
 }
 
 /** A draft the user left unsaved to open another file: where it was opened, the version it was edited from, the text typed. */
@@ -98,6 +104,11 @@ interface FilesState {
   diskChanged(disk: { text: string; sha256: string | null; exists: boolean }): void
   /** The open file was deleted on disk: the user's text is kept, to be saved back. */
   fileDeletedOnDisk(): void
+  /**
+   * The open file on disk can no longer be read (`why`), or can be again (null): a save error from before, which said
+   * what the file was then, goes once it is readable or unreadable for another reason.
+   */
+  diskUnreadable(why: string | null): void
   /** A save of the file at `absPath` found it changed on disk. */
   conflictFound(absPath: string, disk: { text: string; sha256: string | null; exists: boolean }, minePath: string): void
   /** The user merged: the draft stands against the disk's version from now on. */
@@ -197,6 +208,14 @@ export const useFilesStore = create<FilesState>()(
           // The text kept is the one being written: the merge when one was open, else the draft.
           return { open: { ...open, draft: merging ?? s.open.draft, base: { ...s.open.base, text: '', sha256: null, exists: false }, disk: null, minePath: null, deleted: true }, save: { kind: 'idle' } }
         }),
+      diskUnreadable: (why) =>
+        set((s) => {
+          if (!s.open || (s.open.unreadable ?? null) === why) return {}
+          const { unreadable: _, ...open } = s.open
+          // A save error said what the file was then: readable again, or unreadable for another reason, it is past.
+          const past = s.save.kind === 'failed' && (why === null || s.open.unreadable !== undefined)
+          return { open: why === null ? open : { ...open, unreadable: why }, ...(past ? { save: { kind: 'idle' as const } } : {}) }
+        }),
       // For a file left meanwhile, its draft stays as it was: opened again, the disk's change makes it the merge.
       conflictFound: (absPath, disk, minePath) => set((s) => (s.open?.base.absPath === absPath ? { open: { ...s.open, disk, minePath }, save: { kind: 'idle' } } : { save: { kind: 'idle' } })),
       mergeAccepted: (draft) =>
@@ -204,7 +223,9 @@ export const useFilesStore = create<FilesState>()(
           if (!s.open?.disk) return {}
           const disk = s.open.disk
           const { merging: _, ...open } = s.open
-          return { open: { ...open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null, deleted: false } }
+          // A save refused before the merge (the file was binary, or changed) is past: the merge stands against the
+          // disk's text now.
+          return { open: { ...open, base: { ...s.open.base, text: disk.text, sha256: disk.sha256, exists: disk.exists }, draft, disk: null, deleted: false }, ...(s.save.kind === 'failed' ? { save: { kind: 'idle' as const } } : {}) }
         }),
       mergeEdited: (text) => set((s) => (s.open?.disk ? { open: { ...s.open, merging: text } } : {})),
       priceLoading: (draft) => set((s) => ({ price: { ...s.price, loading: true, error: null, forDraft: draft } })),

@@ -15,7 +15,7 @@ import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { unsavableDraft } from './draft-limits'
-import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
+import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -45,15 +45,9 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
     if (open && edited(open)) paths.add(open.base.absPath)
     return paths
   }, [unsavedDrafts, open])
-  // Drafts of this project's files that the listing no longer shows (an import removed, a file grown too large):
-  // they cannot be opened from the tree, so they are listed below it, to copy or give up.
-  const stranded = useMemo(() => {
-    if (!listing) return []
-    const listed = new Set<string>()
-    const walk = (nodes: ReadonlyArray<FileNodeView>) => nodes.forEach((n) => (listed.add(n.absPath), walk(n.children)))
-    walk([...listing.instructions, ...listing.memory])
-    return Object.values(unsavedDrafts).filter((d) => d.projectId === projectId && !listed.has(d.base.absPath))
-  }, [listing, unsavedDrafts, projectId])
+  // Drafts the tree cannot open: a new file's, not written yet (reopened from its row), and those of files the
+  // listing no longer shows (an import removed, a file grown too large), to copy or give up.
+  const offTree = useMemo(() => (listing ? draftsOffTree(listing, Object.values(unsavedDrafts), projectId) : { newFiles: [], stranded: [] }), [listing, unsavedDrafts, projectId])
   const fileRequest = useInspectorStore((s) => s.fileRequest)
   // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
   const note = useUnopenableStore((s) => s.file)
@@ -84,6 +78,8 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const openPath = open?.base.path ?? null
   useEffect(() => {
     if (!openPath) return
+    // Looked at once when the view comes back (from Chat, say): the file may have changed while it was away.
+    void checkDisk()
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void checkDisk()
     }, DISK_POLL_MS)
@@ -109,7 +105,8 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
           </p>
         )}
         {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void startNewFile(projectId, p)} />}
-        {stranded.length > 0 && <StrandedDrafts drafts={stranded} />}
+        {offTree.newFiles.length > 0 && <StrandedDrafts drafts={offTree.newFiles} onOpen={(p) => void startNewFile(projectId, p)} />}
+        {offTree.stranded.length > 0 && <StrandedDrafts drafts={offTree.stranded} />}
       </aside>
       <TreeSplitter width={treeWidth} />
       <section className="files-main" aria-label="Open file">
@@ -192,8 +189,12 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
   )
 }
 
-/** Unsaved edits to files the listing no longer shows: the text can be copied, or the edit given up. */
-function StrandedDrafts({ drafts }: { drafts: ReadonlyArray<UnsavedDraft> }) {
+/**
+ * Unsaved drafts the tree cannot open. With `onOpen`, new files not written yet: each can be opened again (its draft
+ * comes back), copied or given up. Without, edits to files the listing no longer shows: the text can be copied, or
+ * the edit given up.
+ */
+function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft>; onOpen?: (path: string) => void }) {
   const [note, setNote] = useState<string | null>(null)
   const copy = async (d: UnsavedDraft) => {
     try {
@@ -203,15 +204,22 @@ function StrandedDrafts({ drafts }: { drafts: ReadonlyArray<UnsavedDraft> }) {
       setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
+  const heading = onOpen ? 'Unsaved new files' : 'Unsaved edits, file no longer listed'
   return (
-    <section className="files-stranded" aria-label="Unsaved edits to files no longer listed" data-testid="stranded-drafts">
-      <h2>Unsaved edits, file no longer listed</h2>
+    <section className="files-stranded" aria-label={onOpen ? 'Unsaved new files, not written yet' : 'Unsaved edits to files no longer listed'} data-testid={onOpen ? 'new-file-drafts' : 'stranded-drafts'}>
+      <h2>{heading}</h2>
       <ul>
         {drafts.map((d) => (
           <li key={d.base.absPath}>
             <span className="files-node-path" title={d.base.absPath}>
               {d.base.path}
             </span>
+            {onOpen && <span className="muted small files-stranded-what">new file, not saved yet</span>}
+            {onOpen && (
+              <button type="button" onClick={() => onOpen(d.base.path)}>
+                Open
+              </button>
+            )}
             <button type="button" onClick={() => void copy(d)}>
               Copy text
             </button>
@@ -279,11 +287,15 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   // A file not written yet: what the listing offers to create it as (memory is priced as memory).
   const creatable = useFilesStore((s) => s.listing?.creatable.find((c) => c.path === s.open?.base.path))
 
+  // The file on disk can no longer be read (binary, a link out of the project …): the prompt builder skips it, so the
+  // draft has no price, and a save would be refused; the text stays until the file is readable again.
+  const unreadable = open.unreadable ?? null
+
   useEffect(() => {
-    if (!session || !dirty || afterBreaks || unsavable) return
+    if (!session || !dirty || afterBreaks || unsavable || unreadable) return
     const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node, creatable), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable])
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable, unreadable])
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.
@@ -317,7 +329,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           </button>
         )}
         {!holds && (
-          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null || unsavable !== null} onClick={doSave} data-testid="save-file">
+          <button type="button" className="primary" disabled={!dirty || save.kind === 'saving' || open.disk !== null || unsavable !== null || unreadable !== null} title={unreadable ? `Not saved while the file on disk cannot be read: ${unreadable}` : undefined} onClick={doSave} data-testid="save-file">
             {saving ? 'Saving…' : !session || afterBreaks ? (open.deleted ? 'Save (recreate the file)' : 'Save') : choice === 'now' ? 'Save and apply now' : 'Save for the next compaction'}
           </button>
         )}
@@ -330,6 +342,11 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
       {open.deleted && !holds && (
         <p className="warn-box" role="alert" data-testid="file-deleted">
           <strong>{open.base.path} was deleted on disk.</strong> Your text is still in the editor: save it to write the file again, or open another file to leave it (the text is kept as an unsaved draft).
+        </p>
+      )}
+      {unreadable && !holds && !open.disk && (
+        <p className="warn-box" role="alert" data-testid="file-unreadable">
+          <strong>{open.base.path} can no longer be read on disk.</strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it is a text file again. Your text is still in the editor.
         </p>
       )}
       {open.disk && monaco ? (
@@ -347,12 +364,12 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
               <strong>This text cannot be saved.</strong> {unsavable.message}
             </p>
           )}
-          {!holds && !unsavable && afterBreaks && (
+          {!holds && !unsavable && !unreadable && afterBreaks && (
             <p className="files-price muted" data-testid="price-after-breakpoints">
               {afterBreaks}
             </p>
           )}
-          {!holds && !unsavable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
+          {!holds && !unsavable && !unreadable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
         </>
       )}
       {save.kind === 'saved' && (
@@ -390,6 +407,7 @@ function MergePanel() {
       <p className="warn-box">
         <strong>{open.base.path} changed on disk while you were editing it.</strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
         {open.minePath && <span className="muted small"> Your text is also kept in {open.minePath}.</span>}
+        <span className="muted small files-merge-narrow-note"> The file list comes back once the merge is kept or the disk version taken.</span>
       </p>
       <MergeEditor
         monaco={monaco}

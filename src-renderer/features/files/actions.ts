@@ -3,9 +3,9 @@
  * (then applying now, or leaving it for the next compaction), creating a file, and noticing a change on disk.
  */
 import { client } from '../../platform/client'
-import { useFilesStore, type ApplyChoice, type EditPriceView } from '../../state/files'
+import { useFilesStore, type ApplyChoice, type EditPriceView, type UnsavedDraft } from '../../state/files'
 import { selectChat, useChatStore } from '../../state/chat'
-import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
+import type { FileNodeView, FilesListingView, OpenedFileView } from '../../../src-preload/contract'
 import { useSessionsStore } from '../../state/sessions'
 import { retryMayHelp, unsavableDraft } from './draft-limits'
 import { savedWithoutSessionWords } from './price-words'
@@ -23,6 +23,22 @@ export function findNode(nodes: ReadonlyArray<FileNodeView>, path: string): File
     if (inner) return inner
   }
   return null
+}
+
+/**
+ * This project's unsaved drafts the tree cannot open, to be listed under it: `newFiles`, drafts of a file the listing
+ * offers to create that is still not written (started, typed in, then left for another file: it never existed, and
+ * is opened again from its row); `stranded`, drafts of a file the listing no longer shows (an import removed, a file
+ * grown too large, deleted), which can only be copied or given up.
+ */
+export function draftsOffTree(listing: FilesListingView, drafts: ReadonlyArray<UnsavedDraft>, projectId: string): { readonly newFiles: UnsavedDraft[]; readonly stranded: UnsavedDraft[] } {
+  const listed = new Set<string>()
+  const walk = (nodes: ReadonlyArray<FileNodeView>) => nodes.forEach((n) => (listed.add(n.absPath), walk(n.children)))
+  walk([...listing.instructions, ...listing.memory])
+  const creatable = new Set(listing.creatable.map((c) => c.path))
+  const off = drafts.filter((d) => d.projectId === projectId && !listed.has(d.base.absPath))
+  const isNew = (d: UnsavedDraft) => !d.base.exists && creatable.has(d.base.path)
+  return { newFiles: off.filter(isNew), stranded: off.filter((d) => !isNew(d)) }
 }
 
 /**
@@ -224,9 +240,17 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   // The view disables Save for such a draft; Ctrl/Cmd-S reaches here all the same. Sent, it would only be refused.
   const unsavable = unsavableDraft(open.draft)
   if (unsavable) return store.saveFailed(`${open.base.path} was not saved: ${unsavable.message}`, false)
+  // Likewise while the file on disk cannot be read (the view disables Save and says why): the main process would refuse it.
+  if (open.unreadable) return store.saveFailed(`${open.base.path} was not saved: ${open.unreadable}`, false)
   store.saveStarted()
   const result = await client.request('files.save', { projectId: open.projectId, path: open.base.path, text: open.draft, baseSha256: open.base.sha256 })
-  if (!result.ok) return store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`, retryMayHelp(result.error.code))
+  if (!result.ok) {
+    store.saveFailed(`${open.base.path} was not saved: ${result.error.message}`, retryMayHelp(result.error.code))
+    // Refused for what the file became on disk (binary, a link out of the project): the disk check says so at once,
+    // rather than at its next look, and Save waits for the file to be readable again.
+    if (result.error.code === 'conflict' || result.error.code === 'permission_denied' || result.error.code === 'unsupported') await checkDisk()
+    return
+  }
   const saved = result.value
   if (saved.status === 'conflict') {
     // Deleted on disk before the poll saw it: there is nothing to merge with; the text stays, to be saved back.
@@ -275,6 +299,21 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
 let newestUnapplied = 0
 
 /**
+ * What the files listed were on disk when the bar's price was asked (each file's sha256, or why it could not be
+ * read), for the session it was asked for: a file listed whose text changed since (appended to from a shell, made
+ * unreadable, readable again) is priced again, as a change in the list is.
+ */
+let pricedDisk: string | null = null
+
+/** The files at `paths` as on disk now (null for one that cannot be read), with the key `pricedDisk` compares. */
+async function readUnapplied(sessionId: string, projectId: string, paths: ReadonlyArray<string>): Promise<{ readonly first: OpenedFileView | null; readonly key: string }> {
+  const reads = await Promise.all(paths.map((path) => client.request('files.read', { projectId, path })))
+  const key = [sessionId, ...reads.map((r, i) => `${paths[i]}:${r.ok ? (r.value.exists ? r.value.sha256 : 'missing') : `unreadable ${r.error.code} ${r.error.message}`}`)].join('\n')
+  const first = reads[0]
+  return { first: first?.ok && first.value.exists ? first.value : null, key }
+}
+
+/**
  * Asks which files the session does not send as they are on disk (files.unapplied), then prices applying them now:
  * the file on disk applied now, as the price panel's `base` prices it (applying reads the whole session block again
  * from disk, so one price covers every file listed). Nothing listed, nothing is shown.
@@ -283,21 +322,28 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
   const asked = ++newestUnapplied
   const result = await client.request('files.unapplied', { sessionId })
   if (asked !== newestUnapplied) return
-  const store = useFilesStore.getState()
-  if (!result.ok || result.value.paths.length === 0) return store.unappliedFound(null)
+  if (!result.ok || result.value.paths.length === 0) {
+    pricedDisk = null
+    return useFilesStore.getState().unappliedFound(null)
+  }
   const paths = result.value.paths
-  // The same files as before keep their price while it is asked again: the bar does not flicker on every event.
-  const shown = store.unapplied
-  const kept = shown?.sessionId === sessionId && shown.paths.join('\n') === paths.join('\n') ? shown.price : null
-  store.unappliedFound({ sessionId, paths, price: kept })
-  const price = await priceApplyingNow(sessionId, projectId, paths[0]!)
-  if (asked === newestUnapplied) useFilesStore.getState().unappliedFound({ sessionId, paths, price })
+  const disk = await readUnapplied(sessionId, projectId, paths)
+  if (asked !== newestUnapplied) return
+  // The same files as before, unchanged on disk, keep their price while it is asked again: the bar does not flicker
+  // on every event. A file whose text changed loses its old price at once: it is no longer what applying costs.
+  const shown = useFilesStore.getState().unapplied
+  const kept = shown?.sessionId === sessionId && shown.paths.join('\n') === paths.join('\n') && pricedDisk === disk.key ? shown.price : null
+  useFilesStore.getState().unappliedFound({ sessionId, paths, price: kept })
+  const price = await priceApplyingNow(sessionId, paths[0]!, disk.first)
+  if (asked !== newestUnapplied) return
+  pricedDisk = disk.key
+  useFilesStore.getState().unappliedFound({ sessionId, paths, price })
 }
 
 /**
- * Asks only which files the session does not send as they are on disk (a read of the session's files, no count), and
- * loads them with their price when the list changed: how a change made outside Loupe (a terminal, a checkout, a
- * script) reaches the bar while the window keeps the focus.
+ * Asks which files the session does not send as they are on disk (a read of the session's files, no count), reads
+ * them, and loads them with their price when the list or a listed file's text changed: how a change made outside
+ * Loupe (a terminal, a checkout, a script) reaches the bar while the window keeps the focus.
  */
 export async function checkUnapplied(sessionId: string, projectId: string): Promise<void> {
   // A list asked for since (another session picked, a save) answers for what the view shows now: this look is past.
@@ -306,17 +352,21 @@ export async function checkUnapplied(sessionId: string, projectId: string): Prom
   if (!result.ok || asked !== newestUnapplied) return
   const shown = useFilesStore.getState().unapplied
   const before = shown?.sessionId === sessionId ? shown.paths.join('\n') : ''
-  if (result.value.paths.join('\n') !== before) await loadUnapplied(sessionId, projectId)
+  const paths = result.value.paths
+  if (paths.join('\n') !== before) return loadUnapplied(sessionId, projectId)
+  if (paths.length === 0) return
+  const disk = await readUnapplied(sessionId, projectId, paths)
+  if (asked !== newestUnapplied) return
+  if (disk.key !== pricedDisk) await loadUnapplied(sessionId, projectId)
 }
 
-/** The price of applying now with the file at `path` as it is on disk; null when it cannot be priced. */
-async function priceApplyingNow(sessionId: string, projectId: string, path: string): Promise<EditPriceView | null> {
-  const disk = await client.request('files.read', { projectId, path })
-  if (!disk.ok || !disk.value.exists) return null
+/** The price of applying now with the file at `path` as it is on disk (`disk`, as read); null when it cannot be priced. */
+async function priceApplyingNow(sessionId: string, path: string, disk: OpenedFileView | null): Promise<EditPriceView | null> {
+  if (!disk) return null
   const listing = useFilesStore.getState().listing
   const node = listing ? findNode([...listing.instructions, ...listing.memory], path) : null
   await attributeOnce(sessionId)
-  const price = await client.request('cache.priceEdit', { sessionId, edit: { kind: editKind(node), path, applyNow: true, charsBefore: disk.value.text.length, charsAfter: disk.value.text.length, text: disk.value.text } })
+  const price = await client.request('cache.priceEdit', { sessionId, edit: { kind: editKind(node), path, applyNow: true, charsBefore: disk.text.length, charsAfter: disk.text.length, text: disk.text } })
   return price.ok ? price.value : null
 }
 
@@ -341,6 +391,9 @@ export async function applyUnappliedNow(projectId: string): Promise<void> {
   if (!stillBusy) await loadUnapplied(unapplied.sessionId, projectId)
 }
 
+/** The refusals of files.read that say the file itself can no longer be edited here (edit.ts, paths.ts). */
+const unreadableCodes = new Set(['unsupported', 'permission_denied'])
+
 /**
  * Looks at the open file on disk. A change while the draft is untouched is simply taken; a change under an edit is
  * kept aside for the merge, never overwritten.
@@ -354,8 +407,21 @@ export async function checkDisk(): Promise<void> {
   // one saved meanwhile, would otherwise be replaced by the text read before.
   const now = useFilesStore.getState().open
   if (!now || now.base !== open.base) return
-  const disk = result.ok ? { text: result.value.text, sha256: result.value.sha256, exists: result.value.exists } : null
-  if (!disk || disk.sha256 === now.base.sha256) return
+  if (!result.ok) {
+    // Now a file this view cannot edit (binary, over 1 MB, invalid UTF-8, a link out of the project): said, with why,
+    // and the tree read again (the prompt builder skips it now). Any other failure (a dropped connection) says
+    // nothing of the file.
+    if (!unreadableCodes.has(result.error.code) || now.unreadable === result.error.message) return
+    useFilesStore.getState().diskUnreadable(result.error.message)
+    void reloadListing(now.projectId)
+    return
+  }
+  if (now.unreadable !== undefined) {
+    useFilesStore.getState().diskUnreadable(null)
+    void reloadListing(now.projectId)
+  }
+  const disk = { text: result.value.text, sha256: result.value.sha256, exists: result.value.exists }
+  if (disk.sha256 === now.base.sha256) return
   // The file changed on disk: its size and fate in the tree change too.
   void reloadListing(now.projectId)
   if (!disk.exists && now.base.exists) {

@@ -34,15 +34,20 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
   // The difference the sentence below shows its two sides of: the same figure in the summary and in the sentence.
   const delta = now.nextPassUsd !== null && now.withoutEditUsd !== null ? shownDifference(now.nextPassUsd, now.withoutEditUsd) : now.deltaUsd
   const usdPart = delta === null ? '' : signedUsd(delta)
+  // Re-billed is what this apply adds to what the next pass writes again anyway: none when that pass already
+  // re-bills the block (another file applied and not sent yet), which "re-bills 0 tokens" would say wrongly.
+  const nothingMore = now.movedBlock !== null && now.cacheWarm && now.rebilledTokens === 0
   const summary = now.movedBlock
-    ? [usdPart, now.cacheWarm ? `re-bills ${count(now, now.rebilledTokens)} tokens` : 'nothing cached to lose'].filter(Boolean).join(' · ')
+    ? [usdPart, nothingMore ? `re-bills nothing more: the next pass already re-bills ${blockName(now.movedBlock)}` : now.cacheWarm ? `re-bills ${count(now, now.rebilledTokens)} tokens` : 'nothing cached to lose'].filter(Boolean).join(' · ')
     : [usdPart, 'nothing above the breakpoints moves'].filter(Boolean).join(' · ')
   const detail: string[] = []
   if (now.movedBlock) {
     detail.push(
-      now.cacheWarm
-        ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them.`
-        : `Moves ${now.movedBlock.label}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.`,
+      nothingMore
+        ? `Moves ${now.movedBlock.label}, which the next pass writes again anyway (another edit applied and not sent yet, say): applying this one re-bills nothing more.`
+        : now.cacheWarm
+          ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them.`
+          : `Moves ${now.movedBlock.label}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.`,
     )
   } else detail.push(`${now.label}.`)
   const own = ownTokensNow(now, base)
@@ -61,6 +66,11 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
   }
   if (now.nextPassUsd !== null && now.withoutEditUsd !== null) detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}).`)
   return { summary, detail }
+}
+
+/** The moved block in a few words: "the session block" for system[1], else its path. */
+function blockName(block: { readonly path: string }): string {
+  return block.path === 'system[1]' ? 'the session block' : block.path
 }
 
 export function laterWords(later: EditPriceView | null): ChoiceWords {
@@ -109,5 +119,7 @@ export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceVie
   const why = `The session keeps the text it read until its next compaction. Applying now reads the session block again from disk${price && !busy ? `; the price is against leaving ${one ? 'it' : 'them'} for the next compaction` : ''}.`
   if (busy) return { what, cost: 'Applying now waits for the session to be idle.', why }
   if (!price) return { what, cost: 'Applying now re-bills the session block on the next pass.', why }
-  return { what, cost: `Applying now: ${nowWords(price, null).summary} on the next pass.`, why }
+  const summary = nowWords(price, null).summary
+  // "re-bills nothing more: the next pass already …" names the pass itself.
+  return { what, cost: `Applying now: ${summary}${summary.includes('the next pass') ? '' : ' on the next pass'}.`, why }
 }

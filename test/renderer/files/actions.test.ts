@@ -4,7 +4,7 @@
  * kept for later, and a file deleted on disk while open keeps the user's text, to be saved back.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { OpenedFileView } from '../../../src-preload/contract'
+import type { FilesListingView, OpenedFileView } from '../../../src-preload/contract'
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }
 const answers = new Map<string, (input: unknown) => Answer | Promise<Answer>>()
@@ -20,7 +20,7 @@ vi.mock('../../../src-renderer/platform/client', () => ({
   },
 }))
 
-const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { unsavedCount, useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -125,6 +125,33 @@ describe('files the session does not send yet', () => {
     expect(asked.filter((a) => a.name === 'cache.priceEdit')).toHaveLength(priced)
   })
 
+  it('prices again when a listed file changes on disk, also after it was unreadable for a while', async () => {
+    useFilesStore.setState({ unapplied: null })
+    const bigger = { ...price, deltaUsd: 0.018, rebilledTokens: 5328 }
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: ['docs/extra.md'] } }))
+    answers.set('files.read', () => ({ ok: true, value: file('rules') }))
+    answers.set('session.cacheSummary', () => ({ ok: true, value: {} }))
+    answers.set('cache.priceEdit', () => ({ ok: true, value: price }))
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(store().unapplied?.price).toEqual(price)
+    // Appended to from a shell: the same list, another text.
+    answers.set('files.read', () => ({ ok: true, value: file('rules, and 10 KB more') }))
+    answers.set('cache.priceEdit', () => ({ ok: true, value: bigger }))
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(store().unapplied?.price).toEqual(bigger)
+    expect(asked.filter((a) => a.name === 'cache.priceEdit').at(-1)?.input).toMatchObject({ edit: { text: 'rules, and 10 KB more' } })
+    // Binary for a while: no price; a text file again: priced again, without anything else happening.
+    answers.set('files.read', () => ({ ok: false, error: { code: 'unsupported', message: 'docs/extra.md cannot be edited here: it is a binary file' } }))
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(store().unapplied?.price).toBeNull()
+    answers.set('files.read', () => ({ ok: true, value: file('rules, text again') }))
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(store().unapplied?.price).toEqual(bigger)
+    const priced = asked.filter((a) => a.name === 'cache.priceEdit').length
+    await checkUnapplied('ses_a', 'prj_a')
+    expect(asked.filter((a) => a.name === 'cache.priceEdit')).toHaveLength(priced)
+  })
+
   it('keeps the files listed when the session is still busy, and says so', async () => {
     useFilesStore.setState({ unapplied: { sessionId: 'ses_a', paths: ['AGENTS.md'], price: null } })
     answers.set('files.apply', () => ({ ok: false, error: { code: 'busy', message: 'A turn started meanwhile' } }))
@@ -167,6 +194,57 @@ describe('a file deleted on disk while open', () => {
     await saveOpenFile(null, 'now')
     expect(asked.find((a) => a.name === 'files.save')?.input).toMatchObject({ text: 'rules, mine', baseSha256: null })
     expect(store().open).toMatchObject({ deleted: false, base: { exists: true, text: 'rules, mine' } })
+  })
+})
+
+describe('a file that becomes unreadable on disk while open', () => {
+  const binary = { ok: false as const, error: { code: 'unsupported', message: 'docs/extra.md cannot be edited here: it is a binary file' } }
+
+  it("says why, keeps the user's text, refuses to save until the file is readable again, then offers the merge", async () => {
+    store().draftEdited('rules, mine')
+    answers.set('files.list', () => ({ ok: false, error: { code: 'internal', message: 'not needed' } }))
+    answers.set('files.read', () => binary)
+    await checkDisk()
+    expect(store().open).toMatchObject({ unreadable: 'docs/extra.md cannot be edited here: it is a binary file', draft: 'rules, mine', disk: null })
+    await saveOpenFile('ses_a', 'now')
+    expect(asked.some((a) => a.name === 'files.save')).toBe(false)
+    expect(store().save).toMatchObject({ kind: 'failed', message: expect.stringContaining('binary') })
+    // A link out of the project: said too, with its own reason.
+    answers.set('files.read', () => ({ ok: false, error: { code: 'permission_denied', message: 'docs/extra.md resolves to /etc/x, outside the project and ~/.loupe' } }))
+    await checkDisk()
+    expect(store().open?.unreadable).toContain('outside the project')
+    // The refusal said "binary": no longer what the file is.
+    expect(store().save).toEqual({ kind: 'idle' })
+    // Text again, and not what was opened: the note and the save error go, the merge comes.
+    answers.set('files.read', () => ({ ok: true, value: file('rules, restored') }))
+    await checkDisk()
+    expect(store().open).not.toHaveProperty('unreadable')
+    expect(store().save).toEqual({ kind: 'idle' })
+    expect(store().open?.disk).toMatchObject({ text: 'rules, restored' })
+  })
+
+  it('clears a save error once the merge is resolved', async () => {
+    store().draftEdited('rules, mine')
+    answers.set('files.list', () => ({ ok: false, error: { code: 'internal', message: 'not needed' } }))
+    // The save meets the binary file before any look of the disk check did.
+    answers.set('files.save', () => ({ ok: false, error: { code: 'conflict', message: 'docs/extra.md changed on disk: it is now a binary file. Nothing was written' } }))
+    answers.set('files.read', () => binary)
+    await saveOpenFile('ses_a', 'now')
+    expect(store().save).toMatchObject({ kind: 'failed' })
+    expect(store().open?.unreadable).toContain('binary')
+    answers.set('files.read', () => ({ ok: true, value: file('rules, restored') }))
+    await checkDisk()
+    store().mergeAccepted('rules, restored')
+    expect(store().save).toEqual({ kind: 'idle' })
+    expect(store().open).toMatchObject({ draft: 'rules, restored', disk: null, base: { text: 'rules, restored' } })
+  })
+
+  it('drops a save error when a merge is resolved, even with the file readable throughout', () => {
+    store().draftEdited('rules, mine')
+    store().saveFailed('docs/extra.md was not saved: it is now a binary file', false)
+    store().diskChanged({ text: 'rules, disk', sha256: 'sha-rules, disk', exists: true })
+    store().mergeAccepted('rules, disk')
+    expect(store().save).toEqual({ kind: 'idle' })
   })
 })
 
@@ -219,6 +297,21 @@ describe('a file the view offers to create', () => {
     // Started again, it comes back as it was left.
     await startNewFile('prj_a', '.loupe/memory.md')
     expect(store().open?.draft).toBe('# Project memory\n\n- typed\n')
+  })
+
+  it('lists a new file left unsaved as a new file to open again, not as a file no longer listed', async () => {
+    answers.set('files.read', () => ({ ok: true, value: absent }))
+    await startNewFile('prj_a', '.loupe/memory.md')
+    store().draftEdited('# Project memory\n\n- typed\n')
+    store().fileOpened('prj_a', file('rules'))
+    // A draft of a file gone from the listing (an import removed) stays apart from it.
+    const gone = { projectId: 'prj_a', base: { path: 'docs/old.md', absPath: '/p/docs/old.md', text: 'old', exists: true, sha256: 'sha-old' }, draft: 'old, edited' }
+    const node = { path: 'docs/extra.md', absPath: '/p/docs/extra.md', kind: 'project', status: 'included', tokens: 2, children: [] }
+    const listing = { root: '/p', instructions: [node], memory: [], creatable: [{ path: '.loupe/memory.md', kind: 'project_memory', label: 'Project memory' }], notes: [], sessionBlockTokens: 0, budgetChars: 0, usedChars: 0 } as unknown as FilesListingView
+    const off = draftsOffTree(listing, [...Object.values(store().unsaved), gone], 'prj_a')
+    expect(off.newFiles.map((d) => d.base.path)).toEqual(['.loupe/memory.md'])
+    expect(off.stranded.map((d) => d.base.path)).toEqual(['docs/old.md'])
+    expect(draftsOffTree(listing, Object.values(store().unsaved), 'prj_b')).toEqual({ newFiles: [], stranded: [] })
   })
 
   it('opens a file made meanwhile as it is', async () => {

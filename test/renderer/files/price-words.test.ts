@@ -103,4 +103,13 @@ describe('files the session does not send yet', () => {
     })
     expect(unappliedWords(['AGENTS.md'], warm, true).cost).toBe('Applying now waits for the session to be idle.')
   })
+
+  it('says an apply adds nothing to re-bill when the next pass already re-bills the session block, not "re-bills 0 tokens"', () => {
+    // CLAUDE.md applied and not sent yet: applying AGENTS.md as well changes the price a little and re-bills no more.
+    const already = price({ movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 0, cacheWarm: true, nextPassUsd: 0.0101, withoutEditUsd: 0.0103, deltaUsd: -0.0002 })
+    const cost = unappliedWords(['AGENTS.md'], already, false).cost
+    expect(cost).toBe('Applying now: −$0.0002 · re-bills nothing more: the next pass already re-bills the session block.')
+    expect(nowWords(already, null).detail[0]).toContain('applying this one re-bills nothing more')
+    expect(nowWords(already, null).summary).not.toContain('0 tokens')
+  })
 })

@@ -30,6 +30,8 @@ export function MergeEditor({ monaco: m, disk, mine, onChange }: { monaco: Monac
       useInlineViewWhenSpaceIsLimited: false,
       ignoreTrimWhitespace: false,
       renderOverviewRuler: true,
+      // Line numbers of up to three digits take the gutter they need, no more: the text keeps the width.
+      lineNumbersMinChars: 3,
     })
     const original = m.editor.createModel(disk, 'markdown')
     const modified = m.editor.createModel(mine, 'markdown')
