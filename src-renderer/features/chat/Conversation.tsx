@@ -412,7 +412,7 @@ function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: Ent
  * default, and what taking it back did not undo.
  */
 function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; render: (entry: EntryView) => ReactNode }) {
-  const { message, answers, toolCallsRan, toolCallsCut } = takeBackSummary(entries)
+  const { message, answers, toolCallsRan, toolCallsCut, changing } = takeBackSummary(entries)
   const calls = toolCallsRan + toolCallsCut
   const callWords = calls === 1 ? 'tool call' : `${calls} tool calls`
   return (
@@ -426,7 +426,7 @@ function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; ren
       </details>
       {calls > 0 && (
         <div className="muted taken-back-undone">
-          What its {callWords} did{toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone (files edited stay edited).
+          What its {callWords} did{toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone{changing ? ' (files edited stay edited)' : ''}.
         </div>
       )}
     </div>
