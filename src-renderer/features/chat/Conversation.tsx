@@ -11,6 +11,7 @@ import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
 import { isTakeBack, takeBackable, takeBacks, takeBackSummary } from './take-back'
+import { chatStatus } from './status'
 import { grouped, usd } from '../../ui/format'
 import { provisionalContext, useCompactionStore } from '../../state/compaction'
 import { loadCompactions } from '../compaction/actions'
@@ -242,23 +243,10 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         <ApprovalPrompt key={a.toolUseId} sessionId={sessionId} approval={a} />
       ))}
       <p className="visually-hidden" role="status" data-testid="chat-status">
-        {statusOf(chat, source, inherited)}
+        {chatStatus(chat, source, inherited)}
       </p>
     </div>
   )
-}
-
-/**
- * What a screen reader hears of the conversation: a turn started, an approval asked for, the answer in. Only of
- * Loupe's own turns: nothing of an imported or captured session, nor of the turns a continued one brought along.
- */
-function statusOf(chat: SessionChat, source: ConversationSource, inherited: number | null): string {
-  if (!chat.loaded || source !== 'loupe') return ''
-  if (chat.approvals.length > 0) return `Approval needed: ${chat.approvals[0]!.request.summary}`
-  if (chat.running) return 'The agent is working.'
-  const last = chat.entries.findLast((e) => e.kind === 'assistant_message' || e.kind === 'turn_failed' || e.kind === 'user_message')
-  if (last === undefined || (inherited !== null && last.seq <= inherited)) return ''
-  return last.kind === 'assistant_message' ? 'The agent answered.' : last.kind === 'turn_failed' ? 'The turn failed.' : ''
 }
 
 /** Whether a main pass has run since `at` (the first pass after a checkpoint measures its "after"). */
