@@ -243,6 +243,10 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
     await expect.poll(progress, { timeout: 10_000 }).toBeGreaterThan(seen + 40)
     expect(await scroll.evaluate((el) => el.scrollTop)).toBe(readingAt)
     await expect(jump).toBeVisible()
+    // The pill hides no text: it sits under the scrolling conversation, not over its last lines.
+    const pill = (await jump.boundingBox())!
+    const view = (await scroll.boundingBox())!
+    expect(pill.y).toBeGreaterThanOrEqual(view.y + view.height - 1)
     await page.screenshot({ path: 'e2e/screenshots/chat-scrolled-up-while-streaming.png' })
 
     // "Jump to latest" goes back down and follows again; a click on it leaves the keyboard where it was.
