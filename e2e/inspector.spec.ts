@@ -452,6 +452,40 @@ slow("the live row's note is read whole before the first byte too, in a wide pan
   }
 })
 
+test('the request keeps its bytes in view when the window is made smaller and when the inspector moves below', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(2)
+    await rows.last().click()
+    const passId = await rows.last().evaluate((el) => (el as HTMLElement).dataset.passId!)
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passId}"]`)).toHaveCount(1)
+    // How many pixels of the bytes are on screen: inside the view's scrolling box and inside the window.
+    const bytesShown = () =>
+      page.evaluate(() => {
+        const view = document.querySelector('.insp-view')!.getBoundingClientRect()
+        const bytes = document.querySelector('.insp-editor')!.getBoundingClientRect()
+        return Math.round(Math.min(view.bottom, bytes.bottom, window.innerHeight) - Math.max(view.top, bytes.top, 0))
+      })
+    expect(await bytesShown()).toBeGreaterThanOrEqual(60)
+    // The same pass, the window made smaller: the view is shorter than its controls and bytes, and shows the bytes.
+    await page.setViewportSize({ width: 900, height: 700 })
+    await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    // Docked below in that window: the list is at its minimum, and the view shows the bytes again.
+    await inspector.getByRole('button', { name: 'Dock below the chat' }).click()
+    await expect(inspector.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
+    await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request-docked-below-small-window.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test("a narrow pane's diff mark takes the height of its wrapped words, and the hidden earlier side is no Tab stop", async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {
