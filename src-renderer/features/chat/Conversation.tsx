@@ -79,13 +79,17 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     if (at >= 0 && at < shownFrom) setChosenFrom(Math.max(0, at - 10))
   }, [selectedPassId, chat.entries, shownFrom])
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here
-  // is in view. Showing earlier entries does not move the view back to the chosen pass.
+  // is in view. Showing earlier entries does not move the view back to the chosen pass. One the inspector chose
+  // itself (the newest pass as the session opens, the next while following) is not the user's: the chat stays where
+  // the user is. After a reload in the middle of a turn the list may answer after the chat was drawn, and its newest
+  // stored pass is then an answer above the turn in flight: scrolled to, the chat would stop following that turn.
   const scrolledTo = useRef<string | null>(null)
   useEffect(() => {
     if (selectedPassId === null || scrolledTo.current === selectedPassId) return
     const message = [...document.querySelectorAll(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)].at(-1)
     if (!message) return
     scrolledTo.current = selectedPassId
+    if (!useInspectorStore.getState().chosenByUser) return
     // An answer to a message taken back stays folded (the newest pass is chosen by default, and a fold that opened
     // itself would fill the view): the fold's line is brought into view instead, and opens on a click.
     const fold = message.closest('.taken-back')
