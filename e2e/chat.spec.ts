@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { appEvent, expect, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
+import { appEvent, expect, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
@@ -243,6 +243,10 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
     await expect.poll(progress, { timeout: 10_000 }).toBeGreaterThan(seen + 40)
     expect(await scroll.evaluate((el) => el.scrollTop)).toBe(readingAt)
     await expect(jump).toBeVisible()
+    // The pill hides no text: it sits under the scrolling conversation, not over its last lines.
+    const pill = (await jump.boundingBox())!
+    const view = (await scroll.boundingBox())!
+    expect(pill.y).toBeGreaterThanOrEqual(view.y + view.height - 1)
     await page.screenshot({ path: 'e2e/screenshots/chat-scrolled-up-while-streaming.png' })
 
     // "Jump to latest" goes back down and follows again; a click on it leaves the keyboard where it was.
@@ -275,6 +279,64 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
     await expect(page.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
     await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
     await expect(jump).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+slowTest('chat: a window reloaded in the middle of a turn follows it, whichever of the chat and the passes list answers first', async ({ page, host }) => {
+  test.setTimeout(120_000)
+  const dir = fixtureProject()
+  try {
+    await rpc(host, 'settings.set', { app: { thinking: false } })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const composer = page.getByLabel('Message')
+    const scroll = page.locator('.chat-scroll')
+    const jump = page.getByRole('button', { name: 'Jump to latest' })
+    const firstEnded = appEvent(page, 'turn.ended')
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await firstEnded
+    // A tall message: at the bottom, the first turn's answer is above the view. Its answer streams.
+    await composer.fill(tallMessage(60))
+    await composer.press('Enter')
+    await expect(page.getByTestId('streaming')).toBeVisible()
+
+    // After the reload the passes list answers only once the chat has drawn the session (the order a slow list read
+    // gives): the list then chooses its newest stored pass, the first turn's answer, which is not the user's choice.
+    let heldList: (() => void) | null = null
+    await page.routeWebSocket(/\/rpc/, (ws) => {
+      const server = ws.connectToServer()
+      const listIds = new Set<number>()
+      const held: string[] = []
+      let holding = true
+      heldList = () => {
+        holding = false
+        for (const frame of held.splice(0)) ws.send(frame)
+      }
+      ws.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: number; name: string }
+        if (frame.kind === 'request' && frame.name === 'pass.list') listIds.add(frame.id)
+        server.send(message)
+      })
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: number }
+        if (holding && frame.kind === 'response' && listIds.has(frame.id)) held.push(String(message))
+        else ws.send(message)
+      })
+    })
+    await page.reload()
+    await expect(page.locator('.msg.user')).toHaveCount(2)
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await expect.poll(() => heldList !== null).toBe(true)
+    heldList!()
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    await expect(inspector.locator('[data-live="true"]')).toHaveAttribute('aria-selected', 'true')
+    await nextFrame(page)
+    await expect(jump).toHaveCount(0)
+    expect(await gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await page.getByRole('button', { name: 'Stop' }).click()
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

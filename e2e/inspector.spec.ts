@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import WebSocket from 'ws'
 import type { PassDetailView } from '../src-preload/contract'
-import { appEvent, expect, hostFixture, openApp, openProjectWithSession, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, hostFixture, openApp, openProjectWithSession, rpc as call, test as base, type BrowserHostProcess } from './fixtures'
 
 const test = base.extend<{ host: BrowserHostProcess }>({ host: hostFixture({ LOUPE_SIM_PACE: 'instant' }) })
 
@@ -411,6 +411,76 @@ slow('a window reloaded in the middle of a pass shows that pass at once, in the 
     await page.getByRole('button', { name: 'Stop' }).click()
     await ended
     await expect(liveRow).toHaveCount(0)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+slow("the live row's note is read whole before the first byte too, in a wide pane and a narrow one", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    // Without thinking, which at this pace would take a minute to stream before the answer begins.
+    await call(host, 'settings.set', { app: { thinking: false } })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    // The note before the first byte lasts a fraction of a second: the page itself notes how it is drawn when it is.
+    await page.evaluate(() => {
+      const seen: Array<{ width: number; text: string; fits: boolean }> = []
+      ;(window as unknown as { seenWaiting: typeof seen }).seenWaiting = seen
+      new MutationObserver(() => {
+        const note = document.querySelector<HTMLElement>('[data-live="true"] .insp-live-note')
+        const label = [...(note?.children ?? [])].find((el) => getComputedStyle(el).display !== 'none') as HTMLElement | undefined
+        if (!note || !label || !/waiting|no byte/.test(label.textContent ?? '')) return
+        if (seen.at(-1)?.width === window.innerWidth) return
+        seen.push({ width: window.innerWidth, text: label.textContent ?? '', fits: note.scrollWidth <= note.clientWidth })
+      }).observe(document.body, { childList: true, subtree: true })
+    })
+    for (const width of [1400, 1000]) {
+      await page.setViewportSize({ width, height: 900 })
+      const ended = appEvent(page, 'turn.ended')
+      await page.getByLabel('Message').fill('hi')
+      await page.getByLabel('Message').press('Enter')
+      await ended
+    }
+    const seen = await page.evaluate(() => (window as unknown as { seenWaiting: Array<{ width: number; text: string; fits: boolean }> }).seenWaiting)
+    expect(seen).toEqual([
+      { width: 1400, text: 'sent, no byte yet…', fits: true },
+      { width: 1000, text: 'waiting…', fits: true },
+    ])
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('the request keeps its bytes in view when the window is made smaller and when the inspector moves below', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(2)
+    await rows.last().click()
+    const passId = await rows.last().evaluate((el) => (el as HTMLElement).dataset.passId!)
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passId}"]`)).toHaveCount(1)
+    // How many pixels of the bytes are on screen: inside the view's scrolling box and inside the window.
+    const bytesShown = () =>
+      page.evaluate(() => {
+        const view = document.querySelector('.insp-view')!.getBoundingClientRect()
+        const bytes = document.querySelector('.insp-editor')!.getBoundingClientRect()
+        return Math.round(Math.min(view.bottom, bytes.bottom, window.innerHeight) - Math.max(view.top, bytes.top, 0))
+      })
+    expect(await bytesShown()).toBeGreaterThanOrEqual(60)
+    // The same pass, the window made smaller: the view is shorter than its controls and bytes, and shows the bytes.
+    await page.setViewportSize({ width: 900, height: 700 })
+    await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    // Docked below in that window: the list is at its minimum, and the view shows the bytes again.
+    await inspector.getByRole('button', { name: 'Dock below the chat' }).click()
+    await expect(inspector.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
+    await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request-docked-below-small-window.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

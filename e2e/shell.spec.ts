@@ -161,6 +161,51 @@ test('the keyboard lands on the view when what it was on goes away: a view switc
   }
 })
 
+test('after a palette command the keyboard is on what it opened, or where it was: never on the heading for nothing', async ({ app }) => {
+  const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-palette-focus-'))
+  writeFileSync(join(projectDir, 'README.md'), '# demo\n')
+  const runCommand = async (words: string, label: string) => {
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type(words)
+    await expect(app.getByTestId('palette').locator('li[aria-selected="true"]')).toContainText(label)
+    await app.keyboard.press('Enter')
+    await expect(app.getByTestId('palette')).toHaveCount(0)
+  }
+  // A click on the empty middle of the top bar, between its left and right items.
+  const clickEmptyTopBar = async () => {
+    const bar = (await app.locator('.topbar').boundingBox())!
+    const spacer = (await app.locator('.topbar-spacer').boundingBox())!
+    await app.mouse.click(spacer.x + spacer.width / 2, bar.y + bar.height / 2)
+  }
+  try {
+    await openProjectWithSession(app, projectDir)
+    const heading = app.getByRole('region', { name: 'Session' }).locator('h1')
+    // The keyboard on nothing (a click on an empty part of the top bar): the Diff tab the command shows has it.
+    await clickEmptyTopBar()
+    await runCommand('diff', 'Show the diff of the selected pass')
+    const diffTab = app.getByRole('tablist', { name: 'Pass views' }).getByRole('tab', { name: 'Diff' })
+    await expect(diffTab).toHaveAttribute('aria-selected', 'true')
+    await expect(diffTab).toBeFocused()
+    // A command that opens nothing leaves it where it was: on nothing, in the message box.
+    await clickEmptyTopBar()
+    await runCommand('theme dark', 'Theme: dark')
+    await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
+    expect(await app.evaluate(() => document.activeElement === document.body)).toBe(true)
+    await expect(heading).not.toBeFocused()
+    await app.getByLabel('Message').focus()
+    await runCommand('dock', 'Dock the inspector')
+    await expect(app.getByLabel('Message')).toBeFocused()
+    await runCommand('theme light', 'Theme: light')
+    await expect(app.getByLabel('Message')).toBeFocused()
+    // A command that shows another view: its heading, as Alt+3 does.
+    await runCommand('go to cache', 'Go to Cache')
+    await expect(app.locator('main h1')).toHaveText('Cache')
+    await expect(app.locator('main h1')).toBeFocused()
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test('every key typed right after Ctrl+L or a palette command reaches the field it opens, even when the view changes first', async ({ app }) => {
   const projectDir = mkdtempSync(join(tmpdir(), 'loupe-e2e-typeahead-'))
   writeFileSync(join(projectDir, 'README.md'), '# demo\n')

@@ -70,6 +70,12 @@ interface InspectorState {
    */
   readonly live: LivePass | null
   readonly selectedPassId: string | null
+  /**
+   * The user chose the selected pass (a row, an answer in the chat, Alt+↓, a command): the chat brings its message
+   * into view. One the inspector chose itself (the newest pass a session opens on, the next one while following) does
+   * not move the chat from where the user is; whichever of the chat and the list loads first after a reload.
+   */
+  readonly chosenByUser: boolean
   /** The live row is selected (it has no id until it is stored). */
   readonly liveSelected: boolean
   /**
@@ -144,6 +150,7 @@ export const useInspectorStore = create<InspectorState>()(
       error: null,
       live: null,
       selectedPassId: null,
+      chosenByUser: false,
       liveSelected: false,
       following: true,
       liveElsewhere: {},
@@ -159,7 +166,7 @@ export const useInspectorStore = create<InspectorState>()(
           // The pass in flight goes with its session and comes back with it; a session opens following its newest pass.
           const { [sessionId ?? '']: live = null, ...others } = s.liveElsewhere
           const liveElsewhere = s.live && s.sessionId !== null ? { ...others, [s.sessionId]: s.live } : others
-          return { sessionId, passes: [], live, liveElsewhere, selectedPassId: null, liveSelected: live !== null, following: true, compareToPassId: null, error: null }
+          return { sessionId, passes: [], live, liveElsewhere, selectedPassId: null, chosenByUser: false, liveSelected: live !== null, following: true, compareToPassId: null, error: null }
         }),
       scopeChosen: (scope) => set({ scope }),
       passesLoading: () => set({ loading: true, error: null }),
@@ -176,12 +183,12 @@ export const useInspectorStore = create<InspectorState>()(
           const keep = !s.following && !(ended && s.liveSelected) && s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
           // Opening a session shows its newest pass of that session.
           const newest = [...passes].reverse().find((p) => p.sessionId === sessionId) ?? passes.at(-1)
-          return { passes, loading: false, live, liveSelected, following: !keep, selectedPassId: keep ? s.selectedPassId : (newest?.id ?? null) }
+          return { passes, loading: false, live, liveSelected, following: !keep, ...(keep ? {} : { selectedPassId: newest?.id ?? null, chosenByUser: false }) }
         }),
       passesFailed: (message) => set({ loading: false, error: message }),
       // Choosing the last row (End, or the newest answer in the chat) is following it; choosing any other is not.
       passSelected: (passId) =>
-        set((s) => ({ selectedPassId: passId, liveSelected: false, following: passId === null || (s.live === null && passId === s.passes.at(-1)?.id) })),
+        set((s) => ({ selectedPassId: passId, chosenByUser: true, liveSelected: false, following: passId === null || (s.live === null && passId === s.passes.at(-1)?.id) })),
       liveSelectedChosen: () => set((s) => (s.live ? { liveSelected: true, following: true } : {})),
       passStarted: (e) =>
         set((s) => {
@@ -218,7 +225,7 @@ export const useInspectorStore = create<InspectorState>()(
           const passes = known ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
           // A pass that arrives without having been live (a compaction's summary, a pre-warm) is followed too.
           const follow = s.liveSelected || (!known && s.following)
-          return { passes, live: null, liveSelected: false, selectedPassId: follow ? e.pass.id : s.selectedPassId }
+          return { passes, live: null, liveSelected: false, ...(follow ? { selectedPassId: e.pass.id, chosenByUser: false } : {}) }
         }),
       compactionProgressed: (e, model) =>
         set((s) => {

@@ -100,7 +100,7 @@ export function findCause(input: CauseInput): MissCause {
       path: shortPath(block),
       area: block.area,
       what: { kind: 'message', historyKind: origin?.kind ?? null, entryIds: origin?.entryIds ?? [], editedBy: takenBack },
-      label: `no breakpoint ended at ${blockPath(walk.blocks[limit.position]!)}, where the conversation now goes on: the previous pass's sat on a message since taken back by the user${takenBack.at !== null ? ` at ${input.clock(takenBack.at)}` : ''}`,
+      label: `no breakpoint ended at ${blockPath(walk.blocks[limit.position]!)}, where the conversation now goes on: the previous pass's breakpoint sat on a message since taken back by the user${takenBack.at !== null ? ` at ${input.clock(takenBack.at)}` : ''}`,
     }
   }
   return { kind: 'no_breakpoint', label: 'no breakpoint covered this prefix on an earlier pass, so nothing was written to read' }

@@ -11,6 +11,7 @@ import { ToolCall } from './ToolCall'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
 import { isTakeBack, takeBackable, takeBacks, takeBackSummary } from './take-back'
+import { chatStatus } from './status'
 import { grouped, usd } from '../../ui/format'
 import { provisionalContext, useCompactionStore } from '../../state/compaction'
 import { loadCompactions } from '../compaction/actions'
@@ -78,13 +79,17 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     if (at >= 0 && at < shownFrom) setChosenFrom(Math.max(0, at - 10))
   }, [selectedPassId, chat.entries, shownFrom])
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here
-  // is in view. Showing earlier entries does not move the view back to the chosen pass.
+  // is in view. Showing earlier entries does not move the view back to the chosen pass. One the inspector chose
+  // itself (the newest pass as the session opens, the next while following) is not the user's: the chat stays where
+  // the user is. After a reload in the middle of a turn the list may answer after the chat was drawn, and its newest
+  // stored pass is then an answer above the turn in flight: scrolled to, the chat would stop following that turn.
   const scrolledTo = useRef<string | null>(null)
   useEffect(() => {
     if (selectedPassId === null || scrolledTo.current === selectedPassId) return
     const message = [...document.querySelectorAll(`.msg.assistant[data-pass-id="${CSS.escape(selectedPassId)}"]`)].at(-1)
     if (!message) return
     scrolledTo.current = selectedPassId
+    if (!useInspectorStore.getState().chosenByUser) return
     // An answer to a message taken back stays folded (the newest pass is chosen by default, and a fold that opened
     // itself would fill the view): the fold's line is brought into view instead, and opens on a click.
     const fold = message.closest('.taken-back')
@@ -242,23 +247,10 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         <ApprovalPrompt key={a.toolUseId} sessionId={sessionId} approval={a} />
       ))}
       <p className="visually-hidden" role="status" data-testid="chat-status">
-        {statusOf(chat, source, inherited)}
+        {chatStatus(chat, source, inherited)}
       </p>
     </div>
   )
-}
-
-/**
- * What a screen reader hears of the conversation: a turn started, an approval asked for, the answer in. Only of
- * Loupe's own turns: nothing of an imported or captured session, nor of the turns a continued one brought along.
- */
-function statusOf(chat: SessionChat, source: ConversationSource, inherited: number | null): string {
-  if (!chat.loaded || source !== 'loupe') return ''
-  if (chat.approvals.length > 0) return `Approval needed: ${chat.approvals[0]!.request.summary}`
-  if (chat.running) return 'The agent is working.'
-  const last = chat.entries.findLast((e) => e.kind === 'assistant_message' || e.kind === 'turn_failed' || e.kind === 'user_message')
-  if (last === undefined || (inherited !== null && last.seq <= inherited)) return ''
-  return last.kind === 'assistant_message' ? 'The agent answered.' : last.kind === 'turn_failed' ? 'The turn failed.' : ''
 }
 
 /** Whether a main pass has run since `at` (the first pass after a checkpoint measures its "after"). */
@@ -412,7 +404,7 @@ function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: Ent
  * default, and what taking it back did not undo.
  */
 function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; render: (entry: EntryView) => ReactNode }) {
-  const { message, answers, toolCallsRan, toolCallsCut } = takeBackSummary(entries)
+  const { message, answers, toolCallsRan, toolCallsCut, changing } = takeBackSummary(entries)
   const calls = toolCallsRan + toolCallsCut
   const callWords = calls === 1 ? 'tool call' : `${calls} tool calls`
   return (
@@ -426,7 +418,7 @@ function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; ren
       </details>
       {calls > 0 && (
         <div className="muted taken-back-undone">
-          What its {callWords} did{toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone (files edited stay edited).
+          What its {callWords} did{toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone{changing ? ' (files edited stay edited)' : ''}.
         </div>
       )}
     </div>

@@ -51,8 +51,17 @@ export function takeBackable(entries: ReadonlyArray<EntryView>, folded: Readonly
   return entries.slice(at + 1).some((e) => e.kind === 'checkpoint') ? null : message
 }
 
-/** What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo. */
-export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly message: string; readonly answers: number; readonly toolCallsRan: number; readonly toolCallsCut: number } {
+/**
+ * Tools whose call can leave something changed behind (a file edited or written, a command run, a fact saved to
+ * memory): the access of src-main/engine/tools/specs.ts that is not read-only, less the plan and the context.
+ */
+const CHANGING_TOOLS = new Set(['edit_file', 'write_file', 'bash', 'remember'])
+
+/**
+ * What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo
+ * (`changing`: whether one of them could have changed something, so that "files edited stay edited" is true to say).
+ */
+export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly message: string; readonly answers: number; readonly toolCallsRan: number; readonly toolCallsCut: number; readonly changing: boolean } {
   const message = entries.find((e) => e.kind === 'user_message')
   const text = ((message?.content as Array<{ text?: string }> | undefined) ?? []).map((b) => b.text ?? '').join('\n')
   const firstLine = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
@@ -62,6 +71,7 @@ export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly m
     toolCallsRan: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'ran').length,
     // Stopped while they ran: they may have done something before they were.
     toolCallsCut: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'interrupted').length,
+    changing: entries.some((e) => e.kind === 'tool_result' && (e.outcome === 'ran' || e.outcome === 'interrupted') && CHANGING_TOOLS.has(String(e.toolName))),
   }
 }
 

@@ -9,6 +9,7 @@ import { client } from '../../platform/client'
 import { useFilesStore } from '../../state/files'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSettingsStore } from '../../state/settings'
+import { focusViewHeading } from '../shell/focus-fallback'
 import { buildCommands, filterCommands, keysLabel } from './commands'
 import './views.css'
 
@@ -36,6 +37,16 @@ function useProjectFiles(): FilesListingView | null {
   return listing
 }
 
+/**
+ * The keyboard back where it was when the palette opened: on that element while it is still there (on nothing when
+ * it was on nothing: a click on empty space); on the view's heading when that element went away or the view changed.
+ */
+function giveBack(returnTo: Element | null, viewChanged: boolean): void {
+  const there = returnTo instanceof HTMLElement && returnTo !== document.body && returnTo.isConnected
+  if (!viewChanged && there) returnTo.focus()
+  else if (viewChanged || (returnTo !== document.body && returnTo !== null)) focusViewHeading()
+}
+
 function PaletteDialog() {
   const [query, setQuery] = useState('')
   const [index, setIndex] = useState(0)
@@ -59,7 +70,7 @@ function PaletteDialog() {
     document.addEventListener('focusin', keep)
     return () => {
       document.removeEventListener('focusin', keep)
-      if (!commandRan.current && returnTo instanceof HTMLElement && returnTo.isConnected) returnTo.focus()
+      if (!commandRan.current) giveBack(returnTo, false)
     }
   }, [returnTo])
   useEffect(() => setIndex(0), [query])
@@ -80,8 +91,17 @@ function PaletteDialog() {
     const command = shown[i]
     if (!command) return
     commandRan.current = true
+    const viewBefore = useSettingsStore.getState().view
     close()
     command.run()
+    // Once the palette is gone and the command has rendered what it opens: a command that put the keyboard somewhere
+    // (a field, an editor, a dialog) has the last word; else it goes to what the command opened, else back.
+    requestAnimationFrame(() => {
+      if (document.activeElement !== null && document.activeElement !== document.body) return
+      const opened = command.focus?.() ?? null
+      if (opened !== null) opened.focus()
+      else giveBack(returnTo, useSettingsStore.getState().view !== viewBefore)
+    })
   }
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown') setIndex((i) => Math.min(shown.length - 1, i + 1))

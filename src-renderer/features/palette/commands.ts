@@ -30,6 +30,11 @@ export interface Command {
   /** The shortcut, as shown ("Alt+1", "Mod+K"). */
   readonly keys?: string
   run(): void
+  /**
+   * Where the keyboard goes after the command when it put it nowhere itself (the palette's field is gone): what the
+   * command opened. Without it, it goes back where it was, or to the heading of a view the command switched to.
+   */
+  focus?(): HTMLElement | null
 }
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
@@ -172,7 +177,7 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     out.push({ id: 'pass.next', group: 'Inspector', label: 'Next pass', keys: 'Alt+↓', run: () => stepPass(1) })
     out.push({ id: 'pass.previous', group: 'Inspector', label: 'Previous pass', keys: 'Alt+↑', run: () => stepPass(-1) })
     for (const view of ['request', 'response', 'diff'] as InspectorView[]) {
-      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), inspector.viewChosen(view)) })
+      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), inspector.viewChosen(view)), focus: selectedInspectorTab })
     }
   }
 
@@ -203,6 +208,11 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
   out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusField('input[aria-label="API key"]')) })
   out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusField('select[aria-label="Model"]')) })
   return out
+}
+
+/** The inspector's tab of the view shown (Request, Response, Diff), when the inspector shows one. */
+function selectedInspectorTab(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('.insp-tabs [role="tab"][aria-selected="true"]')
 }
 
 /** Opens (or starts) a file in the Files view, the keyboard in its editor once it is there, with what was typed meanwhile. */

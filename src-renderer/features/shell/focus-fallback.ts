@@ -1,6 +1,6 @@
 /**
  * When the element that had the keyboard goes away (a view switched with Alt+1–5, the inspector hidden with the
- * button that was focused, a palette command that changes the view, an approval card answered with Esc), the
+ * button that was focused, an approval card answered with Esc), the
  * browser leaves focus on <body>, and a keyboard user starts again from the top of the page. This puts it on the
  * heading of the view shown instead, so Tab goes on from the view.
  *
@@ -17,11 +17,18 @@ export function installFocusFallback(): void {
       const active = document.activeElement
       if (active !== null && active !== document.body) return
       if (lost.isConnected) return
-      const heading = document.querySelector<HTMLElement>('main h1')
-      if (heading === null) return
-      // Focusable from script only: it is a landing place, not a Tab stop.
-      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
-      heading.focus({ preventScroll: true })
+      // The palette gives the keyboard back itself, to where it was or to what its command opened (Palette.tsx).
+      if (lost.closest('.palette') !== null) return
+      focusViewHeading()
     })
   })
+}
+
+/** Puts the keyboard on the heading of the view shown. */
+export function focusViewHeading(): void {
+  const heading = document.querySelector<HTMLElement>('main h1')
+  if (heading === null) return
+  // Focusable from script only: it is a landing place, not a Tab stop.
+  if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
+  heading.focus({ preventScroll: true })
 }

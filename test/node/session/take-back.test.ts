@@ -71,7 +71,7 @@ describe('taking the last message back', () => {
     // attribution says why, in the cause a user reads.
     const summary = await call<{ passes: Array<{ passId: string; cause: string; summary: string }> }>(s.app, 'session.cacheSummary', { sessionId: s.sessionId })
     const attributed = summary.passes.find((p) => p.passId === firstAfter.id)!
-    expect(attributed.summary).toMatch(/^partial hit up to messages\[2\]\.content\[0\] · no breakpoint ended at messages\[3\]\.content\[1\], where the conversation now goes on: the previous pass's sat on a message since taken back by the user at \d\d:\d\d$/)
+    expect(attributed.summary).toMatch(/^partial hit up to messages\[2\]\.content\[0\] · no breakpoint ended at messages\[3\]\.content\[1\], where the conversation now goes on: the previous pass's breakpoint sat on a message since taken back by the user at \d\d:\d\d$/)
     expect(attributed.cause).toBe('changed_block')
     expect(summary.passes.filter((p) => p.cause === 'unexplained')).toEqual([])
   })

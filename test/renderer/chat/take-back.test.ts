@@ -14,7 +14,7 @@ describe('a message taken back, in the chat', () => {
     const firstAnswer = entry('assistant_message')
     const second = message('second\nwith details')
     const call = entry('assistant_message')
-    const result = entry('tool_result', { outcome: 'ran' })
+    const result = entry('tool_result', { outcome: 'ran', toolName: 'edit_file' })
     const answer = entry('assistant_message')
     const ended = entry('turn_ended')
     const switched = entry('model_switched')
@@ -24,10 +24,19 @@ describe('a message taken back, in the chat', () => {
     const { folded, under } = takeBacks(entries)
     expect(under.get(back.id)).toEqual([second, call, result, answer, ended])
     expect([...folded]).toEqual([second.id, call.id, result.id, answer.id, ended.id])
-    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1, toolCallsCut: 0 })
+    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1, toolCallsCut: 0, changing: true })
     expect(takeBackSummary([message('run it'), entry('tool_result', { outcome: 'interrupted' })])).toMatchObject({ toolCallsRan: 0, toolCallsCut: 1 })
     // The offer moves to the message before it.
     expect(takeBackable(entries, folded)).toBe(first)
+  })
+
+  it('says files edited stay edited only when a call taken back could have changed something', () => {
+    const read = entry('tool_result', { outcome: 'ran', toolName: 'read_file' })
+    expect(takeBackSummary([message('read it'), read, entry('tool_result', { outcome: 'ran', toolName: 'grep' })])).toMatchObject({ toolCallsRan: 2, changing: false })
+    // A command refused at the approval did nothing; one stopped while it ran may have.
+    expect(takeBackSummary([message('run it'), read, entry('tool_result', { outcome: 'denied', toolName: 'bash' })]).changing).toBe(false)
+    expect(takeBackSummary([message('run it'), read, entry('tool_result', { outcome: 'interrupted', toolName: 'bash' })]).changing).toBe(true)
+    expect(takeBackSummary([message('write it'), entry('tool_result', { outcome: 'ran', toolName: 'write_file' })]).changing).toBe(true)
   })
 
   it('nests a take-back inside the next one that reaches further back', () => {

@@ -201,7 +201,7 @@ function LiveRow({ live, selected, sessionLabel, index, onSelect }: { live: Live
       <span className="insp-live-note">
         {live.firstDeltaAt === null ? (
           <>
-            <span className="insp-label-long">sent, waiting for the first byte…</span>
+            <span className="insp-label-long">sent, no byte yet…</span>
             <span className="insp-label-short">waiting…</span>
           </>
         ) : (

@@ -67,15 +67,31 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
   useEffect(() => setNote(null), [detail.id])
 
   // A view too short for the controls and the bytes (docked below in a small window) scrolls to the bytes once they
-  // are on screen, instead of leaving them below its fold; the controls are a scroll up.
+  // are on screen, instead of leaving them below its fold; the controls are a scroll up. And again when the view
+  // changes size under them (the window made smaller, the inspector docked on the other side, which also wraps the
+  // controls anew): only then, so a user who scrolled up to the controls, or opened the context map above the bytes,
+  // is not moved.
   const root = useRef<HTMLDivElement>(null)
   useEffect(() => {
     if (readyFor !== detail.id) return
-    const bytes = root.current?.querySelector<HTMLElement>('.insp-editor')
     const scroller = root.current?.closest<HTMLElement>('.insp-view')
-    if (!bytes || !scroller) return
-    const top = bytes.getBoundingClientRect().top - scroller.getBoundingClientRect().top
-    if (top + MIN_BYTES_SHOWN_PX > scroller.clientHeight) scroller.scrollTop += top - Math.max(0, scroller.clientHeight - bytes.clientHeight)
+    if (!root.current || !scroller) return
+    const content = root.current
+    const reveal = () => {
+      const bytes = content.querySelector<HTMLElement>('.insp-editor')
+      if (!bytes) return
+      const top = bytes.getBoundingClientRect().top - scroller.getBoundingClientRect().top
+      if (top + MIN_BYTES_SHOWN_PX > scroller.clientHeight) scroller.scrollTop += top - Math.max(0, scroller.clientHeight - bytes.clientHeight)
+    }
+    reveal()
+    let size = { width: scroller.clientWidth, height: scroller.clientHeight }
+    const observer = new ResizeObserver(() => {
+      if (scroller.clientWidth === size.width && scroller.clientHeight === size.height) return
+      size = { width: scroller.clientWidth, height: scroller.clientHeight }
+      reveal()
+    })
+    observer.observe(scroller)
+    return () => observer.disconnect()
   }, [readyFor, detail.id])
 
   const onReady = useCallback((passId: string) => {

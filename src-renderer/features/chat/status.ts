@@ -1,0 +1,28 @@
+import type { SessionChat } from '../../state/chat'
+import type { ConversationSource } from './origin'
+
+/**
+ * What a screen reader hears of the conversation: a turn started, an approval asked for, the answer in, the turn
+ * stopped. Only of Loupe's own turns: nothing of an imported or captured session, nor of the turns a continued one
+ * brought along (`inherited`: how many of its first entries, by seq, came from there).
+ */
+export function chatStatus(chat: Pick<SessionChat, 'loaded' | 'approvals' | 'running' | 'entries'>, source: ConversationSource, inherited: number | null): string {
+  if (!chat.loaded || source !== 'loupe') return ''
+  if (chat.approvals.length > 0) return `Approval needed: ${chat.approvals[0]!.request.summary}`
+  if (chat.running) return 'The agent is working.'
+  const last = chat.entries.findLast((e) => e.kind === 'assistant_message' || e.kind === 'turn_failed' || e.kind === 'user_message' || e.kind === 'turn_ended')
+  if (last === undefined || (inherited !== null && last.seq <= inherited)) return ''
+  switch (last.kind) {
+    case 'turn_ended':
+      // What the chat's own note says of a turn stopped; a turn that ended on its own was said by its answer.
+      if (last.reason === 'cancelled') return 'Stopped.'
+      if (last.reason === 'pass_limit') return 'Stopped after the per-turn pass limit.'
+      return chatStatus({ ...chat, entries: chat.entries.filter((e) => e.seq < last.seq && e.kind !== 'turn_ended') }, source, inherited)
+    case 'assistant_message':
+      return 'The agent answered.'
+    case 'turn_failed':
+      return 'The turn failed.'
+    default:
+      return ''
+  }
+}

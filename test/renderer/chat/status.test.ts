@@ -1,0 +1,27 @@
+/** What the chat's hidden status line says to a screen reader. */
+import { describe, expect, it } from 'vitest'
+import type { EntryView } from '../../../src-preload/contract'
+import { chatStatus } from '../../../src-renderer/features/chat/status'
+
+let seq = 0
+const entry = (kind: string, extra: Record<string, unknown> = {}): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind, ...extra }) as unknown as EntryView
+const chat = (...entries: EntryView[]) => ({ loaded: true, approvals: [], running: false, entries })
+
+describe('the chat status line', () => {
+  it('says the agent answered when the turn ended on its own', () => {
+    expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'end_turn' })), 'loupe', null)).toBe('The agent answered.')
+    expect(chatStatus(chat(entry('user_message'), entry('turn_failed'), entry('turn_ended', { reason: 'error' })), 'loupe', null)).toBe('The turn failed.')
+  })
+
+  it('says "Stopped." as the chat does when the user stopped the turn, streaming or at an approval', () => {
+    expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'cancelled' })), 'loupe', null)).toBe('Stopped.')
+    const call = entry('assistant_message')
+    expect(chatStatus(chat(entry('user_message'), call, entry('tool_result', { outcome: 'denied' }), entry('turn_ended', { reason: 'cancelled' })), 'loupe', null)).toBe('Stopped.')
+    expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'pass_limit' })), 'loupe', null)).toBe('Stopped after the per-turn pass limit.')
+  })
+
+  it('says nothing of the turns a continued session brought along', () => {
+    const entries = [entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'cancelled' })]
+    expect(chatStatus(chat(...entries), 'loupe', entries.at(-1)!.seq)).toBe('')
+  })
+})
