@@ -3,8 +3,11 @@
  * and back. Importing an export gives the same rows, so exporting again gives the same document.
  */
 import Database from 'better-sqlite3'
-import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises'
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { lstat, mkdir, open, readFile, realpath, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
+import { MAX_PATH_CHARS } from '../../../src-preload/contract'
+import { nearestExistingFolder } from '../files/paths'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { inflateRawSync } from 'node:zlib'
 import { BlobRepo, hashHex, hashKey, isHashHex } from './blobs'
@@ -282,33 +285,88 @@ function insertAll(db: Db, d: SessionExport, projectId: string): void {
 /** Largest export file accepted for import. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024
 
+/** A file-system failure met while writing an export (answered as io_error, with its cause in words). */
+export class ExportIoError extends Error {}
+
+/** The longest name of one file or folder most file systems take, in bytes. */
+const MAX_NAME_BYTES = 255
+
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the disk',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file is in the way',
+  EISDIR: 'it is a folder',
+  ENAMETOOLONG: 'a name in the path is too long',
+}
+
+function ioCause(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  return (code && ERRNO_WORDS[code]) ?? (err instanceof Error ? err.message : String(err))
+}
+
 /**
- * Writes the export of a session to `path` (atomically). Null when there is no such session.
- *
- * An export makes a new file: it never replaces one that exists (a path typed by mistake would otherwise overwrite a
- * source file, or the store itself), and it writes nothing inside the data folder but its `exports/` folder. Only
- * the session's own default export, `exports/<sessionId>.json`, is written again.
+ * Where an export may go, checked before a byte of the session is serialized: a path the file system cannot take
+ * (a NUL, a name over 255 bytes) is refused as input, and the folder is created and tried with a file of its own, so
+ * a parent that is a file, a folder that takes no new files (/proc) or a read-only disk answer io_error with their
+ * cause, not an `internal` after the whole session was serialized. The data folder is judged by where the file would
+ * really land: the nearest folder on the way that exists, every symbolic link resolved (as the Files view does), so a
+ * link into the data folder followed by folders not made yet lands there too.
  */
-/**
- * Writes the session's export to `path`. Only the session's own file in the data folder's exports/ is replaced (a
- * newer snapshot of the same session; `replaced` says so); a file anywhere else is never replaced.
- */
-export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number; replaced: boolean } | null> {
-  if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
+async function checkExportTarget(path: string, dataDir: string, own: boolean): Promise<{ target: string; existing: boolean }> {
+  if (path.includes('\0')) throw new ImportError('The path contains a NUL character')
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
+  if (path.length > MAX_PATH_CHARS) throw new ImportError(`The path is longer than ${MAX_PATH_CHARS} characters`)
   const target = resolve(path)
-  const own = target === resolve(defaultExportPath(dataDir, sessionId))
+  const long = target.split(sep).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)
+  if (long !== undefined) throw new ImportError(`The name ${long.slice(0, 40)}… is longer than ${MAX_NAME_BYTES} bytes`)
   const data = await realpath(dataDir).catch(() => resolve(dataDir))
-  const folder = await realpath(dirname(target)).catch(() => resolve(dirname(target)))
+  const ancestor = await nearestExistingFolder(target)
+  if (ancestor === null) throw new ExportIoError(`No folder of ${target} exists`)
+  const folder = ancestor.real + dirname(target).slice(ancestor.folder.length)
   const inData = folder === data || folder.startsWith(data + sep)
   if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   const existing = await lstat(target).catch(() => null)
   if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
+  if (!(await stat(ancestor.folder).then((s) => s.isDirectory(), () => false))) throw new ExportIoError(`Cannot export to ${target}: ${ancestor.folder} is a file, not a folder`)
+  try {
+    await mkdir(dirname(target), { recursive: true })
+  } catch (err) {
+    throw new ExportIoError(`Cannot create the folder ${dirname(target)}: ${ioCause(err)}`)
+  }
+  // The same kind of file the atomic write begins with, made and removed at once.
+  const probe = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.loupe-tmp`)
+  try {
+    await (await open(probe, 'wx')).close()
+    await unlink(probe)
+  } catch (err) {
+    throw new ExportIoError(`Cannot write in ${dirname(target)}: ${ioCause(err)}`)
+  }
+  return { target, existing: existing !== null }
+}
+
+/**
+ * Writes the session's export to `path`, atomically. Null when there is no such session. An export makes a new file:
+ * it never replaces one that exists (a path typed by mistake would otherwise overwrite a source file, or the store
+ * itself), and it writes nothing inside the data folder but its `exports/` folder. Only the session's own default
+ * export, `exports/<sessionId>.json`, is written again (a newer snapshot of the same session; `replaced` says so).
+ */
+export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number; replaced: boolean } | null> {
+  if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
+  const own = isAbsolute(path) && resolve(path) === resolve(defaultExportPath(dataDir, sessionId))
+  const { target, existing } = await checkExportTarget(path, dataDir, own)
   const pieces = await exportSessionPieces(db, sessionId)
   if (pieces === null) return null
-  await mkdir(dirname(path), { recursive: true })
-  await writeFileAtomic(path, pieces)
-  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0), replaced: existing !== null }
+  try {
+    await writeFileAtomic(target, pieces)
+  } catch (err) {
+    throw new ExportIoError(`Cannot write ${target}: ${ioCause(err)}`)
+  }
+  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0), replaced: existing }
 }
 
 /** Reads an export file (size-checked, parsed) and imports it; ImportError says what is wrong with the file. */
