@@ -175,8 +175,11 @@ export class AlreadyImported extends ImportError {
 
 /** Largest export file accepted for import: its text is parsed in one piece, which holds the host while it runs. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024
-/** Most rows (entries, passes and segment rows together) one import writes. */
-export const MAX_IMPORT_ROWS = 500_000
+/**
+ * Most rows (entries, passes, segment rows and blobs together) one import writes: twenty times a long real session.
+ * The parse and the final copy (writeImportSteps) hold the host for a time that grows with the rows, not the bytes.
+ */
+export const MAX_IMPORT_ROWS = 200_000
 
 /** The tables an import writes beside the session's own row, in the order their references need. */
 const STAGED_TABLES = ['blobs', 'entries', 'passes', 'pass_blocks'] as const
@@ -206,7 +209,7 @@ function* importSteps(db: Db, doc: unknown, projectId: string): Generator<void, 
   const sessionId = d.session.id
   if (typeof sessionId !== 'string' || !ID.test(sessionId)) throw new ImportError('session.id is not a session id (letters, digits, _ and -, at most 64)')
   if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new AlreadyImported(sessionId)
-  const rows = d.entries.length + d.passes.length + d.passBlocks.length
+  const rows = d.entries.length + d.passes.length + d.passBlocks.length + Object.keys(d.blobs).length
   if (rows > MAX_IMPORT_ROWS) throw new ImportError(`the export holds ${rows} rows, more than the ${MAX_IMPORT_ROWS} an import takes`)
   const blobs = new BlobRepo(db)
   try {

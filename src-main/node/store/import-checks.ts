@@ -9,8 +9,8 @@
 import { PassSummarySchema, SessionSchema, UsageSchema, MAX_NAME_CHARS } from '../../../src-preload/contract'
 import { entryBodyProblem } from '../../engine/conversation/entry-schema'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
-import { toHistory } from '../../engine/conversation/history'
-import { canonicalBlock } from '../../engine/prompt/messages'
+import { HistoryCache, modelView } from '../../engine/conversation/history'
+import type { HistoryMessage } from '../../engine/prompt/input'
 import { DEFAULT_PERMISSION_MODE, NO_RULES } from '../../engine/tools/permissions'
 import { isHashHex, sha256Hex } from './blobs'
 import { MAX_CHAIN_DEPTH } from './passes'
@@ -106,28 +106,25 @@ function checkEntry(row: unknown, i: number, sessionId: string, previousSeq: num
 
 /**
  * What the prompt builder needs of a conversation to send it: the history the entries make starts with a user
- * message, and each of its blocks is one the wire has. A file that broke this would import, and then fail every
- * turn and every keep-warm pre-warm of the session.
+ * message (buildPromptPlan refuses any other). A file that broke this would import, and then fail every turn and every
+ * keep-warm pre-warm of the session. (Each block being one the wire has is the entry schemas' part.)
+ *
+ * The history's first message depends only on the view's first entries (the checkpoint's head, or the first entry
+ * that makes a message), so the history is made of a prefix of the view, longer until it gives a message: the same
+ * code as a pass, without making the whole history of a long session at once.
  */
 function checkConversation(entries: ReadonlyArray<Entry>): void {
-  let history
+  let first: HistoryMessage | undefined
   try {
-    history = toHistory(entries)
+    const view = modelView(entries)
+    for (let prefix = 64; first === undefined; prefix *= 2) {
+      first = new HistoryCache().fromView({ ...view, entries: view.entries.slice(0, prefix) })[0]
+      if (prefix >= view.entries.length) break
+    }
   } catch (err) {
     throw new ImportError(`the conversation cannot be read as a history: ${err instanceof Error ? err.message : String(err)}`)
   }
-  const first = history[0]
   if (first !== undefined && first.message.role !== 'user') throw new ImportError('the conversation does not start with a user message')
-  for (const { message, provenance } of history) {
-    if (typeof message.content === 'string') continue
-    for (const block of message.content) {
-      try {
-        canonicalBlock(block)
-      } catch (err) {
-        throw new ImportError(`entries ${provenance.entryIds.join(', ')}: ${err instanceof Error ? err.message : String(err)}`)
-      }
-    }
-  }
 }
 
 /** A pass row, its JSON columns parsed and their shapes checked as pass.list will answer them. */

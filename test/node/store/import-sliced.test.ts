@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { openStore, type Store } from '../../../src-main/node/store'
-import { exportSessionToFile, ImportError, importSessionFromFile } from '../../../src-main/node/store/export'
+import { exportSessionToFile, ImportError, importSession, importSessionFromFile, MAX_IMPORT_ROWS } from '../../../src-main/node/store/export'
 
 const ENTRIES = 20_000
 
@@ -80,4 +80,10 @@ it('writes nothing when a row near the end is refused, and leaves no staging tab
   expect(b.db.prepare('SELECT COUNT(*) FROM entries').pluck().get()).toBe(0)
   expect(b.db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(0)
   expect(b.db.prepare("SELECT name FROM temp.sqlite_master WHERE type = 'table'").pluck().all()).toEqual([])
+})
+
+it('refuses an export of more rows than an import takes, before checking any of them', () => {
+  const target = b.projects.open('/tmp/q', 1)
+  const doc = { format: 'loupe-session', version: 1, project: { name: 'p', root: '/tmp/p' }, session: { id: 'ses_many' }, entries: new Array(MAX_IMPORT_ROWS + 1).fill({}), passes: [], passBlocks: [], blobs: {} }
+  expect(() => importSession(b.db, doc, target.id)).toThrow(`the export holds ${MAX_IMPORT_ROWS + 1} rows, more than the ${MAX_IMPORT_ROWS} an import takes`)
 })
