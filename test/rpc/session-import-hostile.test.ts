@@ -91,7 +91,7 @@ describe('session.import of a doctored export', () => {
     // The real export imports, and reads back through everything that failed on a doctored one.
     const imported = await call<{ id: string }>(app, 'session.import', { projectId, path: join(dir, 'real.json') })
     expect(imported.id).toBe(exported.session.id)
-    for (const [name, input] of [['session.get', { sessionId: imported.id }], ['pass.list', { sessionId: imported.id }], ['session.cacheSummary', { sessionId: imported.id }], ['compaction.list', { sessionId: imported.id }]] as const) {
+    for (const [name, input] of [['session.get', { sessionId: imported.id }], ['pass.list', { sessionId: imported.id }], ['session.cacheSummary', { sessionId: imported.id }], ['compaction.list', { sessionId: imported.id }], ['files.unapplied', { sessionId: imported.id }]] as const) {
       expect(await app.dispatch(name, input), name).toMatchObject({ ok: true })
     }
     const again = await call<{ path: string }>(app, 'session.export', { sessionId: imported.id, path: join(dir, 'again.json') })
