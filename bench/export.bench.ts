@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../src-main/node/fs/atomic-write'
 import { openStore } from '../src-main/node/store'
-import { exportSession, exportSessionToFile } from '../src-main/node/store/export'
+import { readFile } from 'node:fs/promises'
+import { exportSession, exportSessionToFile, importSession, importSessionFromFile } from '../src-main/node/store/export'
 import { round, type Bench } from './bench'
 
 const ROUNDS = 5
@@ -95,4 +96,68 @@ const exportBench: Bench = {
   },
 }
 
-export default exportBench
+/** Entries of the import measurement: many small ones, the shape whose rows cost most to check and write. */
+const IMPORT_ENTRIES = 100_000
+
+/**
+ * Importing a session of IMPORT_ENTRIES short messages (≈15 MB exported) while the host serves other windows: after
+ * the one parse of the text, rows are checked and staged in slices and copied into the store by one transaction
+ * (`importSessionFromFile`). The baseline is the same import run in one piece after the same read and parse
+ * (`importSession`), as every import ran before. Each round imports into a new store. Median of ROUNDS after one
+ * warm-up.
+ */
+const importBench: Bench = {
+  figures: ['session_import.longest_block_ms', 'session_import.time_ms'],
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-bench-import-'))
+    const source = openStore(join(dir, 'source.db'))
+    try {
+      const project = source.projects.open(join(dir, 'project'), 1)
+      const session = source.sessions.create(project.id, 'long', 1)
+      source.transaction(() => {
+        for (let i = 0; i < IMPORT_ENTRIES / 2; i++) {
+          source.entries.append(session.id, [{ kind: 'user_message', content: [{ type: 'text', text: line(i, 0) }] }], i)
+          source.entries.append(session.id, [{ kind: 'assistant_message', passId: 'pas_x' as never, content: [{ type: 'text', text: line(i, 1) }], stopReason: 'end_turn', partial: false }], i)
+        }
+      })
+      const file = join(dir, 'long.json')
+      await exportSessionToFile(source.db, session.id, file, join(dir, 'data'))
+      let n = 0
+      const into = async (importer: (db: ReturnType<typeof openStore>['db'], projectId: string) => Promise<unknown>) => {
+        const store = openStore(join(dir, `target-${n++}.db`))
+        try {
+          const started = performance.now()
+          await importer(store.db, store.projects.open(join(dir, 'project'), 1).id)
+          return performance.now() - started
+        } finally {
+          store.close()
+        }
+      }
+      const sliced = () => into((db, projectId) => importSessionFromFile(db, file, projectId))
+      const whole = () => into(async (db, projectId) => importSession(db, JSON.parse(await readFile(file, 'utf8')), projectId))
+      await sliced()
+      await whole()
+      const collected = () => (globalThis as { gc?: () => void }).gc?.()
+      const ours = { block: [] as number[], time: [] as number[] }
+      const baseline = { block: [] as number[], time: [] as number[] }
+      for (let i = 0; i < ROUNDS; i++) {
+        for (const [side, run] of [[ours, sliced], [baseline, whole]] as const) {
+          collected()
+          let time = 0
+          side.block.push(await longestBlock(async () => (time = await run())))
+          side.time.push(time)
+        }
+      }
+      const figure = (name: string, value: number, base: number, unit: string, note: string) => ({ name, value: round(value, 1), unit, baseline: round(base, 1), ratio: round(value / base, 3), note })
+      return [
+        figure('session_import.longest_block_ms', median(ours.block), median(baseline.block), 'ms', `longest event-loop block while a session of ${IMPORT_ENTRIES} short entries is imported from its file; baseline: the same import in one piece after the parse`),
+        figure('session_import.time_ms', median(ours.time), median(baseline.time), 'ms', `time to import that session from its file (read, parse, check, write); baseline: the same import in one piece after the parse`),
+      ]
+    } finally {
+      source.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  },
+}
+
+export default [exportBench, importBench]

@@ -575,7 +575,7 @@ export const requests = {
   'session.export': request(
     z.object({ sessionId: Id, path: Path.optional() }).strict(),
     z.object({ path: z.string(), bytes: z.number(), replaced: z.boolean() }),
-    "Writes the session (entries, passes, blobs) as one JSON file; by default into the data folder's exports/, where it replaces the session's earlier export (`replaced`). A file anywhere else is never replaced.",
+    "Writes the session (entries, passes, blobs) as one JSON file; by default into the data folder's exports/, where it replaces the session's earlier export (`replaced`). A file anywhere else is never replaced. The path is checked before the session is serialized: `invalid_input` for a path the file system cannot take or a place an export may not go, `io_error` (with its cause) for a folder that cannot take the file.",
   ),
   'session.pickFile': request(
     z.object({ purpose: z.enum(['export', 'import']), defaultPath: Path.optional() }).strict(),
@@ -585,7 +585,7 @@ export const requests = {
   'session.import': request(
     z.object({ projectId: Id, path: Path }).strict(),
     SessionSchema.extend({ alreadyPresent: z.boolean().optional() }),
-    'Imports a session exported by session.export into a project. An export keeps its ids, so it imports once: a session already in the store is answered as it is, with `alreadyPresent` (in its own project, unchanged; no event).',
+    'Imports a session exported by session.export into a project. An export keeps its ids, so it imports once: a session already in the store is answered as it is, with `alreadyPresent` (in its own project, unchanged; no event). A file any row of which would not read back is refused whole, `invalid_input` naming what is wrong; the session comes in with a new session\'s permission mode and rules (decision 0033).',
   ),
   'session.get': request(
     z.object({ sessionId: Id }).strict(),

@@ -41,6 +41,20 @@ async function realOrNull(path: string): Promise<string | null> {
   }
 }
 
+/**
+ * The nearest ancestor of `absPath` that exists, and its real path: where a file created at `absPath` (with the folders
+ * missing on the way) would really land, every symbolic link on the way resolved. Null when none resolves.
+ */
+export async function nearestExistingFolder(absPath: string): Promise<{ readonly folder: string; readonly real: string } | null> {
+  let folder = dirname(absPath)
+  let real = await realOrNull(folder)
+  while (real === null && dirname(folder) !== folder) {
+    folder = dirname(folder)
+    real = await realOrNull(folder)
+  }
+  return real === null ? null : { folder, real }
+}
+
 /** Segments never written to even inside the root: a version-control folder is not an instruction file. */
 const FORBIDDEN_SEGMENTS = new Set(['.git', '.hg', '.svn'])
 
@@ -69,13 +83,9 @@ export async function confine(path: string, roots: FileRoots): Promise<Confined>
     return { ok: false, code: 'invalid_input', message: `${path} is a symbolic link that leads nowhere (its target is missing, or it loops); the Files view does not replace it` }
   }
   // Not there yet: the first folder up the chain that exists decides where it would land.
-  let folder = dirname(absPath)
-  let realFolder = await realOrNull(folder)
-  while (realFolder === null && dirname(folder) !== folder) {
-    folder = dirname(folder)
-    realFolder = await realOrNull(folder)
-  }
-  if (realFolder === null) return { ok: false, code: 'not_found', message: `No folder of ${path} exists` }
+  const existing = await nearestExistingFolder(absPath)
+  if (existing === null) return { ok: false, code: 'not_found', message: `No folder of ${path} exists` }
+  const { folder, real: realFolder } = existing
   const scope = scopeOf(realFolder)
   if (scope === null) return { ok: false, code: 'permission_denied', message: `${path} would be created outside the project and ${roots.loupeHome}` }
   // The part below the existing folder is plain names (no links can exist there yet).

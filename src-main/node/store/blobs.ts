@@ -34,6 +34,13 @@ export const DEFLATE_LEVEL = 3
 /** Below this size compression saves too little to be worth a decode on every read. */
 const COMPRESS_MIN_BYTES = 256
 
+/** A blob's row as the table keeps it: deflated when that saves a tenth or more, its text's byte length as `size`. */
+export function packBlob(text: string): { size: number; data: Buffer; encoding: 'deflate' | 'utf8' } {
+  const bytes = Buffer.from(text, 'utf8')
+  const packed = bytes.length >= COMPRESS_MIN_BYTES ? deflateRawSync(bytes, { level: DEFLATE_LEVEL }) : null
+  return packed && packed.length < bytes.length * 0.9 ? { size: bytes.length, data: packed, encoding: 'deflate' } : { size: bytes.length, data: bytes, encoding: 'utf8' }
+}
+
 /**
  * Content-addressed text: each distinct string is stored once, under the sha256 of its text, compressed with raw
  * deflate when that saves at least a tenth (request texts — JSON, code, prose — usually shrink 3–5×).
@@ -54,10 +61,8 @@ export class BlobRepo {
     const hash = sha256Hex(text)
     const key = Buffer.from(hash, 'hex')
     if (this.exists.get(key)) return hash
-    const bytes = Buffer.from(text, 'utf8')
-    const packed = bytes.length >= COMPRESS_MIN_BYTES ? deflateRawSync(bytes, { level: DEFLATE_LEVEL }) : null
-    if (packed && packed.length < bytes.length * 0.9) this.insert.run(key, bytes.length, packed, 'deflate')
-    else this.insert.run(key, bytes.length, bytes, 'utf8')
+    const packed = packBlob(text)
+    this.insert.run(key, packed.size, packed.data, packed.encoding)
     return hash
   }
 

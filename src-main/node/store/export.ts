@@ -3,13 +3,19 @@
  * and back. Importing an export gives the same rows, so exporting again gives the same document.
  */
 import Database from 'better-sqlite3'
-import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises'
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { lstat, mkdir, open, readFile, realpath, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
+import { MAX_PATH_CHARS } from '../../../src-preload/contract'
+import { nearestExistingFolder } from '../files/paths'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { inflateRawSync } from 'node:zlib'
-import { BlobRepo, hashHex, hashKey, isHashHex } from './blobs'
+import { BlobRepo, hashHex, hashKey, isHashHex, packBlob } from './blobs'
+import { checkImportSteps, ID, ImportError, isRow, type CheckedImport } from './import-checks'
 import { encodeEntryBody } from './entries'
 import type { Db } from './database'
+
+export { ImportError }
 
 export const EXPORT_FORMAT = 'loupe-session'
 export const EXPORT_VERSION = 1
@@ -160,8 +166,6 @@ async function exportSessionPieces(db: Db, sessionId: string, sliceMs = EXPORT_S
   return doc === null ? null : drainSliced(serializeSteps(doc), sliceMs)
 }
 
-export class ImportError extends Error {}
-
 /** The export's session is in the store already (an export keeps its ids, so it imports once per store). */
 export class AlreadyImported extends ImportError {
   constructor(readonly sessionId: string) {
@@ -169,73 +173,33 @@ export class AlreadyImported extends ImportError {
   }
 }
 
-function insertRow(db: Db, table: string, row: Row): void {
-  const columns = Object.keys(row)
-  if (columns.some((c) => !/^[a-z_0-9]+$/.test(c))) throw new ImportError(`unexpected column in ${table}`)
-  db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`).run(row)
-}
-
-/** A pass's attempts: a JSON list whose response hashes, where given, are sha256s. */
-function checkAttempts(attempts: unknown): void {
-  let list: unknown
-  try {
-    list = JSON.parse(String(attempts ?? '[]'))
-  } catch {
-    throw new ImportError('passes.attempts is not JSON')
-  }
-  if (!Array.isArray(list)) throw new ImportError('passes.attempts is not a list')
-  for (const a of list as Array<{ responseHash?: unknown } | null>) {
-    const hash = a?.responseHash
-    if (hash !== null && hash !== undefined && (typeof hash !== 'string' || !isHashHex(hash))) throw new ImportError('passes.attempts names a response that is not a sha256')
-  }
-}
-
-/** The ids the contract takes (src-preload/contract.ts `Id`): a row imported with another could never be asked for. */
-const ID = /^[A-Za-z0-9_-]{1,64}$/
-
-const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v)
-
+/** Largest export file accepted for import: its text is parsed in one piece, which holds the host while it runs. */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024
 /**
- * Every row of the document belongs to the session it imports, and every entry body reads as an entry: a file made
- * by hand could otherwise add entries to another session of the store, or blocks to another session's pass, or a
- * body that breaks every later read of the session.
+ * Most rows (entries, passes, segment rows and blobs together) one import writes: twenty times a long real session.
+ * The parse and the final copy (writeImportSteps) hold the host for a time that grows with the rows, not the bytes.
  */
-function checkRows(d: SessionExport, sessionId: string): void {
-  const own = (table: string, row: unknown, i: number): Row => {
-    if (!isRow(row)) throw new ImportError(`${table}[${i}] is not a row`)
-    return row
-  }
-  d.entries.forEach((row, i) => {
-    const e = own('entries', row, i)
-    if (e.session_id !== sessionId) throw new ImportError(`entries[${i}] belongs to another session (${String(e.session_id)}), not ${sessionId}`)
-    if (typeof e.id !== 'string' || !ID.test(e.id)) throw new ImportError(`entries[${i}] has no valid id`)
-    let body: unknown
-    try {
-      body = JSON.parse(String(e.body))
-    } catch {
-      throw new ImportError(`entries[${i}].body is not JSON`)
-    }
-    if (!isRow(body) || typeof body.kind !== 'string') throw new ImportError(`entries[${i}].body is not an entry (no kind)`)
-  })
-  const passIds = new Set<string>()
-  d.passes.forEach((row, i) => {
-    const p = own('passes', row, i)
-    if (p.session_id !== sessionId) throw new ImportError(`passes[${i}] belongs to another session (${String(p.session_id)}), not ${sessionId}`)
-    if (typeof p.id !== 'string' || !ID.test(p.id)) throw new ImportError(`passes[${i}] has no valid id`)
-    passIds.add(p.id)
-  })
-  d.passBlocks.forEach((row, i) => {
-    const b = own('passBlocks', row, i)
-    if (!passIds.has(String(b.pass_id))) throw new ImportError(`passBlocks[${i}] belongs to a pass this export does not hold (${String(b.pass_id)})`)
-  })
-}
+export const MAX_IMPORT_ROWS = 200_000
+
+/** The tables an import writes beside the session's own row, in the order their references need. */
+const STAGED_TABLES = ['blobs', 'entries', 'passes', 'pass_blocks'] as const
+type StagedTable = (typeof STAGED_TABLES)[number]
 
 /**
- * Imports an export into `projectId`. Refuses a document of another format or version, a session that is already in
- * the store (its id is kept, so an import is identical to what was exported), and rows that do not belong to it or
- * do not fit the store's tables; a refused import writes nothing.
+ * Imports an export into `projectId`, at once. Refuses a document of another format or version, a session that is
+ * already in the store (its id is kept, so an import is identical to what was exported), and rows that do not belong
+ * to it or would not read back (import-checks.ts); a refused import writes nothing.
  */
 export function importSession(db: Db, doc: unknown, projectId: string): string {
+  return drain(importSteps(db, doc, projectId))
+}
+
+/** `importSession` in slices of `sliceMs`, letting the host answer other windows while a large export is imported. */
+export function importSessionSliced(db: Db, doc: unknown, projectId: string, sliceMs = EXPORT_SLICE_MS): Promise<string> {
+  return drainSliced(importSteps(db, doc, projectId), sliceMs)
+}
+
+function* importSteps(db: Db, doc: unknown, projectId: string): Generator<void, string> {
   const d = doc as Partial<SessionExport> | null
   if (!isRow(d) || d.format !== EXPORT_FORMAT) throw new ImportError('not a Loupe session export')
   if (d.version !== EXPORT_VERSION) throw new ImportError(`unsupported export version ${String(d.version)}`)
@@ -245,9 +209,12 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
   const sessionId = d.session.id
   if (typeof sessionId !== 'string' || !ID.test(sessionId)) throw new ImportError('session.id is not a session id (letters, digits, _ and -, at most 64)')
   if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new AlreadyImported(sessionId)
-  checkRows(d as SessionExport, sessionId)
+  const rows = d.entries.length + d.passes.length + d.passBlocks.length + Object.keys(d.blobs).length
+  if (rows > MAX_IMPORT_ROWS) throw new ImportError(`the export holds ${rows} rows, more than the ${MAX_IMPORT_ROWS} an import takes`)
+  const blobs = new BlobRepo(db)
   try {
-    insertAll(db, d as SessionExport, projectId)
+    const checked = yield* checkImportSteps(d as SessionExport, sessionId, (hash) => blobs.get(hash))
+    yield* writeImportSteps(db, checked, sessionId, projectId)
   } catch (err) {
     if (err instanceof ImportError) throw err
     // A constraint or a column the store does not have: the file does not fit, and the transaction wrote nothing.
@@ -259,56 +226,167 @@ export function importSession(db: Db, doc: unknown, projectId: string): string {
   return sessionId
 }
 
-function insertAll(db: Db, d: SessionExport, projectId: string): void {
-  db.transaction(() => {
-    const repo = new BlobRepo(db)
-    for (const [hash, text] of Object.entries(d.blobs)) {
-      if (repo.put(String(text)) !== hash) throw new ImportError(`blob ${hash.slice(0, 12)}… does not match its text`)
+/**
+ * Writes checked rows in slices, and still all or nothing.
+ *
+ * better-sqlite3's transactions are synchronous, so a transaction cannot simply span the slices: left open across a
+ * yield on the host's one connection, it would take in whatever else the host writes meanwhile (a turn of another
+ * session) and lose it on a rollback; committed slice by slice, other windows would read a half session, and a
+ * garbage collection (session.delete) could remove blobs whose passes are not written yet. So the rows go first,
+ * slice by slice, into staging tables in this connection's TEMP database — private to it, seen by no read of the
+ * store, without constraints — and are then copied into the store's tables by one transaction of INSERT … SELECT.
+ * That copy is the one part that holds the host, and SQLite alone does it, a small part of the work of the inserts.
+ */
+function* writeImportSteps(db: Db, checked: CheckedImport, sessionId: string, projectId: string): Generator<void, void> {
+  const tag = randomBytes(6).toString('hex')
+  const staged = (table: StagedTable) => `temp.import_${tag}_${table}`
+  const columns = {} as Record<StagedTable, string>
+  try {
+    for (const table of STAGED_TABLES) {
+      const info = db.prepare(`PRAGMA main.table_info(${table})`).all() as Array<{ name: string; type: string; dflt_value: string | null }>
+      columns[table] = info.map((c) => c.name).join(', ')
+      // The store's columns with their defaults (a row of an older export lacks the newer ones), nothing else.
+      db.exec(`CREATE TABLE ${staged(table)} (${info.map((c) => `${c.name} ${c.type}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}`).join(', ')})`)
     }
-    // A subagent's session exported alone names a parent this store may not have: it comes in as a session of its
-    // own (its origin_ref still says where it came from) rather than not at all.
-    const parent = d.session.parent_session_id
-    const parentHere = typeof parent === 'string' && db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(parent) !== undefined
-    insertRow(db, 'sessions', { ...d.session, project_id: projectId, ...(parent !== undefined && !parentHere ? { parent_session_id: null } : {}) })
-    for (const e of d.entries) insertRow(db, 'entries', { ...e, body: encodeEntryBody(String(e.body)) })
-    for (const p of d.passes) {
-      checkAttempts(p.attempts)
-      insertRow(db, 'passes', hashesToKeys('passes', p))
+    const stored = db.prepare('SELECT 1 FROM main.blobs WHERE hash = ?').pluck()
+    const stageBlob = db.prepare(`INSERT INTO ${staged('blobs')} (hash, size, data, encoding) VALUES (?, ?, ?, ?)`)
+    for (const [hash, text] of checked.blobs) {
+      const key = hashKey(hash)
+      if (!stored.get(key)) {
+        const packed = packBlob(text)
+        stageBlob.run(key, packed.size, packed.data, packed.encoding)
+      }
+      yield
     }
-    for (const b of d.passBlocks) insertRow(db, 'pass_blocks', hashesToKeys('pass_blocks', b))
-  })()
+    const stage = stager(db)
+    for (const e of checked.entries) {
+      stage(staged('entries'), { ...e, body: encodeEntryBody(String(e.body)) })
+      yield
+    }
+    for (const p of checked.passes) {
+      stage(staged('passes'), hashesToKeys('passes', p))
+      yield
+    }
+    for (const b of checked.passBlocks) {
+      stage(staged('pass_blocks'), hashesToKeys('pass_blocks', b))
+      yield
+    }
+    db.transaction(() => {
+      // The same file imported twice at once: the second finds the first's session here when its copy begins.
+      if (db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) throw new AlreadyImported(sessionId)
+      // A subagent's session exported alone names a parent this project may not have: it comes in as a session of
+      // its own (its origin_ref still says where it came from), never under a session of another project.
+      const parent = checked.session.parent_session_id
+      const parentHere = typeof parent === 'string' && db.prepare('SELECT 1 FROM sessions WHERE id = ? AND project_id = ?').get(parent, projectId) !== undefined
+      stager(db)('main.sessions', { ...checked.session, project_id: projectId, ...(parent !== undefined && !parentHere ? { parent_session_id: null } : {}) })
+      db.exec(`INSERT OR IGNORE INTO main.blobs (${columns.blobs}) SELECT ${columns.blobs} FROM ${staged('blobs')} ORDER BY rowid`)
+      for (const table of ['entries', 'passes', 'pass_blocks'] as const) {
+        db.exec(`INSERT INTO main.${table} (${columns[table]}) SELECT ${columns[table]} FROM ${staged(table)} ORDER BY rowid`)
+      }
+    })()
+  } finally {
+    for (const table of STAGED_TABLES) db.exec(`DROP TABLE IF EXISTS ${staged(table)}`)
+  }
 }
 
-/** Largest export file accepted for import. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024
+/** Inserts a row by its own columns, one prepared statement per table and set of columns. */
+function stager(db: Db): (table: string, row: Row) => void {
+  const statements = new Map<string, Database.Statement>()
+  return (table, row) => {
+    const names = Object.keys(row)
+    if (names.some((c) => !/^[a-z_0-9]+$/.test(c))) throw new ImportError(`unexpected column in ${table.replace(/^\w+\.(import_\w+?_)?/, '')}`)
+    const key = `${table}(${names.join(',')})`
+    let statement = statements.get(key)
+    if (statement === undefined) {
+      statement = db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((c) => `@${c}`).join(', ')})`)
+      statements.set(key, statement)
+    }
+    statement.run(row)
+  }
+}
+
+/** A file-system failure met while writing an export (answered as io_error, with its cause in words). */
+export class ExportIoError extends Error {}
+
+/** The longest name of one file or folder most file systems take, in bytes. */
+const MAX_NAME_BYTES = 255
+
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the disk',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file is in the way',
+  EISDIR: 'it is a folder',
+  ENAMETOOLONG: 'a name in the path is too long',
+}
+
+function ioCause(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  return (code && ERRNO_WORDS[code]) ?? (err instanceof Error ? err.message : String(err))
+}
 
 /**
- * Writes the export of a session to `path` (atomically). Null when there is no such session.
- *
- * An export makes a new file: it never replaces one that exists (a path typed by mistake would otherwise overwrite a
- * source file, or the store itself), and it writes nothing inside the data folder but its `exports/` folder. Only
- * the session's own default export, `exports/<sessionId>.json`, is written again.
+ * Where an export may go, checked before a byte of the session is serialized: a path the file system cannot take
+ * (a NUL, a name over 255 bytes) is refused as input, and the folder is created and tried with a file of its own, so
+ * a parent that is a file, a folder that takes no new files (/proc) or a read-only disk answer io_error with their
+ * cause, not an `internal` after the whole session was serialized. The data folder is judged by where the file would
+ * really land: the nearest folder on the way that exists, every symbolic link resolved (as the Files view does), so a
+ * link into the data folder followed by folders not made yet lands there too.
  */
-/**
- * Writes the session's export to `path`. Only the session's own file in the data folder's exports/ is replaced (a
- * newer snapshot of the same session; `replaced` says so); a file anywhere else is never replaced.
- */
-export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number; replaced: boolean } | null> {
-  if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
+async function checkExportTarget(path: string, dataDir: string, own: boolean): Promise<{ target: string; existing: boolean }> {
+  if (path.includes('\0')) throw new ImportError('The path contains a NUL character')
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
+  if (path.length > MAX_PATH_CHARS) throw new ImportError(`The path is longer than ${MAX_PATH_CHARS} characters`)
   const target = resolve(path)
-  const own = target === resolve(defaultExportPath(dataDir, sessionId))
+  const long = target.split(sep).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)
+  if (long !== undefined) throw new ImportError(`The name ${long.slice(0, 40)}… is longer than ${MAX_NAME_BYTES} bytes`)
   const data = await realpath(dataDir).catch(() => resolve(dataDir))
-  const folder = await realpath(dirname(target)).catch(() => resolve(dirname(target)))
+  const ancestor = await nearestExistingFolder(target)
+  if (ancestor === null) throw new ExportIoError(`No folder of ${target} exists`)
+  const folder = ancestor.real + dirname(target).slice(ancestor.folder.length)
   const inData = folder === data || folder.startsWith(data + sep)
   if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   const existing = await lstat(target).catch(() => null)
   if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
+  if (!(await stat(ancestor.folder).then((s) => s.isDirectory(), () => false))) throw new ExportIoError(`Cannot export to ${target}: ${ancestor.folder} is a file, not a folder`)
+  try {
+    await mkdir(dirname(target), { recursive: true })
+  } catch (err) {
+    throw new ExportIoError(`Cannot create the folder ${dirname(target)}: ${ioCause(err)}`)
+  }
+  // The same kind of file the atomic write begins with, made and removed at once.
+  const probe = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.loupe-tmp`)
+  try {
+    await (await open(probe, 'wx')).close()
+    await unlink(probe)
+  } catch (err) {
+    throw new ExportIoError(`Cannot write in ${dirname(target)}: ${ioCause(err)}`)
+  }
+  return { target, existing: existing !== null }
+}
+
+/**
+ * Writes the session's export to `path`, atomically. Null when there is no such session. An export makes a new file:
+ * it never replaces one that exists (a path typed by mistake would otherwise overwrite a source file, or the store
+ * itself), and it writes nothing inside the data folder but its `exports/` folder. Only the session's own default
+ * export, `exports/<sessionId>.json`, is written again (a newer snapshot of the same session; `replaced` says so).
+ */
+export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number; replaced: boolean } | null> {
+  if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
+  const own = isAbsolute(path) && resolve(path) === resolve(defaultExportPath(dataDir, sessionId))
+  const { target, existing } = await checkExportTarget(path, dataDir, own)
   const pieces = await exportSessionPieces(db, sessionId)
   if (pieces === null) return null
-  await mkdir(dirname(path), { recursive: true })
-  await writeFileAtomic(path, pieces)
-  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0), replaced: existing !== null }
+  try {
+    await writeFileAtomic(target, pieces)
+  } catch (err) {
+    throw new ExportIoError(`Cannot write ${target}: ${ioCause(err)}`)
+  }
+  return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0), replaced: existing }
 }
 
 /** Reads an export file (size-checked, parsed) and imports it; ImportError says what is wrong with the file. */
@@ -321,11 +399,12 @@ export async function importSessionFromFile(db: Db, path: string, projectId: str
   if (info.size > MAX_IMPORT_BYTES) throw new ImportError(`${path} is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB`)
   let doc: unknown
   try {
+    // One parse, the part of an import that is not sliced: MAX_IMPORT_BYTES bounds it.
     doc = JSON.parse(await readFile(path, 'utf8'))
   } catch {
     throw new ImportError(`${path} is not valid JSON`)
   }
-  return importSession(db, doc, projectId)
+  return importSessionSliced(db, doc, projectId)
 }
 
 export function defaultExportPath(dataDir: string, sessionId: string): string {

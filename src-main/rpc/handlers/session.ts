@@ -1,4 +1,4 @@
-import { AlreadyImported, defaultExportPath, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
+import { AlreadyImported, defaultExportPath, ExportIoError, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
 import { forgetSessionCache } from '../../node/cache'
 import { RpcError } from '../errors'
 import { defaultSessionTitle } from '../../engine/conversation/title'
@@ -54,6 +54,7 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         return written
       } catch (err) {
         if (err instanceof ImportError) throw new RpcError('invalid_input', err.message)
+        if (err instanceof ExportIoError) throw new RpcError('io_error', err.message)
         throw err
       }
     },

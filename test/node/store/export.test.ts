@@ -87,13 +87,14 @@ it('refuses rows that belong to another session, a session id the app cannot nam
   b.entries.append(victim.id, [{ kind: 'user_message', content: [{ type: 'text', text: 'mine' }] }], 2)
   const entry = doc.entries[0]!
   const cases: Array<[unknown, RegExp]> = [
-    [{ ...doc, session: { ...doc.session, id: 'ses_new' }, entries: [{ ...entry, session_id: victim.id, seq: 999 }] }, /^entries\[0\] belongs to another session/],
+    [{ ...doc, session: { ...doc.session, id: 'ses_new' }, entries: [{ ...entry, session_id: victim.id, seq: 999 }] }, /^entry 1 belongs to another session/],
     [{ ...doc, session: { ...doc.session, id: 'bad id/../x' } }, /^session\.id is not a session id/],
-    [{ ...doc, entries: [{ ...entry, body: '{not json' }] }, /^entries\[0\]\.body is not JSON$/],
-    [{ ...doc, entries: [{ ...entry, body: '[1]' }] }, /^entries\[0\]\.body is not an entry/],
+    [{ ...doc, entries: [{ ...entry, body: '{not json' }] }, /^entry 1: its body is not JSON$/],
+    [{ ...doc, entries: [{ ...entry, body: '[1]' }] }, /^entry 1: the body is not an object$/],
     [{ ...doc, session: { ...doc.session, zzz: 1 } }, /^the export does not fit this store: .*zzz/],
-    [{ ...doc, session: { ...doc.session, title: true } }, /^the export holds a value this store cannot keep/],
-    [{ ...doc, session: { ...doc.session, title: { nested: 1 } } }, /^the export holds a value this store cannot keep/],
+    [{ ...doc, session: { ...doc.session, title: true } }, /^session\.title is not text$/],
+    [{ ...doc, session: { ...doc.session, title: { nested: 1 } } }, /^session\.title is not text$/],
+    [{ ...doc, session: { ...doc.session, created_at: { nested: 1 } } }, /^session\.created_at and session\.updated_at must be times$/],
     [{ ...doc, passBlocks: [{ pass_id: 'pas_elsewhere', ordinal: 0 }] }, /^passBlocks\[0\] belongs to a pass this export does not hold/],
     // An entry id the store already has (another session's): a constraint, said as the file not fitting.
     [{ ...doc, entries: [{ ...entry, id: b.entries.list(victim.id)[0]!.id }] }, /^the export does not fit this store: UNIQUE constraint failed/],

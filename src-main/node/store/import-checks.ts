@@ -1,0 +1,242 @@
+/**
+ * What a session export must be before any of it is written (export.ts `importSession`). The file may have been
+ * made or edited by hand, or by someone who wants something from the importer: every row is checked against what the
+ * store, the engine and the chat later read from it, so a refused file names what is wrong ("entry 12
+ * (user_message): content is missing") and a file that passes can be read, listed and continued like any session.
+ *
+ * The checks run as steps (a yield per row), like the export, so a large file is checked without holding the host.
+ */
+import { PassSummarySchema, SessionSchema, UsageSchema, MAX_NAME_CHARS } from '../../../src-preload/contract'
+import { entryBodyProblem } from '../../engine/conversation/entry-schema'
+import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
+import { HistoryCache, modelView } from '../../engine/conversation/history'
+import type { HistoryMessage } from '../../engine/prompt/input'
+import { DEFAULT_PERMISSION_MODE, NO_RULES } from '../../engine/tools/permissions'
+import { isHashHex, sha256Hex } from './blobs'
+import { MAX_CHAIN_DEPTH } from './passes'
+
+export class ImportError extends Error {}
+
+type Row = Record<string, unknown>
+
+/** The rows of an export as it reads them (export.ts `SessionExport`). */
+export interface ImportRows {
+  readonly session: Row
+  readonly entries: ReadonlyArray<unknown>
+  readonly passes: ReadonlyArray<unknown>
+  readonly passBlocks: ReadonlyArray<unknown>
+  readonly blobs: Readonly<Record<string, unknown>>
+}
+
+/** The rows checked, ready to write: the session's own permissions taken out (decision 0033). */
+export interface CheckedImport {
+  readonly session: Row
+  readonly entries: ReadonlyArray<Row>
+  readonly passes: ReadonlyArray<Row>
+  readonly passBlocks: ReadonlyArray<Row>
+  readonly blobs: ReadonlyArray<readonly [hash: string, text: string]>
+}
+
+/** The ids the contract takes (src-preload/contract.ts `Id`): a row imported with another could never be asked for. */
+export const ID = /^[A-Za-z0-9_-]{1,64}$/
+
+export const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const ORIGINS = SessionSchema.shape.origin.unwrap().options
+
+function parseJson(text: unknown, what: string): unknown {
+  if (typeof text !== 'string') throw new ImportError(`${what} is not JSON text`)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ImportError(`${what} is not JSON`)
+  }
+}
+
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isTextOrNull = (v: unknown) => v === null || v === undefined || typeof v === 'string'
+
+/** The first issue of a failed zod parse, in words, with its path. */
+function firstIssue(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
+  const issue = error.issues[0]!
+  return `${issue.path.length > 0 ? issue.path.map(String).join('.') : 'the value'}: ${issue.message}`
+}
+
+/**
+ * The session row as it will be written. An export carries the permission mode and rules its session had; they were
+ * granted in another project, maybe by someone else: the import starts with a new session's (decision 0033).
+ */
+function checkSession(session: Row): Row {
+  const { title, created_at: createdAt, updated_at: updatedAt, origin, origin_ref: originRef, state } = session
+  if (typeof title !== 'string') throw new ImportError(title === undefined ? 'session.title is missing' : 'session.title is not text')
+  if (title.trim() === '') throw new ImportError('session.title is empty')
+  if (title.length > MAX_NAME_CHARS) throw new ImportError(`session.title is longer than ${MAX_NAME_CHARS} characters`)
+  if (!isTime(createdAt) || !isTime(updatedAt)) throw new ImportError('session.created_at and session.updated_at must be times')
+  if (origin !== undefined && !(ORIGINS as ReadonlyArray<unknown>).includes(origin)) throw new ImportError(`session.origin ${JSON.stringify(origin)} is not one of ${ORIGINS.join(', ')}`)
+  if (originRef !== undefined && originRef !== null) parseJson(originRef, 'session.origin_ref')
+  if (state === undefined) return session
+  const parsed = parseJson(state, 'session.state')
+  if (!isRow(parsed)) throw new ImportError('session.state is not an object')
+  // A state without them already reads as a new session's (session/state.ts parseSessionState): left as it is.
+  if (!('mode' in parsed) && !('rules' in parsed)) return session
+  return { ...session, state: JSON.stringify({ ...parsed, mode: DEFAULT_PERMISSION_MODE, rules: NO_RULES }) }
+}
+
+/** An entry row and its body, or the reason it is refused ("entry 12 (user_message): content is missing"). */
+function checkEntry(row: unknown, i: number, sessionId: string, previousSeq: number): { row: Row; body: EntryBody } {
+  if (!isRow(row)) throw new ImportError(`entry ${i + 1} is not a row`)
+  if (row.session_id !== sessionId) throw new ImportError(`entry ${i + 1} belongs to another session (${String(row.session_id)}), not ${sessionId}`)
+  if (typeof row.id !== 'string' || !ID.test(row.id)) throw new ImportError(`entry ${i + 1} has no valid id`)
+  if (!Number.isInteger(row.seq) || (row.seq as number) <= previousSeq) throw new ImportError(`entry ${i + 1}: seq must be a whole number above the previous entry's`)
+  if (!isTime(row.at)) throw new ImportError(`entry ${i + 1}: at is not a time`)
+  let body: unknown
+  try {
+    body = JSON.parse(String(row.body))
+  } catch {
+    throw new ImportError(`entry ${i + 1}: its body is not JSON`)
+  }
+  const kind = isRow(body) && typeof body.kind === 'string' ? body.kind : null
+  const problem = entryBodyProblem(body)
+  if (problem !== null) throw new ImportError(`entry ${i + 1}${kind !== null ? ` (${kind.slice(0, 40)})` : ''}: ${problem}`)
+  // The column is what the store looks up without reading bodies (EntryRepo.newestOf).
+  if (row.kind !== kind) throw new ImportError(`entry ${i + 1}: its kind column (${String(row.kind)}) is not its body's (${kind})`)
+  return { row, body: body as EntryBody }
+}
+
+/**
+ * What the prompt builder needs of a conversation to send it: the history the entries make starts with a user
+ * message (buildPromptPlan refuses any other). A file that broke this would import, and then fail every turn and every
+ * keep-warm pre-warm of the session. (Each block being one the wire has is the entry schemas' part.)
+ *
+ * The history's first message depends only on the view's first entries (the checkpoint's head, or the first entry
+ * that makes a message), so the history is made of a prefix of the view, longer until it gives a message: the same
+ * code as a pass, without making the whole history of a long session at once.
+ */
+function checkConversation(entries: ReadonlyArray<Entry>): void {
+  let first: HistoryMessage | undefined
+  try {
+    const view = modelView(entries)
+    for (let prefix = 64; first === undefined; prefix *= 2) {
+      first = new HistoryCache().fromView({ ...view, entries: view.entries.slice(0, prefix) })[0]
+      if (prefix >= view.entries.length) break
+    }
+  } catch (err) {
+    throw new ImportError(`the conversation cannot be read as a history: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (first !== undefined && first.message.role !== 'user') throw new ImportError('the conversation does not start with a user message')
+}
+
+/** A pass row, its JSON columns parsed and their shapes checked as pass.list will answer them. */
+function checkPass(row: unknown, i: number, sessionId: string, earlier: ReadonlySet<string>, blobText: (hash: string) => string | null): Row {
+  if (!isRow(row)) throw new ImportError(`pass ${i + 1} is not a row`)
+  const p = row
+  if (p.session_id !== sessionId) throw new ImportError(`pass ${i + 1} belongs to another session (${String(p.session_id)}), not ${sessionId}`)
+  if (typeof p.id !== 'string' || !ID.test(p.id)) throw new ImportError(`pass ${i + 1} has no valid id`)
+  const json = (column: string) => (p[column] === null || p[column] === undefined ? null : parseJson(p[column], `pass ${i + 1}: ${column}`))
+  const usage = json('usage')
+  if (usage !== null && !UsageSchema.safeParse(usage).success) throw new ImportError(`pass ${i + 1}: usage is not a usage (${firstIssue(UsageSchema.safeParse(usage).error!)})`)
+  const attempts = json('attempts') ?? []
+  if (Array.isArray(attempts)) {
+    for (const a of attempts as Array<{ responseHash?: unknown } | null>) {
+      const hash = isRow(a) ? a.responseHash : undefined
+      if (hash !== null && hash !== undefined && (typeof hash !== 'string' || !isHashHex(hash))) throw new ImportError(`pass ${i + 1}: attempts name a response that is not a sha256`)
+    }
+  }
+  const summary = PassSummarySchema.safeParse({
+    id: p.id,
+    sessionId: p.session_id,
+    seq: p.seq,
+    kind: p.kind,
+    model: p.model,
+    status: p.status,
+    queuedAt: p.queued_at,
+    firstByteAt: p.first_byte_at ?? null,
+    doneAt: p.done_at ?? null,
+    requestSha256: p.request_sha256,
+    requestBytes: p.request_bytes,
+    usage,
+    costUsd: p.cost_usd ?? null,
+    attempts,
+    error: json('error'),
+    attribution: null,
+    source: p.source,
+  })
+  if (!summary.success) throw new ImportError(`pass ${i + 1}: ${firstIssue(summary.error)}`)
+  if (!Number.isInteger(p.seq)) throw new ImportError(`pass ${i + 1}: seq is not a whole number`)
+  if (!isTextOrNull(p.message_id) || !isTextOrNull(p.stop_reason)) throw new ImportError(`pass ${i + 1}: message_id and stop_reason must be text or null`)
+  // Re-assembly walks the bases: each is an earlier pass of this session, never another session's.
+  if (p.base_pass_id !== null && p.base_pass_id !== undefined && !earlier.has(String(p.base_pass_id))) throw new ImportError(`pass ${i + 1}: its base is not an earlier pass of this export`)
+  for (const column of ['base_count', 'chain_depth', 'segment_count'] as const) {
+    if (p[column] !== undefined && !isCount(p[column])) throw new ImportError(`pass ${i + 1}: ${column} is not a count`)
+  }
+  if (typeof p.chain_depth === 'number' && p.chain_depth > MAX_CHAIN_DEPTH) throw new ImportError(`pass ${i + 1}: chain_depth is over ${MAX_CHAIN_DEPTH}`)
+  for (const column of ['skeleton_hash', 'response_hash', 'plan_hash', 'attribution_hash'] as const) {
+    const hash = p[column]
+    if (hash === null || hash === undefined) continue
+    const text = typeof hash === 'string' && isHashHex(hash) ? blobText(hash) : null
+    if (text === null) throw new ImportError(`pass ${i + 1}: ${column} names a blob the export does not hold`)
+    if (column === 'plan_hash' && !isRow(parseJson(text, `pass ${i + 1}: its plan`))) throw new ImportError(`pass ${i + 1}: its plan is not an object`)
+    // An attribution of another version is made again when next needed; one of any version is an object.
+    if (column === 'attribution_hash' && !isRow(parseJson(text, `pass ${i + 1}: its attribution`))) throw new ImportError(`pass ${i + 1}: its attribution is not an object`)
+  }
+  return p
+}
+
+/** Checks every row, a yield after each; the rows to write, or an ImportError naming the first thing wrong. */
+export function* checkImportSteps(d: ImportRows, sessionId: string, storedBlob: (hash: string) => string | null): Generator<void, CheckedImport> {
+  const session = checkSession(d.session)
+  const blobs: Array<readonly [string, string]> = []
+  const docBlobs = new Map<string, string>()
+  for (const [hash, text] of Object.entries(d.blobs)) {
+    if (!isHashHex(hash) || typeof text !== 'string' || sha256Hex(text) !== hash) throw new ImportError(`blob ${hash.slice(0, 12)}… does not match its text`)
+    blobs.push([hash, text])
+    docBlobs.set(hash, text)
+    yield
+  }
+  const blobText = (hash: string) => docBlobs.get(hash) ?? storedBlob(hash)
+
+  const entryRows: Row[] = []
+  const entries: Entry[] = []
+  let previousSeq = 0
+  for (let i = 0; i < d.entries.length; i++) {
+    const { row, body } = checkEntry(d.entries[i], i, sessionId, previousSeq)
+    previousSeq = row.seq as number
+    entryRows.push(row)
+    entries.push({ ...body, id: row.id as EntryId, sessionId, seq: row.seq as number, at: row.at as number } as Entry)
+    yield
+  }
+  checkConversation(entries)
+  yield
+
+  const passes: Row[] = []
+  const passIds = new Set<string>()
+  for (let i = 0; i < d.passes.length; i++) {
+    passes.push(checkPass(d.passes[i], i, sessionId, passIds, blobText))
+    passIds.add(passes[i]!.id as string)
+    yield
+  }
+
+  const provenanceRead = new Set<string>()
+  const passBlocks: Row[] = []
+  for (let i = 0; i < d.passBlocks.length; i++) {
+    const b = d.passBlocks[i]
+    if (!isRow(b)) throw new ImportError(`passBlocks[${i}] is not a row`)
+    if (!passIds.has(String(b.pass_id))) throw new ImportError(`passBlocks[${i}] belongs to a pass this export does not hold (${String(b.pass_id)})`)
+    if (!isCount(b.ordinal) || typeof b.path !== 'string' || !isTextOrNull(b.breakpoint)) throw new ImportError(`passBlocks[${i}]: ordinal, path or breakpoint is not what a segment row holds`)
+    for (const column of ['blob_hash', 'provenance_hash'] as const) {
+      const hash = b[column]
+      if (typeof hash !== 'string' || !isHashHex(hash) || (column === 'blob_hash' && !docBlobs.has(hash) && storedBlob(hash) === null)) throw new ImportError(`passBlocks[${i}]: ${column} names a blob the export does not hold`)
+    }
+    const provenance = b.provenance_hash as string
+    if (!provenanceRead.has(provenance)) {
+      const text = blobText(provenance)
+      if (text === null) throw new ImportError(`passBlocks[${i}]: provenance_hash names a blob the export does not hold`)
+      parseJson(text, `passBlocks[${i}]: its provenance`)
+      provenanceRead.add(provenance)
+    }
+    passBlocks.push(b)
+    yield
+  }
+  return { session, entries: entryRows, passes, passBlocks, blobs }
+}
