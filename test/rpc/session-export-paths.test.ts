@@ -43,7 +43,7 @@ describe('session.export paths', () => {
 
   it('answers invalid_input for a NUL, a relative path and a name over 255 bytes', async () => {
     const nul = await app.dispatch('session.export', { sessionId, path: join(dir, 'a\0b.json') })
-    expect(nul).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The path contains a NUL character' } })
+    expect(nul).toEqual({ ok: false, error: { code: 'invalid_input', message: 'session.export: path: a path cannot contain a NUL character' } })
     expect(await app.dispatch('session.export', { sessionId, path: 'x.json' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     const long = await app.dispatch('session.export', { sessionId, path: join(dir, `${'n'.repeat(300)}.json`) })
     expect(long).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('longer than 255 bytes') } })

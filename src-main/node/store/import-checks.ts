@@ -7,7 +7,7 @@
  * The checks run as steps (a yield per row), like the export, so a large file is checked without holding the host.
  */
 import { PassSummarySchema, SessionSchema, UsageSchema, MAX_NAME_CHARS } from '../../../src-preload/contract'
-import { entryBodyProblem } from '../../engine/conversation/entry-schema'
+import { entryBodyProblem } from './entry-schema'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
 import { HistoryCache, modelView } from '../../engine/conversation/history'
 import type { HistoryMessage } from '../../engine/prompt/input'

@@ -1,5 +1,5 @@
 /**
- * The entry bodies of entries.ts as values to check at run time, for bodies that did not come from this app's own
+ * The entry bodies of engine/conversation/entries.ts as values to check at run time, for bodies that did not come from this app's own
  * loop (a session export read back, docs/store.md "Export and import"). Each schema is tied to its type below: a
  * kind added to EntryBody without a schema, or a schema that accepts what its type does not, fails the typecheck.
  *
@@ -8,7 +8,7 @@
  */
 import { z } from 'zod'
 import { ChangePreviewSchema, PermissionModeSchema } from '../../../src-preload/contract'
-import type { EntryBody, EntryId, PassId } from './entries'
+import type { EntryBody, EntryId, PassId } from '../../engine/conversation/entries'
 
 const Text = z.looseObject({ type: z.literal('text'), text: z.string() })
 const Image = z.looseObject({ type: z.literal('image'), source: z.looseObject({ type: z.literal('base64'), media_type: z.string(), data: z.string() }) })
