@@ -125,13 +125,19 @@ function lastAboveMessages(walk: RequestWalk): number {
  * part can only be paid in full, like the new tail, while the rest after the change is what the edit cost. Left in,
  * a pass after "CLAUDE.md applied now" said it lost the tokens the Files view priced plus the edit's own.
  *
- * What could have been read is then the previous request's prefix up to the same message, whose real count its usage
- * pinned when its breakpoint ended there (the usual case: the pass after a tool result or a reply); otherwise the
+ * What could have been read is then the previous request's prefix up to the same message, whose real count a usage
+ * pinned when a breakpoint ended there (the usual case: the pass after a tool result or a reply); otherwise the
  * growth of the tools and system is estimated and scaled. An edit that shrank them leaves what is there now, less
  * than what the previous request had. A model switch is left as it is (the two requests are counted by different
  * models), and so is a change in the conversation itself (a context edit is a cost, not new content).
  */
-export function editedAbove(limit: BestHit, previous: { readonly walk: RequestWalk; readonly facts: PassCacheFacts } | null, walk: RequestWalk, scale: TokenScale): BestHit {
+export function editedAbove(
+  limit: BestHit,
+  previous: { readonly walk: RequestWalk; readonly facts: PassCacheFacts } | null,
+  walk: RequestWalk,
+  scale: TokenScale,
+  known: ReadonlyMap<string, number> = new Map(),
+): BestHit {
   if (!previous || limit.reason !== 'new_tail' || limit.position < 0) return limit
   const before = previous.walk
   if (before.salts.model !== walk.salts.model) return limit
@@ -144,10 +150,10 @@ export function editedAbove(limit: BestHit, previous: { readonly walk: RequestWa
   const grownEst = spanEst - (before.cum[beforeEnd]! - (from >= 0 ? before.cum[from]! : 0))
   // Real tokens per estimated one over the changed part, as this request's scale has them.
   const grownReal = spanEst > 0 ? Math.round((grownEst * (scale.at(end) - scale.at(from))) / spanEst) : 0
-  // The previous request's real count at the same message, when its usage pinned it (a breakpoint's own count may be
-  // a scaled estimate, so only the anchors, which are usage, are taken).
+  // The previous request's real count at the same message, when a usage pinned it: its own, or an earlier pass's that
+  // shared the prefix (`known`). A breakpoint's own count may be a scaled estimate, so only the anchors are taken.
   const key = before.keys[limit.position - end + beforeEnd]
-  const pinned = key === undefined ? undefined : previous.facts.anchors.find((a) => a.key === key)?.tokens
+  const pinned = key === undefined ? undefined : (previous.facts.anchors.find((a) => a.key === key)?.tokens ?? known.get(key))
   const readable = pinned !== undefined ? pinned + Math.min(0, grownReal) : limit.tokens - Math.max(0, grownReal)
   if (readable === limit.tokens) return limit
   return { ...limit, tokens: readable, ...(grownReal > 0 ? { editAdded: grownReal } : {}) }
