@@ -66,6 +66,8 @@ export interface AttributeInput {
   readonly entriesAt?: (now: number) => CacheState
   /** Real token counts by prefix key from `prior`, when the caller keeps them (a CacheTimeline's `anchors`). */
   readonly anchors?: ReadonlyMap<string, number>
+  /** Prefix sizes counted otherwise (count_tokens while an edit was priced): read where an earlier request's size is needed. */
+  readonly counted?: ReadonlyMap<string, number>
   /** The earlier pass that started last: what this pass is compared with. Null for the first pass. */
   readonly previous: PreviousPass | null
   readonly models: ModelLookup
@@ -202,7 +204,7 @@ export function attribute(input: AttributeInput): PassAttribution {
   const newFrom = strippedFirst ? stripped : newContent
   const reachable = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
   // What an edit above the conversation added is new content, paid in full at the limit too.
-  const limit = editedAbove(reachable, previous?.walk ? { walk: previous.walk, facts: previous.facts } : null, walk, scale, anchors)
+  const limit = editedAbove(reachable, previous?.walk ? { walk: previous.walk, facts: previous.facts } : null, walk, scale, (key) => anchors!.get(key) ?? input.counted?.get(key))
 
   // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
   // read and wrote nothing, lost nothing, and later passes are predicted from the ones before it. Its prediction is

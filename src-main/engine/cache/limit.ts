@@ -136,7 +136,7 @@ export function editedAbove(
   previous: { readonly walk: RequestWalk; readonly facts: PassCacheFacts } | null,
   walk: RequestWalk,
   scale: TokenScale,
-  known: ReadonlyMap<string, number> = new Map(),
+  known: (key: string) => number | undefined = () => undefined,
 ): BestHit {
   if (!previous || limit.reason !== 'new_tail' || limit.position < 0) return limit
   const before = previous.walk
@@ -150,10 +150,11 @@ export function editedAbove(
   const grownEst = spanEst - (before.cum[beforeEnd]! - (from >= 0 ? before.cum[from]! : 0))
   // Real tokens per estimated one over the changed part, as this request's scale has them.
   const grownReal = spanEst > 0 ? Math.round((grownEst * (scale.at(end) - scale.at(from))) / spanEst) : 0
-  // The previous request's real count at the same message, when a usage pinned it: its own, or an earlier pass's that
-  // shared the prefix (`known`). A breakpoint's own count may be a scaled estimate, so only the anchors are taken.
+  // The previous request's real count at the same message, when one is known: its usage's, or another's that shared
+  // the prefix, or a count made while an edit was priced (`known`). A breakpoint's own count may be a scaled estimate,
+  // so only real counts are taken.
   const key = before.keys[limit.position - end + beforeEnd]
-  const pinned = key === undefined ? undefined : (previous.facts.anchors.find((a) => a.key === key)?.tokens ?? known.get(key))
+  const pinned = key === undefined ? undefined : (previous.facts.anchors.find((a) => a.key === key)?.tokens ?? known(key))
   const readable = pinned !== undefined ? pinned + Math.min(0, grownReal) : limit.tokens - Math.max(0, grownReal)
   if (readable === limit.tokens) return limit
   return { ...limit, tokens: readable, ...(grownReal > 0 ? { editAdded: grownReal } : {}) }

@@ -112,14 +112,31 @@ interface SharedEntries {
 interface StoreCaches {
   readonly sessions: Map<string, SessionCache>
   readonly shared: SharedEntries
+  /** Prefix sizes counted with count_tokens while pricing edits (edit-measure.ts), by prefix key: real counts too. */
+  readonly counted: Map<string, number>
 }
 
 const caches = new WeakMap<Store, StoreCaches>()
 
 function storeCaches(store: Store): StoreCaches {
   let byStore = caches.get(store)
-  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null, replay: null } }))
+  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null, replay: null }, counted: new Map() }))
   return byStore
+}
+
+/** The most counted prefixes kept: a few per priced edit; the oldest go first. */
+const MAX_COUNTED_PREFIXES = 2_000
+
+/**
+ * Keeps a prefix's size as count_tokens gave it while an edit was priced. A later pass compared with the request
+ * that prefix belongs to reads it as its real size: the first pass after a compaction that takes an edit left for it
+ * loses the session block the price counted, not an estimate of it.
+ */
+export function rememberCountedPrefix(store: Store, key: string, tokens: number): void {
+  const counted = storeCaches(store).counted
+  counted.delete(key)
+  counted.set(key, tokens)
+  if (counted.size > MAX_COUNTED_PREFIXES) counted.delete(counted.keys().next().value!)
 }
 
 export function sessionCache(store: Store, sessionId: string): SessionCache {
@@ -279,6 +296,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     prior: timeline.facts,
     entriesAt: (at) => timeline.stateAt(at),
     anchors: timeline.anchors,
+    counted: storeCaches(store).counted,
     previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
     models: options.models ?? cacheModels,
     describeEntries: storeDescriber(store, summary.sessionId),

@@ -41,6 +41,7 @@ import { gatherProjectContext } from '../instructions'
 import { findModel } from '../model/models'
 import { parseSessionState } from '../session/state'
 import type { Store } from '../store'
+import { rememberCountedPrefix } from './attribute-pass'
 import { cacheModels, walkFor } from './models'
 import { contextFromStored, requestFromBody } from './stored'
 import { editBasis, priceSessionEdit, type CacheSummaryOptions, type EditBasis } from './summary'
@@ -262,7 +263,10 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   ])
   unmeasured.forEach((p, i) => {
     const tokens = prefixTokens[i]
-    if (tokens !== null && tokens !== undefined && probeTokens !== null) anchors.set(walk.keys[p]!, tokens - probeTokens)
+    if (tokens !== null && tokens !== undefined && probeTokens !== null) {
+      anchors.set(walk.keys[p]!, tokens - probeTokens)
+      rememberCountedPrefix(store, walk.keys[p]!, tokens - probeTokens)
+    }
   })
   const scale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
   const price = priceCandidates({
