@@ -207,6 +207,17 @@ function loadShared(store: Store, shared: SharedEntries, at: number): void {
   shared.loadedFrom = from
 }
 
+/**
+ * The facts of every pass of the app's own from the day before `at` on, all sessions together: the entries the
+ * service holds for them, which a session's next pass reads whoever wrote them (a second session reads the tools and
+ * system the first one cached). An edit is priced against these, as the pass after it is attributed.
+ */
+export function sharedCacheFacts(store: Store, at: number): PassCacheFacts[] {
+  const shared = storeCaches(store).shared
+  loadShared(store, shared, at)
+  return [...shared.facts.values()]
+}
+
 function localClock(at: number): string {
   const d = new Date(at)
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`

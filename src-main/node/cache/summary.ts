@@ -21,7 +21,7 @@ import type { Hasher } from '../../engine/ports'
 import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
 import type { PassSummary } from '../store/passes'
-import { attributePass, sessionCache } from './attribute-pass'
+import { attributePass, sessionCache, sharedCacheFacts } from './attribute-pass'
 import { cacheModels, walkFor } from './models'
 import { contextFromStored, requestFromBody } from './stored'
 
@@ -99,7 +99,9 @@ export function editBasis(
     walk = walkFor(request, hasher, { models: options.models ?? cacheModels })
     context = contextFromStored(stored.plan, stored.segments)
   }
-  const facts = passes.flatMap((p) => (isAttribution(p.attribution) ? [p.attribution.facts] : p.id === last.id ? [attribution.facts] : []))
+  const own = passes.flatMap((p) => (isAttribution(p.attribution) ? [p.attribution.facts] : p.id === last.id ? [attribution.facts] : []))
+  // The app's own sessions share the service's entries: what this session reads may have been written by another.
+  const facts = last.source === 'loupe' ? withOwn(sharedCacheFacts(store, attribution.facts.startedAt), own) : own
   const anchors = new Map<string, number>()
   for (const f of facts) for (const a of f.anchors) anchors.set(a.key, a.tokens)
   return { last, attribution, walk, context, facts, anchors }
@@ -116,4 +118,11 @@ export function priceSessionEdit(store: Store, sessionId: string, edit: Proposed
   const { walk, context, attribution, facts, anchors } = basis
   const scale = new TokenScale({ walk, anchors, realTotal: attribution.facts.totalTokens, fallbackRatio: attribution.facts.ratio ?? 1 })
   return priceEdit({ walk, context, scale, last: attribution.facts, state: CacheState.at(facts, now), now, models: options.models ?? cacheModels, edit })
+}
+
+/** `shared` with the session's own facts in place of any of theirs it holds (the current ones), in start order. */
+function withOwn(shared: ReadonlyArray<PassCacheFacts>, own: ReadonlyArray<PassCacheFacts>): PassCacheFacts[] {
+  const byPass = new Map(shared.map((f) => [f.passId, f]))
+  for (const f of own) byPass.set(f.passId, f)
+  return [...byPass.values()].sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq)
 }

@@ -216,6 +216,71 @@ describe('files through the contract', () => {
     expect(afterCompaction.attribution.miss.tokens).toBe(later.atCompaction!.tokens)
   })
 
+  it('in a second session of a project, prices against every entry the app left, not only the session\'s own: each pass then loses what its price said', async () => {
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const first = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(first.id, 'read README.md')
+    clock.advance(20_000)
+    // The second session reads the tools and static rules from the entry the first one wrote.
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    await turn(session.id, 'list the root')
+    clock.advance(20_000)
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = `${opened.text}\nAlways run the linter.\n`
+    const nowPrice = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
+    const laterPrice = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
+    // Left for later instead, the same edit is priced at the compaction by the block's size.
+
+    // Applied now: the next pass reads the tools and static rules, and loses the rest, as priced.
+    expect((await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })).status).toBe('saved')
+    expect((await call<{ applied: boolean }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })).applied).toBe(true)
+    await turn(session.id, 'read AGENTS.md')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const applied = await call<{ attribution: PassAttribution; usage: { cache_read_input_tokens: number } }>(app, 'pass.get', { passId: passes[4]!.id })
+    expect(applied.attribution.cause.label).toContain('applied now by the user')
+    expect(applied.usage.cache_read_input_tokens).toBeGreaterThan(0)
+    expect(applied.attribution.miss.tokens).toBe(nowPrice.rebilledTokens)
+
+    expect(laterPrice.atCompaction!.tokens).toBeGreaterThan(0)
+  })
+
+  it('in a second session of a project, an edit left for the next compaction costs the compaction\'s first pass what its price said', async () => {
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const first = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(first.id, 'read README.md')
+    clock.advance(20_000)
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = `${opened.text}\nAlways run the linter.\n`
+    const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
+    // Priced again as the Not applied yet bar does, with the file on disk changed meanwhile: the counts stay the block's.
+    await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: `${edited}${'More text. '.repeat(200)}` } })
+    expect((await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })).status).toBe('saved')
+    await turn(session.id, 'list the root')
+    clock.advance(20_000)
+    await turn(session.id, 'read AGENTS.md')
+    const compacted = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: '/compact the shop' })
+    expect(await compacted).toBe('compacted')
+    await turn(session.id, 'list the root')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const all = await call<Array<{ id: string; kind: string }>>(app, 'pass.list', { sessionId: session.id })
+    const afterCompaction = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: all[all.findIndex((p) => p.kind === 'summary') + 1]!.id })
+    expect(afterCompaction.attribution.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]' })
+    expect(afterCompaction.attribution.miss.tokens).toBe(later.atCompaction!.tokens)
+  })
+
   it('applying one file now names every other file it sends: an edit held for the next compaction goes out with it', async () => {
     writeFileSync(join(root, 'CLAUDE.md'), '# Claude\n\nPrefer small functions.\n')
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
