@@ -20,6 +20,16 @@ describe('the chat status line', () => {
     expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'pass_limit' })), 'loupe', null)).toBe('Stopped after the per-turn pass limit.')
   })
 
+  it('says what ended last when it was not an answer: a compaction, one cancelled, a message taken back', () => {
+    const answered = [entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'end_turn' })]
+    expect(chatStatus(chat(...answered, entry('checkpoint')), 'loupe', null)).toBe('Compacted: the conversation goes on from its summary.')
+    const cancelled = 'You cancelled “/compact the parser”: the conversation is exactly as it was.'
+    expect(chatStatus(chat(...answered, entry('notice', { source: 'compaction', level: 'info', text: cancelled })), 'loupe', null)).toBe(cancelled)
+    expect(chatStatus(chat(...answered, entry('context_edit', { source: 'take-back', edits: [] })), 'loupe', null)).toBe('Taken back: the message and its answers no longer reach the model.')
+    // Other notices and context edits say nothing new: the answer before them is still what ended last.
+    expect(chatStatus(chat(...answered, entry('notice', { source: 'pins', level: 'info', text: 'Pinned.' }), entry('context_edit', { source: 'trim-old-tools', edits: [] })), 'loupe', null)).toBe('The agent answered.')
+  })
+
   it('says nothing of the turns a continued session brought along', () => {
     const entries = [entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'cancelled' })]
     expect(chatStatus(chat(...entries), 'loupe', entries.at(-1)!.seq)).toBe('')
