@@ -346,7 +346,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
       )}
       {unreadable && !holds && !open.disk && (
         <p className="warn-box" role="alert" data-testid="file-unreadable">
-          <strong>{open.base.path} can no longer be read on disk.</strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it is a text file again. Your text is still in the editor.
+          <strong>{open.base.path} can no longer be read on disk.</strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it can be read again. Your text is still in the editor.
         </p>
       )}
       {open.disk && monaco ? (

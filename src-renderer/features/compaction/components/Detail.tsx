@@ -227,7 +227,7 @@ export function DraftDetail({
       {draft.stale && (
         <div className="warn-box" role="alert" data-testid="draft-stale">
           <strong>The conversation moved on since this dry run:</strong> its summary leaves out what was said since, so it can no longer be applied.
-          {draft.summary !== null && (edited ? ' Your edited summary stays here until you discard this dry run: copy it, then run the dry run again and paste it in.' : ' Run the dry run again for a summary of the whole conversation.')}{' '}
+          {draft.summary !== null && (edited ? ' Your edited summary stays here until you discard this dry run: copy what you wrote to keep it. A new dry run summarises the whole conversation.' : ' Run the dry run again for a summary of the whole conversation.')}{' '}
           {draft.summary !== null && (
             <button type="button" onClick={() => void copy()}>
               {edited ? 'Copy my text' : 'Copy the summary'}
@@ -262,7 +262,7 @@ export function DraftDetail({
       )}
       {draft.summary !== null ? (
         <>
-          <p className="small muted">The summary the model wrote. Edit it before applying: what stands here is what every later pass sends.</p>
+          <p className="small muted">{draft.stale ? 'The summary as it stands, to copy: it can no longer be applied.' : 'The summary the model wrote. Edit it before applying: what stands here is what every later pass sends.'}</p>
           <MarkdownEditor monaco={monaco} value={summary} onChange={setSummary} onSave={() => void apply()} label="Edit the summary" testId="summary-editor" takeFocus={takeFocus} onFocused={() => setTakeFocus(false)} />
         </>
       ) : (
