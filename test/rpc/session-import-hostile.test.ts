@@ -112,6 +112,24 @@ describe('session.import of a doctored export', () => {
     expect(await call<{ mode: string }>(app, 'session.get', { sessionId: String(exported.session.id) })).toMatchObject({ mode: 'build' })
   })
 
+  it('says in the chat that the mode its conversation last switched to no longer holds', async () => {
+    const session = await call<{ id: string }>(app, 'session.create', { projectId })
+    await call(app, 'session.setMode', { sessionId: session.id, mode: 'auto' })
+    const ended = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: 'read README.md' })
+    expect(await ended).toBe('end_turn')
+    const { path } = await call<{ path: string }>(app, 'session.export', { sessionId: session.id, path: join(dir, 'auto.json') })
+    await call(app, 'session.delete', { sessionId: session.id })
+    expect(await app.dispatch('session.import', { projectId, path })).toMatchObject({ ok: true })
+    const opened = await call<{ mode: string; entries: Array<{ kind: string; text?: string }> }>(app, 'session.get', { sessionId: session.id })
+    expect(opened.mode).toBe('build')
+    expect(opened.entries.at(-1)).toMatchObject({ kind: 'notice', text: expect.stringContaining("The file's permission mode (auto) and its \"always allow\" rules were not brought in.") })
+    // A session whose conversation never left the default mode gets no such notice.
+    expect((await importDoc(exported, 'plain.json'))).toMatchObject({ ok: true })
+    const plain = await call<{ entries: Array<{ kind: string }> }>(app, 'session.get', { sessionId: String(exported.session.id) })
+    expect(plain.entries.some((e) => e.kind === 'notice')).toBe(false)
+  })
+
   it('drops a parent that is a session of another project', async () => {
     mkdirSync(join(dir, 'other'))
     const elsewhere = await call<{ id: string }>(app, 'project.open', { path: join(dir, 'other') })

@@ -60,6 +60,12 @@ export class EntryRepo {
     return statement(this.db, 'SELECT COUNT(*) FROM entries WHERE session_id = ?', 'pluck').get(sessionId) as number
   }
 
+  /** The session's newest entry of `kind`, or null: one indexed row. */
+  newest<K extends EntryBody['kind']>(sessionId: string, kind: K): (Entry & { readonly kind: K }) | null {
+    const row = statement(this.db, 'SELECT * FROM entries WHERE session_id = ? AND kind = ? ORDER BY seq DESC LIMIT 1').get(sessionId, kind) as EntryRow | undefined
+    return row ? (toEntry(row) as Entry & { readonly kind: K }) : null
+  }
+
   /** The kind of the session's newest entry among `kinds`, or null: one indexed row, no body read. */
   newestOf(sessionId: string, kinds: ReadonlyArray<EntryBody['kind']>): EntryBody['kind'] | null {
     const marks = kinds.map(() => '?').join(', ')

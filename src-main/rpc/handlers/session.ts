@@ -1,4 +1,5 @@
 import { AlreadyImported, defaultExportPath, ExportIoError, exportSessionToFile, ImportError, importSessionFromFile } from '../../node/store/export'
+import { DEFAULT_PERMISSION_MODE } from '../../engine/tools/permissions'
 import { forgetSessionCache } from '../../node/cache'
 import { RpcError } from '../errors'
 import { defaultSessionTitle } from '../../engine/conversation/title'
@@ -65,7 +66,14 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
     'session.import': async ({ projectId, path }) => {
       requireProject(projectId)
       try {
-        const session = store.sessions.get(await importSessionFromFile(store.db, path, projectId))!
+        const sessionId = await importSessionFromFile(store.db, path, projectId)
+        // The import starts with a new session's permissions (decision 0033); a conversation that last said another
+        // mode would read as if it still held, so the chat says what holds now.
+        const said = store.entries.newest(sessionId, 'mode_switched')
+        if (said && said.mode !== DEFAULT_PERMISSION_MODE) {
+          store.entries.append(sessionId, [{ kind: 'notice', source: 'permissions', level: 'info', text: `Imported: this session asks before changes (${DEFAULT_PERMISSION_MODE}), as every imported session starts. The file's permission mode (${said.mode}) and its "always allow" rules were not brought in.` }], clock.now())
+        }
+        const session = store.sessions.get(sessionId)!
         // Every window's sidebar lists it, as it lists a session made elsewhere.
         events.emit('session.created', session)
         return session
