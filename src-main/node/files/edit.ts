@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../fs/atomic-write'
 import { keepVersion } from './backups'
 import { listInstructionFiles, type Creatable, type FileNode, type FilesListing } from './listing'
 import { confine, type FileRoots } from './paths'
+import { ioCause } from '../fs/io-cause'
 
 export type FilesErrorCode = 'not_found' | 'permission_denied' | 'invalid_input' | 'unsupported' | 'conflict' | 'io_error'
 
@@ -212,7 +213,7 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   try {
     await writeFileAtomic(where.realPath, input.text)
   } catch (err) {
-    throw new FilesError('io_error', `${input.path} could not be written: ${err instanceof Error ? err.message : String(err)}`)
+    throw new FilesError('io_error', `${input.path} could not be written: ${ioCause(err)}`)
   }
   return { status: 'saved', path: input.path, sha256: next, backupPath, charsBefore: current?.text.length ?? 0, charsAfter: input.text.length }
 }

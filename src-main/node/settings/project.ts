@@ -12,6 +12,7 @@ import { resolveSettings } from '../../engine/compaction/settings'
 import { CONFIG_PATH, loadProjectConfig, parseProjectConfig } from '../compaction/config'
 import { locate, readLocated } from '../instructions'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { ioCause } from '../fs/io-cause'
 
 export interface ProjectCompaction {
   readonly auto: boolean
@@ -109,7 +110,7 @@ export async function writeProjectCompaction(root: string, values: ProjectCompac
   try {
     await writeFileAtomic(target, next)
   } catch (err) {
-    throw new ProjectSettingsError('io_error', `${CONFIG_PATH} could not be written: ${err instanceof Error ? err.message : String(err)}`)
+    throw new ProjectSettingsError('io_error', `${CONFIG_PATH} could not be written: ${ioCause(err)}`)
   }
   return readProjectCompaction(root)
 }

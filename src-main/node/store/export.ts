@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { MAX_PATH_CHARS } from '../../../src-preload/contract'
 import { nearestExistingFolder } from '../files/paths'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { ioCause } from '../fs/io-cause'
 import { inflateRawSync } from 'node:zlib'
 import { BlobRepo, hashHex, hashKey, isHashHex, packBlob } from './blobs'
 import { checkImportSteps, ID, ImportError, isRow, type CheckedImport } from './import-checks'
@@ -310,24 +311,6 @@ export class ExportIoError extends Error {}
 
 /** The longest name of one file or folder most file systems take, in bytes. */
 const MAX_NAME_BYTES = 255
-
-const ERRNO_WORDS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'no space left on the disk',
-  EDQUOT: 'the disk quota is used up',
-  ENOTDIR: 'a part of the path is a file, not a folder',
-  EEXIST: 'a file is in the way',
-  EISDIR: 'it is a folder',
-  ENAMETOOLONG: 'a name in the path is too long',
-}
-
-function ioCause(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code
-  return (code && ERRNO_WORDS[code]) ?? (err instanceof Error ? err.message : String(err))
-}
 
 /**
  * Where an export may go, checked before a byte of the session is serialized: a path the file system cannot take

@@ -144,6 +144,16 @@ describe('creating a file from the Files view', () => {
     expect(readFileSync(join(box.loupeHome, 'memory.md'), 'utf8')).toBe('# User memory\n\n')
   })
 
+  it('says in words what stood in the way when the folder of a new file cannot be made', async () => {
+    const memory = await openFile(box, '.loupe/memory.md')
+    // A file where the folder would go.
+    writeFileSync(join(box.root, '.loupe'), 'not a folder\n')
+    const err = await failure(saveFile(box, { path: '.loupe/memory.md', text: `${memory.startingText}- a fact\n`, baseSha256: null }))
+    expect(err.code).toBe('io_error')
+    expect(err.message).toMatch(/^\.loupe\/memory\.md could not be written: (a file is in the way|a part of the path is a file, not a folder): .*\.loupe/)
+    expect(err.message).not.toMatch(/EEXIST|ENOTDIR/)
+  })
+
   it('does not replace a file made meanwhile: the save against "no file" meets it as a conflict, and keeps the text sent', async () => {
     const draft = await openFile(box, 'AGENTS.md')
     box.write('AGENTS.md', 'written by the agent\n')
