@@ -59,6 +59,21 @@ describe('session.import of a doctored export', () => {
     entries: exported.entries.map((e, i) => (i === exported.entries.findIndex((x) => x.kind === kind) ? { ...e, body: JSON.stringify(body) } : e)),
   })
   const entryNumber = (kind: string) => exported.entries.findIndex((x) => x.kind === kind) + 1
+  const stateOf = () => JSON.parse(String(exported.session.state)) as Row
+  const frozen = () => stateOf().frozen as Row
+  /** The export with its session state's fields replaced. */
+  const withState = (fields: Row): Doc => ({ ...exported, session: { ...exported.session, state: JSON.stringify({ ...stateOf(), ...fields }) } })
+
+  it('puts bookkeeping of the wrong shape back to a new session\'s, and the session then runs', async () => {
+    const odd = withState({ carriedNotes: 'x', deliveredNotes: 5, fileBaseline: 'x', compaction: null, toolState: [], previousHistoryLength: -3 })
+    expect(await importDoc(odd, 'odd.json')).toMatchObject({ ok: true })
+    const stored = JSON.parse(app.services.store.sessions.state(String(exported.session.id))) as Row
+    expect(stored).toMatchObject({ carriedNotes: [], deliveredNotes: [], fileBaseline: null, compaction: { auto: { failures: 0, disabled: false, attemptedAfterPass: null }, pending: null }, toolState: { files: {} }, previousHistoryLength: 0 })
+    const ended = turnEnded(app, String(exported.session.id))
+    await call(app, 'run.start', { sessionId: String(exported.session.id), text: 'and again' })
+    expect(await ended).toBe('end_turn')
+    expect(await app.dispatch('files.unapplied', { sessionId: String(exported.session.id) })).toMatchObject({ ok: true })
+  })
 
   it('refuses each hostile variant with a clear invalid_input, and writes nothing', async () => {
     const before = counts()
@@ -82,6 +97,19 @@ describe('session.import of a doctored export', () => {
       ['a title over 200 characters', { ...exported, session: { ...exported.session, title: 'x'.repeat(201) } }, 'session.title is longer than 200 characters'],
       ['an origin the app does not have', { ...exported, session: { ...exported.session, origin: 'root' } }, /^session\.origin "root" is not one of loupe, transcript, captured$/],
       ['a base pass that is not an earlier pass of the export', { ...exported, passes: exported.passes.map((p) => ({ ...p, base_pass_id: 'pas_elsewhere' })) }, /^pass 1: its base is not an earlier pass/],
+      // Positions past 2^53 stop counting by one: the next entry or pass would collide with the last.
+      ['an entry position past 2^53', { ...exported, entries: exported.entries.map((e, i, all) => (i === all.length - 1 ? { ...e, seq: 9007199254740993 } : e)) }, /^entry \d+: seq must be a whole number above the previous entry's, at most 2147483647$/],
+      ['a pass position of 1e300', { ...exported, passes: exported.passes.map((p, i) => (i === 0 ? { ...p, seq: 1e300 } : p)) }, /^pass 1: seq is not a whole number from 1 to 2147483647$/],
+      ['a model the app does not know', withState({ model: 'gpt-9' }), 'session.state.model "gpt-9" is not a model this app knows'],
+      ['a model that is not text', withState({ model: 42 }), 'session.state.model 42 is not a model this app knows'],
+      ['a frozen prompt without its session block', withState({ frozen: { ...frozen(), session: null } }), 'session.state.frozen is not a frozen prompt (project, session and context)'],
+      ['a frozen prompt that is a string', withState({ frozen: 'frozen' }), 'session.state.frozen is not a frozen prompt (project, session and context)'],
+      ['a frozen session block whose text is a number', withState({ frozen: { ...frozen(), session: { ...(frozen().session as Row), instructions: { text: 5 } } } }), /^session\.state\.frozen does not render as a prompt: /],
+      [
+        'a conversation far larger than any window',
+        { ...exported, entries: exported.entries.map((e, i) => (i === 0 ? { ...e, body: JSON.stringify({ kind: 'user_message', content: [{ type: 'text', text: 'x'.repeat(9_000_000) }] }) } : e)) },
+        /^the conversation since its last compaction is ≈[\d,]+ tokens, more than twice the largest context window \([\d,]+\): no model could be sent it$/,
+      ],
     ]
     for (const [what, doc, message] of variants) {
       const answer = await importDoc(doc, 'hostile.json')

@@ -11,9 +11,14 @@ import { entryBodyProblem } from './entry-schema'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
 import { HistoryCache, modelView } from '../../engine/conversation/history'
 import type { HistoryMessage } from '../../engine/prompt/input'
-import { DEFAULT_PERMISSION_MODE, NO_RULES } from '../../engine/tools/permissions'
+import { importableState, ImportStateError } from './import-state'
+import { estimateTokensFromChars } from '../../engine/prompt/estimate'
+import { MODELS } from '../model/models'
 import { isHashHex, sha256Hex } from './blobs'
 import { MAX_CHAIN_DEPTH } from './passes'
+
+/** Twice the largest context window of the models the app knows: the most of a conversation an import takes. */
+const MAX_LIVE_HISTORY_TOKENS = 2 * Math.max(...MODELS.map((m) => m.contextWindow))
 
 export class ImportError extends Error {}
 
@@ -54,6 +59,12 @@ function parseJson(text: unknown, what: string): unknown {
 }
 
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0
+/**
+ * The most a position in a session may be. The store gives the next entry or pass the highest plus one, so a position
+ * near 2^53 (where doubles stop counting by one) would make every later write of the session collide with the last.
+ */
+export const MAX_SEQ = 2 ** 31 - 1
+const isSeq = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_SEQ
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 const isTextOrNull = (v: unknown) => v === null || v === undefined || typeof v === 'string'
 
@@ -78,9 +89,16 @@ function checkSession(session: Row): Row {
   if (state === undefined) return session
   const parsed = parseJson(state, 'session.state')
   if (!isRow(parsed)) throw new ImportError('session.state is not an object')
-  // A state without them already reads as a new session's (session/state.ts parseSessionState): left as it is.
-  if (!('mode' in parsed) && !('rules' in parsed)) return session
-  return { ...session, state: JSON.stringify({ ...parsed, mode: DEFAULT_PERMISSION_MODE, rules: NO_RULES }) }
+  let safe: Row
+  try {
+    safe = importableState(parsed)
+  } catch (err) {
+    if (err instanceof ImportStateError) throw new ImportError(err.message)
+    throw err
+  }
+  // Where nothing had to change, the row is the file's: an export of a session imported back is the same file.
+  const text = JSON.stringify(safe)
+  return text === state ? session : { ...session, state: text }
 }
 
 /** An entry row and its body, or the reason it is refused ("entry 12 (user_message): content is missing"). */
@@ -88,7 +106,7 @@ function checkEntry(row: unknown, i: number, sessionId: string, previousSeq: num
   if (!isRow(row)) throw new ImportError(`entry ${i + 1} is not a row`)
   if (row.session_id !== sessionId) throw new ImportError(`entry ${i + 1} belongs to another session (${String(row.session_id)}), not ${sessionId}`)
   if (typeof row.id !== 'string' || !ID.test(row.id)) throw new ImportError(`entry ${i + 1} has no valid id`)
-  if (!Number.isInteger(row.seq) || (row.seq as number) <= previousSeq) throw new ImportError(`entry ${i + 1}: seq must be a whole number above the previous entry's`)
+  if (!isSeq(row.seq) || row.seq <= previousSeq) throw new ImportError(`entry ${i + 1}: seq must be a whole number above the previous entry's, at most ${MAX_SEQ}`)
   if (!isTime(row.at)) throw new ImportError(`entry ${i + 1}: at is not a time`)
   let body: unknown
   try {
@@ -117,11 +135,20 @@ function checkConversation(entries: ReadonlyArray<Entry>): void {
   let first: HistoryMessage | undefined
   try {
     const view = modelView(entries)
+    // What the next pass sends of it: a conversation far larger than any model's window could never be sent (nor
+    // compacted: the summary request sends it too), and every turn would spend minutes building it first.
+    let chars = 0
+    for (const e of view.entries) chars += JSON.stringify(e).length
+    const tokens = estimateTokensFromChars(chars)
+    if (tokens > MAX_LIVE_HISTORY_TOKENS) {
+      throw new ImportError(`the conversation since its last compaction is ≈${tokens.toLocaleString('en-US')} tokens, more than twice the largest context window (${(MAX_LIVE_HISTORY_TOKENS / 2).toLocaleString('en-US')}): no model could be sent it`)
+    }
     for (let prefix = 64; first === undefined; prefix *= 2) {
       first = new HistoryCache().fromView({ ...view, entries: view.entries.slice(0, prefix) })[0]
       if (prefix >= view.entries.length) break
     }
   } catch (err) {
+    if (err instanceof ImportError) throw err
     throw new ImportError(`the conversation cannot be read as a history: ${err instanceof Error ? err.message : String(err)}`)
   }
   if (first !== undefined && first.message.role !== 'user') throw new ImportError('the conversation does not start with a user message')
@@ -163,7 +190,7 @@ function checkPass(row: unknown, i: number, sessionId: string, earlier: Readonly
     source: p.source,
   })
   if (!summary.success) throw new ImportError(`pass ${i + 1}: ${firstIssue(summary.error)}`)
-  if (!Number.isInteger(p.seq)) throw new ImportError(`pass ${i + 1}: seq is not a whole number`)
+  if (!isSeq(p.seq)) throw new ImportError(`pass ${i + 1}: seq is not a whole number from 1 to ${MAX_SEQ}`)
   if (!isTextOrNull(p.message_id) || !isTextOrNull(p.stop_reason)) throw new ImportError(`pass ${i + 1}: message_id and stop_reason must be text or null`)
   // Re-assembly walks the bases: each is an earlier pass of this session, never another session's.
   if (p.base_pass_id !== null && p.base_pass_id !== undefined && !earlier.has(String(p.base_pass_id))) throw new ImportError(`pass ${i + 1}: its base is not an earlier pass of this export`)
