@@ -6,7 +6,7 @@
  * Callers decide *where* (the project door confines paths to the root; user memory has one fixed path).
  */
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
+import { chmod, link, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 /** Text written at a time when the content comes in pieces: each write lets the event loop run. */
@@ -16,7 +16,17 @@ const PIECE_BATCH_CHARS = 1 << 20
  * `content` may be one string, or pieces written one batch after another (a large export: joining them first
  * would hold the event loop for the whole join).
  */
-export async function writeFileAtomic(absPath: string, content: string | ReadonlyArray<string>): Promise<void> {
+export interface AtomicWriteOptions {
+  /**
+   * Called once the content is on disk, just before it takes the target's name; what it throws stops the write (the
+   * temporary file is removed). A caller that judged the folder before a long write judges it again here.
+   */
+  readonly beforeRename?: (folderReal: string) => Promise<void>
+  /** Never replace a file at the target: the name is taken with link(), which fails if anything holds it. */
+  readonly noReplace?: boolean
+}
+
+export async function writeFileAtomic(absPath: string, content: string | ReadonlyArray<string>, options: AtomicWriteOptions = {}): Promise<void> {
   const folder = dirname(absPath)
   await mkdir(folder, { recursive: true })
   // Keep the permissions of the file being replaced (an executable script stays executable).
@@ -49,7 +59,12 @@ export async function writeFileAtomic(absPath: string, content: string | Readonl
   // open()'s mode is filtered by the umask; the replaced file's mode is restored exactly.
   if (mode !== undefined) await chmod(temp, mode).catch(() => undefined)
   try {
-    await rename(temp, absPath)
+    if (options.beforeRename) await options.beforeRename(await realpath(folder))
+    if (options.noReplace) {
+      // link() names the file only if the name is free; the temporary name then goes.
+      await link(temp, absPath)
+      await unlink(temp).catch(() => undefined)
+    } else await rename(temp, absPath)
   } catch (error) {
     await unlink(temp).catch(() => undefined)
     throw error

@@ -309,6 +309,13 @@ function stager(db: Db): (table: string, row: Row) => void {
 /** A file-system failure met while writing an export (answered as io_error, with its cause in words). */
 export class ExportIoError extends Error {}
 
+/** The place an export was about to be written turned out to be refused after all. */
+class ExportRefused extends Error {}
+
+function insideDataFolder(folder: string, data: string): boolean {
+  return folder === data || folder.startsWith(data + sep)
+}
+
 /** The longest name of one file or folder most file systems take, in bytes. */
 const MAX_NAME_BYTES = 255
 
@@ -331,8 +338,7 @@ async function checkExportTarget(path: string, dataDir: string, own: boolean): P
   const ancestor = await nearestExistingFolder(target)
   if (ancestor === null) throw new ExportIoError(`No folder of ${target} exists`)
   const folder = ancestor.real + dirname(target).slice(ancestor.folder.length)
-  const inData = folder === data || folder.startsWith(data + sep)
-  if (inData && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
+  if (insideDataFolder(folder, data) && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   const existing = await lstat(target).catch(() => null)
   if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
   if (!(await stat(ancestor.folder).then((s) => s.isDirectory(), () => false))) throw new ExportIoError(`Cannot export to ${target}: ${ancestor.folder} is a file, not a folder`)
@@ -365,8 +371,18 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
   const pieces = await exportSessionPieces(db, sessionId)
   if (pieces === null) return null
   try {
-    await writeFileAtomic(target, pieces)
+    await writeFileAtomic(target, pieces, {
+      // Serializing a large session takes a while: the folder is judged again where the file is about to be named (a
+      // folder swapped for a link into the data folder meanwhile is refused), and a new file never replaces one.
+      beforeRename: async (folderReal) => {
+        const data = await realpath(dataDir).catch(() => resolve(dataDir))
+        if (insideDataFolder(folderReal, data) && folderReal !== join(data, 'exports')) throw new ExportRefused(`${dirname(target)} now leads into ${dataDir}: export somewhere else`)
+      },
+      noReplace: !own,
+    })
   } catch (err) {
+    if (err instanceof ExportRefused) throw new ImportError(err.message)
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST' && !own) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
     throw new ExportIoError(`Cannot write ${target}: ${ioCause(err)}`)
   }
   return { path, bytes: pieces.reduce((n, piece) => n + Buffer.byteLength(piece), 0), replaced: existing }
