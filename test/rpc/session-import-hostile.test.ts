@@ -59,6 +59,7 @@ describe('session.import of a doctored export', () => {
     entries: exported.entries.map((e, i) => (i === exported.entries.findIndex((x) => x.kind === kind) ? { ...e, body: JSON.stringify(body) } : e)),
   })
   const entryNumber = (kind: string) => exported.entries.findIndex((x) => x.kind === kind) + 1
+  const toolResult = () => JSON.parse(String(exported.entries.find((e) => e.kind === 'tool_result')!.body)) as Row
   const stateOf = () => JSON.parse(String(exported.session.state)) as Row
   const frozen = () => stateOf().frozen as Row
   /** The export with its session state's fields replaced. */
@@ -105,6 +106,7 @@ describe('session.import of a doctored export', () => {
       ['a frozen prompt without its session block', withState({ frozen: { ...frozen(), session: null } }), 'session.state.frozen is not a frozen prompt (project, session and context)'],
       ['a frozen prompt that is a string', withState({ frozen: 'frozen' }), 'session.state.frozen is not a frozen prompt (project, session and context)'],
       ['a frozen session block whose text is a number', withState({ frozen: { ...frozen(), session: { ...(frozen().session as Row), instructions: { text: 5 } } } }), /^session\.state\.frozen does not render as a prompt: /],
+      ['a tool result naming no call', withBody('tool_result', { ...toolResult(), toolUseId: 'toolu_nowhere' }), /^the conversation would be refused by the model service: messages\[\d+\] (calls a tool|holds a result for a tool call)/],
       [
         'a conversation far larger than any window',
         { ...exported, entries: exported.entries.map((e, i) => (i === 0 ? { ...e, body: JSON.stringify({ kind: 'user_message', content: [{ type: 'text', text: 'x'.repeat(9_000_000) }] }) } : e)) },

@@ -11,6 +11,7 @@ import { entryBodyProblem } from './entry-schema'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
 import { HistoryCache, modelView } from '../../engine/conversation/history'
 import type { HistoryMessage } from '../../engine/prompt/input'
+import type { WireMessage } from '../../engine/model/wire'
 import { importableState, ImportStateError } from './import-state'
 import { estimateTokensFromChars } from '../../engine/prompt/estimate'
 import { MODELS } from '../model/models'
@@ -152,6 +153,43 @@ function checkConversation(entries: ReadonlyArray<Entry>): void {
     throw new ImportError(`the conversation cannot be read as a history: ${err instanceof Error ? err.message : String(err)}`)
   }
   if (first !== undefined && first.message.role !== 'user') throw new ImportError('the conversation does not start with a user message')
+  const history = new HistoryCache().fromView(modelView(entries))
+  const problem = wireProblem(history.map((h) => h.message))
+  if (problem !== null) throw new ImportError(`the conversation would be refused by the model service: ${problem}`)
+}
+
+/**
+ * What the Messages API refuses in a history (docs/reference/anthropic-api.md): a tool call without its result in
+ * the next message, a result naming no call of the message before it, a call id used twice, an empty text block. The
+ * app's own loop never writes these; a file made by hand could, and then every turn would fail. The last message may
+ * be calls still waiting for their results (an export made while an approval waited).
+ */
+function wireProblem(messages: ReadonlyArray<WireMessage>): string | null {
+  const ids = new Set<string>()
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    const calls: string[] = []
+    for (const b of m.content) {
+      if (b.type === 'text' && b.text.length === 0) return `messages[${i}] has an empty text block`
+      if (b.type === 'tool_use') {
+        if (ids.has(b.id)) return `the tool call id ${b.id.slice(0, 40)} is used twice`
+        ids.add(b.id)
+        calls.push(b.id)
+      }
+    }
+    const next = messages[i + 1]
+    const answered = new Set(next?.role === 'user' ? next.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) : [])
+    if (m.role === 'assistant' && next !== undefined) {
+      const missing = calls.find((id) => !answered.has(id))
+      if (missing !== undefined) return `messages[${i}] calls a tool (${missing.slice(0, 40)}) whose result the next message does not hold`
+    }
+    if (m.role === 'user') {
+      const before = i > 0 && messages[i - 1]!.role === 'assistant' ? new Set(messages[i - 1]!.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))) : new Set<string>()
+      const orphan = m.content.find((b) => b.type === 'tool_result' && !before.has(b.tool_use_id))
+      if (orphan && orphan.type === 'tool_result') return `messages[${i}] holds a result for a tool call (${orphan.tool_use_id.slice(0, 40)}) the message before it did not make`
+    }
+  }
+  return null
 }
 
 /** A pass row, its JSON columns parsed and their shapes checked as pass.list will answer them. */
