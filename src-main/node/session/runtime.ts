@@ -5,6 +5,7 @@
  * contract's events.
  */
 import { realpath } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { homedir } from 'node:os'
 import type { Entry } from '../../engine/conversation/entries'
 import { HistoryCache, lastCheckpoint } from '../../engine/conversation/history'
@@ -152,7 +153,9 @@ export class SessionRuntime {
       }
       deps.emit({ type: 'pass', pass })
     }, (err) => deps.log.warn('cache attribution failed', { sessionId, error: err instanceof Error ? err.stack : String(err) }))
-    this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome })
+    // The store's folder is the data folder; an in-memory store has none.
+    const storeFile = deps.store.db.name
+    this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome, ...(storeFile && storeFile !== ':memory:' ? { dataDir: dirname(storeFile) } : {}) })
     this.lastMainPass = deps.store.passes.list(sessionId).filter((p) => p.kind === 'main' && p.status === 'done').at(-1) ?? null
     this.compaction = new SessionCompaction(this.host())
     this.keepWarm = new KeepWarm({

@@ -55,6 +55,8 @@ async function planEdit(input: EditFileInput, deps: ToolDeps): Promise<ChangePla
   if (!resolution.ok) return { ok: false, outcome: refusal(resolution), rel: input.path }
   const path = resolution.path
   const refused = (outcome: ToolOutcome): ChangePlan => ({ ok: false, outcome, rel: path.rel })
+  const guarded = await deps.fs.writeRefusal(path)
+  if (guarded !== null) return refused(errorOutcome('outside_root', guarded))
   if (path.kind === 'missing') return refused(notFound(path, 'To create a file, use write_file.'))
   if (path.kind !== 'file') return refused(notAFile(path))
   const current = await readForChange(path, deps, 'edit_file')
@@ -78,6 +80,8 @@ async function planWrite(input: WriteFileInput, deps: ToolDeps): Promise<ChangeP
   const resolution = await deps.fs.resolve(input.path)
   if (!resolution.ok) return { ok: false, outcome: refusal(resolution), rel: input.path }
   const path = resolution.path
+  const guarded = await deps.fs.writeRefusal(path)
+  if (guarded !== null) return { ok: false, outcome: errorOutcome('outside_root', guarded), rel: path.rel }
   if (path.kind !== 'missing' && path.kind !== 'file') return { ok: false, outcome: notAFile(path), rel: path.rel }
   if (path.kind === 'missing') {
     if (path.blockedBy !== null) {

@@ -36,6 +36,8 @@ export interface ToolExecutorOptions {
   readonly env?: NodeJS.ProcessEnv
   /** The shell bash runs in (default: /bin/bash, else /bin/sh; cmd.exe on Windows). */
   readonly shell?: Shell
+  /** Loupe's data folder: no file tool writes into it, even when the project holds it (ProjectFsOptions.noWrite). */
+  readonly dataDir?: string
 }
 
 export interface NodeToolExecutor extends ToolExecutor {
@@ -73,7 +75,7 @@ function message(error: unknown): string {
 }
 
 export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecutor {
-  const fs = createProjectFs(options.root)
+  const fs = createProjectFs(options.root, options.dataDir ? { noWrite: [options.dataDir] } : {})
   const env = commandEnvironment(options.env ?? process.env)
   const shell = options.shell ?? defaultShell()
   const lifetime = new AbortController()

@@ -50,6 +50,8 @@ export interface ProjectFs {
    * refused before it is opened, and again on the open descriptor (regular-file.ts), so a read never blocks.
    */
   readBytes(path: InsidePath, maxBytes?: number): Promise<Buffer>
+  /** Why no tool may write `path` (it lies in Loupe's data folder), or null. */
+  writeRefusal(path: InsidePath): Promise<string | null>
   /** Writes atomically, creating missing folders (which are inside the root, since the path was resolved). */
   writeText(path: InsidePath, content: string): Promise<void>
   list(path: InsidePath): Promise<ReadonlyArray<ListingEntry>>
@@ -112,7 +114,15 @@ function rootChecker(root: string): () => Promise<string> {
   }
 }
 
-export function createProjectFs(root: string): ProjectFs {
+export interface ProjectFsOptions {
+  /**
+   * Folders no tool writes into even when they lie inside the project: Loupe's data folder (its store, backups and
+   * recordings) when the project is a folder holding it, such as a home folder holding `~/.loupe`.
+   */
+  readonly noWrite?: ReadonlyArray<string>
+}
+
+export function createProjectFs(root: string, options: ProjectFsOptions = {}): ProjectFs {
   const getRoot = rootChecker(root)
 
   async function resolvePath(input: string): Promise<Resolution> {
@@ -161,15 +171,26 @@ export function createProjectFs(root: string): ProjectFs {
     return { ok: true, path: { abs, rel: toRel(base, abs), kind, size, blockedBy } as InsidePath }
   }
 
+  async function writeRefusal(path: InsidePath): Promise<string | null> {
+    for (const folder of options.noWrite ?? []) {
+      const real = await realpath(folder).catch(() => folder)
+      if (isInside(real, path.abs)) return `${path.rel} is inside Loupe's data folder (${folder}: its store, backups and recordings): tools do not write there.`
+    }
+    return null
+  }
+
   return {
     root: getRoot,
     resolve: resolvePath,
+    writeRefusal,
     async readBytes(path, maxBytes = READ_MAX_FILE_BYTES) {
       return readRegularFile(path.abs, { maxBytes, noFollow: true, shownAs: path.rel })
     },
     async writeText(path, content) {
       const base = await getRoot()
       if (!isInside(base, path.abs) || path.abs === base) throw new Error(`refusing to write ${path.abs}`)
+      const refusal = await writeRefusal(path)
+      if (refusal !== null) throw new Error(refusal)
       await writeFileAtomic(path.abs, content)
     },
     async list(path) {

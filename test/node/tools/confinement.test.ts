@@ -146,3 +146,25 @@ describe('no file tool reaches outside the root', () => {
     expect(await session.call('read_file', { path: join(fx.root, 'inside.txt') })).toMatchObject({ kind: 'ok', content: '1\thello\n' })
   })
 })
+
+describe("Loupe's data folder inside the project", () => {
+  it('is never written by a file tool, though the project holds it; the rest of the project is', async () => {
+    const data = join(fx.root, '.loupe-data')
+    fx.write('.loupe-data/loupe.db', 'the store\n')
+    const guarded = new Session(fx, { dataDir: data })
+    try {
+      const write = await guarded.call('write_file', { path: '.loupe-data/loupe.db', content: 'pwned\n' })
+      expect(write).toMatchObject({ kind: 'error' })
+      if (write.kind === 'error') expect(write.content).toContain("is inside Loupe's data folder")
+      expect(await guarded.call('write_file', { path: '.loupe-data/new/notes.md', content: 'x\n' })).toMatchObject({ kind: 'error' })
+      await guarded.call('read_file', { path: '.loupe-data/loupe.db' })
+      expect(await guarded.call('edit_file', { path: '.loupe-data/loupe.db', old_string: 'the store', new_string: 'gone' })).toMatchObject({ kind: 'error' })
+      expect(fx.read('.loupe-data/loupe.db')).toBe('the store\n')
+      expect(existsSync(join(data, 'new'))).toBe(false)
+      // Elsewhere in the project the tools write as before.
+      expect(await guarded.call('write_file', { path: 'notes.md', content: 'fine\n' })).toMatchObject({ kind: 'ok' })
+    } finally {
+      await guarded.executor.dispose()
+    }
+  })
+})
