@@ -83,6 +83,23 @@ describe('files through the contract', () => {
     expect(await ended).toBe('end_turn')
   }
 
+  /**
+   * A project (compaction keeping one step) whose first session sent a turn, and its second session after a turn of
+   * its own: the second reads the tools and static rules from the entry the first one wrote.
+   */
+  async function secondSession(): Promise<{ project: { id: string }; session: { id: string } }> {
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const first = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(first.id, 'read README.md')
+    clock.advance(20_000)
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    return { project, session }
+  }
+
   /** A captured request body as count_tokens takes it. */
   function countableBody(body: WireBody): Parameters<typeof client.countTokens>[0] {
     return { model: body.model, ...(body.system ? { system: body.system } : {}), ...(body.tools ? { tools: body.tools } : {}), messages: body.messages } as Parameters<typeof client.countTokens>[0]
@@ -216,26 +233,14 @@ describe('files through the contract', () => {
     expect(afterCompaction.attribution.miss.tokens).toBe(later.atCompaction!.tokens)
   })
 
-  it('in a second session of a project, prices against every entry the app left, not only the session\'s own: each pass then loses what its price said', async () => {
-    mkdirSync(join(root, '.loupe'))
-    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
-    const first = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-    await turn(first.id, 'read README.md')
-    clock.advance(20_000)
-    // The second session reads the tools and static rules from the entry the first one wrote.
-    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-    await turn(session.id, 'read README.md')
-    clock.advance(20_000)
+  it('in a second session of a project, prices an apply-now against every entry the app left, not only the session\'s own: the pass then loses what its price said', async () => {
+    const { project, session } = await secondSession()
     await turn(session.id, 'list the root')
     clock.advance(20_000)
     await call(app, 'session.cacheSummary', { sessionId: session.id })
     const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
     const edited = `${opened.text}\nAlways run the linter.\n`
     const nowPrice = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
-    const laterPrice = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: edited } })
-    // Left for later instead, the same edit is priced at the compaction by the block's size.
-
     // Applied now: the next pass reads the tools and static rules, and loses the rest, as priced.
     expect((await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })).status).toBe('saved')
     expect((await call<{ applied: boolean }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })).applied).toBe(true)
@@ -247,19 +252,10 @@ describe('files through the contract', () => {
     expect(applied.usage.cache_read_input_tokens).toBeGreaterThan(0)
     expect(applied.attribution.miss.tokens).toBe(nowPrice.rebilledTokens)
 
-    expect(laterPrice.atCompaction!.tokens).toBeGreaterThan(0)
   })
 
   it('in a second session of a project, an edit left for the next compaction costs the compaction\'s first pass what its price said', async () => {
-    mkdirSync(join(root, '.loupe'))
-    writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
-    const first = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-    await turn(first.id, 'read README.md')
-    clock.advance(20_000)
-    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-    await turn(session.id, 'read README.md')
-    clock.advance(20_000)
+    const { project, session } = await secondSession()
     await call(app, 'session.cacheSummary', { sessionId: session.id })
     const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
     const edited = `${opened.text}\nAlways run the linter.\n`
