@@ -44,6 +44,8 @@ export interface PassRecord {
   readonly keepWarm?: boolean
   /** A compaction's summary request: counted with the session, but idle gaps are measured between conversation passes. */
   readonly compactionCall?: boolean
+  /** The user stopped it (Stop, Esc, a compaction cancelled): with no response, that is why there was none. */
+  readonly stoppedByUser?: boolean
 }
 
 export interface PreviousPass {
@@ -100,9 +102,10 @@ export interface BreakpointView {
  * 9: a compaction's summary request is never the previous pass of a later one: after a dry run discarded, the next
  * pass is compared with the conversation's last pass, and an entry of it that expired in between is said to have.
  * 10: what an edit above the conversation added is new content, out of the limit, so a pass after an edit applied now
- * loses what the edit's price said, not that plus the edit's own text).
+ * loses what the edit's price said, not that plus the edit's own text. 11: a request the user stopped before any
+ * answer says so, instead of blaming the service).
  */
-export const ATTRIBUTION_VERSION = 10
+export const ATTRIBUTION_VERSION = 11
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
@@ -215,7 +218,12 @@ export function attribute(input: AttributeInput): PassAttribution {
   const outcome: CacheOutcome =
     readTokens === 0 ? 'miss' : limit.position >= 0 && readPosition >= limit.position ? 'full' : limit.position < 0 && readTokens > 0 ? 'full' : 'partial'
   const cause: MissCause = !reached
-    ? { kind: 'no_response', label: 'no response: the model service refused the request or could not be reached, so it read and wrote nothing' }
+    ? {
+        kind: 'no_response',
+        label: pass.stoppedByUser
+          ? 'no response: stopped by the user before the answer began, so it read and wrote nothing'
+          : 'no response: the model service refused the request or could not be reached, so it read and wrote nothing',
+      }
     : agrees === false
       ? unexplained(walk, predicted, actualSplit!, actualPosition)
       : findCause({ walk, context, previous, state, now, readPosition, limit, scale, model, pass, describe: input.describeEntries, clock: input.clock ?? utcClock })

@@ -301,6 +301,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
       ...(apiDiagnosis !== undefined ? { apiDiagnosis } : {}),
       ...(summary.kind === 'keep_warm' ? { keepWarm: true } : {}),
       ...(summary.kind === 'summary' ? { compactionCall: true } : {}),
+      ...(summary.status === 'cancelled' ? { stoppedByUser: true } : {}),
     },
     walk,
     context,

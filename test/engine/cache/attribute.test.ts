@@ -61,6 +61,17 @@ describe('attribute: outcomes and causes', () => {
     expect(out[2]!).toMatchObject({ outcome: 'full', atLimit: true, cause: { kind: 'none' }, miss: { tokens: 0 } })
   })
 
+  it('a pass the user stopped before any answer says so, not that the service refused it', () => {
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: steady[1]!, at: 10_000, readPosition: null, firstByteAt: null, stoppedByUser: true },
+      { request: steady[1]!, at: 20_000, readPosition: null, firstByteAt: null },
+    ])
+    expect(out[1]!.cause).toEqual({ kind: 'no_response', label: 'no response: stopped by the user before the answer began, so it read and wrote nothing' })
+    expect(out[2]!.cause.label).toBe('no response: the model service refused the request or could not be reached, so it read and wrote nothing')
+    expect(out[1]!).toMatchObject({ outcome: 'miss', atLimit: true, miss: { tokens: 0 } })
+  })
+
   it('a read the service counts a few tokens short of the estimate is still a full hit with nothing lost: a pass is never said to lose tokens without a cause', () => {
     const first = attribute({
       pass: { id: 'p1', seq: 1, model: steady[0]!.model, attempts: [{ startedAt: 0, firstByteAt: 0 }], usage: usageFor(w[0]!, -1) },

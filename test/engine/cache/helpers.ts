@@ -93,6 +93,8 @@ export interface SessionPass {
   readonly readPosition: number | null
   readonly context?: PassContext
   readonly apiDiagnosis?: CacheMissReason | null
+  /** The user stopped it. */
+  readonly stoppedByUser?: boolean
 }
 
 /** Attributes `passes` in order, as one session. */
@@ -113,6 +115,7 @@ export function runSession(passes: ReadonlyArray<SessionPass>, options: { models
         attempts: [{ startedAt: p.at, firstByteAt }],
         usage: p.readPosition === null ? null : usageFor(walk, p.readPosition, { minCacheable: options.minCacheable ?? models(p.request.model).minCacheableTokens }),
         ...(p.apiDiagnosis !== undefined ? { apiDiagnosis: p.apiDiagnosis } : {}),
+        ...(p.stoppedByUser ? { stoppedByUser: true } : {}),
       },
       walk,
       context,
