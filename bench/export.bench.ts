@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../src-main/node/fs/atomic-write'
 import { openStore } from '../src-main/node/store'
 import { readFile } from 'node:fs/promises'
 import { exportSession, exportSessionToFile, importSession, importSessionFromFile } from '../src-main/node/store/export'
+import type { CheckpointBody } from '../src-main/engine/conversation/checkpoint'
 import { round, type Bench } from './bench'
 
 const ROUNDS = 5
@@ -99,9 +100,35 @@ const exportBench: Bench = {
 /** Entries of the import measurement: many small ones, the shape whose rows cost most to check and write. */
 const IMPORT_ENTRIES = 100_000
 
+/** Turns between two compactions of that long session: what a model is sent stays within a window, as in real use. */
+const TURNS_PER_COMPACTION = 500
+
+/** A compaction's checkpoint after turn `i`: the conversation goes on from a one-line summary. */
+function checkpointAfter(i: number): CheckpointBody {
+  return {
+    kind: 'checkpoint',
+    trigger: 'auto',
+    focus: null,
+    instructions: null,
+    stage: 'summary',
+    view: { head: [{ type: 'text', text: `Summary of the conversation up to turn ${i}.` }], startEntryId: null, replaced: [], dropped: [] },
+    summary: `Summary of the conversation up to turn ${i}.`,
+    summaryEdited: false,
+    summaryForm: null,
+    trimmed: [],
+    replaced: null,
+    reinjected: { files: [], pins: [], sessionBlock: null },
+    tokens: { before: { real: null, estimated: 0 }, after: { estimated: 0 }, windowTokens: 200_000, targetTokens: 0 },
+    costUsd: 0,
+    summaryPassIds: [],
+    notes: [],
+  }
+}
+
 /**
- * Importing a session of IMPORT_ENTRIES short messages (≈15 MB exported) while the host serves other windows: after
- * the one parse of the text, rows are checked and staged in slices and copied into the store by one transaction
+ * Importing a session of IMPORT_ENTRIES short messages, compacted every TURNS_PER_COMPACTION turns (≈15 MB
+ * exported), while the host serves other windows: after the one parse of the text, rows are checked and staged in
+ * slices and copied into the store by one transaction
  * (`importSessionFromFile`). The baseline is the same import run in one piece after the same read and parse
  * (`importSession`), as every import ran before. Each round imports into a new store. Median of ROUNDS after one
  * warm-up.
@@ -118,6 +145,7 @@ const importBench: Bench = {
         for (let i = 0; i < IMPORT_ENTRIES / 2; i++) {
           source.entries.append(session.id, [{ kind: 'user_message', content: [{ type: 'text', text: line(i, 0) }] }], i)
           source.entries.append(session.id, [{ kind: 'assistant_message', passId: 'pas_x' as never, content: [{ type: 'text', text: line(i, 1) }], stopReason: 'end_turn', partial: false }], i)
+          if ((i + 1) % TURNS_PER_COMPACTION === 0) source.entries.append(session.id, [checkpointAfter(i)], i)
         }
       })
       const file = join(dir, 'long.json')
@@ -150,7 +178,7 @@ const importBench: Bench = {
       }
       const figure = (name: string, value: number, base: number, unit: string, note: string) => ({ name, value: round(value, 1), unit, baseline: round(base, 1), ratio: round(value / base, 3), note })
       return [
-        figure('session_import.longest_block_ms', median(ours.block), median(baseline.block), 'ms', `longest event-loop block while a session of ${IMPORT_ENTRIES} short entries is imported from its file; baseline: the same import in one piece after the parse`),
+        figure('session_import.longest_block_ms', median(ours.block), median(baseline.block), 'ms', `longest event-loop block while a session of ${IMPORT_ENTRIES} short entries (compacted every ${TURNS_PER_COMPACTION} turns) is imported from its file; baseline: the same import in one piece after the parse`),
         figure('session_import.time_ms', median(ours.time), median(baseline.time), 'ms', `time to import that session from its file (read, parse, check, write); baseline: the same import in one piece after the parse`),
       ]
     } finally {
