@@ -207,7 +207,8 @@ export function attribute(input: AttributeInput): PassAttribution {
   const newFrom = strippedFirst ? stripped : newContent
   const reachable = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
   // What an edit above the conversation added is new content, paid in full at the limit too.
-  const limit = editedAbove(reachable, previous?.walk ? { walk: previous.walk, facts: previous.facts } : null, walk, scale, (key) => anchors!.get(key) ?? input.counted?.get(key))
+  const realCounts = anchors
+  const limit = editedAbove(reachable, previous?.walk ?? null, walk, scale, (key) => realCounts.get(key) ?? input.counted?.get(key))
 
   // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
   // read and wrote nothing, lost nothing, and later passes are predicted from the ones before it. Its prediction is

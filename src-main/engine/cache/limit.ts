@@ -16,7 +16,6 @@
 import { contentDivergence } from './diff'
 import type { TokenScale } from './scale'
 import { LONGEST_TTL_MS } from './state'
-import type { PassCacheFacts } from './state'
 import type { RequestWalk } from './walk'
 
 export type LimitReason = 'new_tail' | 'cold' | 'idle_beyond_ttl' | 'below_minimum'
@@ -131,15 +130,8 @@ function lastAboveMessages(walk: RequestWalk): number {
  * than what the previous request had. A model switch is left as it is (the two requests are counted by different
  * models), and so is a change in the conversation itself (a context edit is a cost, not new content).
  */
-export function editedAbove(
-  limit: BestHit,
-  previous: { readonly walk: RequestWalk; readonly facts: PassCacheFacts } | null,
-  walk: RequestWalk,
-  scale: TokenScale,
-  known: (key: string) => number | undefined = () => undefined,
-): BestHit {
-  if (!previous || limit.reason !== 'new_tail' || limit.position < 0) return limit
-  const before = previous.walk
+export function editedAbove(limit: BestHit, before: RequestWalk | null, walk: RequestWalk, scale: TokenScale, known: (key: string) => number | undefined): BestHit {
+  if (!before || limit.reason !== 'new_tail' || limit.position < 0) return limit
   if (before.salts.model !== walk.salts.model) return limit
   const end = lastAboveMessages(walk)
   const beforeEnd = lastAboveMessages(before)
@@ -150,11 +142,11 @@ export function editedAbove(
   const grownEst = spanEst - (before.cum[beforeEnd]! - (from >= 0 ? before.cum[from]! : 0))
   // Real tokens per estimated one over the changed part, as this request's scale has them.
   const grownReal = spanEst > 0 ? Math.round((grownEst * (scale.at(end) - scale.at(from))) / spanEst) : 0
-  // The previous request's real count at the same message, when one is known: its usage's, or another's that shared
-  // the prefix, or a count made while an edit was priced (`known`). A breakpoint's own count may be a scaled estimate,
-  // so only real counts are taken.
+  // The previous request's real count at the same message, when one is known (`known`): a usage's that pinned the
+  // prefix, or a count made while an edit was priced. A breakpoint's own count may be a scaled estimate, so only real
+  // counts are taken.
   const key = before.keys[limit.position - end + beforeEnd]
-  const pinned = key === undefined ? undefined : (previous.facts.anchors.find((a) => a.key === key)?.tokens ?? known(key))
+  const pinned = key === undefined ? undefined : known(key)
   const readable = pinned !== undefined ? pinned + Math.min(0, grownReal) : limit.tokens - Math.max(0, grownReal)
   if (readable === limit.tokens) return limit
   return { ...limit, tokens: readable, ...(grownReal > 0 ? { editAdded: grownReal } : {}) }

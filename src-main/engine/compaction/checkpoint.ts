@@ -55,13 +55,13 @@ export function messageText(message: WireMessage): string {
     .join('\n')
 }
 
-/**
- * Why a draft can no longer be applied as it stands, or null: the model has seen (or will see) something the draft
- * did not, so a checkpoint made from it would lose that behind its head. A pin or a notice since does not count.
- * Said without advice: the caller says what to do (the contract's `stale`, the Compaction view's card).
- */
+/** Why a stale draft is refused, said without advice: the caller says what to do (the Compaction view's card). */
 export const STALE_REASON = 'The conversation changed after this compaction was prepared: a checkpoint made from it would leave out what came since'
 
+/**
+ * Whether a draft can no longer be applied as it stands: the model has seen (or will see) something the draft did
+ * not, so a checkpoint made from it would lose that behind its head. A pin or a notice since does not count.
+ */
 export function draftStale(draft: Pick<CompactionDraft, 'basedOn'>, entries: ReadonlyArray<Entry>): boolean {
   const added = entries.slice(draft.basedOn.entries)
   return entries.length < draft.basedOn.entries || entries[draft.basedOn.entries - 1]?.id !== (draft.basedOn.lastEntryId ?? undefined) || added.some((e) => MODEL_KINDS.has(e.kind))

@@ -2,6 +2,7 @@
  * The prompt builder's public API (docs/context-engine.md). Pure: values in, a plan and a request body out.
  */
 export { buildPromptPlan } from './builder'
+export { PROBE_MESSAGE, sessionBlockText } from './session-block'
 export { renderRequest } from './render'
 export { validatePlan, MAX_BREAKPOINTS } from './validate'
 export { PlanError } from './errors'

@@ -32,7 +32,7 @@ import {
   type RequestWalk,
 } from '../../engine/cache'
 import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
-import { buildPromptPlan, changedSessionFiles, freezeSessionSection, renderNote, type ContextNote, type FrozenSession, type SessionSection } from '../../engine/prompt'
+import { changedSessionFiles, freezeSessionSection, PROBE_MESSAGE, renderNote, sessionBlockText, type ContextNote } from '../../engine/prompt'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { Hasher } from '../../engine/ports'
 import { gatherWithDraft, type FileRoots } from '../files'
@@ -75,11 +75,6 @@ interface Candidates {
   readonly sessionBlock?: number
 }
 
-/** The user's words are not known yet: counts of a prefix alone take this message and subtract it again. */
-const PROBE: WireMessage = { role: 'user', content: [{ type: 'text', text: 'Hi.' }] }
-
-/** Settings for rendering a session block alone: they shape system[0], which is not taken from this plan. */
-const RENDER_SETTINGS = { features: { sandbox: false, hooks: false, todo: false, skills: false }, staticCacheTtl1h: false } as const
 
 interface LastRequest {
   readonly passId: string
@@ -119,7 +114,7 @@ export function countable(request: WireRequest): CountRequest {
   } as CountRequest
 }
 
-/** The prefix of `request` through the tool or system block at `position` of its walk, with the probe after it. */
+/** The prefix of `request` through the tool or system block at `position` of its walk, with the probe after it (its count is taken off again: the user's words are not known yet). */
 function prefixRequest(request: WireRequest, walk: RequestWalk, position: number): CountRequest | null {
   const block = walk.blocks[position]
   if (!block || block.area === 'messages') return null
@@ -128,25 +123,8 @@ function prefixRequest(request: WireRequest, walk: RequestWalk, position: number
     model: request.model,
     ...(block.area === 'tools' ? { tools: tools.slice(0, block.index + 1) } : tools.length > 0 ? { tools } : {}),
     ...(block.area === 'system' ? { system: (request.system ?? []).slice(0, block.index + 1) } : {}),
-    messages: [PROBE],
+    messages: [PROBE_MESSAGE],
   } as CountRequest
-}
-
-/** The session block's text as the prompt builder renders it for `section` (null when it would be empty). */
-function sessionBlockText(frozen: FrozenSession, section: SessionSection, model: string, hasher: Hasher): string | null {
-  const plan = buildPromptPlan({
-    model,
-    maxTokens: 1,
-    settings: RENDER_SETTINGS,
-    tools: [],
-    project: frozen.project,
-    session: section,
-    context: frozen.context,
-    history: [{ message: PROBE, provenance: { entryIds: [], kind: 'synthetic' } }],
-    previousTailIndex: null,
-    hasher,
-  })
-  return plan.system.find((b) => b.stability === 'session')?.wire.text ?? null
 }
 
 /** `request` with its session block's text replaced (added, or dropped when `text` is null); the same object when equal. */
@@ -255,7 +233,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     count(countable(request)),
     count(countable(candidates.without)),
     count(countable(candidates.with)),
-    unmeasured.length > 0 ? count({ model: request.model, messages: [PROBE] } as CountRequest) : Promise.resolve(null),
+    unmeasured.length > 0 ? count({ model: request.model, messages: [PROBE_MESSAGE] } as CountRequest) : Promise.resolve(null),
     ...unmeasured.map((p) => {
       const prefix = prefixRequest(request, walk, p)
       return prefix ? count(prefix) : Promise.resolve(null)

@@ -16,6 +16,11 @@ const PIECE_BATCH_CHARS = 1 << 20
  * `content` may be one string, or pieces written one batch after another (a large export: joining them first
  * would hold the event loop for the whole join).
  */
+/** A name for a temporary file beside `absPath`, unique to this write. */
+export function temporaryNameFor(absPath: string): string {
+  return join(dirname(absPath), `.${basename(absPath)}.${process.pid}.${randomBytes(6).toString('hex')}.loupe-tmp`)
+}
+
 export interface AtomicWriteOptions {
   /**
    * Called once the content is on disk, just before it takes the target's name; what it throws stops the write (the
@@ -31,7 +36,7 @@ export async function writeFileAtomic(absPath: string, content: string | Readonl
   await mkdir(folder, { recursive: true })
   // Keep the permissions of the file being replaced (an executable script stays executable).
   const mode = await stat(absPath).then((s) => (s.isFile() ? s.mode & 0o7777 : undefined), () => undefined)
-  const temp = join(folder, `.${basename(absPath)}.${process.pid}.${randomBytes(6).toString('hex')}.loupe-tmp`)
+  const temp = temporaryNameFor(absPath)
   // 'wx' fails if the name exists, symbolic links included, so the temporary file is always new.
   const handle = await open(temp, 'wx', mode ?? 0o666)
   try {

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs'
 import { access, realpath, stat } from 'node:fs/promises'
-import { isAbsolute, resolve, sep } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { capturedRoot } from '../proxy/recorder'
+import { isInside } from '../instructions/safe-read'
 import { RpcError } from '../../rpc/errors'
 
 /**
@@ -40,5 +41,5 @@ export async function resolveProjectFolder(input: string, homeDir: string): Prom
 export async function dataFolderHolding(root: string, dataDir: string): Promise<string | null> {
   const data = await realpath(dataDir).catch(() => resolve(dataDir))
   if (root === capturedRoot(data)) return null
-  return root === data || root.startsWith(`${data}${sep}`) ? data : null
+  return isInside(root, data) ? data : null
 }

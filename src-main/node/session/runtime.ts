@@ -857,7 +857,6 @@ export class SessionRuntime {
   }
 }
 
-
 /** The instruction and memory files a session block holds, by the paths the Files view names them. */
 function sessionFilePaths(section: SessionSection): string[] {
   return [...section.instructions.parts, ...section.memory.parts].map((part) => part.path)

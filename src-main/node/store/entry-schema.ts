@@ -17,7 +17,8 @@ const RedactedThinking = z.looseObject({ type: z.literal('redacted_thinking'), d
 const ToolUse = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() })
 const EntryIdText = z.string().transform((id) => id as EntryId)
 
-const Note = z.discriminatedUnion('kind', [
+/** A context note (engine/prompt/notes.ts), as an entry or a session's state carries it. */
+export const NoteSchema = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('memory_saved'), scope: z.enum(['project', 'user']), text: z.string(), entryId: z.string() }),
   z.looseObject({ kind: z.literal('nested_instructions'), dir: z.string(), path: z.string(), trigger: z.string(), text: z.string() }),
   z.looseObject({ kind: z.literal('path_rule'), path: z.string(), patterns: z.array(z.string()), trigger: z.string(), text: z.string() }),
@@ -68,7 +69,7 @@ const Checkpoint = z.looseObject({
 
 /** One schema per kind of EntryBody, each giving exactly that kind's type. */
 const ENTRY_BODY_SCHEMAS: { readonly [K in EntryBody['kind']]: z.ZodType<Extract<EntryBody, { kind: K }>, unknown> } = {
-  user_message: z.looseObject({ kind: z.literal('user_message'), content: z.array(z.discriminatedUnion('type', [Text, Image])), notes: z.array(Note).optional() }),
+  user_message: z.looseObject({ kind: z.literal('user_message'), content: z.array(z.discriminatedUnion('type', [Text, Image])), notes: z.array(NoteSchema).optional() }),
   assistant_message: z.looseObject({
     kind: z.literal('assistant_message'),
     passId: z.string().transform((id) => id as PassId),
@@ -83,7 +84,7 @@ const ENTRY_BODY_SCHEMAS: { readonly [K in EntryBody['kind']]: z.ZodType<Extract
     content: z.string(),
     isError: z.boolean(),
     outcome: z.enum(['ran', 'denied', 'interrupted', 'invalid']),
-    notes: z.array(Note).optional(),
+    notes: z.array(NoteSchema).optional(),
     change: ChangePreviewSchema.optional(),
   }),
   approval: z.looseObject({

@@ -5,10 +5,11 @@
 import Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
 import { lstat, mkdir, open, readFile, realpath, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { MAX_PATH_CHARS } from '../../../src-preload/contract'
 import { nearestExistingFolder } from '../files/paths'
-import { writeFileAtomic } from '../fs/atomic-write'
+import { isInside } from '../instructions/safe-read'
+import { temporaryNameFor, writeFileAtomic } from '../fs/atomic-write'
 import { ioCause } from '../fs/io-cause'
 import { inflateRawSync } from 'node:zlib'
 import { BlobRepo, hashHex, hashKey, isHashHex, packBlob } from './blobs'
@@ -309,11 +310,9 @@ function stager(db: Db): (table: string, row: Row) => void {
 /** A file-system failure met while writing an export (answered as io_error, with its cause in words). */
 export class ExportIoError extends Error {}
 
-/** The place an export was about to be written turned out to be refused after all. */
-class ExportRefused extends Error {}
-
-function insideDataFolder(folder: string, data: string): boolean {
-  return folder === data || folder.startsWith(data + sep)
+/** Whether an export may not be written in `folder` (real): inside the data folder (real), but for its exports/. */
+function inDataFolder(folder: string, data: string): boolean {
+  return isInside(folder, data) && folder !== join(data, 'exports')
 }
 
 /** The longest name of one file or folder most file systems take, in bytes. */
@@ -327,7 +326,7 @@ const MAX_NAME_BYTES = 255
  * really land: the nearest folder on the way that exists, every symbolic link resolved (as the Files view does), so a
  * link into the data folder followed by folders not made yet lands there too.
  */
-async function checkExportTarget(path: string, dataDir: string, own: boolean): Promise<{ target: string; existing: boolean }> {
+async function checkExportTarget(path: string, dataDir: string, own: boolean): Promise<{ target: string; existing: boolean; data: string }> {
   if (path.includes('\0')) throw new ImportError('The path contains a NUL character')
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the export')
   if (path.length > MAX_PATH_CHARS) throw new ImportError(`The path is longer than ${MAX_PATH_CHARS} characters`)
@@ -338,7 +337,7 @@ async function checkExportTarget(path: string, dataDir: string, own: boolean): P
   const ancestor = await nearestExistingFolder(target)
   if (ancestor === null) throw new ExportIoError(`No folder of ${target} exists`)
   const folder = ancestor.real + dirname(target).slice(ancestor.folder.length)
-  if (insideDataFolder(folder, data) && folder !== join(data, 'exports')) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
+  if (inDataFolder(folder, data)) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   const existing = await lstat(target).catch(() => null)
   if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
   if (!(await stat(ancestor.folder).then((s) => s.isDirectory(), () => false))) throw new ExportIoError(`Cannot export to ${target}: ${ancestor.folder} is a file, not a folder`)
@@ -348,14 +347,14 @@ async function checkExportTarget(path: string, dataDir: string, own: boolean): P
     throw new ExportIoError(`Cannot create the folder ${dirname(target)}: ${ioCause(err)}`)
   }
   // The same kind of file the atomic write begins with, made and removed at once.
-  const probe = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.loupe-tmp`)
+  const probe = temporaryNameFor(target)
   try {
     await (await open(probe, 'wx')).close()
     await unlink(probe)
   } catch (err) {
     throw new ExportIoError(`Cannot write in ${dirname(target)}: ${ioCause(err)}`)
   }
-  return { target, existing: existing !== null }
+  return { target, existing: existing !== null, data }
 }
 
 /**
@@ -367,7 +366,7 @@ async function checkExportTarget(path: string, dataDir: string, own: boolean): P
 export async function exportSessionToFile(db: Db, sessionId: string, path: string, dataDir: string): Promise<{ path: string; bytes: number; replaced: boolean } | null> {
   if (!db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId)) return null
   const own = isAbsolute(path) && resolve(path) === resolve(defaultExportPath(dataDir, sessionId))
-  const { target, existing } = await checkExportTarget(path, dataDir, own)
+  const { target, existing, data } = await checkExportTarget(path, dataDir, own)
   const pieces = await exportSessionPieces(db, sessionId)
   if (pieces === null) return null
   try {
@@ -375,13 +374,12 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
       // Serializing a large session takes a while: the folder is judged again where the file is about to be named (a
       // folder swapped for a link into the data folder meanwhile is refused), and a new file never replaces one.
       beforeRename: async (folderReal) => {
-        const data = await realpath(dataDir).catch(() => resolve(dataDir))
-        if (insideDataFolder(folderReal, data) && folderReal !== join(data, 'exports')) throw new ExportRefused(`${dirname(target)} now leads into ${dataDir}: export somewhere else`)
+        if (inDataFolder(folderReal, data)) throw new ImportError(`${dirname(target)} now leads into ${dataDir}: export somewhere else`)
       },
       noReplace: !own,
     })
   } catch (err) {
-    if (err instanceof ExportRefused) throw new ImportError(err.message)
+    if (err instanceof ImportError) throw err
     if ((err as NodeJS.ErrnoException).code === 'EEXIST' && !own) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
     throw new ExportIoError(`Cannot write ${target}: ${ioCause(err)}`)
   }

@@ -12,7 +12,8 @@ import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entrie
 import { HistoryCache, modelView } from '../../engine/conversation/history'
 import type { HistoryMessage } from '../../engine/prompt/input'
 import type { WireMessage } from '../../engine/model/wire'
-import { importableState, ImportStateError } from './import-state'
+import { ImportError, isRow, type Row } from './import-error'
+import { importableState } from './import-state'
 import { estimateTokensFromChars } from '../../engine/prompt/estimate'
 import { MODELS } from '../model/models'
 import { isHashHex, sha256Hex } from './blobs'
@@ -21,9 +22,7 @@ import { MAX_CHAIN_DEPTH } from './passes'
 /** Twice the largest context window of the models the app knows: the most of a conversation an import takes. */
 const MAX_LIVE_HISTORY_TOKENS = 2 * Math.max(...MODELS.map((m) => m.contextWindow))
 
-export class ImportError extends Error {}
-
-type Row = Record<string, unknown>
+export { ImportError, isRow }
 
 /** The rows of an export as it reads them (export.ts `SessionExport`). */
 export interface ImportRows {
@@ -46,7 +45,6 @@ export interface CheckedImport {
 /** The ids the contract takes (src-preload/contract.ts `Id`): a row imported with another could never be asked for. */
 export const ID = /^[A-Za-z0-9_-]{1,64}$/
 
-export const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const ORIGINS = SessionSchema.shape.origin.unwrap().options
 
@@ -90,13 +88,7 @@ function checkSession(session: Row): Row {
   if (state === undefined) return session
   const parsed = parseJson(state, 'session.state')
   if (!isRow(parsed)) throw new ImportError('session.state is not an object')
-  let safe: Row
-  try {
-    safe = importableState(parsed)
-  } catch (err) {
-    if (err instanceof ImportStateError) throw new ImportError(err.message)
-    throw err
-  }
+  const safe = importableState(parsed)
   // Where nothing had to change, the row is the file's: an export of a session imported back is the same file.
   const text = JSON.stringify(safe)
   return text === state ? session : { ...session, state: text }
@@ -124,16 +116,14 @@ function checkEntry(row: unknown, i: number, sessionId: string, previousSeq: num
 }
 
 /**
- * What the prompt builder needs of a conversation to send it: the history the entries make starts with a user
- * message (buildPromptPlan refuses any other). A file that broke this would import, and then fail every turn and every
- * keep-warm pre-warm of the session. (Each block being one the wire has is the entry schemas' part.)
- *
- * The history's first message depends only on the view's first entries (the checkpoint's head, or the first entry
- * that makes a message), so the history is made of a prefix of the view, longer until it gives a message: the same
- * code as a pass, without making the whole history of a long session at once.
+ * What the prompt builder and the model service need of a conversation to send it: no larger than a model could be
+ * sent, a history that starts with a user message (buildPromptPlan refuses any other), and nothing the Messages API
+ * refuses (wireProblem). A file that broke these would import, and then fail every turn and every keep-warm pre-warm
+ * of the session. (Each block being one the wire has is the entry schemas' part.) The history is made by the same
+ * code as a pass's, once: the size is checked first, so it is never made of more than a model could take.
  */
 function checkConversation(entries: ReadonlyArray<Entry>): void {
-  let first: HistoryMessage | undefined
+  let history: HistoryMessage[]
   try {
     const view = modelView(entries)
     // What the next pass sends of it: a conversation far larger than any model's window could never be sent (nor
@@ -144,16 +134,12 @@ function checkConversation(entries: ReadonlyArray<Entry>): void {
     if (tokens > MAX_LIVE_HISTORY_TOKENS) {
       throw new ImportError(`the conversation since its last compaction is ≈${tokens.toLocaleString('en-US')} tokens, more than twice the largest context window (${(MAX_LIVE_HISTORY_TOKENS / 2).toLocaleString('en-US')}): no model could be sent it`)
     }
-    for (let prefix = 64; first === undefined; prefix *= 2) {
-      first = new HistoryCache().fromView({ ...view, entries: view.entries.slice(0, prefix) })[0]
-      if (prefix >= view.entries.length) break
-    }
+    history = new HistoryCache().fromView(view)
   } catch (err) {
     if (err instanceof ImportError) throw err
     throw new ImportError(`the conversation cannot be read as a history: ${err instanceof Error ? err.message : String(err)}`)
   }
-  if (first !== undefined && first.message.role !== 'user') throw new ImportError('the conversation does not start with a user message')
-  const history = new HistoryCache().fromView(modelView(entries))
+  if (history.length > 0 && history[0]!.message.role !== 'user') throw new ImportError('the conversation does not start with a user message')
   const problem = wireProblem(history.map((h) => h.message))
   if (problem !== null) throw new ImportError(`the conversation would be refused by the model service: ${problem}`)
 }

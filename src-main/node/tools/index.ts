@@ -20,10 +20,10 @@ import { createProjectFs } from './project-fs'
 import { readFileTool } from './read-file'
 import { rememberTool } from './remember'
 import { skillTool } from './skill'
-import { errorCode } from '../fs/regular-file'
 import type { ChangePreview } from '../../engine/tools/preview'
 import { watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { ioCause } from '../fs/io-cause'
 
 export interface ToolExecutorOptions {
   /** The project root. Every tool is confined to its real path. */
@@ -43,35 +43,6 @@ export interface ToolExecutorOptions {
 export interface NodeToolExecutor extends ToolExecutor {
   /** Stops every call still running (their process groups included) and waits for them to settle. */
   dispose(): Promise<void>
-}
-
-/**
- * What went wrong, in words the model can act on. A system error's own message names the call and the whole path
- * (`ENAMETOOLONG: name too long, realpath '/…6 KB…'`); the common ones are said plainly instead.
- */
-function message(error: unknown): string {
-  const code = errorCode(error)
-  const path = typeof error === 'object' && error !== null ? (error as { path?: unknown }).path : undefined
-  // Which file or folder, unless the path is the problem (too long to be worth repeating).
-  const at = typeof path === 'string' && path.length <= 300 ? `${path}: ` : ''
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return `${at}permission denied (not readable or writable by this user)`
-    case 'ENAMETOOLONG':
-      return 'the path, or a name in it, is too long for the file system'
-    case 'ENOSPC':
-      return `${at}the disk is full`
-    case 'EROFS':
-      return `${at}the file system is read-only`
-    case 'EMFILE':
-    case 'ENFILE':
-      return 'too many files are open; try again'
-    case 'EIO':
-      return `${at}an input/output error (the disk or network drive failed)`
-    default:
-      return error instanceof Error ? error.message : String(error)
-  }
 }
 
 export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecutor {
@@ -133,7 +104,7 @@ export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecut
     try {
       return await run({ name: spec.name, input: parsed.value } as ParsedToolCall, deps)
     } catch (error) {
-      return errorOutcome('io', `${spec.name} failed: ${message(error)}`)
+      return errorOutcome('io', `${spec.name} failed: ${ioCause(error)}`)
     }
   }
 

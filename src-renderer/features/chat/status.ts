@@ -4,8 +4,9 @@ import { TAKE_BACK_SOURCE } from './take-back'
 
 /**
  * What a screen reader hears of the conversation: a turn started, an approval asked for, the answer in, the turn
- * stopped, a compaction done or cancelled, a message taken back. Only of Loupe's own turns: nothing of an imported or captured session, nor of the turns a continued one
- * brought along (`inherited`: how many of its first entries, by seq, came from there).
+ * stopped, a compaction done or cancelled, a message taken back. Only of Loupe's own turns: nothing of an imported or
+ * captured session, nor of the turns a continued one brought along (`inherited`: how many of its first entries, by
+ * seq, came from there).
  */
 export function chatStatus(chat: Pick<SessionChat, 'loaded' | 'approvals' | 'running' | 'entries'>, source: ConversationSource, inherited: number | null): string {
   if (!chat.loaded || source !== 'loupe') return ''

@@ -18,6 +18,7 @@ import { CheckpointDetail, DraftDetail } from './components/Detail'
 import { LiveProgress } from './components/LiveProgress'
 import { detailPane } from './model/detail-pane'
 import { SessionLabel } from '../shell/SessionLabel'
+import { copyText } from '../../ui/clipboard'
 import './compaction.css'
 
 export function CompactionView({ sessionId }: { sessionId: string }) {
@@ -240,14 +241,7 @@ function LostEdit() {
   const lost = useCompactionStore((s) => s.lostEdit)
   const [note, setNote] = useState<string | null>(null)
   if (!lost) return null
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(lost.text)
-      setNote('Copied.')
-    } catch (err) {
-      setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
-    }
-  }
+  const copy = async () => setNote(await copyText(lost.text, 'Copied.'))
   return (
     <div className="warn-box" role="alert" data-testid="lost-summary-edit">
       <strong>This dry run was applied from another window, without the edits you made to its summary here.</strong> The

@@ -23,6 +23,7 @@ import { PricePanel } from './components/PricePanel'
 import { unappliedWords } from './price-words'
 import { UnopenableNote } from './components/UnopenableNote'
 import { useUnopenableStore } from './unopenable'
+import { copyText } from '../../ui/clipboard'
 import './files.css'
 
 /** How often an open file is compared with the disk (a small read; the view is open only while it is on screen). */
@@ -196,14 +197,7 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
  */
 function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft>; onOpen?: (path: string) => void }) {
   const [note, setNote] = useState<string | null>(null)
-  const copy = async (d: UnsavedDraft) => {
-    try {
-      await navigator.clipboard.writeText(d.draft)
-      setNote(`Copied your text of ${d.base.path}`)
-    } catch (err) {
-      setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
-    }
-  }
+  const copy = async (d: UnsavedDraft) => setNote(await copyText(d.draft, `Copied your text of ${d.base.path}`))
   const heading = onOpen ? 'Unsaved new files' : 'Unsaved edits, file no longer listed'
   return (
     <section className="files-stranded" aria-label={onOpen ? 'Unsaved new files, not written yet' : 'Unsaved edits to files no longer listed'} data-testid={onOpen ? 'new-file-drafts' : 'stranded-drafts'}>

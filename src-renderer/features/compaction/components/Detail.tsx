@@ -16,6 +16,7 @@ import { HistoryDiff } from './HistoryDiff'
 import { shortFocus } from './LiveProgress'
 import { checkpointSizes, draftSizes, sizesExplained } from '../model/sizes'
 import { summarisedWords } from '../model/summarised'
+import { copyText } from '../../../ui/clipboard'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -197,14 +198,7 @@ export function DraftDetail({
     else applyButton.current?.focus()
   }
   // Out of date: the text stays here to copy, and a new dry run (with the same focus) leaves this card as it is.
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(summary)
-      setCopied('Copied.')
-    } catch (err) {
-      setCopied(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
-    }
-  }
+  const copy = async () => setCopied(await copyText(summary, 'Copied.'))
   const rerun = async () => {
     setBusy('rerun')
     const failure = await compactNow(sessionId, draft.focus ?? '', true)

@@ -15,6 +15,7 @@ import { ContextMap } from './ContextMap'
 import { RequestEditor, type RequestEditorHandle } from './RequestEditor'
 // A reconstructed (transcript) or captured (proxy) request says so above its bytes (features/transcripts).
 import { PassSourceBanner } from '../../transcripts/SourceBadge'
+import { copyText } from '../../../ui/clipboard'
 
 /** How long a toolbar confirmation stays. */
 const NOTE_SHOWN_MS = 4000
@@ -103,14 +104,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
     setNote(`Opening ${path} in the Files view`)
   }, [])
 
-  const copy = async (text: string, what: string) => {
-    try {
-      await navigator.clipboard.writeText(text)
-      setNote(`Copied ${what}`)
-    } catch (err) {
-      setNote(`Could not copy: ${err instanceof Error ? err.message : String(err)}`)
-    }
-  }
+  const copy = async (text: string, what: string) => setNote(await copyText(text, `Copied ${what}`))
   const save = () => {
     const url = URL.createObjectURL(new Blob([detail.requestBody], { type: 'application/json' }))
     const a = document.createElement('a')
