@@ -14,6 +14,7 @@
  */
 import { ATTRIBUTION_VERSION, attribute, CacheTimeline, contextFromPlan, type ModelLookup, type PassAttribution, type PassCacheFacts, type PassContext, type RequestWalk } from '../../engine/cache'
 import type { CacheMissReason, Hasher } from '../../engine/ports'
+import type { Entry } from '../../engine/conversation/entries'
 import type { WireRequest } from '../../engine/model/wire'
 import type { PromptPlan } from '../../engine/prompt/plan'
 import { renderRequest } from '../../engine/prompt/render'
@@ -34,6 +35,8 @@ export interface AttributeOptions {
   readonly apiDiagnosis?: CacheMissReason | null
   /** The last attempt's raw response as captured, when the caller has it in memory; otherwise read from the store. */
   readonly responseBody?: string
+  /** The session's entries, when the caller holds them (the session's log); otherwise read when a cause names one. */
+  readonly entries?: () => ReadonlyArray<Entry>
   readonly hasher?: Hasher
   readonly models?: ModelLookup
   /** Formats times of day in causes; local HH:MM by default. */
@@ -311,7 +314,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     counted: storeCaches(store).counted,
     previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
     models: options.models ?? cacheModels,
-    describeEntries: storeDescriber(store, summary.sessionId),
+    describeEntries: storeDescriber(store, summary.sessionId, options.entries),
     clock: options.clock ?? localClock,
   })
   store.passes.setAttribution(summary.id, result)

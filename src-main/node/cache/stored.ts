@@ -8,6 +8,7 @@ import type { WireRequest } from '../../engine/model/wire'
 import { wireRequestOf } from '../../engine/model/wire-body'
 import type { SnapshotOrigin } from '../../engine/prompt/snapshot'
 import type { EntryDescriber, EntryDescription, MessageOrigin, PassContext, SectionPrint } from '../../engine/cache'
+import type { Entry } from '../../engine/conversation/entries'
 import type { Store } from '../store'
 import type { StoredSegment } from '../store/passes'
 
@@ -82,13 +83,14 @@ export function contextFromStored(plan: unknown, segments: ReadonlyArray<StoredS
 }
 
 /**
- * Names the entries a cause mentions. Entries are read once, when a cause first asks. Entry kinds are read loosely
+ * Names the entries a cause mentions. Entries are read once, when a cause first asks (from `held`, the session log's
+ * entries, when the caller has them). Entry kinds are read loosely
  * (`context_edit` with `source` and `edits[].entryId`; `checkpoint` with `trigger` and `view.replaced`), so an entry
  * kind this file does not know yet is still named by its kind.
  */
-export function storeDescriber(store: Store, sessionId: string): EntryDescriber {
-  let entries: Json[] | null = null
-  const all = (): Json[] => (entries ??= store.entries.list(sessionId) as unknown as Json[])
+export function storeDescriber(store: Store, sessionId: string, held?: () => ReadonlyArray<Entry>): EntryDescriber {
+  let entries: ReadonlyArray<Json> | null = null
+  const all = (): ReadonlyArray<Json> => (entries ??= (held ? held() : store.entries.list(sessionId)) as unknown as ReadonlyArray<Json>)
   const describe = (e: Json): EntryDescription => {
     const entryId = String(e.id)
     const at = typeof e.at === 'number' ? e.at : null

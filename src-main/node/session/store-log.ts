@@ -42,7 +42,17 @@ export function planSummary(plan: PromptPlan): unknown {
   }
 }
 
+/**
+ * Entries are append-only (an entry never changes once written), so the log keeps the session's entries read so far
+ * and reads only the rows after them: a pass asks for the entries several times (history, plan, context size, pins),
+ * and `session.get` once per window, and a long session's whole read and parse is hundreds of milliseconds of the
+ * main process each time (bench: `session.entries_read_ms`). Whoever appends (this log, an import's notice, a
+ * continued transcript), the next read sees it. Each answer is a new array when something was added, never one that
+ * grows under a caller holding it.
+ */
 export class StoreSessionLog implements SessionLog {
+  private known: ReadonlyArray<Entry> = []
+
   constructor(
     private readonly store: Store,
     private readonly sessionId: string,
@@ -52,7 +62,16 @@ export class StoreSessionLog implements SessionLog {
   ) {}
 
   entries(): ReadonlyArray<Entry> {
-    return this.store.entries.list(this.sessionId)
+    const newest = this.store.entries.newestId(this.sessionId)
+    const known = this.known.at(-1)
+    if (newest && known && newest.seq === known.seq && newest.id === known.id) return this.known
+    if (newest && known && newest.seq > known.seq) {
+      // Read from the newest known entry on: it must still be there, as known. It is not when a transaction that
+      // appended it was rolled back after it was read; then the whole session is read again, as it is at the start.
+      const from = this.store.entries.listFrom(this.sessionId, known.seq)
+      if (from[0]?.id === known.id) return (this.known = [...this.known, ...from.slice(1)])
+    }
+    return (this.known = newest ? this.store.entries.list(this.sessionId) : [])
   }
 
   append(bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> {
@@ -94,7 +113,7 @@ export class StoreSessionLog implements SessionLog {
       return { summary, entries }
     })
     // Attribution runs after the commit: the pass is durable first, and a failure here only leaves it unattributed.
-    const attribution = attributePass(this.store, summary, { plan: pass.plan, responseBody: pass.attempts.at(-1)?.responseBody, onError: (err) => this.onAttributionError?.(err) })
+    const attribution = attributePass(this.store, summary, { plan: pass.plan, responseBody: pass.attempts.at(-1)?.responseBody, entries: () => this.entries(), onError: (err) => this.onAttributionError?.(err) })
     const stored = attribution ? { ...summary, attribution } : summary
     this.onPass?.(stored)
     return { passId: summary.id as PassId, entries, summary: stored }

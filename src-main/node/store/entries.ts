@@ -38,7 +38,7 @@ export class EntryRepo {
   /** Appends entries at the end of the session, in order. Call inside a transaction to commit them with a pass. */
   append(sessionId: string, bodies: ReadonlyArray<EntryBody>, now: number): Entry[] {
     if (bodies.length === 0) return []
-    const last = (statement(this.db, 'SELECT COALESCE(MAX(seq), 0) FROM entries WHERE session_id = ?', 'pluck').get(sessionId) as number) ?? 0
+    const last = this.lastSeq(sessionId)
     const insert = statement(this.db, 'INSERT INTO entries (id, session_id, seq, at, kind, body) VALUES (?, ?, ?, ?, ?, ?)')
     const out: Entry[] = []
     bodies.forEach((body, i) => {
@@ -54,6 +54,22 @@ export class EntryRepo {
   list(sessionId: string): Entry[] {
     const rows = statement(this.db, 'SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as EntryRow[]
     return rows.map(toEntry)
+  }
+
+  /** The session's entries from position `seq` on, in order. */
+  listFrom(sessionId: string, seq: number): Entry[] {
+    const rows = statement(this.db, 'SELECT * FROM entries WHERE session_id = ? AND seq >= ? ORDER BY seq').all(sessionId, seq) as EntryRow[]
+    return rows.map(toEntry)
+  }
+
+  /** The id and position of the session's newest entry, or null: one indexed row, no body read. */
+  newestId(sessionId: string): { readonly id: string; readonly seq: number } | null {
+    return (statement(this.db, 'SELECT id, seq FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1').get(sessionId) as { id: string; seq: number } | undefined) ?? null
+  }
+
+  /** The position of the session's newest entry, 0 for none: one indexed row, no body read. */
+  lastSeq(sessionId: string): number {
+    return (statement(this.db, 'SELECT COALESCE(MAX(seq), 0) FROM entries WHERE session_id = ?', 'pluck').get(sessionId) as number) ?? 0
   }
 
   count(sessionId: string): number {
