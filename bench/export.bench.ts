@@ -13,8 +13,8 @@ import { writeFileAtomic } from '../src-main/node/fs/atomic-write'
 import { openStore } from '../src-main/node/store'
 import { readFile } from 'node:fs/promises'
 import { exportSession, exportSessionToFile, importSession, importSessionFromFile } from '../src-main/node/store/export'
-import type { CheckpointBody } from '../src-main/engine/conversation/checkpoint'
 import { round, type Bench } from './bench'
+import { checkpointAfter, line } from './support/long-session'
 
 const ROUNDS = 5
 const ENTRIES = 1_000
@@ -43,9 +43,6 @@ async function longestBlock(work: () => Promise<unknown>): Promise<number> {
   tick()
   return longest
 }
-
-/** A line of varied text, so the stored bodies compress as real conversation does, not to nothing. */
-const line = (i: number, k: number) => `line ${i}.${k}: ${Math.sin(i * 1000 + k).toString(36)} some words to fill the line`
 
 const exportBench: Bench = {
   figures: ['export.longest_block_ms'],
@@ -102,28 +99,6 @@ const IMPORT_ENTRIES = 100_000
 
 /** Turns between two compactions of that long session: what a model is sent stays within a window, as in real use. */
 const TURNS_PER_COMPACTION = 500
-
-/** A compaction's checkpoint after turn `i`: the conversation goes on from a one-line summary. */
-function checkpointAfter(i: number): CheckpointBody {
-  return {
-    kind: 'checkpoint',
-    trigger: 'auto',
-    focus: null,
-    instructions: null,
-    stage: 'summary',
-    view: { head: [{ type: 'text', text: `Summary of the conversation up to turn ${i}.` }], startEntryId: null, replaced: [], dropped: [] },
-    summary: `Summary of the conversation up to turn ${i}.`,
-    summaryEdited: false,
-    summaryForm: null,
-    trimmed: [],
-    replaced: null,
-    reinjected: { files: [], pins: [], sessionBlock: null },
-    tokens: { before: { real: null, estimated: 0 }, after: { estimated: 0 }, windowTokens: 200_000, targetTokens: 0 },
-    costUsd: 0,
-    summaryPassIds: [],
-    notes: [],
-  }
-}
 
 /**
  * Importing a session of IMPORT_ENTRIES short messages, compacted every TURNS_PER_COMPACTION turns (≈15 MB

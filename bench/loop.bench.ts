@@ -13,7 +13,7 @@ import { splitBody } from '../src-main/node/store/body-split'
 import { sha256Hex } from '../src-main/node/store/blobs'
 import type { Fault, FaultPlan } from '../src-main/simulator'
 import { percentile, round, type Bench } from './bench'
-import { startDriver } from './support/session-driver'
+import { passOverheads, startDriver } from './support/session-driver'
 
 const STORE_PASSES = 300
 const SOAK_PASSES = 1000
@@ -58,16 +58,7 @@ const storeBench: Bench = {
       const wholeBytes = (whole.pragma('page_count', { simple: true }) as number) * (whole.pragma('page_size', { simple: true }) as number)
       store.close()
 
-      // Overhead: each pass's cycle (from the previous commit, or the turn's start, to this commit) minus the time
-      // spent inside the model client.
-      const overhead: number[] = []
-      let turn = 0
-      for (let i = 0; i < driver.committedAt.length; i++) {
-        const previous = i > 0 ? driver.committedAt[i - 1]! : turnStarts[0]!
-        while (turn + 1 < turnStarts.length && turnStarts[turn + 1]! < driver.committedAt[i]!) turn++
-        const start = Math.max(previous, turnStarts[turn]!)
-        overhead.push(driver.committedAt[i]! - start - (driver.modelMs[i] ?? 0))
-      }
+      const overhead = passOverheads(driver, turnStarts)
       const lastTokens = Math.round(Buffer.byteLength(lastBody) / 4)
       return [
         { name: 'store.size_ratio_unique', value: round(ours / uniqueBytes, 3), unit: '×', baseline: uniqueBytes, note: `store ${ours} B vs unique content ${uniqueBytes} B; ${passes.length} passes, last request ≈${lastTokens} tokens`, goal: '≤ 1.2' },

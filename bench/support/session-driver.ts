@@ -95,3 +95,19 @@ export async function startDriver(options: { files?: number; bytesPerFile?: numb
     },
   }
 }
+
+/**
+ * The loop's own time per pass, everything but the model: each pass's cycle (from the previous commit, or its turn's
+ * start, to this commit) minus the time spent inside the model client. `turnStarts`: when each turn was sent.
+ */
+export function passOverheads(driver: Pick<Driver, 'committedAt' | 'modelMs'>, turnStarts: ReadonlyArray<number>): number[] {
+  const overhead: number[] = []
+  let turn = 0
+  for (let i = 0; i < driver.committedAt.length; i++) {
+    const previous = i > 0 ? driver.committedAt[i - 1]! : turnStarts[0]!
+    while (turn + 1 < turnStarts.length && turnStarts[turn + 1]! < driver.committedAt[i]!) turn++
+    const start = Math.max(previous, turnStarts[turn]!)
+    overhead.push(driver.committedAt[i]! - start - (driver.modelMs[i] ?? 0))
+  }
+  return overhead
+}
