@@ -63,8 +63,11 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
     current: () => settings,
     problems: () => loaded.problems,
     async update(patch) {
-      const next = AppSettingsSchema.parse({ ...settings, ...patch })
+      // Refused whole before anything is queued; merged once the changes before it are in, so two quick changes
+      // (two windows, or two settings changed in a row) both stay instead of the second writing over the first.
+      AppSettingsSchema.parse({ ...settings, ...patch })
       const write = queue.then(async () => {
+        const next = AppSettingsSchema.parse({ ...settings, ...patch })
         if (damaged !== null) {
           const kept = `${path}.damaged-${Date.now()}`
           await writeFileAtomic(kept, damaged)

@@ -46,7 +46,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     setAsking(null)
     // Before the first pass nothing is cached: nothing to weigh, switched at once.
     if (priced.ok && priced.price === null) return again ? setPending(null) : void switchModel(sessionId, next)
-    setPending({ model: next, price: priced.ok ? priced.price : null, error: priced.ok ? null : priced.error, pricedAt: at })
+    setPending({ model: next, price: priced.ok ? priced.price : null, error: priced.ok ? null : priced.error, pricedAt: at, from: model })
   }
   const choose = (next: string) => {
     if (next === model) {
@@ -56,7 +56,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     }
     void ask(next, conversationAt)
   }
-  const state = pending ? switchQuestionState(pending, running, conversationAt) : null
+  const state = pending ? switchQuestionState(pending, running, conversationAt, model) : null
   // The price was for the prompt as it was: once the passes sent since have ended, it is asked again.
   useEffect(() => {
     // (Not once the session uses that model: the switch's own entry changes the conversation too.)
@@ -108,7 +108,8 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
       </span>
     )
   }
-  const asked = pending?.model ?? asking
+  // A question about leaving a model the session no longer uses is closed (its state is cleared by the effect above).
+  const asked = state === 'closed' ? null : (pending?.model ?? asking)
   // Two items of the header's row: the choice, and under the whole header the question a switch asks first.
   return (
     <>

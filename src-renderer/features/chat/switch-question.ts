@@ -12,12 +12,19 @@ export interface SwitchQuestion {
   readonly error: string | null
   /** The conversation the price was for: its last entry's id when asked ('' for none). */
   readonly pricedAt: string
+  /** The model the session used when asked: the question is about leaving it. */
+  readonly from: string
 }
 
-/** What the question can say and do now: its price, or that it waits for the turn to end to be priced again. */
-export type SwitchQuestionState = 'priced' | 'waits_for_turn' | 'to_price_again'
+/**
+ * What the question can say and do now: its price, or that it waits for the turn to end to be priced again, or
+ * `closed`: the session's model was switched meanwhile (in another window, or from the palette), so a question about
+ * leaving the model it had no longer applies, and is neither shown nor priced again.
+ */
+export type SwitchQuestionState = 'priced' | 'waits_for_turn' | 'to_price_again' | 'closed'
 
-export function switchQuestionState(question: SwitchQuestion, running: boolean, conversationAt: string): SwitchQuestionState {
+export function switchQuestionState(question: SwitchQuestion, running: boolean, conversationAt: string, model: string): SwitchQuestionState {
+  if (question.from !== model) return 'closed'
   if (running) return 'waits_for_turn'
   return question.pricedAt === conversationAt ? 'priced' : 'to_price_again'
 }

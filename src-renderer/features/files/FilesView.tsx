@@ -15,7 +15,7 @@ import { selectChat, useChatStore } from '../../state/chat'
 import { findSession, useSessionsStore } from '../../state/sessions'
 import { useSlow } from '../palette/use-slow'
 import { unsavableDraft } from './draft-limits'
-import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, findNode, loadListing, loadUnapplied, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
+import { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, findNode, loadListing, loadUnapplied, onUnappliedMayChange, openFile, priceDraft, reloadListing, saveOpenFile, startNewFile } from './actions'
 import { FileTree } from './components/FileTree'
 import { MarkdownEditor } from './components/MarkdownEditor'
 import { MergeEditor } from './components/MergeEditor'
@@ -153,18 +153,14 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
     if (!sessionId || busy) return
     const again = () => void loadUnapplied(sessionId, projectId)
     again()
-    const offs = [
-      client.on('files.changed', (e) => e.projectId === projectId && again()),
-      client.on('pass.completed', (e) => e.sessionId === sessionId && again()),
-      client.on('compaction.applied', (e) => e.sessionId === sessionId && again()),
-    ]
+    const off = onUnappliedMayChange(sessionId, projectId, again)
     window.addEventListener('focus', again)
     // A change made outside Loupe while the window keeps the focus: looked for as the open file's disk is.
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void checkUnapplied(sessionId, projectId)
     }, UNAPPLIED_POLL_MS)
     return () => {
-      offs.forEach((off) => off())
+      off()
       window.removeEventListener('focus', again)
       clearInterval(timer)
     }

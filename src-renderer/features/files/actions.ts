@@ -360,6 +360,21 @@ export async function checkUnapplied(sessionId: string, projectId: string): Prom
   if (disk.key !== pricedDisk) await loadUnapplied(sessionId, projectId)
 }
 
+/**
+ * Calls `again` on each event after which the session may send other files than before: a save in any window
+ * (files.changed), a pass, a compaction applied, and new entries in the session, among them the notice of an apply
+ * made in another window (or a model switch, which changes the price). Returns the unsubscribe.
+ */
+export function onUnappliedMayChange(sessionId: string, projectId: string, again: () => void): () => void {
+  const offs = [
+    client.on('files.changed', (e) => e.projectId === projectId && again()),
+    client.on('pass.completed', (e) => e.sessionId === sessionId && again()),
+    client.on('compaction.applied', (e) => e.sessionId === sessionId && again()),
+    client.on('entries.appended', (e) => e.sessionId === sessionId && again()),
+  ]
+  return () => offs.forEach((off) => off())
+}
+
 /** The price of applying now with the file at `path` as it is on disk (`disk`, as read); null when it cannot be priced. */
 async function priceApplyingNow(sessionId: string, path: string, disk: OpenedFileView | null): Promise<EditPriceView | null> {
   if (!disk) return null

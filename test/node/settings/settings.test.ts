@@ -64,6 +64,13 @@ describe('app settings in the data folder', () => {
     expect(readdirSync(base).filter((n) => n.startsWith('settings.json.damaged-'))).toHaveLength(1)
   })
 
+  it('keep both of two changes made at once, as two windows (or two quick clicks) make them', async () => {
+    const store = await openSettings(base)
+    await Promise.all([store.update({ defaultMode: 'plan' }), store.update({ model: 'claude-opus-4-8' })])
+    expect(store.current()).toMatchObject({ defaultMode: 'plan', model: 'claude-opus-4-8' })
+    expect(JSON.parse(readFileSync(join(base, 'settings.json'), 'utf8'))).toMatchObject({ defaultMode: 'plan', model: 'claude-opus-4-8' })
+  })
+
   it('refuse an invalid value whole, leaving the file as it was', async () => {
     const store = await openSettings(base)
     await store.update({ theme: 'light' })

@@ -9,6 +9,8 @@ import type { FilesListingView, OpenedFileView } from '../../../src-preload/cont
 type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }
 const answers = new Map<string, (input: unknown) => Answer | Promise<Answer>>()
 const asked: Array<{ name: string; input: unknown }> = []
+const listeners = new Map<string, Set<(payload: unknown) => void>>()
+const emit = (name: string, payload: unknown) => listeners.get(name)?.forEach((l) => l(payload))
 vi.mock('../../../src-renderer/platform/client', () => ({
   client: {
     request: (name: string, input: unknown) => {
@@ -16,11 +18,16 @@ vi.mock('../../../src-renderer/platform/client', () => ({
       const answer = answers.get(name)
       return Promise.resolve(answer ? answer(input) : { ok: false, error: { code: 'internal', message: `no answer for ${name}` } })
     },
-    on: () => () => {},
+    on: (name: string, listener: (payload: unknown) => void) => {
+      const set = listeners.get(name) ?? new Set()
+      set.add(listener)
+      listeners.set(name, set)
+      return () => set.delete(listener)
+    },
   },
 }))
 
-const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, loadUnapplied, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
+const { afterBreakpoints, applyUnappliedNow, checkDisk, checkUnapplied, draftsOffTree, editKind, loadUnapplied, onUnappliedMayChange, priceDraft, saveOpenFile, startNewFile } = await import('../../../src-renderer/features/files/actions')
 const { unsavedCount, useFilesStore } = await import('../../../src-renderer/state/files')
 const store = useFilesStore.getState
 
@@ -150,6 +157,22 @@ describe('files the session does not send yet', () => {
     const priced = asked.filter((a) => a.name === 'cache.priceEdit').length
     await checkUnapplied('ses_a', 'prj_a')
     expect(asked.filter((a) => a.name === 'cache.priceEdit')).toHaveLength(priced)
+  })
+
+  it('is asked again when another window applies the files now, which reaches this one as the notice it appends', () => {
+    const again = vi.fn()
+    const off = onUnappliedMayChange('ses_a', 'prj_a', again)
+    emit('entries.appended', { sessionId: 'ses_b', entries: [] })
+    expect(again).not.toHaveBeenCalled()
+    emit('entries.appended', { sessionId: 'ses_a', entries: [{ kind: 'notice', source: 'instructions', level: 'info', text: 'CLAUDE.md applied now' }] })
+    expect(again).toHaveBeenCalledTimes(1)
+    emit('files.changed', { projectId: 'prj_a', path: 'CLAUDE.md' })
+    emit('pass.completed', { sessionId: 'ses_a', pass: {} })
+    emit('compaction.applied', { sessionId: 'ses_a' })
+    expect(again).toHaveBeenCalledTimes(4)
+    off()
+    emit('entries.appended', { sessionId: 'ses_a', entries: [] })
+    expect(again).toHaveBeenCalledTimes(4)
   })
 
   it('keeps the files listed when the session is still busy, and says so', async () => {
