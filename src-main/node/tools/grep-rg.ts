@@ -5,7 +5,7 @@
 import { access } from 'node:fs/promises'
 import { constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES, TOOL_OUTPUT_MAX_CHARS } from '../../engine/tools/limits'
+import { GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES, TOOL_OUTPUT_MAX_CHARS } from '../../engine/tools/limits'
 import type { GrepMatches, GrepRequest } from './grep-js'
 import { shortenMatch } from './grep-js'
 import { runProcess } from './process'
@@ -33,7 +33,9 @@ export async function grepWithRipgrep(rg: string, request: GrepRequest, env: Nod
   const args = [
     '--no-config', '--line-number', '--with-filename', '--no-heading', '--color', 'never', '--hidden',
     '--no-require-git', '--glob', '!.git', '--sort', 'path', '--no-messages',
-    '--max-filesize', String(GREP_MAX_FILE_BYTES), '--max-columns', String(GREP_MAX_LINE_CHARS + 1), '--max-columns-preview',
+    // No --max-filesize: ripgrep streams a file of any size, and would skip one over the limit without a word,
+    // answering "no matches" for a file it never looked at. A slow search meets the timeout, said as such.
+    '--max-columns', String(GREP_MAX_LINE_CHARS + 1), '--max-columns-preview',
   ]
   if (request.glob !== undefined) args.push('--glob', request.glob)
   args.push('--regexp', request.pattern, '--', request.start)

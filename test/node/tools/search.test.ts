@@ -88,6 +88,20 @@ describe.each(engines)('grep (ripgrep: %s)', (ripgrep) => {
     expect(lines.filter((line) => line.startsWith('many.txt:'))).toHaveLength(300)
     expect(lines[lines.length - 1]).toMatch(/^\[Stopped after 300 matches\./)
   })
+
+  it('never answers "no matches" for a file over the size limit it did not search', async () => {
+    // 6 MB of log lines (named .txt: the fixture's .gitignore leaves out *.log), the match on the last one.
+    fx.write('big.txt', 'a line of an ordinary log\n'.repeat(240_000) + 'HAYSTACK_LAST\n')
+    for (const path of [undefined, 'big.txt']) {
+      const outcome = await session.call('grep', { pattern: 'HAYSTACK_LAST', ...(path ? { path } : {}) })
+      expect(outcome).toMatchObject({ kind: 'ok' })
+      if (ripgrep === 'off') {
+        expect(outcome.content).toMatch(/^No matches for \/HAYSTACK_LAST\/ in (the project|big\.txt)\.\n\[Incomplete: big\.txt \(6\.2 MB\) is larger than the 5\.2 MB grep reads in one file and was not searched; search it with a command such as grep -n\.\]$/)
+      } else {
+        expect(outcome.content).toBe('big.txt:240001:HAYSTACK_LAST')
+      }
+    }
+  })
 })
 
 describe('glob', () => {
