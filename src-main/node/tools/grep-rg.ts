@@ -46,8 +46,10 @@ export async function grepWithRipgrep(rg: string, request: GrepRequest, env: Nod
     env,
     timeoutMs: RG_TIMEOUT_MS,
     signal: request.signal,
-    // Enough for GREP_MAX_MATCHES full lines; more means the search was cut anyway.
+    // Enough for GREP_MAX_MATCHES full lines; more means the search was cut anyway, so ripgrep is stopped there
+    // rather than left to pipe every match of a large file through this process.
     maxOutputChars: TOOL_OUTPUT_MAX_CHARS * 4,
+    stopOnceFull: true,
   })
   const end = result.end
   if (end.kind === 'spawn_failed') return { ok: false, message: end.message }
