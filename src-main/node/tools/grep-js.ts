@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import picomatch from 'picomatch'
 import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES } from '../../engine/tools/limits'
-import { splitLines } from '../../engine/tools/render'
+import { shownName, splitLines } from '../../engine/tools/render'
 import type { GitignoreRules } from './gitignore'
 import { isBinary } from './read-file'
 import { errorCode, FileReadError, readRegularFile } from '../fs/regular-file'
@@ -71,7 +71,7 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
     if (bytes === null || isBinary(bytes)) return
     const fileLines = splitLines(bytes.toString('utf8'))
     for (let i = 0; i < fileLines.length && lines.length <= GREP_MAX_MATCHES; i++) {
-      if (regex.test(fileLines[i]!)) lines.push(`${rel}:${i + 1}:${shortenMatch(fileLines[i]!)}`)
+      if (regex.test(fileLines[i]!)) lines.push(`${shownName(rel)}:${i + 1}:${shortenMatch(fileLines[i]!)}`)
     }
   }
 
