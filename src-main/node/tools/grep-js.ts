@@ -101,12 +101,12 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
   return { lines: lines.slice(0, GREP_MAX_MATCHES), stoppedEarly, ...(incomplete ? { incomplete } : {}) }
 }
 
-/** "huge.log (209.7 MB) is larger than …": the files over the limit, the first few by name. */
+/** "huge.log (209,715,170 bytes) is larger than …": the files over the limit, the first few by name, sizes exact. */
 export function tooLargeWords(files: ReadonlyArray<{ rel: string; bytes: number }>): string {
-  const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`
-  const named = files.slice(0, TOO_LARGE_NAMED).map((f) => `${f.rel} (${mb(f.bytes)})`)
+  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`
+  const named = files.slice(0, TOO_LARGE_NAMED).map((f) => `${shownName(f.rel)} (${bytes(f.bytes)})`)
   const more = files.length > TOO_LARGE_NAMED ? ` and ${files.length - TOO_LARGE_NAMED} more` : ''
-  const limit = mb(GREP_MAX_FILE_BYTES)
+  const limit = `${bytes(GREP_MAX_FILE_BYTES)} (${GREP_MAX_FILE_BYTES / (1024 * 1024)} MiB)`
   const subject = files.length === 1 ? `${named[0]} is` : `${named.join(', ')}${more} are`
   return `${subject} larger than the ${limit} grep reads in one file and ${files.length === 1 ? 'was' : 'were'} not searched; search ${files.length === 1 ? 'it' : 'them'} with a command such as grep -n.`
 }
