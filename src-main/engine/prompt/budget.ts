@@ -60,8 +60,14 @@ function omittedText(path: string, budget: number): string {
   return `[Omitted: ${path} did not fit the ${groupDigits(budget)}-character budget for instructions; read the file if it matters.]`
 }
 
-/** The smallest form an entry can take: its pointer, or the omission line. */
+/** The line for an instruction file too large to read: where it is, and that the model may read it. */
+export function notReadText(path: string): string {
+  return `[Not read: ${path} is larger than 1 MB, too large for the prompt; read the file if it matters.]`
+}
+
+/** The smallest form an entry can take: its pointer, the not-read line, or the omission line. */
 function minimalText(entry: InstructionEntry, budget: number): string {
+  if (entry.notRead !== undefined) return notReadText(entry.path)
   return entry.duplicateOf !== null ? pointerText(entry) : omittedText(entry.path, budget)
 }
 
@@ -108,6 +114,9 @@ export function renderWithinBudget(
     let part: { text: string; allocation: Allocation }
     if (entry.duplicateOf !== null) {
       part = { text: minimal, allocation: 'pointer' }
+    } else if (entry.notRead !== undefined) {
+      // Its note ('skipped') was made when it was resolved.
+      part = { text: minimal, allocation: 'omitted' }
     } else {
       const full = fullText(entry)
       if (full.length <= available) {

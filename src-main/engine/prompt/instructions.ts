@@ -26,6 +26,11 @@ export interface InstructionEntry {
   readonly body: string
   /** Path of an earlier entry with the same text or the same real file: rendered as a one-line pointer. */
   readonly duplicateOf: string | null
+  /**
+   * Set for a file found in its own right that was not read because it is too large (body ''): it is still listed,
+   * one line, so the model knows it exists and can read it with its tools, as a file over the budget is.
+   */
+  readonly notRead?: 'too_large'
 }
 
 /** A rule with `paths:` frontmatter: it enters the conversation when a matching file is read or edited. */
@@ -79,7 +84,7 @@ export class IncludedSet {
   private readonly byId = new Map<string, string>()
   private readonly byText = new Map<string, string>()
   constructor(entries: ReadonlyArray<InstructionEntry> = []) {
-    for (const e of entries) if (e.duplicateOf === null) this.add(e.fileId, e.body, e.path)
+    for (const e of entries) if (e.duplicateOf === null && e.notRead === undefined) this.add(e.fileId, e.body, e.path)
   }
   find(fileId: string, body: string): string | null {
     return this.byId.get(fileId) ?? this.byText.get(body) ?? null
@@ -104,6 +109,11 @@ export function resolveInstructionEntries(gathered: GatheredContext): ResolvedEn
     if (file === undefined) continue
     if (!file.read.ok) {
       notes.push({ path: item.path, kind: 'skipped', message: `${item.path} was not read: ${skipWords(file.read.reason)}` })
+      // Too large for the prompt is not unreadable: the model can page through it with read_file. Binary files,
+      // links out of the root and the rest stay out (no tool of the model's would read them either).
+      if (file.read.reason === 'too_large' && !entries.some((e) => e.fileId === file.id)) {
+        entries.push({ tier: item.tier, fileId: file.id, path: item.path, importedBy: null, body: '', duplicateOf: null, notRead: 'too_large' })
+      }
       continue
     }
     let body = file.read.text

@@ -7,7 +7,7 @@
 import type { GatheredContext } from './gathered'
 import type { RenderedPart } from './budget'
 import type { ResolveNote } from './instructions'
-import { cutText } from './budget'
+import { cutText, notReadText } from './budget'
 import { skipWords } from './instructions'
 import { groupDigits } from './format'
 
@@ -39,12 +39,15 @@ export function renderMemory(gathered: GatheredContext): MemorySection {
     if (file === undefined) continue
     if (!file.read.ok) {
       notes.push({ path: file.path, kind: 'skipped', message: `${file.path} was not read: ${skipWords(file.read.reason)}` })
-      continue
+      // A memory file too large to read is still named, as a long one is cut with a note: the model can read it.
+      if (file.read.reason !== 'too_large') continue
     }
-    const body = file.read.text.trim()
-    if (body === '') continue
+    const body = file.read.ok ? file.read.text.trim() : ''
+    if (file.read.ok && body === '') continue
     let rendered = `## ${source.label} (${file.path})\n\n`
-    if (body.length > MEMORY_FILE_BUDGET_CHARS) {
+    if (!file.read.ok) {
+      rendered += notReadText(file.path)
+    } else if (body.length > MEMORY_FILE_BUDGET_CHARS) {
       const cut = cutText(body, MEMORY_FILE_BUDGET_CHARS)
       rendered += `${cut}\n\n[Truncated: ${file.path} is longer than ${groupDigits(MEMORY_FILE_BUDGET_CHARS)} characters; read the file for the rest.]`
       notes.push({
@@ -60,7 +63,7 @@ export function renderMemory(gathered: GatheredContext): MemorySection {
     parts.push({
       path: file.path,
       fileId: file.id,
-      allocation: body.length > MEMORY_FILE_BUDGET_CHARS ? 'truncated' : 'full',
+      allocation: !file.read.ok ? 'omitted' : body.length > MEMORY_FILE_BUDGET_CHARS ? 'truncated' : 'full',
       start: text.length,
       end: text.length + rendered.length,
     })

@@ -27,7 +27,10 @@ export const GLOB_MAX_RESULTS = 500
 export const GREP_MAX_MATCHES = 300
 /** grep: longest matching line shown, in characters. */
 export const GREP_MAX_LINE_CHARS = 300
-/** grep: files larger than this are skipped by the built-in searcher (ripgrep has its own rules). 5 MiB. */
+/**
+ * grep: files larger than this are not read by the built-in searcher, which names them in its result as not searched
+ * (ripgrep streams files of any size and has no such limit). 5 MiB.
+ */
 export const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024
 
 /** bash: timeout when the model gives none, and the largest it may ask for (2 and 10 minutes). */

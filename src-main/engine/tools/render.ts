@@ -67,15 +67,36 @@ export interface ListingEntry {
   readonly kind: ListingKind
 }
 
+/** A newline, a tab or another control character: in a name listed one a line, it would read as two names. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/**
+ * A file name or path as the listing tools show it, one a line: as it is, or written as a JSON string when it holds a
+ * control character (`new\nline.txt` would otherwise read as the two names `new` and `line.txt`).
+ */
+export function shownName(name: string): string {
+  return CONTROL_CHARACTER.test(name) ? JSON.stringify(name) : name
+}
+
+/** Said once under a listing that holds a quoted name. */
+export const QUOTED_NAMES_NOTE =
+  '[A name in double quotes holds a control character (a newline, a tab) and is written as a JSON string: give it to tools with that character.]'
+
+function quotedNote(names: ReadonlyArray<string>): string {
+  return names.some((n) => CONTROL_CHARACTER.test(n)) ? `\n${QUOTED_NAMES_NOTE}` : ''
+}
+
 export function renderListing(path: string, entries: ReadonlyArray<ListingEntry>): string {
   if (entries.length === 0) return `${path} is an empty folder.`
   const suffix = (kind: ListingKind) => (kind === 'dir' ? '/' : kind === 'symlink' ? '@' : '')
-  const shown = entries.slice(0, LIST_DIR_MAX_ENTRIES).map((e) => `${e.name}${suffix(e.kind)}`)
+  const kept = entries.slice(0, LIST_DIR_MAX_ENTRIES)
+  const shown = kept.map((e) => `${shownName(e.name)}${suffix(e.kind)}`)
   const more =
     entries.length > LIST_DIR_MAX_ENTRIES
       ? `\n[${entries.length - LIST_DIR_MAX_ENTRIES} more entries not shown. List a subfolder or use glob with a narrower pattern.]`
       : ''
-  return capOutput(shown.join('\n') + more, TOOL_OUTPUT_MAX_CHARS, 'head', 'List a subfolder or use glob.')
+  const note = quotedNote(kept.map((e) => e.name))
+  return capOutput(shown.join('\n') + more, TOOL_OUTPUT_MAX_CHARS - note.length, 'head', 'List a subfolder or use glob.') + note
 }
 
 export function renderGlobResult(pattern: string, paths: ReadonlyArray<string>, ignoredCount: number): string {
@@ -83,7 +104,9 @@ export function renderGlobResult(pattern: string, paths: ReadonlyArray<string>, 
   if (paths.length === 0) return `No files match ${pattern}.${ignored}`
   const more =
     paths.length > GLOB_MAX_RESULTS ? `\n[${paths.length - GLOB_MAX_RESULTS} more paths not shown. Use a narrower pattern.]` : ''
-  return capOutput(paths.slice(0, GLOB_MAX_RESULTS).join('\n') + more + ignored, TOOL_OUTPUT_MAX_CHARS, 'head', 'Use a narrower pattern.')
+  const kept = paths.slice(0, GLOB_MAX_RESULTS)
+  const note = quotedNote(kept)
+  return capOutput(kept.map(shownName).join('\n') + more + ignored, TOOL_OUTPUT_MAX_CHARS - note.length, 'head', 'Use a narrower pattern.') + note
 }
 
 /**

@@ -136,7 +136,11 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
 
   const node = (file: GatheredFile, path: string, kind: FileKind, tier: InstructionTier, importedBy: string | null, chain: ReadonlyArray<string>): FileNode => {
     const base = { path, absPath: abs(file, path), kind, tier, importedBy, patterns: [] as string[], editable: true }
-    if (!file.read.ok) return { ...base, ...skipped(file.read), chars: null, tokens: 0, editable: false, children: [] }
+    if (!file.read.ok) {
+      // A file too large to read is still named in the block (engine/prompt/budget.ts notReadText): its line's share.
+      const listed = partOf(path, importedBy)
+      return { ...base, ...skipped(file.read, listed !== null), chars: null, tokens: listed ? shareOf(listed.part.start, listed.part.end) : 0, editable: false, children: [] }
+    }
     const chars = file.read.text.length
     const rule = kind === 'rule' ? pathRules.find((r) => r.path === path) : undefined
     if (rule) return { ...base, status: 'conditional', reason: `sent after the breakpoints when a read or edit matches ${rule.patterns.join(', ')}`, chars, tokens: 0, patterns: rule.patterns, children: [] }
@@ -221,9 +225,13 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
         : `imported by ${importedBy}: sent with it, after the breakpoints`
     return { ...base, status: 'nested', reason, chars, children }
   }
+  // `.claude/CLAUDE.md` is a root file of the session block, and also a CLAUDE.md in the folder `.claude`, so the walk
+  // finds it again: the same file under the same path is listed once, as the block's, and noted once.
+  const blockPaths = new Set(gathered.instructions.map((i) => i.path))
+  const listedAgain = (path: string) => blockPaths.has(path)
   for (const { dir, fileId } of nested.found) {
     const file = nested.files[fileId]
-    if (file) instructions.push(nestedNode(file, file.path, 'nested', dir, null, [file.id]))
+    if (file && !(inSystem.has(file.id) && listedAgain(file.path))) instructions.push(nestedNode(file, file.path, 'nested', dir, null, [file.id]))
   }
 
   const memory: FileNode[] = []
@@ -234,7 +242,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file) continue
     const part = section.memory.parts.find((p) => p.fileId === id)
     const base = { path: file.path, absPath: abs(file, file.path), kind: 'memory' as const, tier: null, importedBy: null, patterns: [], editable: true, children: [] }
-    if (!file.read.ok) memory.push({ ...base, ...skipped(file.read), chars: null, tokens: 0, editable: false })
+    if (!file.read.ok) memory.push({ ...base, ...skipped(file.read, part !== undefined), chars: null, tokens: part ? shareOf(part.start, part.end) : 0, editable: false })
     else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
     else {
       const tokens = shareOf(part.start, part.end)
@@ -247,7 +255,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions,
     memory,
     creatable: creatable(gathered, roots),
-    notes: [...notesOnce(gathered, section), ...nested.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
+    notes: [...notesOnce(gathered, section), ...nested.notes.filter((n) => !listedAgain(n.path)).map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
     sessionBlockTokens: blockTokens,
     sessionBlock: {
       instructionFiles: Math.round(share(section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
@@ -275,9 +283,13 @@ function notesOnce(gathered: GatheredContext, section: SessionSection) {
   return [...read, ...section.notes.filter((n) => !restatesReading(n))]
 }
 
-/** A file the builder did not read: its status, its reason in the builder's words, and the reason's code and detail. */
-function skipped(read: Extract<GatheredFile['read'], { ok: false }>) {
-  return { status: 'skipped' as const, reason: `not read: ${skipWords(read.reason)}`, skip: read.reason, ...(read.reason === 'unreadable' ? { skipDetail: read.detail } : {}) }
+/**
+ * A file the builder did not read: its status, its reason in the builder's words, and the reason's code and detail.
+ * `named`: the session block still names it (a file too large to read).
+ */
+function skipped(read: Extract<GatheredFile['read'], { ok: false }>, named = false) {
+  const why = `not read: ${skipWords(read.reason)}${named ? '; only its name is sent, for the model to read if it matters' : ''}`
+  return { status: 'skipped' as const, reason: why, skip: read.reason, ...(read.reason === 'unreadable' ? { skipDetail: read.detail } : {}) }
 }
 
 /** The files the view offers to create: the ones a project usually has and this one lacks. */

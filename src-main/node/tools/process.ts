@@ -26,6 +26,12 @@ export interface ProcessRequest {
   readonly timeoutMs: number
   readonly signal: AbortSignal
   readonly maxOutputChars: number
+  /**
+   * Stop the process (SIGTERM to its group, as on timeout) once more than `maxOutputChars` have come: for a caller
+   * that reads only the head (grep), whose command would otherwise go on producing output nobody keeps — ripgrep
+   * matching every line of a 200 MB log pipes all of it through this process. It ends `signalled`.
+   */
+  readonly stopOnceFull?: boolean
 }
 
 export type ProcessEnd =
@@ -107,8 +113,17 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
 
     child.stdout!.setEncoding('utf8')
     child.stderr!.setEncoding('utf8')
-    child.stdout!.on('data', (chunk: string) => output.push(chunk))
-    child.stderr!.on('data', (chunk: string) => output.push(chunk))
+    let full = false
+    const take = (chunk: string) => {
+      output.push(chunk)
+      if (request.stopOnceFull !== true || full || output.totalChars <= request.maxOutputChars) return
+      full = true
+      if (stopping !== null || exited !== null) return
+      killGroup(child, 'SIGTERM')
+      timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS))
+    }
+    child.stdout!.on('data', take)
+    child.stderr!.on('data', take)
 
     request.signal.addEventListener('abort', onAbort, { once: true })
     timers.push(setTimeout(() => stop('timed_out'), request.timeoutMs))

@@ -33,7 +33,7 @@ const SKIP_PHRASES: ReadonlyArray<readonly [string, Exclude<UnopenableKind, 'ref
 
 const WHY: Record<Exclude<UnopenableKind, 'refused'>, string> = {
   too_large:
-    'It is larger than 1 MB, the most the prompt builder reads of an instruction or memory file, so no pass sends it and there is no edit to price. Shorten it, or split it into smaller files it imports with @path, in another editor.',
+    'It is larger than 1 MB, the most the prompt builder reads of an instruction or memory file: a pass sends only a line naming it, for the model to read with its tools, and there is no edit to price. Shorten it, or split it into smaller files it imports with @path, in another editor.',
   binary: 'It is a binary file (a NUL byte in its first 8 KB): the prompt builder skips it, and a text editor would damage it.',
   outside:
     'Its real path, once symbolic links are followed, is outside the project and Loupe\'s own folder: the prompt builder does not read it there, and this view opens only the files the prompt builder reads.',

@@ -114,4 +114,20 @@ describe('resolveInstructions', () => {
     expect(r.text).toBe('')
     expect(r.notes).toEqual([expect.objectContaining({ kind: 'skipped', path: 'CLAUDE.md' })])
   })
+
+  it('still names a file too large to read, in one line, for the model to read itself; a binary one stays out', () => {
+    const g = gathered({
+      files: {
+        'AGENTS.md': { text: 'Use tabs.' },
+        'CLAUDE.md': { skipped: { ok: false, reason: 'too_large', detail: 'larger than 1048576 bytes' } },
+        '.claude/CLAUDE.md': { skipped: { ok: false, reason: 'binary', detail: 'contains a NUL byte' } },
+      },
+      instructions: [['project', 'AGENTS.md'], ['project', 'CLAUDE.md'], ['project', '.claude/CLAUDE.md']],
+    })
+    const r = resolveInstructions(g)
+    expect(paths(r)).toEqual(['AGENTS.md:full', 'CLAUDE.md:omitted'])
+    expect(r.text).toContain('## AGENTS.md\n\nUse tabs.\n\n[Not read: CLAUDE.md is larger than 1 MB, too large for the prompt; read the file if it matters.]')
+    expect(r.text).not.toContain('.claude/CLAUDE.md')
+    expect(r.notes.map((n) => `${n.kind}:${n.path}`)).toEqual(['skipped:CLAUDE.md', 'skipped:.claude/CLAUDE.md'])
+  })
 })

@@ -25,6 +25,17 @@ describe('memory section', () => {
     expect(memory.notes).toEqual([expect.objectContaining({ kind: 'truncated', path: '.loupe/memory.md' })])
   })
 
+  it('names a memory file too large to read instead of dropping it without a word', () => {
+    const g = gathered({
+      files: { '.loupe/memory.md': { skipped: { ok: false, reason: 'too_large', detail: 'larger than 1048576 bytes' } } },
+      memory: { project: '.loupe/memory.md' },
+    })
+    const memory = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: false }).memory
+    expect(memory.text).toContain('## Project memory (.loupe/memory.md)\n\n[Not read: .loupe/memory.md is larger than 1 MB, too large for the prompt; read the file if it matters.]')
+    expect(memory.parts).toEqual([expect.objectContaining({ path: '.loupe/memory.md', allocation: 'omitted' })])
+    expect(memory.notes).toEqual([expect.objectContaining({ kind: 'skipped', path: '.loupe/memory.md' })])
+  })
+
   it('is empty when there is no memory', () => {
     expect(freezeSessionSection(gathered({ files: {} }), { origin, contextWindowTokens: 200_000, skills: false }).memory.text).toBe('')
   })

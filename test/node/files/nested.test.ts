@@ -87,4 +87,13 @@ describe('nested instruction files in the listing', () => {
     expect(listing.instructions.some((n) => n.path.startsWith('linked/') || n.path.startsWith('loop/again'))).toBe(false)
     await expect(openFile(box, 'out/AGENTS.md')).rejects.toThrow()
   })
+
+  it('lists .claude/CLAUDE.md once, as the session block\'s, though the walk finds it again as the CLAUDE.md of .claude/', async () => {
+    for (const text of ['Team rules.\n', 'x'.repeat(1_100_000)]) {
+      box.write('.claude/CLAUDE.md', text)
+      const listing = await list()
+      expect(listing.instructions.filter((n) => n.path === '.claude/CLAUDE.md').map((n) => n.kind)).toEqual(['instruction'])
+      expect(listing.notes.filter((n) => n.path === '.claude/CLAUDE.md').length).toBeLessThanOrEqual(1)
+    }
+  })
 })

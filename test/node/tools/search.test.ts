@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { findRipgrep } from '../../../src-main/node/tools/grep-rg'
+import { QUOTED_NAMES_NOTE } from '../../../src-main/engine/tools/render'
 import { makeFixture, Session, type Fixture } from './fixture'
 
 const rg = await findRipgrep(process.env)
@@ -81,12 +82,33 @@ describe.each(engines)('grep (ripgrep: %s)', (ripgrep) => {
     }
   })
 
+  it('writes a path holding a newline as a JSON string, so its match line stays one line', async () => {
+    fx.write('odd\nname.txt', 'NEEDLE in an odd name\n')
+    fx.write('plain.txt', 'NEEDLE plain\n')
+    const outcome = await session.call('grep', { pattern: 'NEEDLE (in an odd|plain)' })
+    expect(outcome.content.split('\n')).toEqual(['"odd\\nname.txt":1:NEEDLE in an odd name', 'plain.txt:1:NEEDLE plain'])
+  })
+
   it('stops at the match limit with a note', async () => {
     fx.write('many.txt', 'NEEDLE\n'.repeat(400))
     const outcome = await session.call('grep', { pattern: 'NEEDLE', path: 'many.txt' })
     const lines = outcome.content.split('\n')
     expect(lines.filter((line) => line.startsWith('many.txt:'))).toHaveLength(300)
     expect(lines[lines.length - 1]).toMatch(/^\[Stopped after 300 matches\./)
+  })
+
+  it('never answers "no matches" for a file over the size limit it did not search', async () => {
+    // 6 MB of log lines (named .txt: the fixture's .gitignore leaves out *.log), the match on the last one.
+    fx.write('big.txt', 'a line of an ordinary log\n'.repeat(240_000) + 'HAYSTACK_LAST\n')
+    for (const path of [undefined, 'big.txt']) {
+      const outcome = await session.call('grep', { pattern: 'HAYSTACK_LAST', ...(path ? { path } : {}) })
+      expect(outcome).toMatchObject({ kind: 'ok' })
+      if (ripgrep === 'off') {
+        expect(outcome.content).toMatch(/^No matches for \/HAYSTACK_LAST\/ in (the project|big\.txt)\.\n\[Incomplete: big\.txt \(6,240,014 bytes\) is larger than the 5,242,880 bytes \(5 MiB\) grep reads in one file and was not searched; search it with a command such as grep -n\.\]$/)
+      } else {
+        expect(outcome.content).toBe('big.txt:240001:HAYSTACK_LAST')
+      }
+    }
   })
 })
 
@@ -102,6 +124,21 @@ describe('glob', () => {
     expect((await session.call('glob', { pattern: '**/*.js' })).content).toBe('src/b.js\n[1 more matched but are ignored by .gitignore.]')
     expect((await session.call('glob', { pattern: '**/config' })).content).toBe('No files match **/config.')
     expect((await session.call('glob', { pattern: '*.log' })).content).toBe('keep.log\n[1 more matched but are ignored by .gitignore.]')
+  })
+
+  it('writes a name holding a newline or a tab as a JSON string, and says why once', async () => {
+    fx.write('names/new\nline.txt', '')
+    fx.write('names/tab\there.txt', '')
+    fx.write('names/with space.txt', '')
+    expect((await session.call('glob', { pattern: 'names/*' })).content.split('\n')).toEqual([
+      '"names/new\\nline.txt"',
+      '"names/tab\\there.txt"',
+      'names/with space.txt',
+      QUOTED_NAMES_NOTE,
+    ])
+    expect((await session.call('list_dir', { path: 'names' })).content.split('\n')).toEqual(['"new\\nline.txt"', '"tab\\there.txt"', 'with space.txt', QUOTED_NAMES_NOTE])
+    // The name as written, parsed as JSON, is the path the tools take.
+    expect((await session.call('read_file', { path: JSON.parse('"names/new\\nline.txt"') as string })).kind).toBe('ok')
   })
 })
 
