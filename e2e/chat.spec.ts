@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
+import { openStore } from '../src-main/node/store'
+import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
 import { appEvent, expect, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
@@ -177,7 +179,7 @@ test('chat: a long conversation opens on its newest entries, shows earlier ones 
     await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
     const state = (await rpc(host, 'session.get', { sessionId })) as { entries: unknown[] }
     expect(state.entries.length).toBeGreaterThan(150)
-    const earlier = app.getByRole('button', { name: /^Show \d+ earlier entries \(\d+ not shown\)$/ })
+    const earlier = app.getByRole('button', { name: /^Show \d+ earlier entries \([\d,]+ not shown\)$/ })
     await expect(earlier).toBeVisible()
     const messages = app.locator('.msg.assistant')
     await expect(messages.last()).toBeVisible()
@@ -195,6 +197,60 @@ test('chat: a long conversation opens on its newest entries, shows earlier ones 
     await expect(app.locator(`.msg.assistant[data-pass-id="${firstPassId}"]`)).toBeInViewport()
     expect(await messages.count()).toBe(90)
     await expect(earlier).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: a session of thousands of entries is sent to the window in part; earlier entries are read as they are shown, and a pass among them comes into view', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
+    // One real turn first: its pass is the one chosen later, from before every entry the window is sent.
+    const ended = appEvent(app, 'turn.ended')
+    await rpc(host, 'run.start', { sessionId, text: 'list the files' })
+    await ended
+    // Then a long conversation written into the store file behind the host, as an import writes it.
+    const store = openStore(join(host.dataDir, 'loupe.db'))
+    try {
+      store.transaction(() => {
+        for (let i = 0; i < SESSION_WINDOW_ENTRIES; i++) {
+          store.entries.append(sessionId, [{ kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] }, { kind: 'assistant_message', passId: 'pas_earlier' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false }], Date.now())
+        }
+      })
+    } finally {
+      store.close()
+    }
+    // And a turn after it, whose pass the inspector shows as the session opens.
+    const more = appEvent(app, 'turn.ended')
+    await rpc(host, 'run.start', { sessionId, text: 'list the files again' })
+    await more
+    const total = ((await rpc(host, 'session.entries', { sessionId, beforeSeq: 1_000_000, limit: 1 })) as { earlier: number }).earlier + 1
+
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await expect(app.locator('.msg.user').last()).toContainText('list the files again')
+    await expect(app.locator('.msg.user').nth(-2)).toContainText(`question ${SESSION_WINDOW_ENTRIES - 1}`)
+    const earlier = app.getByRole('button', { name: /^Show 150 earlier entries \([\d,]+ not shown\)$/ })
+    await expect(earlier).toHaveText(`Show 150 earlier entries (${(total - 150).toLocaleString('en-US')} not shown)`)
+
+    // Shown step by step past what the window was sent: the entries before it are read from the host.
+    const steps = Math.ceil(SESSION_WINDOW_ENTRIES / 150)
+    for (let i = 1; i <= steps; i++) {
+      await earlier.click()
+      await expect(earlier).toHaveText(`Show 150 earlier entries (${(total - 150 * (i + 1)).toLocaleString('en-US')} not shown)`)
+    }
+
+    // The first pass, from before every entry read, chosen in the inspector: read, shown and brought into view.
+    await app.getByTestId('passes-list').focus()
+    await app.keyboard.press('Home')
+    const first = app.getByTestId('passes-list').getByRole('option').first()
+    const firstPassId = await first.getAttribute('data-pass-id')
+    await expect(app.locator(`.msg.assistant[data-pass-id="${firstPassId}"]`)).toBeInViewport()
+    await expect(app.locator('.msg.user').first()).toContainText('list the files')
+    await expect(earlier).toHaveCount(0)
+    await app.screenshot({ path: 'e2e/screenshots/chat-long-session-first-pass.png' })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -7,6 +7,7 @@
  * WebSocket — serve exactly this contract. To add a request, see docs/ipc.md.
  */
 import { z } from 'zod'
+import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Limits shared by the schemas. A request that exceeds them is `invalid_input`, never a crash or a hang.
@@ -203,7 +204,14 @@ export type LivePassView = z.infer<typeof LivePassSchema>
 export const SessionStateSchema = z.object({
   session: SessionSchema,
   project: ProjectSchema,
+  /** The newest entries (decision 0039); earlier ones come from session.entries. */
   entries: z.array(EntrySchema),
+  /** How many entries come before the first sent (positions 1 … earlier). Absent from older hosts, which sent all. */
+  earlier: z.number().int().nonnegative().optional(),
+  /** Entries before those sent that the cache timeline marks: checkpoints, context edits, model switches, files applied now. */
+  landmarks: z.array(EntrySchema).optional(),
+  /** Positions of entries the sent checkpoints name (a summarised range's ends) that were not sent. */
+  seqs: z.record(z.string(), z.number()).optional(),
   mode: PermissionModeSchema,
   model: z.string(),
   running: z.boolean(),
@@ -590,7 +598,12 @@ export const requests = {
   'session.get': request(
     z.object({ sessionId: Id }).strict(),
     SessionStateSchema,
-    'A session with its entries, permission mode, model, and whether a turn is running.',
+    `A session with its newest ${SESSION_WINDOW_ENTRIES} entries (earlier ones: session.entries), permission mode, model, and whether a turn is running.`,
+  ),
+  'session.entries': request(
+    z.object({ sessionId: Id, beforeSeq: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_ENTRIES_PAGE).optional(), fromEntryId: Id.optional() }).strict(),
+    z.object({ entries: z.array(EntrySchema), earlier: z.number().int().nonnegative(), seqs: z.record(z.string(), z.number()) }),
+    `A session's entries before position \`beforeSeq\`, in order: the \`limit\` nearest it (${SESSION_WINDOW_ENTRIES} by default), or with \`fromEntryId\` every one from that entry on (at most ${MAX_ENTRIES_PAGE}). \`earlier\`: how many come before the first sent; \`seqs\`: positions of entries the sent checkpoints name that were not sent.`,
   ),
   'session.setMode': request(
     z.object({ sessionId: Id, mode: PermissionModeSchema }).strict(),

@@ -8,3 +8,8 @@
  * builder skips them, and the Files view will not save a text that large.
  */
 export const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024
+
+/** Entries `session.get` sends a window: the newest (decision 0039). Earlier ones come from `session.entries`. */
+export const SESSION_WINDOW_ENTRIES = 1_000
+/** Entries one `session.entries` answer holds at most. */
+export const MAX_ENTRIES_PAGE = 20_000

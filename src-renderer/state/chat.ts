@@ -23,7 +23,14 @@ export interface PendingApproval {
 
 export interface SessionChat {
   readonly loaded: boolean
+  /** The session's entries from some position to the newest, in order: the newest first, earlier ones as shown (decision 0039). */
   readonly entries: ReadonlyArray<EntryView>
+  /** How many entries come before the first in `entries` (positions 1 … earlier), not read yet. */
+  readonly earlier: number
+  /** Entries before those read that the cache timeline marks (checkpoints, context edits, model switches, files applied). */
+  readonly landmarks: ReadonlyArray<EntryView>
+  /** Positions of entries that checkpoints name and that are not read (a summarised range's ends). */
+  readonly seqs: Readonly<Record<string, number>>
   readonly streaming: ReadonlyArray<StreamingBlock>
   readonly running: boolean
   readonly mode: PermissionModeName
@@ -41,7 +48,7 @@ export interface SessionChat {
 
 export type ListedActivity = 'running' | 'waiting' | null
 
-const EMPTY: SessionChat = { loaded: false, entries: [], streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null, listedActivity: null }
+const EMPTY: SessionChat = { loaded: false, entries: [], earlier: 0, landmarks: [], seqs: {}, streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null, listedActivity: null }
 
 type StreamEvent = { type: string; index?: number; kind?: StreamingBlock['kind']; text?: string; thinking?: string; partialJson?: string; toolName?: string }
 
@@ -65,6 +72,8 @@ function withStreamEvents(streaming: ReadonlyArray<StreamingBlock>, events: Read
 interface ChatState {
   readonly bySession: Readonly<Record<string, SessionChat>>
   sessionLoaded(state: SessionStateView): void
+  /** Entries read from before those held (session.entries): they go in front, when they reach up to them. */
+  earlierLoaded(sessionId: string, page: { readonly entries: ReadonlyArray<EntryView>; readonly earlier: number; readonly seqs: Readonly<Record<string, number>> }): void
   entriesAppended(sessionId: string, entries: ReadonlyArray<EntryView>): void
   streamed(sessionId: string, events: ReadonlyArray<StreamEvent>): void
   passStarted(sessionId: string): void
@@ -99,6 +108,19 @@ function withNewer(snapshot: ReadonlyArray<EntryView>, known: ReadonlyArray<Entr
   const ids = new Set(snapshot.map((e) => e.id))
   const newer = known.filter((e) => e.seq > last && !ids.has(e.id))
   return newer.length === 0 ? [...snapshot] : [...snapshot, ...newer].sort((a, b) => a.seq - b.seq)
+}
+
+/**
+ * A loaded window's entries with the earlier ones this window had read before it (shown earlier entries stay shown
+ * when the session is read again): kept when they run up to the window's first without a gap. Entries never change
+ * once written, so a position read twice holds the same entry.
+ */
+function withEarlier(window: ReadonlyArray<EntryView>, earlier: number, known: ReadonlyArray<EntryView>): { entries: ReadonlyArray<EntryView>; earlier: number } {
+  const first = window[0]
+  if (!first || earlier === 0) return { entries: window, earlier }
+  const before = known.filter((e) => e.seq < first.seq)
+  const reaches = before.length > 0 && before.at(-1)!.seq === first.seq - 1 && before.at(-1)!.seq - before[0]!.seq === before.length - 1
+  return reaches ? { entries: [...before, ...window], earlier: before[0]!.seq - 1 } : { entries: window, earlier }
 }
 
 /** A pass or a tool started, or an approval was answered: the turn is running now, no longer waiting for an approval. */
@@ -139,7 +161,9 @@ export const useChatStore = create<ChatState>()((set) => {
     sessionLoaded: (s) =>
       update(s.session.id, (current) => ({
         loaded: true,
-        entries: withNewer(s.entries as EntryView[], current.entries),
+        ...withEarlier(withNewer(s.entries as EntryView[], current.entries), s.earlier ?? 0, current.entries),
+        landmarks: (s.landmarks ?? []) as EntryView[],
+        seqs: s.seqs ?? {},
         running: s.running,
         mode: s.mode,
         model: s.model,
@@ -160,6 +184,20 @@ export const useChatStore = create<ChatState>()((set) => {
         // A model switched in another window arrives as its entry.
         const model = (fresh.filter((e) => e.kind === 'model_switched').at(-1)?.model as string | undefined) ?? s.model
         return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode, model }
+      }),
+    earlierLoaded: (sessionId, page) =>
+      update(sessionId, (s) => {
+        const first = s.entries[0]
+        const last = page.entries.at(-1)
+        // Only a page that ends right before the first entry held: an answer to a read overtaken by another is dropped.
+        if (!first || !last || last.seq !== first.seq - 1) return {}
+        return {
+          entries: [...page.entries, ...s.entries],
+          earlier: page.earlier,
+          // Landmarks now among the entries are no longer before them.
+          landmarks: s.landmarks.filter((e) => e.seq < page.entries[0]!.seq),
+          seqs: { ...s.seqs, ...page.seqs },
+        }
       }),
     streamed: (sessionId, events) => update(sessionId, (s) => ({ streaming: withStreamEvents(s.streaming, events) })),
     passStarted: (sessionId) => update(sessionId, (s) => ({ streaming: [], listedActivity: stillRunning(s) })),

@@ -3,11 +3,13 @@ import { DEFAULT_PERMISSION_MODE } from '../../engine/tools/permissions'
 import { forgetSessionCache } from '../../node/cache'
 import { RpcError } from '../errors'
 import { defaultSessionTitle } from '../../engine/conversation/title'
+import { entriesBefore, newestEntries } from '../../engine/conversation/window'
+import { SESSION_WINDOW_ENTRIES } from '../../../src-preload/limits'
 import type { Handlers } from '../dispatch'
 import type { Services } from '../services'
 import { notAWorkingFolder, requireFolderPresent } from './working-folder'
 
-type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import' | 'session.pickFile'
+type SessionRequests = 'session.create' | 'session.list' | 'session.get' | 'session.entries' | 'session.rename' | 'session.delete' | 'session.export' | 'session.import' | 'session.pickFile'
 
 export function sessionHandlers(services: Services): Pick<Handlers, SessionRequests> {
   const { store, clock, events } = services
@@ -88,15 +90,24 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         throw err
       }
     },
+    'session.entries': ({ sessionId, beforeSeq, limit, fromEntryId }) => {
+      if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
+      const page = entriesBefore(services.sessions.get(sessionId)!.entries(), beforeSeq, { limit: limit ?? SESSION_WINDOW_ENTRIES, ...(fromEntryId ? { fromEntryId } : {}) })
+      return { entries: page.entries as never, earlier: page.earlier, seqs: page.seqs }
+    },
     'session.get': ({ sessionId }) => {
       const session = store.sessions.get(sessionId)
       if (!session) throw new RpcError('not_found', `No session ${sessionId}`)
       const project = requireProject(session.projectId)
       const runtime = services.sessions.get(sessionId)!
+      const window = newestEntries(runtime.entries())
       return {
         session,
         project,
-        entries: runtime.entries() as never,
+        entries: window.entries as never,
+        earlier: window.earlier,
+        landmarks: window.landmarks as never,
+        seqs: window.seqs,
         mode: runtime.mode,
         model: runtime.model,
         running: runtime.running,

@@ -44,7 +44,9 @@ const CAUSE_WORDS: Readonly<Record<string, string>> = {
 export function CacheView({ sessionId }: { sessionId: string }) {
   const data = useCacheStore(selectCache(sessionId))
   const focusedPassId = useCacheStore((s) => s.focusedPassId)
-  const entries = useChatStore(selectChat(sessionId)).entries
+  const chat = useChatStore(selectChat(sessionId))
+  // The timeline's markers span the whole session: the entries read, and the landmarks before them (decision 0039).
+  const entries = useMemo(() => (chat.landmarks.length === 0 ? chat.entries : [...chat.landmarks, ...chat.entries]), [chat.landmarks, chat.entries])
   const models = useSettingsStore((s) => s.data?.models ?? null)
   const slow = useSlow(data.loading)
 

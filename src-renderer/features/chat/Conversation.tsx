@@ -1,10 +1,10 @@
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
-import type { SessionChat } from '../../state/chat'
+import { useChatStore, type SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { enabledMessageBox } from './focus'
-import { retryTurn, takeBackMessage } from './actions'
+import { loadEarlierEntries, retryTurn, takeBackMessage } from './actions'
 import { repeatedFailures, retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
@@ -60,24 +60,44 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     for (const e of chat.entries) if (e.kind === 'assistant_message') last.set(String(e.passId), e.id)
     return new Set(last.values())
   }, [chat.entries])
-  // Entry numbers by id, for a checkpoint's summarised range.
+  // Entry numbers by id, for a checkpoint's summarised range (those not read yet: from the host's `seqs`).
   const seqOf = useMemo(() => {
     const seqs = new Map(chat.entries.map((e) => [e.id, e.seq]))
-    return (entryId: string) => seqs.get(entryId)
-  }, [chat.entries])
+    return (entryId: string) => seqs.get(entryId) ?? chat.seqs[entryId]
+  }, [chat.entries, chat.seqs])
   // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
-  // or when a pass chosen in the inspector is among them.
-  const [chosenFrom, setChosenFrom] = useState<number | null>(null)
-  const shownFrom = chosenFrom ?? Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP)
+  // or when a pass chosen in the inspector is among them. What is shown starts at a position, not an index: earlier
+  // entries read from the host go in front of those held (decision 0039).
+  const [chosenFromSeq, setChosenFromSeq] = useState<number | null>(null)
+  const newestStep = chat.entries[Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP)]?.seq ?? null
+  const fromSeq = chosenFromSeq ?? newestStep
+  const shownFrom = fromSeq === null ? 0 : Math.max(0, chat.entries.findIndex((e) => e.seq >= fromSeq))
+  const notShown = shownFrom + chat.earlier
   // Fixed once the session has loaded: new entries then add to what is shown.
   useEffect(() => {
-    if (chat.loaded && chosenFrom === null) setChosenFrom(Math.max(0, chat.entries.length - SHOWN_ENTRIES_STEP))
-  }, [chat.loaded, chosenFrom, chat.entries.length])
+    if (chat.loaded && chosenFromSeq === null && newestStep !== null) setChosenFromSeq(newestStep)
+  }, [chat.loaded, chosenFromSeq, newestStep])
+  const selectedPass = useInspectorStore((s) => (selectedPassId === null ? null : (s.passes.find((p) => p.id === selectedPassId) ?? null)))
   useEffect(() => {
     if (selectedPassId === null) return
     const at = chat.entries.findLastIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
-    if (at >= 0 && at < shownFrom) setChosenFrom(Math.max(0, at - 10))
-  }, [selectedPassId, chat.entries, shownFrom])
+    if (at >= 0 && at < shownFrom) setChosenFromSeq(chat.entries[Math.max(0, at - 10)]!.seq)
+    // A pass the user chose from before the entries read: the earlier ones are read until its answer is among them.
+    // (One the inspector chose itself, the newest as the session opens, is not worth reading the session for.)
+    const earlierPass = at < 0 && selectedPass?.sessionId === sessionId && chat.earlier > 0 && (chat.entries[0]?.at ?? 0) > selectedPass.queuedAt
+    if (earlierPass && useInspectorStore.getState().chosenByUser) void loadEarlierEntries(sessionId)
+  }, [selectedPassId, selectedPass, sessionId, chat.entries, chat.earlier, shownFrom])
+  const showEarlier = () => {
+    const from = chat.entries[shownFrom]
+    if (!from) return
+    if (shownFrom >= SHOWN_ENTRIES_STEP || chat.earlier === 0) return setChosenFromSeq(chat.entries[Math.max(0, shownFrom - SHOWN_ENTRIES_STEP)]!.seq)
+    // Fewer than a step read before what is shown: the earlier entries are read first, then a whole step shown.
+    void loadEarlierEntries(sessionId).then(() => {
+      const entries = useChatStore.getState().bySession[sessionId]?.entries ?? []
+      const at = entries.findIndex((e) => e.seq >= from.seq)
+      if (at > 0) setChosenFromSeq(entries[Math.max(0, at - SHOWN_ENTRIES_STEP)]!.seq)
+    })
+  }
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here
   // is in view. Showing earlier entries does not move the view back to the chosen pass. One the inspector chose
   // itself (the newest pass as the session opens, the next while following) is not the user's: the chat stays where
@@ -203,9 +223,9 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   return (
     // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
     <div className="conversation">
-      {shownFrom > 0 && (
-        <button type="button" className="show-earlier" onClick={() => setChosenFrom(Math.max(0, shownFrom - SHOWN_ENTRIES_STEP))}>
-          Show {Math.min(shownFrom, SHOWN_ENTRIES_STEP)} earlier entries ({shownFrom} not shown)
+      {notShown > 0 && (
+        <button type="button" className="show-earlier" onClick={showEarlier}>
+          Show {Math.min(notShown, SHOWN_ENTRIES_STEP)} earlier entries ({grouped(notShown)} not shown)
         </button>
       )}
       {chat.entries.slice(shownFrom).map((entry) => {

@@ -22,6 +22,29 @@ export async function loadSession(sessionId: string): Promise<void> {
   if (result.value.running && !useCompactionStore.getState().bySession[sessionId]?.loaded) await loadCompactions(sessionId)
 }
 
+/** The reads of earlier entries in flight, by session: one at a time, so pages arrive in order. */
+const readingEarlier = new Map<string, Promise<void>>()
+
+/**
+ * Reads the entries before those the window holds (decision 0039): a page of them, or with `fromEntryId` every one
+ * from that entry on. Nothing when every entry is held, or when the entry is among them already.
+ */
+export function loadEarlierEntries(sessionId: string, fromEntryId?: string): Promise<void> {
+  const pending = readingEarlier.get(sessionId)
+  if (pending) return pending.then(() => (fromEntryId ? loadEarlierEntries(sessionId, fromEntryId) : undefined))
+  const chat = useChatStore.getState().bySession[sessionId]
+  const first = chat?.entries[0]
+  if (!chat?.loaded || !first || chat.earlier === 0) return Promise.resolve()
+  if (fromEntryId && chat.entries.some((e) => e.id === fromEntryId)) return Promise.resolve()
+  const read = (async () => {
+    const result = await client.request('session.entries', { sessionId, beforeSeq: first.seq, ...(fromEntryId ? { fromEntryId } : {}) })
+    if (result.ok) useChatStore.getState().earlierLoaded(sessionId, result.value)
+    else useChatStore.getState().failed(sessionId, `Could not read the earlier entries: ${result.error.message}`)
+  })().finally(() => readingEarlier.delete(sessionId))
+  readingEarlier.set(sessionId, read)
+  return read
+}
+
 export async function sendMessage(sessionId: string, text: string): Promise<boolean> {
   const trimmed = text.trim()
   if (!trimmed) return false

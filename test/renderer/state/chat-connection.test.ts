@@ -55,3 +55,44 @@ describe('a session read in the middle of a pass', () => {
     expect(store().bySession.s3!.streaming).toEqual([])
   })
 })
+
+describe('a long session read in windows (decision 0039)', () => {
+  beforeEach(() => store().sessionForgotten('s4'))
+  const entry = (seq: number) => ({ id: `e${seq}`, sessionId: 's4', seq, at: seq, kind: 'user_message' })
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => entry(from + i))
+  const loaded = (from: number, to: number, extra: object = {}) =>
+    store().sessionLoaded({ session: { id: 's4' }, entries: range(from, to), earlier: from - 1, running: false, mode: 'build', model: 'm', pendingApprovals: [], ...extra } as never)
+
+  it('puts earlier entries in front of those held, only when they reach up to them', () => {
+    loaded(51, 60, { landmarks: [entry(5), entry(52)], seqs: { e3: 3 } })
+    expect(store().bySession.s4).toMatchObject({ earlier: 50, seqs: { e3: 3 } })
+    // A page that does not end right before the first held (an answer overtaken by another) is dropped.
+    store().earlierLoaded('s4', { entries: range(30, 40), earlier: 29, seqs: {} })
+    expect(store().bySession.s4!.entries[0]!.seq).toBe(51)
+    store().earlierLoaded('s4', { entries: range(41, 50), earlier: 40, seqs: { e1: 1 } })
+    const chat = store().bySession.s4!
+    expect(chat.entries.map((e) => e.seq)).toEqual(range(41, 60).map((e) => e.seq))
+    expect(chat.earlier).toBe(40)
+    expect(chat.seqs).toEqual({ e3: 3, e1: 1 })
+    // A landmark now among the entries held is no longer one.
+    expect(chat.landmarks.map((e) => e.seq)).toEqual([5])
+  })
+
+  it('keeps the earlier entries read when the session is read again, and new ones after', () => {
+    loaded(51, 60)
+    store().earlierLoaded('s4', { entries: range(41, 50), earlier: 40, seqs: {} })
+    store().entriesAppended('s4', [entry(61)])
+    // Read again (a reconnect): the window is the newest, and the earlier entries read stay in front of it.
+    loaded(52, 61)
+    const chat = store().bySession.s4!
+    expect(chat.entries.map((e) => e.seq)).toEqual(range(41, 61).map((e) => e.seq))
+    expect(chat.earlier).toBe(40)
+  })
+
+  it('keeps nothing from before a window that the entries held do not reach', () => {
+    loaded(11, 20)
+    loaded(31, 40)
+    expect(store().bySession.s4).toMatchObject({ earlier: 30 })
+    expect(store().bySession.s4!.entries.map((e) => e.seq)).toEqual(range(31, 40).map((e) => e.seq))
+  })
+})

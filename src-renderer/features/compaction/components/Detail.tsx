@@ -17,6 +17,8 @@ import { shortFocus } from './LiveProgress'
 import { checkpointSizes, draftSizes, sizesExplained } from '../model/sizes'
 import { summarisedWords } from '../model/summarised'
 import { copyText } from '../../../ui/clipboard'
+import { selectChat, useChatStore } from '../../../state/chat'
+import { loadEarlierEntries } from '../../chat/actions'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -71,9 +73,16 @@ export function CheckpointDetail({
     onFocused?.()
   }, [takeFocus, onFocused])
   const c = record.checkpoint as EntryView & Record<string, unknown>
-  const seq = (id: unknown) => entries.find((e) => e.id === id)?.seq
+  const seqs = useChatStore(selectChat(sessionId)).seqs
+  const seq = (id: unknown) => entries.find((e) => e.id === id)?.seq ?? (typeof id === 'string' ? seqs[id] : undefined)
   const replaced = isRecord(c.replaced) ? c.replaced : null
   const view = isRecord(c.view) ? c.view : {}
+  // The history the checkpoint replaced and kept is compared entry by entry: read from the host if the window has
+  // not read that far back yet (decision 0039).
+  const firstCompared = replaced && typeof replaced.fromEntryId === 'string' ? replaced.fromEntryId : typeof view.startEntryId === 'string' ? view.startEntryId : null
+  useEffect(() => {
+    if (firstCompared !== null) void loadEarlierEntries(sessionId, firstCompared)
+  }, [sessionId, firstCompared])
   const reinjected = isRecord(c.reinjected) ? c.reinjected : {}
   const files = Array.isArray(reinjected.files) ? reinjected.files.filter(isRecord) : []
   const pins = Array.isArray(reinjected.pins) ? reinjected.pins.filter(isRecord) : []
@@ -160,6 +169,11 @@ export function DraftDetail({
 }) {
   const article = useRef<HTMLElement>(null)
   const applyButton = useRef<HTMLButtonElement>(null)
+  // The history the draft keeps is drawn from the entries: read from the host if the window has not read them yet.
+  const firstKept = draft.keptEntryIds[0] ?? null
+  useEffect(() => {
+    if (firstKept !== null) void loadEarlierEntries(sessionId, firstKept)
+  }, [sessionId, firstKept])
   const [summary, setSummaryText] = useState(() => useCompactionStore.getState().summaryEdits[draft.draftId] ?? draft.summary ?? '')
   const setSummary = (text: string) => {
     setSummaryText(text)

@@ -1,0 +1,86 @@
+/**
+ * A long session through the contract (decision 0039): session.get sends the newest entries and says how many come
+ * before them; session.entries answers the earlier ones, a page or from an entry on. The conversation was written
+ * into the store file behind the app, as an import writes it; a turn after it goes on from it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EntryBody } from '../../src-main/engine/conversation/entries'
+import { createApp, type App } from '../../src-main/node/app'
+import { openStore } from '../../src-main/node/store'
+import { SESSION_WINDOW_ENTRIES } from '../../src-preload/limits'
+import { call, turnEnded } from '../support/app'
+
+type Entries = Array<{ id: string; seq: number; kind: string }>
+
+describe('a long session through the contract', () => {
+  let dir: string
+  let app: App
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-window-'))
+    writeFileSync(join(dir, 'README.md'), '# Window\n')
+    process.env.LOUPE_SIM_PACE = 'instant'
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
+  })
+  afterEach(async () => {
+    await app.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('sends the newest entries, then earlier ones on request, and the session goes on from all of them', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const total = SESSION_WINDOW_ENTRIES * 2 + 500
+    const store = openStore(join(dir, '.home', 'loupe.db'))
+    try {
+      store.transaction(() => {
+        for (let i = 0; i < total / 2; i++) {
+          const bodies: EntryBody[] = [
+            { kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] },
+            { kind: 'assistant_message', passId: 'pas_old' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false },
+          ]
+          store.entries.append(session.id, bodies, 1000 + i)
+        }
+      })
+    } finally {
+      store.close()
+    }
+
+    const state = await call<{ entries: Entries; earlier: number }>(app, 'session.get', { sessionId: session.id })
+    expect(state.entries).toHaveLength(SESSION_WINDOW_ENTRIES)
+    expect(state.earlier).toBe(total - SESSION_WINDOW_ENTRIES)
+    expect(state.entries[0]!.seq).toBe(state.earlier + 1)
+
+    const page = await call<{ entries: Entries; earlier: number }>(app, 'session.entries', { sessionId: session.id, beforeSeq: state.entries[0]!.seq })
+    expect(page.entries).toHaveLength(SESSION_WINDOW_ENTRIES)
+    expect(page.entries.at(-1)!.seq).toBe(state.entries[0]!.seq - 1)
+    expect(page.earlier).toBe(total - 2 * SESSION_WINDOW_ENTRIES)
+
+    const rest = await call<{ entries: Entries; earlier: number }>(app, 'session.entries', { sessionId: session.id, beforeSeq: page.entries[0]!.seq, fromEntryId: (await call<{ entries: Entries }>(app, 'session.entries', { sessionId: session.id, beforeSeq: 2, limit: 1 })).entries[0]!.id })
+    expect(rest.entries.map((e) => e.seq)).toEqual(Array.from({ length: page.entries[0]!.seq - 1 }, (_, i) => i + 1))
+    expect(rest.earlier).toBe(0)
+
+    // The conversation goes on from every entry, not from those sent to a window.
+    const ended = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: 'and one more' })
+    expect(await ended).toBe('end_turn')
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const detail = await call<{ requestBody: string }>(app, 'pass.get', { passId: passes.at(-1)!.id })
+    expect(detail.requestBody).toContain('question 0')
+    const after = await call<{ entries: Entries; earlier: number }>(app, 'session.get', { sessionId: session.id })
+    expect(after.entries.at(-1)!.kind).toBe('turn_ended')
+    expect(after.earlier + after.entries.length).toBeGreaterThan(total)
+  })
+
+  it('refuses a position before the first and a session it does not hold, saying which', async () => {
+    const refused = async (input: unknown) => {
+      const result = await app.dispatch('session.entries', input)
+      return result.ok ? null : result.error
+    }
+    expect(await refused({ sessionId: 'ses_none', beforeSeq: 0 })).toMatchObject({ code: 'invalid_input' })
+    expect(await refused({ sessionId: 'ses_none', beforeSeq: 5, limit: 10_000_000 })).toMatchObject({ code: 'invalid_input' })
+    expect(await refused({ sessionId: 'ses_none', beforeSeq: 5 })).toMatchObject({ code: 'not_found', message: 'No session ses_none' })
+  })
+})
