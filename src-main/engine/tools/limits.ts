@@ -14,8 +14,17 @@ export const TOOL_OUTPUT_MAX_CHARS = 30_000
 export const READ_DEFAULT_LINE_LIMIT = 2_000
 /** read_file: longest line shown; minified bundles would otherwise fill the budget with one line. */
 export const READ_MAX_LINE_CHARS = 2_000
-/** read_file: files larger than this are refused (the whole file is hashed for the read memory). 20 MiB. */
+/**
+ * read_file: files larger than this are not read whole (the whole file is hashed for the read memory). 20 MiB. A
+ * larger one is read only by a range (offset/limit), streamed from its start (node/fs/line-range.ts).
+ */
 export const READ_MAX_FILE_BYTES = 20 * 1024 * 1024
+/**
+ * read_file, a range of a file over READ_MAX_FILE_BYTES: the lines after the range are counted, for the total the
+ * answer names, until this many bytes of the file have been read; past that the answer says how far it counted.
+ * 256 MiB. Reaching the lines asked for is not bounded.
+ */
+export const READ_RANGE_COUNT_MAX_BYTES = 256 * 1024 * 1024
 /** Bytes inspected for a NUL to decide a file is binary (the heuristic git and ripgrep use). */
 export const BINARY_SNIFF_BYTES = 8_000
 

@@ -28,12 +28,20 @@ export function renderNumberedLines(
   lines: ReadonlyArray<string>,
   range: LineRange,
   maxChars: number = TOOL_OUTPUT_MAX_CHARS,
+  /** For a line read only in part (a file read by a range): its length in bytes, by line number. */
+  cutFromBytes?: ReadonlyMap<number, number>,
 ): { readonly text: string; readonly endLine: number } {
   let text = ''
   let endLine = range.startLine - 1
   for (let n = range.startLine; n <= range.endLine; n++) {
     const line = lines[n - 1] ?? ''
-    const shown = line.length > READ_MAX_LINE_CHARS ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} of ${line.length} characters]` : line
+    const bytes = cutFromBytes?.get(n)
+    const shown =
+      bytes !== undefined
+        ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters of ${bytes} bytes]`
+        : line.length > READ_MAX_LINE_CHARS
+          ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} of ${line.length} characters]`
+          : line
     const next = `${n}\t${shown}\n`
     if (text.length + next.length > maxChars && n > range.startLine) break
     text += next
@@ -49,10 +57,29 @@ export function renderReadResult(path: string, body: string, shown: LineRange, t
   return `${body}[Lines ${shown.startLine}–${shown.endLine} of ${totalLines} shown.${more}]`
 }
 
+/**
+ * A range of a file over READ_MAX_FILE_BYTES whose lines were counted only through its first `countedBytes` bytes
+ * (READ_RANGE_COUNT_MAX_BYTES), so its total is not known: the footer says how far the count went.
+ */
+export function renderPartlyCountedRead(
+  path: string,
+  body: string,
+  shown: LineRange,
+  counted: { readonly lines: number; readonly bytes: number; readonly fileBytes: number },
+): string {
+  return (
+    `${body}[Lines ${shown.startLine}–${shown.endLine} shown. Continue with offset=${shown.endLine + 1}. ` +
+    `${path} is ${counted.fileBytes} bytes; read_file counted its lines only through the first ${counted.bytes} bytes ` +
+    `(${counted.lines} lines), so its total is not known.]`
+  )
+}
+
 const UNCHANGED_READ_START = 'File unchanged since your last read: '
 
-export function renderUnchangedRead(path: string, shown: LineRange, totalLines: number): string {
-  const lines = totalLines === 0 ? 'the file is empty' : `lines ${shown.startLine}–${shown.endLine} of ${totalLines}`
+/** `totalLines` null: a range of a large file whose lines were not all counted. */
+export function renderUnchangedRead(path: string, shown: LineRange, totalLines: number | null): string {
+  const lines =
+    totalLines === 0 ? 'the file is empty' : `lines ${shown.startLine}–${shown.endLine}${totalLines === null ? '' : ` of ${totalLines}`}`
   return `${UNCHANGED_READ_START}${path} (${lines}). Its content is earlier in this conversation; refer to it there.`
 }
 

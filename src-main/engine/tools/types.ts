@@ -73,9 +73,13 @@ export type ToolEffect =
   | {
       readonly type: 'file_read'
       readonly path: string
-      /** sha256 of the whole file's bytes when it was read. */
+      /**
+       * sha256 of the whole file's bytes when it was read; for a file over READ_MAX_FILE_BYTES, read by a range and
+       * never whole, `stat:<size>:<mtime in ns>:<inode>`.
+       */
       readonly fingerprint: string
       readonly range: LineRange
+      /** Lines in the file; for a large file whose count stopped (READ_RANGE_COUNT_MAX_BYTES), the lines counted. */
       readonly totalLines: number
     }
   | { readonly type: 'file_written'; readonly path: string; readonly fingerprint: string; readonly created: boolean }

@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../fs/atomic-write'
 import { keepVersion } from './backups'
 import { listInstructionFiles, type Creatable, type FileNode, type FilesListing } from './listing'
 import { confine, type FileRoots } from './paths'
+import { MAX_NESTED_DEPTH, NESTED_FILE_NAMES } from './nested'
 import { ioCause } from '../fs/io-cause'
 
 export type FilesErrorCode = 'not_found' | 'permission_denied' | 'invalid_input' | 'unsupported' | 'conflict' | 'io_error'
@@ -143,7 +144,23 @@ function changedWords(err: FilesError): string {
   return err instanceof UneditableFile ? err.changed : 'it is no longer a file the Files view can edit'
 }
 
+/**
+ * Why `path` is not opened, in words true of it. A nested instruction file deeper than the walk goes (MAX_NESTED_DEPTH)
+ * is one the loop still sends the agent when it reads a file in its folder: it is said to be past the view's depth, not
+ * to be no instruction file.
+ */
 function notListed(path: string): FilesError {
+  const segments = path.split('/')
+  const name = segments[segments.length - 1]!.toLowerCase()
+  const levels = segments.length - 1
+  if (levels > MAX_NESTED_DEPTH && !path.startsWith('/') && !path.startsWith('~') && !segments.includes('..') && NESTED_FILE_NAMES.some((n) => n.toLowerCase() === name)) {
+    const dir = segments.slice(0, -1).join('/')
+    return new FilesError(
+      'permission_denied',
+      `${path} is ${levels} folder levels below the project: the Files view lists and opens nested instruction files only down to ${MAX_NESTED_DEPTH} levels, ` +
+        `though the agent is still sent this one the first time it reads or edits a file under ${dir}/. Edit it in another editor.`,
+    )
+  }
   return new FilesError('permission_denied', `${path} is not an instruction or memory file of this project: the Files view only opens the files the prompt builder lists`)
 }
 

@@ -9,8 +9,8 @@
  * Errors carry the node error code (ENOENT, EACCES, ELOOP…) as they came, or one of this module's codes:
  * ENOTREGULAR (not a regular file) and ETOOLARGE (over the limit). `describeReadError` words any of them.
  */
-import { constants, type Stats } from 'node:fs'
-import { lstat, open, stat } from 'node:fs/promises'
+import { constants, type BigIntStats, type Stats } from 'node:fs'
+import { lstat, open, stat, type FileHandle } from 'node:fs/promises'
 
 export class FileReadError extends Error {
   constructor(
@@ -42,7 +42,7 @@ export function kindOf(info: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' |
   return 'not a regular file'
 }
 
-function notRegular(path: string, info: Stats): FileReadError {
+function notRegular(path: string, info: Stats | BigIntStats): FileReadError {
   const kind = kindOf(info)
   return new FileReadError('ENOTREGULAR', `${path} is ${kind === 'not a regular file' ? kind : `${kind}, not a regular file`}`, kind)
 }
@@ -54,6 +54,29 @@ function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
 const NONBLOCK = constants.O_NONBLOCK ?? 0
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0
 
+/**
+ * The regular file at `path`, open for reading with the checks of the module comment (type before opening, O_NONBLOCK,
+ * type again on the descriptor), and what the descriptor says of it. No size limit: for a caller that reads a part of
+ * a file of any size. The caller closes the handle.
+ */
+export async function openRegularFile(
+  path: string,
+  options: Omit<ReadRegularOptions, 'maxBytes'>,
+): Promise<{ readonly handle: FileHandle; readonly info: BigIntStats }> {
+  const name = options.shownAs ?? path
+  const before = options.noFollow === true ? await lstat(path) : await stat(path)
+  if (!before.isFile()) throw notRegular(name, before)
+  const handle = await open(path, constants.O_RDONLY | NONBLOCK | (options.noFollow === true ? NOFOLLOW : 0))
+  try {
+    const info = await handle.stat({ bigint: true })
+    if (!info.isFile()) throw notRegular(name, info)
+    return { handle, info }
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
 /** The bytes of the regular file at `path`, at most `maxBytes` of them; see the module comment for what is refused. */
 export async function readRegularFile(path: string, options: ReadRegularOptions): Promise<Buffer> {
   const { maxBytes } = options
@@ -61,10 +84,9 @@ export async function readRegularFile(path: string, options: ReadRegularOptions)
   const before = options.noFollow === true ? await lstat(path) : await stat(path)
   if (!before.isFile()) throw notRegular(name, before)
   if (before.size > maxBytes) throw tooLarge(name, before.size, maxBytes)
-  const handle = await open(path, constants.O_RDONLY | NONBLOCK | (options.noFollow === true ? NOFOLLOW : 0))
+  const { handle, info: opened } = await openRegularFile(path, options)
   try {
-    const info = await handle.stat()
-    if (!info.isFile()) throw notRegular(name, info)
+    const info = { size: Number(opened.size) }
     if (info.size > maxBytes) throw tooLarge(name, info.size, maxBytes)
     // One byte over the limit tells a file that grew since fstat from one exactly at the limit.
     const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, info.size + 1))

@@ -10,13 +10,13 @@
  * race. The door does not defend against a hostile process racing on the same disk.
  */
 import { createHash } from 'node:crypto'
-import { lstat, readdir, realpath, stat } from 'node:fs/promises'
-import { realpathSync } from 'node:fs'
+import { lstat, readdir, realpath, stat, type FileHandle } from 'node:fs/promises'
+import { realpathSync, type BigIntStats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { READ_MAX_FILE_BYTES } from '../../engine/tools/limits'
 import type { ListingEntry } from '../../engine/tools/render'
 import { writeFileAtomic } from '../fs/atomic-write'
-import { readRegularFile } from '../fs/regular-file'
+import { openRegularFile, readRegularFile } from '../fs/regular-file'
 
 declare const insideRoot: unique symbol
 
@@ -50,6 +50,11 @@ export interface ProjectFs {
    * refused before it is opened, and again on the open descriptor (regular-file.ts), so a read never blocks.
    */
   readBytes(path: InsidePath, maxBytes?: number): Promise<Buffer>
+  /**
+   * A regular file open for reading a part of it, whatever its size (read_file's range of a large file), with the
+   * same checks as readBytes; the caller closes the handle.
+   */
+  openRead(path: InsidePath): Promise<{ readonly handle: FileHandle; readonly info: BigIntStats }>
   /** Why no tool may write `path` (it lies in Loupe's data folder), or null. */
   writeRefusal(path: InsidePath): Promise<string | null>
   /** Writes atomically, creating missing folders (which are inside the root, since the path was resolved). */
@@ -185,6 +190,9 @@ export function createProjectFs(root: string, options: ProjectFsOptions = {}): P
     writeRefusal,
     async readBytes(path, maxBytes = READ_MAX_FILE_BYTES) {
       return readRegularFile(path.abs, { maxBytes, noFollow: true, shownAs: path.rel })
+    },
+    async openRead(path) {
+      return openRegularFile(path.abs, { noFollow: true, shownAs: path.rel })
     },
     async writeText(path, content) {
       const base = await getRoot()

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { listInstructionFiles, openFile, saveFile, type FileNode } from '../../../src-main/node/files'
+import { MAX_NESTED_DEPTH } from '../../../src-main/node/files/nested'
 import { createNestedContextReader, gatherProjectContext } from '../../../src-main/node/instructions'
 import { freezeSessionSection } from '../../../src-main/engine/prompt'
 import { filesSandbox, SECRET, type FilesSandbox } from './sandbox'
@@ -86,6 +87,26 @@ describe('nested instruction files in the listing', () => {
     expect(JSON.stringify(listing)).not.toContain(SECRET)
     expect(listing.instructions.some((n) => n.path.startsWith('linked/') || n.path.startsWith('loop/again'))).toBe(false)
     await expect(openFile(box, 'out/AGENTS.md')).rejects.toThrow()
+  })
+
+  it('says an AGENTS.md deeper than the view lists is past its depth, not that it is no instruction file, while the loop sends it', async () => {
+    const dir = Array.from({ length: MAX_NESTED_DEPTH + 1 }, (_, i) => `d${i + 1}`).join('/')
+    box.write('AGENTS.md', '# Root\n')
+    box.write(`${dir}/AGENTS.md`, 'Deep rules.\n')
+    box.write(`${dir}/deep.ts`, 'export {}\n')
+    const gathered = await gatherProjectContext(box.root, { homeDir: box.homeDir, loupeHome: box.loupeHome, now: box.now() })
+    const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: 200_000, skills: false })
+    const delivered = await createNestedContextReader(gathered, section.instructions, { homeDir: box.homeDir }).forFile(`${dir}/deep.ts`)
+    expect(delivered.notes.map((n) => ('path' in n ? n.path : null))).toContain(`${dir}/AGENTS.md`)
+
+    const refused = await openFile(box, `${dir}/AGENTS.md`).then(() => null, (err: Error) => err)
+    expect(refused?.message).toBe(
+      `${dir}/AGENTS.md is ${MAX_NESTED_DEPTH + 1} folder levels below the project: the Files view lists and opens nested instruction files only down to ${MAX_NESTED_DEPTH} levels, ` +
+        `though the agent is still sent this one the first time it reads or edits a file under ${dir}/. Edit it in another editor.`,
+    )
+    // A file that is no instruction file is still called so.
+    box.write(`${dir}/NOTES.md`, 'x\n')
+    await expect(openFile(box, `${dir}/NOTES.md`)).rejects.toThrow('is not an instruction or memory file of this project')
   })
 
   it('lists .claude/CLAUDE.md once, as the session block\'s, though the walk finds it again as the CLAUDE.md of .claude/', async () => {
