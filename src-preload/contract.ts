@@ -658,7 +658,7 @@ export const requests = {
     'Answers a pending approval: once, always for a pattern, or deny with a reason.',
   ),
 
-  'pass.list': request(z.object({ sessionId: Id }).strict(), z.array(PassSummarySchema), "A session's passes, oldest first."),
+  'pass.list': request(z.object({ sessionId: Id }).strict(), z.array(PassSummarySchema), "A session's passes, oldest first, as a list shows them: each attribution without its cache facts, each attempt without its response headers (pass.get has both)."),
   'pass.live': request(
     z.object({ sessionId: Id }).strict(),
     LivePassSchema.nullable(),

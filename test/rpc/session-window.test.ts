@@ -84,3 +84,40 @@ describe('a long session through the contract', () => {
     expect(await refused({ sessionId: 'ses_none', beforeSeq: 5 })).toMatchObject({ code: 'not_found', message: 'No session ses_none' })
   })
 })
+
+describe('a long session\'s pass list', () => {
+  let dir: string
+  let app: App
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loupe-pass-list-'))
+    writeFileSync(join(dir, 'README.md'), '# Passes\n')
+    process.env.LOUPE_SIM_PACE = 'instant'
+    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
+  })
+  afterEach(async () => {
+    await app.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('lists passes without what only the pass itself shows: the cache facts and the response headers', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const ended = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: 'read README.md' })
+    expect(await ended).toBe('end_turn')
+    type Pass = { id: string; attribution: Record<string, unknown> | null; attempts: Array<Record<string, unknown>> }
+    const listed = await call<Pass[]>(app, 'pass.list', { sessionId: session.id })
+    expect(listed.length).toBeGreaterThan(0)
+    for (const pass of listed) {
+      const detail = await call<Pass>(app, 'pass.get', { passId: pass.id })
+      expect(detail.attribution).toHaveProperty('facts')
+      expect(detail.attempts[0]).toHaveProperty('responseHeaders')
+      expect(pass.attribution).not.toHaveProperty('facts')
+      expect(pass.attempts[0]).not.toHaveProperty('responseHeaders')
+      // Everything else the list shows is the pass's own.
+      const { facts: _facts, ...shown } = detail.attribution!
+      expect(pass.attribution).toEqual(shown)
+      expect(pass.attempts[0]!.requestId).toBe(detail.attempts[0]!.requestId)
+    }
+  })
+})
