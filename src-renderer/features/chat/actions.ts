@@ -38,9 +38,14 @@ export function loadEarlierEntries(sessionId: string, fromEntryId?: string): Pro
   if (fromEntryId && chat.entries.some((e) => e.id === fromEntryId)) return Promise.resolve()
   const read = (async () => {
     const result = await client.request('session.entries', { sessionId, beforeSeq: first.seq, ...(fromEntryId ? { fromEntryId } : {}) })
+    // The read is over before the store hears of it: a view that reads on (a pass chosen from further back still not
+    // among the entries) asks again as the page arrives, and must start the next read, not wait on this one.
+    readingEarlier.delete(sessionId)
     if (result.ok) useChatStore.getState().earlierLoaded(sessionId, result.value)
     else useChatStore.getState().failed(sessionId, `Could not read the earlier entries: ${result.error.message}`)
-  })().finally(() => readingEarlier.delete(sessionId))
+  })().finally(() => {
+    if (readingEarlier.get(sessionId) === read) readingEarlier.delete(sessionId)
+  })
   readingEarlier.set(sessionId, read)
   return read
 }
