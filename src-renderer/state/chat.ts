@@ -159,21 +159,26 @@ export const useChatStore = create<ChatState>()((set) => {
   return {
     bySession: {},
     sessionLoaded: (s) =>
-      update(s.session.id, (current) => ({
-        loaded: true,
-        ...withEarlier(withNewer(s.entries as EntryView[], current.entries), s.earlier ?? 0, current.entries),
-        landmarks: (s.landmarks ?? []) as EntryView[],
-        seqs: s.seqs ?? {},
-        running: s.running,
-        mode: s.mode,
-        model: s.model,
-        approvals: s.pendingApprovals as PendingApproval[],
-        runningTools: s.runningTools ?? [],
-        // A window opened in the middle of a pass starts from what it streamed so far; stream.delta goes on from there.
-        streaming: s.running && s.livePass ? withStreamEvents([], s.livePass.events as StreamEvent[]) : [],
-        error: null,
-        listedActivity: null,
-      })),
+      update(s.session.id, (current) => {
+        const held = withEarlier(withNewer(s.entries as EntryView[], current.entries), s.earlier ?? 0, current.entries)
+        // The landmarks are those before the window sent; earlier entries kept from before hold some of them already.
+        const first = held.entries[0]?.seq ?? Infinity
+        return {
+          loaded: true,
+          ...held,
+          landmarks: ((s.landmarks ?? []) as EntryView[]).filter((e) => e.seq < first),
+          seqs: { ...current.seqs, ...s.seqs },
+          running: s.running,
+          mode: s.mode,
+          model: s.model,
+          approvals: s.pendingApprovals as PendingApproval[],
+          runningTools: s.runningTools ?? [],
+          // A window opened in the middle of a pass starts from what it streamed so far; stream.delta goes on from there.
+          streaming: s.running && s.livePass ? withStreamEvents([], s.livePass.events as StreamEvent[]) : [],
+          error: null,
+          listedActivity: null,
+        }
+      }),
     entriesAppended: (sessionId, entries) =>
       update(sessionId, (s) => {
         const known = new Set(s.entries.map((e) => e.id))

@@ -52,3 +52,37 @@ describe('reading a long session back page by page', () => {
     expect(store().bySession.s1!.entries[0]!.seq).toBe(1001)
   })
 })
+
+describe('a long session read again after its earlier entries were read', () => {
+  beforeEach(() => store().sessionForgotten('s2'))
+
+  it('keeps each landmark once: those now among the entries kept are not also landmarks before them', () => {
+    const at = (seq: number, kind = 'user_message') => ({ id: `f${seq}`, sessionId: 's2', seq, at: seq, kind, content: [] })
+    const window = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => at(from + i))
+    const landmarks = [at(10, 'checkpoint'), at(500, 'model_switched')]
+    const state = { session: { id: 's2' }, entries: window(1001, 2000), earlier: 1000, landmarks, seqs: { f5: 5 }, running: false, mode: 'build', model: 'm', pendingApprovals: [] }
+    store().sessionLoaded(state as never)
+    // The chat read back to the first entry (the checkpoint names entry 5, among them now).
+    store().earlierLoaded('s2', { entries: [...window(1, 9), at(10, 'checkpoint'), ...window(11, 499), at(500, 'model_switched'), ...window(501, 1000)], earlier: 0, seqs: {} })
+    expect(store().bySession.s2!.landmarks).toEqual([])
+    // The session opened again (another session in between, or a reconnect): the window and its landmarks come again.
+    store().sessionLoaded(state as never)
+    const chat = store().bySession.s2!
+    expect(chat.entries).toHaveLength(2000)
+    expect(chat.earlier).toBe(0)
+    expect(chat.landmarks).toEqual([])
+    // What the cache timeline marks: each once.
+    expect([...chat.landmarks, ...chat.entries].filter((e) => e.kind !== 'user_message').map((e) => e.seq)).toEqual([10, 500])
+  })
+
+  it('keeps the landmarks before the entries kept', () => {
+    const at = (seq: number, kind = 'user_message') => ({ id: `g${seq}`, sessionId: 's2', seq, at: seq, kind, content: [] })
+    const window = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => at(from + i))
+    const state = { session: { id: 's2' }, entries: window(1001, 2000), earlier: 1000, landmarks: [at(10, 'checkpoint'), at(700, 'model_switched')], seqs: {}, running: false, mode: 'build', model: 'm', pendingApprovals: [] }
+    store().sessionLoaded(state as never)
+    store().earlierLoaded('s2', { entries: [...window(501, 699), at(700, 'model_switched'), ...window(701, 1000)], earlier: 500, seqs: {} })
+    store().sessionLoaded(state as never)
+    expect(store().bySession.s2!.earlier).toBe(500)
+    expect(store().bySession.s2!.landmarks.map((e) => e.seq)).toEqual([10])
+  })
+})
