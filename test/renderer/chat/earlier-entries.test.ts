@@ -42,6 +42,26 @@ describe('reading a long session back page by page', () => {
     }
   })
 
+  it('reads on to an entry further back than one answer holds', async () => {
+    // A checkpoint's detail compares from the first entry it summarised, 20,000 and more entries before the window.
+    store().sessionLoaded({ session: { id: 's1' }, entries: range(25_001, 26_000), earlier: 25_000, landmarks: [], seqs: {}, running: false, mode: 'build', model: 'm', pendingApprovals: [] } as never)
+    const read = loadEarlierEntries('s1', 'e1')
+    answerHeld('session.entries', { beforeSeq: 25_001, fromEntryId: 'e1' }, { entries: range(5_001, 25_000), earlier: 5_000, seqs: {} })
+    await settle()
+    answerHeld('session.entries', { beforeSeq: 5_001, fromEntryId: 'e1' }, { entries: range(1, 5_000), earlier: 0, seqs: {} })
+    await read
+    expect(store().bySession.s1!.entries[0]!.id).toBe('e1')
+    expect(held).toEqual([])
+  })
+
+  it('does not read on for an entry the session does not hold', async () => {
+    // The host answers a page of the nearest entries for an id it does not know.
+    const read = loadEarlierEntries('s1', 'unknown')
+    answerHeld('session.entries', { beforeSeq: 2001, fromEntryId: 'unknown' }, { entries: range(1001, 2000), earlier: 1000, seqs: {} })
+    await read
+    expect(held).toEqual([])
+  })
+
   it('reads one page at a time', async () => {
     void loadEarlierEntries('s1')
     void loadEarlierEntries('s1')
