@@ -106,3 +106,14 @@ describe('a long session read again after its earlier entries were read', () => 
     expect(store().bySession.s2!.landmarks.map((e) => e.seq)).toEqual([10])
   })
 })
+
+describe('a checkpoint written while the window is open', () => {
+  beforeEach(() => store().sessionForgotten('s3'))
+
+  it("keeps the positions the event gives of its range's ends, read before the window's entries", () => {
+    const at = (seq: number, kind = 'user_message') => ({ id: `h${seq}`, sessionId: 's3', seq, at: seq, kind, content: [] })
+    store().sessionLoaded({ session: { id: 's3' }, entries: Array.from({ length: 1000 }, (_, i) => at(2001 + i)), earlier: 2000, landmarks: [], seqs: { x: 7 }, running: false, mode: 'build', model: 'm', pendingApprovals: [] } as never)
+    store().entriesAppended('s3', [{ ...at(3001, 'checkpoint'), replaced: { fromEntryId: 'h1', toEntryId: 'h2990', entries: 2990 } } as never], { h1: 1 })
+    expect(store().bySession.s3!.seqs).toEqual({ x: 7, h1: 1 })
+  })
+})
