@@ -876,7 +876,8 @@ export const events = {
   'stream.delta': z.object({ sessionId: z.string(), events: z.array(z.looseObject({ type: z.string() })) }),
   'pass.started': z.object({ sessionId: z.string(), passNumber: z.number(), model: z.string() }),
   'pass.completed': z.object({ sessionId: z.string(), pass: PassSummarySchema }),
-  'entries.appended': z.object({ sessionId: z.string(), entries: z.array(EntrySchema) }),
+  /** `seqs`: positions of the entries that checkpoints among them name, not among them (a summarised range's ends). */
+  'entries.appended': z.object({ sessionId: z.string(), entries: z.array(EntrySchema), seqs: z.record(z.string(), z.number()).optional() }),
   'tool.started': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
   'tool.finished': z.object({ sessionId: z.string(), toolUseId: z.string(), name: z.string(), isError: z.boolean() }),
   'approval.requested': z.object({ sessionId: z.string(), toolUseId: z.string(), request: ApprovalRequestSchema }),

@@ -74,7 +74,8 @@ interface ChatState {
   sessionLoaded(state: SessionStateView): void
   /** Entries read from before those held (session.entries): they go in front, when they reach up to them. */
   earlierLoaded(sessionId: string, page: { readonly entries: ReadonlyArray<EntryView>; readonly earlier: number; readonly seqs: Readonly<Record<string, number>> }): void
-  entriesAppended(sessionId: string, entries: ReadonlyArray<EntryView>): void
+  /** `seqs`: positions of entries that checkpoints among them name (their ranges may start before the entries read). */
+  entriesAppended(sessionId: string, entries: ReadonlyArray<EntryView>, seqs?: Readonly<Record<string, number>>): void
   streamed(sessionId: string, events: ReadonlyArray<StreamEvent>): void
   passStarted(sessionId: string): void
   runStarted(sessionId: string): void
@@ -159,22 +160,27 @@ export const useChatStore = create<ChatState>()((set) => {
   return {
     bySession: {},
     sessionLoaded: (s) =>
-      update(s.session.id, (current) => ({
-        loaded: true,
-        ...withEarlier(withNewer(s.entries as EntryView[], current.entries), s.earlier ?? 0, current.entries),
-        landmarks: (s.landmarks ?? []) as EntryView[],
-        seqs: s.seqs ?? {},
-        running: s.running,
-        mode: s.mode,
-        model: s.model,
-        approvals: s.pendingApprovals as PendingApproval[],
-        runningTools: s.runningTools ?? [],
-        // A window opened in the middle of a pass starts from what it streamed so far; stream.delta goes on from there.
-        streaming: s.running && s.livePass ? withStreamEvents([], s.livePass.events as StreamEvent[]) : [],
-        error: null,
-        listedActivity: null,
-      })),
-    entriesAppended: (sessionId, entries) =>
+      update(s.session.id, (current) => {
+        const held = withEarlier(withNewer(s.entries as EntryView[], current.entries), s.earlier ?? 0, current.entries)
+        // The landmarks are those before the window sent; earlier entries kept from before hold some of them already.
+        const first = held.entries[0]?.seq ?? Infinity
+        return {
+          loaded: true,
+          ...held,
+          landmarks: ((s.landmarks ?? []) as EntryView[]).filter((e) => e.seq < first),
+          seqs: { ...current.seqs, ...s.seqs },
+          running: s.running,
+          mode: s.mode,
+          model: s.model,
+          approvals: s.pendingApprovals as PendingApproval[],
+          runningTools: s.runningTools ?? [],
+          // A window opened in the middle of a pass starts from what it streamed so far; stream.delta goes on from there.
+          streaming: s.running && s.livePass ? withStreamEvents([], s.livePass.events as StreamEvent[]) : [],
+          error: null,
+          listedActivity: null,
+        }
+      }),
+    entriesAppended: (sessionId, entries, seqs) =>
       update(sessionId, (s) => {
         const known = new Set(s.entries.map((e) => e.id))
         const fresh = entries.filter((e) => !known.has(e.id))
@@ -183,7 +189,7 @@ export const useChatStore = create<ChatState>()((set) => {
         const mode = (fresh.filter((e) => e.kind === 'mode_switched').at(-1)?.mode as PermissionModeName | undefined) ?? s.mode
         // A model switched in another window arrives as its entry.
         const model = (fresh.filter((e) => e.kind === 'model_switched').at(-1)?.model as string | undefined) ?? s.model
-        return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode, model }
+        return { entries: [...s.entries, ...fresh].sort((a, b) => a.seq - b.seq), streaming, mode, model, ...(seqs ? { seqs: { ...s.seqs, ...seqs } } : {}) }
       }),
     earlierLoaded: (sessionId, page) =>
       update(sessionId, (s) => {

@@ -74,6 +74,43 @@ describe('a long session through the contract', () => {
     expect(after.earlier + after.entries.length).toBeGreaterThan(total)
   })
 
+  it("tells a window the positions of a new checkpoint's range, which starts before the entries it was sent", async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const first = turnEnded(app, session.id)
+    await call(app, 'run.start', { sessionId: session.id, text: 'list the files' })
+    await first
+    const store = openStore(join(dir, '.home', 'loupe.db'))
+    try {
+      store.transaction(() => {
+        for (let i = 0; i < SESSION_WINDOW_ENTRIES; i++) {
+          store.entries.append(session.id, [{ kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] }, { kind: 'assistant_message', passId: 'pas_old' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false }], 1000 + i)
+        }
+      })
+    } finally {
+      store.close()
+    }
+    const state = await call<{ entries: Entries; earlier: number }>(app, 'session.get', { sessionId: session.id })
+    expect(state.earlier).toBeGreaterThan(0)
+
+    const appended: Array<{ entries: Entries; seqs?: Record<string, number> }> = []
+    const off = app.events.subscribe((name, payload) => {
+      if (name === 'entries.appended') appended.push(payload as never)
+    })
+    try {
+      await call(app, 'compaction.run', { sessionId: session.id, focus: 'the questions' })
+    } finally {
+      off()
+    }
+    const event = appended.find((p) => p.entries.some((e) => e.kind === 'checkpoint'))!
+    const checkpoint = event.entries.find((e) => e.kind === 'checkpoint') as unknown as { replaced: { fromEntryId: string; toEntryId: string } }
+    const all = await call<{ entries: Entries }>(app, 'session.entries', { sessionId: session.id, beforeSeq: 1_000_000, limit: 20_000 })
+    const seqOf = (id: string) => all.entries.find((e) => e.id === id)!.seq
+    // The range starts with the session's first entry, long before the newest entries the window holds.
+    expect(seqOf(checkpoint.replaced.fromEntryId)).toBeLessThanOrEqual(state.earlier)
+    expect(event.seqs).toMatchObject({ [checkpoint.replaced.fromEntryId]: seqOf(checkpoint.replaced.fromEntryId), [checkpoint.replaced.toEntryId]: seqOf(checkpoint.replaced.toEntryId) })
+  })
+
   it('refuses a position before the first and a session it does not hold, saying which', async () => {
     const refused = async (input: unknown) => {
       const result = await app.dispatch('session.entries', input)

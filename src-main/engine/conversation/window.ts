@@ -47,6 +47,15 @@ export function entriesBefore(entries: ReadonlyArray<Entry>, beforeSeq: number, 
   return { entries: sent, earlier: start, seqs: namedSeqs(entries, sent) }
 }
 
+/**
+ * The positions of the entries that the checkpoints among `appended` name, other than those appended: a checkpoint
+ * written while a window is open names a range that may start before every entry the window read, and its card
+ * gives that range's numbers. Empty when no checkpoint is among them.
+ */
+export function appendedSeqs(all: ReadonlyArray<Entry>, appended: ReadonlyArray<Entry>): Readonly<Record<string, number>> {
+  return appended.some((e) => e.kind === 'checkpoint') ? namedSeqs(all, appended) : {}
+}
+
 /** The index of the first entry at or after position `seq` (entries are in order of position). */
 function lowerBound(entries: ReadonlyArray<Entry>, seq: number): number {
   let lo = 0

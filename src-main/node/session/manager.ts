@@ -12,6 +12,7 @@ import type { SessionPreferences } from '../settings/service'
 import { SessionRuntime, type RuntimeEvent } from './runtime'
 import type { Scheduler } from './keep-warm'
 import type { CompactionEvent } from './compaction'
+import { appendedSeqs } from '../../engine/conversation/window'
 
 /** How long stream deltas are gathered before they are sent to the renderer as one event. */
 export const STREAM_COALESCE_MS = 30
@@ -144,10 +145,13 @@ export class SessionManager {
         return
       case 'pass_committed':
         return // pass.completed carries the stored summary
-      case 'entries_appended':
+      case 'entries_appended': {
         this.flush(sessionId)
-        events.emit('entries.appended', { sessionId, entries: e.entries as never })
+        // A checkpoint names the range it summarised, which may start before every entry a window has read.
+        const seqs = appendedSeqs(this.runtimes.get(sessionId)?.entries() ?? [], e.entries)
+        events.emit('entries.appended', { sessionId, entries: e.entries as never, ...(Object.keys(seqs).length > 0 ? { seqs } : {}) })
         return
+      }
       case 'approval_requested':
         this.flush(sessionId)
         events.emit('approval.requested', { sessionId, toolUseId: e.toolUseId, request: e.request as never })

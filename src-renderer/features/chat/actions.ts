@@ -1,4 +1,5 @@
 import type { PermissionModeName } from '../../../src-preload/contract'
+import { MAX_ENTRIES_PAGE } from '../../../src-preload/limits'
 import type { EditPriceView } from '../../state/files'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
@@ -38,9 +39,18 @@ export function loadEarlierEntries(sessionId: string, fromEntryId?: string): Pro
   if (fromEntryId && chat.entries.some((e) => e.id === fromEntryId)) return Promise.resolve()
   const read = (async () => {
     const result = await client.request('session.entries', { sessionId, beforeSeq: first.seq, ...(fromEntryId ? { fromEntryId } : {}) })
-    if (result.ok) useChatStore.getState().earlierLoaded(sessionId, result.value)
-    else useChatStore.getState().failed(sessionId, `Could not read the earlier entries: ${result.error.message}`)
-  })().finally(() => readingEarlier.delete(sessionId))
+    // The read is over before the store hears of it: a view that reads on (a pass chosen from further back still not
+    // among the entries) asks again as the page arrives, and must start the next read, not wait on this one.
+    readingEarlier.delete(sessionId)
+    if (!result.ok) return useChatStore.getState().failed(sessionId, `Could not read the earlier entries: ${result.error.message}`)
+    useChatStore.getState().earlierLoaded(sessionId, result.value)
+    // An entry further back than one answer holds (the host sends at most MAX_ENTRIES_PAGE from it on, the newest of
+    // them): read on until it is among the entries. A shorter answer without it means the session does not hold it.
+    const page = result.value
+    if (fromEntryId && page.earlier > 0 && page.entries.length >= MAX_ENTRIES_PAGE && !page.entries.some((e) => e.id === fromEntryId)) await loadEarlierEntries(sessionId, fromEntryId)
+  })().finally(() => {
+    if (readingEarlier.get(sessionId) === read) readingEarlier.delete(sessionId)
+  })
   readingEarlier.set(sessionId, read)
   return read
 }
