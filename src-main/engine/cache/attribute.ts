@@ -13,9 +13,10 @@ import { findCause } from './explain'
 import { bestPossibleHit, editedAbove, firstNewMessage, newlyStrippedMessage, type BestHit } from './limit'
 import { finishPrediction, predict, type BreakpointAction, type Prediction, type TokenSplit } from './predict'
 import { inputCost, missCost, outputCost, splitOfUsage, type ModelLookup } from './pricing'
-import { TokenScale } from './scale'
+import { TokenScale, type ScaledCount } from './scale'
 import { CacheState, type PassCacheFacts } from './state'
 import { anchorsOf, factsOf, locateRead } from './facts'
+import { addEstimates } from './timeline'
 import { apiDivergence, type ApiDivergence } from './diff'
 import { utcClock, type EntryDescriber, type MissCause } from './causes'
 import { blockPath, type RequestWalk } from './walk'
@@ -68,6 +69,8 @@ export interface AttributeInput {
   readonly entriesAt?: (now: number) => CacheState
   /** Real token counts by prefix key from `prior`, when the caller keeps them (a CacheTimeline's `anchors`). */
   readonly anchors?: ReadonlyMap<string, number>
+  /** Counts earlier passes scaled at their breakpoints, nearest a real count (a CacheTimeline's `estimates`); from `prior` otherwise. */
+  readonly estimates?: ReadonlyMap<string, ScaledCount>
   /** Prefix sizes counted otherwise (count_tokens while an edit was priced): read where an earlier request's size is needed. */
   readonly counted?: ReadonlyMap<string, number>
   /** The earlier pass that started last: what this pass is compared with. Null for the first pass. */
@@ -103,9 +106,10 @@ export interface BreakpointView {
  * pass is compared with the conversation's last pass, and an entry of it that expired in between is said to have.
  * 10: what an edit above the conversation added is new content, out of the limit, so a pass after an edit applied now
  * loses what the edit's price said, not that plus the edit's own text. 11: a request the user stopped before any
- * answer says so, instead of blaming the service).
+ * answer says so, instead of blaming the service. 12: a count no usage pinned is scaled from the count an earlier
+ * request made nearest a real one, so a read of the system blocks alone after a checkpoint is placed where it ends).
  */
-export const ATTRIBUTION_VERSION = 11
+export const ATTRIBUTION_VERSION = 12
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
@@ -170,7 +174,13 @@ export function attribute(input: AttributeInput): PassAttribution {
   }
   const usage = pass.usage
   const actualSplit = usage ? splitOfUsage(usage) : null
-  const scale = new TokenScale({ walk, anchors, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })
+  let estimates = input.estimates
+  if (!estimates) {
+    const nearest = new Map<string, ScaledCount>()
+    for (const f of prior) addEstimates(nearest, f)
+    estimates = nearest
+  }
+  const scale = new TokenScale({ walk, anchors, estimates, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })
   const min = model.minCacheableTokens
 
   // Each attempt that got a response looked up and wrote; a retry reads what an earlier attempt of it wrote.

@@ -65,7 +65,10 @@ export function factsOf(
     writes: nothingWritten ? [] : written.writes.map((w) => ({ key: w.key, ttl: w.ttl })),
     anchors,
     // A count this pass's usage pinned beats the scaled one (the scale did not know it yet).
-    breakpoints: walk.breakpoints.map((p) => ({ key: walk.keys[p]!, tokens: anchors.find((a) => a.key === walk.keys[p])?.tokens ?? scale.at(p), ttl: walk.blocks[p]!.ttl!, moving: walk.blocks[p]!.area === 'messages' })),
+    breakpoints: walk.breakpoints.map((p) => {
+      const pinned = anchors.find((a) => a.key === walk.keys[p])
+      return { key: walk.keys[p]!, tokens: pinned?.tokens ?? scale.at(p), ttl: walk.blocks[p]!.ttl!, moving: walk.blocks[p]!.area === 'messages', span: pinned ? 0 : scale.span(p) }
+    }),
     totalTokens: pass.usage ? splitOfUsage(pass.usage).total : null,
     outputTokens: pass.usage?.output_tokens ?? 0,
     ratio: scale.ratio(),

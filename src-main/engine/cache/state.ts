@@ -41,6 +41,11 @@ export interface FactBreakpoint {
   readonly tokens: number
   readonly ttl: CacheTtl
   readonly moving: boolean
+  /**
+   * How far, in estimated tokens, `tokens` lay from a real count in this request (0: it is one). A later request
+   * sharing the prefix scales from it when it is nearer than its own pinned points (TokenScale).
+   */
+  readonly span?: number
 }
 
 /** What one pass did to the cache, as far as the app can tell. Kept with the pass's attribution. */

@@ -3,11 +3,13 @@
  * events are applied as time moves forward, and everything is replayed only when a pass arrives whose events lie
  * before what was already applied (a pass that started earlier but was recorded later).
  */
+import { keepNearest, type ScaledCount } from './scale'
 import { CacheState, compareEvents, eventsOf, type CacheEvent, type PassCacheFacts } from './state'
 
 export class CacheTimeline {
   private readonly all: PassCacheFacts[] = []
   private readonly counts = new Map<string, number>()
+  private readonly scaled = new Map<string, ScaledCount>()
   private state = new CacheState()
   private time = Number.NEGATIVE_INFINITY
   /** Events not applied yet, in order. */
@@ -23,9 +25,15 @@ export class CacheTimeline {
     return this.counts
   }
 
+  /** For each breakpoint key of the passes added, the count scaled nearest a real one (TokenScale's `estimates`). */
+  get estimates(): ReadonlyMap<string, ScaledCount> {
+    return this.scaled
+  }
+
   add(facts: PassCacheFacts): void {
     this.all.push(facts)
     for (const a of facts.anchors) this.counts.set(a.key, a.tokens)
+    addEstimates(this.scaled, facts)
     const events = eventsOf(facts)
     if (events.some((e) => e.at < this.time)) {
       this.stale = true
@@ -53,4 +61,9 @@ export class CacheTimeline {
     this.state.setPending(this.pending, now)
     return this.state
   }
+}
+
+/** Adds a pass's scaled counts at its breakpoints to `into`, each kept where it is the one made nearest a real count. */
+export function addEstimates(into: Map<string, ScaledCount>, facts: PassCacheFacts): void {
+  for (const b of facts.breakpoints) if (b.span !== undefined) keepNearest(into, b.key, { tokens: b.tokens, span: b.span })
 }

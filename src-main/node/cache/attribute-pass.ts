@@ -311,6 +311,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     prior: timeline.facts,
     entriesAt: (at) => timeline.stateAt(at),
     anchors: timeline.anchors,
+    estimates: timeline.estimates,
     counted: storeCaches(store).counted,
     previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
     models: options.models ?? cacheModels,

@@ -89,3 +89,35 @@ describe('predict: TTL, refresh, availability and the minimum', () => {
     expect(small.prediction.breakpoints.map((b) => b.action)).toEqual(['below_minimum', 'below_minimum'])
   })
 })
+
+describe('TokenScale: a count no usage pinned is scaled from the request that made it nearest a real one', () => {
+  // Ten blocks, then a long tail: the first request pinned its total just after block 10; a later one sends the same
+  // ten blocks with a long tail whose ratio of real to estimated tokens is another.
+  const first = walkRequest(request(blocks(11, [10, 11])), hasher)
+  const later = walkRequest(request([...blocks(10, [10]), ...Array.from({ length: 40 }, (_, i) => user(text(`tail ${i}`, 25, i === 39 ? '5m' : null)))]), hasher)
+
+  it('takes the earlier count where it lay nearer a real one, and not where this request has a nearer one', () => {
+    const firstScale = new TokenScale({ walk: first, anchors: new Map([[first.keys[10]!, 110]]), realTotal: 113, fallbackRatio: 1 })
+    const at10 = firstScale.at(9)
+    expect(firstScale.span(10)).toBe(0)
+    const estimates = new Map([[first.keys[9]!, { tokens: at10, span: firstScale.span(9) }]])
+    // The later request's own scale takes the tail's ratio (real total ×3): its count at block 10 is far off.
+    const own = new TokenScale({ walk: later, anchors: new Map(), realTotal: later.estimatedTotal * 3, fallbackRatio: 1 })
+    expect(own.at(9)).toBeGreaterThan(at10 * 2)
+    expect(firstScale.span(9)).toBeLessThan(own.span(9))
+    const scaled = new TokenScale({ walk: later, anchors: new Map(), estimates, realTotal: later.estimatedTotal * 3, fallbackRatio: 1 })
+    expect(scaled.at(9)).toBe(at10)
+    // Scaled from it, not a real count: a read of exactly that many tokens is not "known" there.
+    expect(scaled.exact(9)).toBe(false)
+    expect(scaled.span(9)).toBe(firstScale.span(9))
+    // A real count at the same key beats it.
+    const pinned = new TokenScale({ walk: later, anchors: new Map([[later.keys[9]!, at10 + 7]]), estimates, realTotal: later.estimatedTotal * 3, fallbackRatio: 1 })
+    expect(pinned.at(9)).toBe(at10 + 7)
+  })
+
+  it('leaves out an earlier count that does not lie between the real counts around it', () => {
+    const estimates = new Map([[later.keys[9]!, { tokens: 5, span: 1 }]])
+    const scale = new TokenScale({ walk: later, anchors: new Map([[later.keys[4]!, 50]]), estimates, realTotal: later.estimatedTotal, fallbackRatio: 1 })
+    expect(scale.at(9)).toBeGreaterThan(50)
+  })
+})

@@ -141,4 +141,26 @@ describe('manual compaction', () => {
     expect(passes.at(-1)!.costUsd).toBeGreaterThan(0)
     expect(h.events.some((e) => e.name === 'compaction.failed' && e.payload.reason === 'cancelled')).toBe(true)
   })
+
+  it('after a compaction refused, another one and the pass after it are predicted as the service read them: the system blocks read alone are placed where they end', async () => {
+    // Two system blocks (CLAUDE.md gives the session block): after the checkpoint the pass reads both and nothing
+    // after, a prefix no usage has measured, ~50 tokens apart.
+    h = await openHarness({ files: { ...FILES, 'CLAUDE.md': '# Rules\n\nBe terse.\n' } })
+    await threeTurns(h)
+    const dry = await h.call<{ status: string; draft: { draftId: string } }>('compaction.run', { sessionId: h.sessionId, focus: 'keep the API decisions', dryRun: true })
+    expect(dry.status).toBe('draft')
+    const refused = await h.call<{ status: string; message: string }>('compaction.apply', { sessionId: h.sessionId, draftId: dry.draft.draftId, summary: 'a summary longer than the conversation '.repeat(20_000) })
+    expect(refused).toMatchObject({ status: 'refused', message: expect.stringContaining('would not shrink') })
+    expect(await h.send('/compact keep the API decisions')).toBe('compacted')
+    expect(await h.send('read README.md')).toBe('end_turn')
+
+    const passes = await h.call<Array<Pass & { seq: number }>>('pass.list', { sessionId: h.sessionId })
+    expect(passes.filter((p) => p.kind === 'summary')).toHaveLength(2)
+    const attributions = await Promise.all(passes.map(async (p) => ({ seq: p.seq, kind: p.kind, ...(await h.call<{ attribution: { cause: { kind: string }; agrees: boolean } }>('pass.get', { passId: p.id })).attribution })))
+    expect(attributions.filter((a) => a.cause.kind === 'unexplained' || !a.agrees)).toEqual([])
+    // The first pass after the checkpoint read the tools and both system blocks, as predicted.
+    const after = await h.call<{ attribution: { prediction: { readPath: string }; actual: { readPath: string } } }>('pass.get', { passId: passes.at(-2)!.id })
+    expect(after.attribution.actual.readPath).toBe('system[1]')
+    expect(after.attribution.prediction.readPath).toBe('system[1]')
+  })
 })
