@@ -601,9 +601,9 @@ export const requests = {
     `A session with its newest ${SESSION_WINDOW_ENTRIES} entries (earlier ones: session.entries), permission mode, model, and whether a turn is running.`,
   ),
   'session.entries': request(
-    z.object({ sessionId: Id, beforeSeq: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_ENTRIES_PAGE).optional(), fromEntryId: Id.optional() }).strict(),
+    z.object({ sessionId: Id, beforeSeq: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_ENTRIES_PAGE).optional(), fromEntryId: Id.optional(), throughPassId: Id.optional() }).strict(),
     z.object({ entries: z.array(EntrySchema), earlier: z.number().int().nonnegative(), seqs: z.record(z.string(), z.number()) }),
-    `A session's entries before position \`beforeSeq\`, in order: the \`limit\` nearest it (${SESSION_WINDOW_ENTRIES} by default), or with \`fromEntryId\` every one from that entry on (at most ${MAX_ENTRIES_PAGE}). \`earlier\`: how many come before the first sent; \`seqs\`: positions of entries the sent checkpoints name that were not sent.`,
+    `A session's entries before position \`beforeSeq\`, in order: the \`limit\` nearest it (${SESSION_WINDOW_ENTRIES} by default), or with \`fromEntryId\` every one from that entry on, or with \`throughPassId\` every one from a few before that pass's answer on (at most ${MAX_ENTRIES_PAGE}). \`earlier\`: how many come before the first sent; \`seqs\`: positions of entries the sent checkpoints name that were not sent.`,
   ),
   'session.setMode': request(
     z.object({ sessionId: Id, mode: PermissionModeSchema }).strict(),

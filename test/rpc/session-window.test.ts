@@ -58,6 +58,10 @@ describe('a long session through the contract', () => {
     expect(page.entries.at(-1)!.seq).toBe(state.entries[0]!.seq - 1)
     expect(page.earlier).toBe(total - 2 * SESSION_WINDOW_ENTRIES)
 
+    // Through a pass: from ten entries before its last answer before the position.
+    const through = await call<{ entries: Entries }>(app, 'session.entries', { sessionId: session.id, beforeSeq: state.entries[0]!.seq, throughPassId: 'pas_old' })
+    expect(through.entries.map((e) => e.seq)).toEqual(Array.from({ length: 11 }, (_, i) => state.entries[0]!.seq - 11 + i))
+
     const rest = await call<{ entries: Entries; earlier: number }>(app, 'session.entries', { sessionId: session.id, beforeSeq: page.entries[0]!.seq, fromEntryId: (await call<{ entries: Entries }>(app, 'session.entries', { sessionId: session.id, beforeSeq: 2, limit: 1 })).entries[0]!.id })
     expect(rest.entries.map((e) => e.seq)).toEqual(Array.from({ length: page.entries[0]!.seq - 1 }, (_, i) => i + 1))
     expect(rest.earlier).toBe(0)

@@ -34,13 +34,18 @@ export function newestEntries(entries: ReadonlyArray<Entry>, count = SESSION_WIN
   return { entries: sent, earlier: start, landmarks, seqs: namedSeqs(entries, [...landmarks, ...sent]) }
 }
 
+/** Entries shown above a pass's answer when it is brought into view: its question and what led to it. */
+export const ENTRIES_BEFORE_ANSWER = 10
+
 /**
  * Entries before position `beforeSeq`: the `limit` nearest it, or, with `fromEntryId`, every one from that entry
- * on (up to MAX_ENTRIES_PAGE; an id the session does not hold is answered as `limit`).
+ * on, or, with `throughPassId`, every one from a few before that pass's answer on (up to MAX_ENTRIES_PAGE; an id the
+ * session does not hold before the position is answered as `limit`).
  */
-export function entriesBefore(entries: ReadonlyArray<Entry>, beforeSeq: number, options: { readonly limit: number; readonly fromEntryId?: string }): EntriesPage {
+export function entriesBefore(entries: ReadonlyArray<Entry>, beforeSeq: number, options: { readonly limit: number; readonly fromEntryId?: string; readonly throughPassId?: string }): EntriesPage {
   const end = lowerBound(entries, beforeSeq)
-  const from = options.fromEntryId === undefined ? -1 : entries.findIndex((e) => e.id === options.fromEntryId)
+  const answer = options.throughPassId === undefined ? -1 : entries.findLastIndex((e, i) => i < end && e.kind === 'assistant_message' && e.passId === options.throughPassId)
+  const from = answer >= 0 ? Math.max(0, answer - ENTRIES_BEFORE_ANSWER) : options.fromEntryId === undefined ? -1 : entries.findIndex((e) => e.id === options.fromEntryId)
   const wanted = from >= 0 && from < end ? end - from : options.limit
   const start = Math.max(0, end - Math.min(wanted, MAX_ENTRIES_PAGE))
   const sent = entries.slice(start, end)

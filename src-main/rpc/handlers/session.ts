@@ -90,9 +90,9 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
         throw err
       }
     },
-    'session.entries': ({ sessionId, beforeSeq, limit, fromEntryId }) => {
+    'session.entries': ({ sessionId, beforeSeq, limit, fromEntryId, throughPassId }) => {
       if (!store.sessions.get(sessionId)) throw new RpcError('not_found', `No session ${sessionId}`)
-      const page = entriesBefore(services.sessions.get(sessionId)!.entries(), beforeSeq, { limit: limit ?? SESSION_WINDOW_ENTRIES, ...(fromEntryId ? { fromEntryId } : {}) })
+      const page = entriesBefore(services.sessions.get(sessionId)!.entries(), beforeSeq, { limit: limit ?? SESSION_WINDOW_ENTRIES, ...(fromEntryId ? { fromEntryId } : {}), ...(throughPassId ? { throughPassId } : {}) })
       return { entries: page.entries as never, earlier: page.earlier, seqs: page.seqs }
     },
     'session.get': ({ sessionId }) => {

@@ -82,10 +82,10 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     if (selectedPassId === null) return
     const at = chat.entries.findLastIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
     if (at >= 0 && at < shownFrom) setChosenFromSeq(chat.entries[Math.max(0, at - 10)]!.seq)
-    // A pass the user chose from before the entries read: the earlier ones are read until its answer is among them.
-    // (One the inspector chose itself, the newest as the session opens, is not worth reading the session for.)
+    // A pass the user chose from before the entries read: the earlier ones are read, from a little before its answer
+    // on. (One the inspector chose itself, the newest as the session opens, is not worth reading the session for.)
     const earlierPass = at < 0 && selectedPass?.sessionId === sessionId && chat.earlier > 0 && (chat.entries[0]?.at ?? 0) > selectedPass.queuedAt
-    if (earlierPass && useInspectorStore.getState().chosenByUser) void loadEarlierEntries(sessionId)
+    if (earlierPass && useInspectorStore.getState().chosenByUser) void loadEarlierEntries(sessionId, undefined, selectedPass.id)
   }, [selectedPassId, selectedPass, sessionId, chat.entries, chat.earlier, shownFrom])
   const showEarlier = () => {
     const from = chat.entries[shownFrom]

@@ -28,17 +28,19 @@ const readingEarlier = new Map<string, Promise<void>>()
 
 /**
  * Reads the entries before those the window holds (decision 0039): a page of them, or with `fromEntryId` every one
- * from that entry on. Nothing when every entry is held, or when the entry is among them already.
+ * from that entry on, or with `throughPassId` every one from a few before that pass's answer on (one read, however
+ * far back it is). Nothing when every entry is held, or when what is asked for is among them already.
  */
-export function loadEarlierEntries(sessionId: string, fromEntryId?: string): Promise<void> {
+export function loadEarlierEntries(sessionId: string, fromEntryId?: string, throughPassId?: string): Promise<void> {
   const pending = readingEarlier.get(sessionId)
-  if (pending) return pending.then(() => (fromEntryId ? loadEarlierEntries(sessionId, fromEntryId) : undefined))
+  if (pending) return pending.then(() => (fromEntryId || throughPassId ? loadEarlierEntries(sessionId, fromEntryId, throughPassId) : undefined))
   const chat = useChatStore.getState().bySession[sessionId]
   const first = chat?.entries[0]
   if (!chat?.loaded || !first || chat.earlier === 0) return Promise.resolve()
   if (fromEntryId && chat.entries.some((e) => e.id === fromEntryId)) return Promise.resolve()
+  if (throughPassId && chat.entries.some((e) => e.kind === 'assistant_message' && e.passId === throughPassId)) return Promise.resolve()
   const read = (async () => {
-    const result = await client.request('session.entries', { sessionId, beforeSeq: first.seq, ...(fromEntryId ? { fromEntryId } : {}) })
+    const result = await client.request('session.entries', { sessionId, beforeSeq: first.seq, ...(fromEntryId ? { fromEntryId } : {}), ...(throughPassId ? { throughPassId } : {}) })
     // The read is over before the store hears of it: a view that reads on (a pass chosen from further back still not
     // among the entries) asks again as the page arrives, and must start the next read, not wait on this one.
     readingEarlier.delete(sessionId)

@@ -65,6 +65,21 @@ describe('entriesBefore', () => {
     expect(page.earlier).toBe(11)
   })
 
+  it('answers every entry from a few before a pass\'s answer on, however far back it is', () => {
+    const withAnswers = session(3000, {
+      100: { kind: 'assistant_message', passId: 'pas_a', content: [], stopReason: 'tool_use', partial: false } as never,
+      102: { kind: 'assistant_message', passId: 'pas_a', content: [], stopReason: 'end_turn', partial: false } as never,
+    })
+    // The pass's answer is its last message: the page starts ten entries before it.
+    const page = entriesBefore(withAnswers, 2001, { limit: 5, throughPassId: 'pas_a' })
+    expect(page.entries[0]!.seq).toBe(92)
+    expect(page.entries.at(-1)!.seq).toBe(2000)
+    expect(page.earlier).toBe(91)
+    // A pass with no answer before the position is answered as a page.
+    expect(entriesBefore(withAnswers, 2001, { limit: 5, throughPassId: 'pas_none' }).entries.map((e) => e.seq)).toEqual([1996, 1997, 1998, 1999, 2000])
+    expect(entriesBefore(withAnswers, 50, { limit: 5, throughPassId: 'pas_a' }).entries.map((e) => e.seq)).toEqual([45, 46, 47, 48, 49])
+  })
+
   it('answers a page for an entry it does not hold before the position, or past the most one answer holds', () => {
     expect(entriesBefore(all, 71, { limit: 5, fromEntryId: 'nope' }).entries.map((e) => e.seq)).toEqual([66, 67, 68, 69, 70])
     expect(entriesBefore(all, 71, { limit: 5, fromEntryId: 'e80' }).entries.map((e) => e.seq)).toEqual([66, 67, 68, 69, 70])

@@ -62,6 +62,18 @@ describe('reading a long session back page by page', () => {
     expect(held).toEqual([])
   })
 
+  it('reads back to a pass chosen from far before the entries held in one read, and not at all once it is held', async () => {
+    store().sessionLoaded({ session: { id: 's1' }, entries: range(25_001, 26_000), earlier: 25_000, landmarks: [], seqs: {}, running: false, mode: 'build', model: 'm', pendingApprovals: [] } as never)
+    const read = loadEarlierEntries('s1', undefined, 'pas_early')
+    expect(held.map((r) => r.input)).toEqual([{ sessionId: 's1', beforeSeq: 25_001, throughPassId: 'pas_early' }])
+    const answer = { ...entry(110), kind: 'assistant_message', passId: 'pas_early' }
+    answerHeld('session.entries', { throughPassId: 'pas_early' }, { entries: [...range(100, 109), answer, ...range(111, 25_000)], earlier: 99, seqs: {} })
+    await read
+    expect(store().bySession.s1!.entries[0]!.seq).toBe(100)
+    await loadEarlierEntries('s1', undefined, 'pas_early')
+    expect(held).toEqual([])
+  })
+
   it('reads one page at a time', async () => {
     void loadEarlierEntries('s1')
     void loadEarlierEntries('s1')
