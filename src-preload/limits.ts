@@ -13,3 +13,6 @@ export const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024
 export const SESSION_WINDOW_ENTRIES = 1_000
 /** Entries one `session.entries` answer holds at most. */
 export const MAX_ENTRIES_PAGE = 20_000
+
+/** Entries shown above a pass's answer when it is brought into view (its question, what led to it); read with it. */
+export const ENTRIES_BEFORE_ANSWER = 10

@@ -124,21 +124,6 @@ describe('a long session through the contract', () => {
     expect(await refused({ sessionId: 'ses_none', beforeSeq: 5, limit: 10_000_000 })).toMatchObject({ code: 'invalid_input' })
     expect(await refused({ sessionId: 'ses_none', beforeSeq: 5 })).toMatchObject({ code: 'not_found', message: 'No session ses_none' })
   })
-})
-
-describe('a long session\'s pass list', () => {
-  let dir: string
-  let app: App
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loupe-pass-list-'))
-    writeFileSync(join(dir, 'README.md'), '# Passes\n')
-    process.env.LOUPE_SIM_PACE = 'instant'
-    app = await createApp({ host: 'browser', dataDir: join(dir, '.home'), loupeHome: join(dir, '.home'), homeDir: dir })
-  })
-  afterEach(async () => {
-    await app.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
 
   it('lists passes without what only the pass itself shows: the cache facts and the response headers', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: dir })

@@ -5,7 +5,7 @@
  * views read across the whole session (the cache timeline's markers), and the positions of the entries that the
  * sent checkpoints name (a summarised range's ends), so nothing drawn says less for being early.
  */
-import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from '../../../src-preload/limits'
+import { ENTRIES_BEFORE_ANSWER, MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from '../../../src-preload/limits'
 import type { Entry } from './entries'
 import { TAKE_BACK_SOURCE } from './take-back'
 
@@ -34,9 +34,6 @@ export function newestEntries(entries: ReadonlyArray<Entry>, count = SESSION_WIN
   return { entries: sent, earlier: start, landmarks, seqs: namedSeqs(entries, [...landmarks, ...sent]) }
 }
 
-/** Entries shown above a pass's answer when it is brought into view: its question and what led to it. */
-export const ENTRIES_BEFORE_ANSWER = 10
-
 /**
  * Entries before position `beforeSeq`: the `limit` nearest it, or, with `fromEntryId`, every one from that entry
  * on, or, with `throughPassId`, every one from a few before that pass's answer on (up to MAX_ENTRIES_PAGE; an id the
@@ -55,10 +52,11 @@ export function entriesBefore(entries: ReadonlyArray<Entry>, beforeSeq: number, 
 /**
  * The positions of the entries that the checkpoints among `appended` name, other than those appended: a checkpoint
  * written while a window is open names a range that may start before every entry the window read, and its card
- * gives that range's numbers. Empty when no checkpoint is among them.
+ * gives that range's numbers. Empty when no checkpoint is among them; the session's entries (`all`) are read only
+ * when one is, not at every append.
  */
-export function appendedSeqs(all: ReadonlyArray<Entry>, appended: ReadonlyArray<Entry>): Readonly<Record<string, number>> {
-  return appended.some((e) => e.kind === 'checkpoint') ? namedSeqs(all, appended) : {}
+export function appendedSeqs(all: () => ReadonlyArray<Entry>, appended: ReadonlyArray<Entry>): Readonly<Record<string, number>> {
+  return appended.some((e) => e.kind === 'checkpoint') ? namedSeqs(all(), appended) : {}
 }
 
 /** The index of the first entry at or after position `seq` (entries are in order of position). */

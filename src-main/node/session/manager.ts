@@ -148,7 +148,7 @@ export class SessionManager {
       case 'entries_appended': {
         this.flush(sessionId)
         // A checkpoint names the range it summarised, which may start before every entry a window has read.
-        const seqs = appendedSeqs(this.runtimes.get(sessionId)?.entries() ?? [], e.entries)
+        const seqs = appendedSeqs(() => this.runtimes.get(sessionId)?.entries() ?? [], e.entries)
         events.emit('entries.appended', { sessionId, entries: e.entries as never, ...(Object.keys(seqs).length > 0 ? { seqs } : {}) })
         return
       }

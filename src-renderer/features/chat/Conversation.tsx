@@ -5,6 +5,7 @@ import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { enabledMessageBox } from './focus'
 import { loadEarlierEntries, retryTurn, takeBackMessage } from './actions'
+import { ENTRIES_BEFORE_ANSWER } from '../../../src-preload/limits'
 import { repeatedFailures, retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
@@ -81,7 +82,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   useEffect(() => {
     if (selectedPassId === null) return
     const at = chat.entries.findLastIndex((e) => e.kind === 'assistant_message' && e.passId === selectedPassId)
-    if (at >= 0 && at < shownFrom) setChosenFromSeq(chat.entries[Math.max(0, at - 10)]!.seq)
+    if (at >= 0 && at < shownFrom) setChosenFromSeq(chat.entries[Math.max(0, at - ENTRIES_BEFORE_ANSWER)]!.seq)
     // A pass the user chose from before the entries read: the earlier ones are read, from a little before its answer
     // on. (One the inspector chose itself, the newest as the session opens, is not worth reading the session for.)
     const earlierPass = at < 0 && selectedPass?.sessionId === sessionId && chat.earlier > 0 && (chat.entries[0]?.at ?? 0) > selectedPass.queuedAt
