@@ -9,6 +9,7 @@
  * Errors carry the node error code (ENOENT, EACCES, ELOOP…) as they came, or one of this module's codes:
  * ENOTREGULAR (not a regular file) and ETOOLARGE (over the limit). `describeReadError` words any of them.
  */
+import { groupDigits } from '../../engine/prompt/format'
 import { constants, type BigIntStats, type Stats } from 'node:fs'
 import { lstat, open, stat, type FileHandle } from 'node:fs/promises'
 
@@ -48,7 +49,7 @@ function notRegular(path: string, info: Stats | BigIntStats): FileReadError {
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
-  return new FileReadError('ETOOLARGE', `${path} is ${size.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}-byte limit`, String(size))
+  return new FileReadError('ETOOLARGE', `${path} is ${groupDigits(size)} bytes, over the ${groupDigits(maxBytes)}-byte limit`, String(size))
 }
 
 const NONBLOCK = constants.O_NONBLOCK ?? 0
@@ -61,11 +62,13 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0
  */
 export async function openRegularFile(
   path: string,
-  options: Omit<ReadRegularOptions, 'maxBytes'>,
+  options: Omit<ReadRegularOptions, 'maxBytes'> & { readonly maxBytes?: number },
 ): Promise<{ readonly handle: FileHandle; readonly info: BigIntStats }> {
   const name = options.shownAs ?? path
   const before = options.noFollow === true ? await lstat(path) : await stat(path)
   if (!before.isFile()) throw notRegular(name, before)
+  // A file already over the limit is refused before it is opened.
+  if (options.maxBytes !== undefined && before.size > options.maxBytes) throw tooLarge(name, before.size, options.maxBytes)
   const handle = await open(path, constants.O_RDONLY | NONBLOCK | (options.noFollow === true ? NOFOLLOW : 0))
   try {
     const info = await handle.stat({ bigint: true })
@@ -81,15 +84,12 @@ export async function openRegularFile(
 export async function readRegularFile(path: string, options: ReadRegularOptions): Promise<Buffer> {
   const { maxBytes } = options
   const name = options.shownAs ?? path
-  const before = options.noFollow === true ? await lstat(path) : await stat(path)
-  if (!before.isFile()) throw notRegular(name, before)
-  if (before.size > maxBytes) throw tooLarge(name, before.size, maxBytes)
-  const { handle, info: opened } = await openRegularFile(path, options)
+  const { handle, info } = await openRegularFile(path, options)
   try {
-    const info = { size: Number(opened.size) }
-    if (info.size > maxBytes) throw tooLarge(name, info.size, maxBytes)
+    const size = Number(info.size)
+    if (size > maxBytes) throw tooLarge(name, size, maxBytes)
     // One byte over the limit tells a file that grew since fstat from one exactly at the limit.
-    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, info.size + 1))
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1))
     let filled = 0
     while (filled < buffer.length) {
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)

@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import picomatch from 'picomatch'
 import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_MATCHES } from '../../engine/tools/limits'
+import { groupDigits } from '../../engine/prompt/format'
 import { shownName, splitLines } from '../../engine/tools/render'
 import type { GitignoreRules } from './gitignore'
 import { isBinary } from './read-file'
@@ -103,7 +104,7 @@ export async function grepWithJs(request: GrepRequest, rules: GitignoreRules): P
 
 /** "huge.log (209,715,170 bytes) is larger than …": the files over the limit, the first few by name, sizes exact. */
 export function tooLargeWords(files: ReadonlyArray<{ rel: string; bytes: number }>): string {
-  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`
+  const bytes = (n: number) => `${groupDigits(n)} bytes`
   const named = files.slice(0, TOO_LARGE_NAMED).map((f) => `${shownName(f.rel)} (${bytes(f.bytes)})`)
   const more = files.length > TOO_LARGE_NAMED ? ` and ${files.length - TOO_LARGE_NAMED} more` : ''
   const limit = `${bytes(GREP_MAX_FILE_BYTES)} (${GREP_MAX_FILE_BYTES / (1024 * 1024)} MiB)`

@@ -81,7 +81,9 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   installExitHook()
 
   return new Promise<ProcessResult>((resolvePromise) => {
-    let stopping: 'timed_out' | 'aborted' | null = null
+    // Why the group was told to stop. `output_full`: the caller asked for no more once the output is full; the end is
+    // then what the signal made of the process, and a timeout coming during the kill grace does not relabel it.
+    let stopping: 'timed_out' | 'aborted' | 'output_full' | null = null
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null
     let settled = false
     const timers: NodeJS.Timeout[] = []
@@ -103,7 +105,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       live.delete(child)
       resolvePromise({ end, output: output.result(), pid: child.pid ?? null })
     }
-    const stop = (why: 'timed_out' | 'aborted') => {
+    const stop = (why: 'timed_out' | 'aborted' | 'output_full') => {
       if (stopping !== null || exited !== null) return
       stopping = why
       killGroup(child, 'SIGTERM')
@@ -113,14 +115,9 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
 
     child.stdout!.setEncoding('utf8')
     child.stderr!.setEncoding('utf8')
-    let full = false
     const take = (chunk: string) => {
       output.push(chunk)
-      if (request.stopOnceFull !== true || full || output.totalChars <= request.maxOutputChars) return
-      full = true
-      if (stopping !== null || exited !== null) return
-      killGroup(child, 'SIGTERM')
-      timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS))
+      if (request.stopOnceFull === true && output.totalChars > request.maxOutputChars) stop('output_full')
     }
     child.stdout!.on('data', take)
     child.stderr!.on('data', take)
