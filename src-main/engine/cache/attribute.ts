@@ -162,24 +162,29 @@ function latestRatio(prior: ReadonlyArray<PassCacheFacts>): number {
   return best?.ratio ?? 1
 }
 
+/** The real token counts the earlier passes' usages pinned, by prefix key; a later pass's count wins. */
+function realCountsOf(prior: ReadonlyArray<PassCacheFacts>): Map<string, number> {
+  const known = new Map<string, number>()
+  for (const f of [...prior].sort((a, b) => a.seq - b.seq)) for (const a of f.anchors) known.set(a.key, a.tokens)
+  return known
+}
+
+/** The earlier passes' counts of each prefix, the one made nearest a real count kept. */
+function estimatesOf(prior: ReadonlyArray<PassCacheFacts>): Map<string, ScaledCount> {
+  const nearest = new Map<string, ScaledCount>()
+  for (const f of prior) addEstimates(nearest, f)
+  return nearest
+}
+
 export function attribute(input: AttributeInput): PassAttribution {
   const { pass, walk, context, previous, models } = input
   const model = models(pass.model)
   const prior = input.prior
-  let anchors = input.anchors
-  if (!anchors) {
-    const known = new Map<string, number>()
-    for (const f of [...prior].sort((a, b) => a.seq - b.seq)) for (const a of f.anchors) known.set(a.key, a.tokens)
-    anchors = known
-  }
+  // Given by the caller that keeps them across passes (CacheTimeline), or made here from the earlier passes' facts.
+  const anchors = input.anchors ?? realCountsOf(prior)
+  const estimates = input.estimates ?? estimatesOf(prior)
   const usage = pass.usage
   const actualSplit = usage ? splitOfUsage(usage) : null
-  let estimates = input.estimates
-  if (!estimates) {
-    const nearest = new Map<string, ScaledCount>()
-    for (const f of prior) addEstimates(nearest, f)
-    estimates = nearest
-  }
   const scale = new TokenScale({ walk, anchors, estimates, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })
   const min = model.minCacheableTokens
 
@@ -217,8 +222,7 @@ export function attribute(input: AttributeInput): PassAttribution {
   const newFrom = strippedFirst ? stripped : newContent
   const reachable = bestPossibleHit({ walk, scale, minCacheableTokens: min, previous: previousStart === null ? null : { startedAt: previousStart }, newFromMessage: newFrom, thinkingStripped: strippedFirst, now })
   // What an edit above the conversation added is new content, paid in full at the limit too.
-  const realCounts = anchors
-  const limit = editedAbove(reachable, previous?.walk ?? null, walk, scale, (key) => realCounts.get(key) ?? input.counted?.get(key))
+  const limit = editedAbove(reachable, previous?.walk ?? null, walk, scale, (key) => anchors.get(key) ?? input.counted?.get(key))
 
   // A pass no attempt of which got a response (a refused key, a connection that failed) never reached a cache: it
   // read and wrote nothing, lost nothing, and later passes are predicted from the ones before it. Its prediction is

@@ -60,7 +60,7 @@ function omittedText(path: string, budget: number): string {
   return `[Omitted: ${path} did not fit the ${groupDigits(budget)}-character budget for instructions; read the file if it matters.]`
 }
 
-/** The line for an instruction file too large to read: where it is, and that the model may read it. */
+/** The line for an instruction or memory file too large to read: where it is, and that the model may read it. */
 export function notReadText(path: string): string {
   return `[Not read: ${path} is larger than 1 MB, too large for the prompt; read the file if it matters.]`
 }

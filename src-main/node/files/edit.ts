@@ -23,7 +23,7 @@ import { writeFileAtomic } from '../fs/atomic-write'
 import { keepVersion } from './backups'
 import { listInstructionFiles, type Creatable, type FileNode, type FilesListing } from './listing'
 import { confine, type FileRoots } from './paths'
-import { MAX_NESTED_DEPTH, NESTED_FILE_NAMES } from './nested'
+import { isNestedFileName, MAX_NESTED_DEPTH } from './nested'
 import { ioCause } from '../fs/io-cause'
 
 export type FilesErrorCode = 'not_found' | 'permission_denied' | 'invalid_input' | 'unsupported' | 'conflict' | 'io_error'
@@ -153,7 +153,7 @@ function notListed(path: string): FilesError {
   const segments = path.split('/')
   const name = segments[segments.length - 1]!.toLowerCase()
   const levels = segments.length - 1
-  if (levels > MAX_NESTED_DEPTH && !path.startsWith('/') && !path.startsWith('~') && !segments.includes('..') && NESTED_FILE_NAMES.some((n) => n.toLowerCase() === name)) {
+  if (levels > MAX_NESTED_DEPTH && !path.startsWith('/') && !path.startsWith('~') && !segments.includes('..') && isNestedFileName(name)) {
     const dir = segments.slice(0, -1).join('/')
     return new FilesError(
       'permission_denied',

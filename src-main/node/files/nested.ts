@@ -39,6 +39,9 @@ function byCodeUnits(a: string, b: string): number {
 /** Lower-case file name → the name the loop's reader asks for (a case-insensitive disk finds either). */
 const CANDIDATES = new Map(NESTED_FILE_NAMES.map((name) => [name.toLowerCase(), name]))
 
+/** Whether a file name is one of the nested instruction files' names, in any case. */
+export const isNestedFileName = (name: string): boolean => CANDIDATES.has(name.toLowerCase())
+
 /**
  * The folders below `root` (not the root itself), sorted by path, bounded as above, each with the nested file names
  * its listing holds: read from the same `readdir` the walk does, so a folder without one costs no further call.

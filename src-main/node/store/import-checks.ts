@@ -22,7 +22,6 @@ import { MAX_CHAIN_DEPTH } from './passes'
 /** Twice the largest context window of the models the app knows: the most of a conversation an import takes. */
 const MAX_LIVE_HISTORY_TOKENS = 2 * Math.max(...MODELS.map((m) => m.contextWindow))
 
-export { ImportError, isRow }
 
 /** The rows of an export as it reads them (export.ts `SessionExport`). */
 export interface ImportRows {

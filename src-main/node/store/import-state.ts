@@ -52,8 +52,7 @@ function checkFrozen(frozen: unknown, model: string): void {
   if (!isRow(frozen) || !isRow(f.project) || !isRow(f.session) || !isRow(f.context)) throw new ImportError('session.state.frozen is not a frozen prompt (project, session and context)')
   try {
     // The prompt builder run once on it, as the Files view renders a session block to price an edit.
-    const text = sessionBlockText(f, f.session, model, nodeHasher)
-    if (text !== null && typeof text !== 'string') throw new Error('the session block is not text')
+    sessionBlockText(f, f.session, model, nodeHasher)
   } catch (err) {
     throw new ImportError(`session.state.frozen does not render as a prompt: ${err instanceof Error ? err.message : String(err)}`)
   }
