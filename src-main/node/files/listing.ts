@@ -225,13 +225,9 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
         : `imported by ${importedBy}: sent with it, after the breakpoints`
     return { ...base, status: 'nested', reason, chars, children }
   }
-  // `.claude/CLAUDE.md` is a root file of the session block, and also a CLAUDE.md in the folder `.claude`, so the walk
-  // finds it again: the same file under the same path is listed once, as the block's, and noted once.
-  const blockPaths = new Set(gathered.instructions.map((i) => i.path))
-  const listedAgain = (path: string) => blockPaths.has(path)
   for (const { dir, fileId } of nested.found) {
     const file = nested.files[fileId]
-    if (file && !(inSystem.has(file.id) && listedAgain(file.path))) instructions.push(nestedNode(file, file.path, 'nested', dir, null, [file.id]))
+    if (file) instructions.push(nestedNode(file, file.path, 'nested', dir, null, [file.id]))
   }
 
   const memory: FileNode[] = []
@@ -255,7 +251,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     instructions,
     memory,
     creatable: creatable(gathered, roots),
-    notes: [...notesOnce(gathered, section), ...nested.notes.filter((n) => !listedAgain(n.path)).map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
+    notes: [...notesOnce(gathered, section), ...nested.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
     sessionBlockTokens: blockTokens,
     sessionBlock: {
       instructionFiles: Math.round(share(section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),

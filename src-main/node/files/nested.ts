@@ -36,6 +36,9 @@ function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** The session block's own files at the root, some of them in a folder. */
+const ROOT_FILES = new Set(PROJECT_FILES)
+
 /** Lower-case file name → the name the loop's reader asks for (a case-insensitive disk finds either). */
 const CANDIDATES = new Map(NESTED_FILE_NAMES.map((name) => [name.toLowerCase(), name]))
 
@@ -62,7 +65,8 @@ export async function nestedFolders(root: string): Promise<{ dirs: Array<{ dir: 
       }
       // A file or a link to one (the reader decides what a link may reach); names in the reader's order.
       const present = new Set(dirents.filter((d) => !d.isDirectory()).map((d) => CANDIDATES.get(d.name.toLowerCase())))
-      if (rel !== '') dirs.push({ dir: rel, names: NESTED_FILE_NAMES.filter((name) => present.has(name)) })
+      // A root file of the session block that sits in a folder (`.claude/CLAUDE.md`) is the block's, not that folder's.
+      if (rel !== '') dirs.push({ dir: rel, names: NESTED_FILE_NAMES.filter((name) => present.has(name) && !ROOT_FILES.has(`${rel}/${name}`)) })
       // isDirectory() is false for a symlink: a linked folder is not followed.
       for (const d of dirents) {
         if (!d.isDirectory() || NOT_ENTERED.has(d.name)) continue
