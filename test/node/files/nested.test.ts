@@ -109,7 +109,7 @@ describe('nested instruction files in the listing', () => {
     await expect(openFile(box, `${dir}/NOTES.md`)).rejects.toThrow('is not an instruction or memory file of this project')
   })
 
-  it('lists .claude/CLAUDE.md once, as the session block\'s, though the walk finds it again as the CLAUDE.md of .claude/', async () => {
+  it('lists .claude/CLAUDE.md once, as the session block\'s, not again as the CLAUDE.md of the folder .claude', async () => {
     for (const text of ['Team rules.\n', 'x'.repeat(1_100_000)]) {
       box.write('.claude/CLAUDE.md', text)
       const listing = await list()
