@@ -52,12 +52,16 @@ export interface FaultPlan {
 
 export const FAULT_KINDS: ReadonlyArray<FaultKind> = ['rate_limit', 'overloaded', 'server_error', 'reset', 'truncate', 'malformed', 'stream_error', 'slow_first_byte']
 
-/** A plan that hands out the given faults in order to POST requests, each `times` times (default 1). */
+/**
+ * A plan that hands out the given faults in order to Messages requests (POST /v1/messages), each `times` times
+ * (default 1). Token counts are not among them: a client counts prefixes beside its passes, and a fault meant for a
+ * pass's stream would be spent on a count.
+ */
 export function faultQueue(faults: ReadonlyArray<Fault & { readonly times?: number }>): FaultPlan & { remaining(): number } {
   const queue = faults.map((f) => ({ fault: f, left: f.times ?? 1 }))
   return {
     next(context) {
-      if (context.method !== 'POST') return null
+      if (context.method !== 'POST' || context.path !== '/v1/messages') return null
       const head = queue.find((q) => q.left > 0)
       if (!head) return null
       head.left--

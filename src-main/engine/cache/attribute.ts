@@ -71,7 +71,10 @@ export interface AttributeInput {
   readonly anchors?: ReadonlyMap<string, number>
   /** Counts earlier passes scaled at their breakpoints, nearest a real count (a CacheTimeline's `estimates`); from `prior` otherwise. */
   readonly estimates?: ReadonlyMap<string, ScaledCount>
-  /** Prefix sizes counted otherwise (count_tokens while an edit was priced): read where an earlier request's size is needed. */
+  /**
+   * Prefix sizes the service's counter gave (count_tokens: through a tool or system breakpoint as a pass went out, or
+   * while an edit was priced): real counts where no usage pinned one.
+   */
   readonly counted?: ReadonlyMap<string, number>
   /** The earlier pass that started last: what this pass is compared with. Null for the first pass. */
   readonly previous: PreviousPass | null
@@ -176,6 +179,21 @@ function estimatesOf(prior: ReadonlyArray<PassCacheFacts>): Map<string, ScaledCo
   return nearest
 }
 
+/**
+ * The counts the service's counter gave for this request's tool and system prefixes that no usage pinned: kept with
+ * the pass's facts, so later passes (and the app after a restart) hold them as real counts.
+ */
+function countedIn(walk: RequestWalk, anchors: ReadonlyMap<string, number>, counted: ReadonlyMap<string, number> | undefined): Array<{ key: string; tokens: number }> {
+  if (!counted || counted.size === 0) return []
+  const out: Array<{ key: string; tokens: number }> = []
+  for (let i = 0; i < walk.blocks.length && walk.blocks[i]!.area !== 'messages'; i++) {
+    const key = walk.keys[i]!
+    const tokens = counted.get(key)
+    if (tokens !== undefined && !anchors.has(key)) out.push({ key, tokens })
+  }
+  return out
+}
+
 export function attribute(input: AttributeInput): PassAttribution {
   const { pass, walk, context, previous, models } = input
   const model = models(pass.model)
@@ -185,7 +203,7 @@ export function attribute(input: AttributeInput): PassAttribution {
   const estimates = input.estimates ?? estimatesOf(prior)
   const usage = pass.usage
   const actualSplit = usage ? splitOfUsage(usage) : null
-  const scale = new TokenScale({ walk, anchors, estimates, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })
+  const scale = new TokenScale({ walk, anchors, ...(input.counted ? { counted: input.counted } : {}), estimates, realTotal: actualSplit?.total ?? null, fallbackRatio: latestRatio(prior) })
   const min = model.minCacheableTokens
 
   // Each attempt that got a response looked up and wrote; a retry reads what an earlier attempt of it wrote.
@@ -258,7 +276,8 @@ export function attribute(input: AttributeInput): PassAttribution {
     scale,
     written,
     responded.map((a) => ({ startedAt: a.startedAt, availableAt: a.firstByteAt! })),
-    agrees === true ? anchorsOf(walk, written, actualSplit!) : [],
+    // The usage's counts last: where both know a prefix, the one the service billed wins.
+    [...countedIn(walk, anchors, input.counted), ...(agrees === true ? anchorsOf(walk, written, actualSplit!) : [])],
     !reached || (actualSplit !== null && actualSplit.write1h + actualSplit.write5m === 0),
     reached ? predicted : { ...predicted, reads: [] },
   )

@@ -18,6 +18,11 @@ export interface TokenScaleInput {
   readonly walk: RequestWalk
   /** Real cumulative tokens by prefix key. */
   readonly anchors: ReadonlyMap<string, number>
+  /**
+   * Real cumulative tokens the service's counter gave (count_tokens through a tool or system block, with no pass's
+   * usage behind them): as exact as `anchors`, which win where both know a key.
+   */
+  readonly counted?: ReadonlyMap<string, number>
   /** The request's real input total (read + written + uncached), when known: count_tokens before, usage after. */
   readonly realTotal: number | null
   /** Real tokens per estimated token to use when nothing better is known (from earlier passes; 1 with none). */
@@ -48,9 +53,9 @@ export class TokenScale {
   private readonly pinnedSpan: number[] = []
 
   constructor(private readonly input: TokenScaleInput) {
-    const { walk, anchors, estimates } = input
+    const { walk, estimates } = input
     for (let i = 0; i < walk.keys.length; i++) {
-      const known = anchors.get(walk.keys[i]!)
+      const known = this.real(walk.keys[i]!)
       if (known !== undefined) {
         this.pinnedAt.push(i)
         this.pinnedTokens.push(known)
@@ -64,7 +69,7 @@ export class TokenScale {
     for (let i = 0; i < walk.keys.length; i++) {
       const key = walk.keys[i]!
       const earlier = estimates.get(key)
-      if (!earlier || anchors.has(key)) continue
+      if (!earlier || this.real(key) !== undefined) continue
       if (earlier.span < this.span(i)) soft.push({ at: i, tokens: earlier.tokens, span: earlier.span })
     }
     if (soft.length === 0) return
@@ -98,6 +103,11 @@ export class TokenScale {
     this.pinnedAt.splice(0, this.pinnedAt.length, ...at)
     this.pinnedTokens.splice(0, this.pinnedTokens.length, ...tokens)
     this.pinnedSpan.splice(0, this.pinnedSpan.length, ...spans)
+  }
+
+  /** The real count of the prefix `key`, from usage or the service's counter; undefined when only estimated. */
+  private real(key: string): number | undefined {
+    return this.input.anchors.get(key) ?? this.input.counted?.get(key)
   }
 
   /** The index among the pinned points of the last one at or before `position` (-1: none). */
@@ -135,7 +145,7 @@ export class TokenScale {
 
   /** Whether the real count at `position` is known rather than scaled. */
   exact(position: number): boolean {
-    return position < 0 || this.input.anchors.has(this.input.walk.keys[position] ?? '')
+    return position < 0 || this.real(this.input.walk.keys[position] ?? '') !== undefined
   }
 
   /** Real cumulative tokens through `position` (0 for -1, "nothing"). */

@@ -20,6 +20,7 @@ import type { PromptPlan } from '../../engine/prompt/plan'
 import { renderRequest } from '../../engine/prompt/render'
 import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
+import { MAX_PREFIX_COUNTS } from '../store/prefix-counts'
 import type { PassSummary } from '../store/passes'
 import { cacheModels, walkFor } from './models'
 import { contextFromStored, diagnosisFromResponse, requestFromBody, storeDescriber } from './stored'
@@ -115,31 +116,56 @@ interface SharedEntries {
 interface StoreCaches {
   readonly sessions: Map<string, SessionCache>
   readonly shared: SharedEntries
-  /** Prefix sizes counted with count_tokens while pricing edits (edit-measure.ts), by prefix key: real counts too. */
-  readonly counted: Map<string, number>
+  /**
+   * Prefix sizes counted with count_tokens (as a pass went out, prefix-counts.ts; while pricing edits, edit-measure.ts),
+   * by prefix key: real counts too. Read from the store's `prefix_counts` when first needed; kept there too.
+   */
+  counted: Map<string, number> | null
 }
 
 const caches = new WeakMap<Store, StoreCaches>()
 
 function storeCaches(store: Store): StoreCaches {
   let byStore = caches.get(store)
-  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null, replay: null }, counted: new Map() }))
+  if (!byStore) caches.set(store, (byStore = { sessions: new Map(), shared: { facts: new Map(), timeline: new CacheTimeline(), loadedFrom: null, replay: null }, counted: null }))
   return byStore
 }
 
-/** The most counted prefixes kept: a few per priced edit; the oldest go first. */
-const MAX_COUNTED_PREFIXES = 2_000
+/** The prefix sizes counted with count_tokens, read from the store once. */
+function countedPrefixes(store: Store): Map<string, number> {
+  const caches = storeCaches(store)
+  caches.counted ??= store.prefixCounts.all()
+  return caches.counted
+}
 
 /**
- * Keeps a prefix's size as count_tokens gave it while an edit was priced. A later pass compared with the request
- * that prefix belongs to reads it as its real size: the first pass after a compaction that takes an edit left for it
- * loses the session block the price counted, not an estimate of it.
+ * Keeps a prefix's size as count_tokens gave it (as a pass went out, or while an edit was priced), in memory and in
+ * the store. A later pass whose request holds that prefix reads it as its real size: a read that ends there is placed
+ * by it, and the first pass after a compaction that takes an edit left for it loses the session block the price
+ * counted, not an estimate of it.
  */
-export function rememberCountedPrefix(store: Store, key: string, tokens: number): void {
-  const counted = storeCaches(store).counted
+export function rememberCountedPrefix(store: Store, key: string, tokens: number, at: number = Date.now()): void {
+  const counted = countedPrefixes(store)
   counted.delete(key)
   counted.set(key, tokens)
-  if (counted.size > MAX_COUNTED_PREFIXES) counted.delete(counted.keys().next().value!)
+  if (counted.size > MAX_PREFIX_COUNTS) counted.delete(counted.keys().next().value!)
+  try {
+    store.prefixCounts.put(key, tokens, at)
+  } catch {
+    // A store that cannot be written (read-only, closing) keeps the count for this run only: a pass attributed
+    // anew after a restart scales that prefix again, as before it was counted.
+  }
+}
+
+/**
+ * Whether the real size of the prefix `key` is known: billed by a pass of the app's own (any session's, from the day
+ * before `at` on) or counted with count_tokens since the app started.
+ */
+export function isPrefixMeasured(store: Store, key: string, at: number): boolean {
+  const caches = storeCaches(store)
+  if (countedPrefixes(store).has(key)) return true
+  loadShared(store, caches.shared, at)
+  return sharedTimeline(caches.shared).anchors.has(key)
 }
 
 export function sessionCache(store: Store, sessionId: string): SessionCache {
@@ -312,7 +338,7 @@ function attributeOrThrow(store: Store, pass: PassSummary | string, options: Att
     entriesAt: (at) => timeline.stateAt(at),
     anchors: timeline.anchors,
     estimates: timeline.estimates,
-    counted: storeCaches(store).counted,
+    counted: countedPrefixes(store),
     previous: previous ? { facts: previous.attribution.facts, walk: previous.walk, context: previous.context } : null,
     models: options.models ?? cacheModels,
     describeEntries: storeDescriber(store, summary.sessionId, options.entries),

@@ -32,7 +32,7 @@ import {
   type RequestWalk,
 } from '../../engine/cache'
 import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
-import { changedSessionFiles, freezeSessionSection, PROBE_MESSAGE, renderNote, sessionBlockText, type ContextNote } from '../../engine/prompt'
+import { changedSessionFiles, freezeSessionSection, renderNote, sessionBlockText, type ContextNote } from '../../engine/prompt'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { Hasher } from '../../engine/ports'
 import { gatherWithDraft, type FileRoots } from '../files'
@@ -42,6 +42,7 @@ import { findModel } from '../model/models'
 import { parseSessionState } from '../session/state'
 import type { Store } from '../store'
 import { rememberCountedPrefix } from './attribute-pass'
+import { prefixRequest, probeRequest } from './prefix-counts'
 import { cacheModels, walkFor } from './models'
 import { contextFromStored, requestFromBody } from './stored'
 import { editBasis, priceSessionEdit, type CacheSummaryOptions, type EditBasis } from './summary'
@@ -111,19 +112,6 @@ export function countable(request: WireRequest): CountRequest {
     ...(request.tool_choice ? { tool_choice: request.tool_choice } : {}),
     ...(request.thinking ? { thinking: request.thinking } : {}),
     messages: request.messages,
-  } as CountRequest
-}
-
-/** The prefix of `request` through the tool or system block at `position` of its walk, with the probe after it (its count is taken off again: the user's words are not known yet). */
-function prefixRequest(request: WireRequest, walk: RequestWalk, position: number): CountRequest | null {
-  const block = walk.blocks[position]
-  if (!block || block.area === 'messages') return null
-  const tools = request.tools ?? []
-  return {
-    model: request.model,
-    ...(block.area === 'tools' ? { tools: tools.slice(0, block.index + 1) } : tools.length > 0 ? { tools } : {}),
-    ...(block.area === 'system' ? { system: (request.system ?? []).slice(0, block.index + 1) } : {}),
-    messages: [PROBE_MESSAGE],
   } as CountRequest
 }
 
@@ -233,7 +221,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     count(countable(request)),
     count(countable(candidates.without)),
     count(countable(candidates.with)),
-    unmeasured.length > 0 ? count({ model: request.model, messages: [PROBE_MESSAGE] } as CountRequest) : Promise.resolve(null),
+    unmeasured.length > 0 ? count(probeRequest(request.model)) : Promise.resolve(null),
     ...unmeasured.map((p) => {
       const prefix = prefixRequest(request, walk, p)
       return prefix ? count(prefix) : Promise.resolve(null)

@@ -24,7 +24,7 @@ import { diffSignatures, fileSignatures, type FileSignatures } from '../../engin
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
 import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from './prompt-settings'
-import type { Clock, Hasher, Logger } from '../../engine/ports'
+import type { Clock, Hasher, Logger, ModelClient } from '../../engine/ports'
 import type { ModelEndpoint } from '../model/endpoint'
 import { findModel, thinkingFor } from '../model/models'
 import type { WireRequest } from '../../engine/model/wire'
@@ -33,6 +33,7 @@ import type { SessionPreferences } from '../settings/service'
 import { createToolExecutor, type NodeToolExecutor } from '../tools'
 import { gatherProjectContext, createNestedContextReader, type NestedContextReader } from '../instructions'
 import { StoreSessionLog } from './store-log'
+import { countingPrefixes } from '../cache/prefix-counts'
 import { nextLiveCompaction, type LiveCompactionSnapshot } from './live-compaction'
 import { parseSessionState, type SessionState } from './state'
 import type { PassSummary } from '../store/passes'
@@ -398,13 +399,25 @@ export class SessionRuntime {
     }
   }
 
+  /**
+   * The endpoint's client (read each time: the user may switch it), counting the tool and system prefixes no pass has
+   * measured beside each pass it sends, so the pass's read is placed by real counts (node/cache/prefix-counts.ts).
+   */
+  private modelClient(): ModelClient {
+    return countingPrefixes(this.deps.endpoint.client, this.deps.store, {
+      now: () => this.deps.clock.now(),
+      hasher: this.deps.hasher,
+      onError: (err) => this.deps.log.warn('counting a prefix failed', { sessionId: this.sessionId, error: err instanceof Error ? err.stack : String(err) }),
+    })
+  }
+
   private host(): CompactionHost {
     return {
       sessionId: this.sessionId,
       root: this.root,
       store: this.deps.store,
       clock: this.deps.clock,
-      model: this.deps.endpoint.client,
+      model: this.modelClient(),
       lastMessageId: () => this.lastMainPass?.messageId ?? null,
       log: this.sessionLog,
       tools: this.tools,
@@ -582,7 +595,7 @@ export class SessionRuntime {
     })
     return runTurn(
       {
-        model: this.deps.endpoint.client,
+        model: this.modelClient(),
         tools: this.tools,
         log: this.sessionLog,
         planner: this.planner(),

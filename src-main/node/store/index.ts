@@ -5,6 +5,7 @@ import { SessionRepo } from './sessions'
 import { EntryRepo } from './entries'
 import { PassRepo } from './passes'
 import { BlobRepo } from './blobs'
+import { PrefixCountRepo } from './prefix-counts'
 
 export { openDatabase, schemaVersion } from './database'
 export type { Db } from './database'
@@ -18,6 +19,7 @@ export interface Store {
   readonly entries: EntryRepo
   readonly passes: PassRepo
   readonly blobs: BlobRepo
+  readonly prefixCounts: PrefixCountRepo
   /** Runs `fn` in one transaction: everything it writes lands together or not at all. */
   transaction<T>(fn: () => T): T
   /**
@@ -40,6 +42,7 @@ export function openStore(file: string, options: OpenOptions = {}): Store {
     entries: new EntryRepo(db),
     passes,
     blobs: new BlobRepo(db),
+    prefixCounts: new PrefixCountRepo(db),
     transaction: <T>(fn: () => T): T => {
       try {
         return db.transaction(fn)()

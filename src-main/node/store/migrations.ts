@@ -205,4 +205,19 @@ export const migrations: ReadonlyArray<Migration> = [
       ALTER TABLE projects ADD COLUMN hidden_at INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: 'prefix sizes counted',
+    sql: `
+      -- The real size of a prompt prefix (tools and system blocks) as the model service's count_tokens gave it, by the
+      -- prefix's cache key (engine/cache/walk.ts): the attribution places reads with it (node/cache/prefix-counts.ts),
+      -- and needs it again when a pass is attributed anew after a restart. The newest few thousand are kept.
+      CREATE TABLE prefix_counts (
+        key        TEXT PRIMARY KEY,
+        tokens     INTEGER NOT NULL,
+        counted_at INTEGER NOT NULL
+      );
+      CREATE INDEX prefix_counts_by_age ON prefix_counts(counted_at);
+    `,
+  },
 ]

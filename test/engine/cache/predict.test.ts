@@ -121,3 +121,20 @@ describe('TokenScale: a count no usage pinned is scaled from the request that ma
     expect(scale.at(9)).toBeGreaterThan(50)
   })
 })
+
+describe('TokenScale: a prefix counted with the service counter is a real count', () => {
+  const later = walkRequest(request([...blocks(10, [10]), ...Array.from({ length: 40 }, (_, i) => user(text(`tail ${i}`, 25, i === 39 ? '5m' : null)))]), hasher)
+
+  it('pins the count where no usage did, exactly, and yields to a usage count of the same prefix', () => {
+    const skewed = new TokenScale({ walk: later, anchors: new Map(), realTotal: later.estimatedTotal * 3, fallbackRatio: 1 })
+    expect(skewed.exact(9)).toBe(false)
+    const counted = new TokenScale({ walk: later, anchors: new Map(), counted: new Map([[later.keys[9]!, 104]]), realTotal: later.estimatedTotal * 3, fallbackRatio: 1 })
+    expect(counted.exact(9)).toBe(true)
+    expect(counted.at(9)).toBe(104)
+    expect(counted.span(9)).toBe(0)
+    // Counts before it are scaled between the start and it, not by the tail's ratio.
+    expect(counted.at(4)).toBeLessThan(skewed.at(4))
+    const both = new TokenScale({ walk: later, anchors: new Map([[later.keys[9]!, 101]]), counted: new Map([[later.keys[9]!, 104]]), realTotal: null, fallbackRatio: 1 })
+    expect(both.at(9)).toBe(101)
+  })
+})

@@ -142,6 +142,24 @@ describe('manual compaction', () => {
     expect(h.events.some((e) => e.name === 'compaction.failed' && e.payload.reason === 'cancelled')).toBe(true)
   })
 
+  it('after a checkpoint, the tools and system read alone are placed by counts of their own, however the conversation before counted', async () => {
+    // The first message is text that counts at about a token a character, four times the engine's estimate: every
+    // count scaled from the first passes' usage is skewed by it. The system blocks' sizes, counted as the first pass
+    // went out, place the read after the checkpoint where it ends (it was `unexplained`, read "at no breakpoint").
+    h = await openHarness({ files: { ...FILES, 'CLAUDE.md': '# Rules\n\n' + 'Use tabs. '.repeat(10) + '\n' } })
+    expect(await h.send('read README.md ' + '世界'.repeat(3000))).toBe('end_turn')
+    await threeTurns(h)
+    expect(await h.send('/compact keep the API decisions')).toBe('compacted')
+    expect(await h.send('read README.md')).toBe('end_turn')
+    expect(await h.send('read src/api.ts')).toBe('end_turn')
+
+    const passes = await h.call<Array<Pass & { seq: number }>>('pass.list', { sessionId: h.sessionId })
+    const attributions = await Promise.all(passes.map(async (p) => ({ kind: p.kind, ...(await h.call<{ attribution: { cause: { kind: string; label: string }; agrees: boolean; actual: { readPath: string | null } } }>('pass.get', { passId: p.id })).attribution })))
+    expect(attributions.filter((a) => a.cause.kind === 'unexplained' || !a.agrees).map((a) => a.cause.label)).toEqual([])
+    const summaryAt = attributions.findIndex((a) => a.kind === 'summary')
+    expect(attributions[summaryAt + 1]!.actual.readPath).toBe('system[1]')
+  })
+
   it('after a compaction refused, another one and the pass after it are predicted as the service read them: the system blocks read alone are placed where they end', async () => {
     // Two system blocks (CLAUDE.md gives the session block): after the checkpoint the pass reads both and nothing
     // after, a prefix no usage has measured, ~50 tokens apart.
