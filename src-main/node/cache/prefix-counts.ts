@@ -22,7 +22,7 @@ import { nodeHasher } from '../hasher'
 import type { Store } from '../store'
 import { isPrefixMeasured, rememberCountedPrefix } from './attribute-pass'
 import { walkFor } from './models'
-import { COUNT_TIMEOUT_MS, type CountRequest } from './token-counter'
+import { COUNT_TIMEOUT_MS, countWithin, type CountRequest } from './token-counter'
 
 /** The probe alone, for `model`: what is taken off each prefix counted with it. */
 export function probeRequest(model: string): CountRequest {
@@ -77,20 +77,9 @@ export async function countUnmeasuredPrefixes(store: Store, request: WireRequest
     await Promise.all(waits)
     return 0
   }
-  // A count that hangs is given up after COUNT_TIMEOUT_MS, so the next pass asks again instead of waiting on it.
-  const count = async (r: CountRequest): Promise<number | null> => {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), countTimeoutMs)))
-    try {
-      const n = await Promise.race([options.countTokens(r), late])
-      return n !== null && Number.isFinite(n) && n >= 0 ? n : null
-    } catch {
-      return null
-    } finally {
-      clearTimeout(timer)
-    }
-  }
+  // A count that hangs is given up after countTimeoutMs, so the next pass asks again instead of waiting on it.
   const countTimeoutMs = options.countTimeoutMs ?? COUNT_TIMEOUT_MS
+  const count = (r: CountRequest) => countWithin(options.countTokens, r, countTimeoutMs)
   const probe = count(probeRequest(request.model))
   let counted = 0
   for (const p of todo) {

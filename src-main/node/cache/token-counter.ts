@@ -72,11 +72,25 @@ export class TokenCounter {
   async tryCount(request: CountRequest): Promise<number | null> {
     try {
       const n = await this.count(request)
-      return Number.isFinite(n) ? n : null
+      return isCount(n) ? n : null
     } catch {
       return null
     }
   }
+}
+
+/** One count straight from the service (nothing kept), or null when it failed, took longer than `ms`, or was no count. */
+export async function countWithin(countTokens: CountTokens, request: CountRequest, ms: number): Promise<number | null> {
+  try {
+    const n = await withTimeout(countTokens(request), ms)
+    return isCount(n) ? n : null
+  } catch {
+    return null
+  }
+}
+
+function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
