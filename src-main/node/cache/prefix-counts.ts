@@ -88,7 +88,7 @@ export async function countUnmeasuredPrefixes(store: Store, request: WireRequest
     const work = (async () => {
       const [tokens, probeTokens] = await Promise.all([count(prefix), probe])
       if (tokens === null || probeTokens === null || tokens < probeTokens) return
-      rememberCountedPrefix(store, key, tokens - probeTokens)
+      rememberCountedPrefix(store, key, tokens - probeTokens, options.at)
       counted++
     })().finally(() => flying.delete(key))
     flying.set(key, work)

@@ -8,6 +8,9 @@
  * own code (node/session/keep-warm.ts): after each pass a pre-warm is planned, and when the next recorded request
  * comes later than that, the pre-warm goes out at its time. Its requests are counted apart from the conversation.
  *
+ * Conversation passes go through the runtime's counting client (node/cache/prefix-counts.ts), so the tool and system
+ * prefixes are counted with count_tokens as the app counts them, and the attribution places reads with those counts.
+ *
  * Beside it, the same passes as a naive client would send them (a timestamp in the system prompt, no breakpoint on
  * the messages) to a second simulator, and Claude Code's own figures from its recorded usage.
  */
@@ -25,6 +28,7 @@ import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from '../session/prompt-s
 import { importSessionText } from '../../engine/transcripts'
 import { startSimulator } from '../../simulator'
 import { attributePass, cacheModels } from '../cache'
+import { countingPrefixes } from '../cache/prefix-counts'
 import { nodeHasher } from '../hasher'
 import { createModelClient } from '../model/client'
 import { costUsd, findModel, thinkingFor } from '../model/models'
@@ -79,6 +83,8 @@ export interface ReplayReport {
    * depend on it; token and dollar totals do, so a comparison of those across the two sides is scaled by it.
    */
   readonly countRatio: { readonly loupeGrowth: number; readonly claudeCodeGrowth: number; readonly pairs: number; readonly ratio: number }
+  /** Tool and system prefixes the counting client measured with count_tokens (the attribution places reads of them alone by these). */
+  readonly countedPrefixes: number
   /** Wall time of each pass's attribution, ms. */
   readonly attributionMs: ReadonlyArray<number>
   readonly attributions: ReadonlyArray<PassAttribution>
@@ -203,6 +209,8 @@ export async function replayTranscript(text: string, fileName: string, options: 
   const naiveClient = naiveSim ? createModelClient({ baseUrl: naiveSim.baseUrl, apiKey: 'sk-replay', kind: 'simulator', maxRetries: 0, clock, cacheDiagnostics: false }) : null
   const dir = mkdtempSync(join(tmpdir(), 'loupe-replay-'))
   const store = openStore(join(dir, 'replay.db'))
+  // Conversation passes go out as the runtime sends them: each counting its unmeasured tool and system prefixes beside it.
+  const sending = countingPrefixes(client, store, { now: () => clock.now(), hasher, onError: (e) => { throw e } })
   try {
     const project = store.projects.open(gathered.root, first.startedAt)
     const sessionId = store.sessions.create(project.id, `Replay of ${fileName}`, first.startedAt).id
@@ -258,7 +266,7 @@ export async function replayTranscript(text: string, fileName: string, options: 
       current = pass
       responder.answerWith(pass.response)
       const queuedAt = clock.now()
-      const outcome = await client.send(request, previousMessageId ? { previousMessageId } : {})
+      const outcome = await sending.send(request, previousMessageId ? { previousMessageId } : {})
       if (!outcome.ok) throw new Error(`${fileName}: pass ${n + 1} failed: ${outcome.error.kind} ${outcome.error.message}`)
       previousMessageId = outcome.message.id
       for (const b of outcome.message.content) if (b.type === 'thinking') signatures.set(b.thinking, b.signature)
@@ -311,6 +319,7 @@ export async function replayTranscript(text: string, fileName: string, options: 
       claudeCode: { ...share(recorded.read, recorded.total), limitShare: recorded.limitShare, cost: claudeCodeCost },
       naive: naiveClient ? { ...share(naiveRead, naiveTotal), cost: naiveCost } : null,
       countRatio: { loupeGrowth: growth.loupe, claudeCodeGrowth: growth.recorded, pairs: growth.pairs, ratio: growth.recorded > 0 ? growth.loupe / growth.recorded : 0 },
+      countedPrefixes: store.prefixCounts.all().size,
       attributionMs,
       attributions,
     }

@@ -74,6 +74,8 @@ describe('replayTranscript', () => {
     expect(report.naive!.share).toBeLessThan(0.05)
     expect(report.attributions.map((a) => a.cause.kind)).toEqual(['cold', ...Array(11).fill('none')])
     expect(report.loupe.keepWarm.passes).toBe(0)
+    // The passes went out through the runtime's counting client: the tools and system prefixes were counted.
+    expect(report.countedPrefixes).toBeGreaterThan(0)
     // Both sides' counts of the same growing conversation, pass to pass: comparable, not equal.
     expect(report.countRatio.pairs).toBeGreaterThan(5)
     expect(report.countRatio.ratio).toBeGreaterThan(0.3)
