@@ -1,7 +1,11 @@
 /**
  * A range of lines from a file too large to read whole (read_file with offset/limit on a file over
- * READ_MAX_FILE_BYTES). Lines have no index, so the file is read from its start in chunks of CHUNK_BYTES, counting
- * line breaks, until the wanted lines are reached and kept; memory stays at one chunk plus the kept lines, each kept to
+ * READ_MAX_FILE_BYTES). A file has no index of its lines, so it is read in chunks of CHUNK_BYTES, counting line
+ * breaks, until the wanted lines are reached and kept. Each read notes where lines start as it passes them, one mark a
+ * chunk (`LineMarks`, kept per version of the file by `LineIndex`), so a later read of the same version starts at the
+ * last mark before its lines instead of at the start of the file: paging through a multi-GB log costs about a chunk a
+ * page after the first read that far, not the whole file up to the page. Marks are kept only for the exact version
+ * read (device, inode, size, change times): a file that grew or changed is read from its start again; memory stays at one chunk plus the kept lines, each kept to
  * at most LINE_KEEP_BYTES (a line of gigabytes is shown cut, with its size in bytes). The reads are asynchronous,
  * one chunk at a time, so the main process, where the tools run, is never held for longer than it takes to count the
  * line breaks of one chunk.
@@ -11,6 +15,7 @@
  * Lines are counted as splitLines counts them: a final line break does not start another line, a `\r` before the
  * `\n` is not part of the line.
  */
+import type { BigIntStats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { READ_MAX_LINE_CHARS } from '../../engine/tools/limits'
 
@@ -31,6 +36,8 @@ export interface LineRangeRequest {
   /** Stop counting the lines after the range once this many bytes of the file have been read. */
   readonly countMaxBytes: number
   readonly signal?: AbortSignal
+  /** Where lines start in this version of the file, from earlier reads: used to start late, and added to. */
+  readonly marks?: LineMarks
 }
 
 export interface KeptLine {
@@ -52,6 +59,84 @@ export interface LineRangeRead {
   readonly countedBytes: number
   /** The read stopped because `signal` was aborted. */
   readonly aborted: boolean
+  /** Bytes read from the file by this read (less than `countedBytes` when it started at a mark). */
+  readonly readBytes: number
+}
+
+/**
+ * Least distance between two marks: a read passes one line break a chunk that could be marked, and two a chunk apart
+ * may lie a few bytes less than a chunk apart. A read from a mark reads at most about this much before its lines.
+ */
+const MARK_SPACING_BYTES = CHUNK_BYTES / 2
+
+/** Line `line` starts at byte `offset`. */
+export interface LineMark {
+  readonly line: number
+  readonly offset: number
+}
+
+/**
+ * Where lines start in one version of a file, as reads found them: about one mark a chunk, in order. Line 1 starts
+ * at 0. Once a read has counted to the end, the file's line count too.
+ */
+export class LineMarks {
+  private readonly marks: LineMark[] = [{ line: 1, offset: 0 }]
+  totalLines: number | null = null
+
+  /** How many marks are kept. */
+  get size(): number {
+    return this.marks.length
+  }
+
+  /** The last mark at or before `line`. */
+  before(line: number): LineMark {
+    return this.marks[this.indexBefore(line)]!
+  }
+
+  /** Notes that `line` starts at `offset`, unless a mark already lies within MARK_SPACING_BYTES of it. */
+  note(line: number, offset: number): void {
+    const at = this.indexBefore(line)
+    const previous = this.marks[at]!
+    const next = this.marks[at + 1]
+    if (offset - previous.offset < MARK_SPACING_BYTES || (next !== undefined && next.offset - offset < MARK_SPACING_BYTES)) return
+    this.marks.splice(at + 1, 0, { line, offset })
+  }
+
+  private indexBefore(line: number): number {
+    let low = 0
+    let high = this.marks.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >> 1
+      if (this.marks[mid]!.line <= line) low = mid
+      else high = mid - 1
+    }
+    return low
+  }
+}
+
+/** Files whose marks are kept, least recently read dropped first. */
+const INDEXED_FILES = 16
+
+/** `LineMarks` by version of a file (see `fileVersion`), for the files read most recently. */
+export class LineIndex {
+  private readonly files = new Map<string, LineMarks>()
+
+  constructor(private readonly limit = INDEXED_FILES) {}
+
+  /** The marks of `version`, new when it has none (most recently used last). */
+  marksOf(version: string): LineMarks {
+    const known = this.files.get(version)
+    this.files.delete(version)
+    const marks = known ?? new LineMarks()
+    this.files.set(version, marks)
+    while (this.files.size > this.limit) this.files.delete(this.files.keys().next().value!)
+    return marks
+  }
+}
+
+/** One version of a file: the same inode with the same size and change times holds the same lines. */
+export function fileVersion(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
 }
 
 const NEWLINE = 0x0a
@@ -84,16 +169,27 @@ export async function readLineRange(handle: FileHandle, size: number, request: L
   const lines: KeptLine[] = []
   let invalidUtf8 = false
   let keptChars = 0
+  // Start at the last line start known before the wanted lines (the file's start when none is known).
+  const start = request.marks?.before(request.startLine) ?? { line: 1, offset: 0 }
   /** Lines whose end has been read; the line being read is number `ended + 1`. */
-  let ended = 0
-  let position = 0
+  let ended = start.line - 1
+  let position = start.offset
   let lastByte = -1
   // The line being read, while it is one of the wanted lines: its first bytes and its length.
   let parts: Buffer[] = []
   let partBytes = 0
   let lineBytes = 0
-  let keeping = request.startLine === 1
+  let keeping = request.startLine === start.line
   let done = false
+  const knownTotal = request.marks?.totalLines ?? null
+  const result = (fields: Pick<LineRangeRead, 'totalLines' | 'aborted'>): LineRangeRead => ({
+    lines,
+    invalidUtf8,
+    countedLines: ended,
+    countedBytes: position,
+    readBytes: position - start.offset,
+    ...fields,
+  })
 
   const endLine = (): void => {
     const whole = Buffer.concat(parts, partBytes)
@@ -121,16 +217,18 @@ export async function readLineRange(handle: FileHandle, size: number, request: L
   }
 
   while (position < size) {
-    if (request.signal?.aborted === true) {
-      return { lines, invalidUtf8, totalLines: null, countedLines: ended, countedBytes: position, aborted: true }
-    }
-    if (done && position >= request.countMaxBytes) break
+    if (request.signal?.aborted === true) return result({ totalLines: null, aborted: true })
+    // The lines after the range are counted for the total only: not when an earlier read counted them all.
+    if (done && (knownTotal !== null || position >= request.countMaxBytes)) break
     const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, size - position), position)
     if (bytesRead === 0) break
     const data = chunk.subarray(0, bytesRead)
+    // The last line break of this chunk: the line after it is marked for later reads.
+    let lastBreak = -1
     let from = 0
     while (from < data.length) {
       const at = data.indexOf(NEWLINE, from)
+      if (at !== -1) lastBreak = at
       if (done) {
         if (at === -1) break
         ended++
@@ -147,6 +245,7 @@ export async function readLineRange(handle: FileHandle, size: number, request: L
     }
     lastByte = data[data.length - 1]!
     position += bytesRead
+    if (lastBreak !== -1 && request.marks) request.marks.note(ended + 1, position - bytesRead + lastBreak + 1)
   }
   const complete = position >= size
   // The last line, when the file does not end with a line break.
@@ -155,5 +254,6 @@ export async function readLineRange(handle: FileHandle, size: number, request: L
     if (keeping && !done) endLine()
     ended++
   }
-  return { lines, invalidUtf8, totalLines: complete ? ended : null, countedLines: ended, countedBytes: position, aborted: false }
+  if (complete && request.marks) request.marks.totalLines = ended
+  return result({ totalLines: complete ? ended : knownTotal, aborted: false })
 }

@@ -14,7 +14,7 @@ import { notAFile, notFound, readFailure, refusal, type ToolDeps } from './deps'
 import type { InsidePath } from './project-fs'
 import { fingerprintOf } from './project-fs'
 import { decodeUtf8Exact } from '../fs/regular-file'
-import { readLineRange } from '../fs/line-range'
+import { fileVersion, LineIndex, readLineRange } from '../fs/line-range'
 
 /** Room kept for the "[Lines a–b of n shown…]" footer inside the output budget. */
 const FOOTER_CHARS = 200
@@ -67,8 +67,15 @@ export async function readFileTool(input: ReadFileInput, deps: ToolDeps): Promis
 }
 
 /**
+ * Where lines start in the large files read lately, by version of the file: shared by every session of the process,
+ * since a log paged through is often paged through again (node/fs/line-range.ts).
+ */
+const largeFileLines = new LineIndex()
+
+/**
  * A file over READ_MAX_FILE_BYTES: not read whole, and not hashed. With a range (offset or limit), just those lines,
- * streamed from the start of the file (node/fs/line-range.ts); without one, refused with how to read a part. A binary
+ * streamed from the last line start an earlier read of the same version noted before them, else from the start of
+ * the file (node/fs/line-range.ts); without one, refused with how to read a part. A binary
  * file is refused either way. The read memory keeps, in place of the sha256 of its bytes, the file's size, change
  * time and inode (`stat:…`): enough to tell that a log grew, and edit_file refuses a file this large anyway.
  */
@@ -102,6 +109,7 @@ async function readLargeFile(input: ReadFileInput, path: InsidePath, deps: ToolD
       maxChars: budget,
       countMaxBytes: READ_RANGE_COUNT_MAX_BYTES,
       signal: deps.signal,
+      marks: largeFileLines.marksOf(fileVersion(info)),
     })
     if (read.aborted) return errorOutcome('aborted', `read_file of ${path.rel} stopped: the turn was interrupted.`)
     if (read.lines.length === 0) {

@@ -130,3 +130,81 @@ describe('readLineRange', () => {
     }
   })
 })
+
+describe('line marks (a later read of the same file starts near its lines)', () => {
+  it('reads the same lines from a mark as from the start, reading about a chunk before them, and knows the total once counted', async () => {
+    const { open } = await import('node:fs/promises')
+    const { CHUNK_BYTES, LineMarks, readLineRange } = await import('../../../src-main/node/fs/line-range')
+    const { splitLines } = await import('../../../src-main/engine/tools/render')
+    const parts: string[] = []
+    for (let i = 0, length = 0; length < 9 * MiB; i++) {
+      const part = `${'é'.repeat(i % 89)}row ${i}${i % 5 === 0 ? '\r\n' : '\n'}`
+      parts.push(part)
+      length += part.length
+    }
+    const text = parts.join('')
+    fx.write('rows.txt', text)
+    const all = splitLines(text)
+    const size = Buffer.byteLength(text)
+    const handle = await open(join(fx.root, 'rows.txt'), 'r')
+    try {
+      const marks = new LineMarks()
+      const read = (startLine: number, countMaxBytes = size) => readLineRange(handle, size, { startLine, maxLines: 4, maxChars: 1e9, countMaxBytes, marks })
+      // A first read near the start counts only part of the file: its total is not known, and the marks go as far as it read.
+      const first = await read(3, 2 * MiB)
+      expect(first.totalLines).toBeNull()
+      expect(first.lines.map((l) => l.text)).toEqual(all.slice(2, 6))
+      // A read far in goes from the last mark on, to the end, and notes marks all the way.
+      const far = await read(all.length - 2)
+      expect(far.lines.map((l) => l.text)).toEqual(all.slice(-3))
+      expect(far.totalLines).toBe(all.length)
+      expect(far.readBytes).toBeLessThan(size - MiB)
+      expect(marks.size).toBeGreaterThan(8)
+      expect(marks.totalLines).toBe(all.length)
+      // Every later read, anywhere, gives splitLines's lines, reads less than two chunks, and names the total without counting to the end.
+      for (const startLine of [1, 2, 777, 40_001, Math.floor(all.length / 2), all.length - 1, all.length]) {
+        const again = await read(startLine, 0)
+        expect(again.lines.map((l) => l.text)).toEqual(all.slice(startLine - 1, startLine + 3))
+        expect(again.totalLines).toBe(all.length)
+        expect(again.readBytes).toBeLessThan(2 * CHUNK_BYTES)
+      }
+      // Past the end: no lines, the total, and no read of the file.
+      const past = await read(all.length + 5)
+      expect(past.lines).toEqual([])
+      expect(past.countedLines).toBe(all.length)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('keeps marks per version of a file: a file rewritten in place is read from its start again', async () => {
+    const { LineIndex, fileVersion } = await import('../../../src-main/node/fs/line-range')
+    const { statSync, writeFileSync } = await import('node:fs')
+    const path = join(fx.root, 'log.txt')
+    writeFileSync(path, 'a\nb\n')
+    const before = fileVersion(statSync(path, { bigint: true }))
+    const index = new LineIndex(2)
+    const marks = index.marksOf(before)
+    marks.totalLines = 2
+    writeFileSync(path, 'c\nd\n')
+    const after = fileVersion(statSync(path, { bigint: true }))
+    expect(after).not.toBe(before)
+    expect(index.marksOf(after).totalLines).toBeNull()
+    expect(index.marksOf(before)).toBe(marks)
+    // Two files kept: the least recently read is dropped for a third.
+    index.marksOf('third')
+    expect(index.marksOf(after).totalLines).toBeNull()
+    expect(index.marksOf(before)).not.toBe(marks)
+  })
+
+  it('read_file pages far into a file over the limit as it reads its start: the same lines, the same total', async () => {
+    const lines = Array.from({ length: 400_000 }, (_, i) => `entry ${i + 1} ${'x'.repeat(i % 101)}`)
+    const text = lines.join('\n') + '\n'
+    expect(Buffer.byteLength(text)).toBeGreaterThan(READ_MAX_FILE_BYTES)
+    fx.write('big.log', text)
+    const last = await session.call('read_file', { path: 'big.log', offset: 399_998, limit: 3 })
+    expect(last.content).toBe(`399998\t${lines[399_997]}\n399999\t${lines[399_998]}\n400000\t${lines[399_999]}\n[Lines 399998–400000 of 400000 shown.]`)
+    const middle = await session.call('read_file', { path: 'big.log', offset: 250_000, limit: 2 })
+    expect(middle.content).toBe(`250000\t${lines[249_999]}\n250001\t${lines[250_000]}\n[Lines 250000–250001 of 400000 shown. Continue with offset=250002.]`)
+  })
+})
