@@ -38,6 +38,14 @@ export async function timeMs(fn: () => unknown | Promise<unknown>): Promise<numb
   return performance.now() - start
 }
 
+/** The median time of `runs` runs of `fn`, after one warm-up run. */
+export async function medianMs(fn: () => unknown | Promise<unknown>, runs: number): Promise<number> {
+  await fn()
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) times.push(await timeMs(fn))
+  return percentile(times, 50)
+}
+
 export function round(value: number, digits = 3): number {
   const f = 10 ** digits
   return Math.round(value * f) / f

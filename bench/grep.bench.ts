@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { GREP_MAX_LINE_CHARS, TOOL_OUTPUT_MAX_CHARS } from '../src-main/engine/tools/limits'
 import { findRipgrep, grepWithRipgrep } from '../src-main/node/tools/grep-rg'
 import { runProcess } from '../src-main/node/tools/process'
-import { percentile, round, timeMs, type Bench } from './bench'
+import { medianMs, round, type Bench } from './bench'
 
 const RUNS = 3
 const FILE_MB = 100
@@ -36,14 +36,8 @@ const grepBench: Bench = {
           signal,
           maxOutputChars: TOOL_OUTPUT_MAX_CHARS * 4,
         })
-      const sample = async (fn: () => Promise<unknown>) => {
-        await fn()
-        const times: number[] = []
-        for (let i = 0; i < RUNS; i++) times.push(await timeMs(fn))
-        return percentile(times, 50)
-      }
-      const value = await sample(ours)
-      const base = await sample(baseline)
+      const value = await medianMs(ours, RUNS)
+      const base = await medianMs(baseline, RUNS)
       return [
         {
           name: 'tools.grep_every_line_100mb_ms',

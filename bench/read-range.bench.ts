@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { READ_DEFAULT_LINE_LIMIT, READ_RANGE_COUNT_MAX_BYTES, TOOL_OUTPUT_MAX_CHARS } from '../src-main/engine/tools/limits'
 import { LineMarks, readLineRange, type LineRangeRequest } from '../src-main/node/fs/line-range'
-import { percentile, round, timeMs, type Bench } from './bench'
+import { medianMs, round, timeMs, type Bench } from './bench'
 
 const RUNS = 5
 const FILE_BYTES = 1024 * 1024 * 1024
@@ -58,14 +58,8 @@ const readRangeBench: Bench = {
         }
         const marks = new LineMarks()
         const first = await timeMs(() => page(marks))
-        const sample = async (fn: () => Promise<unknown>) => {
-          await fn()
-          const times: number[] = []
-          for (let i = 0; i < RUNS; i++) times.push(await timeMs(fn))
-          return percentile(times, 50)
-        }
-        const value = await sample(() => page(marks))
-        const base = await sample(() => page())
+        const value = await medianMs(() => page(marks), RUNS)
+        const base = await medianMs(() => page(), RUNS)
         const read = await page(marks)
         return [
           {
