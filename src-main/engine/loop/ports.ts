@@ -70,6 +70,9 @@ export interface SessionControls {
   /** The id of the last response this session received, for the API's cache diagnostics (previous_message_id). */
   lastMessageId?(): string | null
   readonly root: string
+  /** Loupe's data folder, when it keeps one on disk, and the user's home folder: the deny list guards the first. */
+  readonly dataDir?: string
+  readonly home?: string | null
 }
 
 /**

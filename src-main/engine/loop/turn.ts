@@ -333,7 +333,11 @@ async function runToolCalls(
 
   for (const call of calls) {
     if (signal.aborted) break
-    let decision: PermissionDecision = decidePermission({ name: call.name, input: call.input }, controls.mode(), controls.rules(), { root: controls.root })
+    let decision: PermissionDecision = decidePermission({ name: call.name, input: call.input }, controls.mode(), controls.rules(), {
+      root: controls.root,
+      ...(controls.dataDir !== undefined ? { dataDir: controls.dataDir } : {}),
+      home: controls.home ?? null,
+    })
     if (decision.kind === 'ask') {
       await flush()
       let request = await withPreview(deps, call, decision.request, signal)

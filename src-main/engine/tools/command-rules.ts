@@ -110,8 +110,24 @@ function isRecursive(args: ReadonlyArray<string>): boolean {
   return args.some((a) => a === '--recursive' || /^-[a-zA-Z]*[rR][a-zA-Z]*$/.test(a))
 }
 
-export function findDangerousCommand(command: string): DangerousCommand | null {
+/**
+ * Loupe's own data folder (its sessions database, its API key, its logs), for the deny list: a command that names it
+ * is treated as dangerous. The write tools already refuse it (node/tools/project-fs.ts); a command could read the
+ * key and send it anywhere, or delete the sessions, so the user decides each time.
+ */
+export interface DataFolderGuard {
+  /** The data folder, absolute. */
+  readonly dataDir: string
+  /** The user's home folder, absolute, when known: `~/…` and `$HOME/…` spell the folder too. */
+  readonly home: string | null
+  /** Where commands run (the project root), absolute: a relative path names the folder when it lies inside. */
+  readonly cwd: string
+}
+
+export function findDangerousCommand(command: string, guard?: DataFolderGuard): DangerousCommand | null {
   if (FORK_BOMB.test(command)) return { id: 'fork_bomb', reason: 'it is a fork bomb' }
+  const named = guard ? namedDataFolder(command, guard) : null
+  if (named !== null) return { id: 'data_folder', reason: `it names Loupe's data folder (${named}), which holds its sessions and API key` }
   const parsed = parseCommand(command)
   const programs = parsed.segments.map(programOf).filter((p) => p !== null)
   for (const { program, args } of programs) {
@@ -137,3 +153,46 @@ export function findDangerousCommand(command: string): DangerousCommand | null {
   }
   return null
 }
+
+/** Characters that continue a path word: a spelling followed by one names another file (`.loupe-old`). */
+const PATH_CHAR = /[A-Za-z0-9._~$-]/
+
+/** The spellings of the data folder in a command line: absolute, from the home folder, from where the command runs. */
+function dataFolderSpellings(guard: DataFolderGuard): string[] {
+  const dir = trimSlash(guard.dataDir)
+  const spellings = [dir, '$LOUPE_HOME', '${LOUPE_HOME}']
+  const home = guard.home === null ? null : trimSlash(guard.home)
+  if (home !== null && home !== '' && dir.startsWith(`${home}/`)) {
+    const rel = dir.slice(home.length + 1)
+    spellings.push(`~/${rel}`, `$HOME/${rel}`, `\${HOME}/${rel}`)
+  }
+  const cwd = trimSlash(guard.cwd)
+  if (dir.startsWith(`${cwd}/`)) {
+    const rel = dir.slice(cwd.length + 1)
+    spellings.push(`./${rel}`, rel)
+  }
+  return spellings
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path
+}
+
+/**
+ * The spelling of the data folder that `command` names (the folder or a file in it), or null. Read from the line as
+ * written, quotes and all, so quoting does not hide it; a path built at run time (`cd ~ && cat .loupe/…`, a variable)
+ * is not seen: a guard rail, not a sandbox.
+ */
+function namedDataFolder(command: string, guard: DataFolderGuard): string | null {
+  for (const spelling of dataFolderSpellings(guard)) {
+    for (let at = command.indexOf(spelling); at !== -1; at = command.indexOf(spelling, at + 1)) {
+      const before = at === 0 ? '' : command[at - 1]!
+      const after = command[at + spelling.length] ?? ''
+      // A relative spelling inside a longer path (`src/.loupe`) or a word that goes on (`.loupe-old`) is another file.
+      if ((before !== '' && (PATH_CHAR.test(before) || before === '/')) || (after !== '' && PATH_CHAR.test(after))) continue
+      return spelling
+    }
+  }
+  return null
+}
+

@@ -12,7 +12,7 @@
  *   7. auto: bash on the built-in deny list → deny; anything else → allow
  *   8. build: an allow rule covers the call → allow; otherwise ask, offering "always" rules
  */
-import { commandCoveredBy, findDangerousCommand, findMatchingPattern, ruleIneligibility, suggestCommandPatterns } from './command-rules'
+import { commandCoveredBy, findDangerousCommand, findMatchingPattern, ruleIneligibility, suggestCommandPatterns, type DataFolderGuard } from './command-rules'
 import { checkGlobPattern, lexicalProjectPath } from './paths'
 import type { ParsedToolCall } from './schemas'
 import { parseCommand } from './shell-words'
@@ -46,6 +46,15 @@ export const NO_RULES: PermissionRules = { allow: [], deny: [] }
 export interface PermissionContext {
   /** The project root as the user chose it (absolute). */
   readonly root: string
+  /** Loupe's data folder (absolute), when it has one on disk: a command naming it is on the deny list. */
+  readonly dataDir?: string
+  /** The user's home folder (absolute), to read `~/…` in a command. */
+  readonly home?: string | null
+}
+
+/** The deny list's data folder guard for `ctx`, or undefined when the app keeps no data folder. */
+function dataFolderGuard(ctx: PermissionContext): DataFolderGuard | undefined {
+  return ctx.dataDir === undefined ? undefined : { dataDir: ctx.dataDir, home: ctx.home ?? null, cwd: ctx.root }
 }
 
 export type DenyCode =
@@ -157,11 +166,11 @@ function dirname(path: string): string {
   return slash === -1 ? '.' : path.slice(0, slash)
 }
 
-function approvalRequest(call: ParsedToolCall, subject: string, allow: ReadonlyArray<PermissionRule>): ApprovalRequest {
+function approvalRequest(call: ParsedToolCall, subject: string, allow: ReadonlyArray<PermissionRule>, guard: DataFolderGuard | undefined): ApprovalRequest {
   switch (call.name) {
     case 'bash': {
       const parsed = parseCommand(subject)
-      const danger = findDangerousCommand(subject)
+      const danger = findDangerousCommand(subject, guard)
       const existing = allow.filter((rule) => rule.tool === 'bash').map((rule) => rule.pattern)
       const ineligible = ruleIneligibility(parsed)
       return {
@@ -248,7 +257,7 @@ export function decidePermission(
     case 'plan':
       return deny('plan_mode', `Plan mode is read-only, so ${spec.name} is not available.`)
     case 'auto': {
-      const danger = parsed.name === 'bash' ? findDangerousCommand(parsed.input.command) : null
+      const danger = parsed.name === 'bash' ? findDangerousCommand(parsed.input.command, dataFolderGuard(ctx)) : null
       if (danger !== null) {
         return deny(
           'dangerous_command',
@@ -259,10 +268,10 @@ export function decidePermission(
       return { kind: 'allow', via: 'auto_mode', rules: [] }
     }
     case 'build': {
-      const dangerous = parsed.name === 'bash' && findDangerousCommand(parsed.input.command) !== null
+      const dangerous = parsed.name === 'bash' && findDangerousCommand(parsed.input.command, dataFolderGuard(ctx)) !== null
       const covering = dangerous ? [] : allowedByRules(parsed, subject, rules.allow)
       if (covering.length > 0) return { kind: 'allow', via: 'allow_rule', rules: covering }
-      return { kind: 'ask', request: approvalRequest(parsed, subject, rules.allow) }
+      return { kind: 'ask', request: approvalRequest(parsed, subject, rules.allow, dataFolderGuard(ctx)) }
     }
     default:
       return assertNever(mode)

@@ -96,6 +96,8 @@ export class SessionRuntime {
   private state: SessionState
   private readonly history = new HistoryCache()
   private readonly sessionLog: StoreSessionLog
+  /** The store's folder (sessions, API key), or null for an in-memory store: no tool may write it, no command name it unasked. */
+  private readonly dataDir: string | null
   private readonly tools: NodeToolExecutor
   private readonly pending = new Map<string, PendingApproval>()
   private readonly toolsRunning = new Set<string>()
@@ -156,7 +158,8 @@ export class SessionRuntime {
     }, (err) => deps.log.warn('cache attribution failed', { sessionId, error: err instanceof Error ? err.stack : String(err) }))
     // The store's folder is the data folder; an in-memory store has none.
     const storeFile = deps.store.db.name
-    this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome, ...(storeFile && storeFile !== ':memory:' ? { dataDir: dirname(storeFile) } : {}) })
+    this.dataDir = storeFile && storeFile !== ':memory:' ? dirname(storeFile) : null
+    this.tools = createToolExecutor({ root, loupeHome: deps.loupeHome, ...(this.dataDir !== null ? { dataDir: this.dataDir } : {}) })
     this.lastMainPass = deps.store.passes.list(sessionId).filter((p) => p.kind === 'main' && p.status === 'done').at(-1) ?? null
     this.compaction = new SessionCompaction(this.host())
     this.keepWarm = new KeepWarm({
@@ -602,6 +605,9 @@ export class SessionRuntime {
         approvals: this.approvals(),
         controls: {
           root: this.root,
+          // A command naming the data folder is on the deny list (engine/tools/command-rules.ts).
+          ...(this.dataDir !== null ? { dataDir: this.dataDir } : {}),
+          home: this.homeDir(),
           mode: () => this.state.mode,
           rules: () => this.state.rules,
           setRules: (rules) => this.save({ rules }),

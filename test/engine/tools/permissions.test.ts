@@ -181,6 +181,38 @@ describe('auto mode', () => {
   })
 })
 
+describe("Loupe's data folder", () => {
+  const guarded = { root: '/work/project', dataDir: '/home/ada/.loupe', home: '/home/ada' }
+
+  it.each(['cat ~/.loupe/secrets.json', 'sqlite3 /home/ada/.loupe/loupe.db .dump', 'rm -rf "$HOME/.loupe"', 'ls ${LOUPE_HOME}', 'cp notes.txt /home/ada/.loupe/', 'tar czf x.tgz ~/.loupe'])(
+    'refuses %s in auto mode, and asks in build mode with a warning and no "always" option',
+    (command) => {
+      const decision = decidePermission({ name: 'bash', input: { command } }, 'auto', NO_RULES, guarded)
+      expect(decision).toMatchObject({ kind: 'deny', code: 'dangerous_command' })
+      if (decision.kind === 'deny') expect(decision.reason).toContain("Loupe's data folder")
+      const request = ask(decidePermission({ name: 'bash', input: { command } }, 'build', ALLOW_EVERYTHING, guarded))
+      expect(request.suggestedRules).toEqual([])
+      expect(request.warning).toContain("Loupe's data folder")
+    },
+  )
+
+  it.each(['cat ~/.loupe-old/notes', 'ls /srv/home/ada/.loupe', 'cat src/.loupe/x', 'echo loupe'])('runs %s, which names another file', (command) => {
+    expect(decidePermission({ name: 'bash', input: { command } }, 'auto', NO_RULES, guarded).kind).toBe('allow')
+  })
+
+  it('reads a relative path from the project root when the data folder lies inside it', () => {
+    const inside = { root: '/work/project', dataDir: '/work/project/.loupe', home: null }
+    for (const command of ['cat .loupe/secrets.json', 'ls ./.loupe', 'du -sh /work/project/.loupe']) {
+      expect(decidePermission({ name: 'bash', input: { command } }, 'auto', NO_RULES, inside).kind).toBe('deny')
+    }
+    expect(decidePermission({ name: 'bash', input: { command: 'cat docs/.loupe/x' } }, 'auto', NO_RULES, inside).kind).toBe('allow')
+  })
+
+  it('guards nothing when the app keeps no data folder (an in-memory store)', () => {
+    expect(decidePermission({ name: 'bash', input: { command: 'cat ~/.loupe/secrets.json' } }, 'auto', NO_RULES, ctx).kind).toBe('allow')
+  })
+})
+
 describe('deny rules', () => {
   const rules: PermissionRules = {
     allow: [{ tool: 'bash', pattern: '*' }],
