@@ -115,7 +115,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           if (!isFlaggedMiss(b)) return null
           const top = y(b.read + b.write + b.uncached + b.output) - 6
           return (
-            <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}`} onClick={() => onFocus(b.passId)}>
+            <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}${b.missTokens > 0 ? '' : ' unavoidable'}`} onClick={() => onFocus(b.passId)}>
               <title>{`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`}</title>
               <path d={`M ${cx(i) - 5} ${top - 8} L ${cx(i) + 5} ${top - 8} L ${cx(i)} ${top} Z`} />
             </g>
