@@ -679,3 +679,30 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
     rmSync(projectDir, { recursive: true, force: true })
   }
 })
+
+test("the Response view puts the service's cache diagnosis beside Loupe's own, for a model switch and for a pass that only appended", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const model = page.getByLabel('Model', { exact: true })
+    await model.selectOption('claude-opus-5-5')
+    await page.getByRole('group', { name: 'Switch the model' }).getByRole('button', { name: 'Switch', exact: true }).click()
+    await expect(model).toHaveValue('claude-opus-5-5')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    await rows.nth(2).click()
+    await inspector.getByRole('tab', { name: 'Response' }).click()
+    const diagnosis = inspector.getByTestId('cache-diagnosis')
+    await expect(diagnosis).toHaveText(/^service: model changed · [\d,]+ tokens of the previous prompt from there on · Loupe: model changed \(they agree\)$/)
+    await expect(diagnosis).toHaveAttribute('data-agree', 'true')
+    await page.screenshot({ path: 'e2e/screenshots/inspector-cache-diagnosis.png' })
+    await rows.nth(3).click()
+    await expect(diagnosis).toHaveText('service: no change since the previous response · Loupe: no change since the previous pass (they agree)')
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
