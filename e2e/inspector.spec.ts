@@ -75,6 +75,18 @@ function markerLinesFromText(pretty: string): number[] {
   return out
 }
 
+/** A colour of the theme as the page computes it, to compare with a computed style. */
+async function themeColor(page: Page, variable: string): Promise<string> {
+  return page.evaluate((v) => {
+    const probe = document.createElement('span')
+    probe.style.color = `var(${v})`
+    document.body.append(probe)
+    const color = getComputedStyle(probe).color
+    probe.remove()
+    return color
+  }, variable)
+}
+
 async function startSession(page: Page, projectDir: string): Promise<void> {
   await page.getByLabel('Folder path').fill(projectDir)
   await page.getByRole('button', { name: 'Open folder' }).click()
@@ -632,6 +644,64 @@ slow('a session shown again while its pass streams shows the pass live; the live
     await expect(liveRow).toHaveCount(0)
     await expect(rows.last()).toHaveAttribute('aria-selected', 'true')
     await expect(inspector.getByTestId('pass-count')).toHaveText(/^\d+ pass(es)?$/)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test("a miss nothing could have avoided is badged and flagged in grey, in the inspector as in the Cache view's list", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    // Claude Opus 4.6 caches nothing under 4,096 tokens, more than this whole prompt: no pass can read anything.
+    await page.getByLabel('Model', { exact: true }).selectOption('claude-opus-4-6')
+    await expect(page.locator('.note').filter({ hasText: 'Model: claude-opus-4-6' })).toHaveCount(1)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(2)
+    // The second pass is a miss at the best possible: said so, in grey, with its cause, and nothing lost.
+    const badge = rows.nth(1).locator('.insp-badge')
+    await expect(badge).toHaveText('miss')
+    await expect(badge).toHaveAttribute('title', /prefix below the minimum/)
+    await expect(badge).toHaveCSS('color', await themeColor(page, '--muted'))
+    await rows.nth(1).click()
+    await expect(page.getByTestId('pass-line').locator('.insp-badge')).toHaveCSS('color', await themeColor(page, '--muted'))
+    await expect(page.getByTestId('pass-lost')).toHaveCount(0)
+    await page.getByRole('tab', { name: 'Cache' }).click()
+    const flag = page.getByTestId('cache-miss')
+    await expect(flag).toHaveCount(1)
+    await expect(flag.locator('path')).toHaveCSS('fill', await themeColor(page, '--muted'))
+    await expect(page.locator('[data-testid="miss-row"] .chip')).toHaveClass(/^chip\s*$/)
+    await page.screenshot({ path: 'e2e/screenshots/cache-miss-nothing-lost.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test("the Response view puts the service's cache diagnosis beside Loupe's own, for a model switch and for a pass that only appended", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const model = page.getByLabel('Model', { exact: true })
+    await model.selectOption('claude-opus-5-5')
+    await page.getByRole('group', { name: 'Switch the model' }).getByRole('button', { name: 'Switch', exact: true }).click()
+    await expect(model).toHaveValue('claude-opus-5-5')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    await rows.nth(2).click()
+    await inspector.getByRole('tab', { name: 'Response' }).click()
+    const diagnosis = inspector.getByTestId('cache-diagnosis')
+    await expect(diagnosis).toHaveText(/^service: model changed · [\d,]+ tokens of the previous prompt from there on · Loupe: model changed \(they agree\)$/)
+    await expect(diagnosis).toHaveAttribute('data-agree', 'true')
+    await page.screenshot({ path: 'e2e/screenshots/inspector-cache-diagnosis.png' })
+    await rows.nth(3).click()
+    await expect(diagnosis).toHaveText('service: no change since the previous response · Loupe: no change since the previous pass (they agree)')
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

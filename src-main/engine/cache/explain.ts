@@ -71,7 +71,13 @@ export function findCause(input: CauseInput): MissCause {
       if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)
       // The prefix the previous pass could have left for this one is too short for any entry on this model.
       const tokens = limit.shortPrefixTokens ?? 0
-      return { kind: 'below_minimum', tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: the ${formatTokens(tokens)} tokens before the new tail are under ${model.id}'s minimum of ${formatTokens(model.minCacheableTokens)}` }
+      const minimum = `${model.id}'s minimum of ${formatTokens(model.minCacheableTokens)}`
+      // After a checkpoint the "new tail" is the whole history from the summary on: say so, or the label reads as if
+      // a few thousand tokens were all the pass sent.
+      if (restartsAtSummary(input)) {
+        return { kind: 'below_minimum', tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: the conversation starts again from the compaction summary, so only the tools and system could have been read, and their ${formatTokens(tokens)} tokens are under ${minimum}` }
+      }
+      return { kind: 'below_minimum', tokens, minimum: model.minCacheableTokens, label: `prefix below the minimum: the ${formatTokens(tokens)} tokens before the new tail are under ${minimum}` }
     }
     case 'new_tail':
       break

@@ -96,6 +96,22 @@ describe('manual compaction', () => {
     expect(listed.checkpoints[0]!.passes).toHaveLength(1)
   })
 
+  it('on a model whose minimum is over the tools and system, the first pass after a compaction says the conversation starts again from the summary, and what is left is too short to cache', async () => {
+    h = await openHarness({ files: FILES, model: 'claude-opus-4-6' })
+    await threeTurns(h)
+    expect(await h.send('/compact keep the API decisions')).toBe('compacted')
+    expect(await h.send('read README.md')).toBe('end_turn')
+    const after = await h.call<Pass[]>('pass.list', { sessionId: h.sessionId })
+    const first = after.findIndex((p) => p.kind === 'summary') + 1
+    const next = await h.call<{ attribution: { outcome: string; cause: { kind: string; label: string }; miss: { tokens: number } } }>('pass.get', { passId: after[first]!.id })
+    // Nothing could be read (lost nothing): the tools and system alone are under Opus 4.6's 4,096 tokens, and the
+    // rest of the prompt is the new history. The cause says that, not a "new tail" of a few tokens.
+    expect(next.attribution.outcome).toBe('miss')
+    expect(next.attribution.miss.tokens).toBe(0)
+    expect(next.attribution.cause.kind).toBe('below_minimum')
+    expect(next.attribution.cause.label).toMatch(/^prefix below the minimum: the conversation starts again from the compaction summary, so only the tools and system could have been read, and their [\d,]+ tokens are under claude-opus-4-6's minimum of 4,096$/)
+  })
+
   it('answers "nothing to compact" when there are not more than keepSteps assistant turns', async () => {
     h = await openHarness({ files: FILES })
     expect(await h.send('read README.md')).toBe('end_turn')

@@ -22,6 +22,13 @@ describe('passOutcome', () => {
     expect(passOutcome(pass(usage(0, 2500)), null).kind).toBe('first')
     expect(passOutcome(pass(usage(0, 0, 900)), null).kind).toBe('not_cached')
   })
+  it('a miss that lost nothing (read all it could) is its own kind, grey; a miss that lost tokens stays a miss', () => {
+    const below = { outcome: 'miss', cause: { kind: 'below_minimum', label: 'prefix below the minimum' }, miss: { tokens: 0, usd: 0 } }
+    expect(passOutcome(pass(usage(0, 6000)), pass(usage(2000, 500)))).toMatchObject({ kind: 'miss' })
+    expect(passOutcome(pass(usage(0, 0, 2600), below), pass(usage(0, 0, 2500)))).toEqual({ kind: 'unavoidable', label: 'miss', cause: 'prefix below the minimum' })
+    const switched = { outcome: 'miss', cause: { kind: 'model_changed', label: 'model changed' }, miss: { tokens: 6005, usd: 0.0345 } }
+    expect(passOutcome(pass(usage(0, 6000), switched), pass(usage(5000, 900)))).toEqual({ kind: 'miss', label: 'miss', cause: 'model changed' })
+  })
   it('failed and cancelled passes say so', () => {
     expect(passOutcome(pass(null, null, 'failed'), null).kind).toBe('failed')
     expect(passOutcome(pass(null, null, 'cancelled'), null).kind).toBe('cancelled')

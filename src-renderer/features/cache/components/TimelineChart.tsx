@@ -9,6 +9,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import { isFlaggedMiss, summaryText, type Bar, type Marker, type MarkerKind, type Timeline } from '../model/timeline'
 import { grouped, usd } from '../../../ui/format'
+import { axisTicks, tokenTick, usdTick } from '../model/axis'
 
 const HEIGHT = 280
 const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
@@ -36,22 +37,13 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number] {
   return [ref, width]
 }
 
-/** The smallest 1, 2, 2.5 or 5 × 10ⁿ at or above `n`, so the axis ticks fall on round numbers. */
-export function niceCeil(n: number): number {
-  if (n <= 0) return 1
-  const p = 10 ** Math.floor(Math.log10(n))
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= n) return m * p
-  return 10 * p
-}
-
-/** An axis label: 1.25k, 3.75k, 2M — as many decimals as the tick needs (up to three), never a rounded-off value. */
-const k = (n: number) => (n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(3))}M` : n >= 1000 ? `${Number((n / 1000).toFixed(3))}k` : String(Math.round(n)))
-
 export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void }) {
   const [ref, width] = useWidth()
   const { bars, markers } = timeline
-  const maxTokens = niceCeil(timeline.maxTokens)
-  const maxUsd = timeline.maxUsd > 0 ? niceCeil(timeline.maxUsd) : 0
+  const tokenTicks = axisTicks(timeline.maxTokens)
+  const usdTicks = timeline.maxUsd > 0 ? axisTicks(timeline.maxUsd) : null
+  const maxTokens = tokenTicks.at(-1)!
+  const maxUsd = usdTicks?.at(-1) ?? 0
   const plotW = width - PAD.left - PAD.right
   const plotH = HEIGHT - PAD.top - PAD.bottom
   const slot = plotW / Math.max(1, bars.length)
@@ -61,7 +53,6 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
   const cx = (i: number) => PAD.left + slot * i + slot / 2
   const boundary = (i: number) => PAD.left + slot * i
   const costPoints = bars.map((b, i) => (b.costUsd === null ? null : `${cx(i).toFixed(1)},${yUsd(b.costUsd).toFixed(1)}`)).filter((p): p is string => p !== null)
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
 
   // The keyboard's way to what a click on a bar does: Left and Right choose the pass before or after, Home and End
   // the first and last; the chosen pass is read out from the line under the chart.
@@ -87,15 +78,15 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
       onKeyDown={onKeyDown}
     >
       <svg width={width} height={HEIGHT} role="img" aria-label={`Cache timeline of ${bars.length} passes`} data-testid="cache-timeline">
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={PAD.left} x2={width - PAD.right} y1={y(maxTokens * t)} y2={y(maxTokens * t)} className="cache-grid" />
-            <text x={PAD.left - 6} y={y(maxTokens * t) + 4} className="cache-axis" textAnchor="end">
-              {k(maxTokens * t)}
+        {tokenTicks.map((t, i) => (
+          <g key={i}>
+            <line x1={PAD.left} x2={width - PAD.right} y1={y(t)} y2={y(t)} className="cache-grid" />
+            <text x={PAD.left - 6} y={y(t) + 4} className="cache-axis" textAnchor="end">
+              {tokenTick(t)}
             </text>
-            {maxUsd > 0 && (
-              <text x={width - PAD.right + 6} y={yUsd(maxUsd * t) + 4} className="cache-axis">
-                ${Number((maxUsd * t).toFixed(5))}
+            {usdTicks && (
+              <text x={width - PAD.right + 6} y={yUsd(usdTicks[i]!) + 4} className="cache-axis" data-testid="cache-usd-tick">
+                {usdTick(usdTicks[i]!)}
               </text>
             )}
           </g>
@@ -115,7 +106,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           if (!isFlaggedMiss(b)) return null
           const top = y(b.read + b.write + b.uncached + b.output) - 6
           return (
-            <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}`} onClick={() => onFocus(b.passId)}>
+            <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}${b.missTokens > 0 ? '' : ' unavoidable'}`} onClick={() => onFocus(b.passId)}>
               <title>{`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`}</title>
               <path d={`M ${cx(i) - 5} ${top - 8} L ${cx(i) + 5} ${top - 8} L ${cx(i)} ${top} Z`} />
             </g>

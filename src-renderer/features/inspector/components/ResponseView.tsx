@@ -9,6 +9,7 @@ import type { PassView } from '../data/pass-view'
 import { clock, grouped, ms, tokens, usd } from '../../../ui/format'
 import { liveRequestText, type LivePass, type LiveSummary } from '../model/live'
 import { attemptFailed } from '../model/attempts'
+import { diagnosisOf } from '../model/diagnosis'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'
 
@@ -20,6 +21,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
   const parsed = useMemo(() => parseResponse(detail.responseRaw), [detail.responseRaw])
   const u = detail.usage
   const message = parsed.message
+  const diagnosis = useMemo(() => diagnosisOf(detail.attribution), [detail.attribution])
   return (
     <div className="insp-response" data-testid="response-view">
       <dl className="insp-facts">
@@ -39,6 +41,16 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
             ? `cache read ${tokens(u.cache_read_input_tokens)} · cache write ${tokens(u.cache_creation_input_tokens)} · uncached ${tokens(u.input_tokens)} · output ${outputTokensText(detail.status, u.output_tokens, tokens)} · ${usd(detail.costUsd)}`
             : 'none (no answer)'}
         </dd>
+        {diagnosis && (
+          <>
+            <dt title="the service's own cache diagnostics (cache_miss_reason) for this response, beside what Loupe's comparison with the previous pass says they should be">cache diagnosis</dt>
+            <dd data-testid="cache-diagnosis" data-agree={diagnosis.agree === null ? 'none' : String(diagnosis.agree)}>
+              service: {diagnosis.api} · Loupe: {diagnosis.ours}
+              {diagnosis.agree === true && <span className="muted"> (they agree)</span>}
+              {diagnosis.agree === false && <span className="bad"> (they disagree: the app's bug or the provider's)</span>}
+            </dd>
+          </>
+        )}
         <dt>timing</dt>
         <dd>
           queued {clock(detail.queuedAt)} · first byte {ms(detail.firstByteAt !== null ? detail.firstByteAt - detail.queuedAt : null)} · done{' '}

@@ -12,7 +12,11 @@ import { grouped, usd } from '../../../ui/format'
 import { isRecord } from './blocks'
 import type { UsageLike } from './breakpoints'
 
-export type OutcomeKind = 'first' | 'hit' | 'partial' | 'miss' | 'not_cached' | 'failed' | 'cancelled' | 'running'
+/**
+ * `unavoidable`: a miss at the best possible hit, which lost nothing (a prefix under the model's minimum, a pause longer
+ * than any cache lives): badged "miss" like any other, but grey, as the Cache view's list of misses says it.
+ */
+export type OutcomeKind = 'first' | 'hit' | 'partial' | 'miss' | 'unavoidable' | 'not_cached' | 'failed' | 'cancelled' | 'running'
 
 export interface PassOutcome {
   readonly kind: OutcomeKind
@@ -67,7 +71,7 @@ function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   if (view?.causeKind === 'first') return { kind: 'first', label: 'first', cause: view.summary ?? cause ?? 'first request of the thread' }
   if (attributed === 'full') return { kind: 'hit', label: 'hit', cause: cause ?? 'only the new tail paid' }
   if (attributed === 'partial') return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
-  if (attributed === 'miss') return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
+  if (attributed === 'miss') return { kind: lostNothing(pass.attribution) ? 'unavoidable' : 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
   const u = pass.usage
   if (!u) return { kind: 'not_cached', label: 'no usage', cause: cause ?? NOT_ATTRIBUTED }
   const read = u.cache_read_input_tokens
@@ -79,6 +83,11 @@ function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   if (read >= expected && read > 0) return { kind: 'hit', label: 'hit', cause: cause ?? 'read everything the previous pass left cached' }
   if (read > 0) return { kind: 'partial', label: 'partial', cause: cause ?? NOT_ATTRIBUTED }
   return { kind: 'miss', label: 'miss', cause: cause ?? NOT_ATTRIBUTED }
+}
+
+/** The attribution counts no token of the pass as lost: the read reached the best possible hit. */
+function lostNothing(attribution: unknown): boolean {
+  return isRecord(attribution) && isRecord(attribution.miss) && attribution.miss.tokens === 0
 }
 
 /**
