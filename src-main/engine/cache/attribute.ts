@@ -110,9 +110,11 @@ export interface BreakpointView {
  * 10: what an edit above the conversation added is new content, out of the limit, so a pass after an edit applied now
  * loses what the edit's price said, not that plus the edit's own text. 11: a request the user stopped before any
  * answer says so, instead of blaming the service. 12: a count no usage pinned is scaled from the count an earlier
- * request made nearest a real one, so a read of the system blocks alone after a checkpoint is placed where it ends).
+ * request made nearest a real one, so a read of the system blocks alone after a checkpoint is placed where it ends.
+ * 13: the first pass after a compaction on a model whose minimum is over the tools and system says the conversation
+ * starts again from the summary, not that a short prefix came "before the new tail").
  */
-export const ATTRIBUTION_VERSION = 12
+export const ATTRIBUTION_VERSION = 13
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION
