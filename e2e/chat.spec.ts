@@ -78,6 +78,40 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
   }
 })
 
+test('chat: a change at the end of a long line is in view on the approval card and on the call after it, the line wrapped rather than cut', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    writeFileSync(join(dir, 'total.ts'), 'export const total = (items: ReadonlyArray<{ cents: number }>) => items.reduce((sum, item) => sum + item.cents, 0)\n')
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await composer.fill('replace "item.cents, 0)" with "item.cents, 1)" in total.ts')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    const change = approval.getByRole('region', { name: 'Changes to total.ts' })
+    await expect(change.locator('.change-line.added .change-word')).toHaveText('1')
+    // What would change is what the user approves: it is inside the card's box, not past its right edge.
+    const inView = (region: typeof change) =>
+      region.evaluate((box) => {
+        const edge = box.getBoundingClientRect()
+        return [...box.querySelectorAll('.change-word')].map((word) => {
+          const at = word.getBoundingClientRect()
+          return at.left >= edge.left && at.right <= edge.right && at.top >= edge.top && at.bottom <= edge.bottom
+        })
+      })
+    expect(await inView(change)).toEqual([true, true])
+    expect(await change.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true)
+    await approval.screenshot({ path: 'e2e/screenshots/chat-approval-long-line.png' })
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+    await ended
+    const edited = app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')
+    await edited.locator('summary').first().click()
+    expect(await inView(edited.getByRole('region', { name: 'Changes to total.ts' }))).toEqual([true, true])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: an approval whose file changes on disk while it waits shows the change as the call would make it now', async ({ app }) => {
   const dir = fixtureProject()
   try {
