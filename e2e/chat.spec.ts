@@ -652,6 +652,38 @@ test('chat: after Stop, or Esc on an approval, the keyboard is back in the messa
   }
 })
 
+test('chat: Enter while the agent works keeps the message in the box and says why it was not sent', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await app.getByLabel('Permission mode').selectOption('auto')
+    await composer.fill('run `sleep 5`')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
+    // The next message, typed ahead and sent with Enter out of habit: it stays, and the box says so.
+    await composer.fill('list the root')
+    await composer.press('Enter')
+    const held = app.getByTestId('composer-held')
+    await expect(held).toHaveText('Not sent: the agent is still working. Your message stays here; press Enter once the turn ends, or Esc to stop it.')
+    await expect(composer).toHaveValue('list the root')
+    await expect(composer).toBeFocused()
+    await app.locator('.composer').screenshot({ path: 'e2e/screenshots/chat-composer-held.png' })
+    // Once the turn has ended, the note goes, and Enter sends.
+    await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+    await ended
+    await expect(held).toHaveCount(0)
+    await expect(composer).toHaveValue('list the root')
+    const next = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await next
+    await expect(app.locator('.conversation .msg.user').last()).toContainText('list the root')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: a message stopped midway is taken back, its text returns to the box, and the next pass no longer sends it', async ({ app, host }) => {
   const dir = fixtureProject()
   try {
