@@ -790,6 +790,40 @@ apiTest("chat: with an API key the header names the session's own model, and aft
   }
 })
 
+test("chat: Esc answers the model switch's question with Keep, from the choice or from the question", async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const model = app.getByLabel('Model', { exact: true })
+    const composer = app.getByLabel('Message')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await ended
+    const ask = app.getByRole('group', { name: 'Switch the model' })
+    // Chosen in the list, the keyboard still on it: Esc keeps the model, and the keyboard stays on the choice.
+    await model.focus()
+    await model.selectOption('claude-opus-5-5')
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 /)
+    await app.keyboard.press('Escape')
+    await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    await expect(model).toBeFocused()
+    // Asked from the palette, the keyboard on Switch: Esc keeps too, and the keyboard goes to the message box.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('switch model opus 5.5')
+    await app.keyboard.press('Enter')
+    await expect(ask.getByRole('button', { name: 'Switch', exact: true })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    await expect(composer).toBeFocused()
+    await expect(app.locator('.note').filter({ hasText: 'Model:' })).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: the palette switches the model through the same question, the keyboard on its Switch', async ({ app }) => {
   const dir = fixtureProject()
   try {
