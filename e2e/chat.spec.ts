@@ -78,6 +78,40 @@ test('chat: the agent reads a file, asks before editing, and the edit lands on d
   }
 })
 
+test('chat: a change at the end of a long line is in view on the approval card and on the call after it, the line wrapped rather than cut', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    writeFileSync(join(dir, 'total.ts'), 'export const total = (items: ReadonlyArray<{ cents: number }>) => items.reduce((sum, item) => sum + item.cents, 0)\n')
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await composer.fill('replace "item.cents, 0)" with "item.cents, 1)" in total.ts')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    const change = approval.getByRole('region', { name: 'Changes to total.ts' })
+    await expect(change.locator('.change-line.added .change-word')).toHaveText('1')
+    // What would change is what the user approves: it is inside the card's box, not past its right edge.
+    const inView = (region: typeof change) =>
+      region.evaluate((box) => {
+        const edge = box.getBoundingClientRect()
+        return [...box.querySelectorAll('.change-word')].map((word) => {
+          const at = word.getBoundingClientRect()
+          return at.left >= edge.left && at.right <= edge.right && at.top >= edge.top && at.bottom <= edge.bottom
+        })
+      })
+    expect(await inView(change)).toEqual([true, true])
+    expect(await change.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true)
+    await approval.screenshot({ path: 'e2e/screenshots/chat-approval-long-line.png' })
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+    await ended
+    const edited = app.locator('.tool-call[data-tool="edit_file"][data-status="done"]')
+    await edited.locator('summary').first().click()
+    expect(await inView(edited.getByRole('region', { name: 'Changes to total.ts' }))).toEqual([true, true])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: an approval whose file changes on disk while it waits shows the change as the call would make it now', async ({ app }) => {
   const dir = fixtureProject()
   try {
@@ -618,6 +652,38 @@ test('chat: after Stop, or Esc on an approval, the keyboard is back in the messa
   }
 })
 
+test('chat: Enter while the agent works keeps the message in the box and says why it was not sent', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await app.getByLabel('Permission mode').selectOption('auto')
+    await composer.fill('run `sleep 5`')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
+    // The next message, typed ahead and sent with Enter out of habit: it stays, and the box says so.
+    await composer.fill('list the root')
+    await composer.press('Enter')
+    const held = app.getByTestId('composer-held')
+    await expect(held).toHaveText('Not sent: the agent is still working. Your message stays here; press Enter once the turn ends, or Esc to stop it.')
+    await expect(composer).toHaveValue('list the root')
+    await expect(composer).toBeFocused()
+    await app.locator('.composer').screenshot({ path: 'e2e/screenshots/chat-composer-held.png' })
+    // Once the turn has ended, the note goes, and Enter sends.
+    await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+    await ended
+    await expect(held).toHaveCount(0)
+    await expect(composer).toHaveValue('list the root')
+    const next = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await next
+    await expect(app.locator('.conversation .msg.user').last()).toContainText('list the root')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: a message stopped midway is taken back, its text returns to the box, and the next pass no longer sends it', async ({ app, host }) => {
   const dir = fixtureProject()
   try {
@@ -719,6 +785,40 @@ apiTest("chat: with an API key the header names the session's own model, and aft
     await expect(page.locator('.turn-failed')).toHaveCount(1)
     await expect(retry).toBeVisible()
     await expect(composer).toBeFocused()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("chat: Esc answers the model switch's question with Keep, from the choice or from the question", async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const model = app.getByLabel('Model', { exact: true })
+    const composer = app.getByLabel('Message')
+    const ended = appEvent(app, 'turn.ended')
+    await composer.fill('read README.md')
+    await composer.press('Enter')
+    await ended
+    const ask = app.getByRole('group', { name: 'Switch the model' })
+    // Chosen in the list, the keyboard still on it: Esc keeps the model, and the keyboard stays on the choice.
+    await model.focus()
+    await model.selectOption('claude-opus-5-5')
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 /)
+    await app.keyboard.press('Escape')
+    await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    await expect(model).toBeFocused()
+    // Asked from the palette, the keyboard on Switch: Esc keeps too, and the keyboard goes to the message box.
+    await app.keyboard.press('Control+k')
+    await app.keyboard.type('switch model opus 5.5')
+    await app.keyboard.press('Enter')
+    await expect(ask.getByRole('button', { name: 'Switch', exact: true })).toBeFocused()
+    await app.keyboard.press('Escape')
+    await expect(ask).toHaveCount(0)
+    await expect(model).toHaveValue('claude-sonnet-4-6')
+    await expect(composer).toBeFocused()
+    await expect(app.locator('.note').filter({ hasText: 'Model:' })).toHaveCount(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -57,7 +57,10 @@ export function applyToolEffects(state: ToolSessionState, effects: ReadonlyArray
   return effects.reduce(applyToolEffect, state)
 }
 
-/** At a compaction the shown content may leave the context, so no read may be answered with "unchanged". */
+/**
+ * At a compaction the shown content may leave the context, so no read may be answered with "unchanged". A take-back
+ * that drops a read (decision 0024) forgets them the same way.
+ */
 export function forgetReadsAtCompaction(state: ToolSessionState): ToolSessionState {
   const files: Record<string, FileMemory> = {}
   for (const [path, memory] of Object.entries(state.files)) files[path] = { fingerprint: memory.fingerprint, shownRanges: [] }

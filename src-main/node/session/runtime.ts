@@ -23,6 +23,7 @@ import { changedSessionFiles, freezeSession, freezeSessionSection, type SessionS
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
+import { forgetReadsAtCompaction } from '../../engine/tools/session-state'
 import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from './prompt-settings'
 import type { Clock, Hasher, Logger, ModelClient } from '../../engine/ports'
 import type { ModelEndpoint } from '../model/endpoint'
@@ -287,6 +288,10 @@ export class SessionRuntime {
     this.keepWarm.cancel()
     const appended = this.sessionLog.append([{ kind: 'context_edit', source: TAKE_BACK_SOURCE, edits: plan.edits }])
     if (plan.notes.length > 0) this.save({ carriedNotes: [...this.state.carriedNotes, ...plan.notes] })
+    // A read taken back is no longer in what the model sees: a later read of the same lines must show them again,
+    // not answer "unchanged since your last read" about text the model cannot find. The fingerprints stay (what an
+    // edit checks against is the file as the tools last read it, taken back or not).
+    if (readsAmong(this.sessionLog.entries(), plan.toolUseIds)) this.save({ toolState: forgetReadsAtCompaction(this.state.toolState) })
     // A compaction the model asked for in the turn taken back is taken back with it.
     const pending = this.state.compaction.pending
     if (pending && plan.toolUseIds.includes(pending.toolUseId)) this.save({ compaction: { ...this.state.compaction, pending: null } })
@@ -886,4 +891,10 @@ export class NotASessionFileError extends Error {
   constructor(readonly paths: ReadonlyArray<string>) {
     super(`${paths.join(', ')} ${paths.length === 1 ? 'is' : 'are'} not among this session's instruction or memory files: only a file its session block holds (or would hold, read again from disk) can be applied`)
   }
+}
+
+/** Whether any of the tool calls `toolUseIds` is a read_file (its text was shown to the model). */
+function readsAmong(entries: ReadonlyArray<Entry>, toolUseIds: ReadonlyArray<string>): boolean {
+  const ids = new Set(toolUseIds)
+  return entries.some((e) => e.kind === 'assistant_message' && e.content.some((b) => b.type === 'tool_use' && b.name === 'read_file' && ids.has(b.id)))
 }

@@ -114,28 +114,26 @@ export function ChangePreview({ preview }: { preview: ChangePreviewView }) {
         </p>
       )}
       {preview.hunks.length > 0 && (
-        // Focusable so a long change scrolls with the keyboard; labelled so the region says what it is.
+        // Focusable so a long change scrolls with the keyboard; labelled so the region says what it is. Long lines wrap
+        // (theme.css): a word changed at the end of one is in view, not past the card's edge.
         <pre className="change-preview-lines" tabIndex={0} role="region" aria-label={`Changes to ${preview.path}`}>
-          {/* One box as wide as the widest line, so every line's colour reaches across when scrolled sideways. */}
-          <span className="change-preview-width">
-            {preview.hunks.map((hunk, h) => {
-              const words = wordChanges(hunk.lines)
-              return (
-                <span key={h} className="change-hunk">
-                  {(preview.hunks.length > 1 || firstChangeLine(hunk) > 1) && <span className="change-hunk-head">line {firstChangeLine(hunk).toLocaleString('en')}</span>}
-                  {hunk.lines.map((line, i) => {
-                    const Element = ELEMENT[line.kind]
-                    // The sign is drawn by CSS (data-sign), so copying the lines copies the file's text only.
-                    return (
-                      <Element key={i} className={`change-line ${line.kind}`} data-sign={SIGN[line.kind]}>
-                        {line.kind === 'added' || line.kind === 'removed' ? changedText(line.text, words.get(i) ?? []) : line.text}
-                      </Element>
-                    )
-                  })}
-                </span>
-              )
-            })}
-          </span>
+          {preview.hunks.map((hunk, h) => {
+            const words = wordChanges(hunk.lines)
+            return (
+              <span key={h} className="change-hunk">
+                {(preview.hunks.length > 1 || firstChangeLine(hunk) > 1) && <span className="change-hunk-head">line {firstChangeLine(hunk).toLocaleString('en')}</span>}
+                {hunk.lines.map((line, i) => {
+                  const Element = ELEMENT[line.kind]
+                  // The sign is drawn by CSS (data-sign), so copying the lines copies the file's text only.
+                  return (
+                    <Element key={i} className={`change-line ${line.kind}`} data-sign={SIGN[line.kind]}>
+                      {line.kind === 'added' || line.kind === 'removed' ? changedText(line.text, words.get(i) ?? []) : line.text}
+                    </Element>
+                  )
+                })}
+              </span>
+            )
+          })}
         </pre>
       )}
       {preview.omitted > 0 && <p className="change-preview-note">{plural(preview.omitted, 'changed line is', 'changed lines are')} not shown.</p>}

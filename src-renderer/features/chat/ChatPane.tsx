@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import type { PermissionModeName, Session } from '../../../src-preload/contract'
 import { useAppStore } from '../../state/app'
 import { useCompactionStore, type LiveCompaction } from '../../state/compaction'
@@ -17,7 +17,7 @@ import { ModelSwitch } from './ModelSwitch'
 import { conversationPoint } from './switch-question'
 import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
-import { composerPlaceholder, stopLabel } from './composer-text'
+import { composerPlaceholder, heldWords, stopLabel } from './composer-text'
 import './chat-pane.css'
 
 export interface ChatPaneProps {
@@ -188,14 +188,27 @@ function Composer({ sessionId, running, compacting, readOnly, onSend }: { sessio
     box.current?.focus()
     run()
   }
+  // Enter pressed while a turn runs sends nothing (a turn takes one message): the box says so, rather than seem to
+  // have missed the key, until the turn ends.
+  const [held, setHeld] = useState(false)
+  useEffect(() => {
+    if (!running) setHeld(false)
+  }, [running])
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
-      if (!running && !readOnly) send()
+      if (readOnly) return
+      if (running) setHeld(draft.trim() !== '')
+      else send()
     }
   }
   return (
     <div className="composer">
+      {held && running && (
+        <p className="composer-held" role="status" data-testid="composer-held">
+          {heldWords(compacting)}
+        </p>
+      )}
       <textarea
         ref={box}
         aria-label="Message"

@@ -7,7 +7,7 @@
  * The choice always shows the model the session uses (decision 0029): the model asked about is named in the question
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { EditPriceView } from '../../state/files'
 import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from '../settings/actions'
@@ -99,6 +99,18 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     if (!pending || state !== 'priced') return
     if (await switchModel(sessionId, pending.model)) setPending(null)
   }
+  const keep = () => {
+    lastAsked.current = null
+    setAsking(null)
+    setPending(null)
+  }
+  // Esc on the question, or on the choice that asked it, answers Keep: the innermost thing Esc closes, so it is
+  // handled, and does not also stop a turn (features/palette/shortcuts.ts).
+  const keepOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || (pending === null && asking === null)) return
+    e.preventDefault()
+    keep()
+  }
 
   // The model list is not known yet (or could not be read): the session's model, as text.
   if (!models || !models.some((m) => m.id === model)) {
@@ -124,6 +136,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           disabled={running}
           title={running ? 'The turn keeps its model: switch once it ends' : `This session's model: ${model}`}
           onChange={(e) => choose(e.target.value)}
+          onKeyDown={keepOnEscape}
         >
           {models.map((m) => (
             <option key={m.id} value={m.id}>
@@ -133,7 +146,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
         </select>
       </span>
       {asked !== null && (
-        <SwitchQuestionGroup>
+        <SwitchQuestionGroup onKeyDown={keepOnEscape}>
           <span data-testid="model-switch-price">
             {pending === null || state === 'to_price_again'
               ? `Pricing a switch to ${labelOf(asked)}…`
@@ -146,15 +159,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           <button ref={switchButton} type="button" disabled={state !== 'priced'} onClick={() => void confirm()}>
             Switch
           </button>
-          <button
-            ref={keepButton}
-            type="button"
-            onClick={() => {
-              lastAsked.current = null
-              setAsking(null)
-              setPending(null)
-            }}
-          >
+          <button ref={keepButton} type="button" onClick={keep}>
             Keep {labelOf(model)}
           </button>
         </SwitchQuestionGroup>
@@ -167,11 +172,11 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
  * The question, which goes once Switch or Keep is pressed: the keyboard that pressed it goes on to the message box, as
  * after the other controls that go once used (an approval, Stop, Retry), not to the chat's heading.
  */
-function SwitchQuestionGroup({ children }: { children: ReactNode }) {
+function SwitchQuestionGroup({ children, onKeyDown }: { children: ReactNode; onKeyDown(e: KeyboardEvent): void }) {
   const group = useRef<HTMLDivElement>(null)
   useMessageBoxAfterRemoval(group)
   return (
-    <div ref={group} className="model-switch-ask" role="group" aria-label="Switch the model">
+    <div ref={group} className="model-switch-ask" role="group" aria-label="Switch the model" onKeyDown={onKeyDown}>
       {children}
     </div>
   )

@@ -16,3 +16,10 @@ export function composerPlaceholder(readOnly: boolean, running: boolean, compact
 export function stopLabel(compacting: boolean): string {
   return compacting ? 'Stop' : 'Stop (Esc)'
 }
+
+/** Said by the message box when Enter was pressed while a turn runs: the message was not sent, and how to send it. */
+export function heldWords(compacting: boolean): string {
+  return compacting
+    ? 'Not sent: a compaction is running. Your message stays here; press Enter once it ends, or Esc to cancel it.'
+    : 'Not sent: the agent is still working. Your message stays here; press Enter once the turn ends, or Esc to stop it.'
+}

@@ -134,6 +134,19 @@ describe('taking the last message back', () => {
     expect((await s.lastMessage()).notes).toBeUndefined()
   })
 
+  it('shows a file read only in the turn taken back in full when it is read again, not as "unchanged since your last read"', async () => {
+    const s = await setup()
+    await s.send('list the root')
+    await s.send('read README.md')
+    await call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: (await s.lastMessage()).id })
+    await s.send('read README.md')
+    // The read the tools remember went with the message: the model sees the file's text again, not a pointer to it.
+    const last = (await s.mainPasses()).at(-1)!
+    const results = JSON.stringify(s.sent(last.id).messages.filter((m) => m.role === 'user').at(-1)!.content)
+    expect(results).toContain('A small project.')
+    expect(results).not.toContain('File unchanged since your last read')
+  })
+
   it('leaves nothing to retry once the failed message is taken back', async () => {
     const faults = failNextMessages()
     const s = await setup({ faults })
