@@ -97,7 +97,7 @@ const bench: Bench = {
           baseline: round(r.claudeCode.share, 4),
           ratio: round(r.loupe.share / r.claudeCode.share, 4),
           goal: '>= claude_code_share, within 0.005 of limit_share',
-          note: `${r.passes} passes; ${r.loupe.summary.agreement.agreed}/${r.loupe.summary.agreement.compared} predictions agree; paid in full ${paidLoupe.toLocaleString('en-US')} tokens (Claude Code ${paidCc.toLocaleString('en-US')})`,
+          note: `${r.passes} passes; ${r.loupe.summary.agreement.agreed}/${r.loupe.summary.agreement.compared} predictions agree; ${r.countedPrefixes} tool and system prefixes counted with count_tokens; paid in full ${paidLoupe.toLocaleString('en-US')} tokens (Claude Code ${paidCc.toLocaleString('en-US')})`,
         },
         { name: `${id}.claude_code_share`, value: round(r.claudeCode.share, 4), unit: 'fraction', note: `recorded usage; its own limit ${round(r.claudeCode.limitShare, 4)}` },
         { name: `${id}.limit_share`, value: round(r.loupe.limitShare, 4), unit: 'fraction' },
