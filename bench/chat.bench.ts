@@ -13,10 +13,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Page } from 'playwright-core'
-import WebSocket from 'ws'
 import { CHROMIUM_ARGS, findChromium } from '../scripts/chromium.cjs'
 import { percentile, round, type Bench } from './bench'
-import { outDir, settle, startBrowserHost } from './support/browser-host'
+import { outDir, settle, startContractHost } from './support/browser-host'
 import { appendLongConversation } from './support/long-session'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
@@ -27,54 +26,6 @@ const SHORT_TURNS = 10
 const VERY_LONG_TURNS = 5_000
 const WARMUP = 2
 const RUNS = 10
-
-interface Host {
-  readonly url: string
-  call<T>(name: string, input: unknown): Promise<T>
-  /** Sends a message and resolves when its turn has ended. */
-  turn(sessionId: string, text: string): Promise<void>
-  stop(): Promise<void>
-}
-
-/** The built host at instant pace, with a contract connection that can wait for a turn to end. */
-async function startHost(home: string): Promise<Host> {
-  const host = await startBrowserHost(home, { LOUPE_SIM_PACE: 'instant' })
-  const url = host.url
-  const [base, token] = url.split('/#token=') as [string, string]
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/rpc?token=${token}`, { origin: base })
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
-  let id = 0
-  const answers = new Map<number, (result: { ok: boolean; value?: unknown; error?: { message: string } }) => void>()
-  const ended = new Map<string, () => void>()
-  ws.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as { kind: string; id?: number; name?: string; payload?: { sessionId?: string }; result?: { ok: boolean; value?: unknown } }
-    if (frame.kind === 'response' && frame.id !== undefined) answers.get(frame.id)?.(frame.result!)
-    if (frame.kind === 'event' && frame.name === 'turn.ended' && frame.payload?.sessionId) ended.get(frame.payload.sessionId)?.()
-  })
-  const call = async <T>(name: string, input: unknown): Promise<T> => {
-    const n = ++id
-    const result = await new Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>((resolve) => {
-      answers.set(n, resolve)
-      ws.send(JSON.stringify({ kind: 'request', id: n, name, input }))
-    })
-    answers.delete(n)
-    if (!result.ok) throw new Error(`${name}: ${result.error?.message}`)
-    return result.value as T
-  }
-  return {
-    url,
-    call,
-    async turn(sessionId, text) {
-      const done = new Promise<void>((resolve) => ended.set(sessionId, resolve))
-      await call('run.start', { sessionId, text })
-      await done
-    },
-    async stop() {
-      ws.close()
-      await host.stop()
-    },
-  }
-}
 
 /** Milliseconds from a click on the session's row to the frame after its newest answer is in the chat. */
 async function openSession(page: Page, sessionId: string, lastPassId: string): Promise<number> {
@@ -107,7 +58,7 @@ const bench: Bench = {
     const dir = mkdtempSync(join(tmpdir(), 'loupe-bench-chat-'))
     const projectRoot = mkdtempSync(join(dir, 'project-'))
     for (let i = 0; i < 8; i++) writeFileSync(join(projectRoot, `notes${i}.md`), `# Notes ${i}\n\n${'A line of notes about the project. '.repeat(20)}\n`)
-    const host = await startHost(join(dir, 'home'))
+    const host = await startContractHost(join(dir, 'home'))
     const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
     try {
       const project = await host.call<{ id: string; name: string }>('project.open', { path: projectRoot })

@@ -9,6 +9,7 @@ import { ENTRIES_BEFORE_ANSWER } from '../../../src-preload/limits'
 import { repeatedFailures, retryableFailure } from './retry'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
+import { answerDrawsSame, type AnswerProps } from './answer-props'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
 import { isTakeBack, takeBackable, takeBacks, takeBackSummary } from './take-back'
@@ -283,31 +284,10 @@ const sized = (n: number | null | undefined, measured: boolean) => (n === null |
 
 /**
  * One answer of the model: its text, thinking and tool calls, chosen (click, Enter or Space) to show its pass in the
- * inspector. Memoised: streaming, typing and choosing another pass leave the other messages as they are.
+ * inspector. Memoised: streaming, typing, choosing another pass and entries that are not its own calls' results leave
+ * the other messages as they are (answer-props.ts).
  */
-const AssistantMessage = memo(function AssistantMessage({
-  entry,
-  selected,
-  onSelectPass,
-  author,
-  results,
-  runningTools,
-  turnRunning,
-  recorded,
-  tabStop,
-}: {
-  entry: EntryView
-  selected: boolean
-  onSelectPass: (passId: string) => void
-  author: string
-  results: ReadonlyMap<string, EntryView>
-  runningTools: ReadonlyArray<string>
-  /** Whether the page knows of a turn running in this session (ToolCall: a call without a result waits only then). */
-  turnRunning: boolean
-  recorded: boolean
-  /** The conversation's one Tab stop among the answers; the others, and what is inside them, are reached by Up/Down. */
-  tabStop: boolean
-}) {
+const AssistantMessage = memo(function AssistantMessage({ entry, selected, onSelectPass, author, results, runningTools, turnRunning, recorded, tabStop }: AnswerProps) {
   const passId = String(entry.passId)
   const [focusedInside, setFocusedInside] = useState(false)
   const tabbable = tabStop || focusedInside
@@ -361,7 +341,7 @@ const AssistantMessage = memo(function AssistantMessage({
       )}
     </div>
   )
-})
+}, answerDrawsSame)
 
 /**
  * A compaction checkpoint: what the model no longer sees, and what replaced it. Its sizes are the Compaction view's,
