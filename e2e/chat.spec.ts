@@ -684,6 +684,72 @@ test('chat: Enter while the agent works keeps the message in the box and says wh
   }
 })
 
+test('chat: a mistyped /compact is held once, offers the command with its focus, and Enter again sends it as written', async ({ app }) => {
+  const dir = fixtureProject()
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    for (let i = 0; i < 3; i++) {
+      const ended = appEvent(app, 'turn.ended')
+      await composer.fill(`read notes${i}.md`)
+      await composer.press('Enter')
+      await ended
+    }
+    const messages = app.locator('.conversation .msg.user')
+    await expect(messages).toHaveCount(3)
+
+    // Two letters swapped: not sent, the box keeps it, and the note under it offers the command.
+    await composer.fill('/comapct keep the API decisions')
+    await composer.press('Enter')
+    const note = app.getByTestId('composer-mistyped')
+    await expect(note).toContainText('Not sent: “/comapct” looks like /compact. Press Enter again to send your message to the model as written.')
+    await expect(composer).toHaveValue('/comapct keep the API decisions')
+    await expect(composer).toBeFocused()
+    await expect(messages).toHaveCount(3)
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    await app.locator('.composer').screenshot({ path: 'e2e/screenshots/chat-composer-mistyped.png' })
+    // "Use /compact" runs the command with the same focus; the box lets go of the text.
+    const compacted = appEvent(app, 'turn.ended')
+    await note.getByRole('button', { name: 'Use /compact' }).click()
+    await compacted
+    const checkpoint = app.getByLabel('Compaction checkpoint')
+    await expect(checkpoint).toHaveCount(1)
+    await expect(checkpoint).toContainText('keep the API decisions')
+    await expect(note).toHaveCount(0)
+    await expect(composer).toHaveValue('')
+    await expect(composer).toBeFocused()
+    await expect(messages).toHaveCount(3)
+
+    // Held, then changed: the note goes with the text it was about.
+    await composer.fill('/compcat')
+    await composer.press('Enter')
+    await expect(note).toBeVisible()
+    await composer.fill('/compcat now')
+    await expect(note).toHaveCount(0)
+    // Enter on the held text a second time: the user meant it, and it goes to the model as written.
+    await composer.press('Enter')
+    await expect(note).toBeVisible()
+    const sent = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await sent
+    await expect(note).toHaveCount(0)
+    await expect(messages).toHaveCount(4)
+    await expect(messages.last()).toContainText('/compcat now')
+    await expect(composer).toHaveValue('')
+
+    // A path, or a word near the command, is sent at once.
+    const path = appEvent(app, 'turn.ended')
+    await composer.fill('/compare greet.ts and README.md')
+    await composer.press('Enter')
+    await path
+    await expect(note).toHaveCount(0)
+    await expect(messages).toHaveCount(5)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: a message stopped midway is taken back, its text returns to the box, and the next pass no longer sends it', async ({ app, host }) => {
   const dir = fixtureProject()
   try {

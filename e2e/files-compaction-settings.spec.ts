@@ -436,6 +436,39 @@ test('files: a file deleted on disk while it is edited keeps the text in the edi
   }
 })
 
+test('files: Revert goes back to the saved text as an edit, and Ctrl+Z brings the edit back', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await view(app, 'Files')
+    await app.locator('[data-path="docs/style.md"]').click()
+    const editor = app.getByTestId('file-editor')
+    await editor.locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nMY-EDIT\n')
+    await expect(editor).toContainText('MY-EDIT')
+    const revert = app.getByRole('button', { name: 'Revert' })
+    await revert.click()
+    await expect(editor).not.toContainText('MY-EDIT')
+    await expect(revert).toHaveCount(0)
+    await expect(app.getByTestId('save-file')).toBeDisabled()
+    // The keyboard is back in the text, and the revert is one step of its undo stack.
+    await expect(editor.locator(':focus')).toHaveCount(1)
+    await app.keyboard.press('Control+z')
+    await expect(editor).toContainText('MY-EDIT')
+    await expect(revert).toBeVisible()
+    await expect(app.getByTestId('save-file')).toBeEnabled()
+    await app.screenshot({ path: `${SHOTS}/files-revert-undone.png` })
+    // Redone, it is reverted again; nothing was written meanwhile.
+    await app.keyboard.press('Control+Shift+z')
+    await expect(editor).not.toContainText('MY-EDIT')
+    await expect(revert).toHaveCount(0)
+    expect(readFileSync(join(dir, 'docs/style.md'), 'utf8')).not.toContain('MY-EDIT')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: a new memory file starts as a priced draft of its starting text, and nothing is written until it is saved', async ({ app }) => {
   const dir = fixtureProject()
   const memory = join(dir, '.loupe', 'memory.md')

@@ -18,6 +18,7 @@ import { conversationPoint } from './switch-question'
 import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
 import { composerPlaceholder, heldWords, stopLabel } from './composer-text'
+import { commandButtonLabel, mistypedCommand, mistypedWords, type MistypedCommand } from './mistyped-command'
 import './chat-pane.css'
 
 export interface ChatPaneProps {
@@ -172,12 +173,29 @@ function Composer({ sessionId, running, compacting, readOnly, onSend }: { sessio
   const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
   const box = useRef<HTMLTextAreaElement>(null)
   const action = useRef<HTMLButtonElement>(null)
+  // A message that begins with a slash command typed wrong ("/compcat") is held once (decision 0045): the note under
+  // the box offers the command; Send or Enter again on the same text sends it as written.
+  const [heldCommand, setHeldCommand] = useState<{ readonly sessionId: string; readonly text: string } | null>(null)
+  const heldAsTyped = heldCommand !== null && heldCommand.sessionId === sessionId && heldCommand.text === draft
+  const mistyped = heldAsTyped && !running && !readOnly ? mistypedCommand(draft) : null
   const send = () => {
     const text = draft
     if (!text.trim()) return
+    if (!heldAsTyped && mistypedCommand(text)) {
+      setHeldCommand({ sessionId, text })
+      return
+    }
+    setHeldCommand(null)
     // A message sent goes to the bottom, where its answer comes.
     onSend()
     void sendMessage(sessionId, text).then((sent) => sent && useDraftsStore.getState().draftSent(sessionId, text))
+  }
+  // The command the held message looks like, with what followed its word; the box lets go of what was typed.
+  const runCommand = (command: MistypedCommand) => {
+    const text = draft
+    setHeldCommand(null)
+    onSend()
+    void sendMessage(sessionId, command.corrected).then((sent) => sent && useDraftsStore.getState().draftSent(sessionId, text))
   }
   // Send becomes Stop while the turn runs, and Stop becomes Send (disabled with nothing typed) when it ends: the
   // keyboard does not stay on a button that changed under it, it goes to the message box, to type on.
@@ -228,6 +246,14 @@ function Composer({ sessionId, running, compacting, readOnly, onSend }: { sessio
         <button ref={action} className="primary" onClick={fromButton(send)} disabled={readOnly || !draft.trim()}>
           Send
         </button>
+      )}
+      {mistyped && (
+        <p className="composer-mistyped" role="status" data-testid="composer-mistyped">
+          <span>{mistypedWords(mistyped)}</span>
+          <button type="button" onClick={fromButton(() => runCommand(mistyped))}>
+            {commandButtonLabel(mistyped)}
+          </button>
+        </p>
       )}
     </div>
   )

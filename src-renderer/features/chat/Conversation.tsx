@@ -12,7 +12,7 @@ import { ToolCall } from './ToolCall'
 import { answerDrawsSame, type AnswerProps } from './answer-props'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
-import { isTakeBack, takeBackable, takeBacks, takeBackSummary } from './take-back'
+import { isTakeBack, takeBackable, takeBacks, takeBackSummary, takeBackUndoneWords } from './take-back'
 import { chatStatus } from './status'
 import { grouped, usd } from '../../ui/format'
 import { provisionalContext, useCompactionStore } from '../../state/compaction'
@@ -405,9 +405,9 @@ function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: Ent
  * default, and what taking it back did not undo.
  */
 function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; render: (entry: EntryView) => ReactNode }) {
-  const { message, answers, toolCallsRan, toolCallsCut, changing } = takeBackSummary(entries)
-  const calls = toolCallsRan + toolCallsCut
-  const callWords = calls === 1 ? 'tool call' : `${calls} tool calls`
+  const summary = takeBackSummary(entries)
+  const { message, answers } = summary
+  const undone = takeBackUndoneWords(summary)
   return (
     <div className="taken-back" data-entry-kind="take_back">
       <details>
@@ -417,11 +417,7 @@ function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; ren
         </summary>
         <div className="taken-back-entries">{entries.map(render)}</div>
       </details>
-      {calls > 0 && (
-        <div className="muted taken-back-undone">
-          What its {callWords} did{toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone{changing ? ' (files edited stay edited)' : ''}.
-        </div>
-      )}
+      {undone !== null && <div className="muted taken-back-undone">{undone}</div>}
     </div>
   )
 }

@@ -58,21 +58,54 @@ export function takeBackable(entries: ReadonlyArray<EntryView>, folded: Readonly
 const CHANGING_TOOLS = new Set(['edit_file', 'write_file', 'bash', 'remember'])
 
 /**
- * What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo
- * (`changing`: whether one of them could have changed something, so that "files edited stay edited" is true to say).
+ * Tools whose call changes nothing on disk (it reads the project, or changes only the session's plan): the read-only
+ * access of src-main/engine/tools/specs.ts, less `compact` (a turn with a compaction in it cannot be taken back). A tool
+ * not named here, or in CHANGING_TOOLS, is not said to have only read.
  */
-export function takeBackSummary(entries: ReadonlyArray<EntryView>): { readonly message: string; readonly answers: number; readonly toolCallsRan: number; readonly toolCallsCut: number; readonly changing: boolean } {
+const READING_TOOLS = new Set(['read_file', 'list_dir', 'glob', 'grep', 'skill', 'todo_write'])
+
+export interface TakeBackSummary {
+  readonly message: string
+  readonly answers: number
+  readonly toolCallsRan: number
+  readonly toolCallsCut: number
+  /** One of the calls that ran (or was stopped while it ran) could have changed something. */
+  readonly changing: boolean
+  /** Every call that ran (or was stopped while it ran) only read the project: nothing on disk to undo. */
+  readonly onlyRead: boolean
+}
+
+/**
+ * What a take-back's fold says of what it holds: the message's first line, and the tool calls it does not undo
+ * (`changing`: whether one of them could have changed something, so that "files edited stay edited" is true to say;
+ * `onlyRead`: whether every one only read, so that there is nothing on disk to undo).
+ */
+export function takeBackSummary(entries: ReadonlyArray<EntryView>): TakeBackSummary {
   const message = entries.find((e) => e.kind === 'user_message')
   const text = ((message?.content as Array<{ text?: string }> | undefined) ?? []).map((b) => b.text ?? '').join('\n')
   const firstLine = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  // Stopped while they ran, calls may have done something before they were; refused or failed ones did nothing.
+  const done = entries.filter((e) => e.kind === 'tool_result' && (e.outcome === 'ran' || e.outcome === 'interrupted'))
   return {
     message: oneLine(firstLine),
     answers: entries.filter((e) => e.kind === 'assistant_message').length,
-    toolCallsRan: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'ran').length,
-    // Stopped while they ran: they may have done something before they were.
-    toolCallsCut: entries.filter((e) => e.kind === 'tool_result' && e.outcome === 'interrupted').length,
-    changing: entries.some((e) => e.kind === 'tool_result' && (e.outcome === 'ran' || e.outcome === 'interrupted') && CHANGING_TOOLS.has(String(e.toolName))),
+    toolCallsRan: done.filter((e) => e.outcome === 'ran').length,
+    toolCallsCut: done.filter((e) => e.outcome === 'interrupted').length,
+    changing: done.some((e) => CHANGING_TOOLS.has(String(e.toolName))),
+    onlyRead: done.length > 0 && done.every((e) => READING_TOOLS.has(String(e.toolName))),
   }
+}
+
+/**
+ * The line under a take-back's fold about what its tool calls did, or null when none ran. A turn that only read the
+ * project says there is nothing on disk to undo: "not undone" would have the user look for a change that was never made.
+ */
+export function takeBackUndoneWords(summary: TakeBackSummary): string | null {
+  const calls = summary.toolCallsRan + summary.toolCallsCut
+  if (calls === 0) return null
+  const callWords = calls === 1 ? 'tool call' : `${calls} tool calls`
+  if (summary.onlyRead) return `${calls === 1 ? 'Its tool call' : `Its ${callWords}`} only read the project: there is nothing on disk to undo.`
+  return `What its ${callWords} did${summary.toolCallsCut > 0 ? ', or had started to do when stopped,' : ''} is not undone${summary.changing ? ' (files edited stay edited)' : ''}.`
 }
 
 /** The message box after a take-back, and what the user had typed in it (kept through the next take-back). */

@@ -313,8 +313,17 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
         <span className="muted small files-abspath" title={open.base.absPath}>
           {open.base.absPath}
         </span>
+        {/* Undoable in the editor (decision 0046): the keyboard goes back to the text, where Ctrl+Z brings the edit back
+            (the button goes once the text is the saved one). */}
         {dirty && open.base.exists && (
-          <button type="button" onClick={() => store().draftEdited(open.base.text)}>
+          <button
+            type="button"
+            title="Go back to the saved text (Ctrl+Z in the editor brings your edit back)"
+            onClick={() => {
+              store().draftEdited(open.base.text)
+              store().editorFocusRequested(open.base.absPath)
+            }}
+          >
             Revert
           </button>
         )}

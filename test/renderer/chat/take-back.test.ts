@@ -1,7 +1,7 @@
 /** How the chat folds a message taken back (decision 0024), and which message offers "Take back". */
 import { describe, expect, it } from 'vitest'
 import type { EntryView } from '../../../src-preload/contract'
-import { boxAfterTakeBack, takeBackable, takeBacks, takeBackSummary } from '../../../src-renderer/features/chat/take-back'
+import { boxAfterTakeBack, takeBackable, takeBacks, takeBackSummary, takeBackUndoneWords } from '../../../src-renderer/features/chat/take-back'
 
 let seq = 0
 const entry = (kind: string, extra: Record<string, unknown> = {}): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind, ...extra }) as unknown as EntryView
@@ -24,7 +24,7 @@ describe('a message taken back, in the chat', () => {
     const { folded, under } = takeBacks(entries)
     expect(under.get(back.id)).toEqual([second, call, result, answer, ended])
     expect([...folded]).toEqual([second.id, call.id, result.id, answer.id, ended.id])
-    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1, toolCallsCut: 0, changing: true })
+    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1, toolCallsCut: 0, changing: true, onlyRead: false })
     expect(takeBackSummary([message('run it'), entry('tool_result', { outcome: 'interrupted' })])).toMatchObject({ toolCallsRan: 0, toolCallsCut: 1 })
     // The offer moves to the message before it.
     expect(takeBackable(entries, folded)).toBe(first)
@@ -37,6 +37,22 @@ describe('a message taken back, in the chat', () => {
     expect(takeBackSummary([message('run it'), read, entry('tool_result', { outcome: 'denied', toolName: 'bash' })]).changing).toBe(false)
     expect(takeBackSummary([message('run it'), read, entry('tool_result', { outcome: 'interrupted', toolName: 'bash' })]).changing).toBe(true)
     expect(takeBackSummary([message('write it'), entry('tool_result', { outcome: 'ran', toolName: 'write_file' })]).changing).toBe(true)
+  })
+
+  it('says a turn that only read the project left nothing on disk to undo', () => {
+    const ran = (toolName: string, outcome = 'ran') => entry('tool_result', { outcome, toolName })
+    const words = (...calls: EntryView[]) => takeBackUndoneWords(takeBackSummary([message('look around'), entry('assistant_message'), ...calls]))
+    expect(words(ran('read_file'), ran('grep'), ran('list_dir'))).toBe('Its 3 tool calls only read the project: there is nothing on disk to undo.')
+    expect(words(ran('glob'))).toBe('Its tool call only read the project: there is nothing on disk to undo.')
+    // A read stopped midway read at most; updating the plan changes nothing on disk; a refused write did nothing.
+    expect(words(ran('read_file', 'interrupted'), ran('todo_write'), ran('write_file', 'denied'))).toBe('Its 2 tool calls only read the project: there is nothing on disk to undo.')
+    // One call that could have changed something, or one of a tool not known to only read, is not said to have read.
+    expect(words(ran('read_file'), ran('edit_file'))).toBe('What its 2 tool calls did is not undone (files edited stay edited).')
+    expect(words(ran('read_file'), ran('bash', 'interrupted'))).toBe('What its 2 tool calls did, or had started to do when stopped, is not undone (files edited stay edited).')
+    expect(words(ran('read_file'), ran('some_new_tool'))).toBe('What its 2 tool calls did is not undone.')
+    // No call ran: nothing is said.
+    expect(words()).toBeNull()
+    expect(words(ran('bash', 'denied'))).toBeNull()
   })
 
   it('nests a take-back inside the next one that reaches further back', () => {

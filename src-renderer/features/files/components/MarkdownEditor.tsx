@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
+import { changedSpan } from './changed-span'
 
 /** Options of the editable Markdown editors (instruction and memory files, a compaction summary). */
 export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
@@ -84,12 +85,23 @@ export function MarkdownEditor({
 
   // A layout effect runs in the same task as the render it belongs to, so no keystroke can land between the render
   // and this comparison (a passive effect could run after the next keystroke and set an older text back).
+  // A text from outside (Revert) is put in as an edit of the span that differs, one step of the undo stack: Ctrl+Z
+  // brings back what it replaced (decision 0046). Replacing the value would empty the stack. A read-only editor takes
+  // no edits, and there is nothing to undo: its value is replaced.
   useLayoutEffect(() => {
     const editor = editorRef.current
-    if (!editor || value === emitted.current) return
+    const model = editor?.getModel()
+    if (!editor || !model || value === emitted.current) return
     emitted.current = value
-    editor.setValue(value)
-  }, [value])
+    if (editor.getOption(m.editor.EditorOption.readOnly)) return editor.setValue(value)
+    const span = changedSpan(model.getValue(), value)
+    if (!span) return
+    const start = model.getPositionAt(span.start)
+    const end = model.getPositionAt(span.end)
+    editor.pushUndoStop()
+    editor.executeEdits('loupe', [{ range: new m.Range(start.lineNumber, start.column, end.lineNumber, end.column), text: span.text, forceMoveMarkers: true }])
+    editor.pushUndoStop()
+  }, [m, value])
 
   return <div ref={hostRef} className="view-editor md-editor" data-testid={testId} />
 }
