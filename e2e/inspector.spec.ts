@@ -107,6 +107,10 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     const inspector = page.getByRole('complementary', { name: 'Inspector' })
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
     await expect(rows).toHaveCount(4)
+    // Each pass was sent once: the tries column is blank on every row (it counts only a pass sent again), and its
+    // tooltip still says how many times.
+    await expect(rows.locator('.insp-attempts')).toHaveText(['', '', '', ''])
+    await expect(rows.first().locator('.insp-attempts')).toHaveAttribute('title', '1 attempt, none failed')
     const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
     const details = await Promise.all(passIds.map((passId) => rpc.call<PassDetailView>('pass.get', { passId })))
     const last = details[3]!
@@ -380,6 +384,7 @@ slow("a stopped pass's cache badge is read in full beside the chat, with who sto
     // A stop is the user's choice, not an error: the tries column (retries after an error) does not count it as failed.
     const tries = row.locator('.insp-attempts')
     await expect(tries).not.toHaveClass(/\bretried\b/)
+    await expect(tries).toHaveText('')
     await expect(tries).toHaveAttribute('title', /^1 attempt, stopped by the user$/)
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-stopped-pass.png' })
   } finally {
