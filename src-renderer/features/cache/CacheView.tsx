@@ -15,6 +15,7 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_GLYPH, MARKER_WORDS, TimelineChart } from './components/TimelineChart'
+import { cacheEmptyState } from './model/empty'
 import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKindsShown, missText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
@@ -85,6 +86,8 @@ export function CacheView({ sessionId }: { sessionId: string }) {
     )
   }
   const t = summary.totals
+  // Before any pass is answered there is nothing to chart: an empty state says so instead of zeros (model/empty.ts).
+  const empty = cacheEmptyState(data.passes, chat.running)
   const paid = data.passes.reduce((s, p) => s + (p.costUsd ?? 0), 0)
   // Keep-warm pre-warms are requests of the session, paid and drawn, but not passes of the conversation: the totals
   // and the share count the conversation alone (src-main/node/cache/summary.ts), so each figure says which it counts.
@@ -107,10 +110,10 @@ export function CacheView({ sessionId }: { sessionId: string }) {
           miss is named as far as the transcript can tell. It does not record the bytes each request sent, so nothing here is predicted.
         </p>
       )}
-      {t.passes === 0 ? (
-        <div className="view-empty">
-          <h2>No pass yet</h2>
-          <p>Send a message in the chat: every pass then shows here with what it read from the cache, what it wrote, and what it paid in full — and why.</p>
+      {empty ? (
+        <div className="view-empty" data-testid="cache-empty" data-kind={empty.kind}>
+          <h2>{empty.title}</h2>
+          <p>{empty.body}</p>
         </div>
       ) : (
         <>
