@@ -674,6 +674,17 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
     await rows.nth(1).click()
     await expect(page.getByTestId('pass-line').locator('.insp-badge')).toHaveCSS('color', await themeColor(page, '--muted'))
     await expect(page.getByTestId('pass-lost')).toHaveCount(0)
+    // Its breakpoints could not cache anything: each says it is too short to cache, in grey, not a red miss.
+    await expect(inspector.locator(`[data-request-ready="${await rows.nth(1).getAttribute('data-pass-id')}"]`)).toHaveCount(1)
+    const chips = inspector.getByRole('group', { name: 'Cache breakpoints' }).locator('.insp-bp-chip')
+    expect(await chips.count()).toBeGreaterThan(0)
+    for (const chip of await chips.all()) {
+      await expect(chip).toHaveAttribute('aria-label', /· too short to cache$/)
+      await expect(chip).toHaveCSS('color', await themeColor(page, '--muted'))
+    }
+    await expect(inspector.locator('.insp-bp[data-outcome="missed"]')).toHaveCount(0)
+    await expect(inspector.locator('.insp-bp[data-outcome="too_short"]').first()).toHaveCSS('color', await themeColor(page, '--muted'))
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-too-short-to-cache.png' })
     await page.getByRole('tab', { name: 'Cache' }).click()
     const flag = page.getByTestId('cache-miss')
     await expect(flag).toHaveCount(1)

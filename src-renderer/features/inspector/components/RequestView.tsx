@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
 import { readAttribution } from '../model/attribution'
-import { noBreakpointText, readThrough, shortChipWords } from '../model/breakpoints'
+import { noBreakpointText, OUTCOME_WORDS, readThrough, shortChipWords } from '../model/breakpoints'
 import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
 import { ContextMap } from './ContextMap'
@@ -174,12 +174,12 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
         </span>
       </div>
       <PassSourceBanner source={detail.source} />
-      <div className="insp-bps" aria-label="Cache breakpoints">
+      <div className="insp-bps" role="group" aria-label="Cache breakpoints">
         {marks.length === 0 ? (
           <span className="muted">{noBreakpointText(detail.source, usage?.cache_read_input_tokens ?? 0)}</span>
         ) : (
           marks.map((k) => {
-            const outcome = k.outcome.replace('_', ' ')
+            const outcome = OUTCOME_WORDS[k.outcome]
             return (
               <button
                 key={`${k.marker.path}`}
