@@ -631,6 +631,10 @@ slow('a session shown again while its pass streams shows the pass live; the live
     await expect(inspector.getByTestId('live-response')).toHaveCount(0)
     await inspector.getByRole('tab', { name: 'Response' }).click()
     await expect(inspector.getByTestId('live-response').locator('pre').first()).not.toBeEmpty()
+    // Its header names the model by its name, the id on hover.
+    const liveModel = inspector.getByTestId('live-response').locator('.model-named')
+    await expect(liveModel).toHaveText('Sonnet 4.6')
+    await expect(liveModel).toHaveAttribute('title', 'claude-sonnet-4-6')
     await inspector.getByRole('tab', { name: 'Request' }).click()
 
     // Another session while the pass streams, then back to the running one: its live row is there, followed.
@@ -661,7 +665,7 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
     await startSession(page, projectDir)
     // Claude Opus 4.6 caches nothing under 4,096 tokens, more than this whole prompt: no pass can read anything.
     await page.getByLabel('Model', { exact: true }).selectOption('claude-opus-4-6')
-    await expect(page.locator('.note').filter({ hasText: 'Model: claude-opus-4-6' })).toHaveCount(1)
+    await expect(page.locator('.note').filter({ hasText: 'Model: Opus 4.6' })).toHaveCount(1)
     await say(page, 'read README.md')
     const inspector = page.getByRole('complementary', { name: 'Inspector' })
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
@@ -690,6 +694,11 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
     await expect(flag).toHaveCount(1)
     await expect(flag.locator('path')).toHaveCSS('fill', await themeColor(page, '--muted'))
     await expect(page.locator('[data-testid="miss-row"] .chip')).toHaveClass(/^chip\s*$/)
+    // Its cause names the model by its name, the id on hover, in the words' own colour.
+    await expect(page.getByTestId('miss-row')).toContainText("under Opus 4.6's minimum of 4,096")
+    const named = page.getByTestId('miss-row').locator('.model-named')
+    await expect(named).toHaveAttribute('title', 'claude-opus-4-6')
+    expect(await named.evaluate((el) => getComputedStyle(el).color === getComputedStyle(el.parentElement!).color)).toBe(true)
     await page.screenshot({ path: 'e2e/screenshots/cache-miss-nothing-lost.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
@@ -715,6 +724,20 @@ test("the Response view puts the service's cache diagnosis beside Loupe's own, f
     const diagnosis = inspector.getByTestId('cache-diagnosis')
     await expect(diagnosis).toHaveText(/^service: model changed · [\d,]+ tokens of the previous prompt from there on · Loupe: model changed \(they agree\)$/)
     await expect(diagnosis).toHaveAttribute('data-agree', 'true')
+    // The cause names the models by their names, each id on hover; so do the pass's line and the chat's note.
+    const cause = page.getByTestId('pass-cause')
+    await expect(cause).toHaveText('model changed: Sonnet 4.6 → Opus 5.5 (the cache is per model)')
+    await expect(cause.locator('.model-named')).toHaveText(['Sonnet 4.6', 'Opus 5.5'])
+    expect(await cause.locator('.model-named').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual(['claude-sonnet-4-6', 'claude-opus-5-5'])
+    await expect(page.getByTestId('pass-line')).toHaveAttribute('title', /model changed: Sonnet 4\.6 \(claude-sonnet-4-6\) → Opus 5\.5 \(claude-opus-5-5\)/)
+    await expect(page.getByTestId('pass-line').locator('.model-named').first()).toHaveText('Opus 5.5')
+    const note = page.locator('.note').filter({ hasText: /^Model: / })
+    await expect(note).toHaveText('Model: Opus 5.5')
+    await expect(note.locator('.model-named')).toHaveAttribute('title', 'claude-opus-5-5')
+    await rows.nth(2).click()
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+    await expect(inspector.getByTestId('diff-summary')).toContainText('Model changed (Sonnet 4.6 → Opus 5.5)')
+    await inspector.getByRole('tab', { name: 'Response' }).click()
     await page.screenshot({ path: 'e2e/screenshots/inspector-cache-diagnosis.png' })
     await rows.nth(3).click()
     await expect(diagnosis).toHaveText('service: no change since the previous response · Loupe: no change since the previous pass (they agree)')

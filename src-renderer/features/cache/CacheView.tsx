@@ -19,6 +19,7 @@ import { cacheEmptyState } from './model/empty'
 import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKindsShown, missText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
+import { ModelNamed } from '../inspector/components/ModelName'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
@@ -193,7 +194,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                 {timeline.markers.map((m, i) => (
                   <li key={i} data-kind={m.kind}>
                     {/* An event after the last pass so far: the next pass is the first to send what it changed. */}
-                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: {m.label}
+                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: <ModelNamed text={m.label} />
                   </li>
                 ))}
               </ul>
@@ -248,7 +249,7 @@ function FocusedPass({ bar }: { bar: Bar }) {
         Pass {bar.seq} · {bar.kind === 'keep_warm' ? 'keep-warm pre-warm' : bar.kind}
       </strong>
       <p>
-        {focusedPassFigures(bar, { tokens: tok, usd }, KEEP_WARM_CAUSE)}{' '}
+        <ModelNamed text={focusedPassFigures(bar, { tokens: tok, usd }, KEEP_WARM_CAUSE)} />{' '}
         <button type="button" onClick={() => openInInspector(bar.passId)}>
           Open in the inspector
         </button>
@@ -270,7 +271,7 @@ function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
           </button>{' '}
           {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's
               minimum, a pause past every TTL) is said without alarm. */}
-          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {missText(b, CAUSE_WORDS)}
+          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> <ModelNamed text={missText(b, CAUSE_WORDS)} />
           {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
         </li>
       ))}
