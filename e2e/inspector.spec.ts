@@ -211,6 +211,61 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
   }
 })
 
+test("the request's sha256 and its checks keep one width while hashing and from pass to pass: the controls after them do not move", async ({ page, host }) => {
+  // Hashes can be held back, to see the view while it hashes.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __holdHashes: boolean; __releaseHashes(): void }
+    const digest = crypto.subtle.digest.bind(crypto.subtle)
+    let waiting: Array<() => void> = []
+    w.__holdHashes = false
+    w.__releaseHashes = () => {
+      w.__holdHashes = false
+      for (const go of waiting) go()
+      waiting = []
+    }
+    crypto.subtle.digest = (async (algorithm: AlgorithmIdentifier, data: BufferSource) => {
+      if (w.__holdHashes) await new Promise<void>((go) => waiting.push(go))
+      return digest(algorithm, data)
+    }) as typeof crypto.subtle.digest
+  })
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const sha = inspector.getByTestId('request-sha256')
+    // The hash's box, and where the control after it starts.
+    const place = () => sha.evaluate((el) => ({ width: Math.round(el.getBoundingClientRect().width), next: Math.round(el.nextElementSibling!.getBoundingClientRect().left) }))
+
+    await expect(sha).toHaveAttribute('data-hashed', 'true')
+    const hashed = await place()
+    // Another pass, its hash held back: the box keeps its width, its checks their place (hidden, not said).
+    await page.evaluate(() => ((window as unknown as { __holdHashes: boolean }).__holdHashes = true))
+    const other = (await rows.nth(1).getAttribute('data-pass-id'))!
+    await rows.nth(1).click()
+    await expect(inspector.locator(`[data-request-ready="${other}"]`)).toHaveCount(1)
+    await expect(sha).toHaveAttribute('data-hashed', 'false')
+    await expect(sha).toHaveAttribute('title', 'hashing…')
+    expect(await place()).toEqual(hashed)
+    await expect(sha.getByText('= stored')).toBeHidden()
+    await page.evaluate(() => (window as unknown as { __releaseHashes(): void }).__releaseHashes())
+    await expect(sha).toHaveAttribute('data-hashed', 'true')
+    await expect(sha.getByText('= stored')).toBeVisible()
+    expect(await place()).toEqual(hashed)
+    // The hash is in a monospace box of 13 characters.
+    const code = await sha.locator('code').evaluate((el) => ({ font: getComputedStyle(el).fontFamily, text: el.textContent }))
+    expect(code.font).toMatch(/mono/i)
+    expect(code.text).toMatch(/^[0-9a-f]{12}…$/)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-sha-width.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test('remembers its layout and lists a whole project', async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {
