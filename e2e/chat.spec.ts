@@ -912,7 +912,7 @@ test('chat: the palette switches the model through the same question, the keyboa
     // Enter on Switch switches.
     await app.keyboard.press('Enter')
     await expect(model).toHaveValue('claude-opus-5-5')
-    await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-5-5' })).toHaveCount(1)
+    await expect(app.locator('.note').filter({ hasText: 'Model: Opus 5.5' })).toHaveCount(1)
     // Asked from another view, the command shows the chat and asks there: the question is not lost as the chat mounts.
     await app.getByRole('tab', { name: 'Files' }).click()
     await expect(model).toHaveCount(0)
@@ -938,10 +938,10 @@ test("chat: switching a session's model shows what it costs first, and the next 
 
     // Before the first pass nothing is cached: the switch is made at once, and said in the conversation.
     await model.selectOption('claude-haiku-4-5')
-    await expect(app.locator('.note').filter({ hasText: 'Model: claude-haiku-4-5' })).toHaveCount(1)
+    await expect(app.locator('.note').filter({ hasText: 'Model: Haiku 4.5' })).toHaveCount(1)
     await expect(model).toHaveValue('claude-haiku-4-5')
     await model.selectOption('claude-sonnet-4-6')
-    await expect(app.locator('.note').filter({ hasText: 'Model: claude-sonnet-4-6' })).toHaveCount(1)
+    await expect(app.locator('.note').filter({ hasText: 'Model: Sonnet 4.6' })).toHaveCount(1)
 
     let ended = appEvent(app, 'turn.ended')
     await composer.fill('read README.md')
@@ -996,7 +996,7 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await expect(ask).toHaveCount(0)
     await expect(model).toHaveValue('claude-opus-5-5')
     await expect(composer).toBeFocused()
-    await expect(app.locator('.note').filter({ hasText: 'Model: claude-opus-5-5' })).toHaveCount(1)
+    await expect(app.locator('.note').filter({ hasText: 'Model: Opus 5.5' })).toHaveCount(1)
 
     // The next pass is the new model's, and the inspector names the switch as its miss's cause.
     ended = appEvent(app, 'turn.ended')

@@ -107,6 +107,10 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     const inspector = page.getByRole('complementary', { name: 'Inspector' })
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
     await expect(rows).toHaveCount(4)
+    // Each pass was sent once: the tries column is blank on every row (it counts only a pass sent again), and its
+    // tooltip still says how many times.
+    await expect(rows.locator('.insp-attempts')).toHaveText(['', '', '', ''])
+    await expect(rows.first().locator('.insp-attempts')).toHaveAttribute('title', '1 attempt, none failed')
     const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
     const details = await Promise.all(passIds.map((passId) => rpc.call<PassDetailView>('pass.get', { passId })))
     const last = details[3]!
@@ -203,6 +207,61 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     await expect(page.getByLabel('Message')).toBeFocused()
   } finally {
     rpc.close()
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test("the request's sha256 and its checks keep one width while hashing and from pass to pass: the controls after them do not move", async ({ page, host }) => {
+  // Hashes can be held back, to see the view while it hashes.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __holdHashes: boolean; __releaseHashes(): void }
+    const digest = crypto.subtle.digest.bind(crypto.subtle)
+    let waiting: Array<() => void> = []
+    w.__holdHashes = false
+    w.__releaseHashes = () => {
+      w.__holdHashes = false
+      for (const go of waiting) go()
+      waiting = []
+    }
+    crypto.subtle.digest = (async (algorithm: AlgorithmIdentifier, data: BufferSource) => {
+      if (w.__holdHashes) await new Promise<void>((go) => waiting.push(go))
+      return digest(algorithm, data)
+    }) as typeof crypto.subtle.digest
+  })
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const sha = inspector.getByTestId('request-sha256')
+    // The hash's box, and where the control after it starts.
+    const place = () => sha.evaluate((el) => ({ width: Math.round(el.getBoundingClientRect().width), next: Math.round(el.nextElementSibling!.getBoundingClientRect().left) }))
+
+    await expect(sha).toHaveAttribute('data-hashed', 'true')
+    const hashed = await place()
+    // Another pass, its hash held back: the box keeps its width, its checks their place (hidden, not said).
+    await page.evaluate(() => ((window as unknown as { __holdHashes: boolean }).__holdHashes = true))
+    const other = (await rows.nth(1).getAttribute('data-pass-id'))!
+    await rows.nth(1).click()
+    await expect(inspector.locator(`[data-request-ready="${other}"]`)).toHaveCount(1)
+    await expect(sha).toHaveAttribute('data-hashed', 'false')
+    await expect(sha).toHaveAttribute('title', 'hashing…')
+    expect(await place()).toEqual(hashed)
+    await expect(sha.getByText('= stored')).toBeHidden()
+    await page.evaluate(() => (window as unknown as { __releaseHashes(): void }).__releaseHashes())
+    await expect(sha).toHaveAttribute('data-hashed', 'true')
+    await expect(sha.getByText('= stored')).toBeVisible()
+    expect(await place()).toEqual(hashed)
+    // The hash is in a monospace box of 13 characters.
+    const code = await sha.locator('code').evaluate((el) => ({ font: getComputedStyle(el).fontFamily, text: el.textContent }))
+    expect(code.font).toMatch(/mono/i)
+    expect(code.text).toMatch(/^[0-9a-f]{12}…$/)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-sha-width.png' })
+  } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }
 })
@@ -380,6 +439,7 @@ slow("a stopped pass's cache badge is read in full beside the chat, with who sto
     // A stop is the user's choice, not an error: the tries column (retries after an error) does not count it as failed.
     const tries = row.locator('.insp-attempts')
     await expect(tries).not.toHaveClass(/\bretried\b/)
+    await expect(tries).toHaveText('')
     await expect(tries).toHaveAttribute('title', /^1 attempt, stopped by the user$/)
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-stopped-pass.png' })
   } finally {
@@ -626,6 +686,10 @@ slow('a session shown again while its pass streams shows the pass live; the live
     await expect(inspector.getByTestId('live-response')).toHaveCount(0)
     await inspector.getByRole('tab', { name: 'Response' }).click()
     await expect(inspector.getByTestId('live-response').locator('pre').first()).not.toBeEmpty()
+    // Its header names the model by its name, the id on hover.
+    const liveModel = inspector.getByTestId('live-response').locator('.model-named')
+    await expect(liveModel).toHaveText('Sonnet 4.6')
+    await expect(liveModel).toHaveAttribute('title', 'claude-sonnet-4-6')
     await inspector.getByRole('tab', { name: 'Request' }).click()
 
     // Another session while the pass streams, then back to the running one: its live row is there, followed.
@@ -656,7 +720,7 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
     await startSession(page, projectDir)
     // Claude Opus 4.6 caches nothing under 4,096 tokens, more than this whole prompt: no pass can read anything.
     await page.getByLabel('Model', { exact: true }).selectOption('claude-opus-4-6')
-    await expect(page.locator('.note').filter({ hasText: 'Model: claude-opus-4-6' })).toHaveCount(1)
+    await expect(page.locator('.note').filter({ hasText: 'Model: Opus 4.6' })).toHaveCount(1)
     await say(page, 'read README.md')
     const inspector = page.getByRole('complementary', { name: 'Inspector' })
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
@@ -669,11 +733,27 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
     await rows.nth(1).click()
     await expect(page.getByTestId('pass-line').locator('.insp-badge')).toHaveCSS('color', await themeColor(page, '--muted'))
     await expect(page.getByTestId('pass-lost')).toHaveCount(0)
+    // Its breakpoints could not cache anything: each says it is too short to cache, in grey, not a red miss.
+    await expect(inspector.locator(`[data-request-ready="${await rows.nth(1).getAttribute('data-pass-id')}"]`)).toHaveCount(1)
+    const chips = inspector.getByRole('group', { name: 'Cache breakpoints' }).locator('.insp-bp-chip')
+    expect(await chips.count()).toBeGreaterThan(0)
+    for (const chip of await chips.all()) {
+      await expect(chip).toHaveAttribute('aria-label', /· too short to cache$/)
+      await expect(chip).toHaveCSS('color', await themeColor(page, '--muted'))
+    }
+    await expect(inspector.locator('.insp-bp[data-outcome="missed"]')).toHaveCount(0)
+    await expect(inspector.locator('.insp-bp[data-outcome="too_short"]').first()).toHaveCSS('color', await themeColor(page, '--muted'))
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-too-short-to-cache.png' })
     await page.getByRole('tab', { name: 'Cache' }).click()
     const flag = page.getByTestId('cache-miss')
     await expect(flag).toHaveCount(1)
     await expect(flag.locator('path')).toHaveCSS('fill', await themeColor(page, '--muted'))
     await expect(page.locator('[data-testid="miss-row"] .chip')).toHaveClass(/^chip\s*$/)
+    // Its cause names the model by its name, the id on hover, in the words' own colour.
+    await expect(page.getByTestId('miss-row')).toContainText("under Opus 4.6's minimum of 4,096")
+    const named = page.getByTestId('miss-row').locator('.model-named')
+    await expect(named).toHaveAttribute('title', 'claude-opus-4-6')
+    expect(await named.evaluate((el) => getComputedStyle(el).color === getComputedStyle(el.parentElement!).color)).toBe(true)
     await page.screenshot({ path: 'e2e/screenshots/cache-miss-nothing-lost.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
@@ -699,6 +779,20 @@ test("the Response view puts the service's cache diagnosis beside Loupe's own, f
     const diagnosis = inspector.getByTestId('cache-diagnosis')
     await expect(diagnosis).toHaveText(/^service: model changed · [\d,]+ tokens of the previous prompt from there on · Loupe: model changed \(they agree\)$/)
     await expect(diagnosis).toHaveAttribute('data-agree', 'true')
+    // The cause names the models by their names, each id on hover; so do the pass's line and the chat's note.
+    const cause = page.getByTestId('pass-cause')
+    await expect(cause).toHaveText('model changed: Sonnet 4.6 → Opus 5.5 (the cache is per model)')
+    await expect(cause.locator('.model-named')).toHaveText(['Sonnet 4.6', 'Opus 5.5'])
+    expect(await cause.locator('.model-named').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual(['claude-sonnet-4-6', 'claude-opus-5-5'])
+    await expect(page.getByTestId('pass-line')).toHaveAttribute('title', /model changed: Sonnet 4\.6 \(claude-sonnet-4-6\) → Opus 5\.5 \(claude-opus-5-5\)/)
+    await expect(page.getByTestId('pass-line').locator('.model-named').first()).toHaveText('Opus 5.5')
+    const note = page.locator('.note').filter({ hasText: /^Model: / })
+    await expect(note).toHaveText('Model: Opus 5.5')
+    await expect(note.locator('.model-named')).toHaveAttribute('title', 'claude-opus-5-5')
+    await rows.nth(2).click()
+    await inspector.getByRole('tab', { name: 'Diff' }).click()
+    await expect(inspector.getByTestId('diff-summary')).toContainText('Model changed (Sonnet 4.6 → Opus 5.5)')
+    await inspector.getByRole('tab', { name: 'Response' }).click()
     await page.screenshot({ path: 'e2e/screenshots/inspector-cache-diagnosis.png' })
     await rows.nth(3).click()
     await expect(diagnosis).toHaveText('service: no change since the previous response · Loupe: no change since the previous pass (they agree)')

@@ -108,7 +108,8 @@ test('imports a Claude Code session and shows its passes in the inspector, marke
     // The turns it carried over are still Claude Code's, and a line marks where Loupe takes over.
     await expect(page.getByTestId('continued-divider')).toHaveCount(1)
     // It says which model the conversation was on and which one Loupe goes on with.
-    await expect(page.getByTestId('continued-divider')).toContainText(/Claude Code's, on claude-[\w.-]+\. Loupe goes on with /)
+    await expect(page.getByTestId('continued-divider')).toContainText(/Claude Code's, on (Opus|Sonnet|Haiku) \d+(\.\d+)?\. Loupe goes on with Sonnet 4\.6 /)
+    await expect(page.getByTestId('continued-divider').locator('.model-named').first()).toHaveAttribute('title', /^claude-/)
     await expect(page.locator('.msg.assistant .msg-who').first()).toHaveText('Claude Code')
     await expect(page.locator('.msg.assistant .msg-who').filter({ hasText: /^Loupe/ })).toHaveCount(0)
     await page.getByTestId('continued-divider').scrollIntoViewIfNeeded()

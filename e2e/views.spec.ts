@@ -3,7 +3,7 @@
  * sessions panel as a modal dialog (Esc closes it and nothing else, focus in and back out, Tab kept inside), its
  * listing by last activity with whole titles on hover, an imported session's tool calls naming what they did; the
  * inspector at 1000×700, where it gets about 330 px; the compaction settings' number fields while they are typed;
- * and the Files view picking a file it cannot edit. Each view changed is photographed at 1000×700 and 1280×800, in
+ * the Files view picking a file it cannot edit; and the Cache view before any pass is answered. Each view changed is photographed at 1000×700 and 1280×800, in
  * light and dark (e2e/screenshots/views-*.png).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
@@ -491,6 +491,50 @@ test('files: a file the prompt builder skips (over 1 MB, binary) gets a note say
     await expect(note).toHaveAttribute('data-kind', 'binary')
     await expect(note).toContainText('binary file')
     await expect(main.getByRole('alert')).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// With an API key the model service is the API, here an address where nothing answers: every pass gets no response.
+const unanswered = testWithHostEnv({ ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })
+
+unanswered('cache: before any pass it says "No pass yet", and after a pass that got no answer "No pass answered yet", not empty charts', async ({ page, host }) => {
+  const dir = project({ 'README.md': '# demo\n' })
+  try {
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    await page.getByRole('tab', { name: 'Cache' }).click()
+    const view = page.getByTestId('cache-view')
+    const empty = view.getByTestId('cache-empty')
+    await expect(empty).toHaveAttribute('data-kind', 'no_pass')
+    await expect(empty.getByRole('heading')).toHaveText('No pass yet')
+    await expect(view.getByTestId('cache-totals')).toHaveCount(0)
+    await shots(page, 'cache-no-pass')
+
+    // A message whose passes get no response: stored as failed, with no usage.
+    await page.getByRole('tab', { name: 'Chat' }).click()
+    await page.getByLabel('Message').fill('hello')
+    await page.getByLabel('Message').press('Enter')
+    await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible({ timeout: 30_000 })
+    const rows = page.getByRole('complementary', { name: 'Inspector' }).getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(1)
+    // Its request was sent more than once (the client's retries): the tries column says how many times (blank for a
+    // pass sent once).
+    const tries = rows.first().locator('.insp-attempts')
+    const title = (await tries.getAttribute('title')) ?? ''
+    const sent = Number(/^(\d+) attempts?/.exec(title)?.[1])
+    expect(sent).toBeGreaterThan(1)
+    await expect(tries).toHaveText(`↻${sent}`)
+    await page.screenshot({ path: `${SHOTS}/views-cache-failed-pass-inspector.png` })
+
+    await page.getByRole('tab', { name: 'Cache' }).click()
+    await expect(empty).toHaveAttribute('data-kind', 'none_answered')
+    await expect(empty.getByRole('heading')).toHaveText('No pass answered yet')
+    await expect(empty).toContainText('1 pass was sent, and none got an answer')
+    await expect(view.getByTestId('cache-totals')).toHaveCount(0)
+    await expect(view.getByRole('img', { name: /read from the cache/ })).toHaveCount(0)
+    await shots(page, 'cache-none-answered')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

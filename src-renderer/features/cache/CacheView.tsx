@@ -15,9 +15,11 @@ import { grouped as tok, usd } from '../../ui/format'
 import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_GLYPH, MARKER_WORDS, TimelineChart } from './components/TimelineChart'
+import { cacheEmptyState } from './model/empty'
 import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKindsShown, missText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
+import { ModelNamed } from '../inspector/components/ModelName'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
@@ -85,6 +87,8 @@ export function CacheView({ sessionId }: { sessionId: string }) {
     )
   }
   const t = summary.totals
+  // Before any pass is answered there is nothing to chart: an empty state says so instead of zeros (model/empty.ts).
+  const empty = cacheEmptyState(data.passes, chat.running)
   const paid = data.passes.reduce((s, p) => s + (p.costUsd ?? 0), 0)
   // Keep-warm pre-warms are requests of the session, paid and drawn, but not passes of the conversation: the totals
   // and the share count the conversation alone (src-main/node/cache/summary.ts), so each figure says which it counts.
@@ -107,10 +111,10 @@ export function CacheView({ sessionId }: { sessionId: string }) {
           miss is named as far as the transcript can tell. It does not record the bytes each request sent, so nothing here is predicted.
         </p>
       )}
-      {t.passes === 0 ? (
-        <div className="view-empty">
-          <h2>No pass yet</h2>
-          <p>Send a message in the chat: every pass then shows here with what it read from the cache, what it wrote, and what it paid in full — and why.</p>
+      {empty ? (
+        <div className="view-empty" data-testid="cache-empty" data-kind={empty.kind}>
+          <h2>{empty.title}</h2>
+          <p>{empty.body}</p>
         </div>
       ) : (
         <>
@@ -190,7 +194,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                 {timeline.markers.map((m, i) => (
                   <li key={i} data-kind={m.kind}>
                     {/* An event after the last pass so far: the next pass is the first to send what it changed. */}
-                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: {m.label}
+                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: <ModelNamed text={m.label} />
                   </li>
                 ))}
               </ul>
@@ -245,7 +249,7 @@ function FocusedPass({ bar }: { bar: Bar }) {
         Pass {bar.seq} · {bar.kind === 'keep_warm' ? 'keep-warm pre-warm' : bar.kind}
       </strong>
       <p>
-        {focusedPassFigures(bar, { tokens: tok, usd }, KEEP_WARM_CAUSE)}{' '}
+        <ModelNamed text={focusedPassFigures(bar, { tokens: tok, usd }, KEEP_WARM_CAUSE)} />{' '}
         <button type="button" onClick={() => openInInspector(bar.passId)}>
           Open in the inspector
         </button>
@@ -267,7 +271,7 @@ function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
           </button>{' '}
           {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's
               minimum, a pause past every TTL) is said without alarm. */}
-          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> {missText(b, CAUSE_WORDS)}
+          <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> <ModelNamed text={missText(b, CAUSE_WORDS)} />
           {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
         </li>
       ))}

@@ -12,6 +12,7 @@ import { ToolCall } from './ToolCall'
 import { answerDrawsSame, type AnswerProps } from './answer-props'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
+import { ModelName, ModelNamed } from '../inspector/components/ModelName'
 import { isTakeBack, takeBackable, takeBacks, takeBackSummary, takeBackUndoneWords } from './take-back'
 import { chatStatus } from './status'
 import { grouped, usd } from '../../ui/format'
@@ -159,7 +160,12 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
       case 'mode_switched':
         return <Note key={entry.id} text={`Permission mode: ${String(entry.mode)}`} />
       case 'model_switched':
-        return <Note key={entry.id} text={`Model: ${String(entry.model)}`} />
+        // The model by its name ("Model: Opus 4.6"), its id on hover.
+        return (
+          <div key={entry.id} className="note">
+            Model: <ModelName id={String(entry.model)} />
+          </div>
+        )
       case 'memory_saved':
         return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
       case 'approval':
@@ -239,7 +245,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
           <Fragment key={entry.id}>
             {rendered}
             <div className="continued-divider" role="separator" data-testid="continued-divider">
-              {continuedText(continued?.fromModel ?? null, chat.model)}
+              <ModelNamed text={continuedText(continued?.fromModel ?? null, chat.model)} />
             </div>
           </Fragment>
         )

@@ -9,7 +9,7 @@ const overloaded = { error: { kind: 'overloaded', message: 'Overloaded' } }
 describe('attempts', () => {
   it('a stop by the user is not a failure', () => {
     expect(attemptFailed(stopped)).toBe(false)
-    expect(attemptsSummary([stopped])).toEqual({ sent: 1, failed: 0, stopped: true, title: '1 attempt, stopped by the user' })
+    expect(attemptsSummary([stopped])).toEqual({ sent: 1, failed: 0, stopped: true, text: '', title: '1 attempt, stopped by the user' })
   })
 
   it('an error is a failure, and a retry stopped after it says both', () => {
@@ -20,5 +20,13 @@ describe('attempts', () => {
 
   it('a pass answered at once', () => {
     expect(attemptsSummary([ok]).title).toBe('1 attempt, none failed')
+  })
+
+  it('the column is blank for a pass sent once, and counts the sends of one sent again', () => {
+    expect(attemptsSummary([ok]).text).toBe('')
+    expect(attemptsSummary([overloaded]).text).toBe('')
+    expect(attemptsSummary([]).text).toBe('')
+    expect(attemptsSummary([overloaded, ok]).text).toBe('↻2')
+    expect(attemptsSummary([overloaded, overloaded, stopped]).text).toBe('↻3')
   })
 })

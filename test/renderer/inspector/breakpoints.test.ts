@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
-import { breakpointReport, noBreakpointText, readThrough, shortChipWords } from '../../../src-renderer/features/inspector/model/breakpoints'
+import { breakpointReport, noBreakpointText, OUTCOME_WORDS, readThrough, shortChipWords } from '../../../src-renderer/features/inspector/model/breakpoints'
 import { parseBody, prettyRequest } from '../../../src-renderer/features/inspector/model/pretty'
 import { comparePaths, readAttribution } from '../../../src-renderer/features/inspector/model/attribution'
 import { recordedPasses } from './fixture'
@@ -67,8 +67,47 @@ describe('breakpointReport with an attribution', () => {
     })
     // The usage says the read went to messages[4]; the attribution (which knows better) says system[0].
     const report = breakpointReport(blocks, markers, pass.usage, attribution)
-    expect(report.marks.map((m) => m.outcome)).toEqual(['read', 'written', 'written', 'missed'])
+    // The last breakpoint's prefix is under the model's minimum: too short to cache, not a miss.
+    expect(report.marks.map((m) => m.outcome)).toEqual(['read', 'written', 'written', 'too_short'])
     expect(report.cachedThroughOrdinal).toBe(blocks.find((b) => b.path === 'system[0]')!.ordinal)
+  })
+
+  it('a prompt under the minimum everywhere is too short to cache at every breakpoint, not missed', () => {
+    const pass = recordedPasses()[3]!
+    const blocks = describeBlocks(pass.segments, pass.plan)
+    const markers = prettyRequest(parseBody(pass.requestBody)!).markers
+    const paths = ['system[0]', 'system[1]', 'messages[4].content[0]', 'messages[6].content[1]']
+    const attribution = readAttribution({
+      outcome: 'miss',
+      cause: { kind: 'below_minimum', label: "prefix below the minimum: the 2,514 tokens before the new tail are under claude-opus-4-6's minimum of 4,096" },
+      prediction: { breakpoints: paths.map((path) => ({ path, action: 'below_minimum' })), tokens: { write5m: 0, write1h: 0 } },
+      actual: { readPath: null, tokens: { read: 0, write5m: 0, write1h: 0 } },
+      miss: { tokens: 0 },
+    })
+    const report = breakpointReport(blocks, markers, { input_tokens: 2600, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, attribution)
+    expect(report.marks.map((m) => m.outcome)).toEqual(['too_short', 'too_short', 'too_short', 'too_short'])
+    expect(report.marks.map((m) => `${m.label} · ${OUTCOME_WORDS[m.outcome]}`)).toEqual([
+      'BP1 static · 5m · too short to cache',
+      'BP2 session · 5m · too short to cache',
+      'BP3 previous tail · 5m · too short to cache',
+      'BP4 tail · 5m · too short to cache',
+    ])
+  })
+
+  it('a breakpoint neither read nor written is "nothing to read" when the pass lost nothing, and missed when it lost something', () => {
+    const pass = recordedPasses()[3]!
+    const blocks = describeBlocks(pass.segments, pass.plan)
+    const markers = prettyRequest(parseBody(pass.requestBody)!).markers
+    const attributed = (lost: number) =>
+      readAttribution({
+        outcome: 'partial',
+        cause: { kind: 'unexplained', label: 'unexplained' },
+        prediction: { breakpoints: [{ path: 'system[0]', action: 'read' }, { path: 'system[1]', action: 'write' }, { path: 'messages[4].content[0]', action: 'write' }, { path: 'messages[6].content[1]', action: 'write' }], tokens: { write5m: 10, write1h: 0 } },
+        actual: { readPath: 'system[0]', tokens: { read: 2400, write5m: 0, write1h: 0 } },
+        miss: { tokens: lost },
+      })
+    expect(breakpointReport(blocks, markers, pass.usage, attributed(0)).marks.map((m) => m.outcome)).toEqual(['read', 'nothing_to_read', 'nothing_to_read', 'nothing_to_read'])
+    expect(breakpointReport(blocks, markers, pass.usage, attributed(1200)).marks.map((m) => m.outcome)).toEqual(['read', 'missed', 'missed', 'missed'])
   })
 
   it("counts each breakpoint's prefix as the attribution did, and the billed read and write where they end", () => {
@@ -147,5 +186,7 @@ describe("a breakpoint chip's short words", () => {
     expect(shortChipWords({ shortLabel: 'BP4', outcome: 'written' })).toBe('BP4 write')
     expect(shortChipWords({ shortLabel: 'BP2', outcome: 'missed' })).toBe('BP2 miss')
     expect(shortChipWords({ shortLabel: 'BP3', outcome: 'no_response' })).toBe('BP3 none')
+    expect(shortChipWords({ shortLabel: 'BP1', outcome: 'too_short' })).toBe('BP1 short')
+    expect(shortChipWords({ shortLabel: 'BP4', outcome: 'nothing_to_read' })).toBe('BP4 empty')
   })
 })

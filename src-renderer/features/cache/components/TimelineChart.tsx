@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 
 import { isFlaggedMiss, summaryText, type Bar, type Marker, type MarkerKind, type Timeline } from '../model/timeline'
 import { grouped, usd } from '../../../ui/format'
 import { axisTicks, tokenTick, usdTick } from '../model/axis'
+import { useWithModelNames } from '../../inspector/components/ModelName'
 
 const HEIGHT = 280
 const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
@@ -39,6 +40,8 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number] {
 
 export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void }) {
   const [ref, width] = useWidth()
+  // Models by their names in the tooltips, the ids beside them.
+  const named = useWithModelNames()
   const { bars, markers } = timeline
   const tokenTicks = axisTicks(timeline.maxTokens)
   const usdTicks = timeline.maxUsd > 0 ? axisTicks(timeline.maxUsd) : null
@@ -98,7 +101,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           $ / pass
         </text>
         {bars.map((b, i) => (
-          <BarShape key={b.passId} bar={b} x={cx(i) - barW / 2} width={barW} y={y} focused={b.passId === focusedPassId} onFocus={() => onFocus(b.passId)} />
+          <BarShape key={b.passId} bar={b} x={cx(i) - barW / 2} width={barW} y={y} focused={b.passId === focusedPassId} onFocus={() => onFocus(b.passId)} named={named} />
         ))}
         {costPoints.length > 1 && <polyline points={costPoints.join(' ')} className="cache-cost-line" />}
         {bars.map((b, i) => (b.costUsd === null ? null : <circle key={b.passId} cx={cx(i)} cy={yUsd(b.costUsd)} r={2.5} className="cache-cost-dot" />))}
@@ -107,7 +110,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           const top = y(b.read + b.write + b.uncached + b.output) - 6
           return (
             <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}${b.missTokens > 0 ? '' : ' unavoidable'}`} onClick={() => onFocus(b.passId)}>
-              <title>{`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`}</title>
+              <title>{named(`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`)}</title>
               <path d={`M ${cx(i) - 5} ${top - 8} L ${cx(i) + 5} ${top - 8} L ${cx(i)} ${top} Z`} />
             </g>
           )
@@ -116,7 +119,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           // Markers before the same pass sit side by side above their line, so each one can be seen (and hovered).
           const together = markers.filter((o) => o.beforeIndex === m.beforeIndex)
           const slot = together.indexOf(m)
-          return <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} offset={(slot - (together.length - 1) / 2) * 18} top={PAD.top - 12} bottom={PAD.top + plotH} />
+          return <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} offset={(slot - (together.length - 1) / 2) * 18} top={PAD.top - 12} bottom={PAD.top + plotH} named={named} />
         })}
         {bars.length <= 40 &&
           bars.map((b, i) => (
@@ -126,7 +129,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: 
           ))}
       </svg>
       <p className="visually-hidden" aria-live="polite" data-testid="cache-timeline-chosen">
-        {focusedBar ? barWords(focusedBar) : ''}
+        {focusedBar ? named(barWords(focusedBar)) : ''}
       </p>
     </div>
   )
@@ -140,7 +143,7 @@ function barWords(bar: Bar): string {
 /** The height of the outline a pass with nothing billed gets. */
 const EMPTY_BAR_PX = 10
 
-function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void }) {
+function BarShape({ bar, x, width, y, focused, onFocus, named }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void; named(text: string): string }) {
   const parts: Array<[string, number]> = [
     ['read', bar.read],
     ['write', bar.write],
@@ -151,7 +154,7 @@ function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number;
   const empty = parts.every(([, value]) => value <= 0)
   return (
     <g className={`cache-bar${bar.kind !== 'main' ? ' side' : ''}${focused ? ' focused' : ''}`} onClick={onFocus} data-pass={bar.passId}>
-      <title>{barWords(bar)}</title>
+      <title>{named(barWords(bar))}</title>
       {/* A pass with nothing billed (no response) still has a place to point at and click. */}
       {empty && <rect className="cache-empty" data-testid="cache-empty-bar" x={x} y={y(0) - EMPTY_BAR_PX} width={width} height={EMPTY_BAR_PX} />}
       {parts.map(([name, value]) => {
@@ -165,10 +168,10 @@ function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number;
   )
 }
 
-function MarkerLine({ marker, x, offset, top, bottom }: { marker: Marker; x: number; offset: number; top: number; bottom: number }) {
+function MarkerLine({ marker, x, offset, top, bottom, named }: { marker: Marker; x: number; offset: number; top: number; bottom: number; named(text: string): string }) {
   return (
     <g className={`cache-marker ${marker.kind}`} data-testid="cache-marker" data-kind={marker.kind}>
-      <title>{`${MARKER_WORDS[marker.kind]}: ${marker.label}`}</title>
+      <title>{named(`${MARKER_WORDS[marker.kind]}: ${marker.label}`)}</title>
       <line x1={x} x2={x} y1={top + 10} y2={bottom} />
       <circle cx={x + offset} cy={top} r={8} />
       <text x={x + offset} y={top + 4} textAnchor="middle">

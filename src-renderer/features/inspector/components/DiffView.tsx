@@ -11,6 +11,7 @@ import { selectComparePassId, useInspectorStore } from '../../../state/inspector
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
 import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
+import { ModelNamed } from './ModelName'
 import { changeMarkText } from '../model/change-mark'
 import { liveDiffText, type LivePass } from '../model/live'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
@@ -65,7 +66,7 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
             data-identical={change.identical}
             aria-busy={other.loading}
           >
-            {summarizeChange(change)}
+            <ModelNamed text={summarizeChange(change)} />
           </p>
           <DiffEditor monaco={monaco} base={base} view={view} change={change} />
         </>

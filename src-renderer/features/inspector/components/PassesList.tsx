@@ -13,6 +13,7 @@ import { missLine, passOutcome, type PassOutcome } from '../model/outcome'
 import { attemptsSummary } from '../model/attempts'
 import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
+import { useWithModelNames } from './ModelName'
 // Passes imported from a transcript or captured by the proxy say so (features/transcripts).
 import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
@@ -105,7 +106,7 @@ export function PassesList({ height }: { height: number }) {
         <span>tokens</span>
         <span className="num">cost</span>
         <span className="num" title="Time to the first byte of the response / to its end">latency</span>
-        <span title="How many times the request was sent (retries after an error)" aria-label="tries">↻</span>
+        <span title="How many times the request was sent, when more than once (retries after an error)" aria-label="tries">↻</span>
         <span>cache</span>
       </div>
       <div ref={scrollRef} className="insp-passes-scroll" role="listbox" aria-label="Passes" tabIndex={0} onKeyDown={onKeyDown} data-testid="passes-list" aria-activedescendant={activeRowId}>
@@ -145,6 +146,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
   const attempts = attemptsSummary(pass.attempts)
+  const named = useWithModelNames()
   return (
     <div
       className={`insp-row${selected ? ' selected' : ''}${pass.status !== 'done' ? ` ${pass.status}` : ''}`}
@@ -177,9 +179,9 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
       <span className="num">{usd(pass.costUsd)}</span>
       <span className="num muted">{latencyPair(firstByte, total)}</span>
       <span className={attempts.failed > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={attempts.title}>
-        {attempts.sent}
+        {attempts.text}
       </span>
-      <span className={`insp-badge ${outcome.kind}`} title={`${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`}>
+      <span className={`insp-badge ${outcome.kind}`} title={named(`${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`)}>
         {outcome.label}
       </span>
     </div>

@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
 import { readAttribution } from '../model/attribution'
-import { noBreakpointText, readThrough, shortChipWords } from '../model/breakpoints'
+import { noBreakpointText, OUTCOME_WORDS, readThrough, shortChipWords } from '../model/breakpoints'
 import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
 import { ContextMap } from './ContextMap'
@@ -24,6 +24,13 @@ const NOTE_SHOWN_MS = 4000
 const WIRE_ECHO_HEADER = 'x-sim-request-sha256'
 
 type Check = { readonly shown: string; readonly stored: boolean; readonly echo: boolean | null } | null
+
+/** The hash the server sent back of the bytes it received, when it did (the simulator does). */
+function wireEcho(detail: PassView['detail']): string | null {
+  const headers = detail.attempts.at(-1)?.responseHeaders
+  const echoed = headers && typeof headers === 'object' ? (headers as Record<string, unknown>)[WIRE_ECHO_HEADER] : undefined
+  return typeof echoed === 'string' ? echoed : null
+}
 
 function announce(detail: Record<string, unknown>): void {
   window.dispatchEvent(new CustomEvent('loupe:inspector', { detail }))
@@ -48,22 +55,22 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
   const showMap = useInspectorStore((s) => s.layout.contextMap)
   const { detail } = view
 
+  const echoed = wireEcho(detail)
+
   // Hashing 600 KB takes tens of milliseconds on the main thread: it starts once the text is on screen.
   useEffect(() => {
     setCheck(null)
     if (readyFor !== detail.id) return
     let alive = true
-    const echo = detail.attempts.at(-1)?.responseHeaders
-    const echoed = echo && typeof echo === 'object' ? (echo as Record<string, unknown>)[WIRE_ECHO_HEADER] : undefined
     void sha256Hex(detail.requestBody).then((shown) => {
       if (!alive) return
-      setCheck({ shown, stored: shown === detail.requestSha256, echo: typeof echoed === 'string' ? shown === echoed : null })
+      setCheck({ shown, stored: shown === detail.requestSha256, echo: echoed !== null ? shown === echoed : null })
       announce({ type: 'request-hashed', passId: detail.id, sha256: shown })
     })
     return () => {
       alive = false
     }
-  }, [detail, readyFor])
+  }, [detail, readyFor, echoed])
 
   useEffect(() => setNote(null), [detail.id])
 
@@ -129,23 +136,25 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
             Raw bytes
           </button>
         </div>
-        <span className="insp-sha" data-testid="request-sha256" data-sha256={check?.shown ?? ''} title={check ? `sha256 of the ${detail.requestBytes} bytes shown: ${check.shown}` : 'hashing…'}>
+        {/* The hash and its checks keep one width, hashing or hashed, from pass to pass: the controls after them do
+            not move (the hash is 12 monospace characters and an ellipsis; the checks hold their place, hidden, until
+            the hash is in). */}
+        <span className="insp-sha" data-testid="request-sha256" data-sha256={check?.shown ?? ''} data-hashed={check !== null} title={check ? `sha256 of the ${detail.requestBytes} bytes shown: ${check.shown}` : 'hashing…'}>
           sha256 <code>{check ? `${check.shown.slice(0, 12)}…` : '…'}</code>
-          {check && (
-            <>
-              <span className={check.stored ? 'ok' : 'bad'}>{check.stored ? '= stored' : '≠ stored'}</span>
-              {check.echo !== null && (
-                <span
-                  className={check.echo ? 'ok' : 'bad'}
-                  title={check.echo ? 'The server received these bytes' : 'The server received other bytes'}
-                  role="img"
-                  aria-label={check.echo ? '= received by server' : '≠ received by server'}
-                >
-                  {check.echo ? '=' : '≠'} <span className="insp-label-long">received by server</span>
-                  <span className="insp-label-short">server</span>
-                </span>
-              )}
-            </>
+          <span className={check === null ? 'pending' : check.stored ? 'ok' : 'bad'} aria-hidden={check === null ? true : undefined}>
+            {check === null || check.stored ? '= stored' : '≠ stored'}
+          </span>
+          {echoed !== null && (
+            <span
+              className={check === null ? 'pending' : check.echo ? 'ok' : 'bad'}
+              title={check === null ? undefined : check.echo ? 'The server received these bytes' : 'The server received other bytes'}
+              role={check === null ? undefined : 'img'}
+              aria-hidden={check === null ? true : undefined}
+              aria-label={check === null ? undefined : check.echo ? '= received by server' : '≠ received by server'}
+            >
+              {check === null || check.echo ? '=' : '≠'} <span className="insp-label-long">received by server</span>
+              <span className="insp-label-short">server</span>
+            </span>
           )}
         </span>
         <span className="muted">{bytes(detail.requestBytes)}</span>
@@ -174,12 +183,12 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
         </span>
       </div>
       <PassSourceBanner source={detail.source} />
-      <div className="insp-bps" aria-label="Cache breakpoints">
+      <div className="insp-bps" role="group" aria-label="Cache breakpoints">
         {marks.length === 0 ? (
           <span className="muted">{noBreakpointText(detail.source, usage?.cache_read_input_tokens ?? 0)}</span>
         ) : (
           marks.map((k) => {
-            const outcome = k.outcome.replace('_', ' ')
+            const outcome = OUTCOME_WORDS[k.outcome]
             return (
               <button
                 key={`${k.marker.path}`}

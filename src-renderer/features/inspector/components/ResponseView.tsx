@@ -10,6 +10,7 @@ import { clock, grouped, ms, tokens, usd } from '../../../ui/format'
 import { liveRequestText, type LivePass, type LiveSummary } from '../model/live'
 import { attemptFailed } from '../model/attempts'
 import { diagnosisOf } from '../model/diagnosis'
+import { ModelName } from './ModelName'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
 import { CodeView } from './CodeView'
 
@@ -144,7 +145,7 @@ export function LiveResponseView({ live }: { live: LivePass }) {
   return (
     <div className="insp-response" data-testid="live-response">
       <p className="muted">
-        Pass {live.passNumber} of this turn · {live.model} · sent {clock(live.startedAt)}
+        Pass {live.passNumber} of this turn · <ModelName id={live.model} /> · sent {clock(live.startedAt)}
         {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. Streaming: the raw
         response, its usage and its attempts are shown once the pass is stored.
       </p>
@@ -173,7 +174,14 @@ function LiveSummaryView({ live, summary }: { live: LivePass; summary: LiveSumma
   return (
     <div className="insp-response" data-testid="live-response">
       <p className="muted">
-        The compaction's summary request{live.model ? ` · ${live.model}` : ''} · sent {clock(live.startedAt)}
+        The compaction's summary request
+        {live.model ? (
+          <>
+            {' · '}
+            <ModelName id={live.model} />
+          </>
+        ) : null}{' '}
+        · sent {clock(live.startedAt)}
         {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. Streaming: the raw
         response, its usage and its attempts are shown once the pass is stored.
       </p>

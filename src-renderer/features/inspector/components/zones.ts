@@ -55,6 +55,8 @@ const OUTCOME_TEXT: Readonly<Record<BreakpointOutcome, string>> = {
   missed: 'missed: not read, not written',
   unknown: 'no usage: the API did not answer',
   no_response: 'no response: the request read and wrote nothing',
+  too_short: "too short to cache: the prefix up to here is under the model's minimum, so no entry is read or written",
+  nothing_to_read: 'nothing to read: no entry here, and none written; nothing lost',
 }
 
 export function breakpointRule(mark: BreakpointMark<{ blockPath: string | null; path: string; ttl: '5m' | '1h'; endLine: number }>, isLastRead: boolean): HTMLElement {

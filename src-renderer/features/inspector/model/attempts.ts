@@ -1,6 +1,7 @@
 /**
  * A pass's attempts as the ↻ column counts them: how many times its request was sent, how many of those failed, and
- * whether the user stopped the last one. A stop (Esc, Stop) ends the attempt with an `aborted` error
+ * whether the user stopped the last one. The column is blank for a pass sent once, as nearly every pass is, and
+ * says "↻2" only for one sent again, so a retry stands out instead of a "1" on every row. A stop (Esc, Stop) ends the attempt with an `aborted` error
  * (src-main/node/model/convert.ts), but it is the user's choice, not a failure: the column is about retries after an
  * error, so a stop neither counts as failed nor turns it amber.
  */
@@ -17,6 +18,8 @@ export interface AttemptsSummary {
   readonly sent: number
   readonly failed: number
   readonly stopped: boolean
+  /** The column's text: "" for a pass sent once (or never), "↻2" for one sent twice. */
+  readonly text: string
   /** The column's tooltip: "1 attempt, stopped by the user", "3 attempts, 2 failed". */
   readonly title: string
 }
@@ -29,5 +32,5 @@ export function attemptsSummary(attempts: ReadonlyArray<AttemptLike>): AttemptsS
   if (failed > 0) parts.push(`${failed} failed`)
   if (stopped) parts.push('stopped by the user')
   if (failed === 0 && !stopped) parts.push('none failed')
-  return { sent, failed, stopped, title: parts.join(', ') }
+  return { sent, failed, stopped, text: sent > 1 ? `↻${sent}` : '', title: parts.join(', ') }
 }

@@ -28,12 +28,14 @@ export interface AttributionView {
   readonly tokensAt: ReadonlyMap<string, number>
   /** What the service billed as read from and written to the cache; null when it did not say (no usage). */
   readonly billed: { readonly read: number; readonly written: number } | null
+  /** Tokens paid for that could have been read (`miss.tokens`: 0 at the best possible hit); null when not counted. */
+  readonly lostTokens: number | null
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 export function readAttribution(attribution: unknown): AttributionView | null {
-  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false, noResponse: false, tokensAt: new Map(), billed: null } : null
+  if (!isRecord(attribution)) return typeof attribution === 'string' ? { outcome: null, cause: attribution, causeKind: null, summary: attribution, readPath: null, actions: new Map(), wrote: null, unexplained: false, noResponse: false, tokensAt: new Map(), billed: null, lostTokens: null } : null
   const outcome = attribution.outcome === 'full' || attribution.outcome === 'partial' || attribution.outcome === 'miss' ? attribution.outcome : null
   const cause = isRecord(attribution.cause) ? (str(attribution.cause.label) ?? str(attribution.cause.kind)?.replace(/_/g, ' ') ?? null) : (str(attribution.cause)?.replace(/_/g, ' ') ?? null)
   const prediction = isRecord(attribution.prediction) ? attribution.prediction : null
@@ -50,6 +52,7 @@ export function readAttribution(attribution: unknown): AttributionView | null {
   const billed = measured ? { read: Number(measured.read ?? 0) || 0, written: (Number(measured.write5m ?? 0) || 0) + (Number(measured.write1h ?? 0) || 0) } : null
   const split = isRecord(actual?.tokens) ? actual.tokens : isRecord(prediction?.tokens) ? prediction.tokens : null
   const wrote = noResponse ? false : split ? Number(split.write5m ?? 0) + Number(split.write1h ?? 0) > 0 : null
+  const lost = isRecord(attribution.miss) ? attribution.miss.tokens : null
   return {
     outcome,
     cause,
@@ -62,6 +65,7 @@ export function readAttribution(attribution: unknown): AttributionView | null {
     noResponse,
     tokensAt,
     billed,
+    lostTokens: typeof lost === 'number' && Number.isFinite(lost) ? lost : null,
   }
 }
 

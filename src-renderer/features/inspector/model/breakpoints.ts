@@ -5,18 +5,36 @@
  * (docs/reference/anthropic-api.md §6.4: A is the prefix up to the furthest hit, C the prefix up to the last
  * breakpoint that writes). The block token counts are estimates, so they are scaled to the billed total and each
  * breakpoint is matched to the nearest of A and C: breakpoints up to A's are read, those after it up to C's are
- * written, the rest missed (below the minimum cacheable length, or nothing was written).
+ * written, the rest missed (below the minimum cacheable length, or nothing was written: usage alone cannot tell).
  *
  * When the pass has its cache attribution (src-main/engine/cache/), its answer is used instead: it knows where the
- * read ended and which breakpoints were below the minimum, and counts each breakpoint's prefix as its prediction
+ * read ended and which breakpoints were below the minimum (too short to cache, not a miss), and counts each breakpoint's prefix as its prediction
  * did; where the read ended the figure is the billed read, and at the last breakpoint written the billed read and
  * write, so the line under a breakpoint and the usage beside it never disagree.
  */
 import type { BlockInfo, BreakpointTag } from './blocks'
 import { comparePaths, segmentPathOf, type AttributionView } from './attribution'
 
-/** `no_response`: the request got no response (refused, or the connection failed), so no breakpoint of it reached a cache. */
-export type BreakpointOutcome = 'read' | 'written' | 'missed' | 'unknown' | 'no_response'
+/**
+ * What the API did at a breakpoint. `no_response`: the request got no response (refused, or the connection failed), so
+ * no breakpoint of it reached a cache. Two outcomes are neither a read nor a write and lose nothing, so they are not
+ * shown as a miss (docs/decisions/0044-a-breakpoint-that-could-not-cache.md): `too_short`, a prefix under the model's
+ * minimum cacheable length, which no cache holds; `nothing_to_read`, a breakpoint with no entry to read where the
+ * service wrote none either and the pass lost nothing by it. `missed` is left for a breakpoint that could have been
+ * read or written and was not.
+ */
+export type BreakpointOutcome = 'read' | 'written' | 'missed' | 'unknown' | 'no_response' | 'too_short' | 'nothing_to_read'
+
+/** An outcome in the words a breakpoint chip says after its name ("BP1 static · 5m · too short to cache"). */
+export const OUTCOME_WORDS: Readonly<Record<BreakpointOutcome, string>> = {
+  read: 'read',
+  written: 'written',
+  missed: 'missed',
+  unknown: 'unknown',
+  no_response: 'no response',
+  too_short: 'too short to cache',
+  nothing_to_read: 'nothing to read',
+}
 
 export interface UsageLike {
   readonly input_tokens: number
@@ -154,7 +172,7 @@ function labelOf(tag: BreakpointTag | null, ttl: '5m' | '1h'): string {
  * each ("BP1 read", "BP4 write"), so four chips take one line at 330 px; the chip's name keeps the long words.
  */
 export function shortChipWords(mark: { readonly shortLabel: string; readonly outcome: BreakpointOutcome }): string {
-  const word: Record<BreakpointOutcome, string> = { read: 'read', written: 'write', missed: 'miss', unknown: '?', no_response: 'none' }
+  const word: Record<BreakpointOutcome, string> = { read: 'read', written: 'write', missed: 'miss', unknown: '?', no_response: 'none', too_short: 'short', nothing_to_read: 'empty' }
   return `${mark.shortLabel} ${word[mark.outcome]}`
 }
 
@@ -174,7 +192,12 @@ function fromAttribution<M extends MarkerLike>(placed: ReadonlyArray<Placed<M>>,
   const outcomes = placed.map((p): BreakpointOutcome => {
     const action = a.actions.get(p.marker.path)
     const read = readPath !== null && comparePaths(p.marker.path, readPath) <= 0
-    return read ? 'read' : action === 'below_minimum' ? 'missed' : a.wrote === false ? 'missed' : 'written'
+    if (read) return 'read'
+    // Under the model's minimum no entry is read or written: the prompt is short, not the cache at fault.
+    if (action === 'below_minimum') return 'too_short'
+    // Nothing written: a miss only where the pass lost something it could have read.
+    if (a.wrote === false) return a.lostTokens === 0 ? 'nothing_to_read' : 'missed'
+    return 'written'
   })
   // The billed figures are exact where they apply: the read ends at the last breakpoint read (when the read ended at
   // a breakpoint, not past it through the lookback), the write at the last breakpoint written.
