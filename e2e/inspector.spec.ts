@@ -53,6 +53,8 @@ async function contract(host: BrowserHostProcess): Promise<{ call<T>(name: strin
 async function say(page: Page, text: string): Promise<void> {
   const ended = appEvent(page, 'turn.ended')
   await page.getByLabel('Message').fill(text)
+  // Said here, a text the box lost (a re-render under the fill) fails as that, not as a Send that never enables.
+  await expect(page.getByLabel('Message')).toHaveValue(text)
   await page.getByRole('button', { name: 'Send' }).click()
   await ended
 }
