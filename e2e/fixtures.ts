@@ -124,7 +124,16 @@ export async function openProjectWithSession(page: Page, dir: string): Promise<v
  * causes the event, and await it after: the listener is in place before the event can fire.
  */
 export function appEvent(page: Page, name: string): Promise<unknown> {
-  return page.evaluate((n) => new Promise((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true))), name)
+  return page.evaluate((n) => {
+    // The page holds the promise until it settles: the protocol awaits it through a weak handle, and V8 may collect a
+    // promise nothing else holds ("Resulting promise was garbage collected") even while its listener waits.
+    const w = window as unknown as { __loupeWaits?: Set<Promise<boolean>> }
+    const waits = (w.__loupeWaits ??= new Set())
+    const waiting = new Promise<boolean>((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true)))
+    waits.add(waiting)
+    void waiting.then(() => waits.delete(waiting))
+    return waiting
+  }, name)
 }
 
 /**
