@@ -15,7 +15,7 @@ import {
   TOOL_OUTPUT_MAX_CHARS,
 } from './limits'
 import { describeIssues, INPUT_SCHEMAS, type ParsedToolCall, type ToolInputs } from './schemas'
-import { isReadOnlyAccess, isToolName, type ParseResult, type ToolAccess, type ToolName } from './types'
+import { isReadOnlyAccess, isToolName, TOOL_ACCESS, type ParseResult, type ToolAccess, type ToolName } from './types'
 
 export interface ToolSpec<K extends ToolName = ToolName> {
   readonly name: K
@@ -166,23 +166,9 @@ const WIRE: { readonly [K in ToolName]: Omit<WireTool, 'name'> } = {
   },
 }
 
-const ACCESS: { readonly [K in ToolName]: ToolAccess } = {
-  bash: 'exec',
-  compact: 'context',
-  edit_file: 'write',
-  glob: 'read',
-  grep: 'read',
-  list_dir: 'read',
-  read_file: 'read',
-  remember: 'memory',
-  skill: 'read',
-  todo_write: 'plan',
-  write_file: 'write',
-}
-
 function makeSpec<K extends ToolName>(name: K): ToolSpec<K> {
   const schema = INPUT_SCHEMAS[name]
-  const access = ACCESS[name]
+  const access = TOOL_ACCESS[name]
   return {
     name,
     wire: { name, ...WIRE[name] },

@@ -3,52 +3,10 @@
  * leaves behind (effects). Pure data; no behaviour here.
  */
 
-/** Every tool the agent can call, in the order the API receives them (sorted by name; docs/design.md §3). */
-export const TOOL_NAMES = [
-  'bash',
-  'compact',
-  'edit_file',
-  'glob',
-  'grep',
-  'list_dir',
-  'read_file',
-  'remember',
-  'skill',
-  'todo_write',
-  'write_file',
-] as const
-export type ToolName = (typeof TOOL_NAMES)[number]
-
-export function isToolName(name: string): name is ToolName {
-  return (TOOL_NAMES as ReadonlyArray<string>).includes(name)
-}
-
-/**
- * What a tool may touch. Drives the permission engine (plan mode denies everything that is not read-only) and the
- * loop's scheduling (only `read` calls may run together).
- * - read: reads project files, changes nothing.
- * - plan: changes only the session's plan (todo_write).
- * - context: changes only what the model sees next (compact; run by the compaction layer).
- * - write: changes project files.
- * - exec: runs a command, which can change anything the user can.
- * - memory: appends to a memory file (project or user).
- */
-export type ToolAccess = 'read' | 'plan' | 'context' | 'write' | 'exec' | 'memory'
-
-export function isReadOnlyAccess(access: ToolAccess): boolean {
-  switch (access) {
-    case 'read':
-    case 'plan':
-    case 'context':
-      return true
-    case 'write':
-    case 'exec':
-    case 'memory':
-      return false
-    default:
-      return assertNever(access)
-  }
-}
+// The tool names and their access live in a leaf both sides read (the renderer says from it what a turn could
+// have changed); the engine's modules keep importing them from here.
+import { TOOL_NAMES, TOOL_ACCESS, isToolName, isReadOnlyAccess, type ToolName, type ToolAccess } from '../../../src-preload/tool-access'
+export { TOOL_NAMES, TOOL_ACCESS, isToolName, isReadOnlyAccess, type ToolName, type ToolAccess }
 
 /** Lines of a file as shown to the model: 1-based, inclusive. `endLine < startLine` means nothing was shown. */
 export interface LineRange {

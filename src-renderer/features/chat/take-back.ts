@@ -1,4 +1,5 @@
 import type { EntryView } from '../../../src-preload/contract'
+import { isReadOnlyAccess, toolAccessOf } from '../../../src-preload/tool-access'
 import { oneLine } from '../../ui/format'
 
 /**
@@ -52,17 +53,23 @@ export function takeBackable(entries: ReadonlyArray<EntryView>, folded: Readonly
 }
 
 /**
- * Tools whose call can leave something changed behind (a file edited or written, a command run, a fact saved to
- * memory): the access of src-main/engine/tools/specs.ts that is not read-only, less the plan and the context.
+ * Whether a recorded call of this tool can have left something changed behind (a file edited or written, a command
+ * run, a fact saved to memory): its access is not read-only. Of a tool this build does not know (an imported
+ * session's) nothing is said either way.
  */
-const CHANGING_TOOLS = new Set(['edit_file', 'write_file', 'bash', 'remember'])
+function canChange(toolName: unknown): boolean {
+  const access = toolAccessOf(String(toolName))
+  return access !== null && !isReadOnlyAccess(access)
+}
 
 /**
- * Tools whose call changes nothing on disk (it reads the project, or changes only the session's plan): the read-only
- * access of src-main/engine/tools/specs.ts, less `compact` (a turn with a compaction in it cannot be taken back). A tool
- * not named here, or in CHANGING_TOOLS, is not said to have only read.
+ * Whether a recorded call of this tool changed nothing on disk: it read the project or changed only the session's
+ * plan. Not `compact`: a turn with a compaction in it cannot be taken back, and is never said to have only read.
  */
-const READING_TOOLS = new Set(['read_file', 'list_dir', 'glob', 'grep', 'skill', 'todo_write'])
+function onlyReads(toolName: unknown): boolean {
+  const access = toolAccessOf(String(toolName))
+  return access === 'read' || access === 'plan'
+}
 
 export interface TakeBackSummary {
   readonly message: string
@@ -91,8 +98,8 @@ export function takeBackSummary(entries: ReadonlyArray<EntryView>): TakeBackSumm
     answers: entries.filter((e) => e.kind === 'assistant_message').length,
     toolCallsRan: done.filter((e) => e.outcome === 'ran').length,
     toolCallsCut: done.filter((e) => e.outcome === 'interrupted').length,
-    changing: done.some((e) => CHANGING_TOOLS.has(String(e.toolName))),
-    onlyRead: done.length > 0 && done.every((e) => READING_TOOLS.has(String(e.toolName))),
+    changing: done.some((e) => canChange(e.toolName)),
+    onlyRead: done.length > 0 && done.every((e) => onlyReads(e.toolName)),
   }
 }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { EntryView } from '../../../src-preload/contract'
 import { boxAfterTakeBack, takeBackable, takeBacks, takeBackSummary, takeBackUndoneWords } from '../../../src-renderer/features/chat/take-back'
+import { isReadOnlyAccess, TOOL_ACCESS, TOOL_NAMES } from '../../../src-preload/tool-access'
 
 let seq = 0
 const entry = (kind: string, extra: Record<string, unknown> = {}): EntryView => ({ id: `e${++seq}`, sessionId: 's', seq, at: seq, kind, ...extra }) as unknown as EntryView
@@ -50,6 +51,12 @@ describe('a message taken back, in the chat', () => {
     expect(words(ran('read_file'), ran('edit_file'))).toBe('What its 2 tool calls did is not undone (files edited stay edited).')
     expect(words(ran('read_file'), ran('bash', 'interrupted'))).toBe('What its 2 tool calls did, or had started to do when stopped, is not undone (files edited stay edited).')
     expect(words(ran('read_file'), ran('some_new_tool'))).toBe('What its 2 tool calls did is not undone.')
+    // Every tool the agent has is one or the other, from the same table the engine's permissions use; only a
+    // compaction (which a take-back never reaches) is neither.
+    for (const tool of TOOL_NAMES) {
+      const summary = takeBackSummary([message('go'), ran(tool)])
+      expect([summary.changing, summary.onlyRead], tool).toEqual(tool === 'compact' ? [false, false] : [!isReadOnlyAccess(TOOL_ACCESS[tool]), isReadOnlyAccess(TOOL_ACCESS[tool])])
+    }
     // No call ran: nothing is said.
     expect(words()).toBeNull()
     expect(words(ran('bash', 'denied'))).toBeNull()
