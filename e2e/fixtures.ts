@@ -30,9 +30,15 @@ const base = playwrightTest.extend<{ pageErrors: string[] }>({
       throw new Error(`the page reported ${errors.length} error(s):\n${errors.join('\n')}`)
     }
   },
-  // The page is made after the watcher, so its first load is watched too.
+  // The page is made after the watcher, so its first load is watched too. Every page of the context can report the
+  // app events a test waits on (appEvent).
   page: async ({ page, pageErrors }, use) => {
     void pageErrors
+    await page.context().exposeBinding(EVENT_SEEN_BINDING, (_source, token: unknown) => {
+      const seen = eventWaits.get(String(token))
+      eventWaits.delete(String(token))
+      seen?.()
+    })
     await use(page)
   },
 })
@@ -119,21 +125,40 @@ export async function openProjectWithSession(page: Page, dir: string): Promise<v
   await expect(page.getByLabel('Message')).toBeVisible()
 }
 
+/** The function every page of a test's context calls, with a wait's token, when the app event it waits on comes. */
+const EVENT_SEEN_BINDING = '__loupeEventSeen'
+/** The waits for app events not yet seen, by token. */
+const eventWaits = new Map<string, () => void>()
+let lastEventWait = 0
+
 /**
  * Resolves when the page re-dispatches the contract event `name` (main.tsx). Call it before the action that
- * causes the event, and await it after: the listener is in place before the event can fire.
+ * causes the event, and await it after: the listener is in place before the event can fire, since the page takes
+ * it (one quick evaluate, sent at once) before the action's own commands.
+ *
+ * The page tells the test through a binding rather than by settling a promise the test awaits across the protocol:
+ * Chromium may report such a promise "garbage collected" while its listener still waits, and fail the test.
  */
 export function appEvent(page: Page, name: string): Promise<unknown> {
-  return page.evaluate((n) => {
-    // The page holds the promise until it settles: the protocol awaits it through a weak handle, and V8 may collect a
-    // promise nothing else holds ("Resulting promise was garbage collected") even while its listener waits.
-    const w = window as unknown as { __loupeWaits?: Set<Promise<boolean>> }
-    const waits = (w.__loupeWaits ??= new Set())
-    const waiting = new Promise<boolean>((resolve) => window.addEventListener('loupe:event', (e) => (e as CustomEvent).detail.name === n && resolve(true)))
-    waits.add(waiting)
-    void waiting.then(() => waits.delete(waiting))
-    return waiting
-  }, name)
+  const token = String(++lastEventWait)
+  const seen = new Promise<boolean>((resolve, reject) => {
+    eventWaits.set(token, () => resolve(true))
+    page.once('close', () => eventWaits.has(token) && reject(new Error(`the page closed before the app event ${name}`)))
+  })
+  const listening = page.evaluate(
+    ([n, t, binding]) => {
+      const w = window as unknown as Record<string, ((token: string) => Promise<void>) | undefined>
+      if (typeof w[binding] !== 'function') throw new Error('appEvent: this page has no event binding (use a page of the test fixture\'s context)')
+      const on = (e: Event) => {
+        if ((e as CustomEvent<{ name: string }>).detail.name !== n) return
+        window.removeEventListener('loupe:event', on)
+        void w[binding]!(t)
+      }
+      window.addEventListener('loupe:event', on)
+    },
+    [name, token, EVENT_SEEN_BINDING] as const,
+  )
+  return Promise.all([listening, seen]).then(() => true)
 }
 
 /**
