@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test'
 import { findModel } from '../src-main/node/model/models'
 import { buildSequence } from '../src-main/simulator/sequence'
 import { validateRequest } from '../src-main/simulator/validate'
-import { appEvent, chooseTheme, expect, onSlowHostAfter, openProjectWithSession, rpc, test } from './fixtures'
+import { appEvent, chooseTheme, expect, onSlowHostAfter, openProjectWithSession, pageSignal, rpc, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -790,18 +790,22 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
  * arrived. Call before the action that starts the compaction (the listener is in place first, as with appEvent).
  */
 function summaryStreamed(page: Page, minChars: number): Promise<unknown> {
-  return page.evaluate(
-    (min) =>
-      new Promise((resolve) => {
-        const w = window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }
-        w.summaryPieces = []
-        window.addEventListener('loupe:event', (e) => {
-          const { name, payload } = (e as CustomEvent).detail
-          if (name !== 'compaction.progressed' || payload.stage !== 'summary_streaming') return
-          w.summaryPieces.push({ text: payload.text, textOffset: payload.textOffset, stream: payload.stream })
-          if (payload.outputChars >= min) resolve(true)
-        })
-      }),
+  return pageSignal(
+    page,
+    (min, signal: (enough: boolean) => void) => {
+      const w = window as unknown as { summaryPieces: Array<{ text: string; textOffset: number; stream: number }> }
+      w.summaryPieces = []
+      let signalled = false
+      window.addEventListener('loupe:event', (e) => {
+        const { name, payload } = (e as CustomEvent).detail
+        if (name !== 'compaction.progressed' || payload.stage !== 'summary_streaming') return
+        w.summaryPieces.push({ text: payload.text, textOffset: payload.textOffset, stream: payload.stream })
+        if (payload.outputChars >= min && !signalled) {
+          signalled = true
+          signal(true)
+        }
+      })
+    },
     minChars,
   )
 }

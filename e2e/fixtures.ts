@@ -34,10 +34,10 @@ const base = playwrightTest.extend<{ pageErrors: string[] }>({
   // app events a test waits on (appEvent).
   page: async ({ page, pageErrors }, use) => {
     void pageErrors
-    await page.context().exposeBinding(EVENT_SEEN_BINDING, (_source, token: unknown) => {
-      const seen = eventWaits.get(String(token))
-      eventWaits.delete(String(token))
-      seen?.()
+    await page.context().exposeBinding(SIGNAL_BINDING, (_source, token: unknown, value: unknown) => {
+      const settle = signalWaits.get(String(token))
+      signalWaits.delete(String(token))
+      settle?.(value)
     })
     await use(page)
   },
@@ -125,40 +125,56 @@ export async function openProjectWithSession(page: Page, dir: string): Promise<v
   await expect(page.getByLabel('Message')).toBeVisible()
 }
 
-/** The function every page of a test's context calls, with a wait's token, when the app event it waits on comes. */
-const EVENT_SEEN_BINDING = '__loupeEventSeen'
-/** The waits for app events not yet seen, by token. */
-const eventWaits = new Map<string, () => void>()
-let lastEventWait = 0
+/** The function every page of a test's context calls, with a wait's token and a value, when what it waits on comes. */
+const SIGNAL_BINDING = '__loupeSignal'
+/** The waits not yet signalled, by token. */
+const signalWaits = new Map<string, (value: unknown) => void>()
+let lastSignal = 0
 
 /**
- * Resolves when the page re-dispatches the contract event `name` (main.tsx). Call it before the action that
- * causes the event, and await it after: the listener is in place before the event can fire, since the page takes
- * it (one quick evaluate, sent at once) before the action's own commands.
+ * Resolves with the value the page passes to `signal`: `install` runs in the page at once (one quick evaluate, sent
+ * before any command the caller sends after it), sets up what to watch, and calls `signal` when it comes. Call it
+ * before the action that causes what it waits for, and await it after.
  *
  * The page tells the test through a binding rather than by settling a promise the test awaits across the protocol:
  * Chromium may report such a promise "garbage collected" while its listener still waits, and fail the test.
+ * `install` is sent as source, so it may use only its arguments and the page's globals.
+ */
+export function pageSignal<A, T>(page: Page, install: (arg: A, signal: (value: T) => void) => void, arg: A): Promise<T> {
+  const token = String(++lastSignal)
+  const signalled = new Promise<T>((resolve, reject) => {
+    signalWaits.set(token, (value) => resolve(value as T))
+    page.once('close', () => signalWaits.has(token) && reject(new Error('the page closed before it signalled')))
+  })
+  const installed = page.evaluate(
+    ({ source, arg, token, binding }) => {
+      const w = window as unknown as Record<string, ((token: string, value: unknown) => Promise<void>) | undefined>
+      if (typeof w[binding] !== 'function') throw new Error("pageSignal: this page has no signal binding (use a page of the test fixture's context)")
+      const install = (0, eval)(`(${source})`) as (arg: unknown, signal: (value: unknown) => void) => void
+      install(arg, (value) => void w[binding]!(token, value))
+    },
+    { source: install.toString(), arg, token, binding: SIGNAL_BINDING },
+  )
+  return Promise.all([installed, signalled]).then(([, value]) => value)
+}
+
+/**
+ * Resolves when the page re-dispatches the contract event `name` (main.tsx). Call it before the action that
+ * causes the event, and await it after: the listener is in place before the event can fire.
  */
 export function appEvent(page: Page, name: string): Promise<unknown> {
-  const token = String(++lastEventWait)
-  const seen = new Promise<boolean>((resolve, reject) => {
-    eventWaits.set(token, () => resolve(true))
-    page.once('close', () => eventWaits.has(token) && reject(new Error(`the page closed before the app event ${name}`)))
-  })
-  const listening = page.evaluate(
-    ([n, t, binding]) => {
-      const w = window as unknown as Record<string, ((token: string) => Promise<void>) | undefined>
-      if (typeof w[binding] !== 'function') throw new Error('appEvent: this page has no event binding (use a page of the test fixture\'s context)')
+  return pageSignal(
+    page,
+    (n, signal: (seen: boolean) => void) => {
       const on = (e: Event) => {
         if ((e as CustomEvent<{ name: string }>).detail.name !== n) return
         window.removeEventListener('loupe:event', on)
-        void w[binding]!(t)
+        signal(true)
       }
       window.addEventListener('loupe:event', on)
     },
-    [name, token, EVENT_SEEN_BINDING] as const,
+    name,
   )
-  return Promise.all([listening, seen]).then(() => true)
 }
 
 /**

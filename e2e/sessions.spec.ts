@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync,
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { appEvent, expect, folderForThisProcess, openApp, openProjectWithSession, hostFixture, rpc, test as base, type BrowserHostProcess } from './fixtures'
+import { appEvent, expect, folderForThisProcess, openApp, openProjectWithSession, hostFixture, pageSignal, rpc, test as base, type BrowserHostProcess } from './fixtures'
 
 // A Claude Code projects folder holding one real session, for the imported-session tests. Its working folder is
 // made to exist on this machine (a temporary "spotter"), so the import files it under that project and it can be
@@ -42,14 +42,17 @@ const test = base.extend<{ host: BrowserHostProcess; app: Page; project: string 
  * sessions running must not take the other's). Call it before the action that ends the turn.
  */
 function nextTurnEnd(page: Page, sessionId: string | null = null): Promise<string> {
-  return page.evaluate(
-    (only) =>
-      new Promise<string>((resolve) =>
-        window.addEventListener('loupe:event', (e) => {
-          const { name, payload } = (e as CustomEvent).detail as { name: string; payload: { reason: string; sessionId: string } }
-          if (name === 'turn.ended' && (only === null || payload.sessionId === only)) resolve(payload.reason)
-        }),
-      ),
+  return pageSignal(
+    page,
+    (only, signal: (reason: string) => void) => {
+      const on = (e: Event) => {
+        const { name, payload } = (e as CustomEvent).detail as { name: string; payload: { reason: string; sessionId: string } }
+        if (name !== 'turn.ended' || (only !== null && payload.sessionId !== only)) return
+        window.removeEventListener('loupe:event', on)
+        signal(payload.reason)
+      }
+      window.addEventListener('loupe:event', on)
+    },
     sessionId,
   )
 }
