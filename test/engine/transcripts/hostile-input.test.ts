@@ -80,6 +80,19 @@ describe('hostile input is skipped with counts', () => {
     expect(s.skipped_by_reason).toEqual({ not_an_object: 3, invalid_field: 1 })
   })
 
+  it('token counts that are not counts (negative, fractional, a string, beyond 2^53, 1e308) skip their line, and the totals stay those of the good lines', () => {
+    const usage = (input_tokens: unknown) => ({ input_tokens, cache_read_input_tokens: 100, cache_creation_input_tokens: 10, output_tokens: 5 })
+    const bad = [-5000, 1.5, '12', 1e308, Number.MAX_SAFE_INTEGER + 2].map((n, i) => assistant(`b${i}`, 'u2', `rb${i}`, usage(n) as never))
+    // A count nested in cache_creation is held to the same rule; a missing or null count is an absent one, 0.
+    const nested = JSON.stringify({ type: 'assistant', uuid: 'b9', parentUuid: 'u2', requestId: 'rb9', message: { id: 'msg_rb9', model: 'claude-opus-4-6', content: [], usage: { ...usage(1), cache_creation: { ephemeral_5m_input_tokens: -1 } } } })
+    const absent = JSON.stringify({ type: 'assistant', uuid: 'c1', parentUuid: 'u2', requestId: 'rc1', message: { id: 'msg_rc1', model: 'claude-opus-4-6', content: [], usage: { input_tokens: null, output_tokens: 2 } } })
+    const s = summary([...good, ...bad, nested, absent].join('\n'))
+    expect(s.skipped_by_reason).toEqual({ invalid_field: 6 })
+    expect(s.requests).toBe(3)
+    expect(s.input_tokens).toBe(2)
+    expect(s.cache_read_input_tokens).toBe(200)
+  })
+
   it('known types not used by import are not counted as skipped', () => {
     const extra = [
       JSON.stringify({ type: 'queue-operation', operation: 'enqueue' }),
