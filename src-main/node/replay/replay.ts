@@ -25,7 +25,7 @@ import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, ty
 import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import { keepWarmHistory, keepWarmPlan, type KeepWarmTotals } from '../../engine/cache'
 import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from '../session/prompt-settings'
-import { importSessionText } from '../../engine/transcripts'
+import { importSessionText, type ImportedSession } from '../../engine/transcripts'
 import { startSimulator } from '../../simulator'
 import { attributePass, cacheModels } from '../cache'
 import { countingPrefixes } from '../cache/prefix-counts'
@@ -150,13 +150,33 @@ function addCost(a: CostFigures, b: CostFigures): CostFigures {
 
 const NO_COST: CostFigures = { inputUsd: 0, usd: 0 }
 
+/** The session holds nothing the replay can send: the user's input to fix, not a fault of the replay. */
+export class ReplayInputError extends Error {}
+
+/** Why a session has no request to replay, from what reading its file found. */
+function nothingToReplay(session: ImportedSession): string {
+  const file = session.file
+  if (file.lineCount === 0) return 'no request to replay: the file is empty'
+  const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
+  if (file.skippedTotal === file.lineCount) {
+    const reasons = Object.entries(file.skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n}`)
+    return `no request to replay: not a Claude Code session, none of its ${lines} is a transcript record (${reasons.join(', ')})`
+  }
+  return `no request to replay: its ${lines} record no API request on the main conversation`
+}
+
+/** Replays a session file's text; see `replaySession`. */
 export async function replayTranscript(text: string, fileName: string, options: ReplayOptions = {}): Promise<ReplayReport> {
+  return replaySession(importSessionText(text), fileName, options)
+}
+
+/** Replays a session; throws `ReplayInputError` when it has no request to replay. */
+export async function replaySession(session: ImportedSession, fileName: string, options: ReplayOptions = {}): Promise<ReplayReport> {
   const hasher = options.hasher ?? nodeHasher
-  const session = importSessionText(text)
   const thinkingOn = options.thinking ?? true
   const passes = transcriptPasses(session, hasher, (model) => thinkingFor(model, thinkingOn) !== null)
   const first = passes[0]
-  if (!first) throw new Error(`${fileName}: no request to replay`)
+  if (!first) throw new ReplayInputError(nothingToReplay(session))
   const clock = settableClock()
   clock.set(first.startedAt)
   // The project as the transcript shows it: its folder and the day it started; no instruction files are known.
