@@ -116,6 +116,19 @@ export function noConversation(file: { readonly lineCount: number; readonly skip
   return file.skippedLines === file.lineCount ? 'no_records' : null
 }
 
+/**
+ * Why the session file at `path` cannot be imported or summed up, in a sentence naming it, by `noConversation`'s rule;
+ * null when it holds a conversation. With the reasons its lines were skipped, so a damaged file says how.
+ */
+export function noConversationMessage(path: string, file: { readonly lineCount: number; readonly skippedLines: number; readonly skipped?: Readonly<Record<string, number>> }): string | null {
+  const none = noConversation(file)
+  if (none === null) return null
+  if (none === 'empty') return `${path} is empty: there is no conversation to import`
+  const reasons = Object.entries(file.skipped ?? {}).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n.toLocaleString('en-US')}`)
+  const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
+  return `${path} is not a Claude Code session: none of its ${lines} is a transcript record${reasons.length ? ` (${reasons.join(', ')})` : ''}`
+}
+
 /** Reads one listed session file for the facts a listing shows. Null when it cannot be read. */
 export async function describeSession(info: SessionFileInfo, options: ReadOptions = {}): Promise<SessionDescription | null> {
   const read = await readTranscriptFile(info.path, options)

@@ -22,7 +22,7 @@ import type { PriceFn } from '../../engine/transcripts/totals'
 import { costUsd, findModel } from '../model/models'
 import type { Store } from '../store'
 import type { PassKind } from '../store/passes'
-import { loadSession, noConversation } from './load'
+import { loadSession, noConversationMessage } from './load'
 import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
 import { PassBodies } from './pass-body'
@@ -280,15 +280,12 @@ export async function importTranscript(store: Store, path: string, options: Stor
   const loaded = await loadSession(path, options.root === undefined ? {} : { root: options.root })
   if (!loaded.ok) {
     const kind = loaded.error.kind
-    throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', `${path}: ${loaded.error.message}`)
+    throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', loaded.error.message)
   }
   const file = loaded.session.file
   // A file that holds no conversation: importing it would list an empty session that says nothing.
-  const none = noConversation({ lineCount: file.lineCount, skippedLines: file.skippedTotal })
-  if (none === 'empty') throw new TranscriptImportError('not_a_file', `${path} is empty: there is no conversation to import`)
-  if (none === 'no_records') {
-    throw new TranscriptImportError('not_a_file', `${path} is not a Claude Code session: none of its ${file.lineCount.toLocaleString('en-US')} lines is a transcript record`)
-  }
+  const none = noConversationMessage(path, { lineCount: file.lineCount, skippedLines: file.skippedTotal, skipped: file.skipped })
+  if (none !== null) throw new TranscriptImportError('not_a_file', none)
   const realPath = await realpath(path)
   const info = await stat(realPath)
   const price = options.price ?? modelPrice
