@@ -39,8 +39,15 @@ export type LineResult =
 
 const skip = (reason: SkipReason): LineResult => ({ ok: false, reason })
 
+/**
+ * Claude Code writes ISO 8601 UTC times with a four-digit year (`2026-02-10T21:54:55.364Z`). Date.parse would also
+ * take `+275760-09-13T00:00:00Z` or `Tuesday 1 May`: a year ±270,000 as a session's start or a pass's time makes its
+ * durations and its place in the sidebar nonsense, so anything but that form is an unknown time (null).
+ */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
+
 function timestampMs(value: unknown): number | null {
-  if (typeof value !== 'string') return null
+  if (typeof value !== 'string' || !ISO_TIME.test(value)) return null
   const ms = Date.parse(value)
   return Number.isNaN(ms) ? null : ms
 }

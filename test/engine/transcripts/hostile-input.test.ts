@@ -122,6 +122,19 @@ describe('hostile input is skipped with counts', () => {
     expect(s.lines).toBe(4)
   })
 
+  it('a time that is not ISO 8601 with a four-digit year is unknown, not a year ±270,000 or a guess from free text', () => {
+    const at = (timestamp: unknown) => {
+      const [u1, a1] = good.slice(0, 2).map((l) => ({ ...JSON.parse(l), timestamp }))
+      return importSessionText([u1, a1].map((o) => JSON.stringify(o)).join('\n')).requests[0]!
+    }
+    for (const odd of ['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', 'Tuesday 1 May 2025', '2025', 'garbage', 1_770_000_000_000, null]) {
+      const request = at(odd)
+      expect(request.firstLineAtMs, String(odd)).toBeNull()
+      expect(request.lastLineAtMs, String(odd)).toBeNull()
+    }
+    expect(at('2026-02-10T21:54:55.364Z').firstLineAtMs).toBe(Date.parse('2026-02-10T21:54:55.364Z'))
+  })
+
   it('an empty file', () => {
     const s = summary('')
     expect(s).toMatchObject({ requests: 0, lines: 0, skipped_lines: 0, session_id: null })
