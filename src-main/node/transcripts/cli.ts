@@ -118,7 +118,7 @@ export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, optio
   }
   // The same rule as --store: a file with no conversation in it has no totals to give, only the reasons it has none.
   const stats = loaded.session.file
-  const none = noConversationMessage(file, { lineCount: stats.lineCount, skippedLines: stats.skippedTotal, skipped: stats.skipped })
+  const none = noConversationMessage(file, { lineCount: stats.lineCount, skippedLines: stats.skippedTotal, requests: stats.requests.length, skipped: stats.skipped })
   if (none !== null) {
     io.err(`import: ${none}\n`)
     return 1

@@ -284,7 +284,7 @@ export async function importTranscript(store: Store, path: string, options: Stor
   }
   const file = loaded.session.file
   // A file that holds no conversation: importing it would list an empty session that says nothing.
-  const none = noConversationMessage(path, { lineCount: file.lineCount, skippedLines: file.skippedTotal, skipped: file.skipped })
+  const none = noConversationMessage(path, { lineCount: file.lineCount, skippedLines: file.skippedTotal, requests: file.requests.length, skipped: file.skipped })
   if (none !== null) throw new TranscriptImportError('not_a_file', none)
   const realPath = await realpath(path)
   const info = await stat(realPath)

@@ -80,6 +80,19 @@ describe('hostile input through the store', () => {
     await expect(importTranscript(t.store, path, { now: NOW, root: projectsDir() })).rejects.toMatchObject({ kind: 'outside_root' })
     await expect(importTranscript(t.store, join(projectsDir(), 'missing.jsonl'), { now: NOW })).rejects.toBeInstanceOf(TranscriptImportError)
   })
+
+  it('refuses a file of records without one API request (decision 0050), writing nothing, then imports it once an answer is there', async () => {
+    t = tempStore()
+    const cwd = '/nowhere/on/this/machine/app'
+    const prompts = Array.from({ length: 500 }, (_, i) => user(`u${i + 1}`, i === 0 ? null : `u${i}`, `prompt ${i}`, cwd))
+    const path = sessionFile(projectsDir(), [JSON.stringify({ type: 'summary', summary: 'A title', leafUuid: 'u1' }), ...prompts])
+    const refused = importTranscript(t.store, path, { now: NOW })
+    await expect(refused).rejects.toBeInstanceOf(TranscriptImportError)
+    await expect(refused).rejects.toMatchObject({ kind: 'not_a_file', message: `${path} records no API request: none of its 501 lines is an answer from the model, so there is no conversation to import` })
+    expect(t.store.projects.list()).toEqual([])
+    appendFileSync(path, `\n${assistant('a501', 'u500', 'r1')}\n`)
+    expect(await importTranscript(t.store, path, { now: NOW })).toMatchObject({ status: 'imported', passes: 1 })
+  })
 })
 
 describe('importing again', () => {
