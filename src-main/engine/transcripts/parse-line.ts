@@ -139,7 +139,12 @@ function assistantRecord(raw: Json, line: number): LineResult {
 function compactMetadata(raw: unknown): CompactMetadata | null {
   if (!isObject(raw)) return null
   const trigger = raw.trigger === 'auto' || raw.trigger === 'manual' ? raw.trigger : null
-  return { trigger, preTokens: num(raw.preTokens), postTokens: num(raw.postTokens) }
+  // A figure that is not a token count is an unknown one here: the boundary itself still marks the compaction.
+  const count = (value: unknown): number | null => {
+    const n = tokenCount(value)
+    return n === INVALID || value === undefined || value === null ? null : n
+  }
+  return { trigger, preTokens: count(raw.preTokens), postTokens: count(raw.postTokens) }
 }
 
 function systemRecord(raw: Json, line: number): LineResult {

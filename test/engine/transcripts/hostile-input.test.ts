@@ -122,6 +122,18 @@ describe('hostile input is skipped with counts', () => {
     expect(s.lines).toBe(4)
   })
 
+  it("a compaction's token figures that are not counts are unknown, and the compaction still counts", () => {
+    const boundary = (preTokens: unknown, postTokens: unknown) =>
+      JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'c1', parentUuid: null, logicalParentUuid: 'a2', timestamp: '2026-01-01T00:00:02.000Z', compactMetadata: { trigger: 'auto', preTokens, postTokens } })
+    for (const [pre, post] of [[-5, 'x'], [1.5, -1], [1e308, null]] as const) {
+      const s = summary([...good, boundary(pre, post), user('u3', 'c1', 'after'), assistant('a3', 'u3', 'r3')].join('\n'))
+      expect(s.skipped_lines).toBe(0)
+      expect(s.compactions).toEqual([expect.objectContaining({ trigger: 'auto', pre_tokens: null, post_tokens: null })])
+    }
+    const fine = summary([...good, boundary(170_251, 36_081), user('u3', 'c1', 'after'), assistant('a3', 'u3', 'r3')].join('\n'))
+    expect(fine.compactions).toEqual([expect.objectContaining({ pre_tokens: 170_251, post_tokens: 36_081 })])
+  })
+
   it('a time that is not ISO 8601 with a four-digit year is unknown, not a year ±270,000 or a guess from free text', () => {
     const at = (timestamp: unknown) => {
       const [u1, a1] = good.slice(0, 2).map((l) => ({ ...JSON.parse(l), timestamp }))
