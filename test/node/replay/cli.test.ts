@@ -67,6 +67,22 @@ describe('replay on the command line', () => {
     expect(reports).toEqual([expect.objectContaining({ session: 'short.js', passes: 1 })])
   }, 120_000)
 
+  it('says before sending anything that a session on a model the simulator does not serve cannot be replayed, its name shortened', async () => {
+    // A real Claude Code 1.x session, on claude-sonnet-4-20250514, which the simulator's table does not have.
+    const real = join(FIXTURES, 'claude-code-viewer', '1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl')
+    const { code, out, err } = await run([real, '--no-naive'])
+    expect({ code, out }).toEqual({ code: 1, out: '' })
+    expect(err).toBe(`replay: ${real}: its requests use "claude-sonnet-4-20250514", which the simulator does not serve (its models: src-main/simulator/models.ts), so they cannot be replayed\n`)
+    const dir = tempDir()
+    const hostile = join(dir, 'model.jsonl')
+    const long = 'm'.repeat(10_000)
+    writeFileSync(hostile, readFileSync(join(FIXTURES, 'spotter', 'short.jsonl'), 'utf8').replaceAll('"claude-opus-4-6"', JSON.stringify(long)))
+    const refused = await run([hostile, '--no-naive'])
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain(`its requests use "${'m'.repeat(60)}…", which the simulator does not serve`)
+    expect(refused.err.length).toBeLessThan(400)
+  })
+
   it('refuses an unknown option and a missing file list with the usage, exit 2', async () => {
     const dir = tempDir()
     mkdirSync(join(dir, 'x'))
