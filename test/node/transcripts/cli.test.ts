@@ -168,6 +168,20 @@ describe('import --store, when it cannot', () => {
     store.close()
   })
 
+  it('says in one line that the store refused the write, exit 1, and leaves no project or session behind', async () => {
+    const home = tempDir()
+    const prepared = openStore(join(home, 'loupe.db'))
+    // The disk filling up at the first pass, as SQLite would refuse it, in the file the command opens.
+    prepared.db.exec("CREATE TRIGGER refuse_passes BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    prepared.close()
+    const file = join(FIXTURES, 'spotter', 'short.jsonl')
+    const { code, out, err } = await runCli([file, '--store'], { LOUPE_HOME: home })
+    expect({ code, out, err }).toEqual({ code: 1, out: '', err: `import: cannot import ${file} into ${join(home, 'loupe.db')}: database or disk is full\n` })
+    const store = openStore(join(home, 'loupe.db'))
+    expect(store.db.prepare('SELECT (SELECT COUNT(*) FROM projects) AS projects, (SELECT COUNT(*) FROM sessions) AS sessions').get()).toEqual({ projects: 0, sessions: 0 })
+    store.close()
+  })
+
   it('says in one line why the store will not open (not a database), exit 1, and leaves that file as it was', async () => {
     const home = tempDir()
     writeFileSync(join(home, 'loupe.db'), 'not a database')

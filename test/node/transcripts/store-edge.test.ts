@@ -95,6 +95,25 @@ describe('hostile input through the store', () => {
   })
 })
 
+describe('an import that fails while writing', () => {
+  it('leaves the store as it was: no session, no project, a hidden project still hidden', async () => {
+    t = tempStore()
+    const cwd = mkdtempSync(join(tmpdir(), 'loupe-cc-cwd-'))
+    dirs.push(cwd)
+    const hidden = t.store.projects.open(realpathSync(cwd), NOW)
+    t.store.db.prepare('UPDATE projects SET hidden_at = ? WHERE id = ?').run(NOW, hidden.id)
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', cwd), assistant('a2', 'u1', 'r1')], cwd)
+    // The disk filling up at the first pass, as SQLite would refuse it.
+    t.store.db.exec("CREATE TEMP TRIGGER refuse_passes BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    await expect(importTranscript(t.store, path, { now: NOW + 1 })).rejects.toThrow('database or disk is full')
+    expect(t.store.projects.list()).toEqual([])
+    expect(t.store.sessions.listByProject(hidden.id)).toEqual([])
+    const other = sessionFile(projectsDir(), [user('u1', null, 'q', '/nowhere/on/this/machine/app'), assistant('a2', 'u1', 'r1')])
+    await expect(importTranscript(t.store, other, { now: NOW + 1 })).rejects.toThrow('database or disk is full')
+    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM projects').get()).toEqual({ n: 1 })
+  })
+})
+
 describe('importing again', () => {
   it('does nothing for an unchanged file, and replaces the import of a grown one', async () => {
     t = tempStore()
