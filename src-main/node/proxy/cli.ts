@@ -72,6 +72,15 @@ function line(pass: PassSummary): string {
   return `pass ${pass.seq} · ${pass.kind} · ${pass.model} · ${pass.status} · ${tokens}${pass.costUsd === null ? '' : ` · $${pass.costUsd.toFixed(4)}`}${ms}\n`
 }
 
+/** The URL without its user and password, if it has them. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.username === '' && parsed.password === '') return url
+  parsed.username = ''
+  parsed.password = ''
+  return parsed.toString().replace(/\/$/, '')
+}
+
 /** Why the command ended without a running proxy: 0 after --help, 1 it could not start, 2 bad arguments. */
 export interface ProxyCliExit {
   readonly exitCode: 0 | 1 | 2
@@ -120,7 +129,10 @@ export async function startProxyCli(argv: ReadonlyArray<string>, io: ProxyCliIo,
     simulator = await startSimulator({ pace: io.env?.LOUPE_SIM_PACE === 'instant' ? 'instant' : 'realistic' })
     upstream = simulator.baseUrl
   }
-  const recorder = new CaptureRecorder({ store, clock, capturedRoot: capturedRoot(dataDir), upstream, onPassRecorded: (_id, pass) => io.err(line(pass)) })
+  // A user and password in the URL are forwarded (as Basic auth) but never printed or kept with the sessions: like
+  // the API keys passing through, they are credentials (docs/proxy.md).
+  const shownUpstream = withoutCredentials(upstream)
+  const recorder = new CaptureRecorder({ store, clock, capturedRoot: capturedRoot(dataDir), upstream: shownUpstream, onPassRecorded: (_id, pass) => io.err(line(pass)) })
   let proxy: RunningProxy
   try {
     proxy = await startCaptureProxy({ upstream, port, clock, onExchange: (e) => recorder.record(e) })
@@ -131,7 +143,7 @@ export async function startProxyCli(argv: ReadonlyArray<string>, io: ProxyCliIo,
     return { exitCode: 1 }
   }
   io.out(`${proxy.url}\n`)
-  io.err(`Capture proxy → ${upstream}, recording into ${databaseFile(dataDir)}\nexport ANTHROPIC_BASE_URL=${proxy.url}\n`)
+  io.err(`Capture proxy → ${shownUpstream}, recording into ${databaseFile(dataDir)}\nexport ANTHROPIC_BASE_URL=${proxy.url}\n`)
   return {
     proxy,
     store,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startProxyCli } from '../../../src-main/node/proxy/cli'
+import { startSimulator } from '../../../src-main/simulator'
 import { allowedUpstream, ProxyController, ProxyError } from '../../../src-main/node/proxy/controller'
 import { openStore } from '../../../src-main/node/store'
 import { foreignClient } from './harness'
@@ -200,6 +201,34 @@ describe('npm run proxy', () => {
     expect(out).toBe('')
     expect(err).toBe(`The capture proxy cannot record: ${join(dir, 'loupe.db')} is not a Loupe store (not an SQLite database). Move ${join(dir, 'loupe.db')} aside (Loupe then starts with an empty store), or choose another data folder (LOUPE_HOME).\n`)
     expect(readFileSync(join(dir, 'loupe.db'), 'utf8')).toBe('not a database')
+  })
+
+  it('forwards to an upstream with a user and password in its URL, and neither prints nor records them', async () => {
+    const sim = await startSimulator({ pace: 'instant' })
+    const dir = tempDir()
+    const err: string[] = []
+    const upstream = sim.baseUrl.replace('http://', 'http://gateway-user:s3cret-pw@')
+    const running = await startProxyCli([`--upstream=${upstream}`], { out: () => {}, err: (t) => err.push(t) }, { dataDir: dir })
+    try {
+      if ('exitCode' in running) throw new Error(`the proxy did not start: ${err.join('')}`)
+      try {
+        await foreignClient(running.proxy.url).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
+      } finally {
+        await running.stop()
+      }
+    } finally {
+      await sim.close()
+    }
+    expect(err.join('')).toContain(`Capture proxy → ${sim.baseUrl}, recording into`)
+    expect(err.some((l) => /^pass 1 · main · claude-sonnet-4-6 · done/.test(l))).toBe(true)
+    expect(err.join('')).not.toContain('s3cret-pw')
+    const store = openStore(join(dir, 'loupe.db'))
+    const refs = store.db.prepare('SELECT origin_ref FROM sessions').all() as Array<{ origin_ref: string }>
+    store.close()
+    expect(refs).toHaveLength(1)
+    expect(refs[0]!.origin_ref).toContain(sim.baseUrl)
+    expect(refs[0]!.origin_ref).not.toContain('s3cret-pw')
+    expect(refs[0]!.origin_ref).not.toContain('gateway-user')
   })
 
   it('takes --name=value and prints its usage for --help (exit 0)', async () => {
