@@ -140,6 +140,7 @@ async function storeImport(file: string, io: CliIo): Promise<number> {
   }
   try {
     const r = await importTranscript(store, file, { now: Date.now() })
+    for (const u of r.unreadableSubagents) io.err(`warning: subagent file ${u.path} not read (${u.kind})\n`)
     io.out(
       JSON.stringify(
         { status: r.status, database: databaseFile(dataDir), session_id: r.sessionId, project_id: r.projectId, title: r.title, passes: r.passes, entries: r.entries, checkpoints: r.checkpoints, children: r.children.map((c) => ({ session_id: c.sessionId, kind: c.kind, id: c.transcriptId, passes: c.passes })), skipped_lines: r.summary.skipped_lines },

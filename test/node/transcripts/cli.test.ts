@@ -1,5 +1,5 @@
 /** `npm run import -- <file.jsonl> --summary`, run in-process. */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -166,6 +166,20 @@ describe('import --store, when it cannot', () => {
     const store = openStore(join(home, 'loupe.db'))
     expect(store.projects.list()).toEqual([])
     store.close()
+  })
+
+  it('imports the session without a subagent file it cannot read, and says which', async () => {
+    const home = tempDir()
+    const folder = tempDir()
+    const file = join(folder, 'short.jsonl')
+    writeFileSync(file, readFileSync(join(FIXTURES, 'spotter', 'short.jsonl')))
+    mkdirSync(join(folder, 'short', 'subagents'), { recursive: true })
+    // A link to a device, outside the session's folder: refused before it is opened.
+    symlinkSync('/dev/zero', join(folder, 'short', 'subagents', 'agent-a1.jsonl'))
+    const { code, out, err } = await runCli([file, '--store'], { LOUPE_HOME: home })
+    expect(code).toBe(0)
+    expect(JSON.parse(out)).toMatchObject({ status: 'imported', passes: 1, children: [] })
+    expect(err).toBe(`warning: subagent file ${join(folder, 'short', 'subagents', 'agent-a1.jsonl')} not read (outside_root)\n`)
   })
 
   it('says in one line that the store refused the write, exit 1, and leaves no project or session behind', async () => {
