@@ -131,8 +131,9 @@ export function noConversationMessage(
   if (none === null) return null
   if (none === 'empty') return `${path} is empty: there is no conversation to import`
   const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
-  if (none === 'no_requests') return `${path} records no API request: none of its ${lines} is an answer from the model, so there is no conversation to import`
   const reasons = Object.entries(file.skipped ?? {}).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n.toLocaleString('en-US')}`)
+  // The answers may be there but damaged: then the skipped lines are why there is none.
+  if (none === 'no_requests') return `${path} records no API request: none of its ${lines} is an answer from the model${reasons.length ? ` (${file.skippedLines.toLocaleString('en-US')} skipped: ${reasons.join(', ')})` : ''}, so there is no conversation to import`
   return `${path} is not a Claude Code session: none of its ${lines} is a transcript record${reasons.length ? ` (${reasons.join(', ')})` : ''}`
 }
 

@@ -82,8 +82,12 @@ describe('import --summary', () => {
     writeFileSync(join(dir, 'junk.jsonl'), Buffer.from([0x00, 0xff, 0x0a, 0x5b, 0x31, 0x5d, 0x0a, 0x7b]))
     symlinkSync('/dev/zero', join(dir, 'zero.jsonl'))
     writeFileSync(join(dir, 'titles.jsonl'), `${JSON.stringify({ type: 'summary', summary: 'A title', leafUuid: 'u1' })}\n`)
+    // Its one answer's usage is damaged (a negative count), so the line is skipped, and the message says so.
+    const answer = JSON.stringify({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', requestId: 'r1', message: { id: 'm1', model: 'claude-opus-4-6', content: [], usage: { input_tokens: -1 } } })
+    writeFileSync(join(dir, 'damaged.jsonl'), `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, message: { content: 'hi' } })}\n${answer}\n`)
     const cases: Array<[string, string]> = [
       ['titles.jsonl', 'records no API request: none of its 1 line is an answer from the model, so there is no conversation to import'],
+      ['damaged.jsonl', 'records no API request: none of its 2 lines is an answer from the model (1 skipped: invalid_field ×1), so there is no conversation to import'],
       ['empty.jsonl', 'is empty: there is no conversation to import'],
       ['junk.jsonl', 'is not a Claude Code session: none of its 3 lines is a transcript record (malformed_json ×1, truncated_last_line ×1, not_an_object ×1)'],
       ['zero.jsonl', 'is not a regular file (a device)'],
