@@ -10,6 +10,13 @@ void runImportCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
-}, { price: costUsd }).then((code) => {
-  process.exitCode = code
-})
+}, { price: costUsd }).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (err: unknown) => {
+    // Only a fault in the import itself gets here (the user's own mistakes are reported in a line): keep its stack.
+    process.stderr.write(`import: ${err instanceof Error ? err.stack : String(err)}\n`)
+    process.exitCode = 1
+  },
+)

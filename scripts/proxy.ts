@@ -9,14 +9,21 @@ void startProxyCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
-}).then((running) => {
-  if (running === null) {
-    process.exitCode = process.argv.includes('--help') ? 0 : 2
-    return
-  }
-  const stop = () => {
-    void running.stop().finally(() => process.exit(0))
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
-})
+}).then(
+  (running) => {
+    if ('exitCode' in running) {
+      process.exitCode = running.exitCode
+      return
+    }
+    const stop = () => {
+      void running.stop().finally(() => process.exit(0))
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  },
+  (err: unknown) => {
+    // Only a fault in the proxy itself gets here (the user's own mistakes are reported in a line): keep its stack.
+    process.stderr.write(`proxy: ${err instanceof Error ? err.stack : String(err)}\n`)
+    process.exitCode = 1
+  },
+)

@@ -39,8 +39,15 @@ export type LineResult =
 
 const skip = (reason: SkipReason): LineResult => ({ ok: false, reason })
 
+/**
+ * Claude Code writes ISO 8601 UTC times with a four-digit year (`2026-02-10T21:54:55.364Z`). Date.parse would also
+ * take `+275760-09-13T00:00:00Z` or `Tuesday 1 May`: a year ±270,000 as a session's start or a pass's time makes its
+ * durations and its place in the sidebar nonsense, so anything but that form is an unknown time (null).
+ */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
+
 function timestampMs(value: unknown): number | null {
-  if (typeof value !== 'string') return null
+  if (typeof value !== 'string' || !ISO_TIME.test(value)) return null
   const ms = Date.parse(value)
   return Number.isNaN(ms) ? null : ms
 }
@@ -59,23 +66,32 @@ function envelope(raw: Json, line: number): Envelope {
   }
 }
 
-function usageOf(raw: unknown): Usage | null {
+/** A token count as the API writes one; anything else (negative, fractional, a string, beyond 2^53) is damage. */
+const INVALID = Symbol('invalid token count')
+
+function tokenCount(value: unknown): number | typeof INVALID {
+  if (value === undefined || value === null) return 0
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : INVALID
+}
+
+/**
+ * The line's usage; null when it has none, INVALID when a count in it is not a count. A negative or absurd figure
+ * would flow into every total, share and price the session shows, so the line is skipped as `invalid_field` instead.
+ */
+function usageOf(raw: unknown): Usage | null | typeof INVALID {
   if (!isObject(raw)) return null
-  const creation = raw.cache_creation
-  const base = {
-    input_tokens: num(raw.input_tokens) ?? 0,
-    output_tokens: num(raw.output_tokens) ?? 0,
-    cache_read_input_tokens: num(raw.cache_read_input_tokens) ?? 0,
-    cache_creation_input_tokens: num(raw.cache_creation_input_tokens) ?? 0,
-  }
-  if (!isObject(creation)) return base
-  return {
-    ...base,
-    cache_creation: {
-      ephemeral_5m_input_tokens: num(creation.ephemeral_5m_input_tokens) ?? 0,
-      ephemeral_1h_input_tokens: num(creation.ephemeral_1h_input_tokens) ?? 0,
-    },
-  }
+  const input = tokenCount(raw.input_tokens)
+  const output = tokenCount(raw.output_tokens)
+  const read = tokenCount(raw.cache_read_input_tokens)
+  const written = tokenCount(raw.cache_creation_input_tokens)
+  if (input === INVALID || output === INVALID || read === INVALID || written === INVALID) return INVALID
+  const base = { input_tokens: input, output_tokens: output, cache_read_input_tokens: read, cache_creation_input_tokens: written }
+  const byTtl = raw.cache_creation
+  if (!isObject(byTtl)) return base
+  const fiveMinutes = tokenCount(byTtl.ephemeral_5m_input_tokens)
+  const oneHour = tokenCount(byTtl.ephemeral_1h_input_tokens)
+  if (fiveMinutes === INVALID || oneHour === INVALID) return INVALID
+  return { ...base, cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour } }
 }
 
 function userRecord(raw: Json, line: number): LineResult {
@@ -102,6 +118,8 @@ function assistantRecord(raw: Json, line: number): LineResult {
   if (!isObject(message)) return skip('missing_message')
   const model = str(message.model)
   if (model === null) return skip('invalid_field')
+  const usage = usageOf(message.usage)
+  if (usage === INVALID) return skip('invalid_field')
   const converted = assistantBlocks(message.content)
   const record: AssistantRecord = {
     type: 'assistant',
@@ -111,7 +129,7 @@ function assistantRecord(raw: Json, line: number): LineResult {
     model,
     content: converted.blocks,
     stopReason: str(message.stop_reason),
-    usage: usageOf(message.usage),
+    usage,
     isSynthetic: model === '<synthetic>',
     droppedBlocks: converted.dropped,
   }
@@ -121,7 +139,12 @@ function assistantRecord(raw: Json, line: number): LineResult {
 function compactMetadata(raw: unknown): CompactMetadata | null {
   if (!isObject(raw)) return null
   const trigger = raw.trigger === 'auto' || raw.trigger === 'manual' ? raw.trigger : null
-  return { trigger, preTokens: num(raw.preTokens), postTokens: num(raw.postTokens) }
+  // A figure that is not a token count is an unknown one here: the boundary itself still marks the compaction.
+  const count = (value: unknown): number | null => {
+    const n = tokenCount(value)
+    return n === INVALID || value === undefined || value === null ? null : n
+  }
+  return { trigger, preTokens: count(raw.preTokens), postTokens: count(raw.postTokens) }
 }
 
 function systemRecord(raw: Json, line: number): LineResult {

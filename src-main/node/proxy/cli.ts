@@ -35,10 +35,34 @@ and each request is forwarded to the upstream (default ${ANTHROPIC_BASE_URL}; "s
 simulator), streamed back unchanged, and recorded in Loupe's store as a pass of a captured session per client.
 API keys pass through and are never stored.`
 
-function flag(argv: ReadonlyArray<string>, name: string): string | undefined {
-  const i = argv.indexOf(name)
-  if (i >= 0) return argv[i + 1]
-  return argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1)
+/** What the command line asked for, or why it cannot be read: nothing is started for a line it cannot read. */
+type ParsedArgs = { readonly ok: true; readonly help: boolean; readonly port: string | undefined; readonly upstream: string | undefined } | { readonly ok: false; readonly message: string }
+
+const VALUED = new Set(['--port', '--upstream'])
+
+/**
+ * Every argument is read, none ignored: a misspelt option (`--prot 8080`) or a value left off (`--upstream` at the end)
+ * would otherwise start the proxy on a port nobody asked for, or forward the agent's requests, API key and all, to the
+ * default upstream instead of the one meant.
+ */
+function parseArgs(argv: ReadonlyArray<string>): ParsedArgs {
+  const values = new Map<string, string>()
+  let help = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--help') {
+      help = true
+      continue
+    }
+    const eq = arg.indexOf('=')
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg
+    if (!VALUED.has(name)) return { ok: false, message: arg.startsWith('-') ? `unknown option ${name}` : `unexpected argument "${arg}": the proxy takes no file` }
+    if (values.has(name)) return { ok: false, message: `${name} is given twice` }
+    const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : argv[++i]
+    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) return { ok: false, message: `${name} takes a value` }
+    values.set(name, value)
+  }
+  return { ok: true, help, port: values.get('--port'), upstream: values.get('--upstream') }
 }
 
 function line(pass: PassSummary): string {
@@ -48,36 +72,67 @@ function line(pass: PassSummary): string {
   return `pass ${pass.seq} · ${pass.kind} · ${pass.model} · ${pass.status} · ${tokens}${pass.costUsd === null ? '' : ` · $${pass.costUsd.toFixed(4)}`}${ms}\n`
 }
 
-/** Starts the proxy; null (after printing why) on bad arguments. */
-export async function startProxyCli(argv: ReadonlyArray<string>, io: ProxyCliIo, options: { clock?: Clock; dataDir?: string } = {}): Promise<RunningProxyCli | null> {
-  if (argv.includes('--help')) {
-    io.out(USAGE + '\n')
-    return null
+/** The URL without its user and password, if it has them. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.username === '' && parsed.password === '') return url
+  parsed.username = ''
+  parsed.password = ''
+  return parsed.toString().replace(/\/$/, '')
+}
+
+/** Why the command ended without a running proxy: 0 after --help, 1 it could not start, 2 bad arguments. */
+export interface ProxyCliExit {
+  readonly exitCode: 0 | 1 | 2
+}
+
+/** Starts the proxy; an exit code (after printing why, in a line) when it did not. */
+export async function startProxyCli(argv: ReadonlyArray<string>, io: ProxyCliIo, options: { clock?: Clock; dataDir?: string } = {}): Promise<RunningProxyCli | ProxyCliExit> {
+  const args = parseArgs(argv)
+  if (!args.ok) {
+    io.err(`${args.message}\n${USAGE}\n`)
+    return { exitCode: 2 }
   }
-  const rawPort = flag(argv, '--port') ?? '0'
+  if (args.help) {
+    io.out(USAGE + '\n')
+    return { exitCode: 0 }
+  }
+  const rawPort = args.port ?? '0'
   const port = Number(rawPort)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  // Digits only: Number() would also take "0x50", "1e3" and " 80 ".
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
     io.err(`--port takes a number from 0 to 65535 (got "${rawPort}")\n${USAGE}\n`)
-    return null
+    return { exitCode: 2 }
   }
   const clock = options.clock ?? { now: () => Date.now() }
-  const raw = flag(argv, '--upstream') ?? ANTHROPIC_BASE_URL
-  let simulator: RunningSimulator | null = null
-  let upstream: string
-  if (raw === 'simulator') {
-    simulator = await startSimulator({ pace: io.env?.LOUPE_SIM_PACE === 'instant' ? 'instant' : 'realistic' })
-    upstream = simulator.baseUrl
-  } else {
+  const raw = args.upstream ?? ANTHROPIC_BASE_URL
+  let upstream: string | null = null
+  if (raw !== 'simulator') {
     try {
       upstream = parseUpstream(raw).toString().replace(/\/$/, '')
     } catch (err) {
       io.err(`--upstream: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`)
-      return null
+      return { exitCode: 2 }
     }
   }
   const dataDir = options.dataDir ?? browserDataDir(io.env as NodeJS.ProcessEnv | undefined)
-  const store = openStore(databaseFile(dataDir))
-  const recorder = new CaptureRecorder({ store, clock, capturedRoot: capturedRoot(dataDir), upstream, onPassRecorded: (_id, pass) => io.err(line(pass)) })
+  let store: Store
+  try {
+    store = openStore(databaseFile(dataDir))
+  } catch (err) {
+    // The store's own words name loupe.db and what to do (node/store/database.ts).
+    io.err(`The capture proxy cannot record: ${err instanceof Error ? err.message : String(err)}\n`)
+    return { exitCode: 1 }
+  }
+  let simulator: RunningSimulator | null = null
+  if (upstream === null) {
+    simulator = await startSimulator({ pace: io.env?.LOUPE_SIM_PACE === 'instant' ? 'instant' : 'realistic' })
+    upstream = simulator.baseUrl
+  }
+  // A user and password in the URL are forwarded (as Basic auth) but never printed or kept with the sessions: like
+  // the API keys passing through, they are credentials (docs/proxy.md).
+  const shownUpstream = withoutCredentials(upstream)
+  const recorder = new CaptureRecorder({ store, clock, capturedRoot: capturedRoot(dataDir), upstream: shownUpstream, onPassRecorded: (_id, pass) => io.err(line(pass)) })
   let proxy: RunningProxy
   try {
     proxy = await startCaptureProxy({ upstream, port, clock, onExchange: (e) => recorder.record(e) })
@@ -85,10 +140,10 @@ export async function startProxyCli(argv: ReadonlyArray<string>, io: ProxyCliIo,
     store.close()
     await simulator?.close()
     io.err(`The capture proxy could not listen on port ${port}: ${err instanceof Error ? err.message : String(err)}\n`)
-    return null
+    return { exitCode: 1 }
   }
   io.out(`${proxy.url}\n`)
-  io.err(`Capture proxy → ${upstream}, recording into ${databaseFile(dataDir)}\nexport ANTHROPIC_BASE_URL=${proxy.url}\n`)
+  io.err(`Capture proxy → ${shownUpstream}, recording into ${databaseFile(dataDir)}\nexport ANTHROPIC_BASE_URL=${proxy.url}\n`)
   return {
     proxy,
     store,

@@ -25,8 +25,9 @@ import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, ty
 import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import { keepWarmHistory, keepWarmPlan, type KeepWarmTotals } from '../../engine/cache'
 import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from '../session/prompt-settings'
-import { importSessionText } from '../../engine/transcripts'
+import { importSessionText, type ImportedSession } from '../../engine/transcripts'
 import { startSimulator } from '../../simulator'
+import { findSimModel } from '../../simulator/models'
 import { attributePass, cacheModels } from '../cache'
 import { countingPrefixes } from '../cache/prefix-counts'
 import { nodeHasher } from '../hasher'
@@ -150,13 +151,44 @@ function addCost(a: CostFigures, b: CostFigures): CostFigures {
 
 const NO_COST: CostFigures = { inputUsd: 0, usd: 0 }
 
+/** The session holds nothing the replay can send: the user's input to fix, not a fault of the replay. */
+export class ReplayInputError extends Error {}
+
+/** Why a session has no request to replay, from what reading its file found. */
+function nothingToReplay(session: ImportedSession): string {
+  const file = session.file
+  if (file.lineCount === 0) return 'no request to replay: the file is empty'
+  const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
+  if (file.skippedTotal === file.lineCount) {
+    const reasons = Object.entries(file.skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n}`)
+    return `no request to replay: not a Claude Code session, none of its ${lines} is a transcript record (${reasons.join(', ')})`
+  }
+  return `no request to replay: its ${lines} record no API request on the main conversation`
+}
+
+/** Why a session's requests cannot be answered: the models it used that the simulator's table does not have. */
+function unservedModels(models: ReadonlyArray<string>): string {
+  // A model name is the transcript's text: a hostile one is shortened, never printed whole.
+  const shown = models.slice(0, 3).map((m) => JSON.stringify(m.length > 60 ? `${m.slice(0, 60)}…` : m))
+  const more = models.length > 3 ? ` and ${models.length - 3} more` : ''
+  return `its requests use ${shown.join(', ')}${more}, which the simulator does not serve (its models: src-main/simulator/models.ts), so they cannot be replayed`
+}
+
+/** Replays a session file's text; see `replaySession`. */
 export async function replayTranscript(text: string, fileName: string, options: ReplayOptions = {}): Promise<ReplayReport> {
+  return replaySession(importSessionText(text), fileName, options)
+}
+
+/** Replays a session; throws `ReplayInputError` when it has no request to replay. */
+export async function replaySession(session: ImportedSession, fileName: string, options: ReplayOptions = {}): Promise<ReplayReport> {
   const hasher = options.hasher ?? nodeHasher
-  const session = importSessionText(text)
   const thinkingOn = options.thinking ?? true
   const passes = transcriptPasses(session, hasher, (model) => thinkingFor(model, thinkingOn) !== null)
   const first = passes[0]
-  if (!first) throw new Error(`${fileName}: no request to replay`)
+  if (!first) throw new ReplayInputError(nothingToReplay(session))
+  // Checked before anything is sent: otherwise the replay stops at the first such pass, having done the ones before.
+  const unserved = [...new Set(passes.map((p) => p.model))].filter((model) => findSimModel(model) === null)
+  if (unserved.length > 0) throw new ReplayInputError(unservedModels(unserved))
   const clock = settableClock()
   clock.set(first.startedAt)
   // The project as the transcript shows it: its folder and the day it started; no instruction files are known.
@@ -267,7 +299,9 @@ export async function replayTranscript(text: string, fileName: string, options: 
       responder.answerWith(pass.response)
       const queuedAt = clock.now()
       const outcome = await sending.send(request, previousMessageId ? { previousMessageId } : {})
-      if (!outcome.ok) throw new Error(`${fileName}: pass ${n + 1} failed: ${outcome.error.kind} ${outcome.error.message}`)
+      // The simulator refused what the transcript recorded (a block it cannot carry, an image that is not one): the
+      // input's doing, said in a line; the passes before it were replayed, but a report of half a session would mislead.
+      if (!outcome.ok) throw new ReplayInputError(`pass ${n + 1} of ${passes.length} was refused by the simulator: ${outcome.error.kind} ${outcome.error.message.slice(0, 300)}`)
       previousMessageId = outcome.message.id
       for (const b of outcome.message.content) if (b.type === 'thinking') signatures.set(b.thinking, b.signature)
       committed = null

@@ -6,12 +6,15 @@
  *
  * Kept apart from scripts/import.ts so tests can run it in-process with their own output sinks.
  */
+import { stat } from 'node:fs/promises'
 import type { PriceFn } from '../../engine/transcripts/totals'
 import { summarizeSession } from '../../engine/transcripts/summary'
 import { defaultProjectsDir, listSessionFiles } from './locate'
-import { describeSession, loadSession } from './load'
+import { describeSession, loadSession, noConversationMessage } from './load'
 import { browserDataDir, databaseFile } from '../data-dir'
-import { openStore } from '../store'
+import { openStore, type Store } from '../store'
+import { ioCause } from '../fs/io-cause'
+import { describeReadError } from '../fs/regular-file'
 import { importTranscript, TranscriptImportError } from './store-import'
 
 export interface CliIo {
@@ -34,7 +37,10 @@ const USAGE = `usage:
 written anywhere. Subagent files next to the session are read unless --no-subagents is given.
 --store imports the session (with its subagents) into Loupe's store, where the app shows it.`
 
-/** Returns the process exit code: 0 ok, 1 the file could not be read, 2 bad arguments. */
+/**
+ * Returns the process exit code: 0 ok, 1 the file could not be read or imported (or the store opened), 2 bad
+ * arguments. Every failure the user can fix is one line on `err` naming the file; nothing is written for it.
+ */
 export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, options: CliOptions = {}): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')))
   const projectsDirAt = argv.indexOf('--projects-dir')
@@ -50,8 +56,34 @@ export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, optio
     io.err(`unknown option ${unknown.join(', ')}\n${USAGE}\n`)
     return 2
   }
+  // A --projects-dir whose folder was left off would list the default folder instead, as if it had been asked for.
+  if (projectsDirAt >= 0 && (projectsDir === undefined || projectsDir.startsWith('--'))) {
+    io.err(`--projects-dir takes a folder\n${USAGE}\n`)
+    return 2
+  }
+  if (flags.has('--list') && (positional.length > 0 || flags.has('--summary') || flags.has('--store'))) {
+    io.err(`--list takes no session file and no --summary or --store\n${USAGE}\n`)
+    return 2
+  }
+  if (!flags.has('--list') && projectsDirAt >= 0) {
+    io.err(`--projects-dir goes with --list\n${USAGE}\n`)
+    return 2
+  }
   if (flags.has('--list')) {
     const root = projectsDir ?? defaultProjectsDir(io.env)
+    // An empty listing would say "no sessions" of a folder given by mistake (not there, or a file). A default folder
+    // that is missing only means Claude Code has not run here, and lists nothing, as the app's panel does.
+    if (projectsDir !== undefined) {
+      const info = await stat(projectsDir).catch((err: unknown) => err as NodeJS.ErrnoException)
+      if (info instanceof Error) {
+        io.err(`import: ${info.code === 'ENOENT' || info.code === 'ENOTDIR' ? `no folder at ${projectsDir}` : describeReadError(projectsDir, info)}\n`)
+        return 1
+      }
+      if (!info.isDirectory()) {
+        io.err(`import: ${projectsDir} is not a folder\n`)
+        return 1
+      }
+    }
     const listing = await listSessionFiles(root)
     const rows = []
     for (const info of listing.sessions) {
@@ -81,7 +113,14 @@ export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, optio
   }
   const loaded = await loadSession(file, { subagents: !flags.has('--no-subagents') })
   if (!loaded.ok) {
-    io.err(`cannot read ${file}: ${loaded.error.kind}: ${loaded.error.message}\n`)
+    io.err(`import: ${loaded.error.message}\n`)
+    return 1
+  }
+  // The same rule as --store: a file with no conversation in it has no totals to give, only the reasons it has none.
+  const stats = loaded.session.file
+  const none = noConversationMessage(file, { lineCount: stats.lineCount, skippedLines: stats.skippedTotal, requests: stats.requests.length, skipped: stats.skipped })
+  if (none !== null) {
+    io.err(`import: ${none}\n`)
     return 1
   }
   for (const u of loaded.unreadableSubagents) io.err(`warning: subagent file ${u.path} not read (${u.kind})\n`)
@@ -91,9 +130,17 @@ export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, optio
 
 async function storeImport(file: string, io: CliIo): Promise<number> {
   const dataDir = browserDataDir((io.env ?? process.env) as NodeJS.ProcessEnv)
-  const store = openStore(databaseFile(dataDir))
+  let store: Store
+  try {
+    store = openStore(databaseFile(dataDir))
+  } catch (err) {
+    // The store's own words name loupe.db and what to do (node/store/database.ts).
+    io.err(`import: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  }
   try {
     const r = await importTranscript(store, file, { now: Date.now() })
+    for (const u of r.unreadableSubagents) io.err(`warning: subagent file ${u.path} not read (${u.kind})\n`)
     io.out(
       JSON.stringify(
         { status: r.status, database: databaseFile(dataDir), session_id: r.sessionId, project_id: r.projectId, title: r.title, passes: r.passes, entries: r.entries, checkpoints: r.checkpoints, children: r.children.map((c) => ({ session_id: c.sessionId, kind: c.kind, id: c.transcriptId, passes: c.passes })), skipped_lines: r.summary.skipped_lines },
@@ -103,10 +150,19 @@ async function storeImport(file: string, io: CliIo): Promise<number> {
     )
     return 0
   } catch (err) {
-    if (!(err instanceof TranscriptImportError)) throw err
-    io.err(`cannot import ${file}: ${err.kind}: ${err.message}\n`)
+    // The import writes in one transaction, so a failure leaves the store as it was. A store that cannot be written
+    // (disk full, read-only, held by another writer too long) is the user's to fix; any other error is a fault here.
+    if (err instanceof TranscriptImportError) io.err(`import: ${err.message}\n`)
+    else if (isStoreFailure(err)) io.err(`import: cannot import ${file} into ${databaseFile(dataDir)}: ${ioCause(err)}\n`)
+    else throw err
     return 1
   } finally {
     store.close()
   }
+}
+
+/** SQLite's refusals (SQLITE_FULL, SQLITE_READONLY, SQLITE_BUSY …) and the file system's (ENOSPC, EACCES …). */
+function isStoreFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code.startsWith('SQLITE_') || /^E[A-Z]+$/.test(code))
 }

@@ -54,7 +54,16 @@ export class DescriptionCache {
 function unimportable(d: SessionDescription | null): string | null {
   if (d === null) return 'it could not be read'
   const none = noConversation(d)
-  return none === 'empty' ? 'it is empty' : none === 'no_records' ? 'none of its lines is a transcript record' : null
+  switch (none) {
+    case 'empty':
+      return 'it is empty'
+    case 'no_records':
+      return 'none of its lines is a transcript record'
+    case 'no_requests':
+      return 'it records no API request'
+    case null:
+      return null
+  }
 }
 
 export async function listTranscripts(store: Store, projectsDir: string, cache: DescriptionCache, project?: string): Promise<TranscriptListing> {

@@ -102,18 +102,39 @@ export interface SessionDescription extends SessionFileInfo {
   /** The first prompt the user typed (not a command wrapper, caveat or reminder), up to 200 characters. */
   readonly firstPrompt: string | null
   readonly skippedLines: number
-  /** Lines in the session file (`noConversation` tells from it and `skippedLines` whether it can be imported). */
+  /** Lines in the session file (`noConversation` tells from it, `skippedLines` and `requests` whether it can be imported). */
   readonly lineCount: number
 }
 
 /**
- * Whether a session file holds no conversation to import: `empty` (no line at all) or `no_records` (not one line read
- * as a transcript record: random bytes, another format); null when it holds one. The import refuses such a file and
- * the listing marks it, by this one rule.
+ * Whether a session file holds no conversation to import: `empty` (no line at all), `no_records` (not one line read
+ * as a transcript record: random bytes, another format) or `no_requests` (records, but not one API request: a 1.x
+ * file of titles only, history snapshots, a prompt whose request never went out, so an import would show a session
+ * with nothing in it; decision 0050); null when it holds one. The import and --summary refuse such a file and the
+ * listing marks it, by this one rule.
  */
-export function noConversation(file: { readonly lineCount: number; readonly skippedLines: number }): 'empty' | 'no_records' | null {
+export function noConversation(file: { readonly lineCount: number; readonly skippedLines: number; readonly requests: number }): 'empty' | 'no_records' | 'no_requests' | null {
   if (file.lineCount === 0) return 'empty'
-  return file.skippedLines === file.lineCount ? 'no_records' : null
+  if (file.skippedLines === file.lineCount) return 'no_records'
+  return file.requests === 0 ? 'no_requests' : null
+}
+
+/**
+ * Why the session file at `path` cannot be imported or summed up, in a sentence naming it, by `noConversation`'s rule;
+ * null when it holds a conversation. With the reasons its lines were skipped, so a damaged file says how.
+ */
+export function noConversationMessage(
+  path: string,
+  file: { readonly lineCount: number; readonly skippedLines: number; readonly requests: number; readonly skipped?: Readonly<Record<string, number>> },
+): string | null {
+  const none = noConversation(file)
+  if (none === null) return null
+  if (none === 'empty') return `${path} is empty: there is no conversation to import`
+  const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
+  const reasons = Object.entries(file.skipped ?? {}).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n.toLocaleString('en-US')}`)
+  // The answers may be there but damaged: then the skipped lines are why there is none.
+  if (none === 'no_requests') return `${path} records no API request: none of its ${lines} is an answer from the model${reasons.length ? ` (${file.skippedLines.toLocaleString('en-US')} skipped: ${reasons.join(', ')})` : ''}, so there is no conversation to import`
+  return `${path} is not a Claude Code session: none of its ${lines} is a transcript record${reasons.length ? ` (${reasons.join(', ')})` : ''}`
 }
 
 /** Reads one listed session file for the facts a listing shows. Null when it cannot be read. */

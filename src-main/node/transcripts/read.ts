@@ -11,7 +11,7 @@ import { constants } from 'node:fs'
 import { open, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import { TranscriptParser, type ParsedTranscript } from '../../engine/transcripts/parser'
-import { kindOf } from '../fs/regular-file'
+import { describeReadError, kindOf } from '../fs/regular-file'
 
 /** Far above any real session (the largest spotter session is 3.5 MB); a guard against reading a wrong file whole. */
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -57,28 +57,28 @@ export async function readTranscriptFile(path: string, options: ReadOptions = {}
   } catch (err) {
     const code = errorCode(err)
     if (code === 'ENOENT' || code === 'ENOTDIR') return failure('not_found', `${path} does not exist`)
-    if (code === 'ELOOP') return failure('io', `${path} is a symbolic link loop`)
-    return failure('io', String(err))
+    return failure('io', describeReadError(path, err))
   }
   try {
     const info = await stat(real)
     if (!info.isFile()) return failure('not_a_file', `${path} is not a regular file (${kindOf(info)})`)
   } catch (err) {
-    return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', String(err))
+    return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', describeReadError(path, err))
   }
   let handle
   try {
     handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
-    return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', String(err))
+    return failure(errorCode(err) === 'ENOENT' ? 'not_found' : 'io', describeReadError(path, err))
   }
   try {
     const stat = await handle.stat()
     if (!stat.isFile()) return failure('not_a_file', `${path} is not a regular file (${kindOf(stat)})`)
     if (stat.size > maxFileBytes) return failure('too_large', `${path} is ${stat.size} bytes, over the ${maxFileBytes}-byte limit`)
     const parser = new TranscriptParser(options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars })
-    // A streaming decoder keeps a multi-byte character split across two chunks intact; invalid bytes become U+FFFD
-    // and the line they are on fails to parse, which is counted, not thrown.
+    // A streaming decoder keeps a multi-byte character split across two chunks intact. Invalid bytes become U+FFFD:
+    // outside a JSON string the line then fails to parse and is counted as malformed; inside one (a prompt, a tool
+    // result) the line is used, with U+FFFD where the bytes were, as an editor shows them. Nothing is thrown.
     const decoder = new TextDecoder('utf-8')
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size)))
     let position = 0
@@ -91,7 +91,7 @@ export async function readTranscriptFile(path: string, options: ReadOptions = {}
     parser.push(decoder.decode())
     return { ok: true, parsed: parser.end(), bytes: position, realPath: real }
   } catch (err) {
-    return failure('io', String(err))
+    return failure('io', describeReadError(path, err))
   } finally {
     await handle.close()
   }

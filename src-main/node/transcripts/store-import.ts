@@ -22,7 +22,7 @@ import type { PriceFn } from '../../engine/transcripts/totals'
 import { costUsd, findModel } from '../model/models'
 import type { Store } from '../store'
 import type { PassKind } from '../store/passes'
-import { loadSession, noConversation } from './load'
+import { loadSession, noConversationMessage } from './load'
 import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
 import { PassBodies } from './pass-body'
@@ -128,15 +128,24 @@ function subagentTasks(thread: TranscriptThread): Map<string, string> {
 }
 
 /** The project for the session's working folder when it exists here, else one made for the transcript's folder. */
-async function projectFor(store: Store, session: ImportedSession, transcriptDir: string, now: number): Promise<Project> {
-  if (session.cwd !== null) {
-    try {
-      const real = await realpath(session.cwd)
-      if ((await stat(real)).isDirectory()) return store.projects.open(real, now)
-    } catch {
-      // The folder is on another machine or gone: fall through to the transcript's folder.
-    }
+/** The session's working folder, resolved, when it is a folder on this machine; null when it is not (or gone). */
+async function workingFolder(session: ImportedSession): Promise<string | null> {
+  if (session.cwd === null) return null
+  try {
+    const real = await realpath(session.cwd)
+    return (await stat(real)).isDirectory() ? real : null
+  } catch {
+    // The folder is on another machine or gone: the transcript's folder stands in for it.
+    return null
   }
+}
+
+/**
+ * The project the import lands in: the working folder's, else one for the transcript's folder. Synchronous, so it
+ * runs inside the import's transaction: an import that fails adds no project and shows no hidden one again.
+ */
+function projectFor(store: Store, session: ImportedSession, folder: string | null, transcriptDir: string, now: number): Project {
+  if (folder !== null) return store.projects.open(folder, now)
   const project = store.projects.open(transcriptDir, now)
   if (project.name === basename(transcriptDir)) {
     const name = `${(session.cwd !== null && basename(session.cwd)) || basename(transcriptDir)} (Claude Code)`
@@ -280,15 +289,12 @@ export async function importTranscript(store: Store, path: string, options: Stor
   const loaded = await loadSession(path, options.root === undefined ? {} : { root: options.root })
   if (!loaded.ok) {
     const kind = loaded.error.kind
-    throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', `${path}: ${loaded.error.message}`)
+    throw new TranscriptImportError(kind === 'not_found' || kind === 'too_large' || kind === 'outside_root' || kind === 'not_a_file' ? kind : 'unreadable', loaded.error.message)
   }
   const file = loaded.session.file
   // A file that holds no conversation: importing it would list an empty session that says nothing.
-  const none = noConversation({ lineCount: file.lineCount, skippedLines: file.skippedTotal })
-  if (none === 'empty') throw new TranscriptImportError('not_a_file', `${path} is empty: there is no conversation to import`)
-  if (none === 'no_records') {
-    throw new TranscriptImportError('not_a_file', `${path} is not a Claude Code session: none of its ${file.lineCount.toLocaleString('en-US')} lines is a transcript record`)
-  }
+  const none = noConversationMessage(path, { lineCount: file.lineCount, skippedLines: file.skippedTotal, requests: file.requests.length, skipped: file.skipped })
+  if (none !== null) throw new TranscriptImportError('not_a_file', none)
   const realPath = await realpath(path)
   const info = await stat(realPath)
   const price = options.price ?? modelPrice
@@ -302,13 +308,15 @@ export async function importTranscript(store: Store, path: string, options: Stor
       return { status: 'unchanged', sessionId: session.id, projectId: session.projectId, title: session.title, passes, entries: store.entries.count(session.id), checkpoints: summary.compactions.length, children: [], summary, unreadableSubagents }
     }
   }
+  if (options.projectId !== undefined && store.projects.get(options.projectId) === null) throw new TranscriptImportError('not_found', `No project ${options.projectId}`)
   if (existing !== null) await options.beforeReplace?.(existing.sessionId)
-  const project = options.projectId !== undefined ? store.projects.get(options.projectId) : await projectFor(store, loaded.session, dirname(realPath), options.now)
-  if (project === null) throw new TranscriptImportError('not_found', `No project ${options.projectId}`)
+  const folder = options.projectId === undefined ? await workingFolder(loaded.session) : null
   const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now }
+  // One transaction: the project, the session, its passes, entries and children land together or not at all.
   const written = store.transaction(() => {
+    const projectId = options.projectId ?? projectFor(store, loaded.session, folder, dirname(realPath), options.now).id
     if (existing !== null) store.sessions.delete(existing.sessionId)
-    return writeImportedSession(store, loaded.session, project.id, ref, { now: options.now, price })
+    return writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price })
   })
   if (existing !== null) store.transaction(() => store.blobs.collectGarbage())
   return { status: existing !== null ? 'replaced' : 'imported', ...written, summary, unreadableSubagents }

@@ -80,6 +80,19 @@ describe('hostile input is skipped with counts', () => {
     expect(s.skipped_by_reason).toEqual({ not_an_object: 3, invalid_field: 1 })
   })
 
+  it('token counts that are not counts (negative, fractional, a string, beyond 2^53, 1e308) skip their line, and the totals stay those of the good lines', () => {
+    const usage = (input_tokens: unknown) => ({ input_tokens, cache_read_input_tokens: 100, cache_creation_input_tokens: 10, output_tokens: 5 })
+    const bad = [-5000, 1.5, '12', 1e308, Number.MAX_SAFE_INTEGER + 2].map((n, i) => assistant(`b${i}`, 'u2', `rb${i}`, usage(n) as never))
+    // A count nested in cache_creation is held to the same rule; a missing or null count is an absent one, 0.
+    const nested = JSON.stringify({ type: 'assistant', uuid: 'b9', parentUuid: 'u2', requestId: 'rb9', message: { id: 'msg_rb9', model: 'claude-opus-4-6', content: [], usage: { ...usage(1), cache_creation: { ephemeral_5m_input_tokens: -1 } } } })
+    const absent = JSON.stringify({ type: 'assistant', uuid: 'c1', parentUuid: 'u2', requestId: 'rc1', message: { id: 'msg_rc1', model: 'claude-opus-4-6', content: [], usage: { input_tokens: null, output_tokens: 2 } } })
+    const s = summary([...good, ...bad, nested, absent].join('\n'))
+    expect(s.skipped_by_reason).toEqual({ invalid_field: 6 })
+    expect(s.requests).toBe(3)
+    expect(s.input_tokens).toBe(2)
+    expect(s.cache_read_input_tokens).toBe(200)
+  })
+
   it('known types not used by import are not counted as skipped', () => {
     const extra = [
       JSON.stringify({ type: 'queue-operation', operation: 'enqueue' }),
@@ -107,6 +120,31 @@ describe('hostile input is skipped with counts', () => {
     expect(s.requests).toBe(2)
     expect(s.skipped_lines).toBe(0)
     expect(s.lines).toBe(4)
+  })
+
+  it("a compaction's token figures that are not counts are unknown, and the compaction still counts", () => {
+    const boundary = (preTokens: unknown, postTokens: unknown) =>
+      JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'c1', parentUuid: null, logicalParentUuid: 'a2', timestamp: '2026-01-01T00:00:02.000Z', compactMetadata: { trigger: 'auto', preTokens, postTokens } })
+    for (const [pre, post] of [[-5, 'x'], [1.5, -1], [1e308, null]] as const) {
+      const s = summary([...good, boundary(pre, post), user('u3', 'c1', 'after'), assistant('a3', 'u3', 'r3')].join('\n'))
+      expect(s.skipped_lines).toBe(0)
+      expect(s.compactions).toEqual([expect.objectContaining({ trigger: 'auto', pre_tokens: null, post_tokens: null })])
+    }
+    const fine = summary([...good, boundary(170_251, 36_081), user('u3', 'c1', 'after'), assistant('a3', 'u3', 'r3')].join('\n'))
+    expect(fine.compactions).toEqual([expect.objectContaining({ pre_tokens: 170_251, post_tokens: 36_081 })])
+  })
+
+  it('a time that is not ISO 8601 with a four-digit year is unknown, not a year ±270,000 or a guess from free text', () => {
+    const at = (timestamp: unknown) => {
+      const [u1, a1] = good.slice(0, 2).map((l) => ({ ...JSON.parse(l), timestamp }))
+      return importSessionText([u1, a1].map((o) => JSON.stringify(o)).join('\n')).requests[0]!
+    }
+    for (const odd of ['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', 'Tuesday 1 May 2025', '2025', 'garbage', 1_770_000_000_000, null]) {
+      const request = at(odd)
+      expect(request.firstLineAtMs, String(odd)).toBeNull()
+      expect(request.lastLineAtMs, String(odd)).toBeNull()
+    }
+    expect(at('2026-02-10T21:54:55.364Z').firstLineAtMs).toBe(Date.parse('2026-02-10T21:54:55.364Z'))
   })
 
   it('an empty file', () => {

@@ -3,11 +3,12 @@
  * of its own when offline), explicit upstreams are limited to the Anthropic API and loopback addresses (client keys
  * travel through the proxy), and the command line records into the store of the data folder.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startProxyCli } from '../../../src-main/node/proxy/cli'
+import { startSimulator } from '../../../src-main/simulator'
 import { allowedUpstream, ProxyController, ProxyError } from '../../../src-main/node/proxy/controller'
 import { openStore } from '../../../src-main/node/store'
 import { foreignClient } from './harness'
@@ -146,12 +147,12 @@ describe('npm run proxy', () => {
     const out: string[] = []
     const err: string[] = []
     const running = await startProxyCli(['--upstream', 'simulator'], { out: (t) => out.push(t), err: (t) => err.push(t), env: { LOUPE_SIM_PACE: 'instant' } }, { dataDir: dir })
-    expect(running).not.toBeNull()
+    if ('exitCode' in running) throw new Error(`the proxy did not start: ${err.join('')}`)
     try {
-      expect(out[0]).toBe(`${running!.proxy.url}\n`)
-      await foreignClient(running!.proxy.url).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
+      expect(out[0]).toBe(`${running.proxy.url}\n`)
+      await foreignClient(running.proxy.url).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
     } finally {
-      await running!.stop()
+      await running.stop()
     }
     expect(err.some((l) => /^pass 1 · main · claude-sonnet-4-6 · done/.test(l))).toBe(true)
     const store = openStore(join(dir, 'loupe.db'))
@@ -162,7 +163,81 @@ describe('npm run proxy', () => {
 
   it('refuses a bad port', async () => {
     const err: string[] = []
-    expect(await startProxyCli(['--port', 'x'], { out: () => {}, err: (t) => err.push(t) })).toBeNull()
+    expect(await startProxyCli(['--port', 'x'], { out: () => {}, err: (t) => err.push(t) })).toEqual({ exitCode: 2 })
     expect(err.join('')).toContain('--port takes a number')
+  })
+
+  it('reads every argument: a misspelt option, a value left off, a stray file or a port in another notation starts nothing (exit 2)', async () => {
+    const dir = tempDir()
+    const cases: Array<[string[], string]> = [
+      [['--prot', '8080'], 'unknown option --prot'],
+      [['--upstream'], '--upstream takes a value'],
+      [['--upstream', '--port', '0'], '--upstream takes a value'],
+      [['--upstream='], '--upstream takes a value'],
+      [['--port'], '--port takes a value'],
+      [['--port', '0', '--port', '1'], '--port is given twice'],
+      [['session.jsonl'], 'unexpected argument "session.jsonl": the proxy takes no file'],
+      [['--port', '0x50'], '--port takes a number from 0 to 65535 (got "0x50")'],
+      [['--port', '1e3'], '--port takes a number from 0 to 65535 (got "1e3")'],
+      [['--port=-1'], '--port takes a number from 0 to 65535 (got "-1")'],
+    ]
+    for (const [argv, message] of cases) {
+      let out = ''
+      let err = ''
+      expect(await startProxyCli(argv, { out: (t) => (out += t), err: (t) => (err += t) }, { dataDir: dir }), argv.join(' ')).toEqual({ exitCode: 2 })
+      expect(err.split('\n')[0], argv.join(' ')).toBe(message)
+      expect(out).toBe('')
+    }
+    // Nothing was started, so nothing was opened in the data folder either.
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('says in one line why the store will not open, exit 1, and leaves that file as it was', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'loupe.db'), 'not a database')
+    let out = ''
+    let err = ''
+    expect(await startProxyCli(['--upstream', 'simulator'], { out: (t) => (out += t), err: (t) => (err += t) }, { dataDir: dir })).toEqual({ exitCode: 1 })
+    expect(out).toBe('')
+    expect(err).toBe(`The capture proxy cannot record: ${join(dir, 'loupe.db')} is not a Loupe store (not an SQLite database). Move ${join(dir, 'loupe.db')} aside (Loupe then starts with an empty store), or choose another data folder (LOUPE_HOME).\n`)
+    expect(readFileSync(join(dir, 'loupe.db'), 'utf8')).toBe('not a database')
+  })
+
+  it('forwards to an upstream with a user and password in its URL, and neither prints nor records them', async () => {
+    const sim = await startSimulator({ pace: 'instant' })
+    const dir = tempDir()
+    const err: string[] = []
+    const upstream = sim.baseUrl.replace('http://', 'http://gateway-user:s3cret-pw@')
+    const running = await startProxyCli([`--upstream=${upstream}`], { out: () => {}, err: (t) => err.push(t) }, { dataDir: dir })
+    try {
+      if ('exitCode' in running) throw new Error(`the proxy did not start: ${err.join('')}`)
+      try {
+        await foreignClient(running.proxy.url).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] })
+      } finally {
+        await running.stop()
+      }
+    } finally {
+      await sim.close()
+    }
+    expect(err.join('')).toContain(`Capture proxy → ${sim.baseUrl}, recording into`)
+    expect(err.some((l) => /^pass 1 · main · claude-sonnet-4-6 · done/.test(l))).toBe(true)
+    expect(err.join('')).not.toContain('s3cret-pw')
+    const store = openStore(join(dir, 'loupe.db'))
+    const refs = store.db.prepare('SELECT origin_ref FROM sessions').all() as Array<{ origin_ref: string }>
+    store.close()
+    expect(refs).toHaveLength(1)
+    expect(refs[0]!.origin_ref).toContain(sim.baseUrl)
+    expect(refs[0]!.origin_ref).not.toContain('s3cret-pw')
+    expect(refs[0]!.origin_ref).not.toContain('gateway-user')
+  })
+
+  it('takes --name=value and prints its usage for --help (exit 0)', async () => {
+    let out = ''
+    expect(await startProxyCli(['--help'], { out: (t) => (out += t), err: () => {} })).toEqual({ exitCode: 0 })
+    expect(out).toMatch(/^usage:/)
+    const dir = tempDir()
+    const running = await startProxyCli(['--port=0', '--upstream=http://127.0.0.1:9'], { out: () => {}, err: () => {} }, { dataDir: dir })
+    if ('exitCode' in running) throw new Error('the proxy did not start')
+    await running.stop()
   })
 })

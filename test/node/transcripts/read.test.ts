@@ -57,6 +57,31 @@ describe('readTranscriptFile', () => {
     expect(await readTranscriptFile(join(tmp, 'dir.jsonl'))).toMatchObject({ ok: false, error: { kind: 'not_a_file' } })
   })
 
+  it('reads bytes that are not UTF-8 as U+FFFD: inside a string the line is used, breaking the JSON it is counted', async () => {
+    const path = join(tmp, 'latin1.jsonl')
+    const inString = Buffer.concat([Buffer.from('{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"caf'), Buffer.from([0xe9]), Buffer.from('"}}\n')])
+    const outside = Buffer.concat([Buffer.from('{"type":"user"'), Buffer.from([0xff]), Buffer.from('}\n')])
+    writeFileSync(path, Buffer.concat([inString, outside]))
+    const read = await readTranscriptFile(path)
+    expect(read.ok && read.parsed.skipped.malformed_json).toBe(1)
+    expect(read.ok && read.parsed.records[0]?.type === 'user' && read.parsed.records[0].content[0]).toEqual({ type: 'text', text: 'caf\ufffd' })
+  })
+
+  it('says in a sentence naming the path why a file could not be read', async () => {
+    const loop = join(tmp, 'loop.jsonl')
+    symlinkSync(loop, loop)
+    expect(await readTranscriptFile(loop)).toEqual({ ok: false, error: { kind: 'io', message: `${loop} is a symbolic link loop` } })
+    // An error without words of its own still starts with the path, not with Node's "Error: ENAMETOOLONG …".
+    const long = join(tmp, `${'n'.repeat(300)}.jsonl`)
+    const named = await readTranscriptFile(long)
+    expect(named).toMatchObject({ ok: false, error: { kind: 'io' } })
+    expect(!named.ok && named.error.message.startsWith(`${long} could not be read: `)).toBe(true)
+    const under = join(tmp, 'latin1.jsonl', 'x.jsonl')
+    expect(await readTranscriptFile(under)).toEqual({ ok: false, error: { kind: 'not_found', message: `${under} does not exist` } })
+    symlinkSync('/dev/zero', join(tmp, 'zero.jsonl'))
+    expect(await readTranscriptFile(join(tmp, 'zero.jsonl'))).toEqual({ ok: false, error: { kind: 'not_a_file', message: `${join(tmp, 'zero.jsonl')} is not a regular file (a device)` } })
+  })
+
   it('refuses a symlink that leads outside the folder it must stay in, and follows one inside', async () => {
     const root = join(tmp, 'root')
     mkdirSync(root)

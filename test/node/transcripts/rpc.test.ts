@@ -58,7 +58,7 @@ describe('transcripts.* and proxy.* through the contract', () => {
     // A file of the right name that is not a transcript is refused, not imported as an empty session.
     const junk = join(projects, '-home-marco-projects-spotter', 'junk.jsonl')
     writeFileSync(junk, Buffer.from(Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 251)))
-    expect(await app.dispatch('transcripts.import', { path: junk, folder: projects })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/is not a Claude Code session: none of its [\d,]+ lines is a transcript record$/) } })
+    expect(await app.dispatch('transcripts.import', { path: junk, folder: projects })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/is not a Claude Code session: none of its [\d,]+ lines is a transcript record \(malformed_json ×[\d,]+, truncated_last_line ×1\)$/) } })
     rmSync(junk)
     // An empty file holds no conversation either.
     const empty = join(projects, '-home-marco-projects-spotter', 'empty.jsonl')

@@ -80,6 +80,38 @@ describe('hostile input through the store', () => {
     await expect(importTranscript(t.store, path, { now: NOW, root: projectsDir() })).rejects.toMatchObject({ kind: 'outside_root' })
     await expect(importTranscript(t.store, join(projectsDir(), 'missing.jsonl'), { now: NOW })).rejects.toBeInstanceOf(TranscriptImportError)
   })
+
+  it('refuses a file of records without one API request (decision 0050), writing nothing, then imports it once an answer is there', async () => {
+    t = tempStore()
+    const cwd = '/nowhere/on/this/machine/app'
+    const prompts = Array.from({ length: 500 }, (_, i) => user(`u${i + 1}`, i === 0 ? null : `u${i}`, `prompt ${i}`, cwd))
+    const path = sessionFile(projectsDir(), [JSON.stringify({ type: 'summary', summary: 'A title', leafUuid: 'u1' }), ...prompts])
+    const refused = importTranscript(t.store, path, { now: NOW })
+    await expect(refused).rejects.toBeInstanceOf(TranscriptImportError)
+    await expect(refused).rejects.toMatchObject({ kind: 'not_a_file', message: `${path} records no API request: none of its 501 lines is an answer from the model, so there is no conversation to import` })
+    expect(t.store.projects.list()).toEqual([])
+    appendFileSync(path, `\n${assistant('a501', 'u500', 'r1')}\n`)
+    expect(await importTranscript(t.store, path, { now: NOW })).toMatchObject({ status: 'imported', passes: 1 })
+  })
+})
+
+describe('an import that fails while writing', () => {
+  it('leaves the store as it was: no session, no project, a hidden project still hidden', async () => {
+    t = tempStore()
+    const cwd = mkdtempSync(join(tmpdir(), 'loupe-cc-cwd-'))
+    dirs.push(cwd)
+    const hidden = t.store.projects.open(realpathSync(cwd), NOW)
+    t.store.db.prepare('UPDATE projects SET hidden_at = ? WHERE id = ?').run(NOW, hidden.id)
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', cwd), assistant('a2', 'u1', 'r1')], cwd)
+    // The disk filling up at the first pass, as SQLite would refuse it.
+    t.store.db.exec("CREATE TEMP TRIGGER refuse_passes BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    await expect(importTranscript(t.store, path, { now: NOW + 1 })).rejects.toThrow('database or disk is full')
+    expect(t.store.projects.list()).toEqual([])
+    expect(t.store.sessions.listByProject(hidden.id)).toEqual([])
+    const other = sessionFile(projectsDir(), [user('u1', null, 'q', '/nowhere/on/this/machine/app'), assistant('a2', 'u1', 'r1')])
+    await expect(importTranscript(t.store, other, { now: NOW + 1 })).rejects.toThrow('database or disk is full')
+    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM projects').get()).toEqual({ n: 1 })
+  })
 })
 
 describe('importing again', () => {
