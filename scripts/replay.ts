@@ -11,6 +11,7 @@ import { runReplayCli } from '../src-main/node/replay/cli'
 void runReplayCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  live: process.stderr.isTTY === true,
 }).then(
   (code) => {
     process.exitCode = code

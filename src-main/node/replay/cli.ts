@@ -18,6 +18,11 @@ import { replaySession, ReplayInputError, type ReplayReport } from './replay'
 export interface ReplayCliIo {
   readonly out: (text: string) => void
   readonly err: (text: string) => void
+  /**
+   * Whether `err` is a terminal, where a file's count of passes is rewritten in place as they go. Elsewhere (a log
+   * file, CI) the count is written once, when the file is done, rather than one overwritten line per pass.
+   */
+  readonly live?: boolean
 }
 
 const USAGE = 'usage: npm run replay -- <session.jsonl> [more.jsonl …] [--no-naive] [--ttl-1h] [--no-keep-warm] [--no-thinking] [--json]'
@@ -97,7 +102,9 @@ export async function runReplayCli(argv: ReadonlyArray<string>, io: ReplayCliIo)
           staticCacheTtl1h: flags.has('--ttl-1h'),
           keepWarm: !flags.has('--no-keep-warm'),
           thinking: !flags.has('--no-thinking'),
-          onPass: (done, total) => io.err(`\r${name}: ${done}/${total} passes`),
+          onPass: (done, total) => {
+            if (io.live || done === total) io.err(`${io.live ? '\r' : ''}${name}: ${done}/${total} passes`)
+          },
         }),
       )
       io.err('\n')

@@ -67,6 +67,18 @@ describe('replay on the command line', () => {
     expect(reports).toEqual([expect.objectContaining({ session: 'short.js', passes: 1 })])
   }, 120_000)
 
+  it("rewrites a file's count of passes in place on a terminal, and writes it once, when done, anywhere else", async () => {
+    const file = join(FIXTURES, 'spotter', 'tool_heavy.jsonl')
+    const counts = async (live: boolean) => {
+      let err = ''
+      const code = await runReplayCli([file, '--no-naive', '--json'], { out: () => {}, err: (t) => (err += t), live })
+      expect(code).toBe(0)
+      return err.match(/\r?tool_heavy\.jsonl: \d+\/\d+ passes/g)
+    }
+    expect(await counts(false)).toEqual(['tool_heavy.jsonl: 4/4 passes'])
+    expect(await counts(true)).toEqual(['\rtool_heavy.jsonl: 1/4 passes', '\rtool_heavy.jsonl: 2/4 passes', '\rtool_heavy.jsonl: 3/4 passes', '\rtool_heavy.jsonl: 4/4 passes'])
+  }, 120_000)
+
   it('says before sending anything that a session on a model the simulator does not serve cannot be replayed, its name shortened', async () => {
     // A real Claude Code 1.x session, on claude-sonnet-4-20250514, which the simulator's table does not have.
     const real = join(FIXTURES, 'claude-code-viewer', '1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl')
