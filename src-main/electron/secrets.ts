@@ -4,9 +4,10 @@
  * is false, e.g. Linux without a keyring), saving a key is refused rather than written in the clear.
  */
 import { safeStorage } from 'electron'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { SecretStore } from '../node/model/keys'
+import { makeFolders } from '../node/fs/make-folders'
 
 export function safeStorageSecretStore(userDataDir: string): SecretStore {
   const path = join(userDataDir, 'secrets.bin')
@@ -26,7 +27,7 @@ export function safeStorageSecretStore(userDataDir: string): SecretStore {
         return
       }
       if (!safeStorage.isEncryptionAvailable()) throw new Error('This system offers no keychain to encrypt the API key; set ANTHROPIC_API_KEY instead')
-      await mkdir(dirname(path), { recursive: true })
+      await makeFolders(dirname(path))
       const temp = `${path}.${process.pid}.tmp`
       await writeFile(temp, safeStorage.encryptString(key.trim()), { mode: 0o600 })
       await rename(temp, path)

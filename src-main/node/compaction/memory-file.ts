@@ -9,13 +9,14 @@
  * valid UTF-8 makes save, forget and search throw with a message saying why, and nothing is written.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, realpath } from 'node:fs/promises'
+import { realpath } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { MemoryItem, MemoryProvider } from '../../engine/compaction/extensions'
 import { locate } from '../instructions/safe-read'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { readRegularFile } from '../fs/regular-file'
 import { MEMORY_MAX_BYTES, MemoryFileError, normaliseFact, PROJECT_MEMORY_PATH, readMemoryText, USER_MEMORY_FILE } from '../tools/remember'
+import { makeFolders } from '../fs/make-folders'
 
 const ITEM = /^\s*[-*]\s+(.+?)\s*$/
 
@@ -69,7 +70,7 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
       const { file, refused, lines } = await read(scope, 'Nothing was saved')
       if (file === null) throw new Error(`Nothing was saved: ${refused}`)
       const body = lines.join('\n')
-      await mkdir(dirname(file), { recursive: true })
+      await makeFolders(dirname(file))
       await writeFileAtomic(file, `${body}${body === '' || body.endsWith('\n') ? '' : '\n'}- ${text}\n`)
       return { id: itemId(scope, text), scope, text }
     },

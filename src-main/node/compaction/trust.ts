@@ -6,10 +6,10 @@
  * `<loupeHome>/trusted-extensions.json` = `{ "version": 1, "projects": { "<real root>": { "<path>": "<sha256>" } } }`.
  */
 import { createHash } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
 import { readRegularFile } from '../fs/regular-file'
 import { dirname, join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { makeFolders } from '../fs/make-folders'
 
 export const TRUST_FILE = 'trusted-extensions.json'
 
@@ -43,6 +43,6 @@ export async function trustExtension(loupeHome: string, realRoot: string, module
   const trust = await readTrust(loupeHome)
   const projects = { ...trust.projects, [realRoot]: { ...(trust.projects[realRoot] ?? {}), [modulePath]: sha256 } }
   const file = join(loupeHome, TRUST_FILE)
-  await mkdir(dirname(file), { recursive: true })
+  await makeFolders(dirname(file))
   await writeFileAtomic(file, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`)
 }

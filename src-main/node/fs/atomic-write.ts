@@ -6,8 +6,9 @@
  * Callers decide *where* (the project door confines paths to the root; user memory has one fixed path).
  */
 import { randomBytes } from 'node:crypto'
-import { chmod, link, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { chmod, link, open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { makeFolders } from './make-folders'
 
 /** Text written at a time when the content comes in pieces: each write lets the event loop run. */
 const PIECE_BATCH_CHARS = 1 << 20
@@ -33,7 +34,7 @@ export interface AtomicWriteOptions {
 
 export async function writeFileAtomic(absPath: string, content: string | ReadonlyArray<string>, options: AtomicWriteOptions = {}): Promise<void> {
   const folder = dirname(absPath)
-  await mkdir(folder, { recursive: true })
+  await makeFolders(folder)
   // Keep the permissions of the file being replaced (an executable script stays executable).
   const mode = await stat(absPath).then((s) => (s.isFile() ? s.mode & 0o7777 : undefined), () => undefined)
   const temp = temporaryNameFor(absPath)

@@ -4,9 +4,10 @@
  * `safeStorage` through the same interface. The key is handed to the SDK client and nowhere else: it never
  * reaches the renderer, the database, a log, or a recorded request (capture.ts strips auth headers).
  */
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { chmod, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { readRegularFile } from '../fs/regular-file'
+import { makeFolders } from '../fs/make-folders'
 
 export interface SecretStore {
   get(): Promise<string | null>
@@ -69,7 +70,7 @@ export function fileSecretStore(dataDir: string): SecretStore {
         await rm(path, { force: true })
         return
       }
-      await mkdir(dirname(path), { recursive: true })
+      await makeFolders(dirname(path))
       const temp = `${path}.${process.pid}.tmp`
       // The mode is given at creation so the key is never readable by others, not even for a moment.
       await writeFile(temp, `${JSON.stringify({ anthropicApiKey: key.trim() } satisfies SecretsFile)}\n`, { mode: OWNER_ONLY })

@@ -7,7 +7,6 @@
  * its name, system block N, user input / tool results / assistant), and the cache attribution is the engine's own,
  * by first changed block (src-main/node/cache).
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Session } from '../../../src-preload/contract'
 import type { Clock, Logger } from '../../engine/ports'
@@ -22,6 +21,7 @@ import { markSession, nameProject } from '../transcripts/origins'
 import type { Exchange } from './forward'
 import { wireRequestOf } from '../../engine/model/wire-body'
 import { decodeBody, readResponse } from './response'
+import { makeFoldersSync } from '../fs/make-folders'
 
 export const CAPTURED_PROJECT_NAME = 'Captured requests'
 
@@ -136,7 +136,7 @@ export class CaptureRecorder {
     const { store, clock } = this.options
     const now = clock.now()
     if (this.projectId === null) {
-      mkdirSync(this.options.capturedRoot, { recursive: true })
+      makeFoldersSync(this.options.capturedRoot)
       const project = store.projects.open(this.options.capturedRoot, now)
       if (project.name !== CAPTURED_PROJECT_NAME) nameProject(store, project.id, CAPTURED_PROJECT_NAME)
       this.projectId = project.id

@@ -7,9 +7,9 @@
  * (docs/decisions/0002-better-sqlite3-two-abis.md); everything else uses the Node build npm installed.
  */
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations } from './migrations'
+import { makeFoldersSync } from '../fs/make-folders'
 
 export type Db = Database.Database
 
@@ -21,7 +21,7 @@ export interface OpenOptions {
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   let db: Db | null = null
   try {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+    if (file !== ':memory:') makeFoldersSync(dirname(file))
     db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
     // WAL: readers never block the writer, and a killed process loses at most the transaction in flight.
     db.pragma('journal_mode = WAL')

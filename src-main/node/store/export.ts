@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, open, readFile, realpath, stat, unlink } from 'node:fs/promises'
+import { lstat, open, readFile, realpath, stat, unlink } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { MAX_PATH_CHARS } from '../../../src-preload/contract'
 import { nearestExistingFolder } from '../files/paths'
@@ -17,6 +17,7 @@ import { checkImportSteps, ID, type CheckedImport } from './import-checks'
 import { ImportError, isRow } from './import-error'
 import { encodeEntryBody } from './entries'
 import type { Db } from './database'
+import { makeFolders } from '../fs/make-folders'
 
 export { ImportError }
 
@@ -343,7 +344,7 @@ async function checkExportTarget(path: string, dataDir: string, own: boolean): P
   if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
   if (!(await stat(ancestor.folder).then((s) => s.isDirectory(), () => false))) throw new ExportIoError(`Cannot export to ${target}: ${ancestor.folder} is a file, not a folder`)
   try {
-    await mkdir(dirname(target), { recursive: true })
+    await makeFolders(dirname(target))
   } catch (err) {
     throw new ExportIoError(`Cannot create the folder ${dirname(target)}: ${ioCause(err)}`)
   }

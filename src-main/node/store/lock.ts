@@ -6,8 +6,9 @@
  * The lock is a file, `loupe.lock`, created exclusively and holding the owner's process id. A lock whose process is
  * gone (the app was killed) is taken over; one whose process is alive refuses the start with a message that names it.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { makeFoldersSync } from '../fs/make-folders'
 
 export const LOCK_FILE = 'loupe.lock'
 
@@ -38,7 +39,7 @@ function ownerOf(path: string): number | null {
 }
 
 export function lockDataDir(dataDir: string, pid: number = process.pid): DataDirLock {
-  mkdirSync(dataDir, { recursive: true })
+  makeFoldersSync(dataDir)
   const path = join(dataDir, LOCK_FILE)
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
