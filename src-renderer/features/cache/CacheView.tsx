@@ -202,7 +202,11 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                 {timeline.markers.map((m, i) => (
                   <li key={i} data-kind={m.kind}>
                     {/* An event after the last pass so far: the next pass is the first to send what it changed. */}
-                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: <ModelNamed text={m.label} />
+                    {/* The words are one item of the row: a model's name among them is not set apart as a column. */}
+                    <span className={`cache-dot ${m.kind}`} />
+                    <span>
+                      {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: <ModelNamed text={m.label} />
+                    </span>
                   </li>
                 ))}
               </ul>
