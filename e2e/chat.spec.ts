@@ -1005,6 +1005,11 @@ test("chat: switching a session's model shows what it costs first, and the next 
     await ended
     const rows = app.getByRole('listbox', { name: 'Passes' }).getByRole('option')
     await expect(rows.last()).toContainText('opus-5-5')
+    // The Cache view lists the switch among its events as one line of words, the model by its name.
+    await app.getByRole('tab', { name: 'Cache' }).click()
+    // (The switches made before the first pass are listed too.)
+    const event = app.locator('.cache-events li[data-kind="model_switch"]').last()
+    await expect.poll(() => event.evaluate((li) => (li as HTMLElement).innerText)).toMatch(/^model switch before pass \d+: model switched to Opus 5\.5$/)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

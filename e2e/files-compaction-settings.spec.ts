@@ -185,6 +185,20 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
     await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText('CLAUDE.md')
     await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText(`lost ${lost}`)
     await expect(app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)).toContainText(/^pass 3 partial read up to system\[0\] · stopped by: system\[1\]/)
+    // Chosen from the list of misses in a small window, the list scrolled to, a pass is shown as a click on its bar
+    // shows it: the chart comes into view with the keyboard on it, the pass's figures under it.
+    await app.setViewportSize({ width: 900, height: 700 })
+    const missRow = app.locator(`[data-testid="miss-row"][data-cause="changed_block"]`)
+    await app.getByRole('heading', { name: 'What if' }).scrollIntoViewIfNeeded()
+    await expect(app.getByRole('group', { name: /^Cache timeline of \d+ passes/ })).not.toBeInViewport({ ratio: 0.5 })
+    await missRow.getByRole('button', { name: 'pass 3' }).click()
+    await expect(app.getByRole('group', { name: /^Cache timeline of \d+ passes/ })).toBeFocused()
+    await expect(app.getByRole('group', { name: /^Cache timeline of \d+ passes/ })).toBeInViewport({ ratio: 1 })
+    await expect(app.getByTestId('cache-focused')).toContainText(/^Pass 3 ·/)
+    await expect(app.getByTestId('cache-focused')).toBeInViewport({ ratio: 1 })
+    await app.keyboard.press('ArrowLeft')
+    await expect(app.getByTestId('cache-focused')).toContainText(/^Pass 2 ·/)
+    await app.setViewportSize({ width: 1280, height: 800 })
     // The keyboard chooses a pass as a click on its bar does, and the choice is read out.
     await app.getByRole('group', { name: /^Cache timeline of \d+ passes/ }).focus()
     await app.keyboard.press('Home')

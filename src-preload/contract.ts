@@ -344,6 +344,8 @@ export const EditPriceSchema = z.object({
   alsoApplied: z.array(z.string()).optional(),
   /** A model switch to a model whose minimum cacheable prompt exceeds this session's prompt: it caches none of it. */
   uncacheable: z.object({ model: z.string(), tokens: z.number(), minimum: z.number(), perPassUsd: z.number().nullable() }).optional(),
+  /** A model switch back: the tokens of this prompt the other model still holds cached (an earlier pass on it). */
+  cachedOnModel: z.number().optional(),
   /** Left for the next compaction: the session block it writes again with the edit then, in tokens and $ over a read. */
   atCompaction: z.object({ tokens: z.number(), usd: z.number().nullable() }).optional(),
 })

@@ -5,8 +5,8 @@
  * re-bills nothing they would not have re-billed anyway).
  *
  * Applying a file edit now rewrites the session block (system[1]); deferring it sends a short "file changed" note
- * after the breakpoints and moves nothing. A tool set change moves the very first block; a model switch starts a
- * cold cache for the other model.
+ * after the breakpoints and moves nothing. A tool set change moves the very first block; a model switch starts
+ * the other model's cache, cold unless an earlier pass on that model left part of this prompt in it (a switch back).
  *
  * Two ways in. `priceCandidates` is the measured one: the node side builds the part of the next request that exists
  * now twice — as it would be sent without the edit and with it — and counts both with the service's counter
@@ -19,6 +19,7 @@ import { formatTokens } from './causes'
 import type { PassContext } from './context'
 import { inputCost, type CacheModel, type CachePrices, type ModelLookup } from './pricing'
 import type { TokenScale } from './scale'
+import { LOOKBACK_POSITIONS } from './predict'
 import type { CacheState, PassCacheFacts } from './state'
 import { blockPath, type RequestWalk } from './walk'
 
@@ -61,6 +62,11 @@ export interface EditPrice {
    * the minimum, not only the next one. `perPassUsd`: what that adds to each pass against staying.
    */
   readonly uncacheable?: { readonly model: string; readonly tokens: number; readonly minimum: number; readonly perPassUsd: number | null }
+  /**
+   * A model switch back to a model an earlier pass of this prompt ran on: the tokens of it that model still holds
+   * cached, which the next pass reads there instead of writing. Absent when it holds none (its cache is cold).
+   */
+  readonly cachedOnModel?: number
   /**
    * Left for the next compaction: what it costs then. The compaction reads the session block again from disk, so the
    * first pass after it writes the block with the edit where it would have read the block unchanged. The tokens are
@@ -204,6 +210,11 @@ export interface PriceCandidatesInput {
   readonly historyReplaced?: boolean
   /** Index in `system` of the session block, which a compaction reads again from disk: prices a deferred edit then. */
   readonly sessionBlock?: number
+  /**
+   * Real counts at the positions of `with`'s walk, where its keys are not the last walk's (a model switch: the other
+   * model's own passes pinned its prefixes). `scale` when absent.
+   */
+  readonly withScale?: TokenScale
 }
 
 /**
@@ -216,6 +227,27 @@ export function cachedReadPosition(last: RequestWalk, candidate: RequestWalk, st
     if (p >= candidate.keys.length || candidate.keys[p] !== last.keys[p]) break
     if (options.systemOnly && last.blocks[p]!.area === 'messages') break
     if (state.live(last.keys[p]!, now)) best = p
+  }
+  return best
+}
+
+/**
+ * Where the next pass would read to in the cache of the model a switch goes to: that model's entries are keyed apart
+ * (the model salts every key), so the last request's cannot be read, but an earlier pass on that model may have left
+ * part of this prompt there — a switch back. Found as the service would (§6.4): from each breakpoint of the tools and
+ * system, and from the last request's tail, which the next pass marks again, back at most 20 positions. -1 for none.
+ */
+export function otherModelReadPosition(candidate: RequestWalk, state: CacheState, now: number): number {
+  const tail = candidate.breakpoints.at(-1)
+  const from = candidate.breakpoints.filter((p) => candidate.blocks[p]!.area !== 'messages' || p === tail)
+  let best = -1
+  for (const p of from) {
+    for (let j = p; j >= 0 && j > p - LOOKBACK_POSITIONS && j > best; j--) {
+      if (state.live(candidate.keys[j]!, now)) {
+        best = j
+        break
+      }
+    }
   }
   return best
 }
@@ -236,9 +268,10 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
   const readAt = (c: EditCandidate): number => cachedReadPosition(walk, c.walk, state, now, { systemOnly: input.historyReplaced === true })
   const pWithout = readAt(input.without)
-  const pWith = readAt(input.with)
+  const withScale = input.withScale ?? scale
+  const pWith = edit.kind === 'model' ? otherModelReadPosition(input.with.walk, state, now) : readAt(input.with)
   const readNow = scale.at(pWithout)
-  const readWith = scale.at(pWith)
+  const readWith = edit.kind === 'model' ? withScale.at(pWith) : scale.at(pWith)
   const cacheWarm = walk.breakpoints.some((p) => state.live(walk.keys[p]!, now) !== null)
 
   const fromModel = models(walk.model)
@@ -252,7 +285,8 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   // A switch writes on the other model, which may count the same prompt otherwise (its tool prompt, the thinking it
   // strips from earlier turns): what it writes instead of reading is the read's share of its own count.
   const otherCount = edit.kind === 'model' && input.with.tokens !== null && input.without.tokens !== null && input.without.tokens > 0 && input.with.tokens !== input.without.tokens
-  const rebilled = otherCount ? Math.round((readNow * input.with.tokens!) / input.without.tokens!) : Math.max(0, readNow - readWith)
+  // What the other model still holds (a switch back) is read there, in its own count, and not re-billed.
+  const rebilled = Math.max(0, (otherCount ? Math.round((readNow * input.with.tokens!) / input.without.tokens!) : readNow) - readWith)
   const addedTokens = sizeWith - sizeWithout
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
@@ -266,7 +300,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
   // The re-billed figure of a switch to a model that counts otherwise is a share, not a count (a switch that caches
   // nothing says only the prompt's size, which is counted).
-  const exact = counted && !(otherCount && !below) && !input.historyReplaced && scale.exact(pWithout) && scale.exact(pWith) && scale.exact(lastBreakpoint)
+  const exact = counted && !(otherCount && !below) && !input.historyReplaced && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
   // A deferred edit that changes what the model would be sent moves the session block at the next compaction.
@@ -287,6 +321,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     exact,
     label,
     ...(uncacheable ? { uncacheable } : {}),
+    ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
     ...(atCompaction ? { atCompaction } : {}),
   }
 }

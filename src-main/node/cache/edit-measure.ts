@@ -10,7 +10,8 @@
  *   the runtime would send (`SessionRuntime.fileChangeNotes` against its baseline), with the draft saved;
  * - without the edit: the session block as frozen now (which may already differ from what the last pass sent) and the
  *   notes already waiting;
- * - a model switch: the same request for the other model.
+ * - a model switch: the same request for the other model, which reads what that model still holds of it (an earlier
+ *   pass on it: a switch back).
  *
  * Both are counted with count_tokens, and so is the prefix up to each breakpoint a read would end at when no pass's
  * usage has measured it (the static prefix, tools + system[0], is never read alone): that prefix with a one-word
@@ -32,13 +33,13 @@ import {
   type RequestWalk,
 } from '../../engine/cache'
 import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
-import { changedSessionFiles, freezeSessionSection, renderNote, sessionBlockText, type ContextNote } from '../../engine/prompt'
+import { changedSessionFiles, freezeSessionSection, identityLine, renderNote, sessionBlockText, type ContextNote } from '../../engine/prompt'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { Hasher } from '../../engine/ports'
 import { gatherWithDraft, type FileRoots } from '../files'
 import { nodeHasher } from '../hasher'
 import { gatherProjectContext } from '../instructions'
-import { findModel } from '../model/models'
+import { findModel, thinkingFor } from '../model/models'
 import { parseSessionState } from '../session/state'
 import type { Store } from '../store'
 import { rememberCountedPrefix } from './attribute-pass'
@@ -137,6 +138,21 @@ function withNotes(request: WireRequest, notes: ReadonlyArray<ContextNote>): Wir
   return { ...request, messages: [...request.messages.slice(0, -1), { ...last, content } as WireMessage] }
 }
 
+/**
+ * The last request as the runtime would send it on `model`: its static rules name the model (identityLine), and the
+ * thinking a pass sends follows the model (thinkingFor). The thinking setting is read off the request: adaptive
+ * thinking sent means on; none sent on a model that takes it, or `disabled`, means off; a model that takes none
+ * says nothing, and the setting's default (on) is taken. What the other model still holds of it is found by these keys.
+ */
+function onModel(request: WireRequest, model: string): WireRequest {
+  const from = identityLine(request.model)
+  const system = request.system?.map((b, i) => (i === 0 && b.text.includes(from) ? { ...b, text: b.text.replace(from, identityLine(model)) } : b))
+  const thinkingOn = request.thinking ? request.thinking.type === 'adaptive' : findModel(request.model)?.thinking !== 'adaptive'
+  const thinking = thinkingFor(model, thinkingOn)
+  const { thinking: _sent, ...rest } = request
+  return { ...rest, model, ...(system ? { system } : {}), ...(thinking ? { thinking } : {}) }
+}
+
 async function fileCandidates(
   store: Store,
   sessionId: string,
@@ -196,7 +212,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   if ((edit.kind === 'instruction_file' || edit.kind === 'memory_file') && edit.text !== undefined && options.files) {
     candidates = await fileCandidates(store, sessionId, basis, request, { ...edit, text: edit.text }, now, options.files, hasher)
   } else if (edit.kind === 'model') {
-    candidates = { without: request, with: { ...request, model: edit.model }, notesWithout: 0, notesWith: 0 }
+    candidates = { without: request, with: onModel(request, edit.model), notesWithout: 0, notesWith: 0 }
   }
   if (!candidates) return estimate()
 
@@ -235,6 +251,8 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     }
   })
   const scale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
+  // A switch reads the other model's entries, whose prefixes that model's own passes pinned under its keys.
+  const withScale = edit.kind === 'model' ? new TokenScale({ walk: withWalk, anchors, realTotal: withTokens, fallbackRatio }) : undefined
   const price = priceCandidates({
     last: { walk, facts: basis.attribution.facts, tokens: lastTokens },
     scale,
@@ -246,6 +264,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     with: { walk: withWalk, tokens: withTokens, notes: candidates.notesWith },
     historyReplaced: systemOnly,
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
+    ...(withScale ? { withScale } : {}),
   })
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
 }

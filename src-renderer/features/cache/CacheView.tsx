@@ -5,7 +5,7 @@
  * saved by the cache, lost to misses by cause, the cached share against the best possible, and the 1h-TTL and
  * keep-alive what-ifs.
  */
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { client } from '../../platform/client'
 import { selectCache, useCacheStore } from '../../state/cache'
 import { selectChat, useChatStore } from '../../state/chat'
@@ -69,6 +69,14 @@ export function CacheView({ sessionId }: { sessionId: string }) {
   const summary = data.summary
   const focused = timeline.bars.find((b) => b.passId === focusedPassId) ?? null
   const lost = useMemo(() => lostByCause(timeline.bars), [timeline])
+  const chart = useRef<HTMLDivElement>(null)
+  // A pass chosen from the list of misses is shown where a click on its bar shows it: the chart takes the keyboard
+  // (Left and Right go on from that pass) and is scrolled to its top, so the pass's figures under it are in view too.
+  const chooseFromList = (passId: string) => {
+    useCacheStore.getState().passFocused(passId)
+    chart.current?.focus({ preventScroll: true })
+    chart.current?.scrollIntoView({ block: 'start' })
+  }
 
   if (!summary) {
     return (
@@ -135,12 +143,12 @@ export function CacheView({ sessionId }: { sessionId: string }) {
             </div>
           </div>
           <Legend markers={markerKindsShown(timeline.markers)} />
-          <TimelineChart timeline={timeline} focusedPassId={focusedPassId} onFocus={(id) => useCacheStore.getState().passFocused(id)} />
+          <TimelineChart timeline={timeline} focusedPassId={focusedPassId} onFocus={(id) => useCacheStore.getState().passFocused(id)} chartRef={chart} />
           {focused ? <FocusedPass bar={focused} /> : <p className="muted small">Click a bar (or use the arrow keys on the chart) to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
           <div className="cache-columns">
             <section className="cache-section" aria-labelledby="cache-misses">
               <h2 id="cache-misses">Misses and their causes</h2>
-              <MissList bars={timeline.bars} />
+              <MissList bars={timeline.bars} onChoose={chooseFromList} />
             </section>
             <section className="cache-section" aria-labelledby="cache-causes">
               <h2 id="cache-causes">Lost to misses, by cause</h2>
@@ -194,7 +202,11 @@ export function CacheView({ sessionId }: { sessionId: string }) {
                 {timeline.markers.map((m, i) => (
                   <li key={i} data-kind={m.kind}>
                     {/* An event after the last pass so far: the next pass is the first to send what it changed. */}
-                    <span className={`cache-dot ${m.kind}`} /> {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: <ModelNamed text={m.label} />
+                    {/* The words are one item of the row: a model's name among them is not set apart as a column. */}
+                    <span className={`cache-dot ${m.kind}`} />
+                    <span>
+                      {MARKER_WORDS[m.kind]} {timeline.bars[m.beforeIndex] ? `before pass ${timeline.bars[m.beforeIndex]!.seq}` : 'after the last pass'}: <ModelNamed text={m.label} />
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -258,7 +270,7 @@ function FocusedPass({ bar }: { bar: Bar }) {
   )
 }
 
-function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
+function MissList({ bars, onChoose }: { bars: ReadonlyArray<Bar>; onChoose(passId: string): void }) {
   // A cold start is not a miss anything could have avoided.
   const misses = bars.filter(isFlaggedMiss)
   if (misses.length === 0) return <p className="muted small">No miss: every pass after the first read all it could of what the passes before it left.</p>
@@ -266,7 +278,7 @@ function MissList({ bars }: { bars: ReadonlyArray<Bar> }) {
     <ul className="cache-misses">
       {misses.map((b) => (
         <li key={b.passId} data-testid="miss-row" data-cause={b.cause ?? ''}>
-          <button type="button" className="linklike" onClick={() => useCacheStore.getState().passFocused(b.passId)}>
+          <button type="button" className="linklike" onClick={() => onChoose(b.passId)}>
             pass {b.seq}
           </button>{' '}
           {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's

@@ -1,6 +1,6 @@
 /**
  * The session's model, and switching it (decision 0021). The cache is per model, so a switch makes the next pass
- * write its whole prompt afresh: choosing another model first shows what that costs (cache.priceEdit), and only
+ * write its prompt afresh, but for what the other model still holds of it (a switch back): choosing another model first shows what that costs (cache.priceEdit), and only
  * "Switch" switches. Nothing is cached before the first pass, so a new session's switch costs nothing and is made at
  * once. A running turn keeps its model: the choice waits until it ends.
  *
@@ -8,12 +8,12 @@
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import type { EditPriceView } from '../../state/files'
 import { useSettingsStore } from '../../state/settings'
 import { loadSettings } from '../settings/actions'
 import { priceModelSwitch, switchModel } from './actions'
 import { useMessageBoxAfterRemoval } from './focus'
 import { useModelSwitchRequest } from './model-switch-request'
+import { switchCost } from './switch-cost'
 import { switchQuestionState, type SwitchQuestion } from './switch-question'
 
 export function ModelSwitch({ sessionId, model, prefix, running, conversationAt }: { sessionId: string; model: string; prefix: string; running: boolean; conversationAt: string }) {
@@ -180,20 +180,4 @@ function SwitchQuestionGroup({ children, onKeyDown }: { children: ReactNode; onK
       {children}
     </div>
   )
-}
-
-/** What a switch costs, in the price's own words: the next pass re-bills the whole prompt, and its $ against staying. */
-export function switchCost(price: EditPriceView): string {
-  const tokens = `${price.exact ? '' : '≈'}${price.rebilledTokens.toLocaleString('en-US')} tokens`
-  const money = (usd: number) => `${usd >= 0 ? '+' : '−'}$${Math.abs(usd).toFixed(4)}`
-  const delta = price.deltaUsd === null ? '' : `, ${money(price.deltaUsd)} on the next pass`
-  // Not a one-off: under the other model's minimum, no pass of this session is cached until it grows past it.
-  const none = price.uncacheable
-  if (none) {
-    const size = `${price.exact ? '' : '≈'}${none.tokens.toLocaleString('en-US')}`
-    const each = none.perPassUsd === null ? '' : ` (${money(none.perPassUsd)} a pass against staying)`
-    return `caches none of this session: that model caches nothing under ${none.minimum.toLocaleString('en-US')} tokens, and this prompt is ${size}. Every pass pays for all of it in full until the conversation grows past that${each}.`
-  }
-  if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
-  return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`
 }

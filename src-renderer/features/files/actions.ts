@@ -8,7 +8,7 @@ import { selectChat, useChatStore } from '../../state/chat'
 import type { FileNodeView, FilesListingView, OpenedFileView } from '../../../src-preload/contract'
 import { useSessionsStore } from '../../state/sessions'
 import { retryMayHelp, unsavableDraft } from './draft-limits'
-import { savedWithoutSessionWords } from './price-words'
+import { appliedNowWords, savedWithoutSessionWords } from './price-words'
 import { refusedFile, unopenable, useUnopenableStore } from './unopenable'
 import { loadedMonaco } from '../../monaco'
 import type { FieldNow } from '../../ui/focus-when-shown'
@@ -282,10 +282,13 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
     // Now listed as not applied yet, with its price: the user may still change their mind.
     await loadUnapplied(sessionId, open.projectId)
   } else {
+    // The price the panel showed for this draft, which applying it now pays.
+    const shown = useFilesStore.getState().price
+    const pricedNow = shown.forDraft === open.draft ? shown.now : null
     const applied = await client.request('files.apply', { sessionId, paths: [open.base.path] })
     if (!applied.ok) notApplied(open.base.absPath, base, backupPath, sessionId, applied.error)
     else {
-      store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? `Saved ${open.base.path} and applied it now: the next pass sends it and re-bills the session block.` : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
+      store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: applied.value.applied ? 'now' : 'later', message: applied.value.applied ? appliedNowWords(`Saved ${open.base.path} and applied it now`, pricedNow) : `Saved ${open.base.path}. ${applied.value.message}`, backupPath })
       // The files.changed of the save may have listed it as not applied before the apply answered.
       await loadUnapplied(sessionId, open.projectId)
     }
@@ -401,7 +404,7 @@ export async function applyUnappliedNow(projectId: string): Promise<void> {
   const said = (message: string, warning: boolean, appliedNow = false) => useFilesStore.getState().saveNoted({ kind: 'saved', applied: appliedNow ? 'now' : 'later', message, backupPath: null, ...(warning ? { warning } : {}) })
   if (stillBusy) said(`${names} not applied yet: the session is still busy. Apply it when the turn ends, or stop the turn with Esc.`, true)
   else if (!applied.ok) said(`${names} not applied: ${applied.error.message}`, true)
-  else if (applied.value.applied) said(`Applied ${names} now: the next pass sends it and re-bills the session block.`, false, true)
+  else if (applied.value.applied) said(appliedNowWords(`Applied ${names} now`, unapplied.price, unapplied.paths.length), false, true)
   else said(applied.value.message, false)
   if (!stillBusy) await loadUnapplied(unapplied.sessionId, projectId)
 }

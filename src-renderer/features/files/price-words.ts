@@ -99,6 +99,16 @@ export function withoutSessionWords(path: string, loupeSessions: number): string
   return `No session is selected, so nothing is priced. A saved edit is read as it is by the first pass of a new session, or of one that has sent nothing yet. A session that has already sent a pass keeps its earlier text of ${path}: its next message carries a short note that the file changed on disk (a few tokens; nothing cached moves), and it takes the new text at its next compaction. Select a session to see the price for it.`
 }
 
+/**
+ * The line after an edit is applied now (`done`: "Saved CLAUDE.md and applied it now", "Applied CLAUDE.md now"). The
+ * session block is frozen again, so the next pass writes it and everything after it again, not the block alone: with
+ * the price it was applied at, the figures the price panel showed.
+ */
+export function appliedNowWords(done: string, price: EditPriceView | null, files = 1): string {
+  const figures = price ? ` (${nowWords(price, null).summary})` : ''
+  return `${done}: the next pass sends ${files === 1 ? 'it' : 'them'}, and writes the session block and everything after it again${figures}.`
+}
+
 /** The line after such a save: the same, in the past tense of the save. */
 export function savedWithoutSessionWords(path: string, loupeSessions: number): string {
   if (loupeSessions === 0) return `Saved ${path}. The first pass of a new session reads it as it is now.`
@@ -118,7 +128,7 @@ export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceVie
   // a note that a file changed): so the figure can differ from the draft's, priced against not saving it at all.
   const why = `The session keeps the text it read until its next compaction. Applying now reads the session block again from disk${price && !busy ? `; the price is against leaving ${one ? 'it' : 'them'} for the next compaction` : ''}.`
   if (busy) return { what, cost: 'Applying now waits for the session to be idle.', why }
-  if (!price) return { what, cost: 'Applying now re-bills the session block on the next pass.', why }
+  if (!price) return { what, cost: 'Applying now makes the next pass write the session block and everything after it again.', why }
   const summary = nowWords(price, null).summary
   // "re-bills nothing more: the next pass already …" names the pass itself.
   return { what, cost: `Applying now: ${summary}${summary.includes('the next pass') ? '' : ' on the next pass'}.`, why }

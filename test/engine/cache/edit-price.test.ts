@@ -5,7 +5,7 @@
  * a figure that came from the estimate would show.
  */
 import { describe, expect, it } from 'vitest'
-import { CacheState, cachedReadPosition, EMPTY_CONTEXT, priceCandidates, priceEdit, TokenScale, walkRequest, type PassCacheFacts, type RequestWalk } from '../../../src-main/engine/cache'
+import { CacheState, cachedReadPosition, EMPTY_CONTEXT, otherModelReadPosition, priceCandidates, priceEdit, TokenScale, walkRequest, type PassCacheFacts, type RequestWalk } from '../../../src-main/engine/cache'
 import type { CacheTtl, TextBlock, WireMessage, WireRequest } from '../../../src-main/engine/model/wire'
 import { assistant, endOf, hasher, modelsWith, runSession, text, tool, user } from './helpers'
 import { signedUsd } from '../../../src-preload/money'
@@ -224,6 +224,56 @@ describe('a switch to a model that counts the prompt otherwise', () => {
     })
     expect(price.rebilledTokens).toBe(REAL_CACHED)
     expect(price.exact).toBe(true)
+  })
+})
+
+describe('a switch back to a model an earlier pass ran on', () => {
+  // Pass 1 on Sonnet, pass 2 on Opus (the user tried it for one turn): Sonnet still holds pass 1's prefix.
+  const opusSecond = { ...second, model: 'claude-opus-4-8' }
+  const out = runSession(
+    [
+      { request: first, at: 0, readPosition: -1 },
+      { request: opusSecond, at: 60_000, readPosition: -1 },
+    ],
+    { models },
+  )
+  const facts = out.map((a) => a.facts)
+  const last = walk(opusSecond)
+  const back = walk(second)
+  const edit = { kind: 'model' as const, model: 'claude-sonnet-4-6' }
+  // Sonnet's own count of what pass 1 left cached, pinned by its usage under Sonnet's keys.
+  const SONNET_CACHED = 1200
+  const withScale = new TokenScale({ walk: back, anchors: new Map([[back.keys[endOf(back, 0)]!, SONNET_CACHED]]), realTotal: REAL_TOTAL, fallbackRatio: 1 })
+  const input = (now: number): CandidateInput => ({
+    last: { walk: last, facts: facts.at(-1)!, tokens: REAL_TOTAL },
+    scale: scaleFor(last, { staticCounted: true }),
+    state: CacheState.at(facts, now),
+    now,
+    models,
+    edit,
+    without: { walk: last, tokens: REAL_TOTAL },
+    with: { walk: back, tokens: REAL_TOTAL },
+    withScale,
+  })
+
+  it('reads what that model still holds, through the lookback from the last tail, and re-bills only the rest', () => {
+    const now = 90_000
+    expect(otherModelReadPosition(back, CacheState.at(facts, now), now)).toBe(endOf(back, 0))
+    const price = priceCandidates(input(now))
+    expect(price.cachedOnModel).toBe(SONNET_CACHED)
+    expect(price.rebilledTokens).toBe(REAL_CACHED - SONNET_CACHED)
+    expect(price.exact).toBe(true)
+    const opus = { read: OPUS.cacheReadPerMTok, write5m: OPUS.cacheWrite5mPerMTok, write1h: OPUS.cacheWrite1hPerMTok }
+    expect(price.withoutEditUsd).toBeCloseTo(usd({ read: REAL_CACHED }, opus), 15)
+    expect(price.nextPassUsd).toBeCloseTo(usd({ read: SONNET_CACHED, write5m: REAL_CACHED - SONNET_CACHED }), 15)
+  })
+
+  it('is a cold start once what that model held has expired, while the last pass\'s entries still live', () => {
+    const now = 330_000
+    expect(otherModelReadPosition(back, CacheState.at(facts, now), now)).toBe(-1)
+    const price = priceCandidates(input(now))
+    expect(price.cachedOnModel).toBeUndefined()
+    expect(price.rebilledTokens).toBe(REAL_CACHED)
   })
 })
 

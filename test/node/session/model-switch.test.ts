@@ -58,6 +58,25 @@ describe("switching a session's model", () => {
     expect(summary.passes.find((p) => p.passId === main[2]!.id)?.cause).toMatch(/model/i)
   })
 
+  it('switched back, is priced with what the first model still holds cached, and the next pass reads exactly that', async () => {
+    const { running: r, sessionId } = await sessionWithOnePass()
+    const { app } = r
+    await call(app, 'session.setModel', { sessionId, model: 'claude-opus-5-5' })
+    let ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'list the root' })
+    await ended
+    const price = await call<{ cachedOnModel?: number; rebilledTokens: number; deltaUsd: number }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-sonnet-4-6' } })
+    // Sonnet's cache still holds the first turn: a switch back is not a cold start.
+    expect(price.cachedOnModel).toBeGreaterThan(1000)
+    await call(app, 'session.setModel', { sessionId, model: 'claude-sonnet-4-6' })
+    ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'read README.md' })
+    await ended
+    const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
+    const back = passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!
+    expect(back.usage!.cache_read_input_tokens).toBe(price.cachedOnModel)
+  })
+
   it('is refused for a model the app does not know, and while a turn runs', async () => {
     const { running: r, sessionId } = await sessionWithOnePass()
     const { app } = r

@@ -23,10 +23,10 @@ describe('the cache timeline', () => {
       ({ passes: causes.map(([id, seq, cause]) => ({ ...row(id, seq, cause), outcome: cause === 'ttl_expired' ? 'partial' : 'full' })) }) as unknown as CacheSummaryView
 
     it('says the pause was kept warm, from the last pass of the conversation, not that the TTL was passed, when the pass after it read on', () => {
-      // The pass at 0 ends at 2 s; the pre-warm goes at 4.5 m; the user comes back at 12 m and the pass hits.
+      // The pass at 0 ends at 2 s; the pre-warm goes at 4.5 m; the user comes back 12 m 2 s after it began, and hits.
       const passes = [pass('a', 1, 0, true), warm('w', 2, 4.5 * MIN), pass('b', 3, 12 * MIN + 2_000, true)]
       const markers = buildTimeline(passes, summaryOf([['a', 1, 'cold'], ['w', 2, 'none'], ['b', 3, 'none']]), []).markers
-      expect(markers).toEqual([expect.objectContaining({ kind: 'kept_warm', beforeIndex: 2, label: 'idle 12 m · kept warm by a pre-warm' })])
+      expect(markers).toEqual([expect.objectContaining({ kind: 'kept_warm', beforeIndex: 2, label: 'idle 12 m 2 s · kept warm by a pre-warm' })])
       expect(markers.some((m) => /TTL/.test(m.label))).toBe(false)
     })
 
@@ -39,8 +39,17 @@ describe('the cache timeline', () => {
     it('a pre-warm that got no response kept nothing warm', () => {
       const passes = [pass('a', 1, 0, true), { ...warm('w', 2, 4.5 * MIN), usage: null } as PassSummaryView, pass('b', 3, 12 * MIN + 2_000, true)]
       const markers = buildTimeline(passes, summaryOf([['a', 1, 'cold'], ['w', 2, 'no_response'], ['b', 3, 'ttl_expired']]), []).markers
-      expect(markers).toEqual([expect.objectContaining({ kind: 'idle', label: 'idle 12 m (longer than the 5 m TTL)' })])
+      expect(markers).toEqual([expect.objectContaining({ kind: 'idle', label: 'idle 12 m 2 s (longer than the 5 m TTL)' })])
     })
+  })
+
+  it('measures a pause as the miss after it does, from the start of the pass before, to the second', () => {
+    // A 40-second pass, then the user back 5 m 31 s after it began: its entries had expired ("cache expired: idle 5 m
+    // 31 s, longer than the 5 m an entry is kept"), though less than 5 minutes passed since its answer ended.
+    const long = { ...pass('a', 1, 0, true), doneAt: 40_000 } as PassSummaryView
+    const passes = [long, pass('b', 2, 5 * MIN + 31_000, true)]
+    const markers = buildTimeline(passes, { passes: [row('a', 1, 'cold'), row('b', 2, 'ttl_expired')] } as unknown as CacheSummaryView, []).markers
+    expect(markers).toEqual([expect.objectContaining({ kind: 'idle', beforeIndex: 1, label: 'idle 5 m 31 s (longer than the 5 m TTL)' })])
   })
 
   describe('context edits', () => {

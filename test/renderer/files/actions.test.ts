@@ -59,6 +59,24 @@ describe('pricing', () => {
   })
 })
 
+describe('saving and applying now', () => {
+  it('says the next pass writes everything from the session block on again, at the price shown for the draft', async () => {
+    const shown = { movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 3828, nextPassUsd: 0.0152, withoutEditUsd: 0.0019, deltaUsd: 0.0133, cacheWarm: true, addedTokens: 16, exact: true, label: 'moves system[1]' }
+    store().draftEdited('rules, now')
+    store().priceLoading('rules, now')
+    store().priceLoaded('rules, now', shown, null)
+    answers.set('files.save', () => ({ ok: true, value: { status: 'saved', path: 'docs/extra.md', sha256: 'sha-now', backupPath: null, charsBefore: 5, charsAfter: 10 } }))
+    answers.set('files.apply', () => ({ ok: true, value: { applied: true, entryId: 'ent_1', message: 'applied now' } }))
+    answers.set('files.unapplied', () => ({ ok: true, value: { paths: [] } }))
+    await saveOpenFile('ses_a', 'now')
+    expect(store().save).toMatchObject({
+      kind: 'saved',
+      applied: 'now',
+      message: 'Saved docs/extra.md and applied it now: the next pass sends it, and writes the session block and everything after it again (+$0.0133 · re-bills 3,828 tokens).',
+    })
+  })
+})
+
 describe('saving while a turn runs', () => {
   it('warns that the edit is not applied, and applies it once asked when the session is idle', async () => {
     store().draftEdited('rules, edited')
@@ -99,7 +117,7 @@ describe('files the session does not send yet', () => {
     await applyUnappliedNow('prj_a')
     expect(asked.filter((a) => a.name === 'files.apply').at(-1)?.input).toEqual({ sessionId: 'ses_a', paths: ['docs/extra.md'] })
     expect(store().unapplied).toBeNull()
-    expect(store().save).toMatchObject({ kind: 'saved', applied: 'now', message: 'Applied docs/extra.md now: the next pass sends it and re-bills the session block.' })
+    expect(store().save).toMatchObject({ kind: 'saved', applied: 'now', message: 'Applied docs/extra.md now: the next pass sends it, and writes the session block and everything after it again (+$0.0100 · re-bills 1,234 tokens).' })
   })
 
   it('shows only the newest answer, and nothing when the session sends every file as it is', async () => {

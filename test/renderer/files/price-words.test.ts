@@ -4,7 +4,7 @@
  * reads as "sends 28 fewer tokens".
  */
 import { describe, expect, it } from 'vitest'
-import { laterWords, nowWords, ownTokensNow, savedWithoutSessionWords, unappliedWords, withoutSessionWords } from '../../../src-renderer/features/files/price-words'
+import { appliedNowWords, laterWords, nowWords, ownTokensNow, savedWithoutSessionWords, unappliedWords, withoutSessionWords } from '../../../src-renderer/features/files/price-words'
 import type { EditPriceView } from '../../../src-renderer/state/files'
 
 const price = (over: Partial<EditPriceView>): EditPriceView => ({
@@ -98,7 +98,7 @@ describe('files the session does not send yet', () => {
     })
     expect(unappliedWords(['AGENTS.md', 'CLAUDE.md'], null, false)).toEqual({
       what: 'AGENTS.md, CLAUDE.md differ on disk from what the session sends.',
-      cost: 'Applying now re-bills the session block on the next pass.',
+      cost: 'Applying now makes the next pass write the session block and everything after it again.',
       why: 'The session keeps the text it read until its next compaction. Applying now reads the session block again from disk.',
     })
     expect(unappliedWords(['AGENTS.md'], warm, true).cost).toBe('Applying now waits for the session to be idle.')
@@ -111,5 +111,15 @@ describe('files the session does not send yet', () => {
     expect(cost).toBe('Applying now: −$0.0002 · re-bills nothing more: the next pass already re-bills the session block.')
     expect(nowWords(already, null).detail[0]).toContain('applying this one re-bills nothing more')
     expect(nowWords(already, null).summary).not.toContain('0 tokens')
+  })
+})
+
+describe('the line after an edit is applied now', () => {
+  it('says the next pass writes everything from the session block on again, with the price the panel showed', () => {
+    // Not "re-bills the session block": the block is ≈70 tokens, what follows it thousands.
+    expect(appliedNowWords('Saved CLAUDE.md and applied it now', price({ rebilledTokens: 3828, nextPassUsd: 0.0152, withoutEditUsd: 0.0019 }))).toBe(
+      'Saved CLAUDE.md and applied it now: the next pass sends it, and writes the session block and everything after it again (+$0.0133 · re-bills 3,828 tokens).',
+    )
+    expect(appliedNowWords('Applied AGENTS.md, CLAUDE.md now', null, 2)).toBe('Applied AGENTS.md, CLAUDE.md now: the next pass sends them, and writes the session block and everything after it again.')
   })
 })

@@ -28,7 +28,10 @@ describe('the diff mark at the first change', () => {
   })
 
   it('names a model change, and marks nothing when nothing changed', () => {
-    expect(changeMarkText({ kind: 'model', identical: 0, from: 'a', to: 'b', tokensAfter: 1 }, full)).toBe('The model changed: this is where the cache stopped')
+    const model: FirstChange = { kind: 'model', identical: 0, from: 'a', to: 'b', tokensAfter: 1 }
+    expect(changeMarkText(model, miss)).toBe('The model changed: this is where the cache stopped')
+    // Switched back: the pass read what its model kept, so the top is not where the cache stopped.
+    expect(changeMarkText(model, partial)).toBe('The model changed: nothing the pass before left cached is read; what this pass read, its model kept from its own earlier passes')
     expect(changeMarkText({ kind: 'identical', identical: 3 }, full)).toBeNull()
   })
 })

@@ -50,7 +50,15 @@ describe('firstChange', () => {
   it('reports a model switch before any block', () => {
     const change = firstChange(comparable(passes[0]!), comparable(passes[1]!, (b) => (b.model = 'claude-opus-4-6')))
     expect(change).toMatchObject({ kind: 'model', from: 'claude-sonnet-4-6', to: 'claude-opus-4-6' })
-    expect(summarizeChange(change)).toContain('Model changed')
+    expect(summarizeChange(change)).toMatch(/^Model changed \(claude-sonnet-4-6 → claude-opus-4-6\): the cache is per model, so all ≈[\d,]+ tokens are paid again\.$/)
+    expect(summarizeChange(change, 0)).toMatch(/so all ≈[\d,]+ tokens are paid again\.$/)
+  })
+
+  it('says what a pass switched back read from its own model\'s earlier passes, not that everything was paid again', () => {
+    const change = firstChange(comparable(passes[1]!, (b) => (b.model = 'claude-opus-4-6')), comparable(passes[1]!))
+    expect(summarizeChange(change, 6315)).toBe(
+      'Model changed (claude-opus-4-6 → claude-sonnet-4-6): the cache is per model, so nothing the earlier pass left cached is read; the 6,315 tokens this pass read are what claude-sonnet-4-6 kept from its own earlier passes.',
+    )
   })
 
   it('compares as the cache saw it on a model that drops earlier turns\' thinking: a new human turn changes the answer that thought', () => {

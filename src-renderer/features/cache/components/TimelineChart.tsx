@@ -25,8 +25,9 @@ export const MARKER_WORDS: Readonly<Record<MarkerKind, string>> = {
   kept_warm: 'pause kept warm',
 }
 
-function useWidth(): [RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement>(null)
+function useWidth(given?: RefObject<HTMLDivElement | null>): [RefObject<HTMLDivElement | null>, number] {
+  const own = useRef<HTMLDivElement>(null)
+  const ref = given ?? own
   const [width, setWidth] = useState(800)
   useEffect(() => {
     const el = ref.current
@@ -38,8 +39,9 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number] {
   return [ref, width]
 }
 
-export function TimelineChart({ timeline, focusedPassId, onFocus }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void }) {
-  const [ref, width] = useWidth()
+/** `chartRef`: the chart's focusable element, for a view that sends the keyboard to it (a pass chosen from a list). */
+export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void; chartRef?: RefObject<HTMLDivElement | null> }) {
+  const [ref, width] = useWidth(chartRef)
   // Models by their names in the tooltips, the ids beside them.
   const named = useWithModelNames()
   const { bars, markers } = timeline

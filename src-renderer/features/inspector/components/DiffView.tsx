@@ -66,13 +66,19 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
             data-identical={change.identical}
             aria-busy={other.loading}
           >
-            <ModelNamed text={summarizeChange(change)} />
+            <ModelNamed text={summarizeChange(change, readOf(view))} />
           </p>
           <DiffEditor monaco={monaco} base={base} view={view} change={change} />
         </>
       )}
     </div>
   )
+}
+
+/** What the pass read from the cache as billed, or null before its usage is known. */
+function readOf(view: PassView): number | null {
+  const usage = view.detail.usage as { cache_read_input_tokens?: unknown } | null
+  return usage && typeof usage.cache_read_input_tokens === 'number' ? usage.cache_read_input_tokens : null
 }
 
 /** The Diff tab while the selected pass streams: not its streamed text, which is not what the tab compares. */

@@ -19,9 +19,12 @@ const WHAT: Readonly<Record<BlockChange, string>> = {
 
 export function changeMarkText(change: FirstChange, attribution: unknown): string | null {
   if (change.kind === 'identical') return null
-  if (change.kind === 'model') return 'The model changed: this is where the cache stopped'
-  const what = WHAT[change.change]
   const a = readAttribution(attribution)
+  // Nothing the earlier pass left can be read on another model; a pass that read all the same (a switch back) read what
+  // its own model kept from its earlier passes, so the cache did not stop at the top.
+  if (change.kind === 'model')
+    return a?.outcome === 'full' || a?.outcome === 'partial' ? 'The model changed: nothing the pass before left cached is read; what this pass read, its model kept from its own earlier passes' : 'The model changed: this is where the cache stopped'
+  const what = WHAT[change.change]
   let cache: string | null
   if (a?.noResponse) cache = 'this request got no response, so it read nothing'
   else if (a?.outcome === 'full') cache = change.change === 'added' || change.change === 'changed' ? null : 'everything before it was read from the cache'

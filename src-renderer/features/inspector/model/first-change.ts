@@ -110,13 +110,20 @@ export function firstChange(before: ComparablePass, after: ComparablePass): Firs
 /**
  * "12 blocks identical, first change at block 13 (messages[1] · assistant), ≈45 tokens after it." The token counts are
  * the blocks' estimates (a diff may be against any earlier pass, whose bill says nothing of this one), so they say ≈.
+ * `readTokens`: what the newer pass read from the cache, as billed. Across a model change nothing the older pass left
+ * can be read, but a switch back reads what the newer pass's model kept from its own earlier passes: that read is
+ * the pass's own, whatever it is compared with, and is said instead of "all paid again".
  */
-export function summarizeChange(change: FirstChange): string {
+export function summarizeChange(change: FirstChange, readTokens: number | null = null): string {
   switch (change.kind) {
     case 'identical':
       return `All ${change.identical} blocks identical: the whole prefix can be read from cache.`
-    case 'model':
-      return `Model changed (${change.from ?? '?'} → ${change.to ?? '?'}): the cache is per model, so all ≈${groupDigits(change.tokensAfter)} tokens are paid again.`
+    case 'model': {
+      const models = `Model changed (${change.from ?? '?'} → ${change.to ?? '?'}): the cache is per model`
+      if (readTokens !== null && readTokens > 0)
+        return `${models}, so nothing the earlier pass left cached is read; the ${groupDigits(readTokens)} tokens this pass read are what ${change.to ?? 'its model'} kept from its own earlier passes.`
+      return `${models}, so all ≈${groupDigits(change.tokensAfter)} tokens are paid again.`
+    }
     case 'block': {
       const what = change.change === 'added' ? 'new block' : change.change === 'removed' ? 'block removed' : change.change === 'settings' ? 'settings' : 'changed'
       const plural = change.identical === 1 ? 'block' : 'blocks'

@@ -1,0 +1,27 @@
+/**
+ * What a model switch costs, in words for its question in the chat's header (decision 0021), from the price
+ * `cache.priceEdit` gives (docs/cache-attribution.md, "Edits priced before they happen").
+ */
+import type { EditPriceView } from '../../state/files'
+
+/** What a switch costs, in the price's own words: the next pass re-bills the whole prompt, and its $ against staying. */
+export function switchCost(price: EditPriceView): string {
+  const tokens = `${price.exact ? '' : '≈'}${price.rebilledTokens.toLocaleString('en-US')} tokens`
+  const money = (usd: number) => `${usd >= 0 ? '+' : '−'}$${Math.abs(usd).toFixed(4)}`
+  const delta = price.deltaUsd === null ? '' : `, ${money(price.deltaUsd)} on the next pass`
+  // Not a one-off: under the other model's minimum, no pass of this session is cached until it grows past it.
+  const none = price.uncacheable
+  if (none) {
+    const size = `${price.exact ? '' : '≈'}${none.tokens.toLocaleString('en-US')}`
+    const each = none.perPassUsd === null ? '' : ` (${money(none.perPassUsd)} a pass against staying)`
+    return `caches none of this session: that model caches nothing under ${none.minimum.toLocaleString('en-US')} tokens, and this prompt is ${size}. Every pass pays for all of it in full until the conversation grows past that${each}.`
+  }
+  if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
+  // A switch back: the other model's cache still holds what its own passes wrote, and the next pass reads that there.
+  const held = price.cachedOnModel ?? 0
+  if (held > 0) {
+    const rest = price.rebilledTokens > 0 ? `; the next pass writes ${tokens} it would have read` : ', so the next pass writes nothing it would have read'
+    return `reads ${price.exact ? '' : '≈'}${held.toLocaleString('en-US')} tokens that model still holds cached from its earlier passes (it is kept per model)${rest}${delta}.`
+  }
+  return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`
+}

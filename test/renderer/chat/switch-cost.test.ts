@@ -1,0 +1,29 @@
+/** A model switch's question says what the switch costs, and a switch back what the other model still holds. */
+import { describe, expect, it } from 'vitest'
+import { switchCost } from '../../../src-renderer/features/chat/switch-cost'
+import type { EditPriceView } from '../../../src-renderer/state/files'
+
+const cold: EditPriceView = {
+  movedBlock: { path: 'tools[0]', label: 'everything: the cache is per model (claude-opus-4-6)' },
+  rebilledTokens: 6489,
+  nextPassUsd: 0.0406,
+  withoutEditUsd: 0.0019,
+  deltaUsd: 0.0386,
+  cacheWarm: true,
+  addedTokens: 0,
+  exact: true,
+  label: 'moves tools[0]: the next pass re-bills 6,489 tokens (+$0.0386)',
+}
+
+describe('what a model switch costs, in words', () => {
+  it('says a switch to a model with nothing cached starts afresh', () => {
+    expect(switchCost(cold)).toBe('starts the cache afresh (it is kept per model): the next pass writes 6,489 tokens it would have read, +$0.0386 on the next pass.')
+  })
+
+  it('says a switch back reads what that model still holds, and writes only the rest', () => {
+    const back = { ...cold, cachedOnModel: 6315, rebilledTokens: 182, deltaUsd: -0.0007 }
+    expect(switchCost(back)).toBe('reads 6,315 tokens that model still holds cached from its earlier passes (it is kept per model); the next pass writes 182 tokens it would have read, −$0.0007 on the next pass.')
+    expect(switchCost({ ...back, exact: false })).toMatch(/^reads ≈6,315 tokens .*writes ≈182 tokens/)
+    expect(switchCost({ ...back, rebilledTokens: 0 })).toBe('reads 6,315 tokens that model still holds cached from its earlier passes (it is kept per model), so the next pass writes nothing it would have read, −$0.0007 on the next pass.')
+  })
+})
