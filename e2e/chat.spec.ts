@@ -546,6 +546,44 @@ test('chat: a code block stands one paragraph gap from the text around it, not a
   }
 })
 
+test("chat: in an 800×600 window the chat's controls and a call's status stay inside the chat's narrow column", async ({ page, host }) => {
+  const dir = fixtureProject()
+  try {
+    // Beside the inspector at its narrowest, the chat has about 230 px.
+    await page.setViewportSize({ width: 800, height: 600 })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const composer = page.getByLabel('Message')
+    // A call stopped at its approval: "interrupted" is the widest status a call shows.
+    await composer.fill('create a file notes.md with "ship it"')
+    const ended = appEvent(page, 'turn.ended')
+    await composer.press('Enter')
+    await expect(page.getByRole('group', { name: 'Approval needed' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await ended
+    const call = page.locator('.tool-call[data-tool="write_file"]')
+    await expect(call).toHaveAttribute('data-status', 'interrupted')
+    const overflows = await page.evaluate(() => {
+      const inside = (el: Element, box: DOMRect) => {
+        const r = el.getBoundingClientRect()
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+      }
+      const chat = document.querySelector('section.chat')!.getBoundingClientRect()
+      const head = [...document.querySelectorAll('.chat-controls select, .chat-controls button, .chat-controls .model-name, .chat-controls label')]
+      const out = head.filter((el) => !inside(el, chat)).map((el) => el.outerHTML.slice(0, 60))
+      for (const status of document.querySelectorAll('.tool-call .tool-status')) {
+        if (!inside(status, status.closest('.tool-call')!.getBoundingClientRect())) out.push(status.outerHTML)
+      }
+      return { out, controls: head.length }
+    })
+    expect(overflows.controls).toBeGreaterThanOrEqual(3)
+    expect(overflows.out).toEqual([])
+    await page.screenshot({ path: 'e2e/screenshots/chat-narrow-window.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 /** Whether an input's placeholder fits inside it, measured in the input's own font. */
 function placeholderFits(input: HTMLInputElement): boolean {
   const style = getComputedStyle(input)
