@@ -190,7 +190,10 @@ function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }:
   )
 }
 
-/** The session's name, editable: Enter or leaving the field keeps it, Esc keeps the old one. */
+/**
+ * The session's name, editable: Enter or leaving the field keeps it, Esc keeps the old one. A name the host did not
+ * take leaves the field open with what was typed (the error above the list says why): Enter tries again, Esc gives up.
+ */
 function RenameField({ session }: { session: Session }) {
   const [title, setTitle] = useState(session.title)
   // Enter and Esc end the edit before the field loses focus; the blur that follows must not save a second time.
@@ -198,7 +201,10 @@ function RenameField({ session }: { session: Session }) {
   const finish = (keep: boolean) => {
     if (done.current) return
     done.current = true
-    if (keep) void renameSession(session, title)
+    if (keep)
+      void renameSession(session, title).then((renamed) => {
+        if (!renamed) done.current = false
+      })
     else useSessionsStore.getState().renameEnded()
   }
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
