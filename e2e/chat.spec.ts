@@ -584,6 +584,38 @@ test("chat: in an 800×600 window the chat's controls and a call's status stay i
   }
 })
 
+test('chat: a long pasted message shows folded to its first lines; the rest is one click away, and take-back returns it whole', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const log = Array.from({ length: 300 }, (_, i) => `2026-12-02T04:00:00Z INFO worker-${i % 7} processed job ${i} status=ok`).join('\n')
+    const text = `why is this log so slow?\n\n${log}`
+    await composer.fill(text)
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await ended
+    const message = app.locator('.conversation > .msg.user').last()
+    await expect(message).toContainText('why is this log so slow?')
+    await expect(message).not.toContainText('processed job 299 ')
+    // Folded, the message is a few lines high, not thousands.
+    expect((await message.boundingBox())!.height).toBeLessThan(400)
+    const unfold = message.getByRole('button', { name: 'Show all 302 lines' })
+    await expect(unfold).toHaveAttribute('aria-expanded', 'false')
+    await message.screenshot({ path: 'e2e/screenshots/chat-long-message-folded.png' })
+    await unfold.click()
+    await expect(message).toContainText('processed job 299 status=ok')
+    await message.getByRole('button', { name: 'Show less' }).click()
+    await expect(message).not.toContainText('processed job 299 ')
+    await expect(message.getByRole('button', { name: 'Show all 302 lines' })).toBeInViewport()
+    // Only the view folds: taken back, the whole text is in the box again.
+    await message.getByRole('button', { name: 'Take back' }).click()
+    await expect(composer).toHaveValue(text)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 /** Whether an input's placeholder fits inside it, measured in the input's own font. */
 function placeholderFits(input: HTMLInputElement): boolean {
   const style = getComputedStyle(input)
