@@ -616,6 +616,34 @@ test('chat: a long pasted message shows folded to its first lines; the rest is o
   }
 })
 
+test('chat: the message box keeps its width and Send its height when it becomes Stop (Esc) and back', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const measure = () =>
+      app.locator('.composer').evaluate((el) => {
+        const box = el.querySelector('textarea')!.getBoundingClientRect()
+        const button = el.querySelector(':scope > button')!.getBoundingClientRect()
+        return { boxWidth: box.width, buttonWidth: button.width, buttonHeight: button.height }
+      })
+    const idle = await measure()
+    // A turn that stays running: the edit waits for its approval.
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    await expect(app.getByRole('group', { name: 'Approval needed' })).toBeVisible()
+    await expect(app.getByRole('button', { name: 'Stop (Esc)' })).toBeVisible()
+    expect(await measure()).toEqual(idle)
+    const ended = appEvent(app, 'turn.ended')
+    await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+    await ended
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    expect(await measure()).toEqual(idle)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 /** Whether an input's placeholder fits inside it, measured in the input's own font. */
 function placeholderFits(input: HTMLInputElement): boolean {
   const style = getComputedStyle(input)
