@@ -578,6 +578,10 @@ test("chat: in an 800×600 window the chat's controls and a call's status stay i
     })
     expect(overflows.controls).toBeGreaterThanOrEqual(3)
     expect(overflows.out).toEqual([])
+    // The message box is not squeezed to a sliver beside Send: Send goes under it, and the box takes the line.
+    const box = (await composer.boundingBox())!
+    const chat = (await page.locator('section.chat').boundingBox())!
+    expect(box.width).toBeGreaterThan(chat.width * 0.75)
     await page.screenshot({ path: 'e2e/screenshots/chat-narrow-window.png' })
   } finally {
     rmSync(dir, { recursive: true, force: true })
