@@ -1056,6 +1056,9 @@ test("chat: switching a session's model shows what it costs first, and the next 
     const ask = app.getByRole('group', { name: 'Switch the model' })
     await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass\.$/)
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-price.png' })
+    // The two answers sit together on one line, not one beside the price and the other under it.
+    const answerTops = await Promise.all(['Switch', 'Keep Claude Sonnet 4.6'].map(async (name) => Math.round((await ask.getByRole('button', { name }).boundingBox())!.y)))
+    expect(answerTops[0]).toBe(answerTops[1])
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     // A model whose minimum is over this whole prompt would cache none of it: not a one-off, every pass, said so.
     await model.selectOption('claude-opus-4-6')
