@@ -184,6 +184,27 @@ test('a name the host did not take keeps the rename field open with what was typ
   expect(before).not.toBe('Greeter refactor')
 })
 
+test('deleting a session whose turn waits for an approval says first that the delete stops it', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.fill('replace "hello" with "goodbye" in greet.ts')
+  await composer.press('Enter')
+  await expect(app.getByRole('group', { name: 'Approval needed' })).toBeVisible()
+  await sessionButtons(app).first().focus()
+  await app.keyboard.press('Delete')
+  const dialog = app.getByRole('alertdialog')
+  await expect(dialog).toContainText('Its turn is waiting for your approval: deleting stops it. Its messages and every pass recorded for it are removed from Loupe.')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  // Stopped, the same question says nothing of a turn.
+  const ended = appEvent(app, 'turn.ended')
+  await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+  await ended
+  await sessionButtons(app).first().focus()
+  await app.keyboard.press('Delete')
+  await expect(dialog).toHaveAccessibleDescription('Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.')
+  await app.keyboard.press('Escape')
+})
+
 test('a session is deleted after a confirmation that names it, from the sidebar and the palette', async ({ app, host, project }) => {
   await openProjectWithSession(app, project)
   await sessionButtons(app).first().dblclick()

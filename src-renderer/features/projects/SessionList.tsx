@@ -267,6 +267,8 @@ function rowsAround(sessionId: string): () => HTMLElement | null {
 
 function DeleteConfirmation({ session }: { session: Session }) {
   const [busy, setBusy] = useState(false)
+  // A session whose turn runs (or waits for an approval) is stopped by the delete: said before, not found out after.
+  const activity = useChatStore(selectActivity(session.id))
   const cancel = useRef<HTMLButtonElement>(null)
   const dialog = useRef<HTMLDivElement>(null)
   // Where the keyboard goes if the session goes: read as the dialog opens, while the session's row is still listed.
@@ -286,7 +288,10 @@ function DeleteConfirmation({ session }: { session: Session }) {
     <div className="confirm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>
       <div ref={dialog} className="confirm" role="alertdialog" aria-modal="true" aria-labelledby="delete-session-title" aria-describedby="delete-session-detail">
         <h2 id="delete-session-title">Delete “{session.title}”?</h2>
-        <p id="delete-session-detail">Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.</p>
+        <p id="delete-session-detail">
+          {activity === 'running' ? 'Its turn is still running: deleting stops it. ' : activity === 'waiting' ? 'Its turn is waiting for your approval: deleting stops it. ' : ''}
+          Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.
+        </p>
         <div className="confirm-actions">
           {/* Deleted, it is gone; written to a file first, it can be imported again. */}
           <button type="button" className="confirm-aside" onClick={() => useSessionsStore.getState().exportAsked(session.id, true)} disabled={busy}>
