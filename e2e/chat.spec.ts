@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
+import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
 import { appEvent, expect, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
@@ -297,7 +298,9 @@ const gapToBottom = (scroll: Locator) => scroll.evaluate((el) => el.scrollHeight
 const shown = (page: Page) => () => page.locator('.conversation').evaluate((el) => el.textContent?.length ?? 0)
 
 /** A message tall enough that the chat scrolls: one line per number. */
-const tallMessage = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of a long paste`).join('\n')
+// A paste that makes the conversation taller than the chat, shown whole: under the lines and characters the chat folds
+// a long message at (long-text.ts), one line short so a request can follow it, each line long enough to wrap.
+const tallMessage = () => Array.from({ length: FOLD_OVER_LINES - 2 }, (_, i) => `line ${i + 1} of a long paste, long enough that the chat wraps it onto a second line`).join('\n')
 
 // A stream slow enough to read along (a delta every 250 ms), as a user watching an answer come in sees it.
 const slowTest = testWithHostEnv({ LOUPE_SIM_PACE: 'slow' })
@@ -314,7 +317,7 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
     const progress = shown(page)
 
     // A long paste: the conversation is taller than the chat at once. The answer streams in below it, followed.
-    await composer.fill(tallMessage(60))
+    await composer.fill(tallMessage())
     const firstEnded = appEvent(page, 'turn.ended')
     await composer.press('Enter')
     await expect(page.getByTestId('streaming')).toBeVisible()
@@ -389,7 +392,7 @@ slowTest('chat: a window reloaded in the middle of a turn follows it, whichever 
     await composer.press('Enter')
     await firstEnded
     // A tall message: at the bottom, the first turn's answer is above the view. Its answer streams.
-    await composer.fill(tallMessage(60))
+    await composer.fill(tallMessage())
     await composer.press('Enter')
     await expect(page.getByTestId('streaming')).toBeVisible()
 
@@ -446,7 +449,7 @@ slowTest('chat: an approval asked for while the user had scrolled up is brought 
     const jump = page.getByRole('button', { name: 'Jump to latest' })
 
     // A long paste that ends in an edit: the conversation is taller than the chat while the answer streams.
-    await composer.fill(`${tallMessage(60)}\nreplace "hello" with "goodbye" in greet.ts`)
+    await composer.fill(`${tallMessage()}\nreplace "hello" with "goodbye" in greet.ts`)
     const asked = appEvent(page, 'approval.requested')
     await composer.press('Enter')
     await expect(page.getByTestId('streaming')).toBeVisible()
