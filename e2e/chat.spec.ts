@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
+import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
 import { appEvent, expect, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
@@ -297,7 +298,9 @@ const gapToBottom = (scroll: Locator) => scroll.evaluate((el) => el.scrollHeight
 const shown = (page: Page) => () => page.locator('.conversation').evaluate((el) => el.textContent?.length ?? 0)
 
 /** A message tall enough that the chat scrolls: one line per number. */
-const tallMessage = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of a long paste`).join('\n')
+// A paste that makes the conversation taller than the chat, shown whole: under the lines and characters the chat folds
+// a long message at (long-text.ts), one line short so a request can follow it, each line long enough to wrap.
+const tallMessage = () => Array.from({ length: FOLD_OVER_LINES - 2 }, (_, i) => `line ${i + 1} of a long paste, long enough that the chat wraps it onto a second line`).join('\n')
 
 // A stream slow enough to read along (a delta every 250 ms), as a user watching an answer come in sees it.
 const slowTest = testWithHostEnv({ LOUPE_SIM_PACE: 'slow' })
@@ -314,7 +317,7 @@ slowTest('chat: a streamed answer is followed only while the view is at the bott
     const progress = shown(page)
 
     // A long paste: the conversation is taller than the chat at once. The answer streams in below it, followed.
-    await composer.fill(tallMessage(60))
+    await composer.fill(tallMessage())
     const firstEnded = appEvent(page, 'turn.ended')
     await composer.press('Enter')
     await expect(page.getByTestId('streaming')).toBeVisible()
@@ -389,7 +392,7 @@ slowTest('chat: a window reloaded in the middle of a turn follows it, whichever 
     await composer.press('Enter')
     await firstEnded
     // A tall message: at the bottom, the first turn's answer is above the view. Its answer streams.
-    await composer.fill(tallMessage(60))
+    await composer.fill(tallMessage())
     await composer.press('Enter')
     await expect(page.getByTestId('streaming')).toBeVisible()
 
@@ -446,7 +449,7 @@ slowTest('chat: an approval asked for while the user had scrolled up is brought 
     const jump = page.getByRole('button', { name: 'Jump to latest' })
 
     // A long paste that ends in an edit: the conversation is taller than the chat while the answer streams.
-    await composer.fill(`${tallMessage(60)}\nreplace "hello" with "goodbye" in greet.ts`)
+    await composer.fill(`${tallMessage()}\nreplace "hello" with "goodbye" in greet.ts`)
     const asked = appEvent(page, 'approval.requested')
     await composer.press('Enter')
     await expect(page.getByTestId('streaming')).toBeVisible()
@@ -541,6 +544,108 @@ test('chat: a code block stands one paragraph gap from the text around it, not a
     expect(gaps.above).toBeGreaterThan(gaps.lineHeight * 0.9)
     expect(gaps.below).toBeGreaterThan(gaps.lineHeight * 0.9)
     await answer.screenshot({ path: 'e2e/screenshots/chat-code-block-gaps.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("chat: in an 800×600 window the chat's controls and a call's status stay inside the chat's narrow column", async ({ page, host }) => {
+  const dir = fixtureProject()
+  try {
+    // Beside the inspector at its narrowest, the chat has about 230 px.
+    await page.setViewportSize({ width: 800, height: 600 })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const composer = page.getByLabel('Message')
+    // A call stopped at its approval: "interrupted" is the widest status a call shows.
+    await composer.fill('create a file notes.md with "ship it"')
+    const ended = appEvent(page, 'turn.ended')
+    await composer.press('Enter')
+    await expect(page.getByRole('group', { name: 'Approval needed' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await ended
+    const call = page.locator('.tool-call[data-tool="write_file"]')
+    await expect(call).toHaveAttribute('data-status', 'interrupted')
+    const overflows = await page.evaluate(() => {
+      const inside = (el: Element, box: DOMRect) => {
+        const r = el.getBoundingClientRect()
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+      }
+      const chat = document.querySelector('section.chat')!.getBoundingClientRect()
+      const head = [...document.querySelectorAll('.chat-controls select, .chat-controls button, .chat-controls .model-name, .chat-controls label')]
+      const out = head.filter((el) => !inside(el, chat)).map((el) => el.outerHTML.slice(0, 60))
+      for (const status of document.querySelectorAll('.tool-call .tool-status')) {
+        if (!inside(status, status.closest('.tool-call')!.getBoundingClientRect())) out.push(status.outerHTML)
+      }
+      return { out, controls: head.length }
+    })
+    expect(overflows.controls).toBeGreaterThanOrEqual(3)
+    expect(overflows.out).toEqual([])
+    // The message box is not squeezed to a sliver beside Send: Send goes under it, and the box takes the line.
+    const box = (await composer.boundingBox())!
+    const chat = (await page.locator('section.chat').boundingBox())!
+    expect(box.width).toBeGreaterThan(chat.width * 0.75)
+    await page.screenshot({ path: 'e2e/screenshots/chat-narrow-window.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: a long pasted message shows folded to its first lines; the rest is one click away, and take-back returns it whole', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const log = Array.from({ length: 300 }, (_, i) => `2026-12-02T04:00:00Z INFO worker-${i % 7} processed job ${i} status=ok`).join('\n')
+    const text = `why is this log so slow?\n\n${log}`
+    await composer.fill(text)
+    const ended = appEvent(app, 'turn.ended')
+    await composer.press('Enter')
+    await ended
+    const message = app.locator('.conversation > .msg.user').last()
+    await expect(message).toContainText('why is this log so slow?')
+    await expect(message).not.toContainText('processed job 299 ')
+    // Folded, the message is a few lines high, not thousands.
+    expect((await message.boundingBox())!.height).toBeLessThan(400)
+    const unfold = message.getByRole('button', { name: 'Show all 302 lines' })
+    await expect(unfold).toHaveAttribute('aria-expanded', 'false')
+    await message.screenshot({ path: 'e2e/screenshots/chat-long-message-folded.png' })
+    await unfold.click()
+    await expect(message).toContainText('processed job 299 status=ok')
+    await message.getByRole('button', { name: 'Show less' }).click()
+    await expect(message).not.toContainText('processed job 299 ')
+    await expect(message.getByRole('button', { name: 'Show all 302 lines' })).toBeInViewport()
+    // Only the view folds: taken back, the whole text is in the box again.
+    await message.getByRole('button', { name: 'Take back' }).click()
+    await expect(composer).toHaveValue(text)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('chat: the message box keeps its width and Send its height when it becomes Stop (Esc) and back', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const measure = () =>
+      app.locator('.composer').evaluate((el) => {
+        const box = el.querySelector('textarea')!.getBoundingClientRect()
+        const button = el.querySelector(':scope > button')!.getBoundingClientRect()
+        return { boxWidth: box.width, buttonWidth: button.width, buttonHeight: button.height }
+      })
+    const idle = await measure()
+    // A turn that stays running: the edit waits for its approval.
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    await expect(app.getByRole('group', { name: 'Approval needed' })).toBeVisible()
+    await expect(app.getByRole('button', { name: 'Stop (Esc)' })).toBeVisible()
+    expect(await measure()).toEqual(idle)
+    const ended = appEvent(app, 'turn.ended')
+    await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+    await ended
+    await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
+    expect(await measure()).toEqual(idle)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -954,6 +1059,9 @@ test("chat: switching a session's model shows what it costs first, and the next 
     const ask = app.getByRole('group', { name: 'Switch the model' })
     await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass\.$/)
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-price.png' })
+    // The two answers sit together on one line, not one beside the price and the other under it.
+    const answerTops = await Promise.all(['Switch', 'Keep Claude Sonnet 4.6'].map(async (name) => Math.round((await ask.getByRole('button', { name }).boundingBox())!.y)))
+    expect(answerTops[0]).toBe(answerTops[1])
     await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.6' }).click()
     // A model whose minimum is over this whole prompt would cache none of it: not a one-off, every pass, said so.
     await model.selectOption('claude-opus-4-6')

@@ -147,6 +147,67 @@ test('a session is renamed from the sidebar (double-click, F2) and from the pale
   expect(await titles()).toEqual(['Named from the palette'])
 })
 
+test('a name the host did not take keeps the rename field open with what was typed: Enter tries again, Esc gives up', async ({ page, host, project }) => {
+  // The host answers the first rename with an error, as it would any request while the connection was down.
+  let refused = 0
+  await page.routeWebSocket(/\/rpc\?/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { kind: string; id: number; name: string }
+      if (frame.kind === 'request' && frame.name === 'session.rename' && refused++ === 0) {
+        ws.send(JSON.stringify({ kind: 'response', id: frame.id, result: { ok: false, error: { code: 'internal', message: 'the host could not be reached' } } }))
+      } else server.send(message)
+    })
+  })
+  await openApp(page, host.url)
+  await openProjectWithSession(page, project)
+  const session = sessionButtons(page).first()
+  const before = await session.textContent()
+  await session.press('F2')
+  const field = sessionList(page).getByLabel('Session name')
+  await field.fill('Greeter refactor')
+  await field.press('Enter')
+  await expect(page.getByRole('navigation', { name: 'Projects' }).getByRole('alert')).toHaveText('Could not rename the session: the host could not be reached')
+  // Nothing typed is lost, and the keyboard is still in the field.
+  await expect(field).toHaveValue('Greeter refactor')
+  await expect(field).toBeFocused()
+  await field.press('Enter')
+  await expect(session).toHaveText('Greeter refactor')
+  await expect(session).toBeFocused()
+  expect(refused).toBe(2)
+
+  // Refused again, Esc gives up: the name is as it was.
+  refused = 0
+  await session.press('F2')
+  await field.fill('Not kept')
+  await field.press('Enter')
+  await expect(page.getByRole('navigation', { name: 'Projects' }).getByRole('alert')).toBeVisible()
+  await field.press('Escape')
+  await expect(session).toHaveText('Greeter refactor')
+  expect(before).not.toBe('Greeter refactor')
+})
+
+test('deleting a session whose turn waits for an approval says first that the delete stops it', async ({ app, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  await composer.fill('replace "hello" with "goodbye" in greet.ts')
+  await composer.press('Enter')
+  await expect(app.getByRole('group', { name: 'Approval needed' })).toBeVisible()
+  await sessionButtons(app).first().focus()
+  await app.keyboard.press('Delete')
+  const dialog = app.getByRole('alertdialog')
+  await expect(dialog).toContainText('Its turn is waiting for your approval: deleting stops it. Its messages and every pass recorded for it are removed from Loupe.')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  // Stopped, the same question says nothing of a turn.
+  const ended = appEvent(app, 'turn.ended')
+  await app.getByRole('button', { name: 'Stop (Esc)' }).click()
+  await ended
+  await sessionButtons(app).first().focus()
+  await app.keyboard.press('Delete')
+  await expect(dialog).toHaveAccessibleDescription('Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.')
+  await app.keyboard.press('Escape')
+})
+
 test('a session is deleted after a confirmation that names it, from the sidebar and the palette', async ({ app, host, project }) => {
   await openProjectWithSession(app, project)
   await sessionButtons(app).first().dblclick()

@@ -17,8 +17,20 @@ export function defaultSessionTitle(createdAt: number): string {
 const COMMAND = /^\/[a-z][\w-]*(?:\s|$)/i
 
 /**
- * A name from the first message: its first line with text, spaces collapsed, cut at a word near
- * TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by, or is a command.
+ * The words of a Markdown line without its marks, which a sidebar shows as they are typed: a heading's or a quote's
+ * leading `#` and `>`, and the `**`, `__` and backticks around words ("fix **parseDate**" names "fix parseDate").
+ */
+function withoutMarks(line: string): string {
+  return line
+    .replace(/^(?:#{1,6}(?:\s+|$)|>\s*)+/, '')
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/`([^`\n]+)`/g, '$1')
+    .trim()
+}
+
+/**
+ * A name from the first message: its first line with text, spaces collapsed and Markdown's marks dropped, cut at a
+ * word near TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by, or is a command.
  */
 export function titleFromMessage(text: string): string | null {
   if (COMMAND.test(text.trimStart())) return null
@@ -26,7 +38,9 @@ export function titleFromMessage(text: string): string | null {
   const line = text
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').trim())
-    .find((l) => l !== '' && !/^(`{3,}|~{3,})[\w+-]*$/.test(l))
+    .filter((l) => !/^(`{3,}|~{3,})[\w+-]*$/.test(l))
+    .map(withoutMarks)
+    .find((l) => l !== '')
   if (line === undefined) return null
   const chars = Array.from(line) // by code point, so an emoji is never cut in half
   if (chars.length <= TITLE_FROM_MESSAGE_MAX_CHARS) return line

@@ -178,9 +178,21 @@ function describeModelError(error: { kind: string; message: string; status: numb
     invalid_request: 'The model service refused the request',
   }
   const head = what[error.kind] ?? 'The model call failed'
-  // A refused request (a 400: too long, malformed) is refused again as it is: retrying helps only after a change.
-  const after = error.kind === 'invalid_request' ? 'Nothing was lost, but the same request would be refused again: change what it names first (/compact shortens the conversation)' : 'Nothing was lost; retry when ready'
-  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. ${after}.`
+  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. ${whatNow(error.kind, message)}.`
+}
+
+/**
+ * What the user can do about a failure. A refused request (a 400: too long, malformed) is refused again as it is:
+ * retrying helps only after a change, and the change within reach is the last message, taken back to edit
+ * (decision 0024). A compaction keeps the newest message whole (decision 0018), so it helps a prompt that is too long
+ * only when what came before the message is what made it so.
+ */
+function whatNow(kind: string, message: string): string {
+  if (kind !== 'invalid_request') return 'Nothing was lost; retry when ready'
+  if (/prompt is too long/i.test(message)) {
+    return "Nothing was lost, but the same request would be refused again: it is longer than the model's context window. Take back your last message to shorten it, or /compact the conversation before it"
+  }
+  return 'Nothing was lost, but the same request would be refused again as it is: take back your last message to change it'
 }
 
 /** How long a tool has to end on its own once the user stops the turn, before the turn ends without it. */

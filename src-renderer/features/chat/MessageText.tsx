@@ -1,5 +1,6 @@
-import { Fragment, memo, type ReactNode } from 'react'
+import { Fragment, memo, useMemo, useRef, useState, type ReactNode } from 'react'
 import { parseMarkdown, parseUserText, type Inline, type TableNode, type UserPart } from './markup'
+import { foldLongText, unfoldLabel } from './long-text'
 import './message-text.css'
 
 /**
@@ -133,7 +134,7 @@ export const UserMessageText = memo(function UserMessageText({ text }: { text: s
 function UserPartView({ part }: { part: UserPart }): ReactNode {
   switch (part.kind) {
     case 'text':
-      return <div className="user-text">{part.text}</div>
+      return <UserText text={part.text} />
     case 'command':
       return (
         <div className="cc-markup cc-command" data-cc="command">
@@ -175,4 +176,30 @@ function UserPartView({ part }: { part: UserPart }): ReactNode {
         </details>
       )
   }
+}
+
+/**
+ * What the user wrote, folded to its first lines when it is long (a pasted log, long-text.ts), with a button for the
+ * rest. Folded again, the message is brought back into view: its end, where "Show less" was, may be far below it.
+ */
+function UserText({ text }: { text: string }) {
+  const folded = useMemo(() => foldLongText(text), [text])
+  const [open, setOpen] = useState(false)
+  const self = useRef<HTMLDivElement>(null)
+  if (!folded) return <div className="user-text">{text}</div>
+  const toggle = () => {
+    setOpen(!open)
+    if (open) requestAnimationFrame(() => self.current?.scrollIntoView({ block: 'nearest' }))
+  }
+  return (
+    <div ref={self} className="user-text-folding">
+      <div className="user-text">
+        {open ? text : folded.shown}
+        {!open && <span aria-hidden="true">…</span>}
+      </div>
+      <button type="button" className="user-text-unfold" aria-expanded={open} onClick={toggle}>
+        {open ? 'Show less' : unfoldLabel(folded)}
+      </button>
+    </div>
+  )
 }

@@ -156,12 +156,15 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
                   ? `The switch to ${labelOf(pending.model)} could not be priced: ${pending.error}.`
                   : `Switching to ${labelOf(pending.model)} ${switchCost(pending.price!)}`}
           </span>
-          <button ref={switchButton} type="button" disabled={state !== 'priced'} onClick={() => void confirm()}>
-            Switch
-          </button>
-          <button ref={keepButton} type="button" onClick={keep}>
-            Keep {labelOf(model)}
-          </button>
+          {/* The two answers stay side by side: one beside the price and the other under it read as unrelated. */}
+          <span className="model-switch-answers">
+            <button ref={switchButton} type="button" disabled={state !== 'priced'} onClick={() => void confirm()}>
+              Switch
+            </button>
+            <button ref={keepButton} type="button" onClick={keep}>
+              Keep {labelOf(model)}
+            </button>
+          </span>
         </SwitchQuestionGroup>
       )}
     </>

@@ -190,7 +190,10 @@ function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }:
   )
 }
 
-/** The session's name, editable: Enter or leaving the field keeps it, Esc keeps the old one. */
+/**
+ * The session's name, editable: Enter or leaving the field keeps it, Esc keeps the old one. A name the host did not
+ * take leaves the field open with what was typed (the error above the list says why): Enter tries again, Esc gives up.
+ */
 function RenameField({ session }: { session: Session }) {
   const [title, setTitle] = useState(session.title)
   // Enter and Esc end the edit before the field loses focus; the blur that follows must not save a second time.
@@ -198,7 +201,10 @@ function RenameField({ session }: { session: Session }) {
   const finish = (keep: boolean) => {
     if (done.current) return
     done.current = true
-    if (keep) void renameSession(session, title)
+    if (keep)
+      void renameSession(session, title).then((renamed) => {
+        if (!renamed) done.current = false
+      })
     else useSessionsStore.getState().renameEnded()
   }
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -261,6 +267,8 @@ function rowsAround(sessionId: string): () => HTMLElement | null {
 
 function DeleteConfirmation({ session }: { session: Session }) {
   const [busy, setBusy] = useState(false)
+  // A session whose turn runs (or waits for an approval) is stopped by the delete: said before, not found out after.
+  const activity = useChatStore(selectActivity(session.id))
   const cancel = useRef<HTMLButtonElement>(null)
   const dialog = useRef<HTMLDivElement>(null)
   // Where the keyboard goes if the session goes: read as the dialog opens, while the session's row is still listed.
@@ -280,7 +288,10 @@ function DeleteConfirmation({ session }: { session: Session }) {
     <div className="confirm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>
       <div ref={dialog} className="confirm" role="alertdialog" aria-modal="true" aria-labelledby="delete-session-title" aria-describedby="delete-session-detail">
         <h2 id="delete-session-title">Delete “{session.title}”?</h2>
-        <p id="delete-session-detail">Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.</p>
+        <p id="delete-session-detail">
+          {activity === 'running' ? 'Its turn is still running: deleting stops it. ' : activity === 'waiting' ? 'Its turn is waiting for your approval: deleting stops it. ' : ''}
+          Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.
+        </p>
         <div className="confirm-actions">
           {/* Deleted, it is gone; written to a file first, it can be imported again. */}
           <button type="button" className="confirm-aside" onClick={() => useSessionsStore.getState().exportAsked(session.id, true)} disabled={busy}>

@@ -33,15 +33,25 @@ export async function createSession(projectId: string): Promise<Session | null> 
  * change to every other window.
  */
 
-/** Renames a session; an empty or unchanged name leaves it as it was. */
-export async function renameSession(session: Session, title: string): Promise<void> {
+/**
+ * Renames a session; an empty or unchanged name leaves it as it was. False when the host did not take the name (the
+ * connection was down): the rename is still under way, its field open with what was typed, and the error says why.
+ */
+export async function renameSession(session: Session, title: string): Promise<boolean> {
   const store = useSessionsStore.getState()
   const trimmed = title.trim()
-  if (!trimmed || trimmed === session.title) return store.renameEnded()
+  if (!trimmed || trimmed === session.title) {
+    store.renameEnded()
+    return true
+  }
   const result = await client.request('session.rename', { sessionId: session.id, title: trimmed })
-  if (!result.ok) return useSessionsStore.getState().failed(`Could not rename the session: ${result.error.message}`)
+  if (!result.ok) {
+    useSessionsStore.getState().failed(`Could not rename the session: ${result.error.message}`)
+    return false
+  }
   useSessionsStore.getState().sessionRenamed(result.value)
   refreshProjectPasses()
+  return true
 }
 
 /** Deletes a session with its entries and passes (the user has confirmed), and forgets what the renderer held of it. */

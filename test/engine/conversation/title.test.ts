@@ -17,6 +17,17 @@ describe('session titles', () => {
     expect(titleFromMessage('```js\nconst a = b.c()\n```\nwhy does this throw?')).toBe('const a = b.c()')
   })
 
+  it("drop Markdown's marks, which the sidebar would show as typed", () => {
+    expect(titleFromMessage('Here is my plan for the **greeter**:\n\n1. Add a `farewell` function')).toBe('Here is my plan for the greeter:')
+    expect(titleFromMessage('## Bug: `parseDate` fails on __leap years__')).toBe('Bug: parseDate fails on leap years')
+    expect(titleFromMessage('> quoted from the issue')).toBe('quoted from the issue')
+    // A line of marks alone names nothing; the next line with words does.
+    expect(titleFromMessage('#\nfix the build')).toBe('fix the build')
+    // What only looks like a mark stays: a lone asterisk, a hash inside the line, a product name.
+    expect(titleFromMessage('why is 2 ** 8 slow in C#?')).toBe('why is 2 ** 8 slow in C#?')
+    expect(titleFromMessage('#123 is still open')).toBe('#123 is still open')
+  })
+
   it('cut a long line at a word, or inside one long word, never inside a character', () => {
     const long = 'please refactor the session manager so that every window hears about renames and deletes at once'
     const title = titleFromMessage(long)!

@@ -357,7 +357,15 @@ describe('runTurn', () => {
     await runTurn(deps(scriptedModel([refused]), recordingTools().executor, log), { kind: 'message', text: 'hello' }, new AbortController().signal)
     expect(log.all.find((e) => e.kind === 'turn_failed')).toMatchObject({
       errorKind: 'invalid_request',
-      message: 'The model service refused the request (HTTP 400): invalid_request_error: prompt is too long: 302645 tokens > 200000 maximum. Nothing was lost, but the same request would be refused again: change what it names first (/compact shortens the conversation).',
+      message:
+        "The model service refused the request (HTTP 400): invalid_request_error: prompt is too long: 302645 tokens > 200000 maximum. Nothing was lost, but the same request would be refused again: it is longer than the model's context window. Take back your last message to shorten it, or /compact the conversation before it.",
+    })
+    // Refused for another reason, the way on is the same message changed: a compaction would not touch it.
+    const malformed: Step = async () => ({ ok: false, error: { kind: 'invalid_request', message: 'invalid_request_error: messages.0.content.0.text: text content blocks must be non-empty', status: 400 }, partial: null, attempts: [] })
+    const other = new MemoryLog()
+    await runTurn(deps(scriptedModel([malformed]), recordingTools().executor, other), { kind: 'message', text: 'hello' }, new AbortController().signal)
+    expect(other.all.find((e) => e.kind === 'turn_failed')).toMatchObject({
+      message: 'The model service refused the request (HTTP 400): invalid_request_error: messages.0.content.0.text: text content blocks must be non-empty. Nothing was lost, but the same request would be refused again as it is: take back your last message to change it.',
     })
   })
 
