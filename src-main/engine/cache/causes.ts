@@ -7,6 +7,7 @@ import type { SnapshotOrigin } from '../prompt/snapshot'
 import type { SectionPrint } from './context'
 import type { CacheArea } from './walk'
 import { TAKE_BACK_SOURCE } from '../conversation/take-back'
+import { formatDuration } from '../../../src-preload/duration'
 
 /** What a session entry is, as far as a cause needs to say (the adapter reads the store). */
 export type EntryDescription =
@@ -60,17 +61,8 @@ export type MissCause =
 
 export type MissCauseKind = MissCause['kind']
 
-export function formatDuration(ms: number): string {
-  const totalSeconds = Math.round(ms / 1000)
-  const h = Math.floor(totalSeconds / 3600)
-  const m = Math.floor((totalSeconds % 3600) / 60)
-  const s = totalSeconds % 60
-  const parts: string[] = []
-  if (h > 0) parts.push(`${h} h`)
-  if (m > 0) parts.push(`${m} m`)
-  if (s > 0 || parts.length === 0) parts.push(`${s} s`)
-  return parts.join(' ')
-}
+/** How a pause is written; shared with the Cache view (src-preload/duration.ts). */
+export { formatDuration }
 
 export function formatTokens(n: number): string {
   return Math.round(n).toLocaleString('en-US')

@@ -7,6 +7,7 @@
 import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../src-preload/contract'
 import { TAKE_BACK_SOURCE, takeBackSummary } from '../../chat/take-back'
 import { clock } from '../../../ui/format'
+import { formatDuration } from '../../../../src-preload/duration'
 
 export interface Bar {
   readonly passId: string
@@ -148,22 +149,6 @@ const PREWARM_TTL_MS = 60 * 60_000
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
-/**
- * A span as the attribution's causes write it ("5 m 31 s", "1 h 10 m"; src-main/engine/cache/causes.ts formatDuration):
- * to the second, so a pause just past the TTL is not rounded up to a minute it did not last, and reads as the cause of
- * the miss after it does.
- */
-function duration(ms: number): string {
-  const totalSeconds = Math.round(ms / 1000)
-  const h = Math.floor(totalSeconds / 3600)
-  const m = Math.floor((totalSeconds % 3600) / 60)
-  const s = totalSeconds % 60
-  const parts: string[] = []
-  if (h > 0) parts.push(`${h} h`)
-  if (m > 0) parts.push(`${m} m`)
-  if (s > 0 || parts.length === 0) parts.push(`${s} s`)
-  return parts.join(' ')
-}
 
 export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: CacheSummaryView | null, entries: ReadonlyArray<EntryView>, ttlMs = DEFAULT_TTL_MS): Timeline {
   const rows = new Map((summary?.passes ?? []).map((r) => [r.passId, r]))
@@ -234,14 +219,14 @@ export function buildTimeline(passes: ReadonlyArray<PassSummaryView>, summary: C
       // measures it: the marker and the cause give one figure, and the marker shows exactly when the entries expired.
       const gap = b.at - bars[j]!.at
       const since = skippedFailed ? ' since the last pass that got a response' : ''
-      const idle = `idle ${duration(gap)}${since}`
+      const idle = `idle ${formatDuration(gap)}${since}`
       if (gap > ttlMs) {
         // A pre-warm's 1h entry bridged the pause when the pass after it read on: the pause cost nothing, and a
         // marker saying the TTL was passed would contradict the hit right after it.
         const warmLived = warm !== null && b.at - warm.at <= PREWARM_TTL_MS
         if (warmLived && b.cause !== 'ttl_expired') markers.push({ kind: 'kept_warm', beforeIndex: i, at: b.at, label: `${idle} · kept warm by a pre-warm` })
         else if (warm !== null && !warmLived) markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `${idle} (longer than the 1 h a pre-warm keeps the cache)` })
-        else markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `${idle} (longer than the ${duration(ttlMs)} TTL)` })
+        else markers.push({ kind: 'idle', beforeIndex: i, at: b.at, label: `${idle} (longer than the ${formatDuration(ttlMs)} TTL)` })
       }
     }
     lastMain = b
