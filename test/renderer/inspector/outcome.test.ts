@@ -41,6 +41,9 @@ describe('passOutcome', () => {
       cause: 'cancelled by the user before the answer ended · first pass of the session: nothing cached yet',
     })
     expect(passOutcome(pass(null, null, 'cancelled'), null).cause).toBe('cancelled by the user before the answer ended')
+    // Stopped before the answer began: the attribution's cause says so, once.
+    const before = { outcome: 'miss', cause: { kind: 'no_response', label: 'no response: stopped by the user before the answer began, so it read and wrote nothing' } }
+    expect(passOutcome(pass(null, before, 'cancelled'), null)).toEqual({ kind: 'cancelled', label: 'stopped', cause: 'no response: stopped by the user before the answer began, so it read and wrote nothing' })
   })
   it('takes the outcome and cause from the attribution when there is one', () => {
     const attribution = { version: 1, outcome: 'partial', cause: { kind: 'ttl_expired', label: 'TTL expired: idle 6 m 10 s > 5 m' }, summary: 'partial · TTL expired' }

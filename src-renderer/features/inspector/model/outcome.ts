@@ -60,7 +60,12 @@ function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
   // "stopped", as the chat says of the turn: the word fits the list's narrow cache column, and the cause (the
   // badge's title) says who stopped it before what the cache did.
-  if (pass.status === 'cancelled') return { kind: 'cancelled', label: 'stopped', cause: `cancelled by the user before the answer ended${cause ? ` · ${cause}` : ''}` }
+  // A pass stopped before its answer began has a cause that says so ("no response: stopped by the user before the
+  // answer began…"): "before the answer ended" ahead of it would say the stop twice, as if of two moments.
+  if (pass.status === 'cancelled') {
+    if (readAttribution(pass.attribution)?.causeKind === 'no_response' && cause) return { kind: 'cancelled', label: 'stopped', cause }
+    return { kind: 'cancelled', label: 'stopped', cause: `cancelled by the user before the answer ended${cause ? ` · ${cause}` : ''}` }
+  }
   const view = readAttribution(pass.attribution)
   const attributed = view?.outcome ?? null
   // A cold start is a miss at the physical limit: nothing could have been cached yet.
