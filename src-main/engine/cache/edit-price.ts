@@ -19,7 +19,7 @@ import { formatTokens } from './causes'
 import type { PassContext } from './context'
 import { inputCost, type CacheModel, type CachePrices, type ModelLookup } from './pricing'
 import type { TokenScale } from './scale'
-import { LOOKBACK_POSITIONS } from './predict'
+import { lookback } from './predict'
 import type { CacheState, PassCacheFacts } from './state'
 import { blockPath, type RequestWalk } from './walk'
 
@@ -241,14 +241,7 @@ export function otherModelReadPosition(candidate: RequestWalk, state: CacheState
   const tail = candidate.breakpoints.at(-1)
   const from = candidate.breakpoints.filter((p) => candidate.blocks[p]!.area !== 'messages' || p === tail)
   let best = -1
-  for (const p of from) {
-    for (let j = p; j >= 0 && j > p - LOOKBACK_POSITIONS && j > best; j--) {
-      if (state.live(candidate.keys[j]!, now)) {
-        best = j
-        break
-      }
-    }
-  }
+  for (const p of from) best = lookback(candidate, state, now, p, best) ?? best
   return best
 }
 

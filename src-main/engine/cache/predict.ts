@@ -58,6 +58,15 @@ export interface PredictInput {
   readonly minCacheableTokens: number
 }
 
+/**
+ * The entry a breakpoint at `position` finds (§6.4): the first readable one walking back from it, at most
+ * LOOKBACK_POSITIONS positions (itself included), and not at or before `floor`. Null for none.
+ */
+export function lookback(walk: RequestWalk, state: CacheState, now: number, position: number, floor = -1): number | null {
+  for (let j = position; j > floor && j > position - LOOKBACK_POSITIONS; j--) if (state.live(walk.keys[j]!, now)) return j
+  return null
+}
+
 export function predict(input: PredictInput): Prediction {
   const { walk, state, now, scale, minCacheableTokens } = input
   const found = new Map<number, number | null>()
@@ -66,13 +75,7 @@ export function predict(input: PredictInput): Prediction {
   for (let b = walk.breakpoints.length - 1; b >= 0; b--) {
     const p = walk.breakpoints[b]!
     if (scale.at(p) < minCacheableTokens) continue
-    let hit: number | null = null
-    for (let j = p; j >= 0 && j > p - LOOKBACK_POSITIONS; j--) {
-      if (state.live(walk.keys[j]!, now)) {
-        hit = j
-        break
-      }
-    }
+    const hit = lookback(walk, state, now, p)
     found.set(p, hit)
     if (hit !== null) {
       reads.push({ key: walk.keys[hit]!, ttl: walk.blocks[p]!.ttl!, exact: hit === p, position: hit })

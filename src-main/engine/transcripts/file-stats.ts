@@ -14,6 +14,17 @@ export interface FileStats {
   readonly duplicateUuids: number
 }
 
+/**
+ * Why a file's lines were skipped, as the commands and refusals write it: "malformed_json ×3, invalid_field ×1" (the
+ * reasons that occurred, in SKIP_REASONS order).
+ */
+export function skippedReasons(skipped: Readonly<Record<string, number>>): string {
+  return Object.entries(skipped)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${reason} ×${n.toLocaleString('en-US')}`)
+    .join(', ')
+}
+
 export function fileStats(parsed: ParsedTranscript, requests: ReadonlyArray<TranscriptRequest>, index: ThreadIndex): FileStats {
   return {
     lineCount: parsed.lineCount,

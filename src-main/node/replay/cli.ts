@@ -11,7 +11,7 @@
  * Kept apart from scripts/replay.ts so tests can run it in-process with their own output sinks.
  */
 import { basename } from 'node:path'
-import { importSession } from '../../engine/transcripts'
+import { importSession, skippedReasons } from '../../engine/transcripts'
 import { readTranscriptFile } from '../transcripts/read'
 import { replaySession, ReplayInputError, type ReplayReport } from './replay'
 
@@ -111,8 +111,7 @@ export async function runReplayCli(argv: ReadonlyArray<string>, io: ReplayCliIo)
       // The documented contract (docs/claude-code-import.md): damaged lines are skipped and counted, never fatal.
       const parsed = read.parsed
       if (parsed.skippedTotal > 0) {
-        const reasons = Object.entries(parsed.skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n}`)
-        io.err(`replay: ${file}: skipped ${parsed.skippedTotal} of ${parsed.lineCount} lines (${reasons.join(', ')})\n`)
+        io.err(`replay: ${file}: skipped ${parsed.skippedTotal} of ${parsed.lineCount} lines (${skippedReasons(parsed.skipped)})\n`)
       }
     } catch (err) {
       // A file that holds nothing to replay is the user's to fix, and says so in a line; anything else is a fault

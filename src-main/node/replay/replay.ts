@@ -25,7 +25,7 @@ import { buildPromptPlan, freezeSession, freezeSessionSection, renderRequest, ty
 import { emptyGatheredContext } from '../../engine/prompt/gathered'
 import { keepWarmHistory, keepWarmPlan, type KeepWarmTotals } from '../../engine/cache'
 import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from '../session/prompt-settings'
-import { importSessionText, type ImportedSession } from '../../engine/transcripts'
+import { importSessionText, skippedReasons, type ImportedSession } from '../../engine/transcripts'
 import { startSimulator } from '../../simulator'
 import { findSimModel } from '../../simulator/models'
 import { attributePass, cacheModels } from '../cache'
@@ -160,8 +160,7 @@ function nothingToReplay(session: ImportedSession): string {
   if (file.lineCount === 0) return 'no request to replay: the file is empty'
   const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
   if (file.skippedTotal === file.lineCount) {
-    const reasons = Object.entries(file.skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n}`)
-    return `no request to replay: not a Claude Code session, none of its ${lines} is a transcript record (${reasons.join(', ')})`
+    return `no request to replay: not a Claude Code session, none of its ${lines} is a transcript record (${skippedReasons(file.skipped)})`
   }
   return `no request to replay: its ${lines} record no API request on the main conversation`
 }

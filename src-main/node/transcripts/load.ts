@@ -5,6 +5,7 @@ import { constants } from 'node:fs'
 import { open, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { collectRequests } from '../../engine/transcripts/requests'
+import { skippedReasons } from '../../engine/transcripts/file-stats'
 import { importSession, type ImportedSession, type SubagentFile } from '../../engine/transcripts/session'
 import { readTranscriptFile, type ReadErrorKind, type ReadOptions } from './read'
 import type { SessionFileInfo } from './locate'
@@ -131,10 +132,10 @@ export function noConversationMessage(
   if (none === null) return null
   if (none === 'empty') return `${path} is empty: there is no conversation to import`
   const lines = `${file.lineCount.toLocaleString('en-US')} line${file.lineCount === 1 ? '' : 's'}`
-  const reasons = Object.entries(file.skipped ?? {}).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ×${n.toLocaleString('en-US')}`)
+  const reasons = skippedReasons(file.skipped ?? {})
   // The answers may be there but damaged: then the skipped lines are why there is none.
-  if (none === 'no_requests') return `${path} records no API request: none of its ${lines} is an answer from the model${reasons.length ? ` (${file.skippedLines.toLocaleString('en-US')} skipped: ${reasons.join(', ')})` : ''}, so there is no conversation to import`
-  return `${path} is not a Claude Code session: none of its ${lines} is a transcript record${reasons.length ? ` (${reasons.join(', ')})` : ''}`
+  if (none === 'no_requests') return `${path} records no API request: none of its ${lines} is an answer from the model${reasons ? ` (${file.skippedLines.toLocaleString('en-US')} skipped: ${reasons})` : ''}, so there is no conversation to import`
+  return `${path} is not a Claude Code session: none of its ${lines} is a transcript record${reasons ? ` (${reasons})` : ''}`
 }
 
 /** Reads one listed session file for the facts a listing shows. Null when it cannot be read. */

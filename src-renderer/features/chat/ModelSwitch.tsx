@@ -1,8 +1,9 @@
 /**
  * The session's model, and switching it (decision 0021). The cache is per model, so a switch makes the next pass
- * write its prompt afresh, but for what the other model still holds of it (a switch back): choosing another model first shows what that costs (cache.priceEdit), and only
- * "Switch" switches. Nothing is cached before the first pass, so a new session's switch costs nothing and is made at
- * once. A running turn keeps its model: the choice waits until it ends.
+ * write its prompt afresh, but for what the other model still holds of it (a switch back): choosing another model
+ * first shows what that costs (cache.priceEdit), and only "Switch" switches. Nothing is cached before the first
+ * pass, so a new session's switch costs nothing and is made at once. A running turn keeps its model: the choice waits
+ * until it ends.
  *
  * The choice always shows the model the session uses (decision 0029): the model asked about is named in the question
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.

@@ -23,13 +23,13 @@ export interface FoldedText {
 /** The folded form of `text`, or null when it is short enough to show whole. */
 export function foldLongText(text: string): FoldedText | null {
   let lines = 1
-  let twelfthBreak = -1
+  let foldBreak = -1
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-    if (lines === FOLDED_LINES) twelfthBreak = at
+    if (lines === FOLDED_LINES) foldBreak = at
     lines++
   }
   if (lines <= FOLD_OVER_LINES && text.length <= FOLD_OVER_CHARS) return null
-  let end = Math.min(twelfthBreak === -1 ? text.length : twelfthBreak, FOLDED_CHARS)
+  let end = Math.min(foldBreak === -1 ? text.length : foldBreak, FOLDED_CHARS)
   // Never half of a character written as two UTF-16 units (an emoji).
   const last = text.charCodeAt(end - 1)
   if (last >= 0xd800 && last <= 0xdbff) end--

@@ -3,17 +3,17 @@
  * `cache.priceEdit` gives (docs/cache-attribution.md, "Edits priced before they happen").
  */
 import type { EditPriceView } from '../../state/files'
+import { signedUsd } from '../../ui/format'
 
 /** What a switch costs, in the price's own words: the next pass re-bills the whole prompt, and its $ against staying. */
 export function switchCost(price: EditPriceView): string {
   const tokens = `${price.exact ? '' : '≈'}${price.rebilledTokens.toLocaleString('en-US')} tokens`
-  const money = (usd: number) => `${usd >= 0 ? '+' : '−'}$${Math.abs(usd).toFixed(4)}`
-  const delta = price.deltaUsd === null ? '' : `, ${money(price.deltaUsd)} on the next pass`
+  const delta = price.deltaUsd === null ? '' : `, ${signedUsd(price.deltaUsd)} on the next pass`
   // Not a one-off: under the other model's minimum, no pass of this session is cached until it grows past it.
   const none = price.uncacheable
   if (none) {
     const size = `${price.exact ? '' : '≈'}${none.tokens.toLocaleString('en-US')}`
-    const each = none.perPassUsd === null ? '' : ` (${money(none.perPassUsd)} a pass against staying)`
+    const each = none.perPassUsd === null ? '' : ` (${signedUsd(none.perPassUsd)} a pass against staying)`
     return `caches none of this session: that model caches nothing under ${none.minimum.toLocaleString('en-US')} tokens, and this prompt is ${size}. Every pass pays for all of it in full until the conversation grows past that${each}.`
   }
   if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
