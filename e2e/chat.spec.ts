@@ -914,6 +914,57 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
   }
 })
 
+test('chat: an earlier message is taken back with the ones after it, once the user says yes to how many', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    for (const text of ['read README.md', 'list the root', 'thanks']) {
+      await composer.fill(text)
+      const ended = appEvent(app, 'turn.ended')
+      await composer.press('Enter')
+      await ended
+    }
+    const messages = app.locator('.conversation > .msg.user')
+    await expect(messages).toHaveCount(3)
+    // The newest message takes itself back at once; an earlier one offers to take back from there, and asks first.
+    await expect(messages.nth(2).getByRole('button', { name: 'Take back', exact: true })).toHaveCount(1)
+    await expect(messages.nth(0).getByRole('button', { name: 'Take back from here' })).toHaveCount(1)
+    await messages.nth(1).hover()
+    await messages.nth(1).getByRole('button', { name: 'Take back from here' }).click()
+    const confirm = messages.nth(1).getByRole('button', { name: 'Take back 2 messages' })
+    await expect(confirm).toBeFocused()
+    await app.locator('.conversation').screenshot({ path: 'e2e/screenshots/chat-take-back-from-here.png' })
+    // Escape changes its mind: nothing was taken.
+    await app.keyboard.press('Escape')
+    await expect(confirm).toHaveCount(0)
+    await expect(messages).toHaveCount(3)
+
+    await messages.nth(1).getByRole('button', { name: 'Take back from here' }).click()
+    const appended = appEvent(app, 'entries.appended')
+    await confirm.click()
+    await appended
+    await expect(composer).toHaveValue('list the root')
+    await expect(messages).toHaveCount(1)
+    await expect(app.locator('.taken-back > details > summary')).toHaveText('Taken back: “list the root” and the message after it · the model no longer sees them or the 3 answers to them')
+    await app.screenshot({ path: 'e2e/screenshots/chat-taken-back-from-here.png' })
+
+    const ended = appEvent(app, 'turn.ended')
+    await composer.fill('what is in this project')
+    await composer.press('Enter')
+    await ended
+    const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+    const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
+    const passes = (await rpc(host, 'pass.list', { sessionId: sessions[0]!.id })) as Array<{ id: string; kind: string }>
+    const last = (await rpc(host, 'pass.get', { passId: passes.filter((p) => p.kind === 'main').at(-1)!.id })) as { requestBody: string }
+    expect(last.requestBody).toContain('read README.md')
+    expect(last.requestBody).not.toContain('list the root')
+    expect(last.requestBody).not.toContain('"text":"thanks"')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 // With an API key, the model service is the API (here an address where nothing answers: every pass fails).
 const apiTest = testWithHostEnv({ ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })
 

@@ -636,8 +636,8 @@ export const requests = {
   ),
   'run.takeBack': request(
     z.object({ sessionId: Id, entryId: z.string().min(1).max(200) }).strict(),
-    z.object({ text: z.string(), dropped: z.number() }),
-    "Takes the user's last message back (decision 0024): it and the answers to it leave what the model sees (a `context_edit` entry from `take-back`; nothing is deleted, and what the tools did is not undone). Answers with the message's text, to be changed and sent again, and how many entries the model no longer sees. `busy` while a turn runs; `unsupported` for a message that is not the last one sent, that a compaction has since folded in, or that a continued session carried over from Claude Code's conversation.",
+    z.object({ text: z.string(), dropped: z.number(), messages: z.number() }),
+    "Takes a message the user sent back (decision 0024): it and everything after it that the model sees (the answers to it; for an earlier message, the later messages and their answers too) leave what the model sees (a `context_edit` entry from `take-back`; nothing is deleted, and what the tools did is not undone). Answers with the message's text, to be changed and sent again, how many entries the model no longer sees, and how many of the user's messages went back. `busy` while a turn runs; `unsupported` for a message already taken back, one a compaction has since folded in, or one a continued session carried over from Claude Code's conversation.",
   ),
   'run.cancel': request(
     z.object({ sessionId: Id }).strict(),

@@ -1,6 +1,7 @@
 /**
- * Taking a sent message back (decision 0024): the user's last message, and everything the model answered to it, leave
- * what the model sees, and its text goes back to the message box to be changed and sent again.
+ * Taking a sent message back (decision 0024): a message the user sent, and everything after it that the model sees (the
+ * answers to it, and any later messages with theirs), leave what the model sees, and its text goes back to the message
+ * box to be changed and sent again.
  *
  * Nothing is deleted: entries are append-only (entries.ts). A take-back is a context edit (checkpoint.ts) whose
  * `source` is TAKE_BACK_SOURCE and which drops the message and every entry after it that the model sees (answers,
@@ -28,13 +29,16 @@ export type TakeBackPlan =
       readonly notes: ReadonlyArray<ContextNote>
       /** The tool calls among the dropped answers (a compaction one of them asked for is dropped with it). */
       readonly toolUseIds: ReadonlyArray<string>
+      /** How many messages the user sent go back: this one and those sent after it. */
+      readonly messages: number
     }
-  | { readonly ok: false; readonly reason: 'not_found' | 'not_a_message' | 'carried_over' | 'not_last' | 'compacted'; readonly message: string }
+  | { readonly ok: false; readonly reason: 'not_found' | 'not_a_message' | 'carried_over' | 'taken_back' | 'compacted'; readonly message: string }
 
 /**
- * What taking `entryId` back would drop. Only the newest message the user sent can be taken back, and only while the
- * model still sees it as sent: a compaction after it has folded it into a summary (or kept it beside one), and the
- * summary cannot be taken apart.
+ * What taking `entryId` back would drop: the message and every entry after it that the model sees. The newest message
+ * the user sent goes back with its turn; an earlier one takes the later messages and their turns with it (the
+ * conversation goes back to before it, as a peer agent's rewind does). Only while the model still sees it as sent: a
+ * compaction after it has folded it into a summary (or kept it beside one), and the summary cannot be taken apart.
  *
  * `carriedOver`: how many of the session's first entries (by seq) it brought from a conversation it continues
  * (Claude Code's). Their messages were not sent in this session: some are not the user's words at all ("[Request
@@ -54,18 +58,26 @@ export function planTakeBack(entries: ReadonlyArray<Entry>, entryId: string, car
     return { ok: false, reason: 'compacted', message: 'This message was compacted after it was sent (it is in the summary or kept beside it), so it cannot be taken back' }
   }
   const seen = new Set<string>(modelView(entries).entries.map((e) => e.id))
-  if (!seen.has(entryId)) return { ok: false, reason: 'not_last', message: 'This message was already taken back' }
-  // A later message taken back already does not count: taking back again goes one message further back.
-  if (after.some((e) => e.kind === 'user_message' && seen.has(e.id))) return { ok: false, reason: 'not_last', message: 'Only your last message can be taken back: a later one was sent after it' }
+  if (!seen.has(entryId)) return { ok: false, reason: 'taken_back', message: 'This message was already taken back' }
+  // A later message already taken back is not dropped twice: only what the model still sees goes.
   const dropped = [entry, ...after].filter((e) => seen.has(e.id) && (e.kind === 'user_message' || e.kind === 'assistant_message' || e.kind === 'tool_result'))
+  const messages = dropped.filter((e) => e.kind === 'user_message').length
   const notes = dropped.flatMap((e) => (e.kind === 'user_message' || e.kind === 'tool_result' ? (e.notes ?? []) : []))
   return {
     ok: true,
     text: entry.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'),
-    edits: dropped.map((e) => ({ entryId: e.id, action: 'drop' as const, reason: e.id === entryId ? 'taken back by the user' : 'an answer to a message taken back' })),
+    edits: dropped.map((e) => ({ entryId: e.id, action: 'drop' as const, reason: dropReason(e, entryId) })),
     notes,
     toolUseIds: dropped.flatMap((e) => (e.kind === 'assistant_message' ? e.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : [])),
+    messages,
   }
+}
+
+/** Why a take-back drops an entry, as the context edit records it (the inspector's Diff shows it). */
+function dropReason(e: Entry, takenId: string): string {
+  if (e.id === takenId) return 'taken back by the user'
+  if (e.kind === 'user_message') return 'sent after a message taken back'
+  return 'an answer to a message taken back'
 }
 
 /** The newest take-back in `entries`, or -1: a failure before it has nothing left to retry. */

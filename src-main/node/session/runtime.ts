@@ -275,11 +275,11 @@ export class SessionRuntime {
   }
 
   /**
-   * Takes the user's last message back (decision 0024): it and the answers to it leave what the model sees (a
-   * context edit; nothing is deleted), the notes they carried go with the next message, and the planned pre-warm is
+   * Takes a message the user sent back (decision 0024): it and everything after it the model sees (its answers, and
+   * any later messages with theirs) leave what the model sees (a context edit; nothing is deleted), the notes they carried go with the next message, and the planned pre-warm is
    * dropped (it would warm a tail no pass sends now). Returns the message's text for the message box.
    */
-  takeBack(entryId: string): { readonly ok: true; readonly text: string; readonly dropped: number } | Extract<TakeBackPlan, { ok: false }> {
+  takeBack(entryId: string): { readonly ok: true; readonly text: string; readonly dropped: number; readonly messages: number } | Extract<TakeBackPlan, { ok: false }> {
     if (this.running) throw new Error('A turn is running in this session')
     // A session continued from Claude Code's conversation: the messages it carried over are not the user's to take back.
     const carriedOver = this.deps.store.sessions.get(this.sessionId)?.continued?.inherited ?? 0
@@ -296,7 +296,7 @@ export class SessionRuntime {
     const pending = this.state.compaction.pending
     if (pending && plan.toolUseIds.includes(pending.toolUseId)) this.save({ compaction: { ...this.state.compaction, pending: null } })
     this.appendAndEmit(appended)
-    return { ok: true, text: plan.text, dropped: plan.edits.length }
+    return { ok: true, text: plan.text, dropped: plan.edits.length, messages: plan.messages }
   }
 
   private homeDir(): string {

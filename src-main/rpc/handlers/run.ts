@@ -70,7 +70,7 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
       if (!taken.ok) throw new RpcError(taken.reason === 'not_found' ? 'not_found' : taken.reason === 'not_a_message' ? 'invalid_input' : 'unsupported', taken.message)
       // The session's first message taken back: the name it gave goes with it, and the next message names it again.
       if (!keptUserMessage(runtime.entries())) unnameFromMessage(services, sessionId, taken.text)
-      return { text: taken.text, dropped: taken.dropped }
+      return { text: taken.text, dropped: taken.dropped, messages: taken.messages }
     },
     'run.cancel': ({ sessionId }) => ({ cancelled: requireRuntime(services, sessionId).cancel() }),
     'approval.answer': ({ sessionId, toolUseId, answer }) => {

@@ -13,7 +13,7 @@ import { answerDrawsSame, type AnswerProps } from './answer-props'
 import { authorOf, type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
 import { ModelName, ModelNamed } from '../inspector/components/ModelName'
-import { isTakeBack, takeBackable, takeBacks, takeBackSummary, takeBackUndoneWords } from './take-back'
+import { isTakeBack, messagesTakenFrom, takeBackableMessages, takeBacks, takeBackSummary, takeBackUndoneWords } from './take-back'
 import { chatStatus } from './status'
 import { grouped, usd } from '../../ui/format'
 import { provisionalContext, useCompactionStore } from '../../state/compaction'
@@ -52,9 +52,10 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   }, [chat.entries])
   const lastFailure = useMemo(() => retryableFailure(chat.entries), [chat.entries])
   const repeated = useMemo(() => repeatedFailures(chat.entries), [chat.entries])
-  // Messages taken back, folded under their take-back; and the one message a "Take back" is offered on now.
+  // Messages taken back, folded under their take-back; and the messages a "Take back" is offered on now (an earlier
+  // one takes the later ones with it).
   const taken = useMemo(() => takeBacks(chat.entries), [chat.entries])
-  const backable = useMemo(() => takeBackable(chat.entries, taken.folded, inherited), [chat.entries, taken, inherited])
+  const backable = useMemo(() => takeBackableMessages(chat.entries, taken.folded, inherited), [chat.entries, taken, inherited])
   const canTakeBack = !chat.running && chat.approvals.length === 0 && source === 'loupe'
   // A pass's answer is its last assistant message: an imported compaction call's conversation links every message it
   // carried to its one pass, and only the answer is that pass's to mark.
@@ -126,15 +127,8 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
           <div key={entry.id} className="msg user" data-entry-kind="user_message">
             <div className="msg-who">
               You
-              {canTakeBack && entry.id === backable?.id && (
-                <button
-                  type="button"
-                  className="take-back"
-                  onClick={() => void takeBackMessage(sessionId, entry.id)}
-                  title="Take this message and the answers to it out of the conversation: the model no longer sees them, and the text comes back to the message box to change and send again. What the tools did is not undone."
-                >
-                  Take back
-                </button>
+              {canTakeBack && messagesTakenFrom(backable, entry) > 0 && (
+                <TakeBackButton later={messagesTakenFrom(backable, entry) - 1} onTake={() => void takeBackMessage(sessionId, entry.id)} />
               )}
             </div>
             <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
@@ -407,19 +401,54 @@ function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: Ent
 }
 
 /**
+ * "Take back" on a message the user sent (decision 0024). On the newest message it takes that message back at once,
+ * as it always did. On an earlier one it would take the later messages too: it asks first, saying how many, since
+ * the turns it drops are many clicks of "Take back" to reach one at a time. Escape or Cancel leaves things as they were.
+ */
+function TakeBackButton({ later, onTake }: { later: number; onTake: () => void }) {
+  const [asking, setAsking] = useState(false)
+  const title = 'Take this message and what came after it out of the conversation: the model no longer sees them, and the text comes back to the message box to change and send again. What the tools did is not undone.'
+  if (later === 0) {
+    return (
+      <button type="button" className="take-back" onClick={onTake} title={title}>
+        Take back
+      </button>
+    )
+  }
+  if (!asking) {
+    return (
+      <button type="button" className="take-back take-back-earlier" onClick={() => setAsking(true)} title={title}>
+        Take back from here
+      </button>
+    )
+  }
+  return (
+    <span className="take-back-confirm" role="group" aria-label="Take back from here" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setAsking(false))}>
+      <button type="button" className="take-back" onClick={onTake} autoFocus title={`This message and the ${later === 1 ? 'one' : later} after it, with their answers`}>
+        Take back {later + 1} messages
+      </button>
+      <button type="button" className="take-back" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  )
+}
+
+/**
  * A message taken back, with its turn folded under it (decision 0024): what the model no longer sees, closed by
  * default, and what taking it back did not undo.
  */
 function TakenBack({ entries, render }: { entries: ReadonlyArray<EntryView>; render: (entry: EntryView) => ReactNode }) {
   const summary = takeBackSummary(entries)
-  const { message, answers } = summary
+  const { message, laterMessages, answers } = summary
   const undone = takeBackUndoneWords(summary)
+  const them = laterMessages > 0 ? 'them' : 'it'
   return (
     <div className="taken-back" data-entry-kind="take_back">
       <details>
         <summary>
-          Taken back: “{message}”
-          <span className="muted"> · the model no longer sees it{answers > 0 ? ` or the ${answers === 1 ? 'answer' : `${answers} answers`} to it` : ''}</span>
+          Taken back: “{message}”{laterMessages > 0 ? ` and ${laterMessages === 1 ? 'the message' : `${laterMessages} messages`} after it` : ''}
+          <span className="muted"> · the model no longer sees {them}{answers > 0 ? ` or the ${answers === 1 ? 'answer' : `${answers} answers`} to ${them}` : ''}</span>
         </summary>
         <div className="taken-back-entries">{entries.map(render)}</div>
       </details>

@@ -96,7 +96,7 @@ export async function retryTurn(sessionId: string): Promise<void> {
 }
 
 /**
- * Takes the user's last message back (decision 0024) and puts its text in the message box, before anything the user
+ * Takes a message back (decision 0024), with any sent after it, and puts its text in the message box, before anything the user
  * had typed there since (kept, after a blank line): nothing typed is lost. The take-back's entry tells every window.
  */
 export async function takeBackMessage(sessionId: string, entryId: string): Promise<boolean> {

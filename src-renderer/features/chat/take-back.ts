@@ -40,16 +40,30 @@ export function takeBacks(entries: ReadonlyArray<EntryView>): TakeBacks {
 }
 
 /**
- * The message a "Take back" goes on: the user's last message the model still sees, unless a compaction has folded it
- * in since, or it is one a continued session carried over from Claude Code's conversation (`carriedOver`: how many
- * of its first entries, by seq, came from there; the main process refuses those too). Null when there is none.
+ * The messages a "Take back" is offered on, oldest first: every message the user sent that the model still sees, from
+ * after the newest compaction on (a message a compaction folded in cannot be taken apart from its summary), and none a
+ * continued session carried over from Claude Code's conversation (`carriedOver`: how many of its first entries, by
+ * seq, came from there; the main process refuses those too). Taking an earlier one back takes the later ones with it.
  */
+export function takeBackableMessages(entries: ReadonlyArray<EntryView>, folded: ReadonlySet<string>, carriedOver: number | null = null): EntryView[] {
+  const afterCompaction = entries.findLastIndex((e) => e.kind === 'checkpoint') + 1
+  return entries.slice(afterCompaction).filter((e) => e.kind === 'user_message' && !folded.has(e.id) && (carriedOver === null || e.seq > carriedOver))
+}
+
+/** The message the palette's "Take back the last message" goes on: the newest of those offered, or null. */
 export function takeBackable(entries: ReadonlyArray<EntryView>, folded: ReadonlySet<string>, carriedOver: number | null = null): EntryView | null {
-  const at = entries.findLastIndex((e) => e.kind === 'user_message' && !folded.has(e.id))
-  if (at < 0) return null
-  const message = entries[at]!
-  if (carriedOver !== null && message.seq <= carriedOver) return null
-  return entries.slice(at + 1).some((e) => e.kind === 'checkpoint') ? null : message
+  const last = entries.findLast((e) => e.kind === 'user_message' && !folded.has(e.id))
+  if (last === undefined) return null
+  return takeBackableMessages(entries, folded, carriedOver).at(-1)?.id === last.id ? last : null
+}
+
+/**
+ * How many of the user's messages a take-back from `message` takes: it and the later ones offered. Taking back the
+ * newest is one; an earlier one says how many go with it before it is done.
+ */
+export function messagesTakenFrom(offered: ReadonlyArray<EntryView>, message: EntryView): number {
+  const at = offered.findIndex((e) => e.id === message.id)
+  return at < 0 ? 0 : offered.length - at
 }
 
 /**
@@ -73,6 +87,8 @@ function onlyReads(toolName: unknown): boolean {
 
 export interface TakeBackSummary {
   readonly message: string
+  /** Messages the user sent after it that went back with it (a take-back from an earlier message). */
+  readonly laterMessages: number
   readonly answers: number
   readonly toolCallsRan: number
   readonly toolCallsCut: number
@@ -95,6 +111,7 @@ export function takeBackSummary(entries: ReadonlyArray<EntryView>): TakeBackSumm
   const done = entries.filter((e) => e.kind === 'tool_result' && (e.outcome === 'ran' || e.outcome === 'interrupted'))
   return {
     message: oneLine(firstLine),
+    laterMessages: Math.max(0, entries.filter((e) => e.kind === 'user_message').length - 1),
     answers: entries.filter((e) => e.kind === 'assistant_message').length,
     toolCallsRan: done.filter((e) => e.outcome === 'ran').length,
     toolCallsCut: done.filter((e) => e.outcome === 'interrupted').length,

@@ -40,6 +40,7 @@ describe('taking a message back', () => {
       ],
       notes: [changed('CLAUDE.md'), nested],
       toolUseIds: ['t1'],
+      messages: 1,
     })
     // What the model sees ends with the answer before it: valid to send with a new message after it.
     const history = toHistory(taken(twoTurns, 'e4'))
@@ -49,14 +50,32 @@ describe('taking a message back', () => {
 
   it('goes one message further back at a time', () => {
     const once = taken(twoTurns, 'e4')
-    expect(planTakeBack(once, 'e4')).toMatchObject({ ok: false, reason: 'not_last', message: 'This message was already taken back' })
+    expect(planTakeBack(once, 'e4')).toMatchObject({ ok: false, reason: 'taken_back', message: 'This message was already taken back' })
     const twice = taken(once, 'e1')
     expect(toHistory(twice)).toEqual([])
     expect(lastTakeBackIndex(twice)).toBe(twice.length - 1)
   })
 
-  it('refuses an earlier message, an answer, an unknown id, and a message a compaction folded in', () => {
-    expect(planTakeBack(twoTurns, 'e1')).toMatchObject({ ok: false, reason: 'not_last' })
+  it('takes an earlier message back with every later message and answer the model sees, its own text to the box', () => {
+    const plan = planTakeBack(twoTurns, 'e1')
+    expect(plan).toMatchObject({ ok: true, text: 'first', messages: 2, toolUseIds: ['t1'], notes: [changed('CLAUDE.md'), nested] })
+    if (!plan.ok) return
+    expect(plan.edits.map((e) => [e.entryId, e.reason])).toEqual([
+      ['e1', 'taken back by the user'],
+      ['e2', 'an answer to a message taken back'],
+      ['e4', 'sent after a message taken back'],
+      ['e5', 'an answer to a message taken back'],
+      ['e6', 'an answer to a message taken back'],
+      ['e7', 'an answer to a message taken back'],
+    ])
+    expect(toHistory(taken(twoTurns, 'e1'))).toEqual([])
+    // A later message already taken back is not dropped a second time.
+    const again = planTakeBack(taken(twoTurns, 'e4'), 'e1')
+    expect(again).toMatchObject({ ok: true, messages: 1 })
+    if (again.ok) expect(again.edits.map((e) => e.entryId)).toEqual(['e1', 'e2'])
+  })
+
+  it('refuses an answer, an unknown id, and a message a compaction folded in', () => {
     expect(planTakeBack(twoTurns, 'e7')).toMatchObject({ ok: false, reason: 'not_a_message' })
     expect(planTakeBack(twoTurns, 'nope')).toMatchObject({ ok: false, reason: 'not_found' })
     const checkpoint = {

@@ -1,5 +1,5 @@
 /**
- * Taking the last message back (decision 0024), through the contract of a real app answered by the simulator: the
+ * Taking a message back (decision 0024), through the contract of a real app answered by the simulator: the
  * message and its answers leave what the next pass sends, the text comes back, the notes it carried go with the next
  * message, the miss it causes is named, and a failure before it has nothing left to retry.
  */
@@ -39,7 +39,7 @@ async function setup(options: { faults?: ReturnType<typeof failNextMessages> } =
   return { app, root, sessionId, send, entries, lastMessage, sent, mainPasses }
 }
 
-describe('taking the last message back', () => {
+describe('taking a message back', () => {
   it('gives its text back, drops it and its answers from the next pass, and names the miss it causes', async () => {
     const s = await setup()
     expect(await s.send('read README.md')).toBe('end_turn')
@@ -85,7 +85,6 @@ describe('taking the last message back', () => {
     const second = all.findLast((e) => e.kind === 'user_message')!
     const answer = all.findLast((e) => e.kind === 'assistant_message')!
 
-    await expect(call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: first.id })).rejects.toThrow(/unsupported Only your last message can be taken back/)
     await expect(call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: answer.id })).rejects.toThrow(/invalid_input Only a message you sent/)
     await expect(call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: 'nonesuch' })).rejects.toThrow(/not_found/)
     await expect(call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: 'x'.repeat(500) })).rejects.toThrow(/invalid_input/)
@@ -102,6 +101,36 @@ describe('taking the last message back', () => {
     await expect(call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: runningMessage.id })).rejects.toThrow(/busy/)
     await ended
     // (A message a compaction has folded in: test/engine/conversation/take-back.test.ts.)
+  })
+
+  it('takes an earlier message back with the turns after it: the next pass goes on from before it, its miss named', async () => {
+    const s = await setup()
+    await s.send('read README.md')
+    await s.send('list the root')
+    await s.send('read CLAUDE.md')
+    const messages = (await s.entries()).filter((e) => e.kind === 'user_message')
+    const result = await call<{ text: string; dropped: number; messages: number }>(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: messages[1]!.id })
+    expect(result).toMatchObject({ text: 'list the root', messages: 2 })
+    // Both later messages left what the model sees, in one edit; the first stays.
+    const edit = (await s.entries()).at(-1)!
+    expect(edit.edits!.map((d) => d.entryId)).toEqual(expect.arrayContaining([messages[1]!.id, messages[2]!.id]))
+    expect(edit.edits!.map((d) => d.entryId)).not.toContain(messages[0]!.id)
+    // Nothing is left to take back twice, and the first message is still the user's to take.
+    await expect(call(s.app, 'run.takeBack', { sessionId: s.sessionId, entryId: messages[2]!.id })).rejects.toThrow(/already taken back/)
+
+    expect(await s.send('what is in this project')).toBe('end_turn')
+    const passes = await s.mainPasses()
+    const firstAfter = passes.find((p) => JSON.stringify(s.sent(p.id).messages).includes('what is in this project'))!
+    const sent = JSON.stringify(s.sent(firstAfter.id).messages)
+    expect(sent).toContain('read README.md')
+    expect(sent).not.toContain('list the root')
+    expect(sent).not.toContain('read CLAUDE.md')
+    // The cache still holds the first turn (written by the pass that answered it): the pass reads up to there, and the
+    // attribution names the take-back rather than calling the miss unexplained.
+    const summary = await call<{ passes: Array<{ passId: string; cause: string; summary: string; read: number }> }>(s.app, 'session.cacheSummary', { sessionId: s.sessionId })
+    const attributed = summary.passes.find((p) => p.passId === firstAfter.id)!
+    expect(attributed.summary).toMatch(/^partial hit up to messages\[\d+\]\.content\[\d+\] · .*taken back by the user at \d\d:\d\d$/)
+    expect(summary.passes.filter((p) => p.cause === 'unexplained')).toEqual([])
   })
 
   it("takes the name the session's first message gave it back with it, so the next message names the session", async () => {

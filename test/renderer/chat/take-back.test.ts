@@ -1,7 +1,7 @@
 /** How the chat folds a message taken back (decision 0024), and which message offers "Take back". */
 import { describe, expect, it } from 'vitest'
 import type { EntryView } from '../../../src-preload/contract'
-import { boxAfterTakeBack, takeBackable, takeBacks, takeBackSummary, takeBackUndoneWords } from '../../../src-renderer/features/chat/take-back'
+import { boxAfterTakeBack, messagesTakenFrom, takeBackable, takeBackableMessages, takeBacks, takeBackSummary, takeBackUndoneWords } from '../../../src-renderer/features/chat/take-back'
 import { isReadOnlyAccess, TOOL_ACCESS, TOOL_NAMES } from '../../../src-preload/tool-access'
 
 let seq = 0
@@ -25,7 +25,7 @@ describe('a message taken back, in the chat', () => {
     const { folded, under } = takeBacks(entries)
     expect(under.get(back.id)).toEqual([second, call, result, answer, ended])
     expect([...folded]).toEqual([second.id, call.id, result.id, answer.id, ended.id])
-    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', answers: 2, toolCallsRan: 1, toolCallsCut: 0, changing: true, onlyRead: false })
+    expect(takeBackSummary(under.get(back.id)!)).toEqual({ message: 'second', laterMessages: 0, answers: 2, toolCallsRan: 1, toolCallsCut: 0, changing: true, onlyRead: false })
     expect(takeBackSummary([message('run it'), entry('tool_result', { outcome: 'interrupted' })])).toMatchObject({ toolCallsRan: 0, toolCallsCut: 1 })
     // The offer moves to the message before it.
     expect(takeBackable(entries, folded)).toBe(first)
@@ -96,6 +96,34 @@ describe('a message taken back, in the chat', () => {
     const m = message('hello')
     expect(takeBackable([m, entry('assistant_message')], new Set())).toBe(m)
     expect(takeBackable([m, entry('assistant_message'), entry('checkpoint')], new Set())).toBeNull()
+  })
+
+  it('offers every message the model still sees since the last compaction; an earlier one counts the later ones it takes', () => {
+    const old = message('before the summary')
+    const oldAnswer = entry('assistant_message')
+    const checkpoint = entry('checkpoint')
+    const a = message('a')
+    const aAnswer = entry('assistant_message')
+    const b = message('b')
+    const bAnswer = entry('assistant_message')
+    const c = message('c')
+    const gone = takeBack(c)
+    const entries = [old, oldAnswer, checkpoint, a, aAnswer, b, bAnswer, c, gone]
+    const offered = takeBackableMessages(entries, takeBacks(entries).folded)
+    expect(offered).toEqual([a, b])
+    expect(messagesTakenFrom(offered, b)).toBe(1)
+    expect(messagesTakenFrom(offered, a)).toBe(2)
+    expect(messagesTakenFrom(offered, old)).toBe(0)
+    expect(messagesTakenFrom(offered, c)).toBe(0)
+    expect(takeBackable(entries, takeBacks(entries).folded)).toBe(b)
+
+    // Taken back from `a`: one fold holds both messages (and the take-back of `c` before, folded in its own).
+    const fromA = takeBack(a, aAnswer, b, bAnswer)
+    const after = [...entries, fromA]
+    const { under } = takeBacks(after)
+    expect(under.get(fromA.id)).toEqual([a, aAnswer, b, bAnswer, gone])
+    expect(takeBackSummary(under.get(fromA.id)!)).toMatchObject({ message: 'a', laterMessages: 1, answers: 2 })
+    expect(takeBackableMessages(after, takeBacks(after).folded)).toEqual([])
   })
 
   it('cuts a long first line at a character, never inside one', () => {
