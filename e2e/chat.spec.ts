@@ -5,7 +5,7 @@ import type { Locator, Page } from '@playwright/test'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
 import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
-import { appEvent, expect, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
+import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
@@ -903,12 +903,9 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     await expect(app.locator('.conversation > .msg.user')).toHaveCount(1)
     // The new message is now the one to take back; the pass that answered it never carried the old one.
     await expect(app.locator('.conversation > .msg.user').getByRole('button', { name: 'Take back' })).toHaveCount(1)
-    const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
-    const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
-    const passes = (await rpc(host, 'pass.list', { sessionId: sessions[0]!.id })) as Array<{ id: string; kind: string }>
-    const last = (await rpc(host, 'pass.get', { passId: passes.filter((p) => p.kind === 'main').at(-1)!.id })) as { requestBody: string }
-    expect(last.requestBody).toContain('read README.md')
-    expect(last.requestBody).not.toContain('sleep 5')
+    const sent = await lastMainRequestBody(host)
+    expect(sent).toContain('read README.md')
+    expect(sent).not.toContain('sleep 5')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -953,13 +950,10 @@ test('chat: an earlier message is taken back with the ones after it, once the us
     await composer.fill('what is in this project')
     await composer.press('Enter')
     await ended
-    const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
-    const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
-    const passes = (await rpc(host, 'pass.list', { sessionId: sessions[0]!.id })) as Array<{ id: string; kind: string }>
-    const last = (await rpc(host, 'pass.get', { passId: passes.filter((p) => p.kind === 'main').at(-1)!.id })) as { requestBody: string }
-    expect(last.requestBody).toContain('read README.md')
-    expect(last.requestBody).not.toContain('list the root')
-    expect(last.requestBody).not.toContain('"text":"thanks"')
+    const sent = await lastMainRequestBody(host)
+    expect(sent).toContain('read README.md')
+    expect(sent).not.toContain('list the root')
+    expect(sent).not.toContain('"text":"thanks"')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test'
 import { findModel } from '../src-main/node/model/models'
 import { buildSequence } from '../src-main/simulator/sequence'
 import { validateRequest } from '../src-main/simulator/validate'
-import { appEvent, chooseTheme, expect, onSlowHostAfter, openProjectWithSession, pageSignal, rpc, test } from './fixtures'
+import { appEvent, chooseTheme, expect, lastMainRequestBody, onSlowHostAfter, openProjectWithSession, pageSignal, rpc, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -769,9 +769,7 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
 
     await view(app, 'Chat')
     await send(app, 'read README.md')
-    const passes = (await rpc(host, 'pass.list', { sessionId })) as PassSummary[]
-    const last = passes.filter((p) => p.kind === 'main').at(-1)!
-    const body = ((await rpc(host, 'pass.get', { passId: last.id })) as { requestBody: string }).requestBody
+    const body = await lastMainRequestBody(host, sessionId)
     expect(body).toContain('EDITED-SUMMARY-MARKER: the user keeps this line.')
 
     await view(app, 'Cache')

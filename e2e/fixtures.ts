@@ -115,6 +115,23 @@ export async function rpc(host: BrowserHostProcess, name: string, input: unknown
   return result.value
 }
 
+/**
+ * The request body the newest main pass sent, as stored (for checks of what the model was sent). The session is the
+ * only one of the only project unless `sessionId` is given.
+ */
+export async function lastMainRequestBody(host: BrowserHostProcess, sessionId?: string): Promise<string> {
+  let id = sessionId
+  if (id === undefined) {
+    const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+    const sessions = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
+    id = sessions[0]!.id
+  }
+  const passes = (await rpc(host, 'pass.list', { sessionId: id })) as Array<{ id: string; kind: string }>
+  const last = passes.filter((p) => p.kind === 'main').at(-1)
+  if (last === undefined) throw new Error(`no main pass in session ${id}`)
+  return ((await rpc(host, 'pass.get', { passId: last.id })) as { requestBody: string }).requestBody
+}
+
 /** Opens `dir` as a project through the UI and starts a session in it. */
 export async function openProjectWithSession(page: Page, dir: string): Promise<void> {
   await page.getByLabel('Folder path').fill(dir)
