@@ -86,6 +86,8 @@ test('chat and inspector: at 800×600 the message box keeps its width and the in
     await resize(page, 800, 600)
     await expectChatRoom(page)
     await expectNoSidewaysScroll(page)
+    // The top bar keeps to one row: its items' words unbroken, the views below it keep their height.
+    await expect.poll(() => page.locator('.topbar').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(46)
     await page.screenshot({ path: `${SHOTS}/layout-chat-800x600.png` })
     // The inspector is its bar at the edge, with the count of passes; pressed, it takes the width and the chat
     // becomes the bar, which brings it back.
