@@ -57,6 +57,20 @@ export const PANE_MAX_FRACTION = 0.8
 export const CHAT_MIN_PX = 420
 export const CHAT_MIN_HEIGHT_PX = 340
 export const LIST_MIN_PX = 90
+/**
+ * The least the chat is left beside the pane when the space is short of CHAT_MIN_PX: its message box then still holds
+ * a line of about 35 characters beside Send.
+ */
+export const CHAT_BESIDE_MIN_PX = 340
+/**
+ * Docked beside the chat in a space narrower than this, the chat and the pane cannot both keep their least width:
+ * one shows at a time, the other as a bar at its edge that brings it back (decision 0048). An 800 px window leaves
+ * about 600 px; a 900 px one about 675.
+ */
+export const ONE_AT_A_TIME_BELOW_PX = CHAT_BESIDE_MIN_PX + PANE_MIN_PX
+
+/** What the session's workspace shows: the chat and the inspector side by side (or stacked), or one of them alone. */
+export type WorkspaceShows = 'both' | 'chat' | 'inspector'
 
 interface InspectorState {
   readonly sessionId: string | null
@@ -94,6 +108,10 @@ interface InspectorState {
   readonly view: InspectorView
   readonly requestMode: RequestMode
   readonly layout: InspectorLayout
+  /** The width of the space the chat and the inspector share, as last measured; null before it is. */
+  readonly workspaceWidth: number | null
+  /** Which of the two shows when only one fits (decision 0048); not remembered: a narrow window opens on the chat. */
+  readonly aloneShown: 'chat' | 'inspector'
   /** A file the user asked to open from a provenance label; the Files view opens it and calls fileOpened(). */
   readonly fileRequest: { readonly path: string; readonly at: number } | null
 
@@ -131,7 +149,15 @@ interface InspectorState {
   requestModeChosen(mode: RequestMode): void
   paneResized(size: number): void
   listResized(height: number): void
+  /**
+   * Shows the inspector or hides it. Where only one pane fits, it switches between the inspector and the chat
+   * instead, and leaves the split the user chose as it was, for when the window is wide again.
+   */
   collapseToggled(): void
+  /** The space the chat and the inspector share was measured (the window or the sidebar changed). */
+  workspaceMeasured(width: number): void
+  /** The chat is wanted (its bar pressed, the message box asked for): where only one pane fits, it is the one. */
+  chatShown(): void
   dockChosen(dock: Dock): void
   contextMapToggled(): void
   fileOpenRequested(path: string): void
@@ -139,6 +165,20 @@ interface InspectorState {
 }
 
 const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, paneHeight: 420, collapsed: false, listHeight: 180, contextMap: true }
+
+/** Whether the chat and the inspector beside it are too many for the space they share (decision 0048). */
+function oneAtATime(s: Pick<InspectorState, 'layout' | 'workspaceWidth'>): boolean {
+  return s.layout.dock === 'right' && s.workspaceWidth !== null && s.workspaceWidth < ONE_AT_A_TIME_BELOW_PX
+}
+
+/** What the workspace shows now: both panes, or, where only one fits, the chat or the inspector alone. */
+export function selectWorkspaceShows(s: Pick<InspectorState, 'layout' | 'workspaceWidth' | 'aloneShown'>): WorkspaceShows {
+  if (!oneAtATime(s)) return 'both'
+  return s.aloneShown === 'inspector' && !s.layout.collapsed ? 'inspector' : 'chat'
+}
+
+/** Whether the inspector is out of sight: collapsed, or the chat showing alone in its place. */
+export const selectInspectorHidden = (s: Pick<InspectorState, 'layout' | 'workspaceWidth' | 'aloneShown'>): boolean => s.layout.collapsed || selectWorkspaceShows(s) === 'chat'
 
 export const useInspectorStore = create<InspectorState>()(
   persist(
@@ -158,6 +198,8 @@ export const useInspectorStore = create<InspectorState>()(
       view: 'request',
       requestMode: 'pretty',
       layout: DEFAULT_LAYOUT,
+      workspaceWidth: null,
+      aloneShown: 'chat',
       fileRequest: null,
 
       sessionShown: (sessionId) =>
@@ -261,7 +303,21 @@ export const useInspectorStore = create<InspectorState>()(
           return { layout: s.layout.dock === 'right' ? { ...s.layout, paneSize: px } : { ...s.layout, paneHeight: px } }
         }),
       listResized: (height) => set((s) => ({ layout: { ...s.layout, listHeight: Math.max(LIST_MIN_PX, Math.round(height)) } })),
-      collapseToggled: () => set((s) => ({ layout: { ...s.layout, collapsed: !s.layout.collapsed } })),
+      collapseToggled: () =>
+        set((s) => {
+          if (!oneAtATime(s)) return { layout: { ...s.layout, collapsed: !s.layout.collapsed } }
+          // The bar of a collapsed inspector asks to see it: it shows, and stays shown when the window grows.
+          if (s.layout.collapsed) return { layout: { ...s.layout, collapsed: false }, aloneShown: 'inspector' }
+          return { aloneShown: s.aloneShown === 'chat' ? 'inspector' : 'chat' }
+        }),
+      workspaceMeasured: (width) =>
+        set((s) => {
+          if (s.workspaceWidth === width) return {}
+          // Narrowed from a split: the chat, what the user was typing in, is the pane that stays.
+          const narrowed = !oneAtATime(s) && oneAtATime({ ...s, workspaceWidth: width })
+          return narrowed ? { workspaceWidth: width, aloneShown: 'chat' } : { workspaceWidth: width }
+        }),
+      chatShown: () => (get().aloneShown !== 'chat' ? set({ aloneShown: 'chat' }) : undefined),
       dockChosen: (dock) => set((s) => ({ layout: { ...s.layout, dock } })),
       contextMapToggled: () => set((s) => ({ layout: { ...s.layout, contextMap: !s.layout.contextMap } })),
       fileOpenRequested: (path) => set({ fileRequest: { path, at: Date.now() } }),

@@ -1,11 +1,15 @@
 import { useLayoutEffect, type RefObject } from 'react'
+import { useInspectorStore } from '../../state/inspector'
 import { fieldTarget, focusWhenShown } from '../../ui/focus-when-shown'
 
 /**
  * Puts the keyboard in the message box of the chat just chosen (after a new session, a continued one, Mod+L), in the
- * same task: a key typed right after the command lands in the box (ui/focus-when-shown.ts).
+ * same task: a key typed right after the command lands in the box (ui/focus-when-shown.ts). Where the inspector shows
+ * alone, the chat comes back first.
  */
 export function focusMessageBox(): void {
+  // In a window where only one pane fits, the chat takes the inspector's place (decision 0048).
+  useInspectorStore.getState().chatShown()
   focusWhenShown(fieldTarget('textarea[aria-label="Message"]'))
 }
 

@@ -4,7 +4,7 @@
  * saved, and the choice to apply it now or at the next compaction. A change made on disk while a file is open is
  * offered as a merge, never overwritten. Clicking a file label in the inspector opens that file here.
  */
-import { useEffect, useMemo, useState, type PointerEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import type { FileNodeView } from '../../../src-preload/contract'
 import { useMonaco } from '../../monaco'
 import { client } from '../../platform/client'
@@ -24,6 +24,7 @@ import { unappliedWords } from './price-words'
 import { UnopenableNote } from './components/UnopenableNote'
 import { useUnopenableStore } from './unopenable'
 import { copyText } from '../../ui/clipboard'
+import { treeWidthLimit, treeWidthShown, useWidth } from './tree-width'
 import './files.css'
 
 /** How often an open file is compared with the disk (a small read; the view is open only while it is on screen). */
@@ -39,7 +40,11 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const loading = useSlow(useFilesStore((s) => s.loading))
   const open = useFilesStore((s) => s.open)
   const openError = useFilesStore((s) => s.openError)
-  const treeWidth = useFilesStore((s) => s.treeWidth)
+  // The list gives way in a narrow view, so the open file keeps its room; the user's width comes back with the room.
+  const viewRef = useRef<HTMLDivElement>(null)
+  const viewWidth = useWidth(viewRef)
+  const treeWidth = treeWidthShown(useFilesStore((s) => s.treeWidth), viewWidth)
+  const treeLimit = viewWidth === null ? Infinity : treeWidthLimit(viewWidth)
   const unsavedDrafts = useFilesStore((s) => s.unsaved)
   const unsaved = useMemo(() => {
     const paths = new Set(Object.keys(unsavedDrafts))
@@ -94,7 +99,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   const node = useMemo(() => (listing && open ? (findNode([...listing.instructions, ...listing.memory], open.base.path) ?? null) : null), [listing, open])
 
   return (
-    <div className="view-page split files" data-testid="files-view">
+    <div ref={viewRef} className="view-page split files" data-testid="files-view">
       <aside className="files-side" style={{ width: treeWidth }}>
         <header className="view-head">
           <h1>Files</h1>
@@ -109,7 +114,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
         {offTree.newFiles.length > 0 && <StrandedDrafts drafts={offTree.newFiles} onOpen={(p) => void startNewFile(projectId, p)} />}
         {offTree.stranded.length > 0 && <StrandedDrafts drafts={offTree.stranded} />}
       </aside>
-      <TreeSplitter width={treeWidth} />
+      <TreeSplitter width={treeWidth} limit={treeLimit} />
       <section className="files-main" aria-label="Open file">
         {session && <UnappliedBar projectId={projectId} session={session} />}
         {openError && !note && (
@@ -228,12 +233,14 @@ function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft
   )
 }
 
-function TreeSplitter({ width }: { width: number }) {
+/** `limit`: the widest the list may be in this view; a drag past it is kept at it, not remembered wider than drawn. */
+function TreeSplitter({ width, limit }: { width: number; limit: number }) {
+  const resize = (to: number) => useFilesStore.getState().treeResized(Math.min(to, limit))
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     const startX = e.clientX
     const target = e.currentTarget
     target.setPointerCapture(e.pointerId)
-    const move = (ev: globalThis.PointerEvent) => useFilesStore.getState().treeResized(width + ev.clientX - startX)
+    const move = (ev: globalThis.PointerEvent) => resize(width + ev.clientX - startX)
     const up = () => {
       target.removeEventListener('pointermove', move)
       target.removeEventListener('pointerup', up)
@@ -241,7 +248,7 @@ function TreeSplitter({ width }: { width: number }) {
     target.addEventListener('pointermove', move)
     target.addEventListener('pointerup', up)
   }
-  return <div className="splitter-v" role="separator" aria-orientation="vertical" aria-label="Resize the file list" tabIndex={0} onPointerDown={onPointerDown} onKeyDown={(e) => (e.key === 'ArrowLeft' || e.key === 'ArrowRight') && useFilesStore.getState().treeResized(width + (e.key === 'ArrowLeft' ? -20 : 20))} />
+  return <div className="splitter-v" role="separator" aria-orientation="vertical" aria-label="Resize the file list" tabIndex={0} onPointerDown={onPointerDown} onKeyDown={(e) => (e.key === 'ArrowLeft' || e.key === 'ArrowRight') && resize(width + (e.key === 'ArrowLeft' ? -20 : 20))} />
 }
 
 const focusTaken = () => useFilesStore.getState().editorFocusRequested(null)

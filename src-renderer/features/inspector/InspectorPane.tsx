@@ -5,7 +5,7 @@
  */
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useMonaco, type Monaco } from '../../monaco'
-import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_HEIGHT_PX, PANE_MIN_PX, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_HEIGHT_PX, PANE_MIN_PX, selectWorkspaceShows, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { usePassesOf } from './data/passes'
 import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
@@ -55,6 +55,9 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const ref = useRef<HTMLElement>(null)
   const space = useSharedSpace(ref)
   const { dock, collapsed } = layout
+  // Where the chat and the pane cannot both keep their width, one shows at a time (decision 0048): the pane is then
+  // its bar while the chat shows, and takes the whole width, with no split to drag, while it shows.
+  const shows = useInspectorStore(selectWorkspaceShows)
   // The pane may take most of the space, but the chat keeps room to be read and typed in.
   const limit =
     dock === 'right'
@@ -67,7 +70,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const paneInner = (dock === 'right' ? space.height : paneSize) - HEADER_PX
   const listHeight = Math.min(passesListHeight(count + (hasLive ? 1 : 0), layout.listHeight, LIST_MIN_PX), Math.max(LIST_MIN_PX, paneInner - DETAIL_MIN_PX))
 
-  if (collapsed) {
+  if (collapsed || shows === 'chat') {
     return (
       <aside ref={ref} className={`insp collapsed dock-${dock}`} aria-label="Inspector" data-testid="inspector">
         <button
@@ -86,8 +89,8 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
     )
   }
   return (
-    <aside ref={ref} className={`insp dock-${dock}`} style={dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
-      <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />
+    <aside ref={ref} className={`insp dock-${dock}${shows === 'inspector' ? ' alone' : ''}`} style={shows === 'inspector' ? undefined : dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
+      {shows === 'both' && <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />}
       <div className="insp-body">
         <Header count={count} streaming={hasLive} />
         <PassesList height={listHeight} />

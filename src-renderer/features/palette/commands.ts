@@ -6,7 +6,7 @@ import { useChatStore } from '../../state/chat'
 import { useCompactionStore } from '../../state/compaction'
 import { useDraftsStore } from '../../state/drafts'
 import { useFilesStore } from '../../state/files'
-import { useInspectorStore, type InspectorView } from '../../state/inspector'
+import { selectInspectorHidden, selectWorkspaceShows, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
@@ -172,12 +172,12 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
     out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusField('input[aria-label="Fact to pin"]')) })
 
-    out.push({ id: 'inspector.toggle', group: 'Inspector', label: inspector.layout.collapsed ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: () => (showView('chat'), inspector.collapseToggled()) })
+    out.push({ id: 'inspector.toggle', group: 'Inspector', label: selectInspectorHidden(inspector) ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: () => (showView('chat'), inspector.collapseToggled()) })
     out.push({ id: 'inspector.dock', group: 'Inspector', label: inspector.layout.dock === 'right' ? 'Dock the inspector below the chat' : 'Dock the inspector beside the chat', run: () => inspector.dockChosen(inspector.layout.dock === 'right' ? 'bottom' : 'right') })
     out.push({ id: 'pass.next', group: 'Inspector', label: 'Next pass', keys: 'Alt+↓', run: () => stepPass(1) })
     out.push({ id: 'pass.previous', group: 'Inspector', label: 'Previous pass', keys: 'Alt+↑', run: () => stepPass(-1) })
     for (const view of ['request', 'response', 'diff'] as InspectorView[]) {
-      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), inspector.viewChosen(view)), focus: selectedInspectorTab })
+      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), showInspectorAlone(), inspector.viewChosen(view)), focus: selectedInspectorTab })
     }
   }
 
@@ -208,6 +208,12 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
   out.push({ id: 'settings.key', group: 'Settings', label: 'Set the Anthropic API key', run: () => (showView('settings'), focusField('input[aria-label="API key"]')) })
   out.push({ id: 'settings.model', group: 'Settings', label: 'Choose the model for new sessions', run: () => (showView('settings'), focusField('select[aria-label="Model"]')) })
   return out
+}
+
+/** Where only one pane fits and the chat shows (decision 0048), a command for the inspector's views brings it. */
+function showInspectorAlone(): void {
+  const s = useInspectorStore.getState()
+  if (selectWorkspaceShows(s) === 'chat' && !s.layout.collapsed) s.collapseToggled()
 }
 
 /** The inspector's tab of the view shown (Request, Response, Diff), when the inspector shows one. */

@@ -3,7 +3,6 @@ import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { useInspectorStore } from '../../state/inspector'
 import { ChatPane } from '../chat/ChatPane'
-import { InspectorPane } from '../inspector/InspectorPane'
 import { ProjectsSidebar } from '../projects/ProjectsSidebar'
 import { useSettingsStore } from '../../state/settings'
 import { CacheView } from '../cache/CacheView'
@@ -12,6 +11,7 @@ import { FilesView } from '../files/FilesView'
 import { Palette } from '../palette/Palette'
 import { ViewTabs } from '../palette/ViewTabs'
 import { SettingsView } from '../settings/SettingsView'
+import { Workspace } from './Workspace'
 
 export function AppShell() {
   const info = useAppStore((s) => s.info)
@@ -20,7 +20,6 @@ export function AppShell() {
   // The chat and the inspector share one selection: picking a message selects the pass that produced it.
   const selectedPassId = useInspectorStore((s) => s.selectedPassId)
   const selectPass = useInspectorStore((s) => s.passSelected)
-  const dock = useInspectorStore((s) => s.layout.dock)
   const project = useProjectsStore(selectSelectedProject)
   const session = useSessionsStore((s) =>
     project ? (s.byProject[project.id] ?? []).find((x) => x.id === s.selectedId) ?? null : null,
@@ -73,10 +72,11 @@ export function AppShell() {
           ) : view === 'cache' ? (
             <CacheView sessionId={session.id} />
           ) : (
-            <div className={`workspace dock-${dock}`}>
-              <ChatPane key={session.id} sessionId={session.id} title={session.title} origin={session.origin ?? null} continued={session.continued ? { inherited: session.continued.inherited, fromModel: session.continued.fromModel ?? null } : null} parentSessionId={session.parentSessionId ?? null} projectId={project.id} selectedPassId={selectedPassId} onSelectPass={selectPass} />
-              <InspectorPane sessionId={session.id} />
-            </div>
+            <Workspace
+              sessionId={session.id}
+              title={session.title}
+              chat={<ChatPane key={session.id} sessionId={session.id} title={session.title} origin={session.origin ?? null} continued={session.continued ? { inherited: session.continued.inherited, fromModel: session.continued.fromModel ?? null } : null} parentSessionId={session.parentSessionId ?? null} projectId={project.id} selectedPassId={selectedPassId} onSelectPass={selectPass} />}
+            />
           )}
         </main>
       </div>

@@ -275,8 +275,11 @@ function Node({ node, row, depth, openRow, hiddenOpenRow, tabStop, folded, unsav
             ●
           </span>
         )}
-        <span className={`chip ${status.tone}`}>{status.label}</span>
-        <span className="files-node-tokens muted">{node.tokens > 0 ? `≈${grouped(node.tokens)} tok` : ''}</span>
+        {/* Kept together: on the path's line, or both on the line under it (files.css). */}
+        <span className="files-node-figures">
+          <span className={`chip ${status.tone}`}>{status.label}</span>
+          <span className="files-node-tokens muted">{node.tokens > 0 ? `≈${grouped(node.tokens)} tok` : ''}</span>
+        </span>
       </div>
       {(node.reason || node.patterns.length > 0) && (
         <div className="files-node-reason muted small" style={{ paddingLeft: 12 + depth * 16 }}>

@@ -1,0 +1,155 @@
+/**
+ * The shell's layout at the window sizes of a laptop and a small screen (800×600, 1024×768, 1280×800), in Chromium
+ * against the browser host: the chat beside the inspector stays wide enough to read and type in (in a window too
+ * narrow for both, one shows at a time, decision 0048) and the split the user dragged comes back when the window
+ * grows; the Files view keeps its file list readable, the editor usable and the price of an edit in view; no view
+ * scrolls the page sideways. Photographs land in e2e/screenshots/layout-*.png.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { appEvent, expect, nextFrame, openApp, openProjectWithSession, test } from './fixtures'
+
+const SHOTS = 'e2e/screenshots'
+const SIZES = [
+  [800, 600],
+  [1024, 768],
+  [1280, 800],
+] as const
+
+/**
+ * The chat keeps the room it needs beside the inspector (CHAT_MIN_PX in state/inspector.ts), and its message box,
+ * with Send beside it, a line of about 35 characters.
+ */
+const CHAT_MIN_PX = 420
+const MESSAGE_BOX_MIN_PX = 260
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-layout-'))
+  mkdirSync(join(dir, 'docs'))
+  writeFileSync(join(dir, 'AGENTS.md'), `# Agents\n\n${'Run the tests before you finish. '.repeat(40)}\n`)
+  writeFileSync(join(dir, 'CLAUDE.md'), '# Claude\n\nSee @docs/api-conventions.md for the conventions.\n')
+  writeFileSync(join(dir, 'docs', 'api-conventions.md'), '# Conventions\n\nAmounts are integer cents.\n')
+  return dir
+}
+
+async function withAnsweredSession(page: Page, url: string, dir: string): Promise<void> {
+  await openApp(page, url)
+  await openProjectWithSession(page, dir)
+  const ended = appEvent(page, 'turn.ended')
+  await page.getByLabel('Message').fill('what is in this project?')
+  await page.getByLabel('Message').press('Enter')
+  await ended
+}
+
+async function resize(page: Page, width: number, height: number): Promise<void> {
+  await page.setViewportSize({ width, height })
+  await nextFrame(page)
+}
+
+/** The page never scrolls sideways: what does not fit is laid out again, not pushed past the window's edge. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
+  await expect.poll(() => page.evaluate(() => document.body.scrollWidth - document.body.clientWidth)).toBe(0)
+}
+
+/** Every element of `items` shows its whole text: nothing cut by an ellipsis or by its box's edge. */
+async function expectWhole(items: Locator): Promise<void> {
+  const cut = await items.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent))
+  expect(cut).toEqual([])
+}
+
+/** The chat column and its message box are as wide as they need to be read and typed in. */
+async function expectChatRoom(page: Page): Promise<void> {
+  await expect.poll(() => widthOf(page.locator('.chat'))).toBeGreaterThanOrEqual(CHAT_MIN_PX)
+  await expect.poll(() => widthOf(page.getByLabel('Message'))).toBeGreaterThanOrEqual(MESSAGE_BOX_MIN_PX)
+}
+
+const widthOf = async (locator: Locator) => (await locator.boundingBox())?.width ?? 0
+
+test('chat and inspector: at 800×600 the message box keeps its width and the inspector is one press away; the split the user dragged comes back when the window grows', async ({ page, host }) => {
+  const dir = project()
+  try {
+    await withAnsweredSession(page, host.url, dir)
+    const inspector = page.getByTestId('inspector')
+    const message = page.getByLabel('Message')
+    // The user makes the inspector narrower at 1280×800: 16 px a press of the arrow.
+    await resize(page, 1280, 800)
+    const splitter = page.getByRole('separator', { name: 'Resize the inspector' })
+    const before = await widthOf(inspector)
+    await splitter.focus()
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight')
+    await expect.poll(() => widthOf(inspector)).toBe(before - 80)
+    const chosen = before - 80
+
+    await resize(page, 800, 600)
+    await expectChatRoom(page)
+    await expectNoSidewaysScroll(page)
+    // The top bar keeps to one row: its items' words unbroken, the views below it keep their height.
+    await expect.poll(() => page.locator('.topbar').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(46)
+    await page.screenshot({ path: `${SHOTS}/layout-chat-800x600.png` })
+    // The inspector is its bar at the edge, with the count of passes; pressed, it takes the width and the chat
+    // becomes the bar, which brings it back.
+    const bar = page.getByRole('button', { name: /^Inspector · 2 passes/ })
+    await bar.click()
+    await expect(page.getByTestId('passes-list')).toBeFocused()
+    await expect.poll(() => widthOf(inspector)).toBeGreaterThanOrEqual(480)
+    await expect(page.getByRole('tab', { name: 'Request' })).toBeVisible()
+    await expect(message).toBeHidden()
+    await expectNoSidewaysScroll(page)
+    await page.screenshot({ path: `${SHOTS}/layout-inspector-800x600.png` })
+    await page.getByRole('button', { name: /^Chat · what is in this project\?/ }).click()
+    await expect(message).toBeFocused()
+    await expectChatRoom(page)
+    // Hide, at this size, is the way back to the chat too.
+    await bar.click()
+    await page.getByRole('button', { name: 'Collapse the inspector' }).click()
+    await expect(message).toBeVisible()
+
+    // Wider again: the split is back, at the width the user gave it.
+    await resize(page, 1280, 800)
+    await expect.poll(() => widthOf(inspector)).toBe(chosen)
+    await expectChatRoom(page)
+
+    // At 1024×768 both fit side by side, the chat keeping its room.
+    await resize(page, 1024, 768)
+    await expect(page.getByRole('separator', { name: 'Resize the inspector' })).toBeVisible()
+    await expectChatRoom(page)
+    await expectNoSidewaysScroll(page)
+    await page.screenshot({ path: `${SHOTS}/layout-chat-1024x768.png` })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('files: at 800×600 and 1024×768 the file names are whole, the editor keeps its width and the price of an edit is in view', async ({ page, host }) => {
+  const dir = project()
+  try {
+    await withAnsweredSession(page, host.url, dir)
+    await page.getByRole('tab', { name: 'Files' }).click()
+    // The import shows under the file that names it: the deepest row, the one most easily cut.
+    await expect(page.locator('.files-node[data-path="docs/api-conventions.md"]')).toBeVisible()
+    await page.locator('.files-node[data-path="AGENTS.md"]').click()
+    await page.getByTestId('file-editor').locator('.view-lines').click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type('Prices are integer cents.\n')
+    await expect(page.getByTestId('price-now')).toBeVisible()
+    for (const [width, height] of SIZES) {
+      await resize(page, width, height)
+      await page.screenshot({ path: `${SHOTS}/layout-files-${width}x${height}.png` })
+      await expectNoSidewaysScroll(page)
+      await expectWhole(page.locator('.files-node-path'))
+      await expect.poll(() => widthOf(page.getByTestId('file-editor'))).toBeGreaterThanOrEqual(320)
+      // Both choices are read whole, and the whole panel is inside the window.
+      await expectWhole(page.locator('.files-price-choice'))
+      const price = (await page.getByTestId('price-panel').boundingBox())!
+      expect(price.y + price.height).toBeLessThanOrEqual(height)
+      expect(price.x + price.width).toBeLessThanOrEqual(width)
+      // The editor shows lines of text, five at least, not a word a line.
+      expect((await page.getByTestId('file-editor').boundingBox())!.height).toBeGreaterThanOrEqual(100)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,39 @@
+/**
+ * A session's workspace: the chat with the inspector beside it or below it. Where the space is too narrow for the
+ * chat and the inspector beside it to keep their least widths, one shows at a time (decision 0048): the chat, with
+ * the inspector as its bar at the right edge, or the inspector, with the chat as its bar at the left edge. The width
+ * the user gave the inspector is kept for when both fit again.
+ */
+import { useLayoutEffect, useRef, type ReactNode } from 'react'
+import { selectWorkspaceShows, useInspectorStore } from '../../state/inspector'
+import { focusMessageBox } from '../chat/focus'
+import { InspectorPane } from '../inspector/InspectorPane'
+
+export function Workspace({ sessionId, title, chat }: { sessionId: string; title: string; chat: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null)
+  const dock = useInspectorStore((s) => s.layout.dock)
+  const shows = useInspectorStore(selectWorkspaceShows)
+  useLayoutEffect(() => {
+    const element = ref.current
+    if (!element) return
+    // The window, the sidebar or the dock changed: measured before the frame is drawn, so a window made narrow never
+    // draws the chat squeezed first.
+    const measure = () => useInspectorStore.getState().workspaceMeasured(element.clientWidth)
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+  return (
+    <div ref={ref} className={`workspace dock-${dock}`} data-shows={shows}>
+      {shows === 'inspector' ? (
+        <button type="button" className="chat-expand" title="Show the chat" onClick={focusMessageBox}>
+          Chat · {title}
+        </button>
+      ) : (
+        chat
+      )}
+      <InspectorPane sessionId={sessionId} />
+    </div>
+  )
+}
