@@ -729,7 +729,7 @@ test('chat: after Stop, or Esc on an approval, the keyboard is back in the messa
 
     // Stop, clicked while a command runs.
     await app.getByLabel('Permission mode').selectOption('auto')
-    await composer.fill('run `sleep 5`')
+    await composer.fill('run `sleep 60`')
     let ended = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
@@ -763,7 +763,7 @@ test('chat: Enter while the agent works keeps the message in the box and says wh
     await openProjectWithSession(app, dir)
     const composer = app.getByLabel('Message')
     await app.getByLabel('Permission mode').selectOption('auto')
-    await composer.fill('run `sleep 5`')
+    await composer.fill('run `sleep 60`')
     const ended = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
@@ -861,7 +861,7 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     await openProjectWithSession(app, dir)
     const composer = app.getByLabel('Message')
     await app.getByLabel('Permission mode').selectOption('auto')
-    await composer.fill('run `sleep 5`')
+    await composer.fill('run `sleep 60`')
     let ended = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     await expect(app.locator('.tool-call[data-tool="bash"][data-status="running"]')).toHaveCount(1)
@@ -876,11 +876,11 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     const appended = appEvent(app, 'entries.appended')
     await takeBack.click()
     await appended
-    await expect(composer).toHaveValue('run `sleep 5`\n\nand then list the root')
+    await expect(composer).toHaveValue('run `sleep 60`\n\nand then list the root')
     await expect(composer).toBeFocused()
     // The message and its stopped answer are folded under what was done, not gone.
     const folded = app.locator('.taken-back')
-    await expect(folded.locator('details > summary').first()).toHaveText('Taken back: “run `sleep 5`” · the model no longer sees it or the answer to it')
+    await expect(folded.locator('details > summary').first()).toHaveText('Taken back: “run `sleep 60`” · the model no longer sees it or the answer to it')
     await expect(folded.locator('.msg.user')).toBeHidden()
     await expect(app.locator('.conversation > .msg.user')).toHaveCount(0)
     // Opened again, the session chooses its newest pass, an answer inside the fold: the fold stays closed.
@@ -890,7 +890,7 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     await expect(folded.locator('details').first()).not.toHaveAttribute('open', '')
     await expect(app.getByRole('button', { name: /Jump to latest/ })).toHaveCount(0)
     await folded.locator('details > summary').first().click()
-    await expect(folded.locator('.msg.user')).toHaveText(/run `sleep 5`/)
+    await expect(folded.locator('.msg.user')).toHaveText(/run `sleep 60`/)
     await expect(folded.locator('.tool-call[data-tool="bash"]')).toHaveCount(1)
     // The command was stopped while it ran: what it had started is said not to be undone.
     await expect(app.locator('.taken-back-undone')).toHaveText('What its tool call did, or had started to do when stopped, is not undone (files edited stay edited).')
@@ -905,7 +905,7 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     await expect(app.locator('.conversation > .msg.user').getByRole('button', { name: 'Take back' })).toHaveCount(1)
     const sent = await lastMainRequestBody(host)
     expect(sent).toContain('read README.md')
-    expect(sent).not.toContain('sleep 5')
+    expect(sent).not.toContain('sleep 60')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
