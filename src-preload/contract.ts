@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
+import { cleanName, MAX_NAME_CHARS, NAME_NEEDS_VISIBLE_TEXT } from './names'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Limits shared by the schemas. A request that exceeds them is `invalid_input`, never a crash or a hang.
@@ -16,7 +17,8 @@ import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
 export const MAX_PATH_CHARS = 4096
 /** Longest free-text field (a chat message, a focus, a file body edited in the app). */
 export const MAX_TEXT_CHARS = 2_000_000
-export const MAX_NAME_CHARS = 200
+/** The longest session title or project name (src-preload/names.ts, decision 0051). */
+export { MAX_NAME_CHARS } from './names'
 /** The most the prompt builder reads of one instruction or memory file, in UTF-8 bytes; the Files view saves no more. */
 export { MAX_INSTRUCTION_FILE_BYTES } from './limits'
 /** The summary text a compaction in flight keeps for a window that opens in its middle (its newest part). */
@@ -565,7 +567,7 @@ export const requests = {
   'session.create': request(
     z.object({ projectId: Id, title: z.string().max(MAX_NAME_CHARS).optional() }).strict(),
     SessionSchema,
-    'Starts a new session in a project.',
+    'Starts a new session in a project. Its name is kept as a rename keeps it; without one, or with one that has no character that shows, the session is named by the time it was made.',
   ),
   'session.list': request(
     z.object({ projectId: Id }).strict(),
@@ -573,9 +575,9 @@ export const requests = {
     "A project's sessions, newest first, each with what it is doing now (a turn running, an approval waiting).",
   ),
   'session.rename': request(
-    z.object({ sessionId: Id, title: z.string().trim().min(1).max(MAX_NAME_CHARS) }).strict(),
+    z.object({ sessionId: Id, title: z.string().max(MAX_NAME_CHARS).refine((title) => cleanName(title) !== '', NAME_NEEDS_VISIBLE_TEXT) }).strict(),
     SessionSchema,
-    'Renames a session.',
+    'Renames a session. The name is kept as every name is (src-preload/names.ts, decision 0051): on one line, without control, direction-override or invisible characters, spaces collapsed; the answer holds the name as kept. A name with no character that shows is `invalid_input`, and the session keeps its name.',
   ),
   'session.delete': request(
     z.object({ sessionId: Id }).strict(),
