@@ -164,7 +164,7 @@ test('a name with control, direction-override and invisible characters shows on 
   // Renamed over the contract (another window, a script) with what no field can hold: a NUL, line breaks, a half
   // surrogate pair, a terminal escape, and far more than fits. Every window hears the name as the store kept it.
   const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
-  const [{ id: sessionId }] = (await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>
+  const sessionId = ((await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>)[0]!.id
   const hostile = `\u001b[31mLine one\u0000\r\nline two\uD800 ${'long '.repeat(30)}`
   const answer = (await rpc(host, 'session.rename', { sessionId, title: hostile.slice(0, 200) })) as { title: string }
   expect(answer.title).toMatch(/^Line one line two (long ){20,}long$/)

@@ -28,6 +28,20 @@ const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters,
 /** A file-system path: no operating system takes a NUL character in one, so it is refused here, before any handler. */
 const Path = z.string().min(1).max(MAX_PATH_CHARS).regex(/^[^\0]*$/, 'a path cannot contain a NUL character')
 const Empty = z.object({}).strict()
+/**
+ * A tool call's id (`toolu_…`), or an entry's: the Messages API takes tool_use ids of letters, digits, _ and -, and
+ * the store makes entry ids of the same. Anything else names nothing, and would be echoed into an error the chat shows.
+ */
+const CallOrEntryId = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
+/**
+ * One folder of Claude Code's projects folder, by its name ("-home-me-app"): not a path, so `..` cannot reach the
+ * folder around it.
+ */
+const ProjectFolderName = z
+  .string()
+  .min(1)
+  .max(MAX_NAME_CHARS)
+  .refine((name) => name !== '.' && name !== '..' && !/[/\\\u0000]/.test(name), 'a project is the name of one folder in the projects folder (no /, \\, NUL, . or ..)')
 
 // ---------------------------------------------------------------------------------------------------------------
 // Domain shapes
@@ -637,7 +651,7 @@ export const requests = {
     'Runs the turn again after a model error, from the entries as they are.',
   ),
   'run.takeBack': request(
-    z.object({ sessionId: Id, entryId: z.string().min(1).max(200) }).strict(),
+    z.object({ sessionId: Id, entryId: Id }).strict(),
     z.object({ text: z.string(), dropped: z.number() }),
     "Takes the user's last message back (decision 0024): it and the answers to it leave what the model sees (a `context_edit` entry from `take-back`; nothing is deleted, and what the tools did is not undone). Answers with the message's text, to be changed and sent again, and how many entries the model no longer sees. `busy` while a turn runs; `unsupported` for a message that is not the last one sent, that a compaction has since folded in, or that a continued session carried over from Claude Code's conversation.",
   ),
@@ -650,7 +664,7 @@ export const requests = {
     z
       .object({
         sessionId: Id,
-        toolUseId: z.string().min(1).max(200),
+        toolUseId: CallOrEntryId,
         answer: z.discriminatedUnion('kind', [
           z.object({ kind: z.literal('once') }).strict(),
           z.object({ kind: z.literal('always'), rules: z.array(PermissionRuleInput).max(10).optional() }).strict(),
@@ -689,7 +703,7 @@ export const requests = {
         sessionId: Id,
         focus: z.string().max(4000).optional(),
         /** Summarise only up to this entry (an entry id) or tool call (a toolu_ id), keep the rest whole. */
-        upto: z.string().min(1).max(200).optional(),
+        upto: CallOrEntryId.optional(),
         instructions: z.string().max(20_000).optional(),
         dryRun: z.boolean().optional(),
       })
@@ -780,7 +794,7 @@ export const requests = {
     'Imports one session file (it must lie inside the projects folder) as a session of reconstructed passes, with its compactions as checkpoints and its subagents as linked child sessions. An unchanged file is not imported twice.',
   ),
   'transcripts.importAll': request(
-    z.object({ folder: Path.optional(), project: z.string().min(1).max(MAX_NAME_CHARS).optional() }).strict(),
+    z.object({ folder: Path.optional(), project: ProjectFolderName.optional() }).strict(),
     z.object({
       results: z.array(TranscriptImportSchema),
       failed: z.array(z.object({ path: z.string(), message: z.string() })),
