@@ -147,6 +147,39 @@ test('a session is renamed from the sidebar (double-click, F2) and from the pale
   expect(await titles()).toEqual(['Named from the palette'])
 })
 
+test('a name with control, direction-override and invisible characters shows on one line without them (decision 0051)', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  const session = sessionButtons(app).first()
+  const shownTitle = () => session.locator('.session-title').evaluate((e) => e.textContent)
+  const plainHeight = (await session.boundingBox())!.height
+  // Typed or pasted into the rename field: a right-to-left override would draw "gnp.exe" as "exe.png".
+  await session.dblclick()
+  const field = sessionList(app).getByLabel('Session name')
+  await field.fill('Greeter \u202Egnp.exe\u200B\u2066  \t refactor\u2069')
+  await field.press('Enter')
+  await expect(session).toHaveText('Greeter gnp.exe refactor')
+  expect(await shownTitle()).toBe('Greeter gnp.exe refactor')
+  await expect(app.getByRole('region', { name: 'Session' }).getByRole('heading')).toHaveText('Greeter gnp.exe refactor')
+
+  // Renamed over the contract (another window, a script) with what no field can hold: a NUL, line breaks, a half
+  // surrogate pair, a terminal escape, and far more than fits. Every window hears the name as the store kept it.
+  const projects = (await rpc(host, 'project.list', {})) as Array<{ id: string }>
+  const sessionId = ((await rpc(host, 'session.list', { projectId: projects[0]!.id })) as Array<{ id: string }>)[0]!.id
+  const hostile = `\u001b[31mLine one\u0000\r\nline two\uD800 ${'long '.repeat(30)}`
+  const answer = (await rpc(host, 'session.rename', { sessionId, title: hostile.slice(0, 200) })) as { title: string }
+  expect(answer.title).toMatch(/^Line one line two (long ){20,}long$/)
+  await expect(session).toHaveText(answer.title)
+  expect(await shownTitle()).toBe(answer.title)
+  expect(answer.title).not.toMatch(/[\u0000-\u001F\u202A-\u202E\u2066-\u2069\u200B\uD800-\uDFFF]/)
+  // One line: the row is as tall as it was with a plain name.
+  expect((await session.boundingBox())!.height).toBe(plainHeight)
+  await shoot(app, 'rename-hostile', app.getByRole('navigation', { name: 'Projects' }))
+
+  // A name with nothing that shows is refused, and the session keeps its name.
+  await expect(rpc(host, 'session.rename', { sessionId, title: '\u202E\u200B\u0000' })).rejects.toThrow('a name needs at least one character that shows')
+  await expect(session).toHaveText(answer.title)
+})
+
 test('a name the host did not take keeps the rename field open with what was typed: Enter tries again, Esc gives up', async ({ page, host, project }) => {
   // The host answers the first rename with an error, as it would any request while the connection was down.
   let refused = 0

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
+import { cleanName, MAX_NAME_CHARS, NAME_NEEDS_VISIBLE_TEXT } from './names'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Limits shared by the schemas. A request that exceeds them is `invalid_input`, never a crash or a hang.
@@ -16,7 +17,8 @@ import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
 export const MAX_PATH_CHARS = 4096
 /** Longest free-text field (a chat message, a focus, a file body edited in the app). */
 export const MAX_TEXT_CHARS = 2_000_000
-export const MAX_NAME_CHARS = 200
+/** The longest session title or project name (src-preload/names.ts, decision 0051). */
+export { MAX_NAME_CHARS } from './names'
 /** The most the prompt builder reads of one instruction or memory file, in UTF-8 bytes; the Files view saves no more. */
 export { MAX_INSTRUCTION_FILE_BYTES } from './limits'
 /** The summary text a compaction in flight keeps for a window that opens in its middle (its newest part). */
@@ -26,6 +28,20 @@ const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters,
 /** A file-system path: no operating system takes a NUL character in one, so it is refused here, before any handler. */
 const Path = z.string().min(1).max(MAX_PATH_CHARS).regex(/^[^\0]*$/, 'a path cannot contain a NUL character')
 const Empty = z.object({}).strict()
+/**
+ * A tool call's id (`toolu_…`), or an entry's: the Messages API takes tool_use ids of letters, digits, _ and -, and
+ * the store makes entry ids of the same. Anything else names nothing, and would be echoed into an error the chat shows.
+ */
+const CallOrEntryId = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
+/**
+ * One folder of Claude Code's projects folder, by its name ("-home-me-app"): not a path, so `..` cannot reach the
+ * folder around it.
+ */
+const ProjectFolderName = z
+  .string()
+  .min(1)
+  .max(MAX_NAME_CHARS)
+  .refine((name) => name !== '.' && name !== '..' && !/[/\\\u0000]/.test(name), 'a project is the name of one folder in the projects folder (no /, \\, NUL, . or ..)')
 
 // ---------------------------------------------------------------------------------------------------------------
 // Domain shapes
@@ -565,7 +581,7 @@ export const requests = {
   'session.create': request(
     z.object({ projectId: Id, title: z.string().max(MAX_NAME_CHARS).optional() }).strict(),
     SessionSchema,
-    'Starts a new session in a project.',
+    'Starts a new session in a project. Its name is kept as a rename keeps it; without one, or with one that has no character that shows, the session is named by the time it was made.',
   ),
   'session.list': request(
     z.object({ projectId: Id }).strict(),
@@ -573,9 +589,9 @@ export const requests = {
     "A project's sessions, newest first, each with what it is doing now (a turn running, an approval waiting).",
   ),
   'session.rename': request(
-    z.object({ sessionId: Id, title: z.string().trim().min(1).max(MAX_NAME_CHARS) }).strict(),
+    z.object({ sessionId: Id, title: z.string().max(MAX_NAME_CHARS).refine((title) => cleanName(title) !== '', NAME_NEEDS_VISIBLE_TEXT) }).strict(),
     SessionSchema,
-    'Renames a session.',
+    'Renames a session. The name is kept as every name is (src-preload/names.ts, decision 0051): on one line, without control, direction-override or invisible characters, spaces collapsed; the answer holds the name as kept. A name with no character that shows is `invalid_input`, and the session keeps its name.',
   ),
   'session.delete': request(
     z.object({ sessionId: Id }).strict(),
@@ -635,7 +651,7 @@ export const requests = {
     'Runs the turn again after a model error, from the entries as they are.',
   ),
   'run.takeBack': request(
-    z.object({ sessionId: Id, entryId: z.string().min(1).max(200) }).strict(),
+    z.object({ sessionId: Id, entryId: Id }).strict(),
     z.object({ text: z.string(), dropped: z.number(), messages: z.number() }),
     "Takes a message the user sent back (decision 0024): it and everything after it that the model sees (the answers to it; for an earlier message, the later messages and their answers too) leave what the model sees (a `context_edit` entry from `take-back`; nothing is deleted, and what the tools did is not undone). Answers with the message's text, to be changed and sent again, how many entries the model no longer sees, and how many of the user's messages went back. `busy` while a turn runs; `unsupported` for a message already taken back, one a compaction has since folded in, or one a continued session carried over from Claude Code's conversation.",
   ),
@@ -648,7 +664,7 @@ export const requests = {
     z
       .object({
         sessionId: Id,
-        toolUseId: z.string().min(1).max(200),
+        toolUseId: CallOrEntryId,
         answer: z.discriminatedUnion('kind', [
           z.object({ kind: z.literal('once') }).strict(),
           z.object({ kind: z.literal('always'), rules: z.array(PermissionRuleInput).max(10).optional() }).strict(),
@@ -687,7 +703,7 @@ export const requests = {
         sessionId: Id,
         focus: z.string().max(4000).optional(),
         /** Summarise only up to this entry (an entry id) or tool call (a toolu_ id), keep the rest whole. */
-        upto: z.string().min(1).max(200).optional(),
+        upto: CallOrEntryId.optional(),
         instructions: z.string().max(20_000).optional(),
         dryRun: z.boolean().optional(),
       })
@@ -778,7 +794,7 @@ export const requests = {
     'Imports one session file (it must lie inside the projects folder) as a session of reconstructed passes, with its compactions as checkpoints and its subagents as linked child sessions. An unchanged file is not imported twice.',
   ),
   'transcripts.importAll': request(
-    z.object({ folder: Path.optional(), project: z.string().min(1).max(MAX_NAME_CHARS).optional() }).strict(),
+    z.object({ folder: Path.optional(), project: ProjectFolderName.optional() }).strict(),
     z.object({
       results: z.array(TranscriptImportSchema),
       failed: z.array(z.object({ path: z.string(), message: z.string() })),

@@ -95,7 +95,7 @@ describe('session.import of a doctored export', () => {
         { ...exported, entries: exported.entries.filter((e) => e.kind !== 'user_message').map((e, i) => ({ ...e, seq: i + 1 })) },
         'the conversation does not start with a user message',
       ],
-      ['a title over 200 characters', { ...exported, session: { ...exported.session, title: 'x'.repeat(201) } }, 'session.title is longer than 200 characters'],
+      ['a title that is not text', { ...exported, session: { ...exported.session, title: 42 } }, 'session.title is not text'],
       ['an origin the app does not have', { ...exported, session: { ...exported.session, origin: 'root' } }, /^session\.origin "root" is not one of loupe, transcript, captured$/],
       ['a base pass that is not an earlier pass of the export', { ...exported, passes: exported.passes.map((p) => ({ ...p, base_pass_id: 'pas_elsewhere' })) }, /^pass 1: its base is not an earlier pass/],
       // Positions past 2^53 stop counting by one: the next entry or pass would collide with the last.
@@ -158,6 +158,17 @@ describe('session.import of a doctored export', () => {
     expect((await importDoc(exported, 'plain.json'))).toMatchObject({ ok: true })
     const plain = await call<{ entries: Array<{ kind: string }> }>(app, 'session.get', { sessionId: String(exported.session.id) })
     expect(plain.entries.some((e) => e.kind === 'notice')).toBe(false)
+  })
+
+  it('keeps a title from the file as every name is kept: on one line, without hidden characters, cut, or the date when nothing shows', async () => {
+    const titled = (title: string): Doc => ({ ...exported, session: { ...exported.session, title } })
+    const id = String(exported.session.id)
+    expect(await importDoc(titled('Fix\nthe \u202Egnp.exe\u0000 parser\u200B'), 'hostile-title.json')).toMatchObject({ ok: true, value: { title: 'Fix the gnp.exe parser' } })
+    expect(app.services.store.db.prepare('SELECT title FROM sessions WHERE id = ?').pluck().get(id)).toBe('Fix the gnp.exe parser')
+    await call(app, 'session.delete', { sessionId: id })
+    expect(await importDoc(titled('x'.repeat(1_000_000)), 'long-title.json')).toMatchObject({ ok: true, value: { title: `${'x'.repeat(199)}…` } })
+    await call(app, 'session.delete', { sessionId: id })
+    expect(await importDoc(titled('\u200B\n\t'), 'blank-title.json')).toMatchObject({ ok: true, value: { title: expect.stringMatching(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) } })
   })
 
   it('drops a parent that is a session of another project', async () => {

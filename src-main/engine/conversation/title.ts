@@ -3,6 +3,8 @@
  * names it, unless the user named it first: a sidebar of dates does not say which session was about what.
  */
 
+import { cleanName } from '../../../src-preload/names'
+
 /** Longest name taken from a message, in characters; longer ones are cut at a word and end in "…". */
 export const TITLE_FROM_MESSAGE_MAX_CHARS = 60
 
@@ -29,24 +31,27 @@ function withoutMarks(line: string): string {
 }
 
 /**
- * A name from the first message: its first line with text, spaces collapsed and Markdown's marks dropped, cut at a
- * word near TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by, or is a command.
+ * A name from the first message: its first line with text, kept as every name is (src-preload/names.ts: no control
+ * or invisible characters, spaces collapsed) and Markdown's marks dropped, cut at a word near
+ * TITLE_FROM_MESSAGE_MAX_CHARS. Null when the message has no text to name it by, or is a command.
  */
 export function titleFromMessage(text: string): string | null {
   if (COMMAND.test(text.trimStart())) return null
   // The first line with words: a code fence ("```js") names nothing.
   const line = text
     .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .map((l) => cleanName(l))
     .filter((l) => !/^(`{3,}|~{3,})[\w+-]*$/.test(l))
     .map(withoutMarks)
     .find((l) => l !== '')
   if (line === undefined) return null
   const chars = Array.from(line) // by code point, so an emoji is never cut in half
-  if (chars.length <= TITLE_FROM_MESSAGE_MAX_CHARS) return line
+  // Each line was cleaned before its marks were dropped: what is left is cleaned again, so the name is the one the
+  // store keeps (run.ts compares the two to tell a name the first message gave).
+  if (chars.length <= TITLE_FROM_MESSAGE_MAX_CHARS) return cleanName(line) || null
   const cut = chars.slice(0, TITLE_FROM_MESSAGE_MAX_CHARS).join('')
   const space = cut.lastIndexOf(' ')
   // At the last word break, unless that throws away most of the line (one long word: a path, a URL).
   const kept = space >= TITLE_FROM_MESSAGE_MAX_CHARS / 2 ? cut.slice(0, space) : cut
-  return `${kept.replace(/[\s,.;:]+$/, '')}…`
+  return cleanName(`${kept.replace(/[\s,.;:]+$/, '')}…`)
 }

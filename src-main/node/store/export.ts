@@ -18,6 +18,8 @@ import { ImportError, isRow } from './import-error'
 import { encodeEntryBody } from './entries'
 import type { Db } from './database'
 import { makeFolders } from '../fs/make-folders'
+import { projectName } from './projects'
+import { sessionTitle } from './sessions'
 
 export { ImportError }
 
@@ -71,9 +73,12 @@ export interface SessionExport {
  * the export began, whatever a running turn adds meanwhile.
  */
 function* exportSteps(db: Db, sessionId: string): Generator<void, SessionExport | null> {
-  const session = db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as Row | undefined
-  if (!session) return null
-  const project = db.prepare('SELECT name, root FROM projects WHERE id = ?').get(session.project_id) as { name: string; root: string }
+  const row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as Row | undefined
+  if (!row) return null
+  // The names as the app shows them (decision 0051), not as an older version may have stored them.
+  const session: Row = { ...row, title: sessionTitle(String(row.title), Number(row.created_at)) }
+  const stored = db.prepare('SELECT name, root FROM projects WHERE id = ?').get(session.project_id) as { name: string; root: string }
+  const project = { name: projectName(stored.name, stored.root), root: stored.root }
   const entryRows = db.prepare('SELECT * FROM entries WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
   const passRows = db.prepare('SELECT * FROM passes WHERE session_id = ? ORDER BY seq').all(sessionId) as Row[]
   const blockRows = db.prepare('SELECT b.* FROM pass_blocks b JOIN passes p ON p.id = b.pass_id WHERE p.session_id = ? ORDER BY p.seq, b.ordinal').all(sessionId) as Row[]

@@ -6,7 +6,7 @@
  *
  * The checks run as steps (a yield per row), like the export, so a large file is checked without holding the host.
  */
-import { PassSummarySchema, SessionSchema, UsageSchema, MAX_NAME_CHARS } from '../../../src-preload/contract'
+import { PassSummarySchema, SessionSchema, UsageSchema } from '../../../src-preload/contract'
 import { entryBodyProblem } from './entry-schema'
 import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entries'
 import { HistoryCache, modelView } from '../../engine/conversation/history'
@@ -18,6 +18,7 @@ import { estimateTokensFromChars } from '../../engine/prompt/estimate'
 import { MODELS } from '../model/models'
 import { isHashHex, sha256Hex } from './blobs'
 import { MAX_CHAIN_DEPTH } from './passes'
+import { sessionTitle } from './sessions'
 
 /** Twice the largest context window of the models the app knows: the most of a conversation an import takes. */
 const MAX_LIVE_HISTORY_TOKENS = 2 * Math.max(...MODELS.map((m) => m.contextWindow))
@@ -76,14 +77,17 @@ function firstIssue(error: { issues: ReadonlyArray<{ path: ReadonlyArray<Propert
  * The session row as it will be written. An export carries the permission mode and rules its session had; they were
  * granted in another project, maybe by someone else: the import starts with a new session's (decision 0033).
  */
-function checkSession(session: Row): Row {
+function checkSession(row: Row): Row {
+  let session = row
   const { title, created_at: createdAt, updated_at: updatedAt, origin, origin_ref: originRef, state } = session
   if (typeof title !== 'string') throw new ImportError(title === undefined ? 'session.title is missing' : 'session.title is not text')
-  if (title.trim() === '') throw new ImportError('session.title is empty')
-  if (title.length > MAX_NAME_CHARS) throw new ImportError(`session.title is longer than ${MAX_NAME_CHARS} characters`)
   if (!isTime(createdAt) || !isTime(updatedAt)) throw new ImportError('session.created_at and session.updated_at must be times')
   if (origin !== undefined && !(ORIGINS as ReadonlyArray<unknown>).includes(origin)) throw new ImportError(`session.origin ${JSON.stringify(origin)} is not one of ${ORIGINS.join(', ')}`)
   if (originRef !== undefined && originRef !== null) parseJson(originRef, 'session.origin_ref')
+  // The title is kept as every name is (decision 0051): a long, multi-line or empty one is not a reason to refuse
+  // the conversation. A clean title is its own clean form, so a file exported here imports back unchanged.
+  const kept = sessionTitle(title, createdAt)
+  if (kept !== title) session = { ...session, title: kept }
   if (state === undefined) return session
   const parsed = parseJson(state, 'session.state')
   if (!isRow(parsed)) throw new ImportError('session.state is not an object')

@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
 import type { Project } from '../../../src-preload/contract'
+import { cleanName } from '../../../src-preload/names'
 import type { Db } from './database'
 import { newId } from './ids'
 
@@ -11,8 +12,16 @@ interface ProjectRow {
   last_opened_at: number
 }
 
+/**
+ * The name a project shows (decision 0051): its name kept as every name is, else its folder's name, else its whole
+ * path. Applied on the way in and the way out, so a row written before the rule shows the same as one written since.
+ */
+export function projectName(name: string, root: string): string {
+  return cleanName(name) || cleanName(basename(root)) || cleanName(root) || 'Untitled project'
+}
+
 function toProject(row: ProjectRow): Project {
-  return { id: row.id, name: row.name, root: row.root, createdAt: row.created_at, lastOpenedAt: row.last_opened_at }
+  return { id: row.id, name: projectName(row.name, row.root), root: row.root, createdAt: row.created_at, lastOpenedAt: row.last_opened_at }
 }
 
 export class ProjectRepo {
@@ -28,11 +37,17 @@ export class ProjectRepo {
       this.db.prepare('UPDATE projects SET last_opened_at = ?, hidden_at = NULL WHERE id = ?').run(now, existing.id)
       return toProject({ ...existing, last_opened_at: now })
     }
-    const row: ProjectRow = { id: newId('prj', now), name: basename(root) || root, root, created_at: now, last_opened_at: now }
+    const row: ProjectRow = { id: newId('prj', now), name: projectName(basename(root), root), root, created_at: now, last_opened_at: now }
     this.db
       .prepare('INSERT INTO projects (id, name, root, created_at, last_opened_at) VALUES (@id, @name, @root, @created_at, @last_opened_at)')
       .run(row)
     return toProject(row)
+  }
+
+  /** Gives the project another name (a project made for a transcript folder is named after the session's cwd). */
+  rename(id: string, name: string): void {
+    const project = this.get(id)
+    if (project) this.db.prepare('UPDATE projects SET name = ? WHERE id = ?').run(projectName(name, project.root), id)
   }
 
   get(id: string): Project | null {

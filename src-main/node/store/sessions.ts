@@ -1,4 +1,6 @@
 import type { Session } from '../../../src-preload/contract'
+import { cleanName, NAME_NEEDS_VISIBLE_TEXT } from '../../../src-preload/names'
+import { defaultSessionTitle } from '../../engine/conversation/title'
 import { statement, type Db } from './database'
 import { newId } from './ids'
 
@@ -27,16 +29,26 @@ function continuedOf(row: SessionRow): Session['continued'] {
   }
 }
 
+/**
+ * The name a session shows (decision 0051): its title kept as every name is, or the time it was made when nothing of
+ * it shows. Applied on the way in and again on the way out, so a row written before the rule (or by an older
+ * version, or an import) shows the same as one written since; a clean title is its own clean form.
+ */
+export function sessionTitle(title: string, createdAt: number): string {
+  return cleanName(title) || defaultSessionTitle(createdAt)
+}
+
 function toSession(row: SessionRow): Session {
   const continued = continuedOf(row)
-  return { id: row.id, projectId: row.project_id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}), ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}) }
+  return { id: row.id, projectId: row.project_id, title: sessionTitle(row.title, row.created_at), createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}), ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}) }
 }
 
 export class SessionRepo {
   constructor(private readonly db: Db) {}
 
+  /** A title with nothing that shows names the session by the time it was made. */
   create(projectId: string, title: string, now: number): Session {
-    const row: SessionRow = { id: newId('ses', now), project_id: projectId, title, created_at: now, updated_at: now }
+    const row: SessionRow = { id: newId('ses', now), project_id: projectId, title: sessionTitle(title, now), created_at: now, updated_at: now }
     statement(this.db, 'INSERT INTO sessions (id, project_id, title, created_at, updated_at) VALUES (@id, @project_id, @title, @created_at, @updated_at)')
       .run(row)
     return toSession(row)
@@ -56,8 +68,14 @@ export class SessionRepo {
     statement(this.db, 'UPDATE sessions SET state = ? WHERE id = ?').run(state, id)
   }
 
+  /**
+   * Throws on a title with nothing that shows: the caller asked for that name, and the session keeps the one it has
+   * (the contract refuses such a rename before it comes here).
+   */
   rename(id: string, title: string, now: number): Session | null {
-    statement(this.db, 'UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?').run(title, now, id)
+    const kept = cleanName(title)
+    if (kept === '') throw new Error(`The session ${id} kept its name: ${NAME_NEEDS_VISIBLE_TEXT}`)
+    statement(this.db, 'UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?').run(kept, now, id)
     return this.get(id)
   }
 

@@ -16,6 +16,7 @@ import { openStore, type Store } from '../store'
 import { ioCause } from '../fs/io-cause'
 import { describeReadError } from '../fs/regular-file'
 import { importTranscript, TranscriptImportError } from './store-import'
+import { cleanName } from '../../../src-preload/names'
 
 export interface CliIo {
   readonly out: (text: string) => void
@@ -99,7 +100,7 @@ export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, optio
         models: d?.models ?? [],
         requests: d?.requests ?? null,
         subagent_files: info.subagentPaths.length,
-        title: d?.title ?? null,
+        title: d?.title ? cleanName(d.title) || null : null,
       })
     }
     io.out(JSON.stringify({ projects_dir: root, sessions: rows, skipped_entries: listing.skippedEntries }, null, 2) + '\n')

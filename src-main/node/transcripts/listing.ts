@@ -5,6 +5,7 @@
  * Reading every file is the slow part (a year of sessions can be a gigabyte), so descriptions are remembered per
  * file path, size and modification time: listing again reads only what changed.
  */
+import { cleanName } from '../../../src-preload/names'
 import type { Store } from '../store'
 import { describeSession, noConversation, type SessionDescription } from './load'
 import { listSessionFiles, type SessionFileInfo } from './locate'
@@ -50,6 +51,11 @@ export class DescriptionCache {
   }
 }
 
+/** The file's name in the panel, kept as every name is (decision 0051): its summary line, else its first prompt. */
+export function listedTitle(d: SessionDescription | null): string | null {
+  return cleanName(d?.title ?? '') || cleanName(d?.firstPrompt ?? '') || null
+}
+
 /** Why importing the file would be refused, told from its description (the rule store-import.ts applies), or null. */
 function unimportable(d: SessionDescription | null): string | null {
   if (d === null) return 'it could not be read'
@@ -88,7 +94,7 @@ export async function listTranscripts(store: Store, projectsDir: string, cache: 
       models: d?.models ?? [],
       requests: d?.requests ?? null,
       subagentFiles: info.subagentPaths.length,
-      title: d?.title ?? d?.firstPrompt ?? null,
+      title: listedTitle(d),
       skippedLines: d?.skippedLines ?? 0,
       unimportable: unimportable(d),
       // A session file written to since its import reads as changed.

@@ -7,7 +7,7 @@
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { isInside } from './read'
 
 /** `$CLAUDE_CONFIG_DIR/projects` when set (Claude Code's own override of `~/.claude`), else `~/.claude/projects`. */
@@ -113,7 +113,8 @@ export async function listSessionFiles(projectsDir: string, project?: string): P
   const projectDirs =
     project === undefined
       ? (await entries(walk, realRoot)).filter((e) => e.kind === 'dir').map((e) => e.path)
-      : [join(realRoot, basename(project))]
+      : // One folder of the projects folder: "." and ".." name the folder itself and the one around it.
+        [join(realRoot, basename(project))].filter((dir) => dirname(dir) === realRoot)
   const sessions: SessionFileInfo[] = []
   for (const dir of projectDirs) sessions.push(...(await sessionsIn(walk, dir)))
   sessions.sort((a, b) => b.modifiedMs - a.modifiedMs || a.path.localeCompare(b.path))

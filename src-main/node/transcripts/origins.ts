@@ -115,5 +115,5 @@ export function childSessions(store: Store, parentSessionId: string): SessionOri
 
 /** Gives a project a readable name (a project made for a transcript folder is named after the session's cwd). */
 export function nameProject(store: Store, projectId: string, name: string): void {
-  store.db.prepare('UPDATE projects SET name = ? WHERE id = ?').run(name, projectId)
+  store.projects.rename(projectId, name)
 }

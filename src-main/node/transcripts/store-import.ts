@@ -11,6 +11,7 @@
 import { realpath, stat } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import type { Project } from '../../../src-preload/contract'
+import { cleanName } from '../../../src-preload/names'
 import type { EntryBody } from '../../engine/conversation/entries'
 import type { WireMessage } from '../../engine/model/wire'
 import { attributeRequests } from '../../engine/transcripts/attribution'
@@ -21,6 +22,7 @@ import { summarizeSession, type SessionSummary } from '../../engine/transcripts/
 import type { PriceFn } from '../../engine/transcripts/totals'
 import { costUsd, findModel } from '../model/models'
 import type { Store } from '../store'
+import { projectName } from '../store/projects'
 import type { PassKind } from '../store/passes'
 import { loadSession, noConversationMessage } from './load'
 import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
@@ -91,9 +93,18 @@ function firstPrompt(passes: ReadonlyArray<ReconstructedPass>): string | null {
   return null
 }
 
+/** A name's words from a transcript's text: on one line, without what a name cannot show (decision 0051), cut. */
 function clip(text: string): string {
-  const line = text.replace(/\s+/g, ' ')
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line
+  return cleanName(text, TITLE_CHARS)
+}
+
+/** The first of `candidates` that has something to show, as a name's words. */
+function firstShown(...candidates: ReadonlyArray<string | null | undefined>): string | null {
+  for (const candidate of candidates) {
+    const words = candidate ? clip(candidate) : ''
+    if (words !== '') return words
+  }
+  return null
 }
 
 /**
@@ -101,14 +112,14 @@ function clip(text: string): string {
  * of its `prompt`) when the call that started it is known, so a parent's subagents can be told apart; else its id.
  */
 function childTitle(child: SubagentSession, asked: ReadonlyMap<string, string>): string {
-  const task = child.parentToolUseId === null ? undefined : asked.get(child.parentToolUseId)
+  const task = child.parentToolUseId === null ? null : firstShown(asked.get(child.parentToolUseId))
   switch (child.kind) {
     case 'compaction':
       return `↳ compaction call ${child.id}`
     case 'task':
-      return task ? `↳ subagent: ${clip(task)}` : `↳ subagent ${child.id}`
+      return task ? `↳ subagent: ${task}` : `↳ subagent ${child.id}`
     case 'sidechain':
-      return task ? `↳ sidechain: ${clip(task)}` : `↳ sidechain ${child.id.slice(0, 8)}`
+      return task ? `↳ sidechain: ${task}` : `↳ sidechain ${child.id.slice(0, 8)}`
   }
 }
 
@@ -147,10 +158,11 @@ async function workingFolder(session: ImportedSession): Promise<string | null> {
 function projectFor(store: Store, session: ImportedSession, folder: string | null, transcriptDir: string, now: number): Project {
   if (folder !== null) return store.projects.open(folder, now)
   const project = store.projects.open(transcriptDir, now)
-  if (project.name === basename(transcriptDir)) {
-    const name = `${(session.cwd !== null && basename(session.cwd)) || basename(transcriptDir)} (Claude Code)`
-    nameProject(store, project.id, name)
-    return { ...project, name }
+  // Still named after its folder (not yet after a session's cwd, nor renamed): the first import names it.
+  if (project.name === projectName(basename(transcriptDir), transcriptDir)) {
+    const cwdName = session.cwd !== null ? cleanName(basename(session.cwd)) : ''
+    nameProject(store, project.id, `${cwdName || basename(transcriptDir)} (Claude Code)`)
+    return store.projects.get(project.id)!
   }
   return project
 }
@@ -264,9 +276,10 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
 export function writeImportedSession(store: Store, session: ImportedSession, projectId: string, ref: Omit<TranscriptRef, 'threadKind' | 'parentToolUseId' | 'transcriptId'>, options: { now: number; price: PriceFn }): Omit<StoreImportResult, 'status' | 'summary' | 'unreadableSubagents'> {
   const { now, price } = options
   const main = reconstructPasses(session)
-  const title = `Claude Code: ${clip(session.title ?? firstPrompt(main) ?? session.sessionId ?? basename(ref.path))}`
+  const named = `Claude Code: ${firstShown(session.title, firstPrompt(main), session.sessionId, basename(ref.path)) ?? 'a session without a name'}`
   const createdAt = session.requests[0]?.firstLineAtMs ?? now
-  const mainSession = store.sessions.create(projectId, title, createdAt)
+  const mainSession = store.sessions.create(projectId, named, createdAt)
+  const title = mainSession.title
   markSession(store, mainSession.id, 'transcript', { ...ref, transcriptId: session.sessionId ?? '', threadKind: 'main', parentToolUseId: null })
   const written = writePasses(store, mainSession.id, session, 'main', price, now, main)
   const children: ImportedChild[] = []

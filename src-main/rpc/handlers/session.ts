@@ -2,7 +2,6 @@ import { AlreadyImported, defaultExportPath, ExportIoError, exportSessionToFile,
 import { DEFAULT_PERMISSION_MODE } from '../../engine/tools/permissions'
 import { forgetSessionCache } from '../../node/cache'
 import { RpcError } from '../errors'
-import { defaultSessionTitle } from '../../engine/conversation/title'
 import { entriesBefore, newestEntries } from '../../engine/conversation/window'
 import { SESSION_WINDOW_ENTRIES } from '../../../src-preload/limits'
 import type { Handlers } from '../dispatch'
@@ -26,7 +25,8 @@ export function sessionHandlers(services: Services): Pick<Handlers, SessionReque
       if (holds) throw new RpcError('unsupported', `${project.root} holds ${holds}: a new session there would work among them. Open the project's own folder in Loupe and start the session there.`)
       requireFolderPresent(project.root)
       const now = clock.now()
-      const session = store.sessions.create(projectId, title?.trim() || defaultSessionTitle(now), now)
+      // Without a title (or with one that shows nothing), the store names it by the time it was made.
+      const session = store.sessions.create(projectId, title ?? '', now)
       events.emit('session.created', session)
       return session
     },

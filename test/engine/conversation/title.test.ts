@@ -17,6 +17,15 @@ describe('session titles', () => {
     expect(titleFromMessage('```js\nconst a = b.c()\n```\nwhy does this throw?')).toBe('const a = b.c()')
   })
 
+  it('are kept as every name is: no control, direction-override or invisible characters', () => {
+    expect(titleFromMessage('\u200B\u202E\n\u0000fix the \u202Egnp.exe\u200B loader\u0007\nmore')).toBe('fix the gnp.exe loader')
+    // A first line of only what a name cannot show names nothing; the next line with words does.
+    expect(titleFromMessage('\u200B\u2060\uFEFF\nreal words')).toBe('real words')
+    expect(titleFromMessage('\u0000\u202E')).toBeNull()
+    const long = titleFromMessage(`${'\u001b[31mword\u001b[0m '.repeat(500)}`)!
+    expect(long).toMatch(/^(word )+word…$/)
+  })
+
   it("drop Markdown's marks, which the sidebar would show as typed", () => {
     expect(titleFromMessage('Here is my plan for the **greeter**:\n\n1. Add a `farewell` function')).toBe('Here is my plan for the greeter:')
     expect(titleFromMessage('## Bug: `parseDate` fails on __leap years__')).toBe('Bug: parseDate fails on leap years')

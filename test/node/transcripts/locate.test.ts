@@ -72,6 +72,14 @@ describe('listSessionFiles', () => {
     expect(listing.sessions.map((s) => s.sessionId).sort()).toEqual(['linked-inside', 'sess-x'])
   })
 
+  it('takes a project only as one folder of the projects folder: never the folder itself or the one around it', async () => {
+    writeFileSync(join(projects, '..', 'around.jsonl'), '{}\n')
+    writeFileSync(join(projects, 'loose.jsonl'), '{}\n')
+    for (const project of ['..', '.', '', '../..', 'a\u0000b']) {
+      expect(await listSessionFiles(projects, project), JSON.stringify(project)).toEqual({ sessions: [], skippedEntries: [] })
+    }
+  })
+
   it('gives an empty listing for a folder that does not exist', async () => {
     expect(await listSessionFiles(join(tmp, 'nope'))).toEqual({ sessions: [], skippedEntries: [] })
   })
