@@ -3,12 +3,31 @@
  * `cache.priceEdit` gives (docs/cache-attribution.md, "Edits priced before they happen").
  */
 import type { EditPriceView } from '../../state/files'
-import { signedUsd } from '../../ui/format'
+import { shownDifference, signedUsd, usd } from '../../ui/format'
+
+/**
+ * The switch's $ against staying, and what it is made of: the cache lost (written on the new model where, as warm as
+ * the old one, it would have read) — the figure the Cache view and the inspector give as the next pass's loss, which
+ * is measured against the best possible on its own model — and the two models' prices for the same prompt. Without
+ * the split a user sees "+$0.0386" here and "lost $0.0372" there for the same switch. The parts are each rounded as
+ * shown and the second is the shown difference, so the sentence adds up.
+ */
+function deltaWords(price: EditPriceView): string {
+  if (price.deltaUsd === null) return ''
+  const total = `, ${signedUsd(price.deltaUsd)} on the next pass`
+  const lost = price.switchLostUsd
+  if (lost === undefined) return total
+  const lostShown = shownDifference(lost, 0)
+  const prices = shownDifference(price.deltaUsd, lost)
+  if (lostShown === 0) return prices === 0 ? total : `${total}, from that model's prices`
+  const cache = `${usd(lost)} for the cache it loses (what the Cache view will count as that pass's loss)`
+  return prices === 0 ? `${total}: ${cache}` : `${total}: ${cache} and ${signedUsd(prices)} from that model's prices`
+}
 
 /** What a switch costs, in the price's own words: the next pass re-bills the whole prompt, and its $ against staying. */
 export function switchCost(price: EditPriceView): string {
   const tokens = `${price.exact ? '' : '≈'}${price.rebilledTokens.toLocaleString('en-US')} tokens`
-  const delta = price.deltaUsd === null ? '' : `, ${signedUsd(price.deltaUsd)} on the next pass`
+  const delta = deltaWords(price)
   // Not a one-off: under the other model's minimum, no pass of this session is cached until it grows past it.
   const none = price.uncacheable
   if (none) {

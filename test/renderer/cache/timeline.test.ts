@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../src-preload/contract'
 import { clock } from '../../../src-renderer/ui/format'
-import { buildTimeline, focusedPassFigures, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, focusedPassFigures, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missLost, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -122,6 +122,13 @@ describe('what the cache saved', () => {
 })
 
 describe('the list of misses and the table of losses', () => {
+  it("a miss's loss is said in the list, and a model switch's says it is measured on the new model", () => {
+    const money = (n: number) => `$${n.toFixed(4)}`
+    expect(missLost({ cause: 'changed_block', missUsd: 0.0043 }, money)).toBe('lost $0.0043')
+    expect(missLost({ cause: 'model_changed', missUsd: 0.0138 }, money)).toBe("lost $0.0138 on the new model, at its prices (the switch's price, against staying, also counted the two models' prices)")
+    expect(missLost({ cause: 'ttl_expired', missUsd: 0 }, money)).toBeNull()
+    expect(missLost({ cause: 'not_visible', missUsd: null }, money)).toBeNull()
+  })
   it('a table of losses counts only the passes that lost something: a pause past every TTL, a compaction, a cold start are no loss', () => {
     const bar = (passId: string, cause: string, missTokens: number, missUsd: number | null) => ({ passId, kind: 'main', cause, missTokens, missUsd }) as unknown as Bar
     const bars = [
