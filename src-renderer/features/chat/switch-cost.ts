@@ -35,12 +35,13 @@ export function switchCost(price: EditPriceView): string {
     const each = none.perPassUsd === null ? '' : ` (${signedUsd(none.perPassUsd)} a pass against staying)`
     return `caches none of this session: that model caches nothing under ${none.minimum.toLocaleString('en-US')} tokens, and this prompt is ${size}. Every pass pays for all of it in full until the conversation grows past that${each}.`
   }
-  if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
-  // A switch back: the other model's cache still holds what its own passes wrote, and the next pass reads that there.
+  // A switch back: the other model's cache still holds what its own passes wrote, and the next pass reads that there —
+  // said even where this model's entries have expired (a 1h entry on that model can outlive them).
   const held = price.cachedOnModel ?? 0
   if (held > 0) {
     const rest = price.rebilledTokens > 0 ? `; the next pass writes ${tokens} it would have read` : ', so the next pass writes nothing it would have read'
     return `reads ${price.exact ? '' : '≈'}${held.toLocaleString('en-US')} tokens that model still holds cached from its earlier passes (it is kept per model)${rest}${delta}.`
   }
+  if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
   return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`
 }

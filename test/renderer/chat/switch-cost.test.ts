@@ -24,6 +24,8 @@ describe('what a model switch costs, in words', () => {
     const back = { ...cold, cachedOnModel: 6315, rebilledTokens: 182, deltaUsd: -0.0007 }
     expect(switchCost(back)).toBe('reads 6,315 tokens that model still holds cached from its earlier passes (it is kept per model); the next pass writes 182 tokens it would have read, −$0.0007 on the next pass.')
     expect(switchCost({ ...back, exact: false })).toMatch(/^reads ≈6,315 tokens .*writes ≈182 tokens/)
+    // This model's entries expired, that model's (a 1h entry) still live: the read there is still said.
+    expect(switchCost({ ...back, cacheWarm: false, rebilledTokens: 0 })).toMatch(/^reads 6,315 tokens that model still holds cached/)
     expect(switchCost({ ...back, rebilledTokens: 0 })).toBe('reads 6,315 tokens that model still holds cached from its earlier passes (it is kept per model), so the next pass writes nothing it would have read, −$0.0007 on the next pass.')
   })
   it("splits the switch's $ into the cache it loses, the figure the Cache view gives that pass, and the other model's prices", () => {
