@@ -1104,7 +1104,7 @@ test("chat: switching a session's model shows what it costs first, and the next 
     // first, and "Keep" keeps it.
     await model.selectOption('claude-opus-5-5')
     const ask = app.getByRole('group', { name: 'Switch the model' })
-    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass\.$/)
+    await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh \(it is kept per model\): the next pass writes ≈?[\d,]+ tokens it would have read, \+\$\d\.\d{4} on the next pass: \$\d\.\d{4} for the cache it loses \(what the Cache view will count as that pass's loss\)( and [+−]\$\d\.\d{4} from that model's prices)?\.$/)
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-price.png' })
     // The two answers sit together on one line, not one beside the price and the other under it.
     const answerTops = await Promise.all(['Switch', 'Keep Claude Sonnet 4.6'].map(async (name) => Math.round((await ask.getByRole('button', { name }).boundingBox())!.y)))

@@ -764,6 +764,46 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
   }
 })
 
+test("the Cache view's chart keeps a miss's triangle clear of its pass's $ dot, and each chooses the pass; the switch's loss is the one its question gave", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    // Opus 4.8 costs more than Sonnet 4.6: the pass after the switch is a miss and the dearest, its $ dot at the top.
+    const model = page.getByLabel('Model', { exact: true })
+    await model.selectOption('claude-opus-4-8')
+    const price = page.getByTestId('model-switch-price')
+    await expect(price).toHaveText(/for the cache it loses \(what the Cache view will count as that pass's loss\)/)
+    const lost = /\$(\d\.\d{4}) for the cache it loses/.exec((await price.textContent()) ?? '')![1]!
+    await page.getByRole('group', { name: 'Switch the model' }).getByRole('button', { name: 'Switch', exact: true }).click()
+    await expect(model).toHaveValue('claude-opus-4-8')
+    await say(page, 'read src/a.ts')
+    await page.getByRole('tab', { name: 'Cache' }).click()
+    const flags = page.getByTestId('cache-miss')
+    await expect(flags).toHaveCount(1)
+    const passId = (await flags.getAttribute('data-pass'))!
+    const dot = page.locator(`[data-testid="cache-cost-dot"][data-pass="${passId}"]`)
+    const a = (await flags.locator('path').boundingBox())!
+    const b = (await dot.boundingBox())!
+    const apart = a.y + a.height <= b.y || b.y + b.height <= a.y || a.x + a.width <= b.x || b.x + b.width <= a.x
+    expect(apart).toBe(true)
+    // The list of misses gives the loss the question priced, and says it is measured on the new model.
+    await expect(page.getByTestId('miss-row')).toContainText(`lost $${lost} on the new model, at its prices`)
+    await page.getByTestId('cache-timeline').screenshot({ path: 'e2e/screenshots/cache-miss-beside-cost-dot.png' })
+    // Each of the two chooses the pass: the dot, then (after another pass was chosen) the triangle.
+    await dot.click()
+    const seq = (await page.getByTestId('cache-focused').locator('strong').textContent())!
+    expect(seq).toMatch(/^Pass \d+ · main$/)
+    await page.getByTestId('cache-timeline').locator('.cache-bar').first().click()
+    await expect(page.getByTestId('cache-focused').locator('strong')).not.toHaveText(seq)
+    await flags.click()
+    await expect(page.getByTestId('cache-focused').locator('strong')).toHaveText(seq)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test("the Response view puts the service's cache diagnosis beside Loupe's own, for a model switch and for a pass that only appended", async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {

@@ -362,6 +362,11 @@ export const EditPriceSchema = z.object({
   uncacheable: z.object({ model: z.string(), tokens: z.number(), minimum: z.number(), perPassUsd: z.number().nullable() }).optional(),
   /** A model switch back: the tokens of this prompt the other model still holds cached (an earlier pass on it). */
   cachedOnModel: z.number().optional(),
+  /**
+   * A model switch: the part of `deltaUsd` that is cache lost (re-billed tokens at the new model's write price over
+   * its read price), which the pass after it shows as lost; the rest of `deltaUsd` is the two models' prices.
+   */
+  switchLostUsd: z.number().optional(),
   /** Left for the next compaction: the session block it writes again with the edit then, in tokens and $ over a read. */
   atCompaction: z.object({ tokens: z.number(), usd: z.number().nullable() }).optional(),
 })

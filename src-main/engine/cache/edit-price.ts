@@ -68,6 +68,14 @@ export interface EditPrice {
    */
   readonly cachedOnModel?: number
   /**
+   * A model switch: the part of `deltaUsd` that is cache lost — the re-billed tokens written at the new model's prices
+   * where that model, as warm as the old one, would have read them. The pass after the switch is measured against the
+   * best possible on its own model, so this is the figure the Cache view and the inspector give as its loss ("lost
+   * $…"). The rest of `deltaUsd` is the two models' prices: the same prompt read and written at the new model's
+   * prices instead of the old one's. Absent for a switch to a model that caches none of the session (`uncacheable`).
+   */
+  readonly switchLostUsd?: number
+  /**
    * Left for the next compaction: what it costs then. The compaction reads the session block again from disk, so the
    * first pass after it writes the block with the edit where it would have read the block unchanged. The tokens are
    * the block's size now (the edit's own change aside); `usd` is the write's price over the read's.
@@ -86,6 +94,11 @@ export interface PriceEditInput {
   readonly now: number
   readonly models: ModelLookup
   readonly edit: ProposedEdit
+  /**
+   * The facts of this session's earlier passes: a switch back to a model one of them ran on reads what that model
+   * still holds of them (their breakpoints whose entries live now), where the request cannot be built on that model.
+   */
+  readonly earlier?: ReadonlyArray<PassCacheFacts>
 }
 
 /** A deferred edit's note ("[AGENTS.md was changed on disk …]"), in tokens: about 40. */
@@ -134,11 +147,13 @@ export function priceEdit(input: PriceEditInput): EditPrice {
   }
   if (moved !== null && moved < 0) moved = 0
 
-  const readWith = edit.kind === 'model' ? 0 : moved === null ? readNow : liveTokens(moved)
+  const held = edit.kind === 'model' ? heldOnModel(input.earlier ?? [], edit.model, state, now, total) : 0
+  const readWith = edit.kind === 'model' ? held : moved === null ? readNow : liveTokens(moved)
   const without = nextPassCost(walk, scale, fromModel.prices, readNow, total)
   const below = uncacheableOn(edit, toModel, total + extraTokens)
   const withEdit = below ? uncachedCost(toModel.prices, total + extraTokens) : nextPassCost(walk, scale, toModel.prices, readWith, total + extraTokens)
   const rebilled = Math.max(0, readNow - readWith)
+  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, rebilled, total + extraTokens, withEdit) : null
   const movedBlock = moved === null ? null : { path: moved < walk.blocks.length ? blockPath(walk.blocks[moved]!) : 'tools', label: movedLabel(edit, walk, moved) }
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, total + extraTokens) } : undefined
@@ -151,9 +166,39 @@ export function priceEdit(input: PriceEditInput): EditPrice {
     cacheWarm,
     addedTokens: extraTokens,
     exact: false,
-    label: uncacheable ? uncacheableLabel(uncacheable, false) : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, false),
+    label: uncacheable ? uncacheableLabel(uncacheable, false) : `${editLabel(edit, movedBlock, rebilled, delta, cacheWarm, false)}${held > 0 && !below ? heldWords(held) : ''}`,
     ...(uncacheable ? { uncacheable } : {}),
+    ...(held > 0 && !below ? { cachedOnModel: held } : {}),
+    ...(lost !== null ? { switchLostUsd: lost } : {}),
   }
+}
+
+/**
+ * What the model a switch goes to still holds of this session, from the facts alone (the request cannot be built on
+ * that model to compare keys): the largest count at a breakpoint of an earlier pass on it whose entry lives now.
+ * Keys carry the model, so a live one was written by that model. It is what the next pass reads if the prompt still
+ * begins as it did then (a message taken back or a compaction since would make it read less): an estimate, said so.
+ */
+function heldOnModel(earlier: ReadonlyArray<PassCacheFacts>, model: string, state: CacheState, now: number, total: number): number {
+  let best = 0
+  for (const f of earlier) {
+    if (f.model !== model) continue
+    for (const b of f.breakpoints) if (b.tokens > best && state.live(b.key, now)) best = b.tokens
+  }
+  return Math.min(best, total)
+}
+
+function heldWords(held: number): string {
+  return `; ≈${formatTokens(held)} tokens of it are still cached on that model from its earlier passes, read there if the prompt still begins as it did then`
+}
+
+/**
+ * The cache a switch loses, in the new model's prices: the next pass as priced, against the same pass on that model
+ * had it been as warm as the old one (reading what it re-bills). Null without prices.
+ */
+function switchLost(walk: RequestWalk, scale: TokenScale, prices: CachePrices | null, readWith: number, rebilled: number, size: number, withEdit: number | null): number | null {
+  const warm = nextPassCost(walk, scale, prices, Math.min(size, readWith + rebilled), size)
+  return withEdit !== null && warm !== null ? withEdit - warm : null
 }
 
 /** The model switched to, when the whole prompt is under its minimum: it caches nothing of this session. */
@@ -270,17 +315,30 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const fromModel = models(walk.model)
   const toModel = edit.kind === 'model' ? models(edit.model) : fromModel
   const sizeWithout = sizeOf(input.without)
-  const sizeWith = sizeOf(input.with)
+  // A switch not counted, where the request on the other model has the same blocks: its size there is that model's
+  // own count up to what it holds (its earlier passes pinned it), and the old model's count of the blocks after it —
+  // the messages since, which both count alike. Taking the old model's count of the whole would mix the two counts
+  // where a switch back reads.
+  const alignedSwitch = edit.kind === 'model' && input.with.walk.blocks.length === walk.blocks.length
+  const uncountedSwitch = alignedSwitch && (input.with.tokens === null || last.tokens === null)
+  const thereAt = (p: number): number => (pWith < 0 ? scale.at(p) : p <= pWith ? withScale.at(p) : withScale.at(pWith) + scale.at(p) - scale.at(pWith))
+  const sizeWith = uncountedSwitch ? thereAt(lastBreakpoint) : sizeOf(input.with)
   const without = nextPassCost(walk, scale, models(input.without.walk.model).prices, readNow, sizeWithout)
   const below = uncacheableOn(edit, toModel, sizeWith)
   const withEdit = below ? uncachedCost(toModel.prices, sizeWith) : nextPassCost(walk, scale, toModel.prices, readWith, sizeWith)
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   // A switch writes on the other model, which may count the same prompt otherwise (its tool prompt, the thinking it
-  // strips from earlier turns): what it writes instead of reading is the read's share of its own count.
+  // strips from earlier turns): what it writes instead of reading is in its own count. Where staying reads the whole
+  // of what the last pass could leave, that is the other model's size of it (counted); where it reads less, the
+  // read's share of the other model's count.
   const otherCount = edit.kind === 'model' && input.with.tokens !== null && input.without.tokens !== null && input.without.tokens > 0 && input.with.tokens !== input.without.tokens
+  const wholeRead = pWithout === lastBreakpoint && alignedSwitch
+  const share = otherCount && !wholeRead
+  const readNowThere = uncountedSwitch ? thereAt(pWithout) : otherCount ? (wholeRead ? sizeWith : Math.round((readNow * input.with.tokens!) / input.without.tokens!)) : readNow
   // What the other model still holds (a switch back) is read there, in its own count, and not re-billed.
-  const rebilled = Math.max(0, (otherCount ? Math.round((readNow * input.with.tokens!) / input.without.tokens!) : readNow) - readWith)
+  const rebilled = Math.max(0, readNowThere - readWith)
   const addedTokens = sizeWith - sizeWithout
+  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, rebilled, sizeWith, withEdit) : null
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
   const a = input.without.walk
@@ -291,9 +349,9 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const movedBlock = moved === null ? null : { path: blockPath(b.blocks[moved]!), label: movedLabel(edit, b, moved) }
 
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
-  // The re-billed figure of a switch to a model that counts otherwise is a share, not a count (a switch that caches
-  // nothing says only the prompt's size, which is counted).
-  const exact = counted && !(otherCount && !below) && !input.historyReplaced && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
+  // The re-billed figure of a switch to a model that counts otherwise is a share, not a count, where staying reads
+  // only part of the prompt (a switch that caches nothing says only the prompt's size, which is counted).
+  const exact = counted && !(share && !below) && !input.historyReplaced && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
   // A deferred edit that changes what the model would be sent moves the session block at the next compaction.
@@ -315,6 +373,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     label,
     ...(uncacheable ? { uncacheable } : {}),
     ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
+    ...(lost !== null ? { switchLostUsd: lost } : {}),
     ...(atCompaction ? { atCompaction } : {}),
   }
 }

@@ -266,7 +266,21 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
     ...(withScale ? { withScale } : {}),
   })
+  if (edit.kind === 'model') rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
+}
+
+/**
+ * The count, on the model a switch goes to, of the prefix the last pass could leave cached: the next pass there could
+ * have read it, so its loss is that prefix (limit.ts). Kept under the other model's key, the pass after the switch
+ * loses the tokens the price re-billed, not a scaled estimate a few tokens off. Counted when the last pass's count at
+ * its last breakpoint is real and the request on the other model has the same blocks: the two requests then differ
+ * in their counts by what differs in that prefix.
+ */
+function rememberSwitchedPrefix(store: Store, walk: RequestWalk, withWalk: RequestWalk, scale: TokenScale, lastTokens: number | null, withTokens: number | null): void {
+  const lastBreakpoint = walk.breakpoints.at(-1)
+  if (lastBreakpoint === undefined || lastTokens === null || withTokens === null || withWalk.blocks.length !== walk.blocks.length || !scale.exact(lastBreakpoint)) return
+  rememberCountedPrefix(store, withWalk.keys[lastBreakpoint]!, scale.at(lastBreakpoint) + withTokens - lastTokens)
 }
 
 /** The price names every file that applying now sends, not only the one being edited. */

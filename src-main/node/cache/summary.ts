@@ -61,6 +61,8 @@ export interface EditBasis {
   readonly context: PassContext
   /** The cache facts of every attributed pass, oldest first. */
   readonly facts: ReadonlyArray<PassCacheFacts>
+  /** This session's own passes' facts, oldest first: what a switch back finds its earlier passes left. */
+  readonly own: ReadonlyArray<PassCacheFacts>
   /** Real token counts by prefix key, from every pass's usage. */
   readonly anchors: Map<string, number>
 }
@@ -104,7 +106,7 @@ export function editBasis(
   const facts = last.source === 'loupe' ? withOwn(sharedCacheFacts(store, attribution.facts.startedAt), own) : own
   const anchors = new Map<string, number>()
   for (const f of facts) for (const a of f.anchors) anchors.set(a.key, a.tokens)
-  return { last, attribution, walk, context, facts, anchors }
+  return { last, attribution, walk, context, facts, own, anchors }
 }
 
 /**
@@ -115,9 +117,9 @@ export function editBasis(
 export function priceSessionEdit(store: Store, sessionId: string, edit: ProposedEdit, now: number, options: CacheSummaryOptions = {}): EditPrice | null {
   const basis = editBasis(store, sessionId, options)
   if (!basis) return null
-  const { walk, context, attribution, facts, anchors } = basis
+  const { walk, context, attribution, facts, own, anchors } = basis
   const scale = new TokenScale({ walk, anchors, realTotal: attribution.facts.totalTokens, fallbackRatio: attribution.facts.ratio ?? 1 })
-  return priceEdit({ walk, context, scale, last: attribution.facts, state: CacheState.at(facts, now), now, models: options.models ?? cacheModels, edit })
+  return priceEdit({ walk, context, scale, last: attribution.facts, state: CacheState.at(facts, now), now, models: options.models ?? cacheModels, edit, earlier: own })
 }
 
 /** `shared` with the session's own facts in place of any of theirs it holds (the current ones), in start order. */

@@ -16,7 +16,7 @@ import { useSlow } from '../palette/use-slow'
 import { loadCache } from './actions'
 import { MARKER_GLYPH, MARKER_WORDS, TimelineChart } from './components/TimelineChart'
 import { cacheEmptyState } from './model/empty'
-import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKindsShown, missText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
+import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKindsShown, missLost, missText, pricesLookup, savedByCache, savedHint, type Bar, type MarkerKind } from './model/timeline'
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
 import { ModelNamed } from '../inspector/components/ModelName'
@@ -284,7 +284,7 @@ function MissList({ bars, onChoose }: { bars: ReadonlyArray<Bar>; onChoose(passI
           {/* Red only where something was lost: a miss no cache could have avoided (a prefix below the model's
               minimum, a pause past every TTL) is said without alarm. */}
           <span className={`chip ${b.missTokens > 0 ? (b.outcome === 'miss' ? 'bad' : 'warn') : ''}`}>{b.outcome}</span> <ModelNamed text={missText(b, CAUSE_WORDS)} />
-          {b.missUsd !== null && b.missUsd > 0 && <span className="muted"> · lost {usd(b.missUsd)}</span>}
+          {missLost(b, usd) && <span className="muted"> · {missLost(b, usd)}</span>}
         </li>
       ))}
     </ul>

@@ -203,12 +203,27 @@ describe('a switch to a model that counts the prompt otherwise', () => {
   const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }
   const now = 90_000
 
-  it('says what the next pass writes in the other model\'s count, as an estimate (a model that strips earlier thinking counts less)', () => {
+  it('says what the next pass writes in the other model\'s count: the cached prefix counted there (the two counts differ by what differs in it)', () => {
     const s = session()
     const price = priceCandidates({
       ...baseInput(s, now, edit),
       without: { walk: walk(s.request), tokens: REAL_TOTAL },
       with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: 4500 },
+    })
+    expect(price.rebilledTokens).toBe(REAL_CACHED + 4500 - REAL_TOTAL)
+    expect(price.exact).toBe(true)
+    expect(price.label).toBe(`moves tools[0]: the next pass re-bills ${price.rebilledTokens.toLocaleString('en-US')} tokens (${signedUsd(price.deltaUsd!)})`)
+  })
+
+  it('takes the read\'s share of the other model\'s count, as an estimate, where staying reads only part of the prompt', () => {
+    const s = session()
+    // The request on the other model with other blocks than the last one (a model that strips earlier turns'
+    // thinking leaves blocks out): its count is not the last one's plus a difference in the same blocks.
+    const other = walk({ ...s.request, model: 'claude-opus-4-8', messages: s.request.messages.slice(0, 1) })
+    const price = priceCandidates({
+      ...baseInput(s, now, edit),
+      without: { walk: walk(s.request), tokens: REAL_TOTAL },
+      with: { walk: other, tokens: 4500 },
     })
     expect(price.rebilledTokens).toBe(Math.round((REAL_CACHED * 4500) / REAL_TOTAL))
     expect(price.exact).toBe(false)
@@ -268,12 +283,61 @@ describe('a switch back to a model an earlier pass ran on', () => {
     expect(price.nextPassUsd).toBeCloseTo(usd({ read: SONNET_CACHED, write5m: REAL_CACHED - SONNET_CACHED }), 15)
   })
 
+  it('without the request on that model (not counted, not built), reads what its earlier passes left live, by their counts', () => {
+    const now = 90_000
+    const estimate = (earlier?: ReadonlyArray<PassCacheFacts>) =>
+      priceEdit({ walk: last, context: EMPTY_CONTEXT, scale: scaleFor(last, { staticCounted: true }), last: facts.at(-1)!, state: CacheState.at(facts, now), now, models, edit, ...(earlier ? { earlier } : {}) })
+    const held = Math.max(...facts[0]!.breakpoints.map((b) => b.tokens))
+    const price = estimate(facts)
+    expect(price.cachedOnModel).toBe(held)
+    expect(price.rebilledTokens).toBe(REAL_CACHED - held)
+    expect(price.label).toMatch(/tokens of it are still cached on that model from its earlier passes, read there if the prompt still begins as it did then$/)
+    // Without the earlier passes' facts it can only be priced as a cold start.
+    expect(estimate().cachedOnModel).toBeUndefined()
+    // Once what that model held has expired, it is one.
+    const later = 330_000
+    expect(priceEdit({ walk: last, context: EMPTY_CONTEXT, scale: scaleFor(last, { staticCounted: true }), last: facts.at(-1)!, state: CacheState.at(facts, later), now: later, models, edit, earlier: facts }).cachedOnModel).toBeUndefined()
+  })
+
+  it('without counts, says what it re-bills in that model\'s own count: its pins up to what it holds, the messages since as counted here', () => {
+    const now = 90_000
+    const uncounted = priceCandidates({ ...input(now), last: { walk: last, facts: facts.at(-1)!, tokens: null }, without: { walk: last, tokens: null }, with: { walk: back, tokens: null } })
+    expect(uncounted.cachedOnModel).toBe(SONNET_CACHED)
+    const scale = scaleFor(last, { staticCounted: true })
+    expect(uncounted.rebilledTokens).toBe(scale.at(last.breakpoints.at(-1)!) - scale.at(endOf(back, 0)))
+    expect(uncounted.exact).toBe(false)
+  })
+
   it('is a cold start once what that model held has expired, while the last pass\'s entries still live', () => {
     const now = 330_000
     expect(otherModelReadPosition(back, CacheState.at(facts, now), now)).toBe(-1)
     const price = priceCandidates(input(now))
     expect(price.cachedOnModel).toBeUndefined()
     expect(price.rebilledTokens).toBe(REAL_CACHED)
+  })
+})
+
+describe("what a switch's price is made of", () => {
+  const edit = { kind: 'model' as const, model: 'claude-opus-4-8' }
+  const now = 90_000
+  const opus = { read: OPUS.cacheReadPerMTok, write5m: OPUS.cacheWrite5mPerMTok, write1h: OPUS.cacheWrite1hPerMTok }
+
+  it('is the cache lost, at the new model\'s prices (the loss the pass after it shows), and the two models\' prices', () => {
+    const s = session()
+    const price = priceCandidates({ ...baseInput(s, now, edit), without: { walk: walk(s.request), tokens: REAL_TOTAL }, with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL } })
+    // Writing the re-billed tokens where Opus, as warm, would have read them: what that pass's attribution counts as lost.
+    expect(price.switchLostUsd).toBeCloseTo(usd({ write5m: REAL_CACHED }, opus) - usd({ read: REAL_CACHED }, opus), 15)
+    // The rest: the same prompt read at Opus's price instead of Sonnet's.
+    expect(price.deltaUsd! - price.switchLostUsd!).toBeCloseTo(usd({ read: REAL_CACHED }, opus) - usd({ read: REAL_CACHED }), 15)
+  })
+
+  it('is the models\' prices alone when nothing is cached to lose', () => {
+    const s = session()
+    const late = 60_000 + 10 * 60_000
+    const price = priceCandidates({ ...baseInput(s, late, edit), without: { walk: walk(s.request), tokens: REAL_TOTAL }, with: { walk: walk({ ...s.request, model: 'claude-opus-4-8' }), tokens: REAL_TOTAL } })
+    expect(price.cacheWarm).toBe(false)
+    expect(price.switchLostUsd).toBe(0)
+    expect(price.deltaUsd).toBeCloseTo(usd({ write5m: REAL_CACHED }, opus) - usd({ write5m: REAL_CACHED }), 15)
   })
 })
 

@@ -6,7 +6,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { FaultPlan } from '../../../src-main/simulator/faults'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+
+interface Price {
+  rebilledTokens: number
+  deltaUsd: number
+  switchLostUsd?: number
+  cachedOnModel?: number
+  exact: boolean
+}
+type Row = { passId: string; cause: string | null; missTokens: number; missUsd: number | null }
+
+/** The service's counter unavailable while `down` says so (count_tokens answered with a 500); passes still answered. */
+function countingDown(down: () => boolean): FaultPlan {
+  return { next: ({ method, path }) => (down() && method === 'POST' && path.includes('count_tokens') ? { kind: 'server_error' } : null) }
+}
 
 let running: SimulatorApp | null = null
 afterEach(async () => {
@@ -14,8 +29,8 @@ afterEach(async () => {
   running = null
 })
 
-async function sessionWithOnePass(): Promise<{ running: SimulatorApp; sessionId: string }> {
-  running = await simulatorApp({ seed: 'model-switch', model: 'claude-sonnet-4-6' })
+async function sessionWithOnePass(faults?: FaultPlan): Promise<{ running: SimulatorApp; sessionId: string }> {
+  running = await simulatorApp({ seed: 'model-switch', model: 'claude-sonnet-4-6', ...(faults ? { faults } : {}) })
   const root = join(running.dir, 'demo')
   mkdirSync(root)
   writeFileSync(join(root, 'README.md'), '# Demo\n\nA small project.\n')
@@ -75,6 +90,53 @@ describe("switching a session's model", () => {
     const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
     const back = passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!
     expect(back.usage!.cache_read_input_tokens).toBe(price.cachedOnModel)
+  })
+
+  it("prices the cache it loses as the pass after it is charged: the same tokens and dollars, the rest of its $ the models' prices", async () => {
+    const { running: r, sessionId } = await sessionWithOnePass()
+    const { app } = r
+    const price = await call<Price>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-opus-4-8' } })
+    await call(app, 'session.setModel', { sessionId, model: 'claude-opus-4-8' })
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'list the root' })
+    await ended
+    const passes = await call<Array<{ id: string; model: string; kind: string }>>(app, 'pass.list', { sessionId })
+    const firstOnOpus = passes.find((p) => p.kind === 'main' && p.model === 'claude-opus-4-8')!
+    const summary = await call<{ passes: Row[] }>(app, 'session.cacheSummary', { sessionId })
+    const row = summary.passes.find((p) => p.passId === firstOnOpus.id)!
+    expect(row.cause).toBe('model_changed')
+    // What the question priced as lost is what the Cache view and the inspector say that pass lost, to the token.
+    expect(price.exact).toBe(true)
+    expect(row.missTokens).toBe(price.rebilledTokens)
+    expect(row.missUsd).toBeCloseTo(price.switchLostUsd!, 12)
+    // The rest of the switch's $ is Opus 4.8's prices against Sonnet 4.6's for the same prompt: dearer, so positive.
+    expect(price.deltaUsd - price.switchLostUsd!).toBeGreaterThan(0)
+  })
+
+  it('switched back while the counter is unavailable, is priced with what that model still holds, not as a cold start', async () => {
+    let down = false
+    const { running: r, sessionId } = await sessionWithOnePass(countingDown(() => down))
+    const { app } = r
+    await call(app, 'session.setModel', { sessionId, model: 'claude-opus-5-5' })
+    let ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'list the root' })
+    await ended
+    // Priced without counts first: the counts a price gets are kept, and a second price would be answered from them.
+    down = true
+    const estimated = await call<Price>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-sonnet-4-6' } })
+    down = false
+    const counted = await call<Price>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-sonnet-4-6' } })
+    expect(estimated.exact).toBe(false)
+    expect(estimated.cachedOnModel).toBe(counted.cachedOnModel)
+    // What it writes instead of reading, in Sonnet's count: the messages since, as Opus counted them (a few tokens off).
+    expect(Math.abs(estimated.rebilledTokens - counted.rebilledTokens)).toBeLessThanOrEqual(8)
+    await call(app, 'session.setModel', { sessionId, model: 'claude-sonnet-4-6' })
+    ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'read README.md' })
+    await ended
+    const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
+    const back = passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!
+    expect(back.usage!.cache_read_input_tokens).toBe(estimated.cachedOnModel)
   })
 
   it('is refused for a model the app does not know, and while a turn runs', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../src-preload/contract'
 import { clock } from '../../../src-renderer/ui/format'
-import { buildTimeline, focusedPassFigures, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import { buildTimeline, focusedPassFigures, isFlaggedMiss, markerKindsShown, type Bar, lostByCause, missLost, missText, summaryText, pricesLookup, savedByCache, savedHint } from '../../../src-renderer/features/cache/model/timeline'
+import { COST_DOT_HIT_PX, MISS_MARK_PX, missMarkApex } from '../../../src-renderer/features/cache/model/miss-mark'
 
 const MIN = 60_000
 const usage = { input_tokens: 3, output_tokens: 20, cache_read_input_tokens: 5_000, cache_creation_input_tokens: 200 }
@@ -122,6 +123,13 @@ describe('what the cache saved', () => {
 })
 
 describe('the list of misses and the table of losses', () => {
+  it("a miss's loss is said in the list, and a model switch's says it is measured on the new model", () => {
+    const money = (n: number) => `$${n.toFixed(4)}`
+    expect(missLost({ cause: 'changed_block', missUsd: 0.0043 }, money)).toBe('lost $0.0043')
+    expect(missLost({ cause: 'model_changed', missUsd: 0.0138 }, money)).toBe("lost $0.0138 on the new model, at its prices (the switch's price, against staying, also counted the two models' prices)")
+    expect(missLost({ cause: 'ttl_expired', missUsd: 0 }, money)).toBeNull()
+    expect(missLost({ cause: 'not_visible', missUsd: null }, money)).toBeNull()
+  })
   it('a table of losses counts only the passes that lost something: a pause past every TTL, a compaction, a cold start are no loss', () => {
     const bar = (passId: string, cause: string, missTokens: number, missUsd: number | null) => ({ passId, kind: 'main', cause, missTokens, missUsd }) as unknown as Bar
     const bars = [
@@ -177,5 +185,26 @@ describe('the list of misses and the table of losses', () => {
       'read 5000 · written 200 · paid in full 3 · output 20 · $0.01 · partial hit: read up to messages[8].content[0] · stopped by: no breakpoint ended at messages[9].content[1], where the conversation now goes on',
     )
     expect(focusedPassFigures({ ...bar, kind: 'keep_warm' }, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')).toMatch(/\u00a0· a pre-warm$/)
+  })
+})
+
+describe("a miss's triangle on the chart", () => {
+  const overlaps = (apex: number, dotY: number) => apex > dotY - COST_DOT_HIT_PX && apex - MISS_MARK_PX < dotY + COST_DOT_HIT_PX
+  it('sits just above its bar when the pass\'s $ dot is elsewhere, or there is none', () => {
+    expect(missMarkApex(100, 200, 0)).toBe(94)
+    expect(missMarkApex(100, 40, 0)).toBe(94)
+    expect(missMarkApex(100, null, 0)).toBe(94)
+  })
+  it('moves above the $ dot where it would cover it, and below it where there is no room above', () => {
+    for (const dotY of [82, 86, 90, 94, 98]) {
+      expect(overlaps(94, dotY)).toBe(true)
+      const apex = missMarkApex(100, dotY, 0)
+      expect(overlaps(apex, dotY)).toBe(false)
+      expect(apex).toBeLessThan(dotY)
+    }
+    const apex = missMarkApex(20, 12, 0)
+    expect(overlaps(apex, 12)).toBe(false)
+    expect(apex - MISS_MARK_PX).toBeGreaterThanOrEqual(0)
+    expect(apex).toBeGreaterThan(12)
   })
 })

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 
 import { isFlaggedMiss, summaryText, type Bar, type Marker, type MarkerKind, type Timeline } from '../model/timeline'
 import { grouped, usd } from '../../../ui/format'
 import { axisTicks, tokenTick, usdTick } from '../model/axis'
+import { COST_DOT_HIT_PX, MISS_MARK_PX, missMarkApex } from '../model/miss-mark'
 import { useWithModelNames } from '../../inspector/components/ModelName'
 
 const HEIGHT = 280
@@ -106,17 +107,27 @@ export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { 
           <BarShape key={b.passId} bar={b} x={cx(i) - barW / 2} width={barW} y={y} focused={b.passId === focusedPassId} onFocus={() => onFocus(b.passId)} named={named} />
         ))}
         {costPoints.length > 1 && <polyline points={costPoints.join(' ')} className="cache-cost-line" />}
-        {bars.map((b, i) => (b.costUsd === null ? null : <circle key={b.passId} cx={cx(i)} cy={yUsd(b.costUsd)} r={2.5} className="cache-cost-dot" />))}
         {bars.map((b, i) => {
           if (!isFlaggedMiss(b)) return null
-          const top = y(b.read + b.write + b.uncached + b.output) - 6
+          // Out of the way of the pass's $ dot, which the cost axis can put just where the triangle would sit.
+          const apex = missMarkApex(y(b.read + b.write + b.uncached + b.output), b.costUsd === null ? null : yUsd(b.costUsd), 2)
           return (
             <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}${b.missTokens > 0 ? '' : ' unavoidable'}`} onClick={() => onFocus(b.passId)}>
               <title>{named(`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`)}</title>
-              <path d={`M ${cx(i) - 5} ${top - 8} L ${cx(i) + 5} ${top - 8} L ${cx(i)} ${top} Z`} />
+              <path d={`M ${cx(i) - 5} ${apex - MISS_MARK_PX} L ${cx(i) + 5} ${apex - MISS_MARK_PX} L ${cx(i)} ${apex} Z`} />
             </g>
           )
         })}
+        {/* Each $ dot chooses its pass, as its bar does, and says its cost on hover. */}
+        {bars.map((b, i) =>
+          b.costUsd === null ? null : (
+            <g key={`cost-${b.passId}`} className="cache-cost-dot" data-testid="cache-cost-dot" data-pass={b.passId} onClick={() => onFocus(b.passId)}>
+              <title>{`pass ${b.seq}: ${usd(b.costUsd)}`}</title>
+              <circle cx={cx(i)} cy={yUsd(b.costUsd)} r={COST_DOT_HIT_PX} className="cache-cost-hit" />
+              <circle cx={cx(i)} cy={yUsd(b.costUsd)} r={2.5} />
+            </g>
+          ),
+        )}
         {markers.map((m, i) => {
           // Markers before the same pass sit side by side above their line, so each one can be seen (and hovered).
           const together = markers.filter((o) => o.beforeIndex === m.beforeIndex)

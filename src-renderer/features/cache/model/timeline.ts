@@ -8,6 +8,7 @@ import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../s
 import { TAKE_BACK_SOURCE, takeBackSummary } from '../../chat/take-back'
 import { clock } from '../../../ui/format'
 import { formatDuration } from '../../../../src-preload/duration'
+import { SWITCH_LOSS_NOTE } from '../../inspector/model/outcome'
 
 export interface Bar {
   readonly passId: string
@@ -140,6 +141,15 @@ export function focusedPassFigures(bar: Bar, format: { tokens(n: number): string
     format.usd(bar.costUsd),
     bar.kind === 'keep_warm' ? keepWarmCause : bar.summary && summaryText(bar.summary),
   ])
+}
+
+/**
+ * A flagged miss's loss in the list of misses: "lost $0.0043", and for a model switch what it is measured against —
+ * reading on the new model — since the switch's question priced the same pass against staying (decision 0021).
+ */
+export function missLost(bar: Pick<Bar, 'missUsd' | 'cause'>, usd: (n: number) => string): string | null {
+  if (bar.missUsd === null || bar.missUsd <= 0) return null
+  return `lost ${usd(bar.missUsd)}${bar.cause === 'model_changed' ? SWITCH_LOSS_NOTE : ''}`
 }
 
 /** The API's default cache lifetime (docs/reference/anthropic-api.md §5.4): an idle gap longer than this expires it. */

@@ -106,5 +106,13 @@ export function missLine(attribution: unknown): string | null {
   const dollars = attribution.miss.usd
   if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens <= 0) return null
   const cost = typeof dollars === 'number' && Number.isFinite(dollars) ? `lost ${usd(dollars)}: ` : ''
-  return `${cost}${grouped(tokens)} tokens paid for that could have been read`
+  const cause = isRecord(attribution.cause) ? attribution.cause.kind : null
+  return `${cost}${grouped(tokens)} tokens paid for that could have been read${cause === 'model_changed' ? SWITCH_LOSS_NOTE : ''}`
 }
+
+/**
+ * What a model switch's loss measures, where it is given: against reading on the new model. The switch's question
+ * priced the pass against staying, so its figure also holds the two models' prices (and says how much of it is this
+ * loss: src-renderer/features/chat/switch-cost.ts); without this the two figures read as two prices of one thing.
+ */
+export const SWITCH_LOSS_NOTE = " on the new model, at its prices (the switch's price, against staying, also counted the two models' prices)"
