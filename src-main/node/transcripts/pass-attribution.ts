@@ -58,7 +58,7 @@ export function passAttribution(a: RequestAttribution, previousModel: string | n
           // Past the longest TTL no cache could have bridged the pause: said so, as the summary counts nothing lost.
           label =
             a.sincePreviousMs !== null && a.sincePreviousMs > CACHE_TTL_1H_MS
-              ? `idle gap of ${minutes(a.sincePreviousMs)}, longer than any cache lifetime (1 h at most): nothing could have stayed cached`
+              ? `idle gap of ${minutes(a.sincePreviousMs)}, longer than any cache entry is kept (1 h at most): nothing could have stayed cached`
               : `idle gap of ${a.sincePreviousMs === null ? 'unknown length' : minutes(a.sincePreviousMs)}, longer than the cache lifetime (TTL)`
           break
         case 'not_visible':

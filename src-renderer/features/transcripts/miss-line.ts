@@ -54,7 +54,7 @@ export function missLine(t: Pick<TranscriptTotalsView, 'hits' | 'misses' | 'comp
     else if (misses > 0) {
       const from = free === 0 ? '' : `, from ${grouped(losing)} of them`
       line += ` Lost to misses: ${usd(cache.totals.missUsd)} (${grouped(cache.totals.missTokens)} tokens paid for that could have been read)${from}.`
-      if (free > 0) line += ` ${free === 1 ? 'The other came' : `The other ${grouped(free)} came`} after a pause longer than any cache lifetime (1 h at most): nothing could have stayed cached.`
+      if (free > 0) line += ` ${free === 1 ? 'The other came' : `The other ${grouped(free)} came`} after a pause longer than any cache entry is kept (1 h at most): nothing could have stayed cached.`
     }
   }
   if (t.compactions.length > 0) line += ` The first request after ${t.compactions.length === 1 ? 'the compaction' : 'each compaction'} is not a miss: it sends a new, shorter history by design.`

@@ -48,7 +48,7 @@ describe('transcriptCacheSummary', () => {
       const row = summary.passes.find((r) => r.passId === p.id)!
       expect(row.missTokens).toBe(0)
       expect(row.missUsd).toBe(0)
-      expect(row.summary).toContain('longer than any cache lifetime')
+      expect(row.summary).toContain('longer than any cache entry is kept (1 h at most)')
     }
     // What the totals say was lost is what lies between the cached share and the best possible, never more.
     expect(summary.totals.missTokens).toBeLessThanOrEqual(summary.totals.limitRead - summary.totals.read)

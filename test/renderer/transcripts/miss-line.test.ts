@@ -23,7 +23,7 @@ describe("the dialog's miss line", () => {
   it('counts the misses the Cache view lists, and says what they lost', () => {
     const line = missLine({ hits: 134, misses: { idle_gap: 2, not_visible: 1 }, compactions: [compaction] }, cache)
     expect(line).toBe(
-      '134 hits; 3 misses or partial hits: 2 after a pause, 1 from a change the transcript does not record. Lost to misses: $0.9177 (159,611 tokens paid for that could have been read), from 2 of them. The other came after a pause longer than any cache lifetime (1 h at most): nothing could have stayed cached. The first request after the compaction is not a miss: it sends a new, shorter history by design.',
+      '134 hits; 3 misses or partial hits: 2 after a pause, 1 from a change the transcript does not record. Lost to misses: $0.9177 (159,611 tokens paid for that could have been read), from 2 of them. The other came after a pause longer than any cache entry is kept (1 h at most): nothing could have stayed cached. The first request after the compaction is not a miss: it sends a new, shorter history by design.',
     )
   })
 
