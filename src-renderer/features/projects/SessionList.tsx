@@ -15,6 +15,7 @@ import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
 import { useModalFocus } from '../../ui/modal-focus'
 import { nestSessions, type NestedRow } from './nest'
+import { MAX_NAME_CHARS } from '../../../src-preload/names'
 
 export function SessionList({ projectId }: { projectId: string }) {
   const sessions = useSessionsStore((s) => s.byProject[projectId])
@@ -219,7 +220,7 @@ function RenameField({ session }: { session: Session }) {
       className="session-rename"
       aria-label="Session name"
       value={title}
-      maxLength={200}
+      maxLength={MAX_NAME_CHARS}
       onChange={(e) => setTitle(e.target.value)}
       onKeyDown={onKeyDown}
       onBlur={() => finish(true)}
