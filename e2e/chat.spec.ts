@@ -345,6 +345,23 @@ test('chat: earlier entries shown go in above what the user was reading, which s
       return find('answer 151') ? getSelection()!.anchorNode?.parentElement?.closest('.msg')?.textContent : null
     })
     expect(found).toContain('answer 151')
+
+    // A part clips what its entries draw outside them: a chosen answer's ring and a focused one's outline (2 px, 2 px
+    // out) are drawn inside it, for the answers at its edges too. (Checked on the parts drawn: one skipped takes the
+    // room it is estimated to, whatever its entries would.)
+    const edges = await app.locator('.conversation-part').evaluateAll((parts) => {
+      const drawn = parts.filter((part) => part.firstElementChild?.checkVisibility({ contentVisibilityAuto: true }))
+      const clipped = drawn.flatMap((part) => {
+        const room = part.getBoundingClientRect()
+        return [...part.querySelectorAll(':scope > .msg')].filter((msg) => {
+          const box = msg.getBoundingClientRect()
+          return box.left - 4 < room.left || box.right + 4 > room.right || box.top - 4 < room.top || box.bottom + 4 > room.bottom
+        })
+      })
+      return { drawn: drawn.length, clipped: clipped.length }
+    })
+    expect(edges.drawn).toBeGreaterThan(0)
+    expect(edges.clipped).toBe(0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
