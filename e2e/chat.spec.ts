@@ -291,6 +291,82 @@ test('chat: a session of thousands of entries is sent to the window in part; ear
   }
 })
 
+test('chat: earlier entries shown go in above what the user was reading, which stays where it was; entries far off screen are not drawn, yet found and copied', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
+    // 300 questions and their answers, written into the store file behind the host: two steps of "Show earlier".
+    const store = openStore(join(host.dataDir, 'loupe.db'))
+    try {
+      store.transaction(() => {
+        for (let i = 0; i < 300; i++) {
+          store.entries.append(sessionId, [{ kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] }, { kind: 'assistant_message', passId: 'pas_earlier' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false }], Date.now())
+        }
+      })
+    } finally {
+      store.close()
+    }
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    const earlier = app.getByRole('button', { name: /^Show 150 earlier entries/ })
+    await expect(earlier).toHaveText('Show 150 earlier entries (450 not shown)')
+
+    // The user scrolls up to the first entry shown, and asks for the ones before it.
+    const userMessage = (text: string) => app.locator('.msg.user').filter({ has: app.getByText(text, { exact: true }) })
+    const first = userMessage('question 225')
+    await earlier.scrollIntoViewIfNeeded()
+    const readingAt = (await first.boundingBox())!.y
+    await earlier.click()
+    await expect(earlier).toHaveText('Show 150 earlier entries (300 not shown)')
+    await expect(app.locator('.msg.user').first()).toContainText('question 150')
+    // What was being read has not moved; what was added is above it, out of view, the button with it.
+    await nextFrame(app)
+    expect(Math.round((await first.boundingBox())!.y)).toBe(Math.round(readingAt))
+    await expect(app.locator('.msg.user').first()).not.toBeInViewport()
+
+    // Far from the view, entries are not drawn (conversation.css), yet they are in the page: the browser's find
+    // reaches them, and a selection of the whole conversation copies their text.
+    const far = userMessage('question 150')
+    expect(await far.evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }))).toBe(false)
+    const copied = await app.locator('.conversation').evaluate((el) => {
+      const range = document.createRange()
+      range.selectNodeContents(el)
+      getSelection()!.removeAllRanges()
+      getSelection()!.addRange(range)
+      const text = getSelection()!.toString()
+      getSelection()!.removeAllRanges()
+      return text
+    })
+    expect(copied).toContain('question 150')
+    expect(copied).toContain('answer 299')
+    const found = await app.evaluate(() => {
+      const find = (window as unknown as { find(text: string): boolean }).find
+      return find('answer 151') ? getSelection()!.anchorNode?.parentElement?.closest('.msg')?.textContent : null
+    })
+    expect(found).toContain('answer 151')
+
+    // A part clips what its entries draw outside them: a chosen answer's ring and a focused one's outline (2 px, 2 px
+    // out) are drawn inside it, for the answers at its edges too. (Checked on the parts drawn: one skipped takes the
+    // room it is estimated to, whatever its entries would.)
+    const edges = await app.locator('.conversation-part').evaluateAll((parts) => {
+      const drawn = parts.filter((part) => part.firstElementChild?.checkVisibility({ contentVisibilityAuto: true }))
+      const clipped = drawn.flatMap((part) => {
+        const room = part.getBoundingClientRect()
+        return [...part.querySelectorAll(':scope > .msg')].filter((msg) => {
+          const box = msg.getBoundingClientRect()
+          return box.left - 4 < room.left || box.right + 4 > room.right || box.top - 4 < room.top || box.bottom + 4 > room.bottom
+        })
+      })
+      return { drawn: drawn.length, clipped: clipped.length }
+    })
+    expect(edges.drawn).toBeGreaterThan(0)
+    expect(edges.clipped).toBe(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 /** How far the chat is from its bottom (px): 0 when the newest is in view. */
 const gapToBottom = (scroll: Locator) => scroll.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
 
@@ -604,7 +680,7 @@ test('chat: a long pasted message shows folded to its first lines; the rest is o
     const ended = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     await ended
-    const message = app.locator('.conversation > .msg.user').last()
+    const message = app.locator('.conversation .msg.user:not(.taken-back *)').last()
     await expect(message).toContainText('why is this log so slow?')
     await expect(message).not.toContainText('processed job 299 ')
     // Folded, the message is a few lines high, not thousands.
@@ -884,7 +960,7 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     const folded = app.locator('.taken-back')
     await expect(folded.locator('details > summary').first()).toHaveText('Taken back: “run `sleep 60`” · the model no longer sees it or the answer to it')
     await expect(folded.locator('.msg.user')).toBeHidden()
-    await expect(app.locator('.conversation > .msg.user')).toHaveCount(0)
+    await expect(app.locator('.conversation .msg.user:not(.taken-back *)')).toHaveCount(0)
     // Opened again, the session chooses its newest pass, an answer inside the fold: the fold stays closed.
     await app.reload()
     await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
@@ -902,9 +978,9 @@ test('chat: a message stopped midway is taken back, its text returns to the box,
     ended = appEvent(app, 'turn.ended')
     await composer.press('Enter')
     await ended
-    await expect(app.locator('.conversation > .msg.user')).toHaveCount(1)
+    await expect(app.locator('.conversation .msg.user:not(.taken-back *)')).toHaveCount(1)
     // The new message is now the one to take back; the pass that answered it never carried the old one.
-    await expect(app.locator('.conversation > .msg.user').getByRole('button', { name: 'Take back' })).toHaveCount(1)
+    await expect(app.locator('.conversation .msg.user:not(.taken-back *)').getByRole('button', { name: 'Take back' })).toHaveCount(1)
     const sent = await lastMainRequestBody(host)
     expect(sent).toContain('read README.md')
     expect(sent).not.toContain('sleep 60')
@@ -924,7 +1000,7 @@ test('chat: an earlier message is taken back with the ones after it, once the us
       await composer.press('Enter')
       await ended
     }
-    const messages = app.locator('.conversation > .msg.user')
+    const messages = app.locator('.conversation .msg.user:not(.taken-back *)')
     await expect(messages).toHaveCount(3)
     // The newest message takes itself back at once; an earlier one offers to take back from there, and asks first.
     await expect(messages.nth(2).getByRole('button', { name: 'Take back', exact: true })).toHaveCount(1)

@@ -1,0 +1,365 @@
+import { Fragment, memo, useEffect, useRef, useState, type ReactNode } from 'react'
+import type { EntryView } from '../../../src-preload/contract'
+import { useInspectorStore } from '../../state/inspector'
+import { enabledMessageBox } from './focus'
+import { retryTurn, takeBackMessage } from './actions'
+import { MessageText, UserMessageText } from './MessageText'
+import { ToolCall } from './ToolCall'
+import { answerDrawsSame, type AnswerProps } from './answer-props'
+import { authorOf, type ConversationSource } from './origin'
+import { ModelName, ModelNamed } from '../inspector/components/ModelName'
+import { isTakeBack, takeBackSummary, takeBackUndoneWords } from './take-back'
+import { grouped, usd } from '../../ui/format'
+import { provisionalContext, useCompactionStore } from '../../state/compaction'
+import { loadCompactions } from '../compaction/actions'
+import { shortFocus } from '../compaction/components/LiveProgress'
+import { sizesExplained } from '../compaction/model/sizes'
+import { summarisedWords } from '../compaction/model/summarised'
+
+type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
+
+/**
+ * What the entries of a conversation are drawn in, beyond each entry itself: one object for every part, kept while
+ * nothing in it changes (Conversation.tsx), so a part whose entries are the same draws nothing again (parts.ts).
+ */
+export interface EntryContext {
+  readonly sessionId: string
+  /** The messages a "Take back" is offered on now, each with how many messages it takes (it and those after it). */
+  readonly takeBackFrom: ReadonlyMap<string, number>
+  readonly selectedPassId: string | null
+  /** The answers of passes: the last assistant message of each (the one a chosen pass marks). */
+  readonly answers: ReadonlySet<string>
+  readonly onSelectPass: (passId: string) => void
+  /** What made each pass, so a message is labelled by who wrote it. */
+  readonly passSources: ReadonlyMap<string, ConversationSource>
+  readonly source: ConversationSource
+  /** A continued conversation: the position of the last entry it brought from Claude Code, and the line after it. */
+  readonly inherited: number | null
+  readonly continuedText: string
+  readonly results: ReadonlyMap<string, EntryView>
+  readonly runningTools: ReadonlyArray<string>
+  readonly turnRunning: boolean
+  /** The answer that is the conversation's one Tab stop among the answers. */
+  readonly tabStop: string | null
+  /** Failed turns retried and failed the same way: hidden, counted on the newest. */
+  readonly repeated: { readonly hidden: ReadonlySet<string>; readonly times: ReadonlyMap<string, number> }
+  /** The failure a Retry is offered on. */
+  readonly lastFailure: EntryView | null
+  readonly seqOf: (entryId: string) => number | undefined
+  /** The entries folded under each take-back. */
+  readonly takenUnder: ReadonlyMap<string, ReadonlyArray<EntryView>>
+}
+
+/** One entry as the conversation shows it, with the line after the last entry a continued conversation brought. */
+export function drawEntryInPlace(entry: EntryView, context: EntryContext): ReactNode {
+  const drawn = drawEntry(entry, context)
+  // Where a continued conversation goes on in Loupe: after the last entry it brought from Claude Code.
+  if (context.inherited === null || entry.seq !== context.inherited) return drawn
+  return (
+    <Fragment key={entry.id}>
+      {drawn}
+      <div className="continued-divider" role="separator" data-testid="continued-divider">
+        <ModelNamed text={context.continuedText} />
+      </div>
+    </Fragment>
+  )
+}
+
+/** One entry as the conversation shows it (null for those it does not: a tool's result shows on its call). */
+function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
+  const { sessionId, inherited, source } = context
+  switch (entry.kind) {
+    case 'user_message':
+      return (
+        <div key={entry.id} className="msg user" data-entry-kind="user_message">
+          <div className="msg-who">
+            You
+            {context.takeBackFrom.has(entry.id) && <TakeBackButton later={context.takeBackFrom.get(entry.id)! - 1} onTake={() => void takeBackMessage(sessionId, entry.id)} />}
+          </div>
+          <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
+        </div>
+      )
+    case 'assistant_message': {
+      const passId = String(entry.passId)
+      return (
+        <AssistantMessage
+          key={entry.id}
+          entry={entry}
+          selected={passId === context.selectedPassId && context.answers.has(entry.id)}
+          onSelectPass={context.onSelectPass}
+          author={inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(context.passSources.get(passId) ?? source)}
+          results={context.results}
+          runningTools={context.runningTools}
+          turnRunning={context.turnRunning}
+          recorded={source !== 'loupe'}
+          tabStop={entry.id === context.tabStop}
+        />
+      )
+    }
+    case 'mode_switched':
+      return <Note key={entry.id} text={`Permission mode: ${String(entry.mode)}`} />
+    case 'model_switched':
+      // The model by its name ("Model: Opus 4.6"), its id on hover.
+      return (
+        <div key={entry.id} className="note">
+          Model: <ModelName id={String(entry.model)} />
+        </div>
+      )
+    case 'memory_saved':
+      return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
+    case 'approval':
+      if (entry.decision === 'denied') return <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} />
+      // An "always" answer grants a rule: said once, where it was given (the header lists the rules held now).
+      return typeof entry.rule === 'string' ? <Note key={entry.id} text={`Always allowed from now on: ${entry.rule.replace(': ', ' ')}`} /> : null
+    case 'todo_updated':
+      return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
+    case 'turn_failed': {
+      // A Retry that failed the same way again is counted on the newest, not shown as another box.
+      if (context.repeated.hidden.has(entry.id)) return null
+      const times = context.repeated.times.get(entry.id)
+      return (
+        <div key={entry.id} className="turn-failed" role="alert">
+          <p>
+            {String(entry.message)}
+            {times !== undefined && <span className="muted"> ({times} times in a row)</span>}
+          </p>
+          {entry === context.lastFailure && !context.turnRunning && source === 'loupe' && (
+            // The button goes as the turn starts again: the keyboard goes on to the message box, not to the page.
+            <button
+              onClick={() => {
+                enabledMessageBox()?.focus()
+                void retryTurn(sessionId)
+              }}
+            >
+              Retry
+            </button>
+          )}
+        </div>
+      )
+    }
+    case 'checkpoint':
+      return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} seqOf={context.seqOf} />
+    case 'context_edit':
+      if (isTakeBack(entry)) return <TakenBack key={entry.id} entries={context.takenUnder.get(entry.id) ?? []} context={context} />
+      return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
+    case 'pin':
+      return <Note key={entry.id} text={entry.action === 'added' ? `Pinned: ${String(entry.text)}` : 'Pin removed'} />
+    case 'notice':
+      return (
+        <div key={entry.id} className={`notice ${String(entry.level)}`} role={entry.level === 'warning' ? 'alert' : undefined}>
+          {String(entry.text)}
+        </div>
+      )
+    case 'turn_ended':
+      return entry.reason === 'cancelled' ? (
+        <Note key={entry.id} text="Stopped." />
+      ) : entry.reason === 'nothing_to_compact' ? (
+        <Note key={entry.id} text="Nothing to compact yet: the conversation is short enough." />
+      ) : entry.reason === 'pass_limit' ? (
+        <Note key={entry.id} text="Stopped after the per-turn pass limit; send a message to go on." />
+      ) : null
+    default:
+      return null
+  }
+}
+
+/** Whether a main pass has run since `at` (the first pass after a checkpoint measures its "after"). */
+const passRanSince = (sessionId: string, at: number) => (s: ReturnType<typeof useInspectorStore.getState>): boolean =>
+  s.passes.some((p) => p.sessionId === sessionId && p.kind === 'main' && p.queuedAt >= at && p.usage !== null)
+
+/** A number of tokens, with ≈ when it is an estimate. */
+const sized = (n: number | null | undefined, measured: boolean) => (n === null || n === undefined ? '—' : `${measured ? '' : '≈'}${grouped(n)}`)
+
+/**
+ * One answer of the model: its text, thinking and tool calls, chosen (click, Enter or Space) to show its pass in the
+ * inspector. Memoised: streaming, typing, choosing another pass and entries that are not its own calls' results leave
+ * the other messages as they are (answer-props.ts).
+ */
+const AssistantMessage = memo(function AssistantMessage({ entry, selected, onSelectPass, author, results, runningTools, turnRunning, recorded, tabStop }: AnswerProps) {
+  const passId = String(entry.passId)
+  const [focusedInside, setFocusedInside] = useState(false)
+  const tabbable = tabStop || focusedInside
+  return (
+    <div
+      className={`msg assistant${selected ? ' selected' : ''}`}
+      data-entry-kind="assistant_message"
+      data-pass-id={passId}
+      onClick={() => onSelectPass(passId)}
+      // Chosen from the keyboard too: Tab to the answers, Up and Down between them, Enter or Space to choose (keys
+      // inside it, on a tool call or the thinking, stay theirs). Only one answer is in the Tab order at a time, so
+      // Tab crosses a long conversation in one step; an answer reached with the arrows takes its controls in.
+      tabIndex={tabbable ? 0 : -1}
+      aria-current={selected ? 'true' : undefined}
+      onFocus={() => setFocusedInside(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocusedInside(false)
+      }}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault()
+          onSelectPass(passId)
+        } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+          const answers = [...document.querySelectorAll<HTMLElement>('.conversation .msg.assistant[data-pass-id]:not(.taken-back *)')]
+          const next = answers[answers.indexOf(e.currentTarget) + (e.key === 'ArrowUp' ? -1 : 1)]
+          if (next) {
+            e.preventDefault()
+            next.focus()
+            next.scrollIntoView({ block: 'nearest' })
+          }
+        }
+      }}
+      title="Show the pass that produced this message in the inspector"
+    >
+      <div className="msg-who">
+        {author}
+        {entry.partial ? <span className="partial-tag"> · stopped</span> : null}
+      </div>
+      {((entry.content as Block[]) ?? []).map((b, i) =>
+        b.type === 'text' ? (
+          <MessageText key={i} text={b.text ?? ''} />
+        ) : b.type === 'thinking' ? (
+          <details key={i} className="thinking">
+            <summary tabIndex={tabbable ? undefined : -1}>Thinking</summary>
+            <div className="msg-text">{b.thinking}</div>
+          </details>
+        ) : b.type === 'tool_use' ? (
+          <ToolCall key={i} use={{ id: b.id!, name: b.name!, input: b.input }} result={results.get(b.id!)} running={runningTools.includes(b.id!)} recorded={recorded} turnRunning={turnRunning} tabbable={tabbable} />
+        ) : null,
+      )}
+    </div>
+  )
+}, answerDrawsSame)
+
+/**
+ * A compaction checkpoint: what the model no longer sees, and what replaced it. Its sizes are the Compaction view's,
+ * on the same basis (decision 0019, `compaction.list`'s `context`): until that list is read, and until the first pass
+ * after it has been measured, the checkpoint's own figures (before as measured, after as its estimate on the real
+ * count's scale, marked ≈). The list is read again once that pass has run, for the measured after.
+ */
+function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: EntryView; seqOf: (entryId: string) => number | undefined }) {
+  const record = useCompactionStore((s) => s.bySession[sessionId]?.checkpoints.find((c) => c.checkpoint.id === entry.id))
+  const listLoaded = useCompactionStore((s) => s.bySession[sessionId]?.loaded === true)
+  const passRan = useInspectorStore(passRanSince(sessionId, Number(entry.at)))
+  const asked = useRef<string | null>(null)
+  useEffect(() => {
+    // Once without the list, and once more after the first pass after it ran: never in a loop.
+    const want = !listLoaded ? 'list' : passRan && record !== undefined && !record.context.after.measured ? 'measured' : null
+    if (want === null || asked.current === want) return
+    asked.current = want
+    void loadCompactions(sessionId)
+  }, [sessionId, listLoaded, passRan, record])
+  const sizes = record?.context ?? (entry.tokens ? provisionalContext(entry) : null)
+  const trimmed = (entry.trimmed as unknown[] | undefined)?.length ?? 0
+  const replaced = entry.replaced as { entries: number; fromEntryId: string | null; toEntryId: string | null } | null | undefined
+  // The Compaction view's words for the same checkpoint (model/summarised.ts).
+  const range = replaced ? summarisedWords(replaced, seqOf) : null
+  const focus = typeof entry.focus === 'string' && entry.focus !== '' ? entry.focus : null
+  return (
+    <div className="checkpoint" data-entry-kind="checkpoint" aria-label="Compaction checkpoint">
+      <div className="checkpoint-head">
+        <strong>Compacted</strong> · {String(entry.trigger)}
+        {focus !== null ? (
+          <>
+            {' '}
+            · focus “<span title={focus}>{shortFocus(focus)}</span>”
+          </>
+        ) : null}
+        {sizes && (
+          <span className="muted" title={sizesExplained(sizes, false)} data-testid="chat-checkpoint-sizes">
+            {' '}
+            · context {sized(sizes.before.tokens, sizes.before.measured)} → {sized(sizes.after.tokens, sizes.after.measured)} tokens
+            {!sizes.after.measured && ' (measured at the next pass)'}
+          </span>
+        )}
+      </div>
+      <div className="muted checkpoint-detail">
+        {entry.stage === 'trim' ? `Trimmed ${trimmed} old tool results; no summary needed.` : <span title={range?.rest ?? undefined}>{`Summarised ${range?.text ?? '0 entries'}${trimmed ? ` after trimming ${trimmed} tool results` : ''}.`}</span>} The earlier entries stay in the session; the model no longer sees them.
+        {/* What it cost, and what it will: the conversation's cache does not survive its rewrite. */}
+        {typeof entry.costUsd === 'number' && entry.costUsd > 0 && ` The summary cost ${usd(entry.costUsd)}.`} The next pass writes the conversation to the cache afresh.
+      </div>
+      {typeof entry.summary === 'string' && (
+        <details>
+          <summary>Summary the model sees</summary>
+          <div className="msg-text">{entry.summary}</div>
+        </details>
+      )}
+    </div>
+  )
+}
+
+/**
+ * "Take back" on a message the user sent (decision 0024). On the newest message it takes that message back at once,
+ * as it always did. On an earlier one it would take the later messages too: it asks first, saying how many, since
+ * the turns it drops are many clicks of "Take back" to reach one at a time. Escape or Cancel leaves things as they were.
+ */
+function TakeBackButton({ later, onTake }: { later: number; onTake: () => void }) {
+  const [asking, setAsking] = useState(false)
+  const title = 'Take this message and what came after it out of the conversation: the model no longer sees them, and the text comes back to the message box to change and send again. What the tools did is not undone.'
+  if (later === 0) {
+    return (
+      <button type="button" className="take-back" onClick={onTake} title={title}>
+        Take back
+      </button>
+    )
+  }
+  if (!asking) {
+    return (
+      <button type="button" className="take-back take-back-earlier" onClick={() => setAsking(true)} title={title}>
+        Take back from here
+      </button>
+    )
+  }
+  return (
+    <span className="take-back-confirm" role="group" aria-label="Take back from here" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setAsking(false))}>
+      <button type="button" className="take-back" onClick={onTake} autoFocus title={`This message and the ${later === 1 ? 'one' : later} after it, with their answers`}>
+        Take back {later + 1} messages
+      </button>
+      <button type="button" className="take-back" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  )
+}
+
+/**
+ * A message taken back, with its turn folded under it (decision 0024): what the model no longer sees, closed by
+ * default, and what taking it back did not undo.
+ */
+function TakenBack({ entries, context }: { entries: ReadonlyArray<EntryView>; context: EntryContext }) {
+  const summary = takeBackSummary(entries)
+  const { message, laterMessages, answers } = summary
+  const undone = takeBackUndoneWords(summary)
+  const them = laterMessages > 0 ? 'them' : 'it'
+  return (
+    <div className="taken-back" data-entry-kind="take_back">
+      <details>
+        <summary>
+          Taken back: “{message}”{laterMessages > 0 ? ` and ${laterMessages === 1 ? 'the message' : `${laterMessages} messages`} after it` : ''}
+          <span className="muted"> · the model no longer sees {them}{answers > 0 ? ` or the ${answers === 1 ? 'answer' : `${answers} answers`} to ${them}` : ''}</span>
+        </summary>
+        <div className="taken-back-entries">{entries.map((entry) => drawEntry(entry, context))}</div>
+      </details>
+      {undone !== null && <div className="muted taken-back-undone">{undone}</div>}
+    </div>
+  )
+}
+
+function Note({ text }: { text: string }) {
+  return <div className="note">{text}</div>
+}
+
+function Todos({ todos }: { todos: ReadonlyArray<{ content: string; status: string }> }) {
+  return (
+    <div className="todos" aria-label="Plan">
+      <div className="tool-label">plan</div>
+      <ul>
+        {todos.map((t, i) => (
+          <li key={i} className={`todo ${t.status}`}>
+            <span className="todo-mark">{t.status === 'done' ? '✓' : t.status === 'in_progress' ? '▸' : '○'}</span> {t.content}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
