@@ -6,7 +6,7 @@ import { useChatStore } from '../../state/chat'
 import { useCompactionStore } from '../../state/compaction'
 import { useDraftsStore } from '../../state/drafts'
 import { useFilesStore } from '../../state/files'
-import { selectInspectorHidden, selectWorkspaceShows, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { selectInspectorHidden, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
@@ -177,7 +177,7 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     out.push({ id: 'pass.next', group: 'Inspector', label: 'Next pass', keys: 'Alt+↓', run: () => stepPass(1) })
     out.push({ id: 'pass.previous', group: 'Inspector', label: 'Previous pass', keys: 'Alt+↑', run: () => stepPass(-1) })
     for (const view of ['request', 'response', 'diff'] as InspectorView[]) {
-      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), showInspectorAlone(), inspector.viewChosen(view)), focus: selectedInspectorTab })
+      out.push({ id: `inspector.${view}`, group: 'Inspector', label: `Show the ${view} of the selected pass`, run: () => (showView('chat'), showInspector(), inspector.viewChosen(view)), focus: selectedInspectorTab })
     }
   }
 
@@ -210,10 +210,13 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
   return out
 }
 
-/** Where only one pane fits and the chat shows (decision 0048), a command for the inspector's views brings it. */
-function showInspectorAlone(): void {
+/**
+ * A command for one of the inspector's views brings the inspector wherever it is out of sight: collapsed to its bar,
+ * or, where only one pane fits, the chat showing in its place (decision 0048).
+ */
+function showInspector(): void {
   const s = useInspectorStore.getState()
-  if (selectWorkspaceShows(s) === 'chat' && !s.layout.collapsed) s.collapseToggled()
+  if (selectInspectorHidden(s)) s.collapseToggled()
 }
 
 /** The inspector's tab of the view shown (Request, Response, Diff), when the inspector shows one. */

@@ -61,3 +61,32 @@ describe('the palette’s model switch', () => {
     expect(request.mock.calls.map(([name]) => name)).not.toContain('session.setModel')
   })
 })
+
+describe('the palette’s inspector views', () => {
+  it('bring the inspector wherever it is out of sight: collapsed in a wide window, or replaced by the chat in a narrow one', async () => {
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const { useChatStore } = await import('../../../src-renderer/state/chat')
+    const { useInspectorStore, selectInspectorHidden } = await import('../../../src-renderer/state/inspector')
+    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    useProjectsStore.getState().projectSelected('p1')
+    useSessionsStore.setState({ byProject: { p1: [{ id: 's1', title: 'A session', createdAt: 1, updatedAt: 2 } as never] }, selectedId: 's1' })
+    useChatStore.setState({ bySession: { s1: { ...useChatStore.getState().bySession.s1, entries: [], running: false, streaming: [], approvals: [], loaded: true, model: 'claude-sonnet-4-6' } as never } })
+    const showResponse = () => buildCommands(null).find((c) => c.id === 'inspector.response')!.run()
+
+    // A wide window, the inspector collapsed to its bar by the user.
+    useInspectorStore.setState((s) => ({ workspaceWidth: 1400, layout: { ...s.layout, dock: 'right', collapsed: true }, view: 'request' }))
+    expect(selectInspectorHidden(useInspectorStore.getState())).toBe(true)
+    showResponse()
+    expect(selectInspectorHidden(useInspectorStore.getState())).toBe(false)
+    expect(useInspectorStore.getState().view).toBe('response')
+    // Shown already: the command leaves it shown rather than toggling it away.
+    showResponse()
+    expect(selectInspectorHidden(useInspectorStore.getState())).toBe(false)
+
+    // A narrow window showing the chat alone.
+    useInspectorStore.setState((s) => ({ workspaceWidth: 500, aloneShown: 'chat', layout: { ...s.layout, collapsed: false } }))
+    expect(selectInspectorHidden(useInspectorStore.getState())).toBe(true)
+    showResponse()
+    expect(selectInspectorHidden(useInspectorStore.getState())).toBe(false)
+  })
+})
