@@ -118,6 +118,13 @@ test('chat and inspector: at 800×600 the message box keeps its width and the in
     await expectChatRoom(page)
     await expectNoSidewaysScroll(page)
     await page.screenshot({ path: `${SHOTS}/layout-chat-1024x768.png` })
+    // The inspector at its width there: the Response tab's attempts, request ids included, stay inside it.
+    await page.getByRole('tab', { name: 'Response' }).click()
+    const attempts = page.locator('.insp-attempts-table')
+    await expect(attempts).toBeVisible()
+    const inspectorBox = (await inspector.boundingBox())!
+    await expect.poll(async () => (await attempts.boundingBox())!.x + (await attempts.boundingBox())!.width).toBeLessThanOrEqual(inspectorBox.x + inspectorBox.width)
+    await inspector.screenshot({ path: `${SHOTS}/layout-inspector-response-1024x768.png` })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
