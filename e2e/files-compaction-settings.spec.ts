@@ -734,6 +734,8 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await expect(app.getByTestId('summarised-range')).toContainText(/^Summarised (\d+ of the entries|the \d+ entries) #\d+–#\d+ \(≈[\d,]+ tokens\); kept whole from entry #\d+ on\.$/)
     const summarised = ((await app.getByTestId('summarised-range').textContent()) ?? '').match(/^(Summarised .+?) \(≈/)![1]!
     await expect(app.getByTestId('checkpoint-focus')).toContainText('the parser module')
+    // Typed by the user, the focus is set apart from the words around it: a direction override in it cannot reorder them.
+    await expect(app.getByTestId('checkpoint-focus').locator('bdi')).toHaveText('the parser module')
     await expect(app.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
     // The two sides are named for a screen reader by what they hold.
     await expect(app.getByRole('textbox', { name: 'What the model sees after the compaction' })).toHaveCount(1)

@@ -208,7 +208,7 @@ function Pins({ sessionId, pins }: { sessionId: string; pins: ReadonlyArray<{ pi
       <ul>
         {pins.map((p) => (
           <li key={p.pinId}>
-            <span>{p.text}</span>
+            <bdi>{p.text}</bdi>
             <button type="button" onClick={() => void removePin(sessionId, p.pinId)} aria-label={`Unpin ${p.text.slice(0, 40)}`}>
               Unpin
             </button>

@@ -24,7 +24,7 @@ export function CheckpointCard({ facts, at, selected, draft, onSelect }: { facts
         {k(facts.sizes.before.tokens)} → {facts.sizes.after.measured ? '' : '≈'}
         {k(facts.sizes.after.tokens)} tokens <span className="muted">· {usd(facts.costUsd)}</span>
       </div>
-      {facts.focus && <div className="cmp-card-focus">focus: “{facts.focus}”</div>}
+      {facts.focus && <div className="cmp-card-focus">focus: “<bdi>{facts.focus}</bdi>”</div>}
       <div className="cmp-card-meta muted small">
         {facts.trims > 0 ? `${facts.trims} tool result${facts.trims === 1 ? '' : 's'} trimmed (${k(facts.trimmedChars)} chars)` : 'nothing trimmed'}
         {facts.files > 0 && ` · ${facts.files} file${facts.files === 1 ? '' : 's'} offered again`}

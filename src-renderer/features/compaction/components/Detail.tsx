@@ -117,7 +117,7 @@ export function CheckpointDetail({
       <p className="small" data-testid="checkpoint-sizes">
         {sizesExplained(checkpointSizes(record), false)}
       </p>
-      <p data-testid="checkpoint-focus">{typeof c.focus === 'string' && c.focus ? <>Focus: “{c.focus}”</> : <span className="muted">No focus was given.</span>}</p>
+      <p data-testid="checkpoint-focus">{typeof c.focus === 'string' && c.focus ? <>Focus: “<bdi>{c.focus}</bdi>”</> : <span className="muted">No focus was given.</span>}</p>
       <ul className="cmp-facts small">
         {files.length > 0 && <li>Offered again: {files.map((f) => `${String(f.path)} (${f.offered === 'content' ? `≈${n(Number(f.tokens))} tokens` : 'path only'})`).join(', ')}</li>}
         {pins.length > 0 && (
@@ -255,7 +255,7 @@ export function DraftDetail({
         {draft.focus && (
           <>
             {' '}
-            · focus “<span title={draft.focus}>{shortFocus(draft.focus)}</span>”
+            · focus “<bdi title={draft.focus}>{shortFocus(draft.focus)}</bdi>”
           </>
         )}
       </p>

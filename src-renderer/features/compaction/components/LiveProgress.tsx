@@ -33,7 +33,7 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
           {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
           {live.focus ? (
             <>
-              , focus “<span className="cmp-live-focus" title={live.focus} data-testid="compaction-progress-focus">{shortFocus(live.focus)}</span>”
+              , focus “<bdi className="cmp-live-focus" title={live.focus} data-testid="compaction-progress-focus">{shortFocus(live.focus)}</bdi>”
             </>
           ) : (
             ''
