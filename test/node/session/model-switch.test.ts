@@ -42,6 +42,19 @@ async function sessionWithOnePass(faults?: FaultPlan): Promise<{ running: Simula
   return { running, sessionId }
 }
 
+/**
+ * Switches the session back to Sonnet 4.6, where its first turn ran, sends a message, and gives what the first pass
+ * back on Sonnet read from the cache (Sonnet's third main pass: the first turn's two, then this one).
+ */
+async function readAfterSwitchingBack(app: SimulatorApp['app'], sessionId: string): Promise<number> {
+  await call(app, 'session.setModel', { sessionId, model: 'claude-sonnet-4-6' })
+  const ended = turnEnded(app, sessionId)
+  await call(app, 'run.start', { sessionId, text: 'read README.md' })
+  await ended
+  const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
+  return passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!.usage!.cache_read_input_tokens
+}
+
 describe("switching a session's model", () => {
   it('is priced first, recorded, used by the next pass, and named as the cause of its miss', async () => {
     const { running: r, sessionId } = await sessionWithOnePass()
@@ -77,19 +90,13 @@ describe("switching a session's model", () => {
     const { running: r, sessionId } = await sessionWithOnePass()
     const { app } = r
     await call(app, 'session.setModel', { sessionId, model: 'claude-opus-5-5' })
-    let ended = turnEnded(app, sessionId)
+    const ended = turnEnded(app, sessionId)
     await call(app, 'run.start', { sessionId, text: 'list the root' })
     await ended
     const price = await call<{ cachedOnModel?: number; rebilledTokens: number; deltaUsd: number }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-sonnet-4-6' } })
     // Sonnet's cache still holds the first turn: a switch back is not a cold start.
     expect(price.cachedOnModel).toBeGreaterThan(1000)
-    await call(app, 'session.setModel', { sessionId, model: 'claude-sonnet-4-6' })
-    ended = turnEnded(app, sessionId)
-    await call(app, 'run.start', { sessionId, text: 'read README.md' })
-    await ended
-    const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
-    const back = passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!
-    expect(back.usage!.cache_read_input_tokens).toBe(price.cachedOnModel)
+    expect(await readAfterSwitchingBack(app, sessionId)).toBe(price.cachedOnModel)
   })
 
   it("prices the cache it loses as the pass after it is charged: the same tokens and dollars, the rest of its $ the models' prices", async () => {
@@ -118,7 +125,7 @@ describe("switching a session's model", () => {
     const { running: r, sessionId } = await sessionWithOnePass(countingDown(() => down))
     const { app } = r
     await call(app, 'session.setModel', { sessionId, model: 'claude-opus-5-5' })
-    let ended = turnEnded(app, sessionId)
+    const ended = turnEnded(app, sessionId)
     await call(app, 'run.start', { sessionId, text: 'list the root' })
     await ended
     // Priced without counts first: the counts a price gets are kept, and a second price would be answered from them.
@@ -130,13 +137,7 @@ describe("switching a session's model", () => {
     expect(estimated.cachedOnModel).toBe(counted.cachedOnModel)
     // What it writes instead of reading, in Sonnet's count: the messages since, as Opus counted them (a few tokens off).
     expect(Math.abs(estimated.rebilledTokens - counted.rebilledTokens)).toBeLessThanOrEqual(8)
-    await call(app, 'session.setModel', { sessionId, model: 'claude-sonnet-4-6' })
-    ended = turnEnded(app, sessionId)
-    await call(app, 'run.start', { sessionId, text: 'read README.md' })
-    await ended
-    const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
-    const back = passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!
-    expect(back.usage!.cache_read_input_tokens).toBe(estimated.cachedOnModel)
+    expect(await readAfterSwitchingBack(app, sessionId)).toBe(estimated.cachedOnModel)
   })
 
   it('is refused for a model the app does not know, and while a turn runs', async () => {
