@@ -4,7 +4,8 @@
  * its least width, so the open file's column keeps room for lines of text and the edit's price. The user's width
  * comes back when the window grows, as the inspector's does beside the chat.
  */
-import { useLayoutEffect, useState, type RefObject } from 'react'
+import { useState, type RefObject } from 'react'
+import { useResized } from '../../ui/resize'
 import { TREE_MIN_PX } from '../../state/files'
 
 /** The open file's column: about 35 characters of the editor a line beside its line numbers, and the price's figures
@@ -26,14 +27,6 @@ export function treeWidthShown(chosen: number, viewWidth: number | null): number
 /** The width of the element `ref` holds, following the window and the sidebar; null until it is measured. */
 export function useWidth(ref: RefObject<HTMLElement | null>): number | null {
   const [width, setWidth] = useState<number | null>(null)
-  useLayoutEffect(() => {
-    const element = ref.current
-    if (!element) return
-    const measure = () => setWidth(element.clientWidth)
-    measure()
-    const observer = new ResizeObserver(measure)
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [ref])
+  useResized(ref, (element) => setWidth(element.clientWidth))
   return width
 }

@@ -3,7 +3,8 @@
  * its diff against the pass before. Mounted beside the chat by the shell; its size, dock side and whether it is
  * collapsed are remembered (state/inspector.ts).
  */
-import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import { useRef, useState, type ReactNode, type RefObject } from 'react'
+import { useResized } from '../../ui/resize'
 import { useMonaco, type Monaco } from '../../monaco'
 import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_HEIGHT_PX, PANE_MIN_PX, selectWorkspaceShows, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { usePassesOf } from './data/passes'
@@ -35,15 +36,7 @@ const VIEWS: ReadonlyArray<{ id: InspectorView; label: string }> = [
 /** The size of the space the inspector shares with the chat (its parent), following window and sidebar changes. */
 function useSharedSpace(ref: RefObject<HTMLElement | null>): { width: number; height: number } {
   const [size, setSize] = useState({ width: window.innerWidth, height: window.innerHeight })
-  useLayoutEffect(() => {
-    const parent = ref.current?.parentElement
-    if (!parent) return
-    const measure = () => setSize({ width: parent.clientWidth, height: parent.clientHeight })
-    measure()
-    const observer = new ResizeObserver(measure)
-    observer.observe(parent)
-    return () => observer.disconnect()
-  }, [ref])
+  useResized(ref, (parent) => setSize({ width: parent.clientWidth, height: parent.clientHeight }), { parent: true })
   return size
 }
 

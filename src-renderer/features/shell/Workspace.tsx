@@ -4,7 +4,8 @@
  * the inspector as its bar at the right edge, or the inspector, with the chat as its bar at the left edge. The width
  * the user gave the inspector is kept for when both fit again.
  */
-import { useLayoutEffect, useRef, type ReactNode } from 'react'
+import { useRef, type ReactNode } from 'react'
+import { useResized } from '../../ui/resize'
 import { selectWorkspaceShows, useInspectorStore } from '../../state/inspector'
 import { focusMessageBox } from '../chat/focus'
 import { InspectorPane } from '../inspector/InspectorPane'
@@ -13,17 +14,9 @@ export function Workspace({ sessionId, title, chat }: { sessionId: string; title
   const ref = useRef<HTMLDivElement>(null)
   const dock = useInspectorStore((s) => s.layout.dock)
   const shows = useInspectorStore(selectWorkspaceShows)
-  useLayoutEffect(() => {
-    const element = ref.current
-    if (!element) return
-    // The window, the sidebar or the dock changed: measured before the frame is drawn, so a window made narrow never
-    // draws the chat squeezed first.
-    const measure = () => useInspectorStore.getState().workspaceMeasured(element.clientWidth)
-    measure()
-    const observer = new ResizeObserver(measure)
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
+  // The window, the sidebar or the dock changed: measured before the frame is drawn, so a window made narrow never
+  // draws the chat squeezed first.
+  useResized(ref, (element) => useInspectorStore.getState().workspaceMeasured(element.clientWidth))
   return (
     <div ref={ref} className={`workspace dock-${dock}`} data-shows={shows}>
       {shows === 'inspector' ? (
