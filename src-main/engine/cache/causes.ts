@@ -61,9 +61,6 @@ export type MissCause =
 
 export type MissCauseKind = MissCause['kind']
 
-/** How a pause is written; shared with the Cache view (src-preload/duration.ts). */
-export { formatDuration }
-
 export function formatTokens(n: number): string {
   return Math.round(n).toLocaleString('en-US')
 }

@@ -14,7 +14,7 @@
  * never the one a later pass is compared with (its cause is `no_response`, set in attribute.ts).
  */
 import type { PassRecord, PreviousPass } from './attribute'
-import { changedBlockLabel, formatDuration, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type EntryDescription, type MissCause } from './causes'
+import { changedBlockLabel, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type EntryDescription, type MissCause } from './causes'
 import { changedSections, type PassContext } from './context'
 import { contentDivergence, toolChanges } from './diff'
 import type { BestHit } from './limit'
@@ -24,6 +24,7 @@ import type { TokenScale } from './scale'
 import { LONGEST_TTL_MS, type CacheState } from './state'
 import { blockPath, shortPath, type RequestWalk } from './walk'
 import { TAKE_BACK_SOURCE } from '../conversation/take-back'
+import { formatDuration } from '../../../src-preload/duration'
 
 export interface CauseInput {
   readonly walk: RequestWalk

@@ -17,7 +17,7 @@ import type { Store } from '../store'
 import { sha256Hex } from '../store/blobs'
 import { joinParts, splitRecord } from '../store/body-split'
 import type { NewPass, PassStatus, PassSummary, SegmentMeta, SplitRequest } from '../store/passes'
-import { markSession, nameProject } from '../transcripts/origins'
+import { markSession } from '../transcripts/origins'
 import type { Exchange } from './forward'
 import { wireRequestOf } from '../../engine/model/wire-body'
 import { decodeBody, readResponse } from './response'
@@ -138,7 +138,7 @@ export class CaptureRecorder {
     if (this.projectId === null) {
       makeFoldersSync(this.options.capturedRoot)
       const project = store.projects.open(this.options.capturedRoot, now)
-      if (project.name !== CAPTURED_PROJECT_NAME) nameProject(store, project.id, CAPTURED_PROJECT_NAME)
+      if (project.name !== CAPTURED_PROJECT_NAME) store.projects.rename(project.id, CAPTURED_PROJECT_NAME)
       this.projectId = project.id
     }
     const d = new Date(exchange.startedAt)

@@ -100,7 +100,7 @@ export async function runImportCli(argv: ReadonlyArray<string>, io: CliIo, optio
         models: d?.models ?? [],
         requests: d?.requests ?? null,
         subagent_files: info.subagentPaths.length,
-        title: d?.title ? cleanName(d.title) || null : null,
+        title: cleanName(d?.title ?? '') || null,
       })
     }
     io.out(JSON.stringify({ projects_dir: root, sessions: rows, skipped_entries: listing.skippedEntries }, null, 2) + '\n')

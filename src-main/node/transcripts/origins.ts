@@ -112,8 +112,3 @@ export function childSessions(store: Store, parentSessionId: string): SessionOri
     .all(parentSessionId) as Row[]
   return rows.map(toOrigin)
 }
-
-/** Gives a project a readable name (a project made for a transcript folder is named after the session's cwd). */
-export function nameProject(store: Store, projectId: string, name: string): void {
-  store.projects.rename(projectId, name)
-}

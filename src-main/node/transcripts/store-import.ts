@@ -25,7 +25,7 @@ import type { Store } from '../store'
 import { projectName } from '../store/projects'
 import type { PassKind } from '../store/passes'
 import { loadSession, noConversationMessage } from './load'
-import { importedFrom, markSession, nameProject, type TranscriptRef } from './origins'
+import { importedFrom, markSession, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
 import { PassBodies } from './pass-body'
 import { passRecord, passTimes } from './pass-record'
@@ -161,7 +161,7 @@ function projectFor(store: Store, session: ImportedSession, folder: string | nul
   // Still named after its folder (not yet after a session's cwd, nor renamed): the first import names it.
   if (project.name === projectName(basename(transcriptDir), transcriptDir)) {
     const cwdName = session.cwd !== null ? cleanName(basename(session.cwd)) : ''
-    nameProject(store, project.id, `${cwdName || basename(transcriptDir)} (Claude Code)`)
+    store.projects.rename(project.id, `${cwdName || basename(transcriptDir)} (Claude Code)`)
     return store.projects.get(project.id)!
   }
   return project
