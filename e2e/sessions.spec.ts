@@ -527,12 +527,13 @@ test('an approval takes the keyboard from the chat, not from another field; the 
   await app.getByRole('button', { name: '+ New session' }).click()
   await expect(sessionButtons(app)).toHaveCount(2)
   await app.getByLabel('Permission mode').selectOption('auto')
-  await composer.fill('run `sleep 4`')
+  await composer.fill('run `while [ ! -e seen-running ]; do sleep 0.1; done`')
   await composer.press('Enter')
   await expect(running).toHaveCount(1)
   await expect(waiting).toHaveCount(1)
   await shoot(app, 'markers', app.getByRole('navigation', { name: 'Projects' }))
-  await expect(running).toHaveCount(0, { timeout: 30_000 })
+  writeFileSync(join(project, 'seen-running'), '')
+  await expect(running).toHaveCount(0)
 
   // Back in the first session, the approval is still waiting; Enter on it approves.
   await sessionButtons(app).nth(1).click()
@@ -595,7 +596,7 @@ test('an approval answered in one window leaves the other window too', async ({ 
 
   // A command asks first in build mode, and runs a while once approved: the other window must drop its card then,
   // not only when the turn ends.
-  await app.getByLabel('Message').fill('run `sleep 5`')
+  await app.getByLabel('Message').fill('run `while [ ! -e seen-running ]; do sleep 0.1; done`')
   await app.getByLabel('Message').press('Enter')
   const card = (page: Page) => page.getByRole('group', { name: 'Approval needed' })
   await expect(card(app)).toBeVisible()
@@ -607,6 +608,7 @@ test('an approval answered in one window leaves the other window too', async ({ 
   await expect(card(other)).toHaveCount(0)
   await expect(other.locator('.tool-call[data-tool="bash"]')).toHaveAttribute('data-status', 'running')
   await expect(sessionList(other).getByRole('img', { name: 'A turn is running' })).toHaveCount(1)
+  writeFileSync(join(project, 'seen-running'), '')
   expect(await ended).toBe('end_turn')
   await expect(sessionList(other).getByRole('img', { name: 'Waiting for your approval' })).toHaveCount(0)
   await other.close()
