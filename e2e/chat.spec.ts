@@ -1156,6 +1156,49 @@ test('chat: the palette switches the model through the same question, the keyboa
   }
 })
 
+test('chat: a model is named from the first paint, before the settings are read: the choice, the note of a switch, the pass line', async ({ app: page }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(page, dir)
+    const model = page.getByLabel('Model', { exact: true })
+    // Before the first pass the switch is made at once.
+    await model.selectOption('claude-opus-5-5')
+    await expect(page.locator('.note').filter({ hasText: 'Model: Opus 5.5' })).toHaveCount(1)
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('read README.md')
+    await page.getByLabel('Message').press('Enter')
+    await ended
+    // Opened again with settings.get never answered: whatever the page shows, it shows without the settings.
+    const settingsAsked: number[] = []
+    await page.routeWebSocket(/\/rpc\?/, (ws) => {
+      const server = ws.connectToServer()
+      ws.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: number; name: string }
+        if (frame.kind === 'request' && frame.name === 'settings.get') settingsAsked.push(frame.id)
+        else server.send(message)
+      })
+      server.onMessage((message) => ws.send(message))
+    })
+    await page.reload()
+    await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await expect(page.locator('.msg.user')).toHaveCount(1)
+    await expect.poll(() => settingsAsked.length).toBeGreaterThan(0)
+    // The header's choice is there, on the session's model by its name; so are the switch's note and the pass line.
+    await expect(model).toHaveValue('claude-opus-5-5')
+    await expect(model.locator('option:checked')).toHaveText('Claude Opus 5.5')
+    const note = page.locator('.note').filter({ hasText: /^Model: / })
+    await expect(note).toHaveText('Model: Opus 5.5')
+    await expect(note.locator('.model-named')).toHaveAttribute('title', 'claude-opus-5-5')
+    const rows = page.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await rows.last().click()
+    await expect(page.getByTestId('pass-line').locator('.model-named').first()).toHaveText('Opus 5.5')
+    await expect(page.locator('.chat-controls')).not.toContainText('claude-opus-5-5')
+    await page.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-head-model-before-settings.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test("chat: switching a session's model shows what it costs first, and the next pass uses it", async ({ app }) => {
   const dir = fixtureProject()
   try {

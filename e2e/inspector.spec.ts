@@ -96,6 +96,18 @@ async function startSession(page: Page, projectDir: string): Promise<void> {
   await expect(page.getByLabel('Message')).toBeVisible()
 }
 
+/** Chooses `model` in the chat's header, waits for the switch's price to read `priced`, switches, and gives the price. */
+async function switchModel(page: Page, model: string, priced: RegExp): Promise<string> {
+  const choice = page.getByLabel('Model', { exact: true })
+  await choice.selectOption(model)
+  const price = page.getByTestId('model-switch-price')
+  await expect(price).toHaveText(priced)
+  const words = (await price.textContent()) ?? ''
+  await page.getByRole('group', { name: 'Switch the model' }).getByRole('button', { name: 'Switch', exact: true }).click()
+  await expect(choice).toHaveValue(model)
+  return words
+}
+
 test('shows the exact bytes of each pass, its breakpoints, its response, and the diff with the pass before', async ({ page, host, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   const projectDir = fixtureProject()
@@ -764,6 +776,41 @@ test("a miss nothing could have avoided is badged and flagged in grey, in the in
   }
 })
 
+test("after a switch to a model that caches none of the session, the Cache view says why the passes after it read nothing, as the switch's question did", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    // Opus 4.6 caches nothing under 4,096 tokens, more than this whole prompt: the question says every pass pays in full.
+    const price = await switchModel(page, 'claude-opus-4-6', /^Switching to Claude Opus 4\.6 caches none of this session: that model caches nothing under 4,096 tokens, and this prompt is [\d,]+\. Every pass pays for all of it in full until the conversation grows past that/)
+    const prompt = /this prompt is ([\d,]+)\./.exec(price)![1]!
+    await say(page, 'read src/a.ts')
+    await page.getByRole('tab', { name: 'Cache' }).click()
+    const rows = page.getByTestId('miss-row')
+    await expect(rows).toHaveCount(2)
+    // The pass after the switch: the switch, and why it read nothing, in the question's words and with its count.
+    await expect(rows.nth(0)).toHaveAttribute('data-cause', 'model_changed')
+    await expect(rows.nth(0)).toHaveText(
+      `pass 3 miss model changed: Sonnet 4.6 → Opus 4.6 (the cache is per model); Opus 4.6 caches nothing under 4,096 tokens, and the prompt before the new tail is ${prompt}: every pass pays for all of it in full until the conversation grows past that`,
+    )
+    // The pass after it: the prefix under that model's minimum. Both grey, neither lost anything.
+    await expect(rows.nth(1)).toHaveAttribute('data-cause', 'below_minimum')
+    await expect(rows.nth(1)).toHaveText(/^pass 4 miss prefix below the minimum: the [\d,]+ tokens before the new tail are under Opus 4\.6's minimum of 4,096$/)
+    await expect(rows.locator('.chip')).toHaveClass([/^chip\s*$/, /^chip\s*$/])
+    const muted = await themeColor(page, '--muted')
+    for (const flag of await page.getByTestId('cache-miss').all()) await expect(flag.locator('path')).toHaveCSS('fill', muted)
+    await expect(page.getByRole('region', { name: 'Lost to misses, by cause' })).toContainText('Nothing was lost')
+    await page.getByTestId('cache-view').screenshot({ path: 'e2e/screenshots/cache-switch-to-a-model-that-caches-nothing.png' })
+    // The inspector's pass line gives the same cause, the models by their names.
+    await rows.nth(0).getByRole('button', { name: 'pass 3' }).click()
+    await page.getByTestId('cache-focused').getByRole('button', { name: 'Open in the inspector' }).click()
+    await expect(page.getByTestId('pass-cause')).toHaveText(/^model changed: Sonnet 4\.6 → Opus 4\.6 \(the cache is per model\); Opus 4\.6 caches nothing under 4,096 tokens/)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test("the Cache view's chart keeps a miss's triangle clear of its pass's $ dot, and each chooses the pass; the switch's loss is the one its question gave", async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {
@@ -771,13 +818,8 @@ test("the Cache view's chart keeps a miss's triangle clear of its pass's $ dot, 
     await startSession(page, projectDir)
     await say(page, 'read README.md')
     // Opus 4.8 costs more than Sonnet 4.6: the pass after the switch is a miss and the dearest, its $ dot at the top.
-    const model = page.getByLabel('Model', { exact: true })
-    await model.selectOption('claude-opus-4-8')
-    const price = page.getByTestId('model-switch-price')
-    await expect(price).toHaveText(/for the cache it loses \(what the Cache view will count as that pass's loss\)/)
-    const lost = /\$(\d\.\d{4}) for the cache it loses/.exec((await price.textContent()) ?? '')![1]!
-    await page.getByRole('group', { name: 'Switch the model' }).getByRole('button', { name: 'Switch', exact: true }).click()
-    await expect(model).toHaveValue('claude-opus-4-8')
+    const price = await switchModel(page, 'claude-opus-4-8', /for the cache it loses \(what the Cache view will count as that pass's loss\)/)
+    const lost = /\$(\d\.\d{4}) for the cache it loses/.exec(price)![1]!
     await say(page, 'read src/a.ts')
     await page.getByRole('tab', { name: 'Cache' }).click()
     const flags = page.getByTestId('cache-miss')
@@ -810,10 +852,7 @@ test("the Response view puts the service's cache diagnosis beside Loupe's own, f
     await openApp(page, host.url)
     await startSession(page, projectDir)
     await say(page, 'read README.md')
-    const model = page.getByLabel('Model', { exact: true })
-    await model.selectOption('claude-opus-5-5')
-    await page.getByRole('group', { name: 'Switch the model' }).getByRole('button', { name: 'Switch', exact: true }).click()
-    await expect(model).toHaveValue('claude-opus-5-5')
+    await switchModel(page, 'claude-opus-5-5', /^Switching to Claude Opus 5\.5 starts the cache afresh/)
     await say(page, 'read src/a.ts')
     const inspector = page.getByRole('complementary', { name: 'Inspector' })
     const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')

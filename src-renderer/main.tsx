@@ -15,6 +15,7 @@ import { installFocusFallback } from './features/shell/focus-fallback'
 import { connectConnectionEvents } from './features/shell/connection'
 import { applyTheme } from './features/settings/theme'
 import { connectSettingsEvents } from './features/settings/events'
+import { loadSettings } from './features/settings/actions'
 import { useSettingsStore } from './state/settings'
 import { unsavedCount, useFilesStore } from './state/files'
 import { reloadListing } from './features/files/actions'
@@ -42,6 +43,9 @@ onStoreLost((message) => useAppStore.getState().storeLostSaid(message))
 client.on('app.ready', (payload) => {
   document.documentElement.dataset.appReady = 'true'
   useAppStore.getState().appReady()
+  // The theme as the main process keeps it, and the model table's prices (the Cache view's saving). The models' names
+  // need no answer: the renderer has them from its first paint (src-preload/models.ts).
+  void loadSettings()
   void (async () => {
     const info = await client.request('app.info', {})
     if (info.ok) useAppStore.getState().infoLoaded(info.value)

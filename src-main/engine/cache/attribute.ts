@@ -112,9 +112,11 @@ export interface BreakpointView {
  * answer says so, instead of blaming the service. 12: a count no usage pinned is scaled from the count an earlier
  * request made nearest a real one, so a read of the system blocks alone after a checkpoint is placed where it ends.
  * 13: the first pass after a compaction on a model whose minimum is over the tools and system says the conversation
- * starts again from the summary, not that a short prefix came "before the new tail").
+ * starts again from the summary, not that a short prefix came "before the new tail". 14: the first pass after a
+ * switch to a model whose minimum is over the prefix the previous pass left says so, with that model's minimum and the
+ * prefix's tokens, as the switch's question did).
  */
-export const ATTRIBUTION_VERSION = 13
+export const ATTRIBUTION_VERSION = 14
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION

@@ -40,7 +40,11 @@ export type MissCause =
   | { readonly kind: 'none'; readonly label: string }
   | { readonly kind: 'cold'; readonly label: string }
   | { readonly kind: 'changed_block'; readonly position: number; readonly path: string; readonly area: CacheArea; readonly what: ChangedWhat; readonly label: string }
-  | { readonly kind: 'model_changed'; readonly from: string; readonly to: string; readonly label: string }
+  /**
+   * `belowMinimum`: the prefix the previous pass left is under the new model's minimum, so that model could hold none
+   * of it (the switch's price called the switch `uncacheable`): the pass is at its limit and lost nothing.
+   */
+  | { readonly kind: 'model_changed'; readonly from: string; readonly to: string; readonly belowMinimum?: { readonly tokens: number; readonly minimum: number }; readonly label: string }
   | { readonly kind: 'ttl_expired'; readonly idleMs: number; readonly ttlMs: number; readonly label: string }
   | { readonly kind: 'below_minimum'; readonly tokens: number; readonly minimum: number; readonly label: string }
   | { readonly kind: 'lookback_exceeded'; readonly entryPosition: number; readonly breakpointPosition: number | null; readonly distance: number | null; readonly label: string }

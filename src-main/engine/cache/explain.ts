@@ -69,9 +69,10 @@ export function findCause(input: CauseInput): MissCause {
       return { kind: 'ttl_expired', idleMs: idle, ttlMs: LONGEST_TTL_MS, label: `cache expired: idle ${formatDuration(idle)}, longer than any entry is kept (${formatDuration(LONGEST_TTL_MS)} at most), so no cache could bridge it` }
     }
     case 'below_minimum': {
-      if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model)
       // The prefix the previous pass could have left for this one is too short for any entry on this model.
       const tokens = limit.shortPrefixTokens ?? 0
+      // After a switch the switch is named, with why the pass still lost nothing: the new model could cache none of it.
+      if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model, { tokens, minimum: model.minCacheableTokens })
       const minimum = `${model.id}'s minimum of ${formatTokens(model.minCacheableTokens)}`
       // After a checkpoint the "new tail" is the whole history from the summary on: say so, or the label reads as if
       // a few thousand tokens were all the pass sent.
@@ -165,11 +166,19 @@ function restartsAtSummary(input: CauseInput): boolean {
   return before === undefined || before.kind !== 'compaction_summary' || before.entryIds.join() !== first.entryIds.join()
 }
 
-/** `changed`: a block's bytes, or the request setting that salts the level named. */
-function modelChanged(from: string, to: string): MissCause {
-  return { kind: 'model_changed', from, to, label: `model changed: ${from} → ${to} (the cache is per model)` }
+/**
+ * A switch to another model. `belowMinimum`: the prefix the previous pass left is under the new model's minimum, said
+ * in the words the switch's question used (edit-price.ts `uncacheable`), so the pass's grey miss reads as what was
+ * priced and not as a fault.
+ */
+function modelChanged(from: string, to: string, belowMinimum?: { tokens: number; minimum: number }): MissCause {
+  const label = `model changed: ${from} → ${to} (the cache is per model)`
+  if (!belowMinimum) return { kind: 'model_changed', from, to, label }
+  const short = `${to} caches nothing under ${formatTokens(belowMinimum.minimum)} tokens, and the prompt before the new tail is ${formatTokens(belowMinimum.tokens)}: every pass pays for all of it in full until the conversation grows past that`
+  return { kind: 'model_changed', from, to, belowMinimum, label: `${label}; ${short}` }
 }
 
+/** `changed`: a block's bytes, or the request setting that salts the level named. */
 function changedBlock(input: CauseInput, position: number, changed: 'block' | 'system' | 'messages'): MissCause {
   const { walk, previous, context, describe, clock } = input
   const block = walk.blocks[position]!

@@ -1,6 +1,8 @@
 /**
  * The client's model table: what the app shows and plans with (label, context window, max output, minimum
- * cacheable prefix, thinking mode) and what a pass costs. One file, with the source of every number:
+ * cacheable prefix, thinking mode) and what a pass costs. The ids, their order and their labels are the shared list
+ * in src-preload/models.ts (the renderer names models from it before settings are read); every number is here, with
+ * its source:
  * docs/reference/anthropic-api.md §5.2 (minimum cacheable length), §5.5 (prices per MTok, multipliers), §8
  * (context window, max output). Numbers marked UNCONFIRMED there are marked `estimated` here.
  *
@@ -8,6 +10,7 @@
  * later measured against the simulator, so the two must not read one shared table.
  */
 import type { Usage, WireRequest } from '../../engine/model/wire'
+import { findModelIn, MODEL_NAMES, type ModelId } from '../../../src-preload/models'
 
 export interface Prices {
   /** USD per million input tokens. */
@@ -67,35 +70,36 @@ function prices(input: number, output: number, source: string, readMultiplier = 
 const PC = 'docs/reference/anthropic-api.md §5.5 [DOC-PC]'
 const M = 1_000_000
 
-const TABLE: ReadonlyArray<Omit<ModelInfo, 'stripsPriorThinking'>> = [
-  { id: 'claude-opus-5-5', label: 'Claude Opus 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(4, 20, '§5.5 official Opus 5.5 model page', 0.05) },
-  { id: 'claude-sonnet-5-5', label: 'Claude Sonnet 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, '§5.5 official Sonnet 5.5 model page (read 0.20; a later cut to 0.10 is unconfirmed)') },
-  { id: 'claude-haiku-5-5', label: 'Claude Haiku 5.5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(0.1, 0.5, '§5.5 third-party only (prompt ≤100k tier)', 0.1, true) },
-  { id: 'claude-fable-5-2', label: 'Claude Fable 5.2', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 Fable 5.1 prices, assumed for 5.2', 0.025, true) },
-  { id: 'claude-mythos-5-2', label: 'Claude Mythos 5.2', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 Mythos 5.1 prices, assumed for 5.2', 0.025, true) },
-  { id: 'claude-fable-5-1', label: 'Claude Fable 5.1', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 [DOC-PRICING]', 0.025) },
-  { id: 'claude-mythos-5-1', label: 'Claude Mythos 5.1', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 [DOC-PRICING]', 0.025) },
-  { id: 'claude-fable-5', label: 'Claude Fable 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, PC) },
-  { id: 'claude-mythos-5', label: 'Claude Mythos 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, PC) },
-  { id: 'claude-opus-5', label: 'Claude Opus 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(5, 25, PC) },
-  { id: 'claude-sonnet-5', label: 'Claude Sonnet 5', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, PC) },
-  { id: 'claude-opus-4-8', label: 'Claude Opus 4.8', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(5, 25, PC) },
-  { id: 'claude-opus-4-7', label: 'Claude Opus 4.7', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 2048, thinking: 'adaptive', prices: prices(5, 25, PC) },
-  { id: 'claude-opus-4-6', label: 'Claude Opus 4.6', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(5, 25, PC) },
-  { id: 'claude-sonnet-4-6', label: 'Claude Sonnet 4.6', contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(3, 15, PC) },
-  { id: 'claude-haiku-4-5', label: 'Claude Haiku 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(1, 5, PC) },
-  { id: 'claude-opus-4-5', label: 'Claude Opus 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(5, 25, PC) },
-  { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 1024, thinking: 'enabled', prices: prices(3, 15, PC) },
-]
+/** Each model's figures, by the id the shared list names it with (its order and labels: src-preload/models.ts). */
+const FIGURES: Readonly<Record<ModelId, Omit<ModelInfo, 'id' | 'label' | 'stripsPriorThinking'>>> = {
+  'claude-opus-5-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(4, 20, '§5.5 official Opus 5.5 model page', 0.05) },
+  'claude-sonnet-5-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, '§5.5 official Sonnet 5.5 model page (read 0.20; a later cut to 0.10 is unconfirmed)') },
+  'claude-haiku-5-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(0.1, 0.5, '§5.5 third-party only (prompt ≤100k tier)', 0.1, true) },
+  'claude-fable-5-2': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 Fable 5.1 prices, assumed for 5.2', 0.025, true) },
+  'claude-mythos-5-2': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 Mythos 5.1 prices, assumed for 5.2', 0.025, true) },
+  'claude-fable-5-1': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 [DOC-PRICING]', 0.025) },
+  'claude-mythos-5-1': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, '§5.5 [DOC-PRICING]', 0.025) },
+  'claude-fable-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, PC) },
+  'claude-mythos-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(10, 50, PC) },
+  'claude-opus-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 512, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  'claude-sonnet-5': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(2, 10, PC) },
+  'claude-opus-4-8': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  'claude-opus-4-7': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 2048, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  'claude-opus-4-6': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 4096, thinking: 'adaptive', prices: prices(5, 25, PC) },
+  'claude-sonnet-4-6': { contextWindow: M, maxOutputTokens: 128_000, minCacheableTokens: 1024, thinking: 'adaptive', prices: prices(3, 15, PC) },
+  'claude-haiku-4-5': { contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(1, 5, PC) },
+  'claude-opus-4-5': { contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 4096, thinking: 'enabled', prices: prices(5, 25, PC) },
+  'claude-sonnet-4-5': { contextWindow: 200_000, maxOutputTokens: 64_000, minCacheableTokens: 1024, thinking: 'enabled', prices: prices(3, 15, PC) },
+}
 
-export const MODELS: ReadonlyArray<ModelInfo> = TABLE.map((m) => ({ ...m, stripsPriorThinking: STRIPS_PRIOR_THINKING.has(m.id) }))
+export const MODELS: ReadonlyArray<ModelInfo> = MODEL_NAMES.map(({ id, label }) => ({ id, label, ...FIGURES[id], stripsPriorThinking: STRIPS_PRIOR_THINKING.has(id) }))
 
 /** The model the app starts with. */
 export const DEFAULT_MODEL_ID = 'claude-sonnet-4-6'
 
 /** Finds a model by id, also by a dated id (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`). */
 export function findModel(id: string): ModelInfo | null {
-  return MODELS.find((m) => m.id === id) ?? MODELS.find((m) => id.startsWith(`${m.id}-`) && /^\d{8}$/.test(id.slice(m.id.length + 1))) ?? null
+  return findModelIn(id, MODELS)
 }
 
 /**

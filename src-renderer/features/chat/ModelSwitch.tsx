@@ -9,8 +9,8 @@
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { useSettingsStore } from '../../state/settings'
-import { loadSettings } from '../settings/actions'
+import { findModelIn, MODEL_NAMES } from '../../../src-preload/models'
+import { ModelName } from '../inspector/components/ModelName'
 import { priceModelSwitch, switchModel } from './actions'
 import { useMessageBoxAfterRemoval } from './focus'
 import { useModelSwitchRequest } from './model-switch-request'
@@ -18,13 +18,9 @@ import { switchCost } from './switch-cost'
 import { switchQuestionState, type SwitchQuestion } from './switch-question'
 
 export function ModelSwitch({ sessionId, model, prefix, running, conversationAt }: { sessionId: string; model: string; prefix: string; running: boolean; conversationAt: string }) {
-  const models = useSettingsStore((s) => s.data?.models ?? null)
   const [pending, setPending] = useState<SwitchQuestion | null>(null)
   const [asking, setAsking] = useState<string | null>(null)
   const lastAsked = useRef<string | null>(null)
-  useEffect(() => {
-    if (!useSettingsStore.getState().data) void loadSettings()
-  }, [])
   // Another session, or a model switched from elsewhere: a question about the old one no longer applies. Not on the
   // first render: a question the palette asked before the chat was shown (decision 0032) is asked as it mounts.
   const shownFor = useRef(`${sessionId} ${model}`)
@@ -36,7 +32,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     lastAsked.current = null
   }, [sessionId, model])
 
-  const labelOf = (id: string) => models?.find((m) => m.id === id)?.label ?? id
+  const labelOf = (id: string) => findModelIn(id, MODEL_NAMES)?.label ?? id
   /** `again`: the question is open and priced anew; only the user's own choice is ever switched without a Switch. */
   const ask = async (next: string, at: string, again = false) => {
     lastAsked.current = next
@@ -74,12 +70,12 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   const switchButton = useRef<HTMLButtonElement>(null)
   const keepButton = useRef<HTMLButtonElement>(null)
   useLayoutEffect(() => {
-    if (!requested || !models) return
+    if (!requested) return
     useModelSwitchRequest.setState({ asked: null })
     keyboardToQuestion.current = true
     keyboardTaken.current = false
     choose(requested.model)
-  }, [requested, models])
+  }, [requested])
   const questionFor = pending?.model ?? asking
   useLayoutEffect(() => {
     if (!keyboardToQuestion.current) return
@@ -113,11 +109,12 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
     keep()
   }
 
-  // The model list is not known yet (or could not be read): the session's model, as text.
-  if (!models || !models.some((m) => m.id === model)) {
+  // A model the app's table does not list (an imported session's): no choice, the model by its name where it has one.
+  if (!MODEL_NAMES.some((m) => m.id === model)) {
     return (
-      <span className="model-name" title={model}>
-        {[prefix, model].filter(Boolean).join(' · ')}
+      <span className="model-name">
+        {prefix && `${prefix} · `}
+        <ModelName id={model} />
       </span>
     )
   }
@@ -139,7 +136,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           onChange={(e) => choose(e.target.value)}
           onKeyDown={keepOnEscape}
         >
-          {models.map((m) => (
+          {MODEL_NAMES.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label}
             </option>

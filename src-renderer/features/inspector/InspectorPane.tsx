@@ -17,7 +17,7 @@ import { PassesList, passesListHeight } from './components/PassesList'
 import { RequestView } from './components/RequestView'
 import { LiveRequestNote, LiveResponseView, ResponseView } from './components/ResponseView'
 import { passCountText } from './model/live'
-import { ModelName, ModelNamed, useWithModelNames } from './components/ModelName'
+import { ModelName, ModelNamed, tooltipWithNames } from './components/ModelName'
 import { Splitter } from './components/Splitter'
 import { onTablistKeyDown, tabStop } from '../../ui/tablist'
 import './inspector.css'
@@ -190,10 +190,9 @@ function PassLine({ pass }: { pass: PassView }) {
   }
   const outcome = passOutcome({ ...d, usage: d.usage as UsageLike | null }, previous ? { ...previous, usage: previous.usage as UsageLike | null } : null)
   const lost = missLine(d.attribution)
-  const named = useWithModelNames()
   // Models by their names ("Sonnet 4.6"), their ids in the tooltip and on hover.
   return (
-    <span className="insp-pass-line" data-testid="pass-line" title={named(`Pass ${d.seq} · ${d.kind} · ${d.model} · ${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`)}>
+    <span className="insp-pass-line" data-testid="pass-line" title={tooltipWithNames(`Pass ${d.seq} · ${d.kind} · ${d.model} · ${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`)}>
       Pass {d.seq} · {d.kind} · <ModelName id={d.model} /> · <span className={`insp-badge ${outcome.kind}`}>{outcome.label}</span>{' '}
       <span className="muted" data-testid="pass-cause">
         <ModelNamed text={outcome.cause} />

@@ -17,6 +17,7 @@ import { askModelSwitch } from '../chat/model-switch-request'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { fileEditorTarget, openFile, startNewFile } from '../files/actions'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
+import { MODEL_NAMES } from '../../../src-preload/models'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
@@ -162,9 +163,8 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
     // As the chat header offers it: a session Loupe runs, between turns, through the question of what the switch
     // costs (decisions 0021, 0029), never switched silently.
-    const models = useSettingsStore.getState().data?.models ?? []
-    if (chat && !chat.running && origin !== 'transcript' && origin !== 'captured' && models.some((m) => m.id === chat.model)) {
-      for (const m of models) {
+    if (chat && !chat.running && origin !== 'transcript' && origin !== 'captured' && MODEL_NAMES.some((m) => m.id === chat.model)) {
+      for (const m of MODEL_NAMES) {
         if (m.id !== chat.model) out.push({ id: `model.${m.id}`, group: 'Session', label: `Switch model to ${m.label}…`, run: () => (showView('chat'), askModelSwitch(sessionId, m.id)) })
       }
     }

@@ -9,7 +9,7 @@ describe('cache scenarios against the simulator', () => {
   let suite: SuiteResult
   it('runs every scenario', async () => {
     suite = await runSuite()
-    expect(suite.scenarios.length).toBe(16)
+    expect(suite.scenarios.length).toBe(17)
   }, 60_000)
 
   it('agrees with the simulator on every pass, with no unexplained outcome', () => {
@@ -36,6 +36,15 @@ describe('cache scenarios against the simulator', () => {
     expect(labels.get('model_switch')![2]).toBe('model changed: claude-sonnet-4-6 → claude-opus-4-8 (the cache is per model)')
     expect(labels.get('ttl_expired')![2]).toBe('cache expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)')
     expect(labels.get('ttl_1h_survives')![2]).toBe('cache expired: idle 30 m, longer than the 5 m an entry is kept (TTL)')
+    // After a switch to a model that caches none of the session, the switch's pass says why it read nothing in the
+    // switch question's words; the pass after it names the prefix under that model's minimum.
+    const switched = suite.scenarios.find((s) => s.name === 'model_switch_below_minimum')!.checks
+    expect(switched[2]!.attribution.cause.label).toMatch(
+      /^model changed: claude-sonnet-4-6 → claude-opus-4-6 \(the cache is per model\); claude-opus-4-6 caches nothing under 4,096 tokens, and the prompt before the new tail is [\d,]+: every pass pays for all of it in full until the conversation grows past that$/,
+    )
+    expect(switched[2]!.attribution.cause).toMatchObject({ belowMinimum: { minimum: 4096, tokens: switched[2]!.attribution.limit.shortPrefixTokens } })
+    expect(switched[2]!.attribution.miss.tokens).toBe(0)
+    expect(switched[3]!.attribution.cause.label).toMatch(/^prefix below the minimum: the [\d,]+ tokens before the new tail are under claude-opus-4-6's minimum of 4,096$/)
     expect(labels.get('below_minimum')![1]).toMatch(/^prefix below the minimum: the [\d,]+ tokens before the new tail are under claude-haiku-4-5's minimum of 4,096$/)
     expect(labels.get('lookback_exceeded')![1]).toMatch(/^lookback window exceeded: the entry at messages\[0\]\.content\[1\] is \d+ positions back/)
     expect(labels.get('concurrent')![2]).toMatch(/^concurrent pass: pas_\w+ writes messages\[2\]\.content\[0\], but its response began 1 s after this pass was sent/)

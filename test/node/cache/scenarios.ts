@@ -97,6 +97,15 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
       await s.pass('none')
     }),
 
+  // A switch to a model whose minimum (Opus 4.6's 4,096) is over the whole prompt: that model caches none of it. The
+  // switch is named, with the minimum; the passes after it are at their limit, the prefix below that model's minimum.
+  () =>
+    runScenario('model_switch_below_minimum', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      s.model = 'claude-opus-4-6'
+      await readTurn(s, 'Now think harder about it.', 'src/refund.ts', ['model_changed', 'below_minimum'])
+    }),
+
   // Idle for 6 m 10 s: every 5-minute entry expired.
   () =>
     runScenario('ttl_expired', {}, async (s) => {

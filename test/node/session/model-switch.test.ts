@@ -82,8 +82,15 @@ describe("switching a session's model", () => {
     const main = passes.filter((p) => p.kind === 'main')
     // The turn before the switch was one model's; every pass of the one after it is the other's.
     expect(main.map((p) => p.model)).toEqual([...main.slice(0, 2).map(() => 'claude-sonnet-4-6'), ...main.slice(2).map(() => 'claude-opus-4-6')])
-    const summary = await call<{ passes: Array<{ passId: string; cause: string | null }> }>(app, 'session.cacheSummary', { sessionId })
+    const summary = await call<{ passes: Array<{ passId: string; cause: string | null; summary: string; missTokens: number }> }>(app, 'session.cacheSummary', { sessionId })
     expect(summary.passes.find((p) => p.passId === main[2]!.id)?.cause).toMatch(/model/i)
+    // The pass after the switch says why it read nothing as the question did: that model's minimum, over the prompt
+    // the question counted; it lost nothing. The next one names the prefix under that minimum.
+    const rowOf = (passId: string) => summary.passes.find((r) => r.passId === passId)!
+    const [switched, after] = [rowOf(main[2]!.id), rowOf(main[3]!.id)]
+    expect(switched.summary).toBe(`miss · model changed: claude-sonnet-4-6 → claude-opus-4-6 (the cache is per model); claude-opus-4-6 caches nothing under 4,096 tokens, and the prompt before the new tail is ${price.uncacheable!.tokens.toLocaleString('en-US')}: every pass pays for all of it in full until the conversation grows past that`)
+    expect(switched.missTokens).toBe(0)
+    expect(after.summary).toMatch(/^miss · prefix below the minimum: the [\d,]+ tokens before the new tail are under claude-opus-4-6's minimum of 4,096$/)
   })
 
   it('switched back, is priced with what the first model still holds cached, and the next pass reads exactly that', async () => {

@@ -1,5 +1,6 @@
 /** The palette's commands are filed under the thing they act on: taking a project out of the list is a project's. */
 import { describe, expect, it, vi } from 'vitest'
+import { MODEL_NAMES } from '../../../src-preload/models'
 
 vi.mock('../../../src-renderer/platform/client', () => ({ client: { request: () => Promise.resolve({ ok: true, value: {} }), on: () => () => {} } }))
 
@@ -45,7 +46,6 @@ describe('the palette’s model switch', () => {
   it('offers the other models, and asks the chat’s question instead of switching', async () => {
     const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
     const { useChatStore } = await import('../../../src-renderer/state/chat')
-    const { useSettingsStore } = await import('../../../src-renderer/state/settings')
     const { useModelSwitchRequest } = await import('../../../src-renderer/features/chat/model-switch-request')
     const { client } = await import('../../../src-renderer/platform/client')
     const request = vi.spyOn(client, 'request')
@@ -53,10 +53,14 @@ describe('the palette’s model switch', () => {
     useProjectsStore.getState().projectSelected('p1')
     useSessionsStore.setState({ byProject: { p1: [{ id: 's1', title: 'A session', createdAt: 1, updatedAt: 2 } as never] }, selectedId: 's1' })
     useChatStore.setState({ bySession: { s1: { ...useChatStore.getState().bySession.s1, entries: [], running: false, streaming: [], approvals: [], loaded: true, model: 'claude-sonnet-4-6' } as never } })
-    useSettingsStore.setState({ data: { models: [{ id: 'claude-sonnet-4-6', label: 'Claude Sonnet 4.6' }, { id: 'claude-opus-4-6', label: 'Claude Opus 4.6' }] } as never })
+    // The app's models, every one but the session's, with no settings read (src-preload/models.ts).
     const switches = filterCommands(buildCommands(null), 'switch model')
-    expect(switches.map((c) => c.label)).toEqual(['Switch model to Claude Opus 4.6…'])
-    switches[0]!.run()
+    expect(switches).toHaveLength(MODEL_NAMES.length - 1)
+    expect(switches.map((c) => c.label)).toContain('Switch model to Claude Opus 4.6…')
+    expect(switches.map((c) => c.label)).not.toContain('Switch model to Claude Sonnet 4.6…')
+    const toOpus = filterCommands(buildCommands(null), 'switch model opus 4.6')[0]!
+    expect(toOpus.label).toBe('Switch model to Claude Opus 4.6…')
+    toOpus.run()
     expect(useModelSwitchRequest.getState().asked).toEqual({ sessionId: 's1', model: 'claude-opus-4-6' })
     expect(request.mock.calls.map(([name]) => name)).not.toContain('session.setModel')
   })

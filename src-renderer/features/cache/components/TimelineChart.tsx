@@ -11,7 +11,7 @@ import { isFlaggedMiss, summaryText, type Bar, type Marker, type MarkerKind, typ
 import { grouped, usd } from '../../../ui/format'
 import { axisTicks, tokenTick, usdTick } from '../model/axis'
 import { COST_DOT_HIT_PX, MISS_MARK_PX, missMarkApex } from '../model/miss-mark'
-import { useWithModelNames } from '../../inspector/components/ModelName'
+import { tooltipWithNames } from '../../inspector/components/ModelName'
 
 const HEIGHT = 280
 const PAD = { left: 56, right: 56, top: 34, bottom: 26 }
@@ -43,8 +43,6 @@ function useWidth(given?: RefObject<HTMLDivElement | null>): [RefObject<HTMLDivE
 /** `chartRef`: the chart's focusable element, for a view that sends the keyboard to it (a pass chosen from a list). */
 export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { timeline: Timeline; focusedPassId: string | null; onFocus(passId: string): void; chartRef?: RefObject<HTMLDivElement | null> }) {
   const [ref, width] = useWidth(chartRef)
-  // Models by their names in the tooltips, the ids beside them.
-  const named = useWithModelNames()
   const { bars, markers } = timeline
   const tokenTicks = axisTicks(timeline.maxTokens)
   const usdTicks = timeline.maxUsd > 0 ? axisTicks(timeline.maxUsd) : null
@@ -104,7 +102,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { 
           $ / pass
         </text>
         {bars.map((b, i) => (
-          <BarShape key={b.passId} bar={b} x={cx(i) - barW / 2} width={barW} y={y} focused={b.passId === focusedPassId} onFocus={() => onFocus(b.passId)} named={named} />
+          <BarShape key={b.passId} bar={b} x={cx(i) - barW / 2} width={barW} y={y} focused={b.passId === focusedPassId} onFocus={() => onFocus(b.passId)} />
         ))}
         {costPoints.length > 1 && <polyline points={costPoints.join(' ')} className="cache-cost-line" />}
         {bars.map((b, i) => {
@@ -113,7 +111,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { 
           const apex = missMarkApex(y(b.read + b.write + b.uncached + b.output), b.costUsd === null ? null : yUsd(b.costUsd), 2)
           return (
             <g key={`miss-${b.passId}`} data-testid="cache-miss" data-cause={b.cause ?? ''} data-pass={b.passId} className={`cache-miss ${b.outcome}${b.missTokens > 0 ? '' : ' unavoidable'}`} onClick={() => onFocus(b.passId)}>
-              <title>{named(`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`)}</title>
+              <title>{tooltipWithNames(`pass ${b.seq}: ${b.summary !== null ? summaryText(b.summary) : b.outcome}`)}</title>
               <path d={`M ${cx(i) - 5} ${apex - MISS_MARK_PX} L ${cx(i) + 5} ${apex - MISS_MARK_PX} L ${cx(i)} ${apex} Z`} />
             </g>
           )
@@ -132,7 +130,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { 
           // Markers before the same pass sit side by side above their line, so each one can be seen (and hovered).
           const together = markers.filter((o) => o.beforeIndex === m.beforeIndex)
           const slot = together.indexOf(m)
-          return <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} offset={(slot - (together.length - 1) / 2) * 18} top={PAD.top - 12} bottom={PAD.top + plotH} named={named} />
+          return <MarkerLine key={`${m.kind}-${m.at}-${i}`} marker={m} x={boundary(m.beforeIndex)} offset={(slot - (together.length - 1) / 2) * 18} top={PAD.top - 12} bottom={PAD.top + plotH} />
         })}
         {bars.length <= 40 &&
           bars.map((b, i) => (
@@ -142,7 +140,7 @@ export function TimelineChart({ timeline, focusedPassId, onFocus, chartRef }: { 
           ))}
       </svg>
       <p className="visually-hidden" aria-live="polite" data-testid="cache-timeline-chosen">
-        {focusedBar ? named(barWords(focusedBar)) : ''}
+        {focusedBar ? tooltipWithNames(barWords(focusedBar)) : ''}
       </p>
     </div>
   )
@@ -156,7 +154,7 @@ function barWords(bar: Bar): string {
 /** The height of the outline a pass with nothing billed gets. */
 const EMPTY_BAR_PX = 10
 
-function BarShape({ bar, x, width, y, focused, onFocus, named }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void; named(text: string): string }) {
+function BarShape({ bar, x, width, y, focused, onFocus }: { bar: Bar; x: number; width: number; y: (t: number) => number; focused: boolean; onFocus(): void }) {
   const parts: Array<[string, number]> = [
     ['read', bar.read],
     ['write', bar.write],
@@ -167,7 +165,7 @@ function BarShape({ bar, x, width, y, focused, onFocus, named }: { bar: Bar; x: 
   const empty = parts.every(([, value]) => value <= 0)
   return (
     <g className={`cache-bar${bar.kind !== 'main' ? ' side' : ''}${focused ? ' focused' : ''}`} onClick={onFocus} data-pass={bar.passId}>
-      <title>{named(barWords(bar))}</title>
+      <title>{tooltipWithNames(barWords(bar))}</title>
       {/* A pass with nothing billed (no response) still has a place to point at and click. */}
       {empty && <rect className="cache-empty" data-testid="cache-empty-bar" x={x} y={y(0) - EMPTY_BAR_PX} width={width} height={EMPTY_BAR_PX} />}
       {parts.map(([name, value]) => {
@@ -181,10 +179,10 @@ function BarShape({ bar, x, width, y, focused, onFocus, named }: { bar: Bar; x: 
   )
 }
 
-function MarkerLine({ marker, x, offset, top, bottom, named }: { marker: Marker; x: number; offset: number; top: number; bottom: number; named(text: string): string }) {
+function MarkerLine({ marker, x, offset, top, bottom }: { marker: Marker; x: number; offset: number; top: number; bottom: number }) {
   return (
     <g className={`cache-marker ${marker.kind}`} data-testid="cache-marker" data-kind={marker.kind}>
-      <title>{named(`${MARKER_WORDS[marker.kind]}: ${marker.label}`)}</title>
+      <title>{tooltipWithNames(`${MARKER_WORDS[marker.kind]}: ${marker.label}`)}</title>
       <line x1={x} x2={x} y1={top + 10} y2={bottom} />
       <circle cx={x + offset} cy={top} r={8} />
       <text x={x + offset} y={top + 4} textAnchor="middle">

@@ -13,7 +13,7 @@ import { missLine, passOutcome, type PassOutcome } from '../model/outcome'
 import { attemptsSummary } from '../model/attempts'
 import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
-import { useWithModelNames } from './ModelName'
+import { tooltipWithNames } from './ModelName'
 // Passes imported from a transcript or captured by the proxy say so (features/transcripts).
 import { PassSourceBadge } from '../../transcripts/SourceBadge'
 
@@ -146,7 +146,6 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
   const attempts = attemptsSummary(pass.attempts)
-  const named = useWithModelNames()
   return (
     <div
       className={`insp-row${selected ? ' selected' : ''}${pass.status !== 'done' ? ` ${pass.status}` : ''}`}
@@ -181,7 +180,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
       <span className={attempts.failed > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={attempts.title}>
         {attempts.text}
       </span>
-      <span className={`insp-badge ${outcome.kind}`} title={named(`${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`)}>
+      <span className={`insp-badge ${outcome.kind}`} title={tooltipWithNames(`${outcome.label}: ${outcome.cause}${lost ? ` · ${lost}` : ''}`)}>
         {outcome.label}
       </span>
     </div>
