@@ -9,6 +9,7 @@
 import { z } from 'zod'
 import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
 import { cleanName, MAX_NAME_CHARS, NAME_NEEDS_VISIBLE_TEXT } from './names'
+import { TOOL_NAMES } from './tool-access'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Limits shared by the schemas. A request that exceeds them is `invalid_input`, never a crash or a hang.
@@ -33,6 +34,8 @@ const Empty = z.object({}).strict()
  * the store makes entry ids of the same. Anything else names nothing, and would be echoed into an error the chat shows.
  */
 const CallOrEntryId = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
+/** A tool the agent has (src-preload/tool-access.ts): a rule for any other would match no call. */
+const ToolNameInput = z.enum(TOOL_NAMES, { error: `the tool must be one of ${TOOL_NAMES.join(', ')}` })
 /**
  * One folder of Claude Code's projects folder, by its name ("-home-me-app"): not a path, so `..` cannot reach the
  * folder around it.
@@ -195,7 +198,7 @@ export type ChangePreviewView = z.infer<typeof ChangePreviewSchema>
 export const ApprovalRequestSchema = z.looseObject({
   tool: z.string(),
   summary: z.string(),
-  suggestedRules: z.array(z.object({ tool: z.string(), pattern: z.string() })),
+  suggestedRules: z.array(z.object({ tool: z.enum(TOOL_NAMES), pattern: z.string() })),
   warning: z.string().nullable(),
   /** Absent from older hosts, and for calls that change no file. */
   preview: ChangePreviewSchema.optional(),
@@ -469,9 +472,9 @@ export const SettingsViewSchema = z.object({
 })
 export type SettingsViewData = z.infer<typeof SettingsViewSchema>
 
-const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
-/** The "always allow" rules a session holds (granted from approvals). */
-export const AllowRulesSchema = z.object({ allow: z.array(z.object({ tool: z.string(), pattern: z.string() })) })
+const PermissionRuleInput = z.object({ tool: ToolNameInput, pattern: z.string().min(1).max(1000) }).strict()
+/** The "always allow" rules a session holds (granted from approvals); one stored for a tool this build lacks is not kept (decision 0054). */
+export const AllowRulesSchema = z.object({ allow: z.array(z.object({ tool: z.enum(TOOL_NAMES), pattern: z.string() })) })
 
 // Claude Code transcripts (docs/claude-code-import.md) and the capture proxy (docs/proxy.md).
 

@@ -4,13 +4,11 @@
  * can be removed (session.revokeRule; the conversation notes it). Read again whenever an approval is answered.
  */
 import { useEffect, useRef, useState } from 'react'
+import type { RequestOutput } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 
-interface Rule {
-  readonly tool: string
-  readonly pattern: string
-}
+type Rule = RequestOutput<'session.rules'>['allow'][number]
 
 export function AllowRules({ sessionId }: { sessionId: string }) {
   const [rules, setRules] = useState<ReadonlyArray<Rule>>([])
