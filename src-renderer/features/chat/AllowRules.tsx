@@ -80,7 +80,7 @@ export function AllowRules({ sessionId }: { sessionId: string }) {
           {rules.map((r) => (
             <li key={`${r.tool}\u0000${r.pattern}`}>
               <code>
-                {r.tool} {r.pattern}
+                {r.tool} <bdi>{r.pattern}</bdi>
               </code>
               <button type="button" onClick={() => void remove(r)} aria-label={`Stop always allowing ${r.tool} ${r.pattern}`}>
                 Remove
