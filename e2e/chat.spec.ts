@@ -5,7 +5,7 @@ import type { Locator, Page } from '@playwright/test'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
 import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
-import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, rpc, test, testWithHostEnv } from './fixtures'
+import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, placeholderFits, rpc, test, testWithHostEnv } from './fixtures'
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
@@ -729,15 +729,6 @@ test('chat: the message box keeps its width and Send its height when it becomes 
   }
 })
 
-/** Whether an input's placeholder fits inside it, measured in the input's own font. */
-function placeholderFits(input: HTMLInputElement): boolean {
-  const style = getComputedStyle(input)
-  const context = document.createElement('canvas').getContext('2d')!
-  context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
-  const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
-  return context.measureText(input.placeholder).width <= room
-}
-
 test('chat: a command on the deny list asks with the keyboard on Deny, so a reflexive Enter does not run it', async ({ app }) => {
   const dir = fixtureProject()
   try {
@@ -752,16 +743,22 @@ test('chat: a command on the deny list asks with the keyboard on Deny, so a refl
     await expect(deny).toBeFocused()
     // The warning is read out with the button that has the keyboard.
     await expect(deny).toHaveAccessibleDescription(/This command is on the deny list/)
+    // The command, the model's words, is set apart from the card's: a direction override in it cannot reorder them.
+    await expect(approval.locator('bdi.approval-summary')).toHaveText('Run sudo rm -rf /tmp/loupe-never')
     await approval.screenshot({ path: 'e2e/screenshots/chat-approval-deny-list.png' })
-    // Enter, Enter: the deny form, then the denial — nothing ran.
+    // Enter, a reason, Enter: the deny form, then the denial — nothing ran.
     await app.keyboard.press('Enter')
     const reason = approval.getByLabel('Reason for denying')
     await expect(reason).toBeFocused()
     // Its placeholder is read whole, not cut at the field's edge.
     expect(await reason.evaluate(placeholderFits)).toBe(true)
+    const typed = 'never as root \u202Efoo.exe'
+    await reason.fill(typed)
     await app.keyboard.press('Enter')
     await expect(app.locator('.tool-call[data-tool="bash"][data-status="denied"]')).toHaveCount(1)
     await ended
+    // The reason the user typed is set apart from the note's words in the chat, as the focus of a compaction is.
+    await expect(app.locator('.note').filter({ hasText: /^Denied: / }).locator('bdi')).toHaveText(typed)
     await expect(composer).toBeFocused()
 
     // An ordinary call still asks with the keyboard on "Approve once".

@@ -6,7 +6,7 @@
  * marks the compaction and the applied edit. Every view is photographed in light and dark (e2e/screenshots/; with
  * LOUPE_README_SHOTS=1 the README's in docs/screenshots/).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -948,4 +948,31 @@ test('settings: the theme switch, and an API key used at once, shown again only 
   await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
   await view(app, 'Settings')
   await expect(app.getByRole('checkbox', { name: 'Let the model think before it answers' })).not.toBeChecked()
+})
+
+test('settings and the sidebar: a folder whose name holds right-to-left letters and a direction override is shown set apart from the words around it', async ({ app, host }) => {
+  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'loupe-e2e-bidi-')))
+  // Hebrew letters, then U+202E (right-to-left override): unisolated, "txt.exe" would read "exe.txt", and the words after
+  // the name or the path would be drawn reversed with it.
+  const dir = join(parent, 'שלום \u202Etxt.exe')
+  mkdirSync(dir)
+  try {
+    await app.getByLabel('Folder path').fill(dir)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    const row = app.locator('button.project.selected')
+    await expect(row).toHaveAttribute('title', dir)
+    const [project] = (await rpc(host, 'project.list', {})) as Array<{ name: string; root: string }>
+    await expect(row.locator('.project-name bdi')).toHaveText(project!.name)
+    await expect(row.locator('.project-root bdi')).toHaveText(dir)
+    await app.locator('.project-list').screenshot({ path: `${SHOTS}/sidebar-bidi-project.png` })
+
+    await view(app, 'Settings')
+    await expect(app.locator('#set-compaction bdi')).toHaveText(project!.name)
+    await expect(app.getByTestId('data-dir').locator('bdi')).toHaveText(host.dataDir)
+    const kept = app.locator('section[aria-labelledby="set-compaction"] small code bdi')
+    await expect(kept).toHaveText(/\S/)
+    await app.locator('section[aria-labelledby="set-compaction"]').screenshot({ path: `${SHOTS}/settings-bidi-project.png` })
+  } finally {
+    rmSync(parent, { recursive: true, force: true })
+  }
 })

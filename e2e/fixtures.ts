@@ -298,5 +298,14 @@ export async function pressThenType(page: Page, chord: { key: string; code: stri
   await Promise.all(sent)
   await cdp.detach()
 }
+/** Whether an input's placeholder fits inside it, measured in the input's own font (run in the page: `evaluate`). */
+export function placeholderFits(input: HTMLInputElement): boolean {
+  const style = getComputedStyle(input)
+  const context = document.createElement('canvas').getContext('2d')!
+  context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+  const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+  return context.measureText(input.placeholder).width <= room
+}
+
 export const CTRL_L = { key: 'l', code: 'KeyL', keyCode: 76, modifiers: 2 }
 export const ENTER = { key: 'Enter', code: 'Enter', keyCode: 13, modifiers: 0 }

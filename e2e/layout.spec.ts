@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { appEvent, expect, nextFrame, openApp, openProjectWithSession, test } from './fixtures'
+import { appEvent, expect, nextFrame, openApp, openProjectWithSession, placeholderFits, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const SIZES = [
@@ -155,6 +155,27 @@ test('files: at 800×600 and 1024×768 the file names are whole, the editor keep
       expect(price.x + price.width).toBeLessThanOrEqual(width)
       // The editor shows lines of text, five at least, not a word a line.
       expect((await page.getByTestId('file-editor').boundingBox())!.height).toBeGreaterThanOrEqual(100)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('compaction: at 800×600, 1024×768 and 1280×800 the Focus field says whole what it is for', async ({ page, host }) => {
+  const dir = project()
+  try {
+    await withAnsweredSession(page, host.url, dir)
+    await page.getByRole('tab', { name: 'Compaction' }).click()
+    const focus = page.getByLabel('Compaction focus')
+    await expect(focus).toBeVisible()
+    for (const [width, height] of SIZES) {
+      await resize(page, width, height)
+      await page.screenshot({ path: `${SHOTS}/layout-compaction-${width}x${height}.png` })
+      await expectNoSidewaysScroll(page)
+      // What the field asks for and its example are read whole, not cut at the field's edge.
+      expect(await focus.evaluate(placeholderFits), `${width}×${height}`).toBe(true)
+      await expectWhole(page.locator('.cmp-compose label'))
+      await expect.poll(() => widthOf(focus)).toBeGreaterThanOrEqual(260)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -9,6 +9,7 @@
 import { z } from 'zod'
 import { MAX_ENTRIES_PAGE, SESSION_WINDOW_ENTRIES } from './limits'
 import { cleanName, MAX_NAME_CHARS, NAME_NEEDS_VISIBLE_TEXT } from './names'
+import { TOOL_NAMES } from './tool-access'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Limits shared by the schemas. A request that exceeds them is `invalid_input`, never a crash or a hang.
@@ -33,6 +34,18 @@ const Empty = z.object({}).strict()
  * the store makes entry ids of the same. Anything else names nothing, and would be echoed into an error the chat shows.
  */
 const CallOrEntryId = z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ and -')
+/**
+ * A model's id as the Messages API names one (`claude-sonnet-4-6`, a dated `claude-haiku-4-5-20251001`; Bedrock's
+ * `anthropic.…-v1:0`, Vertex's `…@20250514`): letters, digits and `.`, `_`, `-`, `:`, `@`. Only the shape: whether the
+ * app knows the model is the handler's to say, with the choices (decision 0054).
+ */
+const ModelId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'a model id is letters, digits, ., _, -, : and @ (as in claude-sonnet-4-6)')
+/** A tool the agent has (src-preload/tool-access.ts): a rule for any other would match no call. */
+const ToolNameInput = z.enum(TOOL_NAMES, { error: `the tool must be one of ${TOOL_NAMES.join(', ')}` })
 /**
  * One folder of Claude Code's projects folder, by its name ("-home-me-app"): not a path, so `..` cannot reach the
  * folder around it.
@@ -195,7 +208,7 @@ export type ChangePreviewView = z.infer<typeof ChangePreviewSchema>
 export const ApprovalRequestSchema = z.looseObject({
   tool: z.string(),
   summary: z.string(),
-  suggestedRules: z.array(z.object({ tool: z.string(), pattern: z.string() })),
+  suggestedRules: z.array(z.object({ tool: z.enum(TOOL_NAMES), pattern: z.string() })),
   warning: z.string().nullable(),
   /** Absent from older hosts, and for calls that change no file. */
   preview: ChangePreviewSchema.optional(),
@@ -342,7 +355,7 @@ export const ProposedEditSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('tools'), added: z.array(z.string().max(200)).max(100).optional(), removed: z.array(z.string().max(200)).max(100).optional() }).strict(),
-  z.object({ kind: z.literal('model'), model: z.string().min(1).max(200) }).strict(),
+  z.object({ kind: z.literal('model'), model: ModelId }).strict(),
 ])
 export const EditPriceSchema = z.object({
   movedBlock: z.object({ path: z.string(), label: z.string() }).nullable(),
@@ -469,9 +482,9 @@ export const SettingsViewSchema = z.object({
 })
 export type SettingsViewData = z.infer<typeof SettingsViewSchema>
 
-const PermissionRuleInput = z.object({ tool: z.string().max(64), pattern: z.string().min(1).max(1000) }).strict()
-/** The "always allow" rules a session holds (granted from approvals). */
-export const AllowRulesSchema = z.object({ allow: z.array(z.object({ tool: z.string(), pattern: z.string() })) })
+const PermissionRuleInput = z.object({ tool: ToolNameInput, pattern: z.string().min(1).max(1000) }).strict()
+/** The "always allow" rules a session holds (granted from approvals); one stored for a tool this build lacks is not kept (decision 0054). */
+export const AllowRulesSchema = z.object({ allow: z.array(z.object({ tool: z.enum(TOOL_NAMES), pattern: z.string() })) })
 
 // Claude Code transcripts (docs/claude-code-import.md) and the capture proxy (docs/proxy.md).
 
@@ -634,9 +647,9 @@ export const requests = {
     'Switches the permission mode (plan, build, auto); recorded as an entry.',
   ),
   'session.setModel': request(
-    z.object({ sessionId: Id, model: z.string().min(1).max(200) }).strict(),
+    z.object({ sessionId: Id, model: ModelId }).strict(),
     z.object({ model: z.string() }),
-    "Switches the model the session's next passes use (one of settings.get's models); recorded as an entry. The cache is per model, so the next pass writes its whole prompt afresh: cache.priceEdit with `{kind: 'model'}` prices that first. `busy` while a turn runs.",
+    "Switches the model the session's next passes use: one of settings.get's models, or a dated id of one (`claude-haiku-4-5-20251001`); any other is `invalid_input` naming the choices (decision 0054). Recorded as an entry. The cache is per model, so the next pass writes its whole prompt afresh: cache.priceEdit with `{kind: 'model'}` prices that first. `busy` while a turn runs.",
   ),
   'session.rules': request(z.object({ sessionId: Id }).strict(), AllowRulesSchema, 'The "always allow" rules granted in a session, oldest first.'),
   'session.revokeRule': request(
@@ -700,7 +713,7 @@ export const requests = {
   'cache.priceEdit': request(
     z.object({ sessionId: Id, edit: ProposedEditSchema }).strict(),
     EditPriceSchema.nullable(),
-    'Prices a proposed change (an instruction or memory file applied now or later, a tool set change, a model switch) before it happens: which block moves, the tokens the next pass re-bills, the $. Null before the first pass.',
+    'Prices a proposed change (an instruction or memory file applied now or later, a tool set change, a model switch) before it happens: which block moves, the tokens the next pass re-bills, the $. Null before the first pass. A switch is priced to a model session.setModel takes, and to no other (`invalid_input` naming the choices).',
   ),
   'compaction.run': request(
     z
@@ -858,7 +871,7 @@ export const requests = {
   'settings.set': request(
     z
       .object({
-        app: AppSettingsSchema.partial().strict().optional(),
+        app: AppSettingsSchema.extend({ model: ModelId.nullable() }).partial().strict().optional(),
         project: z.object({ projectId: Id, compaction: ProjectCompactionSchema.strict() }).strict().optional(),
       })
       .strict(),

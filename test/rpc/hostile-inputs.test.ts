@@ -45,6 +45,7 @@ function plausible(schema: z.ZodType, key: string, known: Known): unknown {
       if (k.endsWith('id')) return 'x_unknown1'
       if (k.includes('path') || k === 'root' || k === 'dir') return known.root
       if (k.includes('sha256')) return '0'.repeat(64)
+      if (k === 'model') return 'claude-sonnet-4-6'
       return 'plain text'
     }
     case 'number':

@@ -103,6 +103,14 @@ export function findModel(id: string): ModelInfo | null {
 }
 
 /**
+ * Why a session cannot be given `id` as its model, naming the choices (settings.get's list); null for a model of the
+ * table or a dated id of one. The table is what the app plans and prices with (decision 0054).
+ */
+export function unknownModelProblem(id: string): string | null {
+  return findModel(id) ? null : `Unknown model ${id}: choose one of ${MODELS.map((m) => m.id).join(', ')}`
+}
+
+/**
  * The cost of one pass in USD (§5.5): input, 5m and 1h writes, reads and output, each at its own rate. When the
  * usage has no 5m/1h split, every write is priced as 5m. Null for a model the table does not know.
  */

@@ -22,7 +22,7 @@ import { estimateTokens } from '../../engine/prompt/estimate'
 import { changedSessionFiles, freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
-import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../engine/tools/permissions'
+import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRule } from '../../engine/tools/permissions'
 import { forgetReadsAtCompaction } from '../../engine/tools/session-state'
 import { LISTS_SKILLS, OFFERED_TOOLS, promptSettings } from './prompt-settings'
 import type { Clock, Hasher, Logger, ModelClient } from '../../engine/ports'
@@ -242,7 +242,7 @@ export class SessionRuntime {
   }
 
   /** The "always allow" rules granted in this session (from approvals answered "always"). */
-  allowRules(): ReadonlyArray<{ readonly tool: string; readonly pattern: string }> {
+  allowRules(): ReadonlyArray<PermissionRule> {
     return this.state.rules.allow
   }
 

@@ -9,7 +9,8 @@
 import type { FileSignatures } from '../../engine/prompt/changes'
 import type { FrozenSession } from '../../engine/prompt/snapshot'
 import type { ContextNote } from '../../engine/prompt/notes'
-import { DEFAULT_PERMISSION_MODE, NO_RULES, type PermissionMode, type PermissionRules } from '../../engine/tools/permissions'
+import { DEFAULT_PERMISSION_MODE, NO_RULES, type PermissionMode, type PermissionRule, type PermissionRules } from '../../engine/tools/permissions'
+import { isToolName } from '../../engine/tools/types'
 import { emptyToolSessionState, type ToolSessionState } from '../../engine/tools/session-state'
 import { INITIAL_AUTO_STATE, type AutoCompactionState } from '../../engine/compaction/policy'
 
@@ -58,8 +59,28 @@ export function parseSessionState(json: string, model: string): SessionState {
   try {
     const parsed = JSON.parse(json) as Partial<SessionState>
     if (parsed.version !== 1) return initialSessionState(model)
-    return { ...initialSessionState(model), ...parsed } as SessionState
+    return { ...initialSessionState(model), ...parsed, rules: usableRules(parsed.rules) } as SessionState
   } catch {
     return initialSessionState(model)
   }
+}
+
+/**
+ * The stored permission rules this build can use, the others left out (decision 0054): a rule for a tool it does not
+ * have (kept by another version) matches no call, and listed, it could not be revoked, since the contract takes only
+ * the tools the agent has. One of the wrong shape is left out too; every usable rule is kept, in its order.
+ */
+function usableRules(stored: unknown): PermissionRules {
+  if (typeof stored !== 'object' || stored === null) return NO_RULES
+  const { allow, deny } = stored as { allow?: unknown; deny?: unknown }
+  return { allow: usable(allow), deny: usable(deny) }
+}
+
+function usable(list: unknown): PermissionRule[] {
+  if (!Array.isArray(list)) return []
+  return list.filter((rule: unknown): rule is PermissionRule => {
+    if (typeof rule !== 'object' || rule === null) return false
+    const { tool, pattern, reason } = rule as Record<string, unknown>
+    return typeof tool === 'string' && isToolName(tool) && typeof pattern === 'string' && pattern !== '' && (reason === undefined || typeof reason === 'string')
+  })
 }

@@ -8,7 +8,7 @@
  * (`restartNeeded`).
  */
 import type { SecretStore } from '../model/keys'
-import { MODELS, DEFAULT_MODEL_ID, findModel } from '../model/models'
+import { MODELS, DEFAULT_MODEL_ID, findModel, unknownModelProblem } from '../model/models'
 import { hintOf, keyProblem, keyStatus, type KeyStatus } from './api-key'
 import { readProjectCompaction, writeProjectCompaction, type ProjectCompaction, type ProjectCompactionView } from './project'
 import type { AppSettings } from './schema'
@@ -111,7 +111,8 @@ export class SettingsService {
   }
 
   async update(patch: Partial<AppSettings>, project: { id: string; root: string; compaction: ProjectCompaction } | null): Promise<SettingsView> {
-    if (patch.model !== undefined && patch.model !== null && !findModel(patch.model)) throw new SettingsValueError(`Unknown model ${patch.model}: pick one from the model table`)
+    const unknown = patch.model === undefined || patch.model === null ? null : unknownModelProblem(patch.model)
+    if (unknown) throw new SettingsValueError(unknown)
     if (Object.keys(patch).length > 0) await this.deps.store.update(patch)
     if (project) await writeProjectCompaction(project.root, project.compaction)
     return this.view(project)

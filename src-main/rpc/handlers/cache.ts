@@ -2,6 +2,7 @@ import type { PassAttribution } from '../../engine/cache'
 import { priceSessionEditMeasured, sessionCacheSummary, TokenCounter, transcriptCacheSummary } from '../../node/cache'
 import type { Handlers } from '../dispatch'
 import { confine } from '../../node/files/paths'
+import { unknownModelProblem } from '../../node/model/models'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 
@@ -34,6 +35,9 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
     },
     'cache.priceEdit': async ({ sessionId, edit }) => {
       requireSession(sessionId)
+      // Only a switch session.setModel would make is priced: an id the table does not know has no price to give.
+      const unknown = edit.kind === 'model' ? unknownModelProblem(edit.model) : null
+      if (unknown) throw new RpcError('invalid_input', unknown)
       const session = store.sessions.get(sessionId)
       const project = session ? store.projects.get(session.projectId) : null
       if (project && (edit.kind === 'instruction_file' || edit.kind === 'memory_file')) {

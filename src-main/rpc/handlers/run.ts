@@ -2,7 +2,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import type { SessionRuntime } from '../../node/session/runtime'
-import { findModel, MODELS } from '../../node/model/models'
+import { unknownModelProblem } from '../../node/model/models'
 import { sessionOrigin } from '../../node/transcripts/origins'
 import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
 import { keptUserMessage, lastTakeBackIndex } from '../../engine/conversation/take-back'
@@ -88,7 +88,8 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     'session.setModel': ({ sessionId, model }) => {
       const runtime = requireRuntime(services, sessionId)
       requireLoupeSession(services, sessionId)
-      if (findModel(model) === null) throw new RpcError('invalid_input', `Unknown model ${model}: choose one of ${MODELS.map((m) => m.id).join(', ')}`)
+      const unknown = unknownModelProblem(model)
+      if (unknown) throw new RpcError('invalid_input', unknown)
       if (runtime.running) throw new RpcError('busy', 'A turn is running in this session: switch the model once it ends, or stop it (Esc)')
       runtime.setModel(model)
       return { model: runtime.model }

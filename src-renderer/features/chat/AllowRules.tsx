@@ -4,13 +4,11 @@
  * can be removed (session.revokeRule; the conversation notes it). Read again whenever an approval is answered.
  */
 import { useEffect, useRef, useState } from 'react'
+import type { RequestOutput } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 
-interface Rule {
-  readonly tool: string
-  readonly pattern: string
-}
+type Rule = RequestOutput<'session.rules'>['allow'][number]
 
 export function AllowRules({ sessionId }: { sessionId: string }) {
   const [rules, setRules] = useState<ReadonlyArray<Rule>>([])
@@ -82,7 +80,7 @@ export function AllowRules({ sessionId }: { sessionId: string }) {
           {rules.map((r) => (
             <li key={`${r.tool}\u0000${r.pattern}`}>
               <code>
-                {r.tool} {r.pattern}
+                {r.tool} <bdi>{r.pattern}</bdi>
               </code>
               <button type="button" onClick={() => void remove(r)} aria-label={`Stop always allowing ${r.tool} ${r.pattern}`}>
                 Remove

@@ -46,7 +46,8 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   return (
     <div ref={card} className="approval" role="group" aria-label="Approval needed">
       <div className="approval-head">
-        <strong>Allow?</strong> <span className="approval-summary">{withCode(request.summary)}</span>
+        {/* The call's command or path, the model's words, set apart (bdi) from the card's: a direction override in them cannot reorder it. */}
+        <strong>Allow?</strong> <bdi className="approval-summary">{withCode(request.summary)}</bdi>
       </div>
       {request.warning && (
         <p className="approval-warning" id={warningId}>
@@ -55,7 +56,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
       )}
       {approval.refreshed && request.preview && (
         <p className="approval-refreshed" role="status">
-          {request.preview.path} changed on disk: this is the change as it would be made now.
+          <bdi>{request.preview.path}</bdi> changed on disk: this is the change as it would be made now.
         </p>
       )}
       {request.preview && <ChangePreview preview={request.preview} />}
@@ -88,7 +89,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
           </button>
           {rule && (
             <button onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'always', rules: [rule] })} title="Approve this and future calls that match">
-              Always allow <code>{rule.pattern}</code>
+              Always allow <code><bdi>{rule.pattern}</bdi></code>
             </button>
           )}
           <button ref={denyButton} aria-describedby={request.warning ? warningId : undefined} onClick={() => setDenying(true)}>

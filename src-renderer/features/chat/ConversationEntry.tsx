@@ -108,9 +108,19 @@ function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
     case 'memory_saved':
       return <Note key={entry.id} text={`Saved to ${String(entry.scope)} memory: ${String(entry.fact)}`} />
     case 'approval':
-      if (entry.decision === 'denied') return <Note key={entry.id} text={`Denied${entry.reason ? `: ${String(entry.reason)}` : ''}`} />
+      // The reason the user typed, and a rule's pattern, set apart (bdi): a direction override in them cannot reorder the note.
+      if (entry.decision === 'denied')
+        return (
+          <div key={entry.id} className="note">
+            Denied{entry.reason ? <>: <bdi>{String(entry.reason)}</bdi></> : null}
+          </div>
+        )
       // An "always" answer grants a rule: said once, where it was given (the header lists the rules held now).
-      return typeof entry.rule === 'string' ? <Note key={entry.id} text={`Always allowed from now on: ${entry.rule.replace(': ', ' ')}`} /> : null
+      return typeof entry.rule === 'string' ? (
+        <div key={entry.id} className="note">
+          Always allowed from now on: <bdi>{entry.rule.replace(': ', ' ')}</bdi>
+        </div>
+      ) : null
     case 'todo_updated':
       return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
     case 'turn_failed': {

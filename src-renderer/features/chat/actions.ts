@@ -1,4 +1,4 @@
-import type { PermissionModeName } from '../../../src-preload/contract'
+import type { PermissionModeName, RequestInput } from '../../../src-preload/contract'
 import { MAX_ENTRIES_PAGE } from '../../../src-preload/limits'
 import type { EditPriceView } from '../../state/files'
 import { client } from '../../platform/client'
@@ -125,7 +125,7 @@ export async function stopTurn(sessionId: string): Promise<void> {
 export async function answerApproval(
   sessionId: string,
   toolUseId: string,
-  answer: { kind: 'once' } | { kind: 'always'; rules?: Array<{ tool: string; pattern: string }> } | { kind: 'deny'; reason?: string },
+  answer: RequestInput<'approval.answer'>['answer'],
 ): Promise<void> {
   // Answered from the card (a button, the deny form): the card goes, and the keyboard with it goes to the message box
   // rather than to the page (Approval.tsx). A card that comes next takes it from there.

@@ -181,7 +181,12 @@ function ComposeBar({ sessionId, running, failureShown }: { sessionId: string; r
         void run(false)
       }}
     >
-      <input id="compaction-focus" aria-label="Compaction focus" placeholder="Focus (optional): what the summary must keep, e.g. “the failing parser test”" value={focus} onChange={(e) => setFocus(e.target.value)} maxLength={4000} />
+      {/* What the field is for, above it: said in the placeholder, it was cut at the field's edge in a narrow window
+          (800 px), and it went as soon as the user typed. The placeholder keeps only the example. */}
+      <label htmlFor="compaction-focus" id="compaction-focus-hint" className="cmp-focus-label">
+        <strong>Focus</strong> <span className="muted">(optional): what the summary must keep</span>
+      </label>
+      <input id="compaction-focus" aria-label="Compaction focus" aria-describedby="compaction-focus-hint" placeholder="e.g. “the failing parser test”" value={focus} onChange={(e) => setFocus(e.target.value)} maxLength={4000} />
       <button type="submit" className="primary" disabled={busy !== null || running} title="Summarise the older part of the conversation now">
         {busy === 'now' && slow ? 'Compacting…' : 'Compact now'}
       </button>

@@ -79,7 +79,8 @@ export function ProjectsSidebar() {
                 onClick={() => void selectProject(p.id)}
               >
                 <span className="project-name">
-                  {p.name}
+                  {/* A folder's name, set apart (bdi) from what the row says of it: right-to-left letters in it cannot reorder that. */}
+                  <bdi>{p.name}</bdi>
                   {/* Its sessions are not listed while another project is shown: the project says what they do. */}
                   {p.id !== selectedId && <ProjectActivity projectId={p.id} name={p.name} />}
                 </span>

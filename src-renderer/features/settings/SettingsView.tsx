@@ -102,14 +102,15 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
       </section>
       <section className="settings-group" aria-labelledby="set-folders">
         <h2 id="set-folders">Folders</h2>
+        {/* Paths set apart (bdi) from the words after them: a direction override in a folder's name cannot reorder those. */}
         <dl className="settings-dl">
           <dt>Data folder</dt>
           <dd>
-            <code data-testid="data-dir">{data.dataDir}</code> — the database, exports, settings, and backups of edited files (file-backups/).
+            <code data-testid="data-dir"><bdi>{data.dataDir}</bdi></code> — the database, exports, settings, and backups of edited files (file-backups/).
           </dd>
           <dt>Loupe home</dt>
           <dd>
-            <code>{data.loupeHome}</code> — global instructions (AGENTS.md) and user memory (memory.md), read by every project.
+            <code><bdi>{data.loupeHome}</bdi></code> — global instructions (AGENTS.md) and user memory (memory.md), read by every project.
           </dd>
         </dl>
       </section>
@@ -230,6 +231,8 @@ function ApiKeySection({ data }: { data: SettingsViewData }) {
 /** `holds`: what the project's folder holds when it is not a working folder; its compaction is then not offered. */
 function CompactionSection({ data, projectId, projectName, holds }: { data: SettingsViewData; projectId: string | null; projectName: string | null; holds: string | null }) {
   const project = data.project
+  // The project's name is its folder's: set apart (bdi) from the heading's words, which right-to-left letters in it cannot reorder.
+  const named = projectName === null ? 'this project' : <bdi>{projectName}</bdi>
   // What the user typed, as text until it is saved (compaction-form.ts checks it against the main process's limits).
   const [draft, setDraft] = useState<CompactionDraft | null>(() => (project ? draftOf(project) : null))
   // Said once saved, until the form changes again: a button that only greys out says nothing.
@@ -244,7 +247,7 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
   if (holds) {
     return (
       <section className="settings-group" aria-labelledby="set-compaction">
-        <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
+        <h2 id="set-compaction">Compaction in {named}</h2>
         <p className="muted" data-testid="compaction-not-offered">
           This folder holds {holds}, not a project&apos;s files: no Loupe session runs here to compact, and Loupe writes no settings in it. Open the project&apos;s own folder to set when its sessions compact.
         </p>
@@ -255,7 +258,7 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
   if (projectId !== null && project && project.projectId !== projectId) {
     return (
       <section className="settings-group" aria-labelledby="set-compaction">
-        <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
+        <h2 id="set-compaction">Compaction in {named}</h2>
         <p className="muted">Reading its settings…</p>
       </section>
     )
@@ -292,7 +295,7 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
   )
   return (
     <section className="settings-group" aria-labelledby="set-compaction">
-      <h2 id="set-compaction">Compaction in {projectName ?? 'this project'}</h2>
+      <h2 id="set-compaction">Compaction in {named}</h2>
       <form
         className="settings-grid"
         // The fields are checked here, with messages beside them; the browser's own bubbles would only repeat them.
@@ -321,7 +324,7 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
         </div>
       </form>
       <small className="muted">
-        Kept in <code>{project.configPath}</code> in the project (the next pass reads it; commit it to share it). Other settings in that file are left as written.
+        Kept in <code><bdi>{project.configPath}</bdi></code> in the project (the next pass reads it; commit it to share it). Other settings in that file are left as written.
       </small>
       {project.problems.length > 0 && <p className="warn-box">{project.problems.join(' ')}</p>}
     </section>

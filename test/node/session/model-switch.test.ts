@@ -157,4 +157,56 @@ describe("switching a session's model", () => {
     await ended
     expect((await call<{ model: string }>(app, 'session.get', { sessionId })).model).toBe('claude-sonnet-4-6')
   })
+
+  it('prices a switch only to a model the app knows, and the contract takes only an id of a model id\'s shape', async () => {
+    const { running: r, sessionId } = await sessionWithOnePass()
+    const { app } = r
+    const choices = /choose one of claude-opus-5-5, .*claude-sonnet-4-6, .*claude-sonnet-4-5$/
+    const unknown = await app.dispatch('cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-nonesuch-9' } })
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^Unknown model claude-nonesuch-9: /) } })
+    expect((unknown as { error: { message: string } }).error.message).toMatch(choices)
+    // Settings names the same choices.
+    const setting = await app.dispatch('settings.set', { app: { model: 'claude-nonesuch-9' } })
+    expect(setting).toMatchObject({ ok: false, error: { message: expect.stringMatching(choices) } })
+    expect((await call<{ app: { model: string | null } }>(app, 'settings.get', {})).app.model).toBeNull()
+
+    // Not an id at all: refused before any handler, and not echoed.
+    for (const model of ['claude sonnet', 'claude-\u202Esonnet', '-claude', 'c'.repeat(101)]) {
+      for (const [name, input] of [
+        ['session.setModel', { sessionId, model }],
+        ['cache.priceEdit', { sessionId, edit: { kind: 'model', model } }],
+        ['settings.set', { app: { model } }],
+      ] as const) {
+        const answer = await app.dispatch(name, input)
+        expect(answer, `${name} ${model}`).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+        const message = (answer as { error: { message: string } }).error.message
+        expect(message, `${name} ${model}`).toMatch(model.length > 100 ? /at most 100 characters|<=100/ : /a model id is letters, digits/)
+        expect(message).not.toContain(model)
+      }
+    }
+    expect((await call<{ model: string; entries: Array<{ kind: string }> }>(app, 'session.get', { sessionId })).entries.filter((e) => e.kind === 'model_switched')).toEqual([])
+
+    // A dated id of a model in the table is that model: priced and switched to, not locked out.
+    const dated = 'claude-opus-4-6-20260101'
+    const price = await call<{ rebilledTokens: number }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: dated } })
+    expect(price.rebilledTokens).toBeGreaterThan(1000)
+    expect(await call(app, 'session.setModel', { sessionId, model: dated })).toEqual({ model: dated })
+  })
+
+  it('opens a session whose stored model the app does not know, and switches it to one it does', async () => {
+    running = await simulatorApp({ seed: 'model-switch-retired' })
+    const { app } = running
+    const root = join(running.dir, 'demo')
+    mkdirSync(root)
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    // As an older table, or an import from before imports were checked, left it.
+    const { id: sessionId } = app.services.store.sessions.create(project.id, 'retired model', Date.now())
+    app.services.store.sessions.saveState(sessionId, JSON.stringify({ version: 1, model: 'claude-retired-3' }))
+    expect((await call<{ model: string }>(app, 'session.get', { sessionId })).model).toBe('claude-retired-3')
+    expect(await app.dispatch('pass.list', { sessionId })).toMatchObject({ ok: true })
+    expect(await app.dispatch('session.cacheSummary', { sessionId })).toMatchObject({ ok: true })
+    expect(await call(app, 'session.setModel', { sessionId, model: 'claude-sonnet-4-6' })).toEqual({ model: 'claude-sonnet-4-6' })
+    // Once switched away, it is not offered back: the app cannot plan or price a pass on it.
+    expect(await app.dispatch('session.setModel', { sessionId, model: 'claude-retired-3' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^Unknown model claude-retired-3: choose one of /) } })
+  })
 })
