@@ -30,13 +30,7 @@ export const MODEL_NAMES = [
 /** An id of the app's model table. */
 export type ModelId = (typeof MODEL_NAMES)[number]['id']
 
-/** A model as a name is looked up: its id and its label ("Claude Sonnet 4.6"). */
-export interface ModelLabel {
-  readonly id: string
-  readonly label: string
-}
-
 /** The entry for an id, also for a dated id (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`); null when unknown. */
-export function findModelIn<M extends ModelLabel>(id: string, models: ReadonlyArray<M>): M | null {
+export function findModelIn<M extends { readonly id: string }>(id: string, models: ReadonlyArray<M>): M | null {
   return models.find((m) => m.id === id) ?? models.find((m) => id.startsWith(`${m.id}-`) && /^\d{8}$/.test(id.slice(m.id.length + 1))) ?? null
 }

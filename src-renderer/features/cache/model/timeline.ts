@@ -8,6 +8,7 @@ import type { CacheSummaryView, EntryView, PassSummaryView } from '../../../../s
 import { TAKE_BACK_SOURCE, takeBackSummary } from '../../chat/take-back'
 import { clock } from '../../../ui/format'
 import { formatDuration } from '../../../../src-preload/duration'
+import { findModelIn } from '../../../../src-preload/models'
 import { SWITCH_LOSS_NOTE } from '../../inspector/model/outcome'
 
 export interface Bar {
@@ -277,16 +278,10 @@ type Prices = { input: number; cacheRead: number; cacheWrite5m: number; cacheWri
 /**
  * A model's prices from the settings' model table, by its id as a pass names it: the table's id, or that id with a
  * date after it (`claude-haiku-4-5-20251001`, as Claude Code's transcripts name their models) — the rule the main
- * process prices passes with (findModel, src-main/node/model/models.ts), so every figure of the view has the prices.
+ * process prices passes with (findModelIn, src-preload/models.ts), so every figure of the view has the prices.
  */
 export function pricesLookup<P>(models: ReadonlyArray<{ id: string; prices: P }>): (model: string) => P | null {
-  const byId = new Map(models.map((m) => [m.id, m.prices]))
-  return (model) => {
-    const exact = byId.get(model)
-    if (exact) return exact
-    const dated = /^(.+)-(\d{8})$/.exec(model)
-    return (dated && byId.get(dated[1]!)) ?? null
-  }
+  return (model) => findModelIn(model, models)?.prices ?? null
 }
 
 /** Dollars the cache saved against sending every input token at the full price, per model's prices. */
