@@ -38,8 +38,11 @@ export interface TableNode {
 /** A message is inline pieces (the text keeps its line breaks) with code blocks and tables between them. */
 export type MarkdownNode = Inline | TableNode | { readonly kind: 'code_block'; readonly lang: string | null; readonly text: string }
 
-/** A fenced block; one left open runs to the end (an answer still streaming). */
-const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
+/**
+ * A fenced block: three backticks or more, closed only by a run at least as long, so a block can quote one that has
+ * its own fence (a README read back in a ```` block); one left open runs to the end (an answer still streaming).
+ */
+const FENCE = /(`{3,})([^\n`]*)\n([\s\S]*?)(?:\1`*|$)/g
 /**
  * A heading line (a closing run of `#` after a space is dropped: "## C#" keeps its `#`), or a list item: a bullet
  * (`-`, `*`, `+`) or a number and a dot, after up to 12 spaces of indent, then a space. `**bold**` at a line's start
@@ -48,8 +51,20 @@ const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g
 const BLOCK_LINE = /^(?:(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?|( {0,12})([-*+]|\d{1,9}\.)[ \t]+(.+?))[ \t]*$/gm
 
 /** A fence marker still arriving on the last line of a streaming answer: "`", "``", or "```ts" before its line break. */
-const FENCE_TAIL = /(^|\n)[ \t]*`{1,3}[^\n`]*$/
-const FENCE_LINE = /(?:^|\n)[ \t]*```/g
+const FENCE_TAIL = /(^|\n)[ \t]*`+[^\n`]*$/
+/** A line that opens or closes a fenced block, by the length of its run of backticks. */
+const FENCE_LINE = /(?:^|\n)[ \t]*(`{3,})/g
+
+/** Whether the text ends inside a fenced block: one opened and not yet closed by a run at least as long. */
+function endsInCodeBlock(text: string): boolean {
+  let open = 0
+  for (const m of text.matchAll(FENCE_LINE)) {
+    const run = m[1]!.length
+    if (open === 0) open = run
+    else if (run >= open) open = 0
+  }
+  return open > 0
+}
 
 /**
  * The end of an answer still arriving, without what would flash as backticks and vanish into formatting a delta
@@ -58,7 +73,7 @@ const FENCE_LINE = /(?:^|\n)[ \t]*```/g
  */
 export function withoutPartialMarkup(text: string): string {
   const out = text.replace(FENCE_TAIL, '$1')
-  if ((out.match(FENCE_LINE)?.length ?? 0) % 2 === 1) return out // in a code block: backticks there are code
+  if (endsInCodeBlock(out)) return out // in a code block: backticks there are code
   const lastLine = out.slice(out.lastIndexOf('\n') + 1)
   const ticks = lastLine.split('`').length - 1
   return ticks % 2 === 1 ? out.slice(0, out.lastIndexOf('`')) : out
@@ -71,7 +86,7 @@ export function parseMarkdown(whole: string, options: { readonly streaming?: boo
   let last = 0
   for (const m of text.matchAll(FENCE)) {
     out.push(...parseBlocks(besideBlocks(text.slice(last, m.index), last > 0, true)))
-    out.push({ kind: 'code_block', lang: m[1]!.trim() || null, text: m[2]!.replace(/\n$/, '') })
+    out.push({ kind: 'code_block', lang: m[2]!.trim() || null, text: m[3]!.replace(/\n$/, '') })
     last = m.index + m[0].length
   }
   out.push(...parseBlocks(besideBlocks(text.slice(last), last > 0, false)))

@@ -64,6 +64,23 @@ describe('parseMarkdown', () => {
     expect(parseMarkdown('```\nconst a = 1')).toEqual([{ kind: 'code_block', lang: null, text: 'const a = 1' }])
   })
 
+  it('reads a longer fence as one block, with the shorter fences it quotes inside it, closed by a run as long or longer', () => {
+    const readme = '# App\n\n```sh\nnpm start\n```\n\nDone.'
+    expect(parseMarkdown(`README.md begins:\n\n\`\`\`\`md\n${readme}\n\`\`\`\`\n\nThat is all.`)).toEqual([
+      t('README.md begins:'),
+      { kind: 'code_block', lang: 'md', text: readme },
+      t('That is all.'),
+    ])
+    // A closing run longer than the opening one closes it, whole: no backtick left over after the block.
+    expect(parseMarkdown('```\nx\n`````\nDone.')).toEqual([{ kind: 'code_block', lang: null, text: 'x' }, t('Done.')])
+    // Streaming: the quoted block's closing fence is code, and a backtick after it is too.
+    expect(parseMarkdown('````md\n```sh\nnpm start\n```\nrun `npm', { streaming: true })).toEqual([
+      { kind: 'code_block', lang: 'md', text: '```sh\nnpm start\n```\nrun `npm' },
+    ])
+    // Streaming: the first backticks of a long closing fence are not shown.
+    expect(parseMarkdown('````md\n```sh\nx\n```\n```', { streaming: true })).toEqual([{ kind: 'code_block', lang: 'md', text: '```sh\nx\n```' }])
+  })
+
   it('leaves out a fence marker still arriving at the end of a streaming answer, and nothing else', () => {
     const streaming = (text: string) => parseMarkdown(text, { streaming: true })
     // The closing fence's first backticks: the block shows its code, not a stray "``" at its foot.
