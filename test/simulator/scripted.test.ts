@@ -111,6 +111,19 @@ describe('scripted agent: tool calls for the tools offered', () => {
     expect(calls(respond([{ role: 'user', content: 'use the skill pdf-tools' }]))[0]).toEqual({ name: 'skill', input: { name: 'pdf-tools' } })
     expect(calls(respond([{ role: 'user', content: 'compact the conversation, focus on the parser' }]))[0]).toEqual({ name: 'compact', input: { focus: 'the parser' } })
   })
+
+  it('reads a file whose name says todo, instead of making a todo list of the request', () => {
+    expect(parseIntent('read src/todo.js and package.json')).toEqual({ kind: 'read', paths: ['src/todo.js', 'package.json'] })
+    expect(parseIntent('what does src/todo.js do?')).toEqual({ kind: 'read', paths: ['src/todo.js'] })
+    expect(parseIntent('open TODO.md')).toMatchObject({ kind: 'read' })
+    expect(parseIntent('make a todo list.')).toMatchObject({ kind: 'todo' })
+    expect(parseIntent('add it to the to-do: fix lint')).toMatchObject({ kind: 'todo' })
+  })
+
+  it('counts one entry and one item in the singular', () => {
+    expect(turn('list src', { list_dir: () => 'a.ts' }).final).toContain('`src` has 1 entry: `a.ts`.')
+    expect(turn('make a todo list: ship it', { todo_write: () => 'ok' }).final).toContain('Todo list updated (1 item).')
+  })
 })
 
 describe('scripted agent: going on after a stop', () => {

@@ -74,7 +74,7 @@ function describeStep(step: ToolStep, turn: Turn): string {
       const path = String(step.input.path ?? '.')
       // "`.` has 3 entries" reads as punctuation: the root is named as what it is.
       const where = path === '.' || path === './' || path === '' ? 'The project root' : `\`${path}\``
-      return `${where} has ${names.length} entries: ${shown}${names.length > LIST_NAMES ? ', …' : ''}.`
+      return `${where} has ${names.length} ${names.length === 1 ? 'entry' : 'entries'}: ${shown}${names.length > LIST_NAMES ? ', …' : ''}.`
     }
     case 'grep': {
       const lines = result.split('\n').filter((l) => l.trim().length > 0 && !l.startsWith('['))
@@ -97,8 +97,10 @@ function describeStep(step: ToolStep, turn: Turn): string {
     }
     case 'remember':
       return `Saved to ${String(step.input.scope ?? 'project')} memory: "${String(step.input.fact ?? '')}".`
-    case 'todo_write':
-      return `Todo list updated (${Array.isArray(step.input.todos) ? step.input.todos.length : 0} items).`
+    case 'todo_write': {
+      const n = Array.isArray(step.input.todos) ? step.input.todos.length : 0
+      return `Todo list updated (${n} item${n === 1 ? '' : 's'}).`
+    }
     case 'skill':
       return `Loaded the \`${String(step.input.name ?? '')}\` skill: ${firstLine(result)}`
     case 'compact':

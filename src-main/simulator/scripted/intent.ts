@@ -101,7 +101,8 @@ export function parseIntent(text: string): Intent {
   const glob = t.match(/\b(?:files?\s+matching|glob)\s+[`'"]?([^\s`'"]+)/i) ?? t.match(/(?:^|\s)[`'"]?((?:[\w.-]+\/)*\*[^\s`'"]*)/)
   if (glob) return { kind: 'glob', pattern: glob[1]! }
 
-  if (/\b(todo|to-do|checklist|plan (?:out|the steps)|make a plan)\b/i.test(t)) {
+  // Not inside a path: "read src/todo.js" and "open TODO.md" are reads, not a todo list.
+  if (/(?<![\w./-])(?:todo|to-do|checklist|plan (?:out|the steps)|make a plan)(?![\w/-]|\.\w)/i.test(t)) {
     const body = t.replace(/^[^:]*:/, '')
     const items = body.split(/\n|;|,|\bthen\b/i).map((s) => s.replace(/^\s*(?:[-*]|\d+[.)])\s*/, '').trim()).filter((s) => s.length > 2)
     return { kind: 'todo', items: items.length > 0 ? items.slice(0, 8) : [t] }
