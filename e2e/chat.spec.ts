@@ -173,7 +173,7 @@ test('chat: an "always allow" answer is said where it was given, listed beside t
   }
 })
 
-test('chat: plan mode refuses the edit without asking, and a denied call is explained to the agent', async ({ app }) => {
+test('chat: plan mode refuses the edit without asking, marked blocked (not denied by the user), and the refusal is explained to the agent', async ({ app }) => {
   const dir = fixtureProject()
   try {
     await openProjectWithSession(app, dir)
@@ -182,7 +182,10 @@ test('chat: plan mode refuses the edit without asking, and a denied call is expl
     const composer = app.getByLabel('Message')
     await composer.fill('replace "hello" with "goodbye" in greet.ts')
     await composer.press('Enter')
-    await expect(app.locator('.tool-call[data-tool="edit_file"][data-status="denied"]')).toHaveCount(1)
+    const call = app.locator('.tool-call[data-tool="edit_file"]')
+    await expect(call).toHaveAttribute('data-status', 'blocked')
+    await expect(call.locator('.tool-status')).toHaveText('blocked')
+    await expect(call.locator('.tool-status')).toHaveAttribute('title', 'Plan mode is read-only, so edit_file is not available.')
     await expect(app.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
     await expect(app.getByRole('button', { name: 'Send' })).toBeVisible()
     expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('"hello"')

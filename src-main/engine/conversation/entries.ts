@@ -29,8 +29,12 @@ export type EntryBody =
       readonly toolName: string
       readonly content: string
       readonly isError: boolean
-      /** Why a result was produced without running the tool, when it was not. */
-      readonly outcome: 'ran' | 'denied' | 'interrupted' | 'invalid'
+      /**
+       * Why a result was produced without running the tool, when it was not: `denied` by the user when asked,
+       * `blocked` by the session's rules without asking (plan mode, a deny rule, a path outside the project, a
+       * dangerous command in auto mode), `invalid` for a call no tool could take, `interrupted` by a stop.
+       */
+      readonly outcome: 'ran' | 'denied' | 'blocked' | 'interrupted' | 'invalid'
       readonly notes?: ReadonlyArray<DeliveredNote>
       /** edit_file, write_file: the lines the call changed, as the chat shows them. Not part of what the model sees. */
       readonly change?: ChangePreview

@@ -15,7 +15,7 @@ import type { Entry, EntryBody } from '../conversation/entries'
 import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'
 import type { AssistantContentBlock, ToolUseBlock } from '../model/wire'
 import type { Clock, ModelAttempt, ModelClient, ModelOutcome } from '../ports'
-import { decidePermission, resolveApproval, type ApprovalRequest, type PermissionDecision } from '../tools/permissions'
+import { decidePermission, resolveApproval, type ApprovalRequest, type DenyCode, type PermissionDecision } from '../tools/permissions'
 import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
 import { deniedOutcome, errorOutcome, type ToolExecutor, type ToolOutcome } from '../tools/executor'
@@ -321,7 +321,7 @@ async function runToolCalls(
   append: (bodies: ReadonlyArray<EntryBody>) => ReadonlyArray<Entry>,
 ): Promise<void> {
   const { controls } = deps
-  const results = new Map<string, { outcome: ToolOutcome; how: 'ran' | 'denied' | 'invalid' | 'interrupted' }>()
+  const results = new Map<string, { outcome: ToolOutcome; how: 'ran' | 'denied' | 'blocked' | 'invalid' | 'interrupted' }>()
   const approvals: EntryBody[] = []
   let batch: ToolUseBlock[] = []
 
@@ -374,7 +374,7 @@ async function runToolCalls(
     }
     if (decision.kind === 'deny') {
       await flush()
-      results.set(call.id, { outcome: deniedOutcome(decision), how: decision.code === 'invalid_input' || decision.code === 'unknown_tool' ? 'invalid' : 'denied' })
+      results.set(call.id, { outcome: deniedOutcome(decision), how: refusalOf(decision.code) })
       continue
     }
     const readOnly = getToolSpec(call.name)?.access === 'read'
@@ -412,6 +412,17 @@ async function runToolCalls(
     }
   }
   append(bodies)
+}
+
+/**
+ * How a refused call is recorded: the user said no when asked (`denied`), no tool could take it (`invalid`), or the
+ * session's rules refused it without asking (`blocked`: plan mode, a deny rule, a path outside the project, a
+ * dangerous command in auto mode), which the chat must not show as the user's refusal.
+ */
+function refusalOf(code: DenyCode): 'denied' | 'blocked' | 'invalid' {
+  if (code === 'user_denied') return 'denied'
+  if (code === 'invalid_input' || code === 'unknown_tool') return 'invalid'
+  return 'blocked'
 }
 
 function applyEffects(deps: TurnDeps, effects: ReadonlyArray<ToolEffect>): void {

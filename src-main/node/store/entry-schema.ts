@@ -83,7 +83,7 @@ const ENTRY_BODY_SCHEMAS: { readonly [K in EntryBody['kind']]: z.ZodType<Extract
     toolName: z.string(),
     content: z.string(),
     isError: z.boolean(),
-    outcome: z.enum(['ran', 'denied', 'interrupted', 'invalid']),
+    outcome: z.enum(['ran', 'denied', 'blocked', 'interrupted', 'invalid']),
     notes: z.array(NoteSchema).optional(),
     change: ChangePreviewSchema.optional(),
   }),

@@ -113,7 +113,10 @@ export function ToolCall({
         <span className="tool-subject" title={subject || undefined}>
           {subject}
         </span>
-        <span className={`tool-status ${status}`}>{status.replace('-', ' ')}</span>
+        {/* Refused by the session's rules, not by the user: the rule's first sentence says which ("Plan mode is read-only, …"). */}
+        <span className={`tool-status ${status}`} title={status === 'blocked' ? firstSentence(String(result?.content ?? '')) : undefined}>
+          {status.replace('-', ' ')}
+        </span>
       </summary>
       <div className="tool-body">
         {change ? (
@@ -140,4 +143,11 @@ export function ToolCall({
       </div>
     </details>
   )
+}
+
+/** The text up to its first full stop followed by a space, or its first line. */
+function firstSentence(text: string): string {
+  const line = text.split('\n', 1)[0] ?? ''
+  const end = line.search(/[.!?](?:\s|$)/)
+  return end === -1 ? line : line.slice(0, end + 1)
 }

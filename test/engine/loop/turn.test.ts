@@ -143,7 +143,8 @@ describe('runTurn', () => {
     expect(tools.calls).toEqual([])
     expect(asked).toBe(false)
     const result = log.all.find((e) => e.kind === 'tool_result')
-    expect(result).toMatchObject({ isError: true, outcome: 'denied' })
+    // Refused by plan mode, not by the user: recorded as blocked, so the chat does not say the user denied it.
+    expect(result).toMatchObject({ isError: true, outcome: 'blocked' })
     expectValid(log)
   })
 

@@ -35,12 +35,12 @@ describe("bash and Loupe's data folder", () => {
 
     expect(await send('run `cat ~/.home/secrets.json`')).toBe('end_turn')
     const refused = await lastResult()
-    expect(refused.outcome).toBe('denied')
+    expect(refused.outcome).toBe('blocked')
     expect(JSON.stringify(refused.content)).toContain("Loupe's data folder (~/.home)")
 
     expect(await send('run `cat README.md`')).toBe('end_turn')
     const ran = await lastResult()
-    expect(ran.outcome).not.toBe('denied')
+    expect(ran.outcome).toBe('ran')
     expect(JSON.stringify(ran.content)).toContain('# Demo')
   })
 })
