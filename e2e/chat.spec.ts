@@ -760,7 +760,13 @@ test('chat: a command on the deny list asks with the keyboard on Deny, so a refl
     await ended
     // The reason the user typed is set apart from the note's words in the chat, as the focus of a compaction is.
     await expect(app.locator('.note').filter({ hasText: /^Denied: / }).locator('bdi')).toHaveText(typed)
+    // And in the refused call's result, the words the model was sent, from the engine's around it.
+    const refused = app.locator('.tool-call[data-status="denied"]')
+    await expect(refused.locator('.tool-result bdi')).toHaveText(typed)
+    await expect(refused.locator('.tool-result')).toHaveText(`The user declined this bash call: "${typed}". Do not retry it as is; adjust your approach or ask the user how to proceed.`)
     await expect(composer).toBeFocused()
+    await refused.locator('summary').first().click()
+    await refused.screenshot({ path: 'e2e/screenshots/chat-denied-result-bidi.png' })
 
     // An ordinary call still asks with the keyboard on "Approve once".
     await composer.fill('replace "hello" with "goodbye" in greet.ts')
