@@ -950,12 +950,17 @@ test('settings: the theme switch, and an API key used at once, shown again only 
   await expect(app.getByRole('checkbox', { name: 'Let the model think before it answers' })).not.toBeChecked()
 })
 
-test('settings and the sidebar: a folder whose name holds right-to-left letters and a direction override is shown set apart from the words around it', async ({ app, host }) => {
+test('settings, the sidebar, the Files view and the import dialog: a folder and a file whose names hold right-to-left letters and a direction override are shown set apart from the words around them', async ({ app, host }) => {
   const parent = realpathSync(mkdtempSync(join(tmpdir(), 'loupe-e2e-bidi-')))
   // Hebrew letters, then U+202E (right-to-left override): unisolated, "txt.exe" would read "exe.txt", and the words after
   // the name or the path would be drawn reversed with it.
   const dir = join(parent, 'שלום \u202Etxt.exe')
   mkdirSync(dir)
+  // A file of the same kind, which the project's AGENTS.md imports, so the Files view lists it.
+  const notes = 'notes/שלום\u202Etxt.md'
+  mkdirSync(join(dir, 'notes'))
+  writeFileSync(join(dir, notes), '# Notes\n\nKeep it short.\n')
+  writeFileSync(join(dir, 'AGENTS.md'), `# Agents\n\nSee @${notes} for the notes.\n`)
   try {
     await app.getByLabel('Folder path').fill(dir)
     await app.getByRole('button', { name: 'Open folder' }).click()
@@ -972,6 +977,28 @@ test('settings and the sidebar: a folder whose name holds right-to-left letters 
     const kept = app.locator('section[aria-labelledby="set-compaction"] small code bdi')
     await expect(kept).toHaveText(/\S/)
     await app.locator('section[aria-labelledby="set-compaction"]').screenshot({ path: `${SHOTS}/settings-bidi-project.png` })
+
+    // The Files view's sentences set the file's path apart: the price without a session, and what Save says.
+    await view(app, 'Files')
+    await app.locator(`[data-path="${notes}"]`).click()
+    await expect(app.getByTestId('price-no-session').locator('bdi')).toHaveText(notes)
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\nAnd clear.\n')
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toContainText('Saved')
+    await expect(app.getByTestId('save-status').locator('bdi').first()).toHaveText(notes)
+    await app.locator('.files-editor-pane').screenshot({ path: `${SHOTS}/files-bidi-path.png` })
+
+    // The import dialog's heading sets the project's name apart.
+    await app.keyboard.press('Control+k')
+    await app.getByLabel('Type a command').fill('import a session')
+    await app.keyboard.press('Enter')
+    const importing = app.getByRole('dialog', { name: /^Import a session into / })
+    await expect(importing.locator('h2 bdi')).toHaveText(project!.name)
+    await importing.screenshot({ path: `${SHOTS}/import-dialog-bidi-project.png` })
+    await app.keyboard.press('Escape')
+    await expect(importing).toHaveCount(0)
   } finally {
     rmSync(parent, { recursive: true, force: true })
   }

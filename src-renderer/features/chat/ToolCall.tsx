@@ -1,6 +1,8 @@
 import { ChangePreviewSchema, type EntryView } from '../../../src-preload/contract'
 import { useMemo } from 'react'
 import { ChangePreview } from './ChangePreview'
+import { deniedResultParts } from './denied-result'
+import { SentenceParts } from '../../ui/Isolated'
 
 interface ToolUse {
   readonly id: string
@@ -137,7 +139,8 @@ export function ToolCall({
         {result && (
           <>
             <div className="tool-label">result</div>
-            <pre className={isError ? 'tool-result error' : 'tool-result'}>{String(result.content ?? '')}</pre>
+            {/* A refused call's: the reason the user typed, or a deny rule's words, set apart from the engine's. */}
+            <pre className={isError ? 'tool-result error' : 'tool-result'}>{outcome === 'denied' ? <SentenceParts parts={deniedResultParts(String(result.content ?? ''))} /> : String(result.content ?? '')}</pre>
           </>
         )}
       </div>

@@ -24,6 +24,7 @@ import { unappliedWords } from './price-words'
 import { UnopenableNote } from './components/UnopenableNote'
 import { useUnopenableStore } from './unopenable'
 import { copyText } from '../../ui/clipboard'
+import { WithNames } from '../../ui/Isolated'
 import { treeWidthLimit, treeWidthShown, useWidth } from './tree-width'
 import './files.css'
 
@@ -183,7 +184,7 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
         {applying ? 'Applying…' : 'Apply now'}
       </button>
       <span className="small">
-        <strong>Not applied yet:</strong> {words.what} <span className="muted">{words.cost}</span>{' '}
+        <strong>Not applied yet:</strong> <WithNames text={words.what} names={unapplied.paths} dir="ltr" /> <span className="muted">{words.cost}</span>{' '}
         {/* Dropped in a narrow pane (files.css), where it would take the editor's room; kept as the bar's tooltip. */}
         <span className="muted files-pending-why">{words.why}</span>
       </span>
@@ -226,7 +227,7 @@ function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft
       </ul>
       {note && (
         <p className="muted small" role="status">
-          {note}
+          <WithNames text={note} names={drafts.map((d) => d.base.path)} dir="ltr" />
         </p>
       )}
     </section>
@@ -347,12 +348,16 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
       )}
       {open.deleted && !holds && (
         <p className="warn-box" role="alert" data-testid="file-deleted">
-          <strong>{open.base.path} was deleted on disk.</strong> Your text is still in the editor: save it to write the file again, or open another file to leave it (the text is kept as an unsaved draft).
+          <strong>
+            <bdi dir="ltr">{open.base.path}</bdi> was deleted on disk.
+          </strong> Your text is still in the editor: save it to write the file again, or open another file to leave it (the text is kept as an unsaved draft).
         </p>
       )}
       {unreadable && !holds && !open.disk && (
         <p className="warn-box" role="alert" data-testid="file-unreadable">
-          <strong>{open.base.path} can no longer be read on disk.</strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it can be read again. Your text is still in the editor.
+          <strong>
+            <bdi dir="ltr">{open.base.path}</bdi> can no longer be read on disk.
+          </strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it can be read again. Your text is still in the editor.
         </p>
       )}
       {open.disk && monaco ? (
@@ -372,7 +377,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           )}
           {!holds && !unsavable && !unreadable && afterBreaks && (
             <p className="files-price muted" data-testid="price-after-breakpoints">
-              {afterBreaks}
+              <WithNames text={afterBreaks} names={[open.base.path]} dir="ltr" />
             </p>
           )}
           {!holds && !unsavable && !unreadable && !afterBreaks && <PricePanel sessionTitle={session?.title ?? null} readOnlySession={readOnlySession} path={open.base.path} loupeSessions={loupeSessions} dirty={dirty} price={price} choice={choice} draft={open.draft} onChoose={(c) => store().choiceMade(c)} />}
@@ -380,13 +385,20 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
       )}
       {save.kind === 'saved' && (
         <p className={`files-saved${save.warning ? ' warning' : ''}`} role="status" data-testid="save-status" data-applied={save.applied} data-warning={save.warning ? 'true' : undefined}>
-          {save.message}
-          {save.backupPath && <span className="muted small"> The previous version is kept in {save.backupPath}.</span>}
+          <WithNames text={save.message} names={[open.base.path]} dir="ltr" />
+          {save.backupPath && (
+            <span className="muted small">
+              {' '}
+              The previous version is kept in <bdi dir="ltr">{save.backupPath}</bdi>.
+            </span>
+          )}
         </p>
       )}
       {save.kind === 'failed' && (
         <p className="error-box" role="alert" data-testid="save-failed">
-          <strong>{sentence(save.message)}</strong> {save.retry ? 'Your text is still in the editor; try again, or copy it somewhere safe.' : 'Your text is still in the editor.'}
+          <strong>
+            <WithNames text={sentence(save.message)} names={[open.base.path]} dir="ltr" />
+          </strong> {save.retry ? 'Your text is still in the editor; try again, or copy it somewhere safe.' : 'Your text is still in the editor.'}
         </p>
       )}
     </div>
@@ -411,8 +423,15 @@ function MergePanel() {
   return (
     <div className="files-merge" data-testid="merge-panel">
       <p className="warn-box">
-        <strong>{open.base.path} changed on disk while you were editing it.</strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
-        {open.minePath && <span className="muted small"> Your text is also kept in {open.minePath}.</span>}
+        <strong>
+          <bdi dir="ltr">{open.base.path}</bdi> changed on disk while you were editing it.
+        </strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
+        {open.minePath && (
+          <span className="muted small">
+            {' '}
+            Your text is also kept in <bdi dir="ltr">{open.minePath}</bdi>.
+          </span>
+        )}
         <span className="muted small files-merge-narrow-note"> The file list comes back once the merge is kept or the disk version taken.</span>
       </p>
       <MergeEditor

@@ -14,10 +14,10 @@ import { stopTurn, takeBackMessage } from '../chat/actions'
 import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
 import { askModelSwitch } from '../chat/model-switch-request'
+import { switchTargets } from '../chat/model-choice'
 import { cancelCompaction, compactNow } from '../compaction/actions'
 import { fileEditorTarget, openFile, startNewFile } from '../files/actions'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
-import { MODEL_NAMES } from '../../../src-preload/models'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
 import { goToTargets } from './go-to'
@@ -163,10 +163,10 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     if (last) out.push({ id: 'chat.takeBack', group: 'Session', label: 'Take back the last message', run: () => (showView('chat'), void takeBackMessage(sessionId, last.id)) })
     // As the chat header offers it: a session Loupe runs, between turns, through the question of what the switch
     // costs (decisions 0021, 0029), never switched silently.
-    if (chat && !chat.running && origin !== 'transcript' && origin !== 'captured' && MODEL_NAMES.some((m) => m.id === chat.model)) {
-      for (const m of MODEL_NAMES) {
-        if (m.id !== chat.model) out.push({ id: `model.${m.id}`, group: 'Session', label: `Switch model to ${m.label}…`, run: () => (showView('chat'), askModelSwitch(sessionId, m.id)) })
-      }
+    // The models the choice offers (decision 0056): not the session's own, however it is spelled; from a model the
+    // app does not know, every one of its list.
+    if (chat && !chat.running && origin !== 'transcript' && origin !== 'captured') {
+      for (const m of switchTargets(chat.model)) out.push({ id: `model.${m.value}`, group: 'Session', label: `Switch model to ${m.label}…`, run: () => (showView('chat'), askModelSwitch(sessionId, m.value)) })
     }
     out.push({ id: 'compaction.now', group: 'Compaction', label: 'Compact now with a focus…', keys: 'Mod+Shift+K', run: openCompactNow })
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })

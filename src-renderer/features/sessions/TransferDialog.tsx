@@ -5,7 +5,7 @@
  * at the data folder's exports/ (an export elsewhere never replaces a file). Where the host has a file dialog (the
  * desktop app), Browse… beside the field fills it from the dialog; the user still presses Export or Import.
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { useAppStore } from '../../state/app'
 import { useProjectsStore } from '../../state/projects'
@@ -67,7 +67,9 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
   if (state.kind === 'done') {
     return (
       <>
-        <h2 id="transfer-title">Exported “{session?.title ?? sessionId}”</h2>
+        <h2 id="transfer-title">
+          Exported “<bdi>{session?.title ?? sessionId}</bdi>”
+        </h2>
         <p role="status">
           {bytes(state.bytes)} written{state.replaced ? ', replacing the earlier export of this session' : ''}. Another Loupe reads it with “Import a session into …” in its command palette.
         </p>
@@ -88,7 +90,11 @@ function ExportForm({ sessionId, field }: { sessionId: string; field: FieldRef }
   }
   return (
     <PathForm
-      heading={`Export “${session?.title ?? sessionId}”`}
+      heading={
+        <>
+          Export “<bdi>{session?.title ?? sessionId}</bdi>”
+        </>
+      }
       intro="One JSON file: the conversation, and every pass with the exact bytes it sent and received. It holds what the passes sent — the files the agent read, your instruction and memory files — so share it as you would those."
       label="Save to"
       path={path}
@@ -122,9 +128,11 @@ function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }
   if (state.kind === 'present') {
     return (
       <>
-        <h2 id="transfer-title">Already here: “{state.title}”</h2>
+        <h2 id="transfer-title">
+          Already here: “<bdi>{state.title}</bdi>”
+        </h2>
         <p role="status">
-          This session is in Loupe already{state.project ? `, in ${state.project}` : ''}, and is open now. An export keeps its session's identity, so it is
+          This session is in Loupe already{state.project ? <>, in <bdi>{state.project}</bdi></> : ''}, and is open now. An export keeps its session's identity, so it is
           imported once; what was added to the session here since is kept.
         </p>
         <div className="confirm-actions">
@@ -137,7 +145,8 @@ function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }
   }
   return (
     <PathForm
-      heading={`Import a session into ${project?.name ?? 'this project'}`}
+      // The project's name, as the user or its folder gave it, set apart from the dialog's words.
+      heading={<>Import a session into {project ? <bdi>{project.name}</bdi> : 'this project'}</>}
       intro="A file written by “Export this session…”, from this Loupe or another. It is added to the project's sessions and opened, with its passes as they were recorded."
       label="File"
       path={path}
@@ -153,7 +162,7 @@ function ImportForm({ projectId, field }: { projectId: string; field: FieldRef }
 
 /** The form both dialogs ask with: what it does, one path, why it failed, and Cancel or the action. */
 function PathForm(props: {
-  heading: string
+  heading: ReactNode
   intro: string
   label: string
   path: string

@@ -64,6 +64,24 @@ describe('the palette’s model switch', () => {
     expect(useModelSwitchRequest.getState().asked).toEqual({ sessionId: 's1', model: 'claude-opus-4-6' })
     expect(request.mock.calls.map(([name]) => name)).not.toContain('session.setModel')
   })
+
+  it('on a dated id offers the other models, not the same one undated; on a model the app does not know, every model', async () => {
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const { useChatStore } = await import('../../../src-renderer/state/chat')
+    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    useProjectsStore.getState().projectSelected('p1')
+    useSessionsStore.setState({ byProject: { p1: [{ id: 's1', title: 'A session', createdAt: 1, updatedAt: 2 } as never] }, selectedId: 's1' })
+    const onModel = (model: string) => {
+      useChatStore.setState({ bySession: { s1: { ...useChatStore.getState().bySession.s1, entries: [], running: false, streaming: [], approvals: [], loaded: true, model } as never } })
+      return filterCommands(buildCommands(null), 'switch model').map((c) => c.label)
+    }
+    const dated = onModel('claude-sonnet-4-5-20250929')
+    expect(dated).toHaveLength(MODEL_NAMES.length - 1)
+    expect(dated).not.toContain('Switch model to Claude Sonnet 4.5…')
+    expect(dated).toContain('Switch model to Claude Sonnet 4.6…')
+    const unknown = onModel('claude-retired-3')
+    expect(unknown).toEqual(MODEL_NAMES.map((m) => `Switch model to ${m.label}…`))
+  })
 })
 
 describe('the palette’s inspector views', () => {

@@ -7,6 +7,7 @@
 import type { ApplyChoice, EditPriceView } from '../../../state/files'
 import { useSlow } from '../../palette/use-slow'
 import { laterWords, nowWords, ownTokensNow, withoutSessionWords } from '../price-words'
+import { WithNames } from '../../../ui/Isolated'
 
 interface Props {
   /** The session of Loupe's the edit is priced for; null when there is none. */
@@ -30,18 +31,18 @@ export function PricePanel({ sessionTitle, readOnlySession = null, path, loupeSe
     // The price is what Loupe's next pass pays for the edit, and this session will send none.
     return (
       <p className="files-price muted" data-testid="price-read-only">
-        “{readOnlySession.title}” was {readOnlySession.origin === 'captured' ? 'captured by the proxy' : 'imported from Claude Code'} and takes no messages: Loupe sends no pass in it, so there is no price to show and nothing to apply it to. A saved edit is read by the first pass of a new session.
+        “<bdi>{readOnlySession.title}</bdi>” was {readOnlySession.origin === 'captured' ? 'captured by the proxy' : 'imported from Claude Code'} and takes no messages: Loupe sends no pass in it, so there is no price to show and nothing to apply it to. A saved edit is read by the first pass of a new session.
       </p>
     )
   }
   if (!sessionTitle) {
     return (
       <p className="files-price muted" data-testid="price-no-session">
-        {withoutSessionWords(path, loupeSessions)}
+        <WithNames text={withoutSessionWords(path, loupeSessions)} names={[path]} dir="ltr" />
       </p>
     )
   }
-  if (!dirty) return <p className="files-price muted">Edit the file to see what the change costs the next pass of “{sessionTitle}”.</p>
+  if (!dirty) return <p className="files-price muted">Edit the file to see what the change costs the next pass of “<bdi>{sessionTitle}</bdi>”.</p>
   if (price.error) return <p className="files-price error">{price.error}</p>
   const now = price.now
   const later = price.later
@@ -50,7 +51,7 @@ export function PricePanel({ sessionTitle, readOnlySession = null, path, loupeSe
   return (
     <div className="files-price" aria-busy={price.loading} data-testid="price-panel" data-current={!price.loading && price.forDraft === draft && price.now !== null}>
       <div className="files-price-head">
-        What this edit does to the next pass of “{sessionTitle}”{slow && <span className="muted"> · pricing…</span>}
+        What this edit does to the next pass of “<bdi>{sessionTitle}</bdi>”{slow && <span className="muted"> · pricing…</span>}
       </div>
       {price.forDraft === null ? (
         <p className="muted">Pricing…</p>

@@ -7,7 +7,10 @@ export function UnopenableNote({ file }: { file: UnopenableFile }) {
   return (
     <div className="files-unopenable" role="note" aria-label={`${file.path} cannot be edited here`} data-testid="unopenable-note" data-kind={file.kind}>
       <h2>
-        <code>{file.path}</code> cannot be edited here
+        <code>
+          <bdi dir="ltr">{file.path}</bdi>
+        </code>{' '}
+        cannot be edited here
       </h2>
       <p>{file.why}</p>
       <dl>
@@ -15,7 +18,9 @@ export function UnopenableNote({ file }: { file: UnopenableFile }) {
           <>
             <dt>On disk</dt>
             <dd>
-              <code>{file.absPath}</code>
+              <code>
+                <bdi dir="ltr">{file.absPath}</bdi>
+              </code>
             </dd>
           </>
         )}
