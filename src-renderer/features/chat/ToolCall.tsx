@@ -140,7 +140,7 @@ export function ToolCall({
           <>
             <div className="tool-label">result</div>
             {/* A refused call's: the reason the user typed, or a deny rule's words, set apart from the engine's. */}
-            <pre className={isError ? 'tool-result error' : 'tool-result'}>{outcome === 'denied' ? <SentenceParts parts={deniedResultParts(String(result.content ?? ''))} /> : String(result.content ?? '')}</pre>
+            <pre className={isError ? 'tool-result error' : 'tool-result'}>{outcome === 'denied' || outcome === 'blocked' ? <SentenceParts parts={deniedResultParts(String(result.content ?? ''))} /> : String(result.content ?? '')}</pre>
           </>
         )}
       </div>
