@@ -84,6 +84,12 @@ export interface EditPrice {
    */
   readonly rebilledUnderMinimum?: { readonly minimum: number }
   /**
+   * An edit above the conversation (a file applied now, the tools): the part of `deltaUsd` that is the re-billed tokens
+   * written where they would have been read, the figure the Cache view gives the next pass as lost. The rest is what
+   * the edit adds (or removes), which is new text, paid in full either way, and no loss (limit.ts `editedAbove`).
+   */
+  readonly rebilledUsd?: number
+  /**
    * Left for the next compaction: what it costs then. The compaction reads the session block again from disk, so the
    * first pass after it writes the block with the edit where it would have read the block unchanged. The tokens are
    * the block's size now (the edit's own change aside); `usd` is the write's price over the read's.
@@ -163,6 +169,7 @@ export function priceEdit(input: PriceEditInput): EditPrice {
   const rebilled = Math.max(0, readNow - readWith)
   const underMinimum = edit.kind === 'model' && !below && rebilled > 0 && readNow < toModel.minCacheableTokens
   const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, underMinimum ? 0 : rebilled, total + extraTokens, withEdit) : null
+  const rebilledUsd = edit.kind !== 'model' && rebilled > 0 ? switchLost(walk, scale, toModel.prices, readWith, rebilled, total + extraTokens, withEdit) : null
   const movedBlock = moved === null ? null : { path: moved < walk.blocks.length ? blockPath(walk.blocks[moved]!) : 'tools', label: movedLabel(edit, walk, moved) }
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, total + extraTokens) } : undefined
@@ -180,6 +187,7 @@ export function priceEdit(input: PriceEditInput): EditPrice {
     ...(held > 0 && !below ? { cachedOnModel: held } : {}),
     ...(lost !== null ? { switchLostUsd: lost } : {}),
     ...(underMinimum ? { rebilledUnderMinimum: { minimum: toModel.minCacheableTokens } } : {}),
+    ...(rebilledUsd !== null ? { rebilledUsd } : {}),
   }
 }
 
@@ -203,9 +211,9 @@ function heldWords(held: number): string {
 }
 
 /**
- * The cache a switch loses, in the new model's prices: the next pass as priced, against the same pass on that model
- * had it been as warm as the old one (reading what it re-bills, `rebilled`: 0 when that is under the new model's
- * minimum, which no entry there could hold however warm). Null without prices.
+ * The cache a switch or an edit loses: the next pass as priced, against the same pass had it read what it re-bills
+ * (`rebilled`), at the prices of the model it runs on — for a switch, the new model as warm as the old one (0 when what
+ * it re-bills is under that model's minimum, which no entry there could hold however warm). Null without prices.
  */
 function switchLost(walk: RequestWalk, scale: TokenScale, prices: CachePrices | null, readWith: number, rebilled: number, size: number, withEdit: number | null): number | null {
   const warm = nextPassCost(walk, scale, prices, Math.min(size, readWith + rebilled), size)
@@ -353,6 +361,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   // the pass after the switch loses none of it.
   const underMinimum = edit.kind === 'model' && !below && rebilled > 0 && readNowThere < toModel.minCacheableTokens
   const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, underMinimum ? 0 : rebilled, sizeWith, withEdit) : null
+  const rebilledUsd = edit.kind !== 'model' && rebilled > 0 ? switchLost(walk, scale, toModel.prices, readWith, rebilled, sizeWith, withEdit) : null
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
   const a = input.without.walk
@@ -389,6 +398,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
     ...(lost !== null ? { switchLostUsd: lost } : {}),
     ...(underMinimum ? { rebilledUnderMinimum: { minimum: toModel.minCacheableTokens } } : {}),
+    ...(rebilledUsd !== null ? { rebilledUsd } : {}),
     ...(atCompaction ? { atCompaction } : {}),
   }
 }
