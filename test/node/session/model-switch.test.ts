@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FaultPlan } from '../../../src-main/simulator/faults'
-import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { call, sendAndWait, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Price {
   rebilledTokens: number
@@ -75,11 +75,7 @@ async function compactedSession(): Promise<{ running: SimulatorApp; sessionId: s
   }
   const project = await call<{ id: string }>(app, 'project.open', { path: root })
   const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-  const send = async (text: string): Promise<string> => {
-    const ended = turnEnded(app, sessionId)
-    await call(app, 'run.start', { sessionId, text })
-    return ended
-  }
+  const send = (text: string): Promise<string> => sendAndWait(app, sessionId, text)
   for (const text of ['read README.md', 'find "handler"', 'find "Decision"', 'read src/api.ts']) expect(await send(text)).toBe('end_turn')
   expect(await send('/compact keep the API decisions')).toBe('compacted')
   return { running, sessionId, send }
