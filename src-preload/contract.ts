@@ -380,6 +380,16 @@ export const EditPriceSchema = z.object({
    * its read price), which the pass after it shows as lost; the rest of `deltaUsd` is the two models' prices.
    */
   switchLostUsd: z.number().optional(),
+  /**
+   * A model switch whose re-billed tokens are under the new model's minimum (the tools and system alone, after a
+   * checkpoint): that model could not read them however warm, so none of the $ is cache lost (`switchLostUsd` 0).
+   */
+  rebilledUnderMinimum: z.object({ minimum: z.number() }).optional(),
+  /**
+   * An edit above the conversation: the part of `deltaUsd` that is the re-billed tokens written instead of read, which
+   * the pass after it shows as lost; the rest is the edit's own text.
+   */
+  rebilledUsd: z.number().optional(),
   /** Left for the next compaction: the session block it writes again with the edit then, in tokens and $ over a read. */
   atCompaction: z.object({ tokens: z.number(), usd: z.number().nullable() }).optional(),
 })

@@ -29,6 +29,13 @@ export function turnEnded(app: App, sessionId: string): Promise<string> {
   })
 }
 
+/** Sends a chat message to the session and waits for its run to end: resolves with the reason ('end_turn', 'compacted'). */
+export async function sendAndWait(app: App, sessionId: string, text: string): Promise<string> {
+  const ended = turnEnded(app, sessionId)
+  await call(app, 'run.start', { sessionId, text })
+  return ended
+}
+
 /** A real app in the browser host, answered by a simulator, its data folder in a fresh temporary folder. */
 export interface SimulatorApp {
   readonly app: App

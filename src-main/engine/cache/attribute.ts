@@ -114,9 +114,10 @@ export interface BreakpointView {
  * 13: the first pass after a compaction on a model whose minimum is over the tools and system says the conversation
  * starts again from the summary, not that a short prefix came "before the new tail". 14: the first pass after a
  * switch to a model whose minimum is over the prefix the previous pass left says so, with that model's minimum and the
- * prefix's tokens, as the switch's question did).
+ * prefix's tokens, as the switch's question did). 15: that pass says every pass pays in full only when its own prompt
+ * is under the minimum too; when it is over (a compaction left the tools and system alone), its tail was written).
  */
-export const ATTRIBUTION_VERSION = 14
+export const ATTRIBUTION_VERSION = 15
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION

@@ -72,9 +72,23 @@ export interface EditPrice {
    * where that model, as warm as the old one, would have read them. The pass after the switch is measured against the
    * best possible on its own model, so this is the figure the Cache view and the inspector give as its loss ("lost
    * $…"). The rest of `deltaUsd` is the two models' prices: the same prompt read and written at the new model's
-   * prices instead of the old one's. Absent for a switch to a model that caches none of the session (`uncacheable`).
+   * prices instead of the old one's. Absent for a switch to a model that caches none of the session (`uncacheable`);
+   * 0 when what staying would read is under the new model's minimum (`rebilledUnderMinimum`).
    */
   readonly switchLostUsd?: number
+  /**
+   * A model switch whose re-billed tokens (what staying would read: after a checkpoint, the tools and system alone) are
+   * under the new model's minimum, while the prompt as a whole is not: that model could not have read them however
+   * warm, so none of them is cache lost. The pass after the switch is at its limit there, and the Cache view counts
+   * no loss for it; the whole `deltaUsd` is that model's prices and minimum.
+   */
+  readonly rebilledUnderMinimum?: { readonly minimum: number }
+  /**
+   * An edit above the conversation (a file applied now, the tools): the part of `deltaUsd` that is the re-billed tokens
+   * written where they would have been read, the figure the Cache view gives the next pass as lost. The rest is what
+   * the edit adds (or removes), which is new text, paid in full either way, and no loss (limit.ts `editedAbove`).
+   */
+  readonly rebilledUsd?: number
   /**
    * Left for the next compaction: what it costs then. The compaction reads the session block again from disk, so the
    * first pass after it writes the block with the edit where it would have read the block unchanged. The tokens are
@@ -153,7 +167,9 @@ export function priceEdit(input: PriceEditInput): EditPrice {
   const below = uncacheableOn(edit, toModel, total + extraTokens)
   const withEdit = below ? uncachedCost(toModel.prices, total + extraTokens) : nextPassCost(walk, scale, toModel.prices, readWith, total + extraTokens)
   const rebilled = Math.max(0, readNow - readWith)
-  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, rebilled, total + extraTokens, withEdit) : null
+  const underMinimum = edit.kind === 'model' && !below && rebilled > 0 && readNow < toModel.minCacheableTokens
+  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, underMinimum ? 0 : rebilled, total + extraTokens, withEdit) : null
+  const rebilledUsd = edit.kind !== 'model' && rebilled > 0 ? switchLost(walk, scale, toModel.prices, readWith, rebilled, total + extraTokens, withEdit) : null
   const movedBlock = moved === null ? null : { path: moved < walk.blocks.length ? blockPath(walk.blocks[moved]!) : 'tools', label: movedLabel(edit, walk, moved) }
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, total + extraTokens) } : undefined
@@ -170,6 +186,8 @@ export function priceEdit(input: PriceEditInput): EditPrice {
     ...(uncacheable ? { uncacheable } : {}),
     ...(held > 0 && !below ? { cachedOnModel: held } : {}),
     ...(lost !== null ? { switchLostUsd: lost } : {}),
+    ...(underMinimum ? { rebilledUnderMinimum: { minimum: toModel.minCacheableTokens } } : {}),
+    ...(rebilledUsd !== null ? { rebilledUsd } : {}),
   }
 }
 
@@ -193,8 +211,9 @@ function heldWords(held: number): string {
 }
 
 /**
- * The cache a switch loses, in the new model's prices: the next pass as priced, against the same pass on that model
- * had it been as warm as the old one (reading what it re-bills). Null without prices.
+ * The cache a switch or an edit loses: the next pass as priced, against the same pass had it read what it re-bills
+ * (`rebilled`), at the prices of the model it runs on — for a switch, the new model as warm as the old one (0 when what
+ * it re-bills is under that model's minimum, which no entry there could hold however warm). Null without prices.
  */
 function switchLost(walk: RequestWalk, scale: TokenScale, prices: CachePrices | null, readWith: number, rebilled: number, size: number, withEdit: number | null): number | null {
   const warm = nextPassCost(walk, scale, prices, Math.min(size, readWith + rebilled), size)
@@ -282,9 +301,9 @@ export function cachedReadPosition(last: RequestWalk, candidate: RequestWalk, st
  * part of this prompt there — a switch back. Found as the service would (§6.4): from each breakpoint of the tools and
  * system, and from the last request's tail, which the next pass marks again, back at most 20 positions. -1 for none.
  */
-export function otherModelReadPosition(candidate: RequestWalk, state: CacheState, now: number): number {
+export function otherModelReadPosition(candidate: RequestWalk, state: CacheState, now: number, options: { systemOnly?: boolean } = {}): number {
   const tail = candidate.breakpoints.at(-1)
-  const from = candidate.breakpoints.filter((p) => candidate.blocks[p]!.area !== 'messages' || p === tail)
+  const from = candidate.breakpoints.filter((p) => candidate.blocks[p]!.area !== 'messages' || (p === tail && !options.systemOnly))
   let best = -1
   for (const p of from) best = lookback(candidate, state, now, p, best) ?? best
   return best
@@ -307,7 +326,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const readAt = (c: EditCandidate): number => cachedReadPosition(walk, c.walk, state, now, { systemOnly: input.historyReplaced === true })
   const pWithout = readAt(input.without)
   const withScale = input.withScale ?? scale
-  const pWith = edit.kind === 'model' ? otherModelReadPosition(input.with.walk, state, now) : readAt(input.with)
+  const pWith = edit.kind === 'model' ? otherModelReadPosition(input.with.walk, state, now, { systemOnly: input.historyReplaced === true }) : readAt(input.with)
   const readNow = scale.at(pWithout)
   const readWith = edit.kind === 'model' ? withScale.at(pWith) : scale.at(pWith)
   const cacheWarm = walk.breakpoints.some((p) => state.live(walk.keys[p]!, now) !== null)
@@ -338,7 +357,11 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   // What the other model still holds (a switch back) is read there, in its own count, and not re-billed.
   const rebilled = Math.max(0, readNowThere - readWith)
   const addedTokens = sizeWith - sizeWithout
-  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, rebilled, sizeWith, withEdit) : null
+  // What staying would read, under the new model's minimum: that model could not read it however warm (limit.ts), so
+  // the pass after the switch loses none of it.
+  const underMinimum = edit.kind === 'model' && !below && rebilled > 0 && readNowThere < toModel.minCacheableTokens
+  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, underMinimum ? 0 : rebilled, sizeWith, withEdit) : null
+  const rebilledUsd = edit.kind !== 'model' && rebilled > 0 ? switchLost(walk, scale, toModel.prices, readWith, rebilled, sizeWith, withEdit) : null
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
   const a = input.without.walk
@@ -374,6 +397,8 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     ...(uncacheable ? { uncacheable } : {}),
     ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
     ...(lost !== null ? { switchLostUsd: lost } : {}),
+    ...(underMinimum ? { rebilledUnderMinimum: { minimum: toModel.minCacheableTokens } } : {}),
+    ...(rebilledUsd !== null ? { rebilledUsd } : {}),
     ...(atCompaction ? { atCompaction } : {}),
   }
 }

@@ -72,7 +72,12 @@ export function findCause(input: CauseInput): MissCause {
       // The prefix the previous pass could have left for this one is too short for any entry on this model.
       const tokens = limit.shortPrefixTokens ?? 0
       // After a switch the switch is named, with why the pass still lost nothing: the new model could cache none of it.
-      if (previous && previous.facts.model !== walk.model) return modelChanged(previous.facts.model, walk.model, { tokens, minimum: model.minCacheableTokens })
+      if (previous && previous.facts.model !== walk.model) {
+        // Whether this pass's own prompt is under the minimum too (nothing written either), or over it (its tail wrote).
+        const last = walk.breakpoints.at(-1)
+        const promptTokens = last === undefined ? input.scale.total() : input.scale.at(last)
+        return modelChanged(previous.facts.model, walk.model, { tokens, minimum: model.minCacheableTokens, promptTokens })
+      }
       const minimum = `${model.id}'s minimum of ${formatTokens(model.minCacheableTokens)}`
       // After a checkpoint the "new tail" is the whole history from the summary on: say so, or the label reads as if
       // a few thousand tokens were all the pass sent.
@@ -167,15 +172,23 @@ function restartsAtSummary(input: CauseInput): boolean {
 }
 
 /**
- * A switch to another model. `belowMinimum`: the prefix the previous pass left is under the new model's minimum, said
- * in the words the switch's question used (edit-price.ts `uncacheable`), so the pass's grey miss reads as what was
- * priced and not as a fault.
+ * A switch to another model. `belowMinimum`: the prefix the previous pass left is under the new model's minimum, so
+ * nothing of it could be read there. When this pass's own prompt (`promptTokens`, up to its last breakpoint) is under
+ * the minimum too, nothing is written either, said in the words the switch's question used (edit-price.ts
+ * `uncacheable`): every pass pays in full until the conversation grows past it. When it is over (after a compaction,
+ * the tools and system alone were left, and the summary brings the prompt past the minimum), its tail was written for
+ * the next pass, and only the read is said to be impossible. Either way the pass's grey miss reads as what was priced.
  */
-function modelChanged(from: string, to: string, belowMinimum?: { tokens: number; minimum: number }): MissCause {
+function modelChanged(from: string, to: string, belowMinimum?: { tokens: number; minimum: number; promptTokens: number }): MissCause {
   const label = `model changed: ${from} → ${to} (the cache is per model)`
   if (!belowMinimum) return { kind: 'model_changed', from, to, label }
-  const short = `${to} caches nothing under ${formatTokens(belowMinimum.minimum)} tokens, and the prompt before the new tail is ${formatTokens(belowMinimum.tokens)}: every pass pays for all of it in full until the conversation grows past that`
-  return { kind: 'model_changed', from, to, belowMinimum, label: `${label}; ${short}` }
+  const { tokens, minimum, promptTokens } = belowMinimum
+  const under = `${to} caches nothing under ${formatTokens(minimum)} tokens`
+  const short =
+    promptTokens < minimum
+      ? `${under}, and the prompt before the new tail is ${formatTokens(tokens)}: every pass pays for all of it in full until the conversation grows past that`
+      : `${under}, and the prefix the previous pass left is ${formatTokens(tokens)}: nothing of it could be read on that model, so nothing was lost; this pass's prompt is over the minimum, so its tail was written for the next pass`
+  return { kind: 'model_changed', from, to, belowMinimum: { tokens, minimum }, label: `${label}; ${short}` }
 }
 
 /** `changed`: a block's bytes, or the request setting that salts the level named. */

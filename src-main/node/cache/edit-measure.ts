@@ -33,7 +33,7 @@ import {
   type RequestWalk,
 } from '../../engine/cache'
 import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
-import { changedSessionFiles, freezeSessionSection, identityLine, renderNote, sessionBlockText, type ContextNote } from '../../engine/prompt'
+import { changedSessionFiles, freezeSessionSection, identityLine, renderNote, sessionBlockText, type ContextNote, type SnapshotOrigin } from '../../engine/prompt'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { Hasher } from '../../engine/ports'
 import { gatherWithDraft, type FileRoots } from '../files'
@@ -153,6 +153,15 @@ function onModel(request: WireRequest, model: string): WireRequest {
   return { ...rest, model, ...(system ? { system } : {}), ...(thinking ? { thinking } : {}) }
 }
 
+/**
+ * A checkpoint since the last main pass froze the session block again and replaced the history the next pass sends:
+ * that pass reads at most the tools and system blocks, whatever the last pass left cached after them.
+ */
+function checkpointSince(origin: SnapshotOrigin, basis: EditBasis): boolean {
+  const sent = basis.context.sessionOrigin
+  return origin.kind === 'checkpoint' && !(sent?.kind === 'checkpoint' && sent.entryId === origin.entryId)
+}
+
 async function fileCandidates(
   store: Store,
   sessionId: string,
@@ -171,10 +180,7 @@ async function fileCandidates(
     gatherProjectContext(roots.root, { homeDir: roots.homeDir, loupeHome: roots.loupeHome, now }),
     gatherWithDraft(edit.path, edit.text, { ...roots, now }),
   ])
-  // A checkpoint since the last main pass froze the session block again and replaced the history the next pass sends.
-  const origin = frozen.session.origin
-  const sent = basis.context.sessionOrigin
-  const historyReplaced = origin.kind === 'checkpoint' && !(sent?.kind === 'checkpoint' && sent.entryId === origin.entryId)
+  const historyReplaced = checkpointSince(frozen.session.origin, basis)
   const system = request.system ?? []
   const tagged = basis.context.system.indexOf('session')
   const index = tagged >= 0 ? tagged : Math.min(1, system.length)
@@ -212,7 +218,11 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   if ((edit.kind === 'instruction_file' || edit.kind === 'memory_file') && edit.text !== undefined && options.files) {
     candidates = await fileCandidates(store, sessionId, basis, request, { ...edit, text: edit.text }, now, options.files, hasher)
   } else if (edit.kind === 'model') {
-    candidates = { without: request, with: onModel(request, edit.model), notesWithout: 0, notesWith: 0 }
+    // After a checkpoint, staying would read the tools and system alone: a switch loses that, not the last pass's
+    // whole prefix (the next pass on either model sends the summary, not the history the last pass sent).
+    const origin = parseSessionState(store.sessions.state(sessionId), request.model).frozen?.session.origin
+    const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
+    candidates = { without: request, with: onModel(request, edit.model), notesWithout: 0, notesWith: 0, historyReplaced }
   }
   if (!candidates) return estimate()
 
@@ -266,7 +276,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
     ...(withScale ? { withScale } : {}),
   })
-  if (edit.kind === 'model') rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
+  if (edit.kind === 'model' && !systemOnly) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
 }
 

@@ -42,6 +42,13 @@ export function switchCost(price: EditPriceView): string {
     const rest = price.rebilledTokens > 0 ? `; the next pass writes ${tokens} it would have read` : ', so the next pass writes nothing it would have read'
     return `reads ${price.exact ? '' : '≈'}${held.toLocaleString('en-US')} tokens that model still holds cached from its earlier passes (it is kept per model)${rest}${delta}.`
   }
+  // What staying would read is under that model's minimum (after a compaction, the tools and system alone): it could
+  // not have read it however warm, so the Cache view counts no loss for that pass, and the $ is all that model's.
+  const short = price.rebilledUnderMinimum
+  if (short && price.cacheWarm) {
+    const usd = price.deltaUsd === null ? '' : `, ${signedUsd(price.deltaUsd)} on the next pass from that model's prices and minimum`
+    return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${usd}. That model caches nothing under ${short.minimum.toLocaleString('en-US')} tokens, so it could not have read them either: none of it is cache lost, and the Cache view will count no loss for that pass.`
+  }
   if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
   return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`
 }

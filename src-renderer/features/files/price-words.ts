@@ -37,8 +37,10 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
   // Re-billed is what this apply adds to what the next pass writes again anyway: none when that pass already
   // re-bills the block (another file applied and not sent yet), which "re-bills 0 tokens" would say wrongly.
   const nothingMore = now.movedBlock !== null && now.cacheWarm && now.rebilledTokens === 0
+  const split = lossSplit(now, delta)
+  const rebills = `re-bills ${count(now, now.rebilledTokens)} tokens${split ? ` (${split.lost} lost${split.rest ? `; ${split.rest} for the text it adds` : ''})` : ''}`
   const summary = now.movedBlock
-    ? [usdPart, nothingMore ? `re-bills nothing more: the next pass already re-bills ${blockName(now.movedBlock)}` : now.cacheWarm ? `re-bills ${count(now, now.rebilledTokens)} tokens` : 'nothing cached to lose'].filter(Boolean).join(' · ')
+    ? [usdPart, nothingMore ? `re-bills nothing more: the next pass already re-bills ${blockName(now.movedBlock)}` : now.cacheWarm ? rebills : 'nothing cached to lose'].filter(Boolean).join(' · ')
     : [usdPart, 'nothing above the breakpoints moves'].filter(Boolean).join(' · ')
   const detail: string[] = []
   if (now.movedBlock) {
@@ -46,7 +48,7 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
       nothingMore
         ? `Moves ${now.movedBlock.label}, which the next pass writes again anyway (another edit applied and not sent yet, say): applying this one re-bills nothing more.`
         : now.cacheWarm
-          ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them.`
+          ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them${split ? `, ${split.lost} more (what the Cache view will count as that pass's loss)` : ''}.`
           : `Moves ${now.movedBlock.label}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.`,
     )
   } else detail.push(`${now.label}.`)
@@ -64,8 +66,22 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
       )
     }
   }
-  if (now.nextPassUsd !== null && now.withoutEditUsd !== null) detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}).`)
+  if (now.nextPassUsd !== null && now.withoutEditUsd !== null) {
+    const parts = split?.rest ? `: ${split.lost} re-billed and ${split.rest} for the text it adds, new to the cache and no loss` : ''
+    detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}${parts}).`)
+  }
   return { summary, detail }
+}
+
+/**
+ * The re-billed part of the price (`rebilledUsd`: the tokens written where they would have been read, which the Cache
+ * view counts as the next pass's loss) and the rest (the text the edit adds, new, paid in full: no loss), each rounded
+ * as shown and the rest the shown difference, so "+$0.0103" and "lost $0.0102" read as one figure and its part.
+ */
+function lossSplit(now: EditPriceView, delta: number | null): { readonly lost: string; readonly rest: string | null } | null {
+  if (now.rebilledUsd === undefined || delta === null || !now.cacheWarm || now.rebilledTokens === 0) return null
+  const rest = shownDifference(delta, now.rebilledUsd)
+  return { lost: usd(now.rebilledUsd), rest: rest === 0 ? null : signedUsd(rest) }
 }
 
 /** The moved block in a few words: "the session block" for system[1], else its path. */

@@ -45,6 +45,15 @@ describe('cache scenarios against the simulator', () => {
     expect(switched[2]!.attribution.cause).toMatchObject({ belowMinimum: { minimum: 4096, tokens: switched[2]!.attribution.limit.shortPrefixTokens } })
     expect(switched[2]!.attribution.miss.tokens).toBe(0)
     expect(switched[3]!.attribution.cause.label).toMatch(/^prefix below the minimum: the [\d,]+ tokens before the new tail are under claude-opus-4-6's minimum of 4,096$/)
+    // On to Haiku 4.5 with a long paste: nothing left could be read, but the pass's own prompt is over the minimum and
+    // its tail was written, which the next pass read: no "every pass pays in full".
+    const pasted = switched[4]!.attribution
+    expect(pasted.cause.label).toMatch(
+      /^model changed: claude-opus-4-6 → claude-haiku-4-5 \(the cache is per model\); claude-haiku-4-5 caches nothing under 4,096 tokens, and the prefix the previous pass left is [\d,]+: nothing of it could be read on that model, so nothing was lost; this pass's prompt is over the minimum, so its tail was written for the next pass$/,
+    )
+    expect(pasted.miss.tokens).toBe(0)
+    expect(pasted.actual!.tokens.write5m).toBeGreaterThan(4096)
+    expect(switched[5]!.attribution.actual!.tokens.read).toBeGreaterThan(4096)
     expect(labels.get('below_minimum')![1]).toMatch(/^prefix below the minimum: the [\d,]+ tokens before the new tail are under claude-haiku-4-5's minimum of 4,096$/)
     expect(labels.get('lookback_exceeded')![1]).toMatch(/^lookback window exceeded: the entry at messages\[0\]\.content\[1\] is \d+ positions back/)
     expect(labels.get('concurrent')![2]).toMatch(/^concurrent pass: pas_\w+ writes messages\[2\]\.content\[0\], but its response began 1 s after this pass was sent/)

@@ -99,11 +99,20 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
 
   // A switch to a model whose minimum (Opus 4.6's 4,096) is over the whole prompt: that model caches none of it. The
   // switch is named, with the minimum; the passes after it are at their limit, the prefix below that model's minimum.
+  // Then a switch to Haiku 4.5 (4,096 too) with a long log pasted: the prefix left is under the minimum, so nothing is
+  // read, but this pass's own prompt is over it, so its tail is written and the next pass reads it.
   () =>
     runScenario('model_switch_below_minimum', {}, async (s) => {
       await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
       s.model = 'claude-opus-4-6'
       await readTurn(s, 'Now think harder about it.', 'src/refund.ts', ['model_changed', 'below_minimum'])
+      s.model = 'claude-haiku-4-5'
+      s.replies.push(answer('Every fifth cart fails on rounding.'), answer('Round per line, then sum.'))
+      s.user(`Here is the checkout log:\n${CHECKOUT_LOG}`)
+      await s.pass('model_changed')
+      s.clock.advance(5_000)
+      s.user('And the fix?')
+      await s.pass('none')
     }),
 
   // Idle for 6 m 10 s: every 5-minute entry expired.

@@ -20,6 +20,7 @@ interface Price {
   atCompaction?: { tokens: number; usd: number | null }
   movedBlock: { path: string; label: string } | null
   rebilledTokens: number
+  rebilledUsd?: number
   nextPassUsd: number
   withoutEditUsd: number
   deltaUsd: number
@@ -160,6 +161,9 @@ describe('files through the contract', () => {
     expect(price.rebilledTokens).toBeGreaterThan(0)
     // The pass lost what was priced: the edit's own new text was never cached anywhere, so it is not a loss.
     expect(a.miss.tokens).toBe(price.rebilledTokens)
+    // And in dollars: the price's re-billed part is the pass's loss; the rest of its $ is the edit's own text.
+    expect(a.miss.usd).toBeCloseTo(price.rebilledUsd!, 12)
+    expect(price.deltaUsd - price.rebilledUsd!).toBeGreaterThan(0)
     expect(a.limit.editAdded).toBeGreaterThan(0)
     // What the edit added to the session block, as the simulator counts the bytes the two passes sent.
     const split = await billedSplit(JSON.parse(prev.requestBody) as WireBody, JSON.parse(first.requestBody) as WireBody)

@@ -4,10 +4,10 @@
  * did not run: test/rpc/imported-session.test.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FaultPlan } from '../../../src-main/simulator/faults'
-import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { call, sendAndWait, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Price {
   rebilledTokens: number
@@ -54,6 +54,34 @@ async function readAfterSwitchingBack(app: SimulatorApp['app'], sessionId: strin
   const passes = await call<Array<{ model: string; kind: string; usage: { cache_read_input_tokens: number } | null }>>(app, 'pass.list', { sessionId })
   return passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')[2]!.usage!.cache_read_input_tokens
 }
+
+/**
+ * A session on Sonnet 4.6 of four turns, then `/compact`: the next pass sends the summary, not the history the last
+ * pass sent, so staying it would read the tools and system alone (under Haiku 4.5's 4,096 minimum), while the
+ * compacted prompt is over it.
+ */
+async function compactedSession(): Promise<{ running: SimulatorApp; sessionId: string; send: (text: string) => Promise<string> }> {
+  running = await simulatorApp({ seed: 'model-switch-compacted', model: 'claude-sonnet-4-6' })
+  const { app } = running
+  const root = join(running.dir, 'demo')
+  const files: Record<string, string> = {
+    'README.md': '# Demo\n\nThe API is versioned under /v2. Keep handlers small.\n',
+    'src/api.ts': Array.from({ length: 150 }, (_, i) => `export function handler${i}() { return { version: 2, route: '/v2/items/${i}' } }`).join('\n'),
+    'docs/notes.md': '# Notes\n\nDecision: the API returns JSON only.\n'.repeat(20),
+  }
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+  const project = await call<{ id: string }>(app, 'project.open', { path: root })
+  const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+  const send = (text: string): Promise<string> => sendAndWait(app, sessionId, text)
+  for (const text of ['read README.md', 'find "handler"', 'find "Decision"', 'read src/api.ts']) expect(await send(text)).toBe('end_turn')
+  expect(await send('/compact keep the API decisions')).toBe('compacted')
+  return { running, sessionId, send }
+}
+
+type MainPass = { id: string; model: string; kind: string; usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number } | null }
 
 describe("switching a session's model", () => {
   it('is priced first, recorded, used by the next pass, and named as the cause of its miss', async () => {
@@ -125,6 +153,40 @@ describe("switching a session's model", () => {
     expect(row.missUsd).toBeCloseTo(price.switchLostUsd!, 12)
     // The rest of the switch's $ is Opus 4.8's prices against Sonnet 4.6's for the same prompt: dearer, so positive.
     expect(price.deltaUsd - price.switchLostUsd!).toBeGreaterThan(0)
+  })
+
+  it('after a compaction, re-bills what staying would read: the tools and system alone, not the last pass\'s whole prefix', async () => {
+    const { running: r, sessionId, send } = await compactedSession()
+    const price = await call<Price>(r.app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-haiku-4-5' } })
+    // Staying on Sonnet: the next pass reads what the price says the switch would re-bill.
+    expect(await send('read README.md')).toBe('end_turn')
+    const passes = await call<MainPass[]>(r.app, 'pass.list', { sessionId })
+    const afterCompaction = passes[passes.findIndex((p) => p.kind === 'summary') + 1]!
+    expect(afterCompaction.model).toBe('claude-sonnet-4-6')
+    // In Haiku's count (the share of its count of the whole request, which strips the thinking), within a few tokens;
+    // the last pass's whole cached prefix was more than three times that.
+    const read = afterCompaction.usage!.cache_read_input_tokens
+    expect(Math.abs(price.rebilledTokens - read)).toBeLessThan(read * 0.02)
+  })
+
+  it('after a compaction, to a model whose minimum is over the tools and system, prices no loss, and the pass after it counts none', async () => {
+    const { running: r, sessionId, send } = await compactedSession()
+    const { app } = r
+    const price = await call<Price & { rebilledUnderMinimum?: { minimum: number } }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-haiku-4-5' } })
+    await call(app, 'session.setModel', { sessionId, model: 'claude-haiku-4-5' })
+    expect(await send('read README.md')).toBe('end_turn')
+    const passes = await call<MainPass[]>(app, 'pass.list', { sessionId })
+    const firstOnHaiku = passes.find((p) => p.kind === 'main' && p.model === 'claude-haiku-4-5')!
+    // Its whole prompt is over Haiku's minimum: it wrote, and was no pass that caches nothing.
+    expect(firstOnHaiku.usage!.cache_creation_input_tokens).toBeGreaterThan(4096)
+    const row = (await call<{ passes: Row[] }>(app, 'session.cacheSummary', { sessionId })).passes.find((p) => p.passId === firstOnHaiku.id)!
+    expect(row.cause).toBe('model_changed')
+    // What the question priced as the cache lost is what the Cache view counts for that pass: none, since Haiku could
+    // not have read the tools and system however warm; the re-billed tokens are under its minimum.
+    expect(price.rebilledTokens).toBeLessThan(4096)
+    expect(price.rebilledUnderMinimum).toEqual({ minimum: 4096 })
+    expect(row.missTokens).toBe(0)
+    expect(price.switchLostUsd).toBe(row.missUsd)
   })
 
   it('switched back while the counter is unavailable, is priced with what that model still holds, not as a cold start', async () => {

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { call, failNextMessages, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { call, failNextMessages, sendAndWait, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 import { FIXTURES } from '../transcripts/store-helpers'
 
 let running: SimulatorApp | null = null
@@ -26,11 +26,7 @@ async function setup(options: { faults?: ReturnType<typeof failNextMessages> } =
   writeFileSync(join(root, 'CLAUDE.md'), '# Demo\n\nAnswer briefly.\n')
   const project = await call<{ id: string }>(app, 'project.open', { path: root })
   const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-  const send = async (text: string): Promise<string> => {
-    const ended = turnEnded(app, sessionId)
-    await call(app, 'run.start', { sessionId, text })
-    return ended
-  }
+  const send = (text: string): Promise<string> => sendAndWait(app, sessionId, text)
   const entries = async () => (await call<{ entries: Entry[] }>(app, 'session.get', { sessionId })).entries
   const lastMessage = async () => (await entries()).findLast((e) => e.kind === 'user_message')!
   /** The messages of a pass's request as the service received them. */

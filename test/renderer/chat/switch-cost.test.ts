@@ -28,6 +28,14 @@ describe('what a model switch costs, in words', () => {
     expect(switchCost({ ...back, cacheWarm: false, rebilledTokens: 0 })).toMatch(/^reads 6,315 tokens that model still holds cached/)
     expect(switchCost({ ...back, rebilledTokens: 0 })).toBe('reads 6,315 tokens that model still holds cached from its earlier passes (it is kept per model), so the next pass writes nothing it would have read, −$0.0007 on the next pass.')
   })
+  it('after a compaction to a model whose minimum is over what staying reads, says none of it is cache lost, as the Cache view will', () => {
+    const short = { ...cold, rebilledTokens: 2655, exact: false, deltaUsd: 0.0041, switchLostUsd: 0, rebilledUnderMinimum: { minimum: 4096 } }
+    expect(switchCost(short)).toBe(
+      "starts the cache afresh (it is kept per model): the next pass writes ≈2,655 tokens it would have read, +$0.0041 on the next pass from that model's prices and minimum. That model caches nothing under 4,096 tokens, so it could not have read them either: none of it is cache lost, and the Cache view will count no loss for that pass.",
+    )
+    expect(switchCost(short)).not.toMatch(/for the cache it loses/)
+  })
+
   it("splits the switch's $ into the cache it loses, the figure the Cache view gives that pass, and the other model's prices", () => {
     // Sonnet 4.6 to Opus 4.8: 6,489 tokens written at $6.25/MTok where Opus would read them at $0.50 is the loss;
     // Opus reading at $0.50 where Sonnet reads at $0.30 is the rest.

@@ -42,6 +42,18 @@ describe('nowWords', () => {
     expect(nowWords(now, base).summary).toBe('+$0.0019 · re-bills 464 tokens')
   })
 
+  it('says which part of the price is the loss the Cache view will count, and which the text the edit adds', () => {
+    // The review's case: CLAUDE.md applied now, 2,960 tokens re-billed at $3.75 over $0.30 a MTok on Sonnet 4.6 (the
+    // pass after it "lost $0.0102: 2,960 tokens") and 18 tokens of the edit's own written at $3.75.
+    const now = price({ rebilledTokens: 2960, rebilledUsd: (2960 * 3.45) / 1e6, nextPassUsd: 0.0119, withoutEditUsd: 0.0016, deltaUsd: 0.0103, addedTokens: 18 })
+    const words = nowWords(now, null)
+    expect(words.summary).toBe('+$0.0103 · re-bills 2,960 tokens ($0.0102 lost; +$0.0001 for the text it adds)')
+    expect(words.detail[0]).toBe("Moves system[1] · session block (project instructions · AGENTS.md): the next pass writes 2,960 tokens again instead of reading them, $0.0102 more (what the Cache view will count as that pass's loss).")
+    expect(words.detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103: $0.0102 re-billed and +$0.0001 for the text it adds, new to the cache and no loss).')
+    // All of it the re-bill: no second part.
+    expect(nowWords({ ...now, rebilledUsd: 0.0103 }, null).summary).toBe('+$0.0103 · re-bills 2,960 tokens ($0.0103 lost)')
+  })
+
   it('says nothing more when applying now sends nothing but the edit', () => {
     const words = nowWords(price({ addedTokens: 4 }), price({ addedTokens: 0, movedBlock: null })).detail
     expect(words).toEqual([
