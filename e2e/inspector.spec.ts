@@ -156,6 +156,8 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     // A steady pass reads up to the previous tail and writes the new one.
     expect(await rules.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.outcome))).toEqual(['read', 'read', 'read', 'written'])
     await expect(inspector.getByRole('button', { name: /BP1 static · 5m · read/ })).toBeVisible()
+    // Folded, the legend shows its first rows whole; "+N more" lists every source, CLAUDE.md among them.
+    await inspector.getByLabel('Context map').getByRole('button', { name: /^\+\d+ more$/ }).click()
     await expect(inspector.getByLabel('Context map')).toContainText('CLAUDE.md')
     // Its parts are estimates; beside their total, what the service counted for the same input.
     const u = last.usage!

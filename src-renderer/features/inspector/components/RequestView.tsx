@@ -3,11 +3,12 @@
  * simulator) the server's own hash of what it received, the context map, the breakpoints and what the API did at
  * each, and the editor. Copy as JSON or curl, or save as a file.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
 import { readAttribution } from '../model/attribution'
+import { causeSliceKeys } from '../model/context-map'
 import { noBreakpointText, OUTCOME_WORDS, readThrough, shortChipWords } from '../model/breakpoints'
 import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
@@ -53,7 +54,10 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
     return () => clearTimeout(timer)
   }, [note])
   const showMap = useInspectorStore((s) => s.layout.contextMap)
+  // The context map's whole legend, once asked for, stays whole from pass to pass.
+  const [wholeLegend, setWholeLegend] = useState(false)
   const { detail } = view
+  const causeKeys = useMemo(() => causeSliceKeys(detail.attribution), [detail.attribution])
 
   const echoed = wireEcho(detail)
 
@@ -216,7 +220,16 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       </div>
       {/* A request rebuilt from a transcript holds neither the system prompt nor the tools the service counted: its
           estimate is not compared with that count. */}
-      {showMap && view.pretty && readyFor === detail.id && <ContextMap slices={view.contextMap()} measured={usage && detail.source !== 'transcript' ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : null} onReveal={(o) => editor.current?.revealBlock(o)} />}
+      {showMap && view.pretty && readyFor === detail.id && (
+        <ContextMap
+          slices={view.contextMap()}
+          causeKeys={causeKeys}
+          measured={usage && detail.source !== 'transcript' ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : null}
+          whole={wholeLegend}
+          onWhole={setWholeLegend}
+          onReveal={(o) => editor.current?.revealBlock(o)}
+        />
+      )}
       <RequestEditor monaco={monaco} view={view} mode={view.pretty ? mode : 'raw'} onReady={onReady} onFile={onFile} handle={editor} />
     </div>
   )
