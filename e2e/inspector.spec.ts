@@ -563,13 +563,28 @@ test('the request keeps its bytes in view when the window is made smaller and wh
         return Math.round(Math.min(view.bottom, bytes.bottom, window.innerHeight) - Math.max(view.top, bytes.top, 0))
       })
     expect(await bytesShown()).toBeGreaterThanOrEqual(60)
+    // The controls above the bytes that the view's top edge cuts through: scrolled to the bytes, a control is either
+    // shown whole or scrolled out whole, never left half under the tabs.
+    const cutAtTop = () =>
+      page.evaluate(() => {
+        const top = document.querySelector('.insp-view')!.getBoundingClientRect().top
+        return [...document.querySelectorAll('.insp-request > :not(.insp-editor) :is(button, select, .insp-sha, .insp-bps-summary, .insp-map-bar, .insp-map-total)')]
+          .filter((el) => {
+            const r = el.getBoundingClientRect()
+            return r.height > 0 && r.top < top - 0.5 && r.bottom > top + 0.5
+          })
+          .map((el) => el.textContent)
+      })
     // The same pass, the window made smaller: the view is shorter than its controls and bytes, and shows the bytes.
     await page.setViewportSize({ width: 900, height: 700 })
     await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    expect(await cutAtTop()).toEqual([])
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request-small-window.png' })
     // Docked below in that window: the list is at its minimum, and the view shows the bytes again.
     await inspector.getByRole('button', { name: 'Dock below the chat' }).click()
     await expect(inspector.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
     await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    expect(await cutAtTop()).toEqual([])
     await page.screenshot({ path: 'e2e/screenshots/inspector-request-docked-below-small-window.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })

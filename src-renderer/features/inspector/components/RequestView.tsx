@@ -40,6 +40,24 @@ function announce(detail: Record<string, unknown>): void {
 /** How much of the bytes a view shows before it scrolls to them. */
 const MIN_BYTES_SHOWN_PX = 60
 
+/**
+ * `scrollTop`, moved up to the top of any control above the bytes that the view's top edge would cut through (the
+ * toolbar's second line, a legend row, a breakpoint chip), so that each is shown whole or scrolled out whole, never
+ * left half under the tabs. Up, not down: the bytes lie at the bottom of the view, and down would be past its end.
+ */
+function wholeControlsAt(content: HTMLElement, scroller: HTMLElement, scrollTop: number): number {
+  const origin = scroller.getBoundingClientRect().top - scroller.scrollTop
+  // Each visible leaf above the bytes, and each button whole (its words are leaves inside it), in scroll coordinates.
+  const boxes = [...content.querySelectorAll<HTMLElement>(':scope > :not(.insp-editor) *')]
+    .filter((el) => el.matches('button, select') || el.childElementCount === 0)
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.height > 0)
+    .map((r) => ({ top: r.top - origin, bottom: r.bottom - origin }))
+  let at = scrollTop
+  for (let cut = boxes.find((b) => b.top < at && b.bottom > at); cut; cut = boxes.find((b) => b.top < at && b.bottom > at)) at = Math.floor(cut.top)
+  return Math.max(0, at)
+}
+
 export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   const mode = useInspectorStore((s) => s.requestMode)
   const editor = useRef<RequestEditorHandle>(null)
@@ -93,7 +111,8 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       const bytes = content.querySelector<HTMLElement>('.insp-editor')
       if (!bytes) return
       const top = bytes.getBoundingClientRect().top - scroller.getBoundingClientRect().top
-      if (top + MIN_BYTES_SHOWN_PX > scroller.clientHeight) scroller.scrollTop += top - Math.max(0, scroller.clientHeight - bytes.clientHeight)
+      if (top + MIN_BYTES_SHOWN_PX <= scroller.clientHeight) return
+      scroller.scrollTop = wholeControlsAt(content, scroller, scroller.scrollTop + top - Math.max(0, scroller.clientHeight - bytes.clientHeight))
     }
     reveal()
     let size = { width: scroller.clientWidth, height: scroller.clientHeight }
