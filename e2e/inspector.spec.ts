@@ -614,8 +614,24 @@ test("a narrow pane's diff mark takes the height of its wrapped words, and the h
     }
     await expect(inspector.locator('.insp-bp-chip').last()).toHaveText(/^BP\d (read|write)$/, { useInnerText: true })
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-request-narrow.png' })
+    // Whenever the diff's lines are on screen, the last line shown: the first change of a block is past line 100 (the
+    // tools come first), so a diff shown only above it (at line 1) is one that looks as if nothing changed.
+    await page.evaluate(() => {
+      const w = window as unknown as { diffLastLines: number[] }
+      w.diffLastLines = []
+      new MutationObserver(() => {
+        const side = document.querySelector('.insp-diff-editor .editor.modified')
+        const visible = side?.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true, opacityProperty: true, checkOpacity: true } as CheckVisibilityOptions)
+        const numbers = [...(side?.querySelectorAll('.line-numbers') ?? [])].map((el) => Number(el.textContent)).filter((n) => n > 0)
+        if (visible && numbers.length) w.diffLastLines.push(Math.max(...numbers))
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    })
     await inspector.getByRole('tab', { name: 'Diff' }).click()
     await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
+    await expect(inspector.locator('.insp-diff-mark')).toBeVisible()
+    const lastLines = await page.evaluate(() => (window as unknown as { diffLastLines: number[] }).diffLastLines)
+    expect(lastLines.length).toBeGreaterThan(0)
+    expect(lastLines.filter((line) => line < 100), 'the diff was shown at its start, far above its first change').toEqual([])
 
     // The words wrap at this width; the zone Monaco leaves above the block is as tall as they are, so they do not
     // lie over the code below (Monaco sets the zone's own node to the zone's height).
