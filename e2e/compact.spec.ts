@@ -23,9 +23,9 @@ async function withSlowCompactionHost(page: Page, look: () => Promise<void>): Pr
   }
 }
 
-/** Three turns that read notes0–2.md, then a dry run focused on "the pagination decisions" from the Compaction view. */
-async function readNotesThenDryRun(app: Page) {
-  for (let i = 0; i < 3; i++) {
+/** Turns that read notes0–2.md (or as many as `reads`), then a dry run focused on "the pagination decisions" from the Compaction view. */
+async function readNotesThenDryRun(app: Page, reads = 3) {
+  for (let i = 0; i < reads; i++) {
     const ended = appEvent(app, 'turn.ended')
     await app.getByLabel('Message').fill(`read notes${i}.md`)
     await app.getByLabel('Message').press('Enter')
@@ -135,6 +135,22 @@ test('compaction view: a compaction with nothing to compact says so once, as a n
     await expect(app.getByRole('button', { name: 'Dry run' })).toBeEnabled()
     await expect(app.getByTestId('compaction-view').getByText(nothing)).toHaveCount(1)
     await expect(app.getByRole('alert').filter({ hasText: nothing })).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("compaction view: the diff's legend names only the marks the diff shows: nothing trimmed, no trimmed key", async ({ app }) => {
+  // Notes under stage 1's 1,000 characters, enough of them for the summary to shrink the context: the dry run
+  // summarises and trims nothing.
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  for (let i = 0; i < 7; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(12))
+  try {
+    await openProjectWithSession(app, dir)
+    const { draft } = await readNotesThenDryRun(app, 7)
+    await expect(app.getByTestId('draft-card')).toContainText('nothing trimmed')
+    await expect(draft.locator('.cmp-key')).toHaveText(['summarised', 'summary head'])
+    await draft.locator('.cmp-legend').screenshot({ path: 'e2e/screenshots/compaction-legend-nothing-trimmed.png' })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

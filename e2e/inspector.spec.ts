@@ -156,6 +156,8 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     // A steady pass reads up to the previous tail and writes the new one.
     expect(await rules.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.outcome))).toEqual(['read', 'read', 'read', 'written'])
     await expect(inspector.getByRole('button', { name: /BP1 static · 5m · read/ })).toBeVisible()
+    // Folded, the legend shows its first rows whole; "+N more" lists every source, CLAUDE.md among them.
+    await inspector.getByLabel('Context map').getByRole('button', { name: /^\+\d+ more$/ }).click()
     await expect(inspector.getByLabel('Context map')).toContainText('CLAUDE.md')
     // Its parts are estimates; beside their total, what the service counted for the same input.
     const u = last.usage!
@@ -561,13 +563,28 @@ test('the request keeps its bytes in view when the window is made smaller and wh
         return Math.round(Math.min(view.bottom, bytes.bottom, window.innerHeight) - Math.max(view.top, bytes.top, 0))
       })
     expect(await bytesShown()).toBeGreaterThanOrEqual(60)
+    // The controls above the bytes that the view's top edge cuts through: scrolled to the bytes, a control is either
+    // shown whole or scrolled out whole, never left half under the tabs.
+    const cutAtTop = () =>
+      page.evaluate(() => {
+        const top = document.querySelector('.insp-view')!.getBoundingClientRect().top
+        return [...document.querySelectorAll('.insp-request > :not(.insp-editor) :is(button, select, .insp-sha, .insp-bps-summary, .insp-map-bar, .insp-map-total)')]
+          .filter((el) => {
+            const r = el.getBoundingClientRect()
+            return r.height > 0 && r.top < top - 0.5 && r.bottom > top + 0.5
+          })
+          .map((el) => el.textContent)
+      })
     // The same pass, the window made smaller: the view is shorter than its controls and bytes, and shows the bytes.
     await page.setViewportSize({ width: 900, height: 700 })
     await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    expect(await cutAtTop()).toEqual([])
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request-small-window.png' })
     // Docked below in that window: the list is at its minimum, and the view shows the bytes again.
     await inspector.getByRole('button', { name: 'Dock below the chat' }).click()
     await expect(inspector.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
     await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
+    expect(await cutAtTop()).toEqual([])
     await page.screenshot({ path: 'e2e/screenshots/inspector-request-docked-below-small-window.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
@@ -597,8 +614,24 @@ test("a narrow pane's diff mark takes the height of its wrapped words, and the h
     }
     await expect(inspector.locator('.insp-bp-chip').last()).toHaveText(/^BP\d (read|write)$/, { useInnerText: true })
     await inspector.screenshot({ path: 'e2e/screenshots/inspector-request-narrow.png' })
+    // Whenever the diff's lines are on screen, the last line shown: the first change of a block is past line 100 (the
+    // tools come first), so a diff shown only above it (at line 1) is one that looks as if nothing changed.
+    await page.evaluate(() => {
+      const w = window as unknown as { diffLastLines: number[] }
+      w.diffLastLines = []
+      new MutationObserver(() => {
+        const side = document.querySelector('.insp-diff-editor .editor.modified')
+        const visible = side?.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true, opacityProperty: true, checkOpacity: true } as CheckVisibilityOptions)
+        const numbers = [...(side?.querySelectorAll('.line-numbers') ?? [])].map((el) => Number(el.textContent)).filter((n) => n > 0)
+        if (visible && numbers.length) w.diffLastLines.push(Math.max(...numbers))
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    })
     await inspector.getByRole('tab', { name: 'Diff' }).click()
     await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
+    await expect(inspector.locator('.insp-diff-mark')).toBeVisible()
+    const lastLines = await page.evaluate(() => (window as unknown as { diffLastLines: number[] }).diffLastLines)
+    expect(lastLines.length).toBeGreaterThan(0)
+    expect(lastLines.filter((line) => line < 100), 'the diff was shown at its start, far above its first change').toEqual([])
 
     // The words wrap at this width; the zone Monaco leaves above the block is as tall as they are, so they do not
     // lie over the code below (Monaco sets the zone's own node to the zone's height).

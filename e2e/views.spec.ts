@@ -302,6 +302,30 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
       expect(item.cut, `${item.text} is cut`).toBe(false)
       expect(item.height, `${item.text} takes more than one line`).toBeLessThanOrEqual(17)
     }
+    // Every source in the bar can be read in the legend: the items it shows are whole, and "+N more" shows the rest.
+    const map = inspector.getByLabel('Context map')
+    const sources = await map.locator('.insp-map-slice').count()
+    expect(sources).toBeGreaterThan(3)
+    const wholeInLegend = () =>
+      map.locator('.insp-map-legend').evaluate((box) => {
+        const frame = box.getBoundingClientRect()
+        return [...box.querySelectorAll('.insp-map-item')]
+          .filter((el) => {
+            const r = el.getBoundingClientRect()
+            return r.top < frame.top - 0.5 || r.bottom > frame.bottom + 0.5
+          })
+          .map((el) => el.textContent)
+      })
+    expect(await wholeInLegend()).toEqual([])
+    const shownFirst = await legend.count()
+    const more = map.getByRole('button', { name: `+${sources - shownFirst} more` })
+    await expect(more).toBeVisible()
+    await more.click()
+    await expect(legend).toHaveCount(sources)
+    expect(await wholeInLegend()).toEqual([])
+    await inspector.locator('.insp-map').screenshot({ path: `${SHOTS}/views-inspector-map-all-1000x700.png` })
+    await map.getByRole('button', { name: 'Fewer' }).click()
+    await expect(legend).toHaveCount(shownFirst)
     await page.screenshot({ path: `${SHOTS}/views-inspector-request-1000x700.png` })
     const editor = (await inspector.locator('.insp-request .monaco-editor').boundingBox())!
     expect(editor.height).toBeGreaterThan(120)

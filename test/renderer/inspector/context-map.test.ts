@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { describeBlocks } from '../../../src-renderer/features/inspector/model/blocks'
-import { contextMap, offBy } from '../../../src-renderer/features/inspector/model/context-map'
+import { causeSliceKeys, contextMap, legendOrder, offBy, type ContextSlice } from '../../../src-renderer/features/inspector/model/context-map'
 import { parseBody } from '../../../src-renderer/features/inspector/model/pretty'
 import { recordedPasses } from './fixture'
 
@@ -66,5 +68,84 @@ describe('offBy', () => {
     expect(offBy(2_302, 2_781)).toBe(' (+21%)')
     expect(offBy(2_000, 1_900)).toBe(' (−5%)')
     expect(offBy(2_000, 2_004)).toBe('')
+  })
+})
+
+describe('history kinds', () => {
+  it('gives each kind of history its own swatch', () => {
+    const pass = recordedPasses()[3]!
+    const slices = contextMap(describeBlocks(pass.segments, pass.plan), pass.segments, parseBody(pass.requestBody))
+    const groups = slices.filter((s) => s.key.startsWith('history:')).map((s) => s.group)
+    expect(groups).toEqual(['history-user', 'history-assistant', 'history-tool-results'])
+  })
+})
+
+describe('the swatches (inspector.css)', () => {
+  const css = readFileSync(join(__dirname, '../../../src-renderer/features/inspector/inspector.css'), 'utf8')
+  const theme = readFileSync(join(__dirname, '../../../src-renderer/ui/theme.css'), 'utf8')
+  const swatches = new Map([...css.matchAll(/^\.g-([\w-]+) \{ background: ([^;]+); \}/gm)].map((m) => [m[1]!, m[2]!]))
+  const themeVar = (attr: string, name: string) => new RegExp(`:root\\[data-theme='${attr}'\\] \\{[^}]*--${name}: (#[0-9a-f]{6})`).exec(theme)![1]!
+  const channels = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number]
+  const luminance = (hex: string) => {
+    const [r, g, b] = channels(hex)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+  const contrast = (a: string, b: string) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
+    return (hi + 0.05) / (lo + 0.05)
+  }
+  // CIE76 distance in L*a*b*: about 2 is just noticeable; 12 reads as another colour in a 9 px swatch.
+  const lab = (hex: string) => {
+    const [r, g, b] = channels(hex)
+    const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116)
+    const [x, y, z] = [(0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883].map(f) as [number, number, number]
+    return [116 * y - 16, 500 * (x - y), 200 * (y - z)]
+  }
+  const distance = (a: string, b: string) => Math.hypot(...lab(a).map((v, i) => v - lab(b)[i]!))
+
+  it('has a swatch for every group a slice can have', () => {
+    const groups = ['tools', 'static', 'instructions', 'memory', 'skills', 'session', 'history-assistant', 'history-tool-results', 'history-user', 'history-summary', 'history', 'newest', 'notes', 'other']
+    expect([...swatches.keys()].sort()).toEqual(groups.sort())
+  })
+
+  for (const mode of ['light', 'dark']) {
+    it(`in the ${mode} theme, stands 3:1 against the panel and apart from every other swatch`, () => {
+      const panel = themeVar(mode, 'panel')
+      const colours = [...swatches].map(([group, value]) => [group, value === 'var(--accent)' ? themeVar(mode, 'accent') : value] as const)
+      for (const [group, colour] of colours) expect(contrast(colour, panel), `${group} ${colour} on ${panel}`).toBeGreaterThanOrEqual(3)
+      for (const [i, [a, x]] of colours.entries())
+        for (const [b, y] of colours.slice(i + 1)) expect(distance(x, y), `${a} ${x} against ${b} ${y}`).toBeGreaterThanOrEqual(12)
+    })
+  }
+})
+
+describe('the legend names the cause first', () => {
+  const slice = (key: string, tokens: number): ContextSlice => ({ key, label: key, group: 'other', tokens, firstOrdinal: 0, file: null })
+  const slices = [slice('tools', 1646), slice('static', 428), slice('file:CLAUDE.md', 95), slice('history:assistant', 1240), slice('newest', 3)]
+
+  it('puts the instruction file an applied edit changed first, then the largest', () => {
+    const attribution = {
+      outcome: 'partial',
+      cause: {
+        kind: 'changed_block',
+        path: 'system[1]',
+        what: { kind: 'system', block: 'session', sections: [{ section: 'project_instructions', part: null }], origin: { kind: 'apply_now', entryId: 'e1', paths: ['CLAUDE.md'] }, originAt: 1 },
+        label: 'system[1] · project instructions · CLAUDE.md edited at 11:32, applied now by the user',
+      },
+    }
+    const keys = causeSliceKeys(attribution)
+    expect([...keys]).toEqual(['file:CLAUDE.md'])
+    expect(legendOrder(slices, keys).map((s) => s.key)).toEqual(['file:CLAUDE.md', 'tools', 'history:assistant', 'static', 'newest'])
+  })
+
+  it('names the tools, a kind of history, or a section without files; and nothing for a cause without a source', () => {
+    const changed = (what: Record<string, unknown>) => causeSliceKeys({ cause: { kind: 'changed_block', path: 'x', what, label: '' } })
+    expect([...changed({ kind: 'tools', added: ['grep'], removed: [], changed: [] })]).toEqual(['tools'])
+    expect([...changed({ kind: 'message', historyKind: 'compaction_summary', entryIds: [], editedBy: null })]).toEqual(['history:compaction_summary'])
+    expect([...changed({ kind: 'system', block: 'static', sections: [{ section: 'base_rules', part: null }], origin: null, originAt: null })]).toEqual(['static'])
+    expect([...changed({ kind: 'system', block: 'session', sections: [{ section: 'project_instructions', part: 'src/CLAUDE.md' }], origin: null, originAt: null })]).toEqual(['file:src/CLAUDE.md'])
+    expect([...causeSliceKeys({ cause: { kind: 'ttl_expired', idleMs: 1, ttlMs: 1, label: '' } })]).toEqual([])
+    expect([...causeSliceKeys(null)]).toEqual([])
+    expect(legendOrder(slices, new Set()).map((s) => s.key)).toEqual(['tools', 'history:assistant', 'static', 'file:CLAUDE.md', 'newest'])
   })
 })

@@ -13,6 +13,7 @@ import { useSlow } from '../../palette/use-slow'
 import { applyDraft, compactNow, discardDraft } from '../actions'
 import { useHistoryPair } from '../data/use-history-pair'
 import { HistoryDiff } from './HistoryDiff'
+import type { Mark } from '../model/history-text'
 import { shortFocus } from './LiveProgress'
 import { checkpointSizes, draftSizes, sizesExplained } from '../model/sizes'
 import { summarisedWords } from '../model/summarised'
@@ -22,14 +23,26 @@ import { loadEarlierEntries } from '../../chat/actions'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
-function Legend({ afterIsPreview, beforeSeq, afterSeq }: { afterIsPreview: boolean; beforeSeq: number | null; afterSeq: number | null }) {
+/** The diff's shadings, in the legend's order, with their words. */
+const LEGEND_KEYS: ReadonlyArray<readonly [Exclude<Mark, 'kept'>, string]> = [
+  ['summarised', 'summarised'],
+  ['trimmed', 'trimmed by stage 1'],
+  ['summary', 'summary head'],
+]
+
+/** The legend names only the shadings the diff shows: a compaction that trimmed nothing has no "trimmed" key. */
+function Legend({ afterIsPreview, beforeSeq, afterSeq, marks }: { afterIsPreview: boolean; beforeSeq: number | null; afterSeq: number | null; marks: ReadonlySet<Mark> }) {
   return (
     <p className="cmp-legend small">
       <span>
         Before: {beforeSeq !== null ? `pass ${beforeSeq}, the last before` : 'the history before'}. After:{' '}
         {afterIsPreview ? 'what the next pass will send (from the entries, with the session context the pass before sent, unchanged)' : `pass ${afterSeq}, the first after`}.
-      </span>{' '}
-      <span className="cmp-key summarised">summarised</span> <span className="cmp-key trimmed">trimmed by stage 1</span> <span className="cmp-key summary">summary head</span>
+      </span>
+      {LEGEND_KEYS.filter(([mark]) => marks.has(mark)).map(([mark, words]) => (
+        <span key={mark} className={`cmp-key ${mark}`}>
+          {words}
+        </span>
+      ))}
     </p>
   )
 }
@@ -41,7 +54,7 @@ function PairView({ monaco, sessionId, subject, entries }: { monaco: Monaco; ses
   if (!pair) return <p className="muted">{slow ? 'Loading the passes around this compaction…' : ''}</p>
   return (
     <>
-      <Legend afterIsPreview={pair.afterIsPreview} beforeSeq={pair.beforePassSeq} afterSeq={pair.afterPassSeq} />
+      <Legend afterIsPreview={pair.afterIsPreview} beforeSeq={pair.beforePassSeq} afterSeq={pair.afterPassSeq} marks={new Set([...pair.before.ranges, ...pair.after.ranges].map((r) => r.mark))} />
       <HistoryDiff monaco={monaco} before={pair.before} after={pair.after} pairKey={subject ? (subject.kind === 'checkpoint' ? subject.record.checkpoint.id : subject.draft.draftId) : ''} />
     </>
   )

@@ -99,6 +99,7 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     maxComputationTime: 10_000,
   })
   const [ready, setReady] = useState<string | null>(null)
+  const pairKey = `${base.detail.id}:${view.detail.id}`
 
   useEffect(() => {
     const editor = editorRef.current
@@ -133,22 +134,43 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
         side.changeViewZones((zones) => zones.layoutZone(zoneId!))
       })
     }
-    const shown = () => {
+    // At the change from the start, and again once the diff has folded the unchanged lines above it. The editor stays
+    // hidden and inert until then (the note over it names the change): shown at line 1 while the diff was computed, it looked
+    // as if nothing had changed, then jumped.
+    const reveal = () => {
       if (startLine !== null) side.revealLineNearTop(Math.max(1, startLine - 2))
-      setReady(`${base.detail.id}:${view.detail.id}`)
+    }
+    reveal()
+    let frame = 0
+    const shown = () => {
+      reveal()
+      // Shown in the frame after the editor has drawn itself at the change (it draws in an animation frame too).
+      cancelAnimationFrame(frame)
+      frame = requestAnimationFrame(() => setReady(pairKey))
     }
     const sub = editor.onDidUpdateDiff(shown)
     // The same texts as shown (another pair with the same bytes): the diff on screen is already theirs.
     if (!computing) shown()
     return () => {
+      cancelAnimationFrame(frame)
       sub.dispose()
       relayout?.dispose()
       decorations.clear()
       if (zoneId) side.changeViewZones((zones) => zones.removeZone(zoneId!))
     }
-  }, [m, base, view, change])
+  }, [m, base, view, change, pairKey])
 
-  return <div ref={hostRef} className="insp-editor insp-diff-editor" data-diff-ready={ready ?? undefined} data-testid="diff-editor" />
+  const pending = ready !== pairKey
+  return (
+    <div className="insp-diff-holder">
+      <div ref={hostRef} className="insp-editor insp-diff-editor" data-diff-ready={ready ?? undefined} data-diff-pending={pending || undefined} inert={pending || undefined} data-testid="diff-editor" />
+      {pending && (
+        <p className="insp-diff-pending">
+          {change.kind === 'block' ? `Comparing the two requests: the first change is at ${change.path}…` : change.kind === 'model' ? 'Comparing the two requests: the first change is the model…' : 'Comparing the two requests…'}
+        </p>
+      )}
+    </div>
+  )
 }
 
 /** The height of the change label at the width of `side`'s text: laid out off screen in the editor, as the zone will be. */

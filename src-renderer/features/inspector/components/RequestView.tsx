@@ -3,11 +3,12 @@
  * simulator) the server's own hash of what it received, the context map, the breakpoints and what the API did at
  * each, and the editor. Copy as JSON or curl, or save as a file.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
 import { readAttribution } from '../model/attribution'
+import { causeSliceKeys } from '../model/context-map'
 import { noBreakpointText, OUTCOME_WORDS, readThrough, shortChipWords } from '../model/breakpoints'
 import { curlCommand, requestFileName } from '../model/export'
 import { bytes, tokens } from '../../../ui/format'
@@ -39,6 +40,24 @@ function announce(detail: Record<string, unknown>): void {
 /** How much of the bytes a view shows before it scrolls to them. */
 const MIN_BYTES_SHOWN_PX = 60
 
+/**
+ * `scrollTop`, moved up to the top of any control above the bytes that the view's top edge would cut through (the
+ * toolbar's second line, a legend row, a breakpoint chip), so that each is shown whole or scrolled out whole, never
+ * left half under the tabs. Up, not down: the bytes lie at the bottom of the view, and down would be past its end.
+ */
+function wholeControlsAt(content: HTMLElement, scroller: HTMLElement, scrollTop: number): number {
+  const origin = scroller.getBoundingClientRect().top - scroller.scrollTop
+  // Each visible leaf above the bytes, and each button whole (its words are leaves inside it), in scroll coordinates.
+  const boxes = [...content.querySelectorAll<HTMLElement>(':scope > :not(.insp-editor) *')]
+    .filter((el) => el.matches('button, select') || el.childElementCount === 0)
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.height > 0)
+    .map((r) => ({ top: r.top - origin, bottom: r.bottom - origin }))
+  let at = scrollTop
+  for (let cut = boxes.find((b) => b.top < at && b.bottom > at); cut; cut = boxes.find((b) => b.top < at && b.bottom > at)) at = Math.floor(cut.top)
+  return Math.max(0, at)
+}
+
 export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   const mode = useInspectorStore((s) => s.requestMode)
   const editor = useRef<RequestEditorHandle>(null)
@@ -53,7 +72,10 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
     return () => clearTimeout(timer)
   }, [note])
   const showMap = useInspectorStore((s) => s.layout.contextMap)
+  // The context map's whole legend, once asked for, stays whole from pass to pass.
+  const [wholeLegend, setWholeLegend] = useState(false)
   const { detail } = view
+  const causeKeys = useMemo(() => causeSliceKeys(detail.attribution), [detail.attribution])
 
   const echoed = wireEcho(detail)
 
@@ -89,7 +111,8 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       const bytes = content.querySelector<HTMLElement>('.insp-editor')
       if (!bytes) return
       const top = bytes.getBoundingClientRect().top - scroller.getBoundingClientRect().top
-      if (top + MIN_BYTES_SHOWN_PX > scroller.clientHeight) scroller.scrollTop += top - Math.max(0, scroller.clientHeight - bytes.clientHeight)
+      if (top + MIN_BYTES_SHOWN_PX <= scroller.clientHeight) return
+      scroller.scrollTop = wholeControlsAt(content, scroller, scroller.scrollTop + top - Math.max(0, scroller.clientHeight - bytes.clientHeight))
     }
     reveal()
     let size = { width: scroller.clientWidth, height: scroller.clientHeight }
@@ -216,7 +239,16 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       </div>
       {/* A request rebuilt from a transcript holds neither the system prompt nor the tools the service counted: its
           estimate is not compared with that count. */}
-      {showMap && view.pretty && readyFor === detail.id && <ContextMap slices={view.contextMap()} measured={usage && detail.source !== 'transcript' ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : null} onReveal={(o) => editor.current?.revealBlock(o)} />}
+      {showMap && view.pretty && readyFor === detail.id && (
+        <ContextMap
+          slices={view.contextMap()}
+          causeKeys={causeKeys}
+          measured={usage && detail.source !== 'transcript' ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens : null}
+          whole={wholeLegend}
+          onWhole={setWholeLegend}
+          onReveal={(o) => editor.current?.revealBlock(o)}
+        />
+      )}
       <RequestEditor monaco={monaco} view={view} mode={view.pretty ? mode : 'raw'} onReady={onReady} onFile={onFile} handle={editor} />
     </div>
   )

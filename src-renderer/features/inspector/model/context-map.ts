@@ -7,7 +7,29 @@
  */
 import { isRecord, historyLabel, noteLabel, parsePath, sectionLabel, type BlockInfo, type SegmentLike } from './blocks'
 
-export type SliceGroup = 'tools' | 'static' | 'instructions' | 'memory' | 'skills' | 'session' | 'history' | 'newest' | 'notes' | 'other'
+export type SliceGroup =
+  | 'tools'
+  | 'static'
+  | 'instructions'
+  | 'memory'
+  | 'skills'
+  | 'session'
+  | 'history-assistant'
+  | 'history-tool-results'
+  | 'history-user'
+  | 'history-summary'
+  | 'history'
+  | 'newest'
+  | 'notes'
+  | 'other'
+
+/** Each kind of history its own swatch: the history is most of a long session's bar, and its kinds are told apart. */
+const HISTORY_GROUPS: Readonly<Record<string, SliceGroup>> = {
+  assistant: 'history-assistant',
+  tool_results: 'history-tool-results',
+  user_input: 'history-user',
+  compaction_summary: 'history-summary',
+}
 
 export interface ContextSlice {
   readonly key: string
@@ -91,7 +113,7 @@ function isNewestInput(body: Record<string, unknown> | null, index: number): boo
 function addMessage(slices: Slices, block: BlockInfo, provenance: Record<string, unknown>, body: Record<string, unknown> | null): void {
   const kind = typeof provenance.historyKind === 'string' ? provenance.historyKind : 'history'
   const newest = isNewestInput(body, block.index)
-  const own = newest ? { key: 'newest', label: 'Newest input', group: 'newest' as const, file: null } : { key: `history:${kind}`, label: `History · ${historyLabel(kind)}`, group: 'history' as const, file: null }
+  const own = newest ? { key: 'newest', label: 'Newest input', group: 'newest' as const, file: null } : { key: `history:${kind}`, label: `History · ${historyLabel(kind)}`, group: HISTORY_GROUPS[kind] ?? 'history', file: null }
   const parts = Array.isArray(provenance.blocks) ? provenance.blocks.filter(isRecord) : []
   const sizes = contentSizes(body, block.index)
   if (parts.length === 0 || !sizes || sizes.length !== parts.length) return slices.add(own, block.tokens, block.ordinal)
@@ -118,6 +140,34 @@ export function contextMap(blocks: ReadonlyArray<BlockInfo>, segments: ReadonlyA
     else slices.add({ key: 'other', label: 'Whole body', group: 'other', file: null }, block.tokens, block.ordinal)
   }
   return slices.list()
+}
+
+/**
+ * The context map's slices that the pass's cache cause names (src-main/engine/cache/causes.ts, `changed_block`): the
+ * instruction files of a changed system block (applied now, or its changed parts), else its sections; the tools; the
+ * kind of history of a changed message. Empty for a cause that names no source (cold, expired, a model switch…).
+ * The attribution is the store's JSON, read tolerantly as in model/attribution.ts.
+ */
+export function causeSliceKeys(attribution: unknown): ReadonlySet<string> {
+  const cause = isRecord(attribution) && isRecord(attribution.cause) ? attribution.cause : null
+  const what = cause?.kind === 'changed_block' && isRecord(cause.what) ? cause.what : null
+  const keys = new Set<string>()
+  if (what?.kind === 'tools') keys.add('tools')
+  if (what?.kind === 'message') keys.add(`history:${typeof what.historyKind === 'string' ? what.historyKind : 'history'}`)
+  if (what?.kind === 'system') {
+    const sections = Array.isArray(what.sections) ? what.sections.filter(isRecord) : []
+    const origin = isRecord(what.origin) ? what.origin : null
+    const files = [...(origin?.kind === 'apply_now' && Array.isArray(origin.paths) ? origin.paths : []), ...sections.map((s) => s.part)].filter((f): f is string => typeof f === 'string')
+    for (const file of files) keys.add(`file:${file}`)
+    // A section named without its files: the section's own slice (the static rules, the memory, the session context…).
+    if (files.length === 0) for (const s of sections) keys.add(sectionSlice(typeof s.section === 'string' ? s.section : 'section', null).key)
+  }
+  return keys
+}
+
+/** The legend's order: the slices the pass's cause names first, then the largest; the bar keeps cache order. */
+export function legendOrder(slices: ReadonlyArray<ContextSlice>, causeKeys: ReadonlySet<string>): ContextSlice[] {
+  return [...slices].sort((a, b) => Number(causeKeys.has(b.key)) - Number(causeKeys.has(a.key)) || b.tokens - a.tokens)
 }
 
 /** " (+21%)": how far the service's count is from the estimate, when it is at least a percent. */
