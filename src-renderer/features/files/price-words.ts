@@ -38,7 +38,8 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
   // re-bills the block (another file applied and not sent yet), which "re-bills 0 tokens" would say wrongly.
   const nothingMore = now.movedBlock !== null && now.cacheWarm && now.rebilledTokens === 0
   const split = lossSplit(now, delta)
-  const rebills = `re-bills ${count(now, now.rebilledTokens)} tokens${split ? ` (${split.lost} lost${split.rest ? `; ${split.rest} for the text it adds` : ''})` : ''}`
+  // The summary stays one short line beside the choice; the detail below splits the figure into the loss and the rest.
+  const rebills = `re-bills ${count(now, now.rebilledTokens)} tokens`
   const summary = now.movedBlock
     ? [usdPart, nothingMore ? `re-bills nothing more: the next pass already re-bills ${blockName(now.movedBlock)}` : now.cacheWarm ? rebills : 'nothing cached to lose'].filter(Boolean).join(' · ')
     : [usdPart, 'nothing above the breakpoints moves'].filter(Boolean).join(' · ')
@@ -67,7 +68,7 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
     }
   }
   if (now.nextPassUsd !== null && now.withoutEditUsd !== null) {
-    const parts = split?.rest ? `: ${split.lost} re-billed and ${split.rest} for the text it adds, new to the cache and no loss` : ''
+    const parts = split?.rest ? `: ${split.lost} re-billed and ${split.rest.text} ${split.rest.added ? 'for the text it adds, new to the cache and no loss' : 'less for the text it takes out'}` : ''
     detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}${parts}).`)
   }
   return { summary, detail }
@@ -78,10 +79,11 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
  * view counts as the next pass's loss) and the rest (the text the edit adds, new, paid in full: no loss), each rounded
  * as shown and the rest the shown difference, so "+$0.0103" and "lost $0.0102" read as one figure and its part.
  */
-function lossSplit(now: EditPriceView, delta: number | null): { readonly lost: string; readonly rest: string | null } | null {
+function lossSplit(now: EditPriceView, delta: number | null): { readonly lost: string; readonly rest: { readonly text: string; readonly added: boolean } | null } | null {
   if (now.rebilledUsd === undefined || delta === null || !now.cacheWarm || now.rebilledTokens === 0) return null
   const rest = shownDifference(delta, now.rebilledUsd)
-  return { lost: usd(now.rebilledUsd), rest: rest === 0 ? null : signedUsd(rest) }
+  // Text taken out makes the next pass cheaper: said as "$0.0001 less", not as a negative sum "for the text it adds".
+  return { lost: usd(now.rebilledUsd), rest: rest === 0 ? null : rest > 0 ? { text: signedUsd(rest), added: true } : { text: usd(-rest), added: false } }
 }
 
 /** The moved block in a few words: "the session block" for system[1], else its path. */

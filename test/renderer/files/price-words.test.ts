@@ -47,11 +47,15 @@ describe('nowWords', () => {
     // pass after it "lost $0.0102: 2,960 tokens") and 18 tokens of the edit's own written at $3.75.
     const now = price({ rebilledTokens: 2960, rebilledUsd: (2960 * 3.45) / 1e6, nextPassUsd: 0.0119, withoutEditUsd: 0.0016, deltaUsd: 0.0103, addedTokens: 18 })
     const words = nowWords(now, null)
-    expect(words.summary).toBe('+$0.0103 · re-bills 2,960 tokens ($0.0102 lost; +$0.0001 for the text it adds)')
+    // The line beside the choice stays short (the narrow Files column keeps its editor's height); the detail splits it.
+    expect(words.summary).toBe('+$0.0103 · re-bills 2,960 tokens')
     expect(words.detail[0]).toBe("Moves system[1] · session block (project instructions · AGENTS.md): the next pass writes 2,960 tokens again instead of reading them, $0.0102 more (what the Cache view will count as that pass's loss).")
     expect(words.detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103: $0.0102 re-billed and +$0.0001 for the text it adds, new to the cache and no loss).')
     // All of it the re-bill: no second part.
-    expect(nowWords({ ...now, rebilledUsd: 0.0103 }, null).summary).toBe('+$0.0103 · re-bills 2,960 tokens ($0.0103 lost)')
+    expect(nowWords({ ...now, rebilledUsd: 0.0103 }, null).detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103).')
+    // Text taken out makes the next pass cheaper: said so, not as a negative sum "for the text it adds".
+    const shorter = price({ rebilledTokens: 786, rebilledUsd: 0.0027, nextPassUsd: 0.0042, withoutEditUsd: 0.0016, deltaUsd: 0.0026, addedTokens: -12 })
+    expect(nowWords(shorter, null).detail.at(-1)).toBe('Next pass $0.0042 instead of $0.0016 (+$0.0026: $0.0027 re-billed and $0.0001 less for the text it takes out).')
   })
 
   it('says nothing more when applying now sends nothing but the edit', () => {
