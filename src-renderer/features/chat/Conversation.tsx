@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import { useChatStore, type SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
@@ -8,7 +8,7 @@ import { ENTRIES_BEFORE_ANSWER } from '../../../src-preload/limits'
 import { MessageText } from './MessageText'
 import { type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
-import { drawEntryInPlace } from './ConversationEntry'
+import { ANSWERS_SELECTOR, drawEntryInPlace } from './ConversationEntry'
 import { answerTabStop, entryContext, entryFacts, type EntryContext } from './entry-context'
 import { conversationParts, partDrawsSame } from './parts'
 import { holdOnScreen } from './hold-place'
@@ -60,25 +60,32 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     const earlierPass = at < 0 && selectedPass?.sessionId === sessionId && chat.earlier > 0 && (chat.entries[0]?.at ?? 0) > selectedPass.queuedAt
     if (earlierPass && useInspectorStore.getState().chosenByUser) void loadEarlierEntries(sessionId, undefined, selectedPass.id)
   }, [selectedPassId, selectedPass, sessionId, chat.entries, chat.earlier, shownFrom])
-  // The entry that was first stays where it was on screen as the earlier ones go in above it (hold-place.ts).
+  // What stays where it was on screen as the earlier entries go in above it (hold-place.ts, decision 0047): after a
+  // click, the entry that was first, so the user reads on upwards; from the keyboard, the button itself, which keeps
+  // the focus in view with the entries it added just below it.
   const conversation = useRef<HTMLDivElement>(null)
-  const putBack = useRef<(() => void) | null>(null)
+  const held = useRef<{ readonly putBack: () => void; readonly button: HTMLElement | null } | null>(null)
   useLayoutEffect(() => {
-    putBack.current?.()
-    putBack.current = null
+    const step = held.current
+    held.current = null
+    step?.putBack()
+    // The last of them shown, the button goes: the keyboard goes on from the first answer, at the top.
+    if (step?.button && !step.button.isConnected) conversation.current?.querySelector<HTMLElement>(ANSWERS_SELECTOR)?.focus()
   }, [fromSeq])
-  const showEarlier = () => {
+  const showEarlier = (event: MouseEvent<HTMLButtonElement>) => {
     const from = chat.entries[shownFrom]
     if (!from) return
-    const first = conversation.current?.querySelector(':scope > .conversation-part > *')
-    if (first) putBack.current = holdOnScreen(first)
+    // A click no pointer made: Enter or Space on the button (or a screen reader's activation).
+    const button = event.detail === 0 ? event.currentTarget : null
+    const kept = button ?? conversation.current?.querySelector(':scope > .conversation-part > *')
+    if (kept) held.current = { putBack: holdOnScreen(kept), button }
     if (shownFrom >= SHOWN_ENTRIES_STEP || chat.earlier === 0) return setChosenFromSeq(chat.entries[Math.max(0, shownFrom - SHOWN_ENTRIES_STEP)]!.seq)
     // Fewer than a step read before what is shown: the earlier entries are read first, then a whole step shown.
     void loadEarlierEntries(sessionId).then(() => {
       const entries = useChatStore.getState().bySession[sessionId]?.entries ?? []
       const at = entries.findIndex((e) => e.seq >= from.seq)
       if (at > 0) setChosenFromSeq(entries[Math.max(0, at - SHOWN_ENTRIES_STEP)]!.seq)
-      else putBack.current = null
+      else held.current = null
     })
   }
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here

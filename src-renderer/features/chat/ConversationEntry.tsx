@@ -18,6 +18,9 @@ import type { SummarisedWords } from '../compaction/model/summarised'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
 
+/** The answers the keyboard moves between (Up and Down), in the conversation's order: not those folded under a take-back. */
+export const ANSWERS_SELECTOR = '.msg.assistant[data-pass-id]:not(.taken-back *)'
+
 /** One entry as the conversation shows it, with the line after the last entry a continued conversation brought. */
 export function drawEntryInPlace(entry: EntryView, context: EntryContext): ReactNode {
   const drawn = drawEntry(entry, context)
@@ -157,7 +160,7 @@ const AssistantMessage = memo(function AssistantMessage({ entry, selected, onSel
           e.preventDefault()
           onSelectPass(passId)
         } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-          const answers = [...document.querySelectorAll<HTMLElement>('.conversation .msg.assistant[data-pass-id]:not(.taken-back *)')]
+          const answers = [...document.querySelectorAll<HTMLElement>(`.conversation ${ANSWERS_SELECTOR}`)]
           const next = answers[answers.indexOf(e.currentTarget) + (e.key === 'ArrowUp' ? -1 : 1)]
           if (next) {
             e.preventDefault()
