@@ -162,7 +162,7 @@ export function checkpointRange(entry: EntryView, context: EntryContext): Summar
  * The context's fields an entry reads for itself, compared entry by entry (`entryDrawsSame`); a change of any other
  * field draws every entry again.
  */
-const READ_BY_ENTRY = new Set<keyof EntryContext>(['takeBackFrom', 'selectedPassId', 'answerOfPass', 'results', 'runningTools', 'turnRunning', 'tabStop', 'repeated', 'lastFailure', 'seqOf', 'takenUnder'])
+const READ_BY_ENTRY = new Set<keyof EntryContext>(['takeBackFrom', 'selectedPassId', 'answerOfPass', 'passSources', 'results', 'runningTools', 'turnRunning', 'tabStop', 'repeated', 'lastFailure', 'seqOf', 'takenUnder'])
 
 /**
  * Whether `entries` draw the same in the context `next` as in `prev` (a part's memo, parts.ts). Each entry is compared

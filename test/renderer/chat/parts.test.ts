@@ -126,6 +126,17 @@ describe('the conversation in parts', () => {
     expect(drawnAgain(before.parts, after.parts, before.context, after.context)).toEqual([2, 6])
   })
 
+  it('draws again only the answers whose author a pass listed changes', () => {
+    // The inspector lists the passes as they run: a new list, in which only pass 146's source is said (captured).
+    const entries = turns(1, 60)
+    const before = drawing(entries, 0)
+    const after = drawing(entries, 0, { passSources: new Map([['pas146', 'proxy']]) })
+    expect(drawnAgain(before.parts, after.parts, before.context, after.context)).toEqual([2])
+    // A new list that says what was taken already (made by Loupe) draws nothing again.
+    const same = drawing(entries, 0, { passSources: new Map([['pas146', 'loupe']]) })
+    expect(drawnAgain(before.parts, same.parts, before.context, same.context)).toEqual([])
+  })
+
   it('draws every part again when something all of them are drawn with changes', () => {
     const entries = turns(1, 30)
     const before = drawing(entries, 0)
