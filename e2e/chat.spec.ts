@@ -6,7 +6,7 @@ import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
 import { MODEL_NAMES } from '../src-preload/models'
 import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
-import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, placeholderFits, rpc, test, testWithHostEnv } from './fixtures'
+import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, placeholderFits, rpc, test, testWithHostEnv, type BrowserHostProcess } from './fixtures'
 
 function fixtureProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-chat-'))
@@ -251,16 +251,7 @@ test('chat: a session of thousands of entries is sent to the window in part; ear
     await rpc(host, 'run.start', { sessionId, text: 'list the files' })
     await ended
     // Then a long conversation written into the store file behind the host, as an import writes it.
-    const store = openStore(join(host.dataDir, 'loupe.db'))
-    try {
-      store.transaction(() => {
-        for (let i = 0; i < SESSION_WINDOW_ENTRIES; i++) {
-          store.entries.append(sessionId, [{ kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] }, { kind: 'assistant_message', passId: 'pas_earlier' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false }], Date.now())
-        }
-      })
-    } finally {
-      store.close()
-    }
+    writeQuestions(host.dataDir, sessionId, SESSION_WINDOW_ENTRIES)
     // And a turn after it, whose pass the inspector shows as the session opens.
     const more = appEvent(app, 'turn.ended')
     await rpc(host, 'run.start', { sessionId, text: 'list the files again' })
@@ -298,26 +289,11 @@ test('chat: a session of thousands of entries is sent to the window in part; ear
 test('chat: earlier entries shown go in above what the user was reading, which stays where it was; entries far off screen are not drawn, yet found and copied', async ({ app, host }) => {
   const dir = fixtureProject()
   try {
-    await openProjectWithSession(app, dir)
-    const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
-    // 300 questions and their answers, written into the store file behind the host: two steps of "Show earlier".
-    const store = openStore(join(host.dataDir, 'loupe.db'))
-    try {
-      store.transaction(() => {
-        for (let i = 0; i < 300; i++) {
-          store.entries.append(sessionId, [{ kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] }, { kind: 'assistant_message', passId: 'pas_earlier' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false }], Date.now())
-        }
-      })
-    } finally {
-      store.close()
-    }
-    await app.reload()
-    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
-    const earlier = app.getByRole('button', { name: /^Show 150 earlier entries/ })
+    // 300 questions and their answers: three steps of "Show earlier".
+    const { earlier, userMessage } = await openWithQuestions(app, host, dir, 300)
     await expect(earlier).toHaveText('Show 150 earlier entries (450 not shown)')
 
     // The user scrolls up to the first entry shown, and asks for the ones before it.
-    const userMessage = (text: string) => app.locator('.msg.user').filter({ has: app.getByText(text, { exact: true }) })
     const first = userMessage('question 225')
     await earlier.scrollIntoViewIfNeeded()
     const readingAt = (await first.boundingBox())!.y
@@ -370,6 +346,75 @@ test('chat: earlier entries shown go in above what the user was reading, which s
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('chat: "Show earlier" from the keyboard keeps the button where it is, focused, the entries it added below it; the last step puts the keyboard on the first answer', async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    const { earlier, userMessage } = await openWithQuestions(app, host, dir, 300)
+    await expect(earlier).toHaveText('Show 150 earlier entries (450 not shown)')
+
+    // Enter, then Space: each time the button stays where it was on screen, with the focus, and the first of the
+    // entries it added is just below it, where the user goes on reading down (a pointer's click keeps the entry that
+    // was being read in place instead: the test above).
+    await earlier.scrollIntoViewIfNeeded()
+    await earlier.focus()
+    const buttonAt = (await earlier.boundingBox())!.y
+    for (const [key, notShown, firstAdded] of [['Enter', 300, 'question 150'], ['Space', 150, 'question 75']] as const) {
+      await app.keyboard.press(key)
+      await expect(earlier).toHaveText(`Show 150 earlier entries (${notShown} not shown)`)
+      await nextFrame(app)
+      await expect(earlier).toBeFocused()
+      expect(Math.round((await earlier.boundingBox())!.y)).toBe(Math.round(buttonAt))
+      await expect(earlier).toBeInViewport()
+      await expect(userMessage(firstAdded)).toBeInViewport()
+      await expect(app.locator('.msg.user').first()).toContainText(firstAdded)
+    }
+    await app.screenshot({ path: 'e2e/screenshots/chat-show-earlier-keyboard.png' })
+
+    // The last step: the button goes, and the keyboard goes on from the first answer, at the top.
+    await app.keyboard.press('Enter')
+    await expect(earlier).toHaveCount(0)
+    const firstAnswer = app.locator('.msg.assistant').first()
+    await expect(firstAnswer).toContainText('answer 0')
+    await expect(firstAnswer).toBeFocused()
+    await expect(firstAnswer).toBeInViewport()
+    // From there Down goes on to the next answer.
+    await app.keyboard.press('ArrowDown')
+    await expect(app.locator('.msg.assistant').nth(1)).toBeFocused()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/**
+ * A session of `count` questions and their answers (writeQuestions), opened in a page loaded afresh: its "Show 150
+ * earlier entries" button, and a user's message found by its text.
+ */
+async function openWithQuestions(app: Page, host: BrowserHostProcess, dir: string, count: number): Promise<{ earlier: Locator; userMessage: (text: string) => Locator }> {
+  await openProjectWithSession(app, dir)
+  const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
+  writeQuestions(host.dataDir, sessionId, count)
+  await app.reload()
+  await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+  return {
+    earlier: app.getByRole('button', { name: /^Show 150 earlier entries/ }),
+    userMessage: (text) => app.locator('.msg.user').filter({ has: app.getByText(text, { exact: true }) }),
+  }
+}
+
+/** `count` questions and their answers, written into the store file behind the host, as an import writes them. */
+function writeQuestions(dataDir: string, sessionId: string, count: number): void {
+  const store = openStore(join(dataDir, 'loupe.db'))
+  try {
+    store.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        store.entries.append(sessionId, [{ kind: 'user_message', content: [{ type: 'text', text: `question ${i}` }] }, { kind: 'assistant_message', passId: 'pas_earlier' as never, content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'end_turn', partial: false }], Date.now())
+      }
+    })
+  } finally {
+    store.close()
+  }
+}
 
 /** How far the chat is from its bottom (px): 0 when the newest is in view. */
 const gapToBottom = (scroll: Locator) => scroll.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)

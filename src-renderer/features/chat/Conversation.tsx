@@ -1,18 +1,17 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import { useChatStore, type SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
 import { ApprovalPrompt } from './Approval'
 import { loadEarlierEntries } from './actions'
 import { ENTRIES_BEFORE_ANSWER } from '../../../src-preload/limits'
-import { repeatedFailures, retryableFailure } from './retry'
 import { MessageText } from './MessageText'
 import { type ConversationSource } from './origin'
 import { continuedText, type ContinuedFrom } from './continued'
-import { drawEntryInPlace, type EntryContext } from './ConversationEntry'
+import { ANSWERS_SELECTOR, drawEntryInPlace } from './ConversationEntry'
+import { answerTabStop, entryContext, entryFacts, type EntryContext } from './entry-context'
 import { conversationParts, partDrawsSame } from './parts'
 import { holdOnScreen } from './hold-place'
-import { takeBackableMessages, takeBacks } from './take-back'
 import { chatStatus } from './status'
 import { grouped } from '../../ui/format'
 import './conversation.css'
@@ -37,30 +36,8 @@ export const SHOWN_ENTRIES_STEP = 150
 
 export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, passSources, source, continued = null }: ConversationProps) {
   const inherited = continued?.inherited ?? null
-  // Computed when the entries change, not at every streamed delta: the messages below are memoised on them.
-  const results = useMemo(() => {
-    const map = new Map<string, EntryView>()
-    for (const e of chat.entries) if (e.kind === 'tool_result') map.set(String(e.toolUseId), e)
-    return map
-  }, [chat.entries])
-  const lastFailure = useMemo(() => retryableFailure(chat.entries), [chat.entries])
-  const repeated = useMemo(() => repeatedFailures(chat.entries), [chat.entries])
-  // Messages taken back, folded under their take-back; and the messages a "Take back" is offered on now (an earlier
-  // one takes the later ones with it).
-  const taken = useMemo(() => takeBacks(chat.entries), [chat.entries])
-  const backable = useMemo(() => takeBackableMessages(chat.entries, taken.folded, inherited), [chat.entries, taken, inherited])
-  // A pass's answer is its last assistant message: an imported compaction call's conversation links every message it
-  // carried to its one pass, and only the answer is that pass's to mark.
-  const answers = useMemo(() => {
-    const last = new Map<string, string>()
-    for (const e of chat.entries) if (e.kind === 'assistant_message') last.set(String(e.passId), e.id)
-    return new Set(last.values())
-  }, [chat.entries])
-  // Entry numbers by id, for a checkpoint's summarised range (those not read yet: from the host's `seqs`).
-  const seqOf = useMemo(() => {
-    const seqs = new Map(chat.entries.map((e) => [e.id, e.seq]))
-    return (entryId: string) => seqs.get(entryId) ?? chat.seqs[entryId]
-  }, [chat.entries, chat.seqs])
+  // Worked out when the entries change, not at every streamed delta: the parts below are memoised on them.
+  const facts = useMemo(() => entryFacts(chat.entries, chat.seqs, inherited), [chat.entries, chat.seqs, inherited])
   // A long conversation opens on its newest entries (drawing every one of hundreds took seconds); the rest on request,
   // or when a pass chosen in the inspector is among them. What is shown starts at a position, not an index: earlier
   // entries read from the host go in front of those held (decision 0039).
@@ -83,25 +60,32 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     const earlierPass = at < 0 && selectedPass?.sessionId === sessionId && chat.earlier > 0 && (chat.entries[0]?.at ?? 0) > selectedPass.queuedAt
     if (earlierPass && useInspectorStore.getState().chosenByUser) void loadEarlierEntries(sessionId, undefined, selectedPass.id)
   }, [selectedPassId, selectedPass, sessionId, chat.entries, chat.earlier, shownFrom])
-  // The entry that was first stays where it was on screen as the earlier ones go in above it (hold-place.ts).
+  // What stays where it was on screen as the earlier entries go in above it (hold-place.ts, decision 0047): after a
+  // click, the entry that was first, so the user reads on upwards; from the keyboard, the button itself, which keeps
+  // the focus in view with the entries it added just below it.
   const conversation = useRef<HTMLDivElement>(null)
-  const putBack = useRef<(() => void) | null>(null)
+  const held = useRef<{ readonly putBack: () => void; readonly button: HTMLElement | null } | null>(null)
   useLayoutEffect(() => {
-    putBack.current?.()
-    putBack.current = null
+    const step = held.current
+    held.current = null
+    step?.putBack()
+    // The last of them shown, the button goes: the keyboard goes on from the first answer, at the top.
+    if (step?.button && !step.button.isConnected) conversation.current?.querySelector<HTMLElement>(ANSWERS_SELECTOR)?.focus()
   }, [fromSeq])
-  const showEarlier = () => {
+  const showEarlier = (event: MouseEvent<HTMLButtonElement>) => {
     const from = chat.entries[shownFrom]
     if (!from) return
-    const first = conversation.current?.querySelector(':scope > .conversation-part > *')
-    if (first) putBack.current = holdOnScreen(first)
+    // A click no pointer made: Enter or Space on the button (or a screen reader's activation).
+    const button = event.detail === 0 ? event.currentTarget : null
+    const kept = button ?? conversation.current?.querySelector(':scope > .conversation-part > *')
+    if (kept) held.current = { putBack: holdOnScreen(kept), button }
     if (shownFrom >= SHOWN_ENTRIES_STEP || chat.earlier === 0) return setChosenFromSeq(chat.entries[Math.max(0, shownFrom - SHOWN_ENTRIES_STEP)]!.seq)
     // Fewer than a step read before what is shown: the earlier entries are read first, then a whole step shown.
     void loadEarlierEntries(sessionId).then(() => {
       const entries = useChatStore.getState().bySession[sessionId]?.entries ?? []
       const at = entries.findIndex((e) => e.seq >= from.seq)
       if (at > 0) setChosenFromSeq(entries[Math.max(0, at - SHOWN_ENTRIES_STEP)]!.seq)
-      else putBack.current = null
+      else held.current = null
     })
   }
   // A pass chosen elsewhere (the inspector's list, Alt+↓) brings its message into view, once drawn; one chosen here
@@ -123,21 +107,17 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     ;(closed ? fold!.querySelector('summary')! : message).scrollIntoView({ block: 'nearest' })
   }, [selectedPassId, shownFrom])
   // One Tab stop for the answers (the chosen one, else the newest); Up and Down move between them (AssistantMessage).
-  const tabStop = useMemo(() => {
-    const shown = chat.entries.slice(shownFrom).filter((e) => e.kind === 'assistant_message' && !taken.folded.has(e.id))
-    return (shown.findLast((e) => e.passId === selectedPassId) ?? shown.at(-1))?.id ?? null
-  }, [chat.entries, shownFrom, selectedPassId, taken])
+  const tabStop = useMemo(() => answerTabStop(chat.entries, shownFrom, facts, selectedPassId), [chat.entries, shownFrom, facts, selectedPassId])
   const canTakeBack = !chat.running && chat.approvals.length === 0 && source === 'loupe'
-  // Each message offered → how many messages taking it back takes (it and those after it); none while a turn runs.
-  const takeBackFrom = useMemo(() => new Map(canTakeBack ? backable.map((e, i) => [e.id, backable.length - i]) : []), [canTakeBack, backable])
   const dividerText = continuedText(continued?.fromModel ?? null, chat.model)
   // One object while what the entries are drawn in stays the same: "Show earlier", a streamed delta or a keystroke
-  // leave it, and with it every part already drawn (parts.ts).
-  const context = useMemo<EntryContext>(
-    () => ({ sessionId, takeBackFrom, selectedPassId, answers, onSelectPass, passSources, source, inherited, continuedText: dividerText, results, runningTools: chat.runningTools, turnRunning: chat.running, tabStop, repeated, lastFailure, seqOf, takenUnder: taken.under }),
-    [sessionId, takeBackFrom, selectedPassId, answers, onSelectPass, passSources, source, inherited, dividerText, results, chat.runningTools, chat.running, tabStop, repeated, lastFailure, seqOf, taken.under],
+  // leave it, and with it every part already drawn. Entries read or added make it anew, and a part draws again only
+  // if its entries read something else from it (parts.ts, entry-context.ts).
+  const context = useMemo(
+    () => entryContext(facts, { sessionId, selectedPassId, onSelectPass, passSources, source, inherited, continuedText: dividerText, runningTools: chat.runningTools, turnRunning: chat.running, tabStop, canTakeBack }),
+    [facts, sessionId, selectedPassId, onSelectPass, passSources, source, inherited, dividerText, chat.runningTools, chat.running, tabStop, canTakeBack],
   )
-  const parts = useMemo(() => conversationParts(chat.entries, shownFrom, taken.folded), [chat.entries, shownFrom, taken.folded])
+  const parts = useMemo(() => conversationParts(chat.entries, shownFrom, facts.taken.folded), [chat.entries, shownFrom, facts])
   return (
     // Not a live region: a streamed answer would be read out delta by delta. ChatStatus below says what happened.
     <div ref={conversation} className="conversation">

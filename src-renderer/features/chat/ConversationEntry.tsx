@@ -6,7 +6,7 @@ import { retryTurn, takeBackMessage } from './actions'
 import { MessageText, UserMessageText } from './MessageText'
 import { ToolCall } from './ToolCall'
 import { answerDrawsSame, type AnswerProps } from './answer-props'
-import { authorOf, type ConversationSource } from './origin'
+import { answerPropsOf, checkpointRange, failureShownAs, type EntryContext } from './entry-context'
 import { ModelName, ModelNamed } from '../inspector/components/ModelName'
 import { isTakeBack, takeBackSummary, takeBackUndoneWords } from './take-back'
 import { grouped, usd } from '../../ui/format'
@@ -14,41 +14,12 @@ import { provisionalContext, useCompactionStore } from '../../state/compaction'
 import { loadCompactions } from '../compaction/actions'
 import { shortFocus } from '../compaction/components/LiveProgress'
 import { sizesExplained } from '../compaction/model/sizes'
-import { summarisedWords } from '../compaction/model/summarised'
+import type { SummarisedWords } from '../compaction/model/summarised'
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }
 
-/**
- * What the entries of a conversation are drawn in, beyond each entry itself: one object for every part, kept while
- * nothing in it changes (Conversation.tsx), so a part whose entries are the same draws nothing again (parts.ts).
- */
-export interface EntryContext {
-  readonly sessionId: string
-  /** The messages a "Take back" is offered on now, each with how many messages it takes (it and those after it). */
-  readonly takeBackFrom: ReadonlyMap<string, number>
-  readonly selectedPassId: string | null
-  /** The answers of passes: the last assistant message of each (the one a chosen pass marks). */
-  readonly answers: ReadonlySet<string>
-  readonly onSelectPass: (passId: string) => void
-  /** What made each pass, so a message is labelled by who wrote it. */
-  readonly passSources: ReadonlyMap<string, ConversationSource>
-  readonly source: ConversationSource
-  /** A continued conversation: the position of the last entry it brought from Claude Code, and the line after it. */
-  readonly inherited: number | null
-  readonly continuedText: string
-  readonly results: ReadonlyMap<string, EntryView>
-  readonly runningTools: ReadonlyArray<string>
-  readonly turnRunning: boolean
-  /** The answer that is the conversation's one Tab stop among the answers. */
-  readonly tabStop: string | null
-  /** Failed turns retried and failed the same way: hidden, counted on the newest. */
-  readonly repeated: { readonly hidden: ReadonlySet<string>; readonly times: ReadonlyMap<string, number> }
-  /** The failure a Retry is offered on. */
-  readonly lastFailure: EntryView | null
-  readonly seqOf: (entryId: string) => number | undefined
-  /** The entries folded under each take-back. */
-  readonly takenUnder: ReadonlyMap<string, ReadonlyArray<EntryView>>
-}
+/** The answers the keyboard moves between (Up and Down), in the conversation's order: not those folded under a take-back. */
+export const ANSWERS_SELECTOR = '.msg.assistant[data-pass-id]:not(.taken-back *)'
 
 /** One entry as the conversation shows it, with the line after the last entry a continued conversation brought. */
 export function drawEntryInPlace(entry: EntryView, context: EntryContext): ReactNode {
@@ -65,9 +36,13 @@ export function drawEntryInPlace(entry: EntryView, context: EntryContext): React
   )
 }
 
-/** One entry as the conversation shows it (null for those it does not: a tool's result shows on its call). */
+/**
+ * One entry as the conversation shows it (null for those it does not: a tool's result shows on its call). What it
+ * reads from the context, kind by kind, is what `entriesDrawSame` (entry-context.ts) compares: a part whose entries read
+ * the same is not drawn again, so a read added here goes there too.
+ */
 function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
-  const { sessionId, inherited, source } = context
+  const { sessionId } = context
   switch (entry.kind) {
     case 'user_message':
       return (
@@ -79,23 +54,8 @@ function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
           <UserMessageText text={((entry.content as Block[]) ?? []).map((b) => b.text ?? '').join('\n')} />
         </div>
       )
-    case 'assistant_message': {
-      const passId = String(entry.passId)
-      return (
-        <AssistantMessage
-          key={entry.id}
-          entry={entry}
-          selected={passId === context.selectedPassId && context.answers.has(entry.id)}
-          onSelectPass={context.onSelectPass}
-          author={inherited !== null && entry.seq <= inherited ? authorOf('transcript') : authorOf(context.passSources.get(passId) ?? source)}
-          results={context.results}
-          runningTools={context.runningTools}
-          turnRunning={context.turnRunning}
-          recorded={source !== 'loupe'}
-          tabStop={entry.id === context.tabStop}
-        />
-      )
-    }
+    case 'assistant_message':
+      return <AssistantMessage key={entry.id} {...answerPropsOf(entry, context)} />
     case 'mode_switched':
       return <Note key={entry.id} text={`Permission mode: ${String(entry.mode)}`} />
     case 'model_switched':
@@ -125,15 +85,15 @@ function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
       return <Todos key={entry.id} todos={(entry.todos as Array<{ content: string; status: string }>) ?? []} />
     case 'turn_failed': {
       // A Retry that failed the same way again is counted on the newest, not shown as another box.
-      if (context.repeated.hidden.has(entry.id)) return null
-      const times = context.repeated.times.get(entry.id)
+      const shown = failureShownAs(entry, context)
+      if (shown.hidden) return null
       return (
         <div key={entry.id} className="turn-failed" role="alert">
           <p>
             {String(entry.message)}
-            {times !== undefined && <span className="muted"> ({times} times in a row)</span>}
+            {shown.times !== undefined && <span className="muted"> ({shown.times} times in a row)</span>}
           </p>
-          {entry === context.lastFailure && !context.turnRunning && source === 'loupe' && (
+          {shown.retry && (
             // The button goes as the turn starts again: the keyboard goes on to the message box, not to the page.
             <button
               onClick={() => {
@@ -148,7 +108,7 @@ function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
       )
     }
     case 'checkpoint':
-      return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} seqOf={context.seqOf} />
+      return <Checkpoint key={entry.id} sessionId={sessionId} entry={entry} range={checkpointRange(entry, context)} />
     case 'context_edit':
       if (isTakeBack(entry)) return <TakenBack key={entry.id} entries={context.takenUnder.get(entry.id) ?? []} context={context} />
       return <Note key={entry.id} text={`Context edit by ${String(entry.source)}: ${((entry.edits as unknown[]) ?? []).length} entries changed for the model`} />
@@ -210,7 +170,7 @@ const AssistantMessage = memo(function AssistantMessage({ entry, selected, onSel
           e.preventDefault()
           onSelectPass(passId)
         } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-          const answers = [...document.querySelectorAll<HTMLElement>('.conversation .msg.assistant[data-pass-id]:not(.taken-back *)')]
+          const answers = [...document.querySelectorAll<HTMLElement>(`.conversation ${ANSWERS_SELECTOR}`)]
           const next = answers[answers.indexOf(e.currentTarget) + (e.key === 'ArrowUp' ? -1 : 1)]
           if (next) {
             e.preventDefault()
@@ -247,7 +207,7 @@ const AssistantMessage = memo(function AssistantMessage({ entry, selected, onSel
  * after it has been measured, the checkpoint's own figures (before as measured, after as its estimate on the real
  * count's scale, marked ≈). The list is read again once that pass has run, for the measured after.
  */
-function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: EntryView; seqOf: (entryId: string) => number | undefined }) {
+function Checkpoint({ sessionId, entry, range }: { sessionId: string; entry: EntryView; range: SummarisedWords | null }) {
   const record = useCompactionStore((s) => s.bySession[sessionId]?.checkpoints.find((c) => c.checkpoint.id === entry.id))
   const listLoaded = useCompactionStore((s) => s.bySession[sessionId]?.loaded === true)
   const passRan = useInspectorStore(passRanSince(sessionId, Number(entry.at)))
@@ -261,9 +221,6 @@ function Checkpoint({ sessionId, entry, seqOf }: { sessionId: string; entry: Ent
   }, [sessionId, listLoaded, passRan, record])
   const sizes = record?.context ?? (entry.tokens ? provisionalContext(entry) : null)
   const trimmed = (entry.trimmed as unknown[] | undefined)?.length ?? 0
-  const replaced = entry.replaced as { entries: number; fromEntryId: string | null; toEntryId: string | null } | null | undefined
-  // The Compaction view's words for the same checkpoint (model/summarised.ts).
-  const range = replaced ? summarisedWords(replaced, seqOf) : null
   const focus = typeof entry.focus === 'string' && entry.focus !== '' ? entry.focus : null
   return (
     <div className="checkpoint" data-entry-kind="checkpoint" aria-label="Compaction checkpoint">

@@ -8,6 +8,7 @@
  * holding what it held.
  */
 import type { EntryView } from '../../../src-preload/contract'
+import { entriesDrawSame, type EntryContext } from './entry-context'
 
 /**
  * Positions one part spans. Small enough that the parts in view (the browser draws those near the view whole) are a
@@ -42,10 +43,11 @@ export function conversationParts(entries: ReadonlyArray<EntryView>, from: numbe
 
 /**
  * Whether a part would draw the same with `next` as with `prev` (React.memo's comparison): the same entries, each the
- * same object, and the same context they are drawn in. Its entries array is new at every render of the conversation;
- * the context is one object kept while nothing in it changes (Conversation.tsx).
+ * same object, reading the same from the context they are drawn in. Its entries array is new at every render of the
+ * conversation. The context is one object kept while nothing in it changes (Conversation.tsx); when the entries held
+ * change (a page read from the host, a tool's result), it is a new one, which most parts' entries read as before.
  */
-export function partDrawsSame<Context>(prev: { readonly entries: ReadonlyArray<EntryView>; readonly context: Context }, next: { readonly entries: ReadonlyArray<EntryView>; readonly context: Context }): boolean {
-  if (prev.context !== next.context || prev.entries.length !== next.entries.length) return false
-  return prev.entries.every((entry, i) => entry === next.entries[i])
+export function partDrawsSame(prev: { readonly entries: ReadonlyArray<EntryView>; readonly context: EntryContext }, next: { readonly entries: ReadonlyArray<EntryView>; readonly context: EntryContext }): boolean {
+  if (prev.entries.length !== next.entries.length || !prev.entries.every((entry, i) => entry === next.entries[i])) return false
+  return entriesDrawSame(next.entries, prev.context, next.context)
 }
