@@ -118,6 +118,7 @@ describe('scripted agent: tool calls for the tools offered', () => {
     expect(parseIntent('open TODO.md')).toMatchObject({ kind: 'read' })
     expect(parseIntent('make a todo list.')).toMatchObject({ kind: 'todo' })
     expect(parseIntent('add it to the to-do: fix lint')).toMatchObject({ kind: 'todo' })
+    expect(parseIntent('make a todo-list: fix lint, ship')).toMatchObject({ kind: 'todo' })
   })
 
   it('counts one entry and one item in the singular', () => {

@@ -102,7 +102,7 @@ export function parseIntent(text: string): Intent {
   if (glob) return { kind: 'glob', pattern: glob[1]! }
 
   // Not inside a path: "read src/todo.js" and "open TODO.md" are reads, not a todo list.
-  if (/(?<![\w./-])(?:todo|to-do|checklist|plan (?:out|the steps)|make a plan)(?![\w/-]|\.\w)/i.test(t)) {
+  if (/(?<![\w./-])(?:todo|to-do|checklist|plan (?:out|the steps)|make a plan)(?:-list)?(?![\w/-]|\.\w)/i.test(t)) {
     const body = t.replace(/^[^:]*:/, '')
     const items = body.split(/\n|;|,|\bthen\b/i).map((s) => s.replace(/^\s*(?:[-*]|\d+[.)])\s*/, '').trim()).filter((s) => s.length > 2)
     return { kind: 'todo', items: items.length > 0 ? items.slice(0, 8) : [t] }

@@ -1,6 +1,6 @@
 /**
  * A refused call's result as the chat shows it: the permission engine's words to the model, with what the user typed
- * (the reason given with Deny) or a rule supplied from the project's settings file (a deny rule's pattern and reason)
+ * (the reason given with Deny) or a deny rule held in the session's state (its pattern and reason)
  * set apart, so that a right-to-left reason, or a direction override in one, does not turn the engine's words after
  * it, as the "Denied: …" note sets the reason apart (ConversationEntry.tsx). The words are the permission engine's
  * (src-main/engine/tools/permissions.ts: `resolveApproval`'s user_denied, `decidePermission`'s deny_rule), which

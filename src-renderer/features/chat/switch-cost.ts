@@ -46,8 +46,8 @@ export function switchCost(price: EditPriceView): string {
   // not have read it however warm, so the Cache view counts no loss for that pass, and the $ is all that model's.
   const short = price.rebilledUnderMinimum
   if (short && price.cacheWarm) {
-    const usd = price.deltaUsd === null ? '' : `, ${signedUsd(price.deltaUsd)} on the next pass from that model's prices and minimum`
-    return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${usd}. That model caches nothing under ${short.minimum.toLocaleString('en-US')} tokens, so it could not have read them either: none of it is cache lost, and the Cache view will count no loss for that pass.`
+    const cost = price.deltaUsd === null ? '' : `, ${signedUsd(price.deltaUsd)} on the next pass from that model's prices and minimum`
+    return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${cost}. That model caches nothing under ${short.minimum.toLocaleString('en-US')} tokens, so it could not have read them either: none of it is cache lost, and the Cache view will count no loss for that pass.`
   }
   if (!price.cacheWarm) return `costs no cache read: nothing of this session is in the cache now (expired, or under the model's minimum), so the next pass writes its prompt either way${delta}.`
   return `starts the cache afresh (it is kept per model): the next pass writes ${tokens} it would have read${delta}.`

@@ -49,7 +49,7 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
       nothingMore
         ? `Moves ${now.movedBlock.label}, which the next pass writes again anyway (another edit applied and not sent yet, say): applying this one re-bills nothing more.`
         : now.cacheWarm
-          ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them${split ? `, ${split.lost} more (what the Cache view will count as that pass's loss)` : ''}.`
+          ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them.`
           : `Moves ${now.movedBlock.label}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.`,
     )
   } else detail.push(`${now.label}.`)
@@ -68,7 +68,9 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
     }
   }
   if (now.nextPassUsd !== null && now.withoutEditUsd !== null) {
-    const parts = split?.rest ? `: ${split.lost} re-billed and ${split.rest.text} ${split.rest.added ? 'for the text it adds, new to the cache and no loss' : 'less for the text it takes out'}` : ''
+    // The loss first, as the Cache view will count it for that pass; the rest is what the lines above say the next
+    // pass sends more or less of (the edit, changes on disk, a note dropped), new to the cache and no loss.
+    const parts = split ? `: ${split.lost} the cache lost${split.rest ? `, ${split.rest} the rest` : ''}` : ''
     detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}${parts}).`)
   }
   return { summary, detail }
@@ -76,14 +78,13 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
 
 /**
  * The re-billed part of the price (`rebilledUsd`: the tokens written where they would have been read, which the Cache
- * view counts as the next pass's loss) and the rest (the text the edit adds, new, paid in full: no loss), each rounded
- * as shown and the rest the shown difference, so "+$0.0103" and "lost $0.0102" read as one figure and its part.
+ * view counts as the next pass's loss) and the rest, signed, each rounded as shown and the rest the shown difference,
+ * so "+$0.0103" and "lost $0.0102" read as one figure and its part.
  */
-function lossSplit(now: EditPriceView, delta: number | null): { readonly lost: string; readonly rest: { readonly text: string; readonly added: boolean } | null } | null {
+function lossSplit(now: EditPriceView, delta: number | null): { readonly lost: string; readonly rest: string | null } | null {
   if (now.rebilledUsd === undefined || delta === null || !now.cacheWarm || now.rebilledTokens === 0) return null
   const rest = shownDifference(delta, now.rebilledUsd)
-  // Text taken out makes the next pass cheaper: said as "$0.0001 less", not as a negative sum "for the text it adds".
-  return { lost: usd(now.rebilledUsd), rest: rest === 0 ? null : rest > 0 ? { text: signedUsd(rest), added: true } : { text: usd(-rest), added: false } }
+  return { lost: usd(now.rebilledUsd), rest: rest === 0 ? null : signedUsd(rest) }
 }
 
 /** The moved block in a few words: "the session block" for system[1], else its path. */

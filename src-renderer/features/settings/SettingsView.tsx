@@ -6,6 +6,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'
+import { findModelIn } from '../../../src-preload/models'
 import { useProjectsStore } from '../../state/projects'
 import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
@@ -120,16 +121,18 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
 
 function ModelSection({ data }: { data: SettingsViewData }) {
   const chosen = data.app.model ?? ''
-  const effective = data.models.find((m) => m.id === data.effectiveModel)
+  // A dated id (`claude-sonnet-4-5-20250929`, decision 0054) is its model's entry, kept in the spelling stored.
+  const chosenEntry = chosen ? findModelIn(chosen, data.models) : null
+  const effective = findModelIn(data.effectiveModel, data.models)
   return (
     <section className="settings-group" aria-labelledby="set-model">
       <h2 id="set-model">Model</h2>
       <label className="settings-row">
         <span>New sessions use</span>
         <select aria-label="Model" value={chosen} onChange={(e) => void saveSettings({ app: { model: e.target.value || null } })}>
-          <option value="">The app's default{data.app.model ? '' : ` (${data.models.find((m) => m.id === data.effectiveModel)?.label ?? data.effectiveModel})`}</option>
+          <option value="">The app's default{data.app.model ? '' : ` (${effective?.label ?? data.effectiveModel})`}</option>
           {data.models.map((m) => (
-            <option key={m.id} value={m.id}>
+            <option key={m.id} value={m.id === chosenEntry?.id ? chosen : m.id}>
               {m.label} · {windowLabel(m.contextWindow)} window · {usdPerM(m.prices.input)} / {usdPerM(m.prices.output)} per MTok
             </option>
           ))}

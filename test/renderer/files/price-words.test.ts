@@ -49,13 +49,12 @@ describe('nowWords', () => {
     const words = nowWords(now, null)
     // The line beside the choice stays short (the narrow Files column keeps its editor's height); the detail splits it.
     expect(words.summary).toBe('+$0.0103 · re-bills 2,960 tokens')
-    expect(words.detail[0]).toBe("Moves system[1] · session block (project instructions · AGENTS.md): the next pass writes 2,960 tokens again instead of reading them, $0.0102 more (what the Cache view will count as that pass's loss).")
-    expect(words.detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103: $0.0102 re-billed and +$0.0001 for the text it adds, new to the cache and no loss).')
+    expect(words.detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103: $0.0102 the cache lost, +$0.0001 the rest).')
     // All of it the re-bill: no second part.
-    expect(nowWords({ ...now, rebilledUsd: 0.0103 }, null).detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103).')
-    // Text taken out makes the next pass cheaper: said so, not as a negative sum "for the text it adds".
+    expect(nowWords({ ...now, rebilledUsd: 0.0103 }, null).detail.at(-1)).toBe('Next pass $0.0119 instead of $0.0016 (+$0.0103: $0.0103 the cache lost).')
+    // Text taken out (or a note dropped) makes the rest cheaper: a negative part, with no claim of what it is for.
     const shorter = price({ rebilledTokens: 786, rebilledUsd: 0.0027, nextPassUsd: 0.0042, withoutEditUsd: 0.0016, deltaUsd: 0.0026, addedTokens: -12 })
-    expect(nowWords(shorter, null).detail.at(-1)).toBe('Next pass $0.0042 instead of $0.0016 (+$0.0026: $0.0027 re-billed and $0.0001 less for the text it takes out).')
+    expect(nowWords(shorter, null).detail.at(-1)).toBe('Next pass $0.0042 instead of $0.0016 (+$0.0026: $0.0027 the cache lost, −$0.0001 the rest).')
   })
 
   it('says nothing more when applying now sends nothing but the edit', () => {
