@@ -144,6 +144,10 @@ describe('the legend names the cause first', () => {
     expect([...changed({ kind: 'message', historyKind: 'compaction_summary', entryIds: [], editedBy: null })]).toEqual(['history:compaction_summary'])
     expect([...changed({ kind: 'system', block: 'static', sections: [{ section: 'base_rules', part: null }], origin: null, originAt: null })]).toEqual(['static'])
     expect([...changed({ kind: 'system', block: 'session', sections: [{ section: 'project_instructions', part: 'src/CLAUDE.md' }], origin: null, originAt: null })]).toEqual(['file:src/CLAUDE.md'])
+    // A memory file is in the memory slice, not a slice of its own path: an edit to it applied now names that slice.
+    const memoryApplied = { kind: 'apply_now', entryId: 'e1', paths: ['.loupe/memory.md'] }
+    expect([...changed({ kind: 'system', block: 'session', sections: [{ section: 'memory', part: '.loupe/memory.md' }], origin: memoryApplied, originAt: 1 })]).toContain('memory')
+    expect([...changed({ kind: 'system', block: 'session', sections: [{ section: 'memory', part: null }, { section: 'project_instructions', part: 'CLAUDE.md' }], origin: null, originAt: null })]).toEqual(['memory', 'file:CLAUDE.md'])
     expect([...causeSliceKeys({ cause: { kind: 'ttl_expired', idleMs: 1, ttlMs: 1, label: '' } })]).toEqual([])
     expect([...causeSliceKeys(null)]).toEqual([])
     expect(legendOrder(slices, new Set()).map((s) => s.key)).toEqual(['tools', 'history:assistant', 'static', 'file:CLAUDE.md', 'newest'])

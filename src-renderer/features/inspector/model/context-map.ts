@@ -157,10 +157,17 @@ export function causeSliceKeys(attribution: unknown): ReadonlySet<string> {
   if (what?.kind === 'system') {
     const sections = Array.isArray(what.sections) ? what.sections.filter(isRecord) : []
     const origin = isRecord(what.origin) ? what.origin : null
-    const files = [...(origin?.kind === 'apply_now' && Array.isArray(origin.paths) ? origin.paths : []), ...sections.map((s) => s.part)].filter((f): f is string => typeof f === 'string')
-    for (const file of files) keys.add(`file:${file}`)
-    // A section named without its files: the section's own slice (the static rules, the memory, the session context…).
-    if (files.length === 0) for (const s of sections) keys.add(sectionSlice(typeof s.section === 'string' ? s.section : 'section', null).key)
+    const applied = origin?.kind === 'apply_now' && Array.isArray(origin.paths) ? origin.paths.filter((p): p is string => typeof p === 'string') : []
+    // Each changed section's slice as the map keys it: an instruction file by its path, the memory files as one slice,
+    // a section named without its files (the static rules, the session context…) by its own; the instructions
+    // section without its files names the files applied now instead, each its own slice.
+    for (const s of sections) {
+      const section = typeof s.section === 'string' ? s.section : 'section'
+      const part = typeof s.part === 'string' ? s.part : null
+      if (part === null && applied.length > 0 && sectionSlice(section, null).group === 'instructions') continue
+      keys.add(sectionSlice(section, part).key)
+    }
+    for (const path of applied) keys.add(`file:${path}`)
   }
   return keys
 }
