@@ -17,6 +17,9 @@ import { liveDiffText, type LivePass } from '../model/live'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
 
+/** How long the editor stays hidden waiting for the diff before it is shown without it (a worker that failed). */
+const DIFF_WAIT_MS = 5000
+
 export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   const compareId = useInspectorStore(selectComparePassId)
   const chosen = useInspectorStore((s) => s.compareToPassId)
@@ -142,7 +145,9 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     }
     reveal()
     let frame = 0
+    let fallback = 0
     const shown = () => {
+      window.clearTimeout(fallback)
       reveal()
       // Shown in the frame after the editor has drawn itself at the change (it draws in an animation frame too).
       cancelAnimationFrame(frame)
@@ -151,7 +156,10 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     const sub = editor.onDidUpdateDiff(shown)
     // The same texts as shown (another pair with the same bytes): the diff on screen is already theirs.
     if (!computing) shown()
+    // A diff that never comes (its worker failed) must not leave the editor hidden: shown as it is after a while.
+    else fallback = window.setTimeout(shown, DIFF_WAIT_MS)
     return () => {
+      window.clearTimeout(fallback)
       cancelAnimationFrame(frame)
       sub.dispose()
       relayout?.dispose()
