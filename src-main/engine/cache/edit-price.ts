@@ -167,9 +167,7 @@ export function priceEdit(input: PriceEditInput): EditPrice {
   const below = uncacheableOn(edit, toModel, total + extraTokens)
   const withEdit = below ? uncachedCost(toModel.prices, total + extraTokens) : nextPassCost(walk, scale, toModel.prices, readWith, total + extraTokens)
   const rebilled = Math.max(0, readNow - readWith)
-  const underMinimum = edit.kind === 'model' && !below && rebilled > 0 && readNow < toModel.minCacheableTokens
-  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, underMinimum ? 0 : rebilled, total + extraTokens, withEdit) : null
-  const rebilledUsd = edit.kind !== 'model' && rebilled > 0 ? switchLost(walk, scale, toModel.prices, readWith, rebilled, total + extraTokens, withEdit) : null
+  const loss = lossParts(edit, below !== null, rebilled, readNow, toModel.minCacheableTokens, (lostTokens) => switchLost(walk, scale, toModel.prices, readWith, lostTokens, total + extraTokens, withEdit))
   const movedBlock = moved === null ? null : { path: moved < walk.blocks.length ? blockPath(walk.blocks[moved]!) : 'tools', label: movedLabel(edit, walk, moved) }
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, total + extraTokens) } : undefined
@@ -185,9 +183,7 @@ export function priceEdit(input: PriceEditInput): EditPrice {
     label: uncacheable ? uncacheableLabel(uncacheable, false) : `${editLabel(edit, movedBlock, rebilled, delta, cacheWarm, false)}${held > 0 && !below ? heldWords(held) : ''}`,
     ...(uncacheable ? { uncacheable } : {}),
     ...(held > 0 && !below ? { cachedOnModel: held } : {}),
-    ...(lost !== null ? { switchLostUsd: lost } : {}),
-    ...(underMinimum ? { rebilledUnderMinimum: { minimum: toModel.minCacheableTokens } } : {}),
-    ...(rebilledUsd !== null ? { rebilledUsd } : {}),
+    ...loss,
   }
 }
 
@@ -208,6 +204,31 @@ function heldOnModel(earlier: ReadonlyArray<PassCacheFacts>, model: string, stat
 
 function heldWords(held: number): string {
   return `; ≈${formatTokens(held)} tokens of it are still cached on that model from its earlier passes, read there if the prompt still begins as it did then`
+}
+
+/**
+ * The loss a change's price sets apart, as the Cache view will count it on the pass after it: a switch's
+ * (`switchLostUsd`; none where what staying reads is under the new model's minimum, which that model could not have
+ * read however warm: `rebilledUnderMinimum`), or an edit's re-billed dollars (`rebilledUsd`). `lostUsd` prices a count
+ * of tokens written where they would have been read. Nothing for a switch to a model that caches none of the session
+ * (`uncacheable`: the pass is at its limit).
+ */
+function lossParts(
+  edit: ProposedEdit,
+  uncacheable: boolean,
+  rebilled: number,
+  readStaying: number,
+  minimum: number,
+  lostUsd: (tokens: number) => number | null,
+): Pick<EditPrice, 'switchLostUsd' | 'rebilledUnderMinimum' | 'rebilledUsd'> {
+  if (edit.kind !== 'model') {
+    const usd = rebilled > 0 ? lostUsd(rebilled) : null
+    return usd !== null ? { rebilledUsd: usd } : {}
+  }
+  if (uncacheable) return {}
+  const underMinimum = rebilled > 0 && readStaying < minimum
+  const usd = lostUsd(underMinimum ? 0 : rebilled)
+  return { ...(usd !== null ? { switchLostUsd: usd } : {}), ...(underMinimum ? { rebilledUnderMinimum: { minimum } } : {}) }
 }
 
 /**
@@ -359,9 +380,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const addedTokens = sizeWith - sizeWithout
   // What staying would read, under the new model's minimum: that model could not read it however warm (limit.ts), so
   // the pass after the switch loses none of it.
-  const underMinimum = edit.kind === 'model' && !below && rebilled > 0 && readNowThere < toModel.minCacheableTokens
-  const lost = edit.kind === 'model' && !below ? switchLost(walk, scale, toModel.prices, readWith, underMinimum ? 0 : rebilled, sizeWith, withEdit) : null
-  const rebilledUsd = edit.kind !== 'model' && rebilled > 0 ? switchLost(walk, scale, toModel.prices, readWith, rebilled, sizeWith, withEdit) : null
+  const loss = lossParts(edit, below !== null, rebilled, readNowThere, toModel.minCacheableTokens, (lostTokens) => switchLost(walk, scale, toModel.prices, readWith, lostTokens, sizeWith, withEdit))
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
   const a = input.without.walk
@@ -396,9 +415,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     label,
     ...(uncacheable ? { uncacheable } : {}),
     ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
-    ...(lost !== null ? { switchLostUsd: lost } : {}),
-    ...(underMinimum ? { rebilledUnderMinimum: { minimum: toModel.minCacheableTokens } } : {}),
-    ...(rebilledUsd !== null ? { rebilledUsd } : {}),
+    ...loss,
     ...(atCompaction ? { atCompaction } : {}),
   }
 }
