@@ -8,6 +8,14 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../support/app'
 
+/** A project holding greet.ts in `rig`'s folder, opened. */
+async function greeterProject(rig: SimulatorApp): Promise<{ id: string }> {
+  const root = join(rig.dir, 'greeter')
+  mkdirSync(root)
+  writeFileSync(join(root, 'greet.ts'), 'export const greet = () => "hello"\n')
+  return call<{ id: string }>(rig.app, 'project.open', { path: root })
+}
+
 describe('always-allow rules', () => {
   let rig: SimulatorApp
   afterEach(async () => {
@@ -17,10 +25,7 @@ describe('always-allow rules', () => {
   it('are listed once granted, and a removed one makes the next such call ask again', async () => {
     rig = await simulatorApp({ seed: 'allow-rules' })
     const { app } = rig
-    const root = join(rig.dir, 'greeter')
-    mkdirSync(root)
-    writeFileSync(join(root, 'greet.ts'), 'export const greet = () => "hello"\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const project = await greeterProject(rig)
     const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     const asked: Array<{ toolUseId: string; request: { suggestedRules: Array<{ tool: string; pattern: string }> } }> = []
     let heard: () => void = () => {}
@@ -72,10 +77,7 @@ describe('a rule that names a tool', () => {
   async function sessionWithState(state: unknown): Promise<{ app: SimulatorApp['app']; sessionId: string }> {
     rig = await simulatorApp({ seed: 'allow-rules-tools' })
     const { app } = rig
-    const root = join(rig.dir, 'greeter')
-    mkdirSync(root)
-    writeFileSync(join(root, 'greet.ts'), 'export const greet = () => "hello"\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const project = await greeterProject(rig)
     // Written before anything reads the session: the runtime starts from it, as after a restart.
     const { id: sessionId } = app.services.store.sessions.create(project.id, 'kept rules', Date.now())
     app.services.store.sessions.saveState(sessionId, JSON.stringify(state))
