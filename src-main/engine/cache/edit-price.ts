@@ -293,6 +293,11 @@ export interface PriceCandidatesInput {
    * most the tools and system blocks, and what it writes after them is not known here (the price is not exact).
    */
   readonly historyReplaced?: boolean
+  /**
+   * With `historyReplaced`: the candidates are the next pass's request built from that other history, so what it
+   * writes after the system blocks is known and the price can be exact.
+   */
+  readonly nextBuilt?: boolean
   /** Index in `system` of the session block, which a compaction reads again from disk: prices a deferred edit then. */
   readonly sessionBlock?: number
   /**
@@ -393,7 +398,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
   // The re-billed figure of a switch to a model that counts otherwise is a share, not a count, where staying reads
   // only part of the prompt (a switch that caches nothing says only the prompt's size, which is counted).
-  const exact = counted && !(share && !below) && !input.historyReplaced && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
+  const exact = counted && !(share && !below) && !(input.historyReplaced && !input.nextBuilt) && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
   // A deferred edit that changes what the model would be sent moves the session block at the next compaction.

@@ -58,6 +58,12 @@ export interface MeasureOptions extends CacheSummaryOptions {
     /** The `file_changed` notes the session's next message would carry with the files as `after`. */
     readonly fileChangeNotes: (after: GatheredContext) => ReadonlyArray<ContextNote>
   }
+  /**
+   * The part of the next pass's request that exists now, as the session's runtime would build it
+   * (`SessionRuntime.nextRequest`). Asked for only after a checkpoint since the last main pass, when the next pass
+   * sends the summary instead of the history the last pass sent; without it, that pass is sized on the last request.
+   */
+  readonly nextRequest?: () => WireRequest | null
 }
 
 /** The next pass, without and with the edit, as far as it exists now. */
@@ -68,6 +74,8 @@ interface Candidates {
   readonly notesWith: number
   /** A checkpoint re-froze the session since the last main pass: the next pass sends another history. */
   readonly historyReplaced?: boolean
+  /** The candidates were built from that other history (`MeasureOptions.nextRequest`), not from the last request. */
+  readonly nextBuilt?: boolean
   /**
    * Other files changed on disk since the session block was read: applying now reads the block again from disk, so
    * they go out with the edit.
@@ -129,12 +137,17 @@ function withSessionBlock(request: WireRequest, index: number, text: string | nu
   return { ...request, system: next }
 }
 
-/** `request` with the notes after the last message's content, where they travel on the next user message. */
+/**
+ * `request` with the notes where they travel on the next user message: after the last message's content, or, where
+ * the conversation ends with an answer (a request built after a checkpoint), in a user message of their own.
+ */
 function withNotes(request: WireRequest, notes: ReadonlyArray<ContextNote>): WireRequest | null {
   if (notes.length === 0) return request
   const last = request.messages.at(-1)
-  if (!last || last.role !== 'user') return null
-  const content: ContentBlock[] = [...last.content, ...notes.map((n): ContentBlock => ({ type: 'text', text: renderNote(n) }))]
+  if (!last) return null
+  const added = notes.map((n): ContentBlock => ({ type: 'text', text: renderNote(n) }))
+  if (last.role !== 'user') return { ...request, messages: [...request.messages, { role: 'user', content: added } as WireMessage] }
+  const content: ContentBlock[] = [...last.content, ...added]
   return { ...request, messages: [...request.messages.slice(0, -1), { ...last, content } as WireMessage] }
 }
 
@@ -171,6 +184,7 @@ async function fileCandidates(
   now: number,
   files: NonNullable<MeasureOptions['files']>,
   hasher: Hasher,
+  nextRequest: MeasureOptions['nextRequest'],
 ): Promise<Candidates | null> {
   const state = parseSessionState(store.sessions.state(sessionId), request.model)
   const frozen = state.frozen
@@ -181,22 +195,25 @@ async function fileCandidates(
     gatherWithDraft(edit.path, edit.text, { ...roots, now }),
   ])
   const historyReplaced = checkpointSince(frozen.session.origin, basis)
-  const system = request.system ?? []
+  // After a checkpoint the next pass sends the summary, not the history the last pass sent: sized on what it sends.
+  const next = historyReplaced ? (nextRequest?.() ?? null) : null
+  const base = next ?? request
+  const system = base.system ?? []
   const tagged = basis.context.system.indexOf('session')
   const index = tagged >= 0 ? tagged : Math.min(1, system.length)
   const model = state.model
-  const current = withSessionBlock(request, index, sessionBlockText(frozen, frozen.session, model, hasher))
+  const current = withSessionBlock(base, index, sessionBlockText(frozen, frozen.session, model, hasher))
   const waiting = files.fileChangeNotes(disk)
   const without = withNotes(current, waiting)
   if (!without) return null
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
     const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
-    return { without, with: withSessionBlock(request, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, alsoApplied }
+    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, nextBuilt: next !== null, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, sessionBlock: index } : null
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, nextBuilt: next !== null, sessionBlock: index } : null
 }
 
 /**
@@ -216,13 +233,16 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
 
   let candidates: Candidates | null = null
   if ((edit.kind === 'instruction_file' || edit.kind === 'memory_file') && edit.text !== undefined && options.files) {
-    candidates = await fileCandidates(store, sessionId, basis, request, { ...edit, text: edit.text }, now, options.files, hasher)
+    candidates = await fileCandidates(store, sessionId, basis, request, { ...edit, text: edit.text }, now, options.files, hasher, options.nextRequest)
   } else if (edit.kind === 'model') {
     // After a checkpoint, staying would read the tools and system alone: a switch loses that, not the last pass's
     // whole prefix (the next pass on either model sends the summary, not the history the last pass sent).
     const origin = parseSessionState(store.sessions.state(sessionId), request.model).frozen?.session.origin
     const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
-    candidates = { without: request, with: onModel(request, edit.model), notesWithout: 0, notesWith: 0, historyReplaced }
+    // What the next pass sends after the checkpoint, sized as it is: the summary, not the history before it.
+    const next = historyReplaced ? (options.nextRequest?.() ?? null) : null
+    const base = next ?? request
+    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, historyReplaced, nextBuilt: next !== null }
   }
   if (!candidates) return estimate()
 
@@ -273,6 +293,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     without: { walk: withoutWalk, tokens: withoutTokens, notes: candidates.notesWithout },
     with: { walk: withWalk, tokens: withTokens, notes: candidates.notesWith },
     historyReplaced: systemOnly,
+    ...(candidates.nextBuilt ? { nextBuilt: true } : {}),
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
     ...(withScale ? { withScale } : {}),
   })

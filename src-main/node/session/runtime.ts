@@ -571,6 +571,26 @@ export class SessionRuntime {
     return diffSignatures(this.baseline, fileSignatures(after, nodeHasher.sha256Hex)).map((c) => ({ kind: 'file_changed', path: c.path, fileKind: c.fileKind, change: c.change, entryId: null }))
   }
 
+  /**
+   * The part of the next pass's request that exists now: the frozen tools and system and the conversation as it
+   * stands, without the message the user has not typed yet nor the context sections a turn collects (they travel
+   * after the breakpoints and cost the same whatever is priced). After a compaction this is the summary and what
+   * followed it, not the history the last pass sent: a price sized on it says what the next pass really sends.
+   * Null before the first pass or with no conversation.
+   */
+  nextRequest(): WireRequest | null {
+    if (!this.state.frozen) return null
+    const history = this.history.toHistory(this.sessionLog.entries())
+    if (history.length === 0) return null
+    const sections = this.sections
+    this.sections = []
+    try {
+      return renderRequest(this.planFor(history, null, this.maxOutputTokens()))
+    } finally {
+      this.sections = sections
+    }
+  }
+
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
     if (input.kind === 'message' && !input.notes) {
       const notes = withCarriedNotes(this.state.carriedNotes, await this.changedFileNotes())

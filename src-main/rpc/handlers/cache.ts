@@ -57,6 +57,8 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
               },
             }
           : {}),
+        // After a compaction the next pass sends the summary: the runtime builds that request to size the price on.
+        nextRequest: () => services.sessions.get(sessionId)?.nextRequest() ?? null,
       })
     },
   }

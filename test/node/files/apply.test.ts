@@ -375,9 +375,9 @@ describe('files through the contract', () => {
     const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
     const edited = `${opened.text}\nAlways run the linter.\n`
     const price = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
-    // The next pass sends the summary, not the history the last main pass sent: only the token figures about the
-    // system blocks are known, and the price says it is not exact.
-    expect(price).toMatchObject({ movedBlock: { path: 'system[1]' }, exact: false })
+    // The next pass sends the summary, not the history the last main pass sent: the price is sized on that request,
+    // built as the session would send it, and counted.
+    expect(price).toMatchObject({ movedBlock: { path: 'system[1]' }, exact: true })
     await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
     expect((await call<{ applied: boolean }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })).applied).toBe(true)
     await turn(session.id, 'list the root')
@@ -393,6 +393,11 @@ describe('files through the contract', () => {
       client.countTokens(countableBody({ model: before.model, messages: probe })),
     ])
     expect(next.usage.cache_read_input_tokens + price.rebilledTokens).toBe(throughSession - alone)
+    // Its dollars are that pass's input as billed, but for the message typed after the price was asked.
+    const p = findModel('claude-sonnet-4-6')!.prices
+    const u = next.usage
+    const billedUsd = (u.cache_read_input_tokens * p.cacheReadPerMTok + u.cache_creation_input_tokens * p.cacheWrite5mPerMTok + u.input_tokens * p.inputPerMTok) / 1_000_000
+    expect(Math.abs(price.nextPassUsd - billedUsd)).toBeLessThan(billedUsd * 0.03)
   })
 
   it('prices from estimates, and says so, when the service cannot count', async () => {

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FaultPlan } from '../../../src-main/simulator/faults'
+import { findModel } from '../../../src-main/node/model/models'
 import { call, sendAndWait, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Price {
@@ -187,6 +188,19 @@ describe("switching a session's model", () => {
     expect(price.rebilledUnderMinimum).toEqual({ minimum: 4096 })
     expect(row.missTokens).toBe(0)
     expect(price.switchLostUsd).toBe(row.missUsd)
+  })
+
+  it('after a compaction, is sized on the summary the next pass sends: its price is that pass\'s own input, but for the message typed', async () => {
+    const { running: r, sessionId, send } = await compactedSession()
+    const { app } = r
+    const price = await call<Price & { nextPassUsd: number; withoutEditUsd: number }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-haiku-4-5' } })
+    await call(app, 'session.setModel', { sessionId, model: 'claude-haiku-4-5' })
+    expect(await send('read README.md')).toBe('end_turn')
+    const passes = await call<Array<MainPass & { costUsd: number; usage: { output_tokens: number } }>>(app, 'pass.list', { sessionId })
+    const firstOnHaiku = passes.find((p) => p.kind === 'main' && p.model === 'claude-haiku-4-5')!
+    const inputUsd = firstOnHaiku.costUsd - (firstOnHaiku.usage.output_tokens * findModel('claude-haiku-4-5')!.prices.outputPerMTok) / 1_000_000
+    // Sized on the last pass's request (the history before the summary), the price was several times this.
+    expect(Math.abs(price.nextPassUsd - inputUsd)).toBeLessThan(inputUsd * 0.03)
   })
 
   it('switched back while the counter is unavailable, is priced with what that model still holds, not as a cold start', async () => {
