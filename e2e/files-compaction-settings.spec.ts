@@ -968,26 +968,30 @@ test('settings, the sidebar, the Files view and the import dialog: a folder and 
     await expect(row).toHaveAttribute('title', dir)
     const [project] = (await rpc(host, 'project.list', {})) as Array<{ name: string; root: string }>
     await expect(row.locator('.project-name bdi')).toHaveText(project!.name)
-    await expect(row.locator('.project-root bdi')).toHaveText(dir)
+    await expect(row.locator('.project-root > bdi')).toHaveText(dir)
+    // Each folder's name is set apart inside the path: the override turns "txt.exe" alone, not the names after it.
+    await expect(row.locator('.project-root > bdi > bdi').filter({ hasText: '\u202E' })).toHaveText('שלום \u202Etxt.exe')
     await app.locator('.project-list').screenshot({ path: `${SHOTS}/sidebar-bidi-project.png` })
 
     await view(app, 'Settings')
     await expect(app.locator('#set-compaction bdi')).toHaveText(project!.name)
-    await expect(app.getByTestId('data-dir').locator('bdi')).toHaveText(host.dataDir)
-    const kept = app.locator('section[aria-labelledby="set-compaction"] small code bdi')
+    await expect(app.getByTestId('data-dir').locator('> bdi')).toHaveText(host.dataDir)
+    const kept = app.locator('section[aria-labelledby="set-compaction"] small code > bdi')
     await expect(kept).toHaveText(/\S/)
     await app.locator('section[aria-labelledby="set-compaction"]').screenshot({ path: `${SHOTS}/settings-bidi-project.png` })
 
     // The Files view's sentences set the file's path apart: the price without a session, and what Save says.
     await view(app, 'Files')
     await app.locator(`[data-path="${notes}"]`).click()
-    await expect(app.getByTestId('price-no-session').locator('bdi')).toHaveText(notes)
+    await expect(app.getByTestId('price-no-session').locator('bdi[dir="ltr"]')).toHaveText(notes)
+    await expect(app.getByTestId('price-no-session').locator('bdi[dir="ltr"] > bdi')).toHaveText(['notes', 'שלום\u202Etxt.md'])
+    await expect(app.getByTestId('open-path').locator('bdi[dir="ltr"] > bdi')).toHaveText(['notes', 'שלום\u202Etxt.md'])
     await app.getByTestId('file-editor').locator('.view-lines').click()
     await app.keyboard.press('Control+End')
     await app.keyboard.type('\nAnd clear.\n')
     await app.getByTestId('save-file').click()
     await expect(app.getByTestId('save-status')).toContainText('Saved')
-    await expect(app.getByTestId('save-status').locator('bdi').first()).toHaveText(notes)
+    await expect(app.getByTestId('save-status').locator('bdi[dir="ltr"]').first()).toHaveText(notes)
     await app.locator('.files-editor-pane').screenshot({ path: `${SHOTS}/files-bidi-path.png` })
 
     // The import dialog's heading sets the project's name apart.

@@ -30,3 +30,12 @@ export function isolateNames(text: string, names: ReadonlyArray<string>): Senten
   if (rest < text.length) parts.push(text.slice(rest))
   return parts
 }
+
+/**
+ * A path cut into its names and the separators between them (`/`, and `\` as Windows writes paths), in order:
+ * names at even indexes, separators at odd ones. Each name can then be set apart on its own, so a direction override
+ * inside one folder's name turns that name only, not the names after it.
+ */
+export function pathParts(path: string): string[] {
+  return path.split(/([/\\])/)
+}

@@ -1,6 +1,6 @@
 /** A sentence cut where it names what it was given, so each name can be set apart (src-renderer/ui/isolate.ts). */
 import { describe, expect, it } from 'vitest'
-import { isolateNames } from '../../src-renderer/ui/isolate'
+import { isolateNames, pathParts } from '../../src-renderer/ui/isolate'
 
 describe('a sentence with names set apart', () => {
   it('cuts at every occurrence of each name, the words around them kept', () => {
@@ -18,5 +18,12 @@ describe('a sentence with names set apart', () => {
     expect(isolateNames('Saved it.', ['', ''])).toEqual(['Saved it.'])
     expect(isolateNames('AGENTS.md', ['AGENTS.md'])).toEqual([{ isolated: 'AGENTS.md' }])
     expect(isolateNames('', ['AGENTS.md'])).toEqual([])
+  })
+
+  it('cuts a path into its names and separators, so each name is set apart alone', () => {
+    expect(pathParts('/tmp/שלום \u202Etxt.exe/notes/a.md')).toEqual(['', '/', 'tmp', '/', 'שלום \u202Etxt.exe', '/', 'notes', '/', 'a.md'])
+    expect(pathParts('C:\\Users\\dana\\AGENTS.md')).toEqual(['C:', '\\', 'Users', '\\', 'dana', '\\', 'AGENTS.md'])
+    expect(pathParts('AGENTS.md')).toEqual(['AGENTS.md'])
+    expect(pathParts('')).toEqual([''])
   })
 })

@@ -4,6 +4,7 @@ import { answerApproval } from './actions'
 import { ChangePreview } from './ChangePreview'
 import { useMessageBoxAfterRemoval } from './focus'
 import { RevealNewest } from './follow'
+import { PathName } from '../../ui/Isolated'
 
 export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; approval: PendingApproval }) {
   const [reason, setReason] = useState('')
@@ -56,7 +57,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
       )}
       {approval.refreshed && request.preview && (
         <p className="approval-refreshed" role="status">
-          <bdi>{request.preview.path}</bdi> changed on disk: this is the change as it would be made now.
+          <PathName path={request.preview.path} /> changed on disk: this is the change as it would be made now.
         </p>
       )}
       {request.preview && <ChangePreview preview={request.preview} />}

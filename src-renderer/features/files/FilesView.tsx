@@ -24,7 +24,7 @@ import { unappliedWords } from './price-words'
 import { UnopenableNote } from './components/UnopenableNote'
 import { useUnopenableStore } from './unopenable'
 import { copyText } from '../../ui/clipboard'
-import { WithNames } from '../../ui/Isolated'
+import { WithNames, PathName } from '../../ui/Isolated'
 import { treeWidthLimit, treeWidthShown, useWidth } from './tree-width'
 import './files.css'
 
@@ -208,7 +208,7 @@ function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft
         {drafts.map((d) => (
           <li key={d.base.absPath}>
             <span className="files-node-path" title={d.base.absPath}>
-              {d.base.path}
+              <PathName path={d.base.path} />
             </span>
             {onOpen && <span className="muted small files-stranded-what">new file, not saved yet</span>}
             {onOpen && (
@@ -314,12 +314,12 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
     <div className="files-editor-pane">
       <div className="files-toolbar">
         <strong className="files-path" data-testid="open-path" title={open.base.absPath}>
-          {open.base.path}
+          <PathName path={open.base.path} />
         </strong>
         {node && <span className={`chip ${node.status === 'included' ? 'ok' : node.status === 'skipped' || node.status === 'omitted' ? 'bad' : ''}`}>{node.status}</span>}
         {open.deleted ? <span className="chip bad">deleted on disk</span> : !open.base.exists && <span className="chip accent">new file</span>}
         <span className="muted small files-abspath" title={open.base.absPath}>
-          {open.base.absPath}
+          <PathName path={open.base.absPath} />
         </span>
         {/* Undoable in the editor (decision 0046): the keyboard goes back to the text, where Ctrl+Z brings the edit back
             (the button goes once the text is the saved one). */}
@@ -349,14 +349,14 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
       {open.deleted && !holds && (
         <p className="warn-box" role="alert" data-testid="file-deleted">
           <strong>
-            <bdi dir="ltr">{open.base.path}</bdi> was deleted on disk.
+            <PathName path={open.base.path} /> was deleted on disk.
           </strong> Your text is still in the editor: save it to write the file again, or open another file to leave it (the text is kept as an unsaved draft).
         </p>
       )}
       {unreadable && !holds && !open.disk && (
         <p className="warn-box" role="alert" data-testid="file-unreadable">
           <strong>
-            <bdi dir="ltr">{open.base.path}</bdi> can no longer be read on disk.
+            <PathName path={open.base.path} /> can no longer be read on disk.
           </strong> {sentence(unreadable)} The prompt builder skips it now, so nothing is priced, and Save waits until it can be read again. Your text is still in the editor.
         </p>
       )}
@@ -389,7 +389,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           {save.backupPath && (
             <span className="muted small">
               {' '}
-              The previous version is kept in <bdi dir="ltr">{save.backupPath}</bdi>.
+              The previous version is kept in <PathName path={save.backupPath} />.
             </span>
           )}
         </p>
@@ -424,12 +424,12 @@ function MergePanel() {
     <div className="files-merge" data-testid="merge-panel">
       <p className="warn-box">
         <strong>
-          <bdi dir="ltr">{open.base.path}</bdi> changed on disk while you were editing it.
+          <PathName path={open.base.path} /> changed on disk while you were editing it.
         </strong> Nothing was overwritten. Left: the file as it is on disk now. Right: your version — edit it into the merge you want, then keep it.
         {open.minePath && (
           <span className="muted small">
             {' '}
-            Your text is also kept in <bdi dir="ltr">{open.minePath}</bdi>.
+            Your text is also kept in <PathName path={open.minePath} />.
           </span>
         )}
         <span className="muted small files-merge-narrow-note"> The file list comes back once the merge is kept or the disk version taken.</span>

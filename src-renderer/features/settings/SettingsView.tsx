@@ -14,6 +14,7 @@ import { grouped } from '../../ui/format'
 import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
 import { changedFrom, checkDraft, differsFromSaved, draftOf, type CompactionDraft, type DraftField } from './compaction-form'
 import './settings.css'
+import { PathName } from '../../ui/Isolated'
 
 /** 3 → "$3", 3.75 → "$3.75", 0.025 → "$0.025" (prices per million tokens, as published). */
 /** A price per million tokens, in cents at least ("$0.30", "$15.00"), as prices are written. */
@@ -107,11 +108,11 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
         <dl className="settings-dl">
           <dt>Data folder</dt>
           <dd>
-            <code data-testid="data-dir"><bdi>{data.dataDir}</bdi></code> — the database, exports, settings, and backups of edited files (file-backups/).
+            <code data-testid="data-dir"><PathName path={data.dataDir} /></code> — the database, exports, settings, and backups of edited files (file-backups/).
           </dd>
           <dt>Loupe home</dt>
           <dd>
-            <code><bdi>{data.loupeHome}</bdi></code> — global instructions (AGENTS.md) and user memory (memory.md), read by every project.
+            <code><PathName path={data.loupeHome} /></code> — global instructions (AGENTS.md) and user memory (memory.md), read by every project.
           </dd>
         </dl>
       </section>
@@ -327,7 +328,7 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
         </div>
       </form>
       <small className="muted">
-        Kept in <code><bdi>{project.configPath}</bdi></code> in the project (the next pass reads it; commit it to share it). Other settings in that file are left as written.
+        Kept in <code><PathName path={project.configPath} /></code> in the project (the next pass reads it; commit it to share it). Other settings in that file are left as written.
       </small>
       {project.problems.length > 0 && <p className="warn-box">{project.problems.join(' ')}</p>}
     </section>

@@ -1,6 +1,7 @@
 import { grouped } from '../../../ui/format'
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../../../src-preload/contract'
 import type { UnopenableFile } from '../unopenable'
+import { PathName } from '../../../ui/Isolated'
 
 /** In the editor's place: a file this view cannot edit, and why (unopenable.ts). A note, not an error. */
 export function UnopenableNote({ file }: { file: UnopenableFile }) {
@@ -8,7 +9,7 @@ export function UnopenableNote({ file }: { file: UnopenableFile }) {
     <div className="files-unopenable" role="note" aria-label={`${file.path} cannot be edited here`} data-testid="unopenable-note" data-kind={file.kind}>
       <h2>
         <code>
-          <bdi dir="ltr">{file.path}</bdi>
+          <PathName path={file.path} />
         </code>{' '}
         cannot be edited here
       </h2>
@@ -19,7 +20,7 @@ export function UnopenableNote({ file }: { file: UnopenableFile }) {
             <dt>On disk</dt>
             <dd>
               <code>
-                <bdi dir="ltr">{file.absPath}</bdi>
+                <PathName path={file.absPath} />
               </code>
             </dd>
           </>
