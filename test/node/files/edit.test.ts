@@ -69,6 +69,49 @@ describe('saving an instruction file', () => {
     expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe('shared, edited\n')
   })
 
+  it('takes two saves from the same version one at a time: one is saved, the other meets it as a conflict and its text is kept', async () => {
+    box.write('AGENTS.md', '# Rules\n\nBe brief.\n')
+    const opened = await openFile(box, 'AGENTS.md')
+    const texts = ['# Rules\n\nBe brief.\n- window A: run the tests first\n', '# Rules\n\nBe brief.\n- window B: use pnpm\n']
+    // Two windows, one through a link to the same file: the lock is the real path's, so they still wait for each other.
+    box.link('CLAUDE.md', 'AGENTS.md')
+    const results = await Promise.all([
+      saveFile(box, { path: 'AGENTS.md', text: texts[0]!, baseSha256: opened.sha256 }),
+      saveFile(box, { path: 'CLAUDE.md', text: texts[1]!, baseSha256: opened.sha256 }),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['conflict', 'saved'])
+    const won = results.findIndex((r) => r.status === 'saved')
+    const lost = results[1 - won]!
+    if (lost.status !== 'conflict') throw new Error('no conflict')
+    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe(texts[won])
+    // The disk's text comes back to be merged, and the text that was not written is kept.
+    expect(lost.disk).toEqual({ text: texts[won], sha256: sha256(texts[won]!), exists: true })
+    expect(readFileSync(lost.minePath, 'utf8')).toBe(texts[1 - won])
+  })
+
+  it('does not replace a change another program makes while the backup is kept: the disk is compared again just before the rename', async () => {
+    box.write('CLAUDE.md', 'version A\n')
+    const opened = await openFile(box, 'CLAUDE.md')
+    // The clock is read once to list the files, then once to name the backup, after the check: the other program's
+    // write lands there, between the check and the rename.
+    let reads = 0
+    const racing = {
+      ...box,
+      now: () => {
+        if (++reads === 2) box.write('CLAUDE.md', 'version B, saved by another editor\n')
+        return box.now()
+      },
+    }
+    const result = await saveFile(racing, { path: 'CLAUDE.md', text: 'version A plus my edit\n', baseSha256: opened.sha256 })
+    expect(reads).toBeGreaterThanOrEqual(2)
+    expect(result).toMatchObject({ status: 'conflict', disk: { text: 'version B, saved by another editor\n', exists: true } })
+    if (result.status !== 'conflict') throw new Error('no conflict')
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('version B, saved by another editor\n')
+    expect(readFileSync(result.minePath, 'utf8')).toBe('version A plus my edit\n')
+    // Nothing but the file itself is left in the project (the temporary file was removed).
+    expect(readdirSync(box.root)).toEqual(['CLAUDE.md'])
+  })
+
   it('answers unchanged when the text is what the disk holds', async () => {
     box.write('CLAUDE.md', 'same\n')
     const opened = await openFile(box, 'CLAUDE.md')
