@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { listVersions, openFile, saveFile, sha256 } from '../../../src-main/node/files'
+import { createFileMemory } from '../../../src-main/node/compaction/memory-file'
 import { failure, filesSandbox, SECRET, type FilesSandbox } from './sandbox'
 
 let box: FilesSandbox
@@ -110,6 +111,23 @@ describe('saving an instruction file', () => {
     expect(readFileSync(result.minePath, 'utf8')).toBe('version A plus my edit\n')
     // Nothing but the file itself is left in the project (the temporary file was removed).
     expect(readdirSync(box.root)).toEqual(['CLAUDE.md'])
+  })
+
+  it('waits for a fact the memory extension is saving to the same memory file, so neither the fact nor the text is lost', async () => {
+    box.write('.loupe/memory.md', '# Project memory\n\n- uses pnpm\n')
+    const opened = await openFile(box, '.loupe/memory.md')
+    const memory = createFileMemory(box.root, box.loupeHome)
+    const text = '# Project memory\n\n- uses pnpm\n- edited in the Files view\n'
+    const [saved] = await Promise.all([
+      saveFile(box, { path: '.loupe/memory.md', text, baseSha256: opened.sha256 }),
+      memory.save('saved by a session', 'project', { signal: new AbortController().signal, root: box.root }),
+    ])
+    const disk = readFileSync(join(box.root, '.loupe/memory.md'), 'utf8')
+    expect(disk).toContain('- saved by a session\n')
+    // Saved first, the fact is appended to the saved text; saved second, the save meets the fact as a conflict.
+    if (saved.status === 'saved') expect(disk).toBe(`${text}- saved by a session\n`)
+    else if (saved.status === 'conflict') expect(readFileSync(saved.minePath, 'utf8')).toBe(text)
+    else throw new Error(`unexpected ${saved.status}`)
   })
 
   it('answers unchanged when the text is what the disk holds', async () => {
