@@ -21,10 +21,13 @@
  *   backup holds the version before it).
  * - Files over 1 MB, binary files and invalid UTF-8 are refused with a message; the builder would skip them, and
  *   saving them from a text editor would corrupt them.
+ * - The text is the file's exact text: a UTF-8 byte-order mark stays in it as U+FEFF, so a save writes it back, and
+ *   a mark added or removed on disk is a change like any other. (The prompt builder leaves the mark out of what it
+ *   sends; safe-read.ts `keepBom`.)
  */
 import { createHash } from 'node:crypto'
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt'
-import { locate, readLocated } from '../instructions'
+import { locate, nodeFileAccess, readLocated } from '../instructions'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { withFileLock } from '../fs/path-lock'
 import { keepVersion } from './backups'
@@ -126,7 +129,9 @@ async function readText(path: string, realPath: string): Promise<{ text: string;
     throw new UneditableFile('unsupported', `${path} cannot be edited here: it could not be read (${located.detail})`, `it can no longer be read (${located.detail})`)
   }
   if (located.kind !== 'file') throw new UneditableFile('unsupported', `${path} is not a regular file`, 'it is no longer a regular file')
-  const read = await readLocated(located.realPath)
+  // A byte-order mark is kept (U+FEFF at the start of the text): it is written back as it was, and one added or
+  // removed on disk changes the hash a save is checked against.
+  const read = await readLocated(located.realPath, nodeFileAccess, { keepBom: true })
   if (!read.ok) {
     const [why, changed] =
       read.reason === 'too_large'

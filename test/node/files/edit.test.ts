@@ -130,6 +130,31 @@ describe('saving an instruction file', () => {
     else throw new Error(`unexpected ${saved.status}`)
   })
 
+  it('keeps a byte-order mark the user did not touch, and the line breaks, byte for byte', async () => {
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf])
+    box.write('AGENTS.md', Buffer.concat([BOM, Buffer.from('# Rules\r\n\r\nBe brief.\r\n')]))
+    const opened = await openFile(box, 'AGENTS.md')
+    expect(opened.text).toBe('\uFEFF# Rules\r\n\r\nBe brief.\r\n')
+    const saved = await saveFile(box, { path: 'AGENTS.md', text: opened.text.replace('Be brief.', 'Be very brief.'), baseSha256: opened.sha256 })
+    expect(saved.status).toBe('saved')
+    expect(readFileSync(join(box.root, 'AGENTS.md'))).toEqual(Buffer.concat([BOM, Buffer.from('# Rules\r\n\r\nBe very brief.\r\n')]))
+    // The version it replaced is kept with its mark too.
+    if (saved.status !== 'saved') throw new Error('not saved')
+    expect(readFileSync(saved.backupPath!).subarray(0, 3)).toEqual(BOM)
+  })
+
+  it('treats a byte-order mark added or removed on disk as a change', async () => {
+    box.write('CLAUDE.md', 'Be brief.\n')
+    const plain = await openFile(box, 'CLAUDE.md')
+    box.write('CLAUDE.md', '\uFEFFBe brief.\n')
+    const marked = await openFile(box, 'CLAUDE.md')
+    expect(marked.sha256).not.toBe(plain.sha256)
+    expect(await saveFile(box, { path: 'CLAUDE.md', text: 'Be brief, edited.\n', baseSha256: plain.sha256 })).toMatchObject({ status: 'conflict', disk: { text: '\uFEFFBe brief.\n' } })
+    box.write('CLAUDE.md', 'Be brief.\n')
+    expect(await saveFile(box, { path: 'CLAUDE.md', text: '\uFEFFBe brief, edited.\n', baseSha256: marked.sha256 })).toMatchObject({ status: 'conflict', disk: { text: 'Be brief.\n' } })
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('Be brief.\n')
+  })
+
   it('answers unchanged when the text is what the disk holds', async () => {
     box.write('CLAUDE.md', 'same\n')
     const opened = await openFile(box, 'CLAUDE.md')
