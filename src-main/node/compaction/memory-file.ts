@@ -4,9 +4,11 @@
  * `<loupeHome>/memory.md` — one fact per list item. Written against the `MemoryProvider` interface a project's own
  * memory implements. No recall: the files are already in the session block, frozen again at each checkpoint.
  *
- * save and forget rewrite the whole file from what was read, so the read is exact or the call fails: only a missing
- * file counts as empty, and a file that cannot be read (permissions, I/O, a FIFO or device, over 1 MB) or is not
- * valid UTF-8 makes save, forget and search throw with a message saying why, and nothing is written.
+ * save and forget rewrite the whole file from what was read, under the file's lock (fs/path-lock.ts, shared with the
+ * remember tool and the Files view), so a fact saved at the same moment by another session is not written over. The
+ * read is exact or the call fails: only a missing file counts as empty, and a file that cannot be read (permissions,
+ * I/O, a FIFO or device, over 1 MB) or is not valid UTF-8 makes save, forget and search throw with a message saying
+ * why, and nothing is written.
  */
 import { createHash } from 'node:crypto'
 import { realpath } from 'node:fs/promises'
@@ -14,6 +16,7 @@ import { dirname, join } from 'node:path'
 import type { MemoryItem, MemoryProvider } from '../../engine/compaction/extensions'
 import { locate } from '../instructions/safe-read'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { withFileLock } from '../fs/path-lock'
 import { readRegularFile } from '../fs/regular-file'
 import { MEMORY_MAX_BYTES, MemoryFileError, normaliseFact, PROJECT_MEMORY_PATH, readMemoryText, USER_MEMORY_FILE } from '../tools/remember'
 import { makeFolders } from '../fs/make-folders'
@@ -40,10 +43,7 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
     return { refused: located.kind === 'outside' ? `${PROJECT_MEMORY_PATH} resolves outside the project` : `${PROJECT_MEMORY_PATH} cannot be read: ${located.detail}` }
   }
   /** The file's lines, exactly; throws (saying what `doing` did not do) when it cannot be read exactly. */
-  const read = async (scope: 'project' | 'user', doing: string): Promise<{ file: string | null; refused?: string; lines: string[] }> => {
-    const where = await fileOf(scope)
-    if ('refused' in where) return { file: null, refused: where.refused, lines: [] }
-    const file = where.file
+  const linesOf = async (file: string, doing: string): Promise<string[]> => {
     let text: string
     try {
       text = await readMemoryText(() => readRegularFile(file, { maxBytes: MEMORY_MAX_BYTES }), file)
@@ -51,7 +51,12 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
       if (err instanceof MemoryFileError) throw new Error(`${doing}: ${err.message}. The memory file was left as it is.`)
       throw err
     }
-    return { file, lines: text === '' ? [] : text.split('\n') }
+    return text === '' ? [] : text.split('\n')
+  }
+  const read = async (scope: 'project' | 'user', doing: string): Promise<{ file: string | null; refused?: string; lines: string[] }> => {
+    const where = await fileOf(scope)
+    if ('refused' in where) return { file: null, refused: where.refused, lines: [] }
+    return { file: where.file, lines: await linesOf(where.file, doing) }
   }
   const items = async (): Promise<MemoryItem[]> => {
     const out: MemoryItem[] = []
@@ -67,11 +72,15 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
     name: 'file',
     async save(fact, scope) {
       const text = normaliseFact(fact)
-      const { file, refused, lines } = await read(scope, 'Nothing was saved')
-      if (file === null) throw new Error(`Nothing was saved: ${refused}`)
-      const body = lines.join('\n')
-      await makeFolders(dirname(file))
-      await writeFileAtomic(file, `${body}${body === '' || body.endsWith('\n') ? '' : '\n'}- ${text}\n`)
+      const where = await fileOf(scope)
+      if ('refused' in where) throw new Error(`Nothing was saved: ${where.refused}`)
+      const file = where.file
+      // Read and rewritten under the file's lock, as the remember tool and the Files view do.
+      await withFileLock(file, async () => {
+        const body = (await linesOf(file, 'Nothing was saved')).join('\n')
+        await makeFolders(dirname(file))
+        await writeFileAtomic(file, `${body}${body === '' || body.endsWith('\n') ? '' : '\n'}- ${text}\n`)
+      })
       return { id: itemId(scope, text), scope, text }
     },
     async search(query, limit) {
@@ -84,15 +93,19 @@ export function createFileMemory(root: string, loupeHome: string): MemoryProvide
     },
     async forget(id) {
       const scope = id.startsWith('user:') ? 'user' : 'project'
-      const { file, lines } = await read(scope, 'Nothing was forgotten')
-      if (file === null) return false
-      const kept = lines.filter((line) => {
-        const m = ITEM.exec(line)
-        return !(m && itemId(scope, m[1]!) === id)
+      const where = await fileOf(scope)
+      if ('refused' in where) return false
+      const file = where.file
+      return withFileLock(file, async () => {
+        const lines = await linesOf(file, 'Nothing was forgotten')
+        const kept = lines.filter((line) => {
+          const m = ITEM.exec(line)
+          return !(m && itemId(scope, m[1]!) === id)
+        })
+        if (kept.length === lines.length) return false
+        await writeFileAtomic(file, kept.join('\n'))
+        return true
       })
-      if (kept.length === lines.length) return false
-      await writeFileAtomic(file, kept.join('\n'))
-      return true
     },
   }
 }

@@ -11,15 +11,25 @@
  *   file, unreadable), there is no text to merge with: the user's text is kept first, then the save is refused
  *   (`conflict`) with a message saying what changed and where the text was kept.
  * - The write is atomic (temporary file + rename, node/fs/atomic-write.ts): a reader sees the old file or the
- *   new one. The check and the rename are two steps, so an edit landing in the microseconds between them would be
- *   replaced — but it is still in the backup taken just before.
+ *   new one.
+ * - Saves of one file are taken one at a time, under the lock every writer of instruction and memory files in this
+ *   process shares (node/fs/path-lock.ts, keyed by the real path): two windows saving from the same version get one
+ *   `saved` and one `conflict`, never two `saved`. Between the check and the rename the backup is kept and the new
+ *   text is flushed to disk (milliseconds), so the disk is read and compared again once the new text is on disk, just
+ *   before the rename; a change found then is a `conflict` like any other. What is left is the instant between that
+ *   second read and the rename: a write by another program landing there is replaced, and it is in no backup (the
+ *   backup holds the version before it).
  * - Files over 1 MB, binary files and invalid UTF-8 are refused with a message; the builder would skip them, and
  *   saving them from a text editor would corrupt them.
+ * - The text is the file's exact text: a UTF-8 byte-order mark stays in it as U+FEFF, so a save writes it back, and
+ *   a mark added or removed on disk is a change like any other. (The prompt builder leaves the mark out of what it
+ *   sends; safe-read.ts `keepBom`.)
  */
 import { createHash } from 'node:crypto'
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt'
-import { locate, readLocated } from '../instructions'
+import { locate, nodeFileAccess, readLocated } from '../instructions'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { withFileLock } from '../fs/path-lock'
 import { keepVersion } from './backups'
 import { listInstructionFiles, type Creatable, type FileNode, type FilesListing } from './listing'
 import { confine, type FileRoots } from './paths'
@@ -119,7 +129,9 @@ async function readText(path: string, realPath: string): Promise<{ text: string;
     throw new UneditableFile('unsupported', `${path} cannot be edited here: it could not be read (${located.detail})`, `it can no longer be read (${located.detail})`)
   }
   if (located.kind !== 'file') throw new UneditableFile('unsupported', `${path} is not a regular file`, 'it is no longer a regular file')
-  const read = await readLocated(located.realPath)
+  // A byte-order mark is kept (U+FEFF at the start of the text): it is written back as it was, and one added or
+  // removed on disk changes the hash a save is checked against.
+  const read = await readLocated(located.realPath, nodeFileAccess, { keepBom: true })
   if (!read.ok) {
     const [why, changed] =
       read.reason === 'too_large'
@@ -203,36 +215,65 @@ export async function saveFile(ctx: FilesContext, input: { path: string; text: s
   if (!where.ok) throw new FilesError(where.code, where.message)
   if (where.scope === 'project' && ctx.projectReadOnly) throw new FilesError('permission_denied', ctx.projectReadOnly)
   if (recreating && where.exists) throw notListed(input.path)
-  let current: { text: string; sha256: string } | null = null
-  let unusable: FilesError | null = writable ? null : new FilesError('conflict', `${input.path} is no longer a file the Files view can edit`)
-  if (where.exists) {
+  // One save of a file at a time, shared with every other writer of instruction and memory files in this process
+  // (the remember tool, the file memory extension): keyed by the real path, so a link and its target wait for each
+  // other. A second save from the same version then reads the first one's text and answers `conflict`.
+  return withFileLock(where.realPath, async () => {
+    // Read whether or not the file existed when it was confined: a save queued before this one may have created it.
+    const disk = await diskVersion(input.path, where.realPath)
+    if (!writable && disk.unusable === null) disk.unusable = new FilesError('conflict', `${input.path} is no longer a file the Files view can edit`)
+    if (disk.unusable !== null || (disk.current?.sha256 ?? null) !== input.baseSha256) return refuseChanged(ctx, input, where.realPath, disk)
+    const current = disk.current
+    const next = sha256(input.text)
+    if (current !== null && current.sha256 === next) return { status: 'unchanged', path: input.path, sha256: next } satisfies SaveResult
+    const backupPath = current !== null ? await keepVersion(ctx.dataDir, where.realPath, 'backup', current.text, ctx.now()) : null
+    // Another program may write the file while the backup is kept and the new text is flushed: the disk is read again
+    // once the new text is on disk, just before it takes the file's name, and a change found there is a conflict too.
+    let changed: DiskVersion | null = null
     try {
-      current = await readText(input.path, where.realPath)
+      await writeFileAtomic(where.realPath, input.text, {
+        beforeRename: async () => {
+          const again = await diskVersion(input.path, where.realPath)
+          if (again.unusable !== null || (again.current?.sha256 ?? null) !== (current?.sha256 ?? null)) {
+            changed = again
+            throw new Error('changed on disk before the rename')
+          }
+        },
+      })
     } catch (err) {
-      if (!(err instanceof FilesError)) throw err
-      // Deleted since confine looked: the ordinary conflict with an absent file, below.
-      if (err.code !== 'not_found') unusable = err
+      if (changed !== null) return refuseChanged(ctx, input, where.realPath, changed)
+      throw new FilesError('io_error', `${input.path} could not be written: ${ioCause(err)}`)
     }
-  }
-  if (unusable !== null) {
-    // The disk changed into something that cannot be edited: the text sent is kept first, so it is never lost.
-    const minePath = await keepVersion(ctx.dataDir, where.realPath, 'mine', input.text, ctx.now())
-    throw new FilesError('conflict', `${input.path} changed on disk: ${changedWords(unusable)}. Nothing was written; your text was kept in ${minePath}`)
-  }
-  const currentSha = current?.sha256 ?? null
-  if (currentSha !== input.baseSha256) {
-    const minePath = await keepVersion(ctx.dataDir, where.realPath, 'mine', input.text, ctx.now())
-    return { status: 'conflict', path: input.path, disk: { text: current?.text ?? '', sha256: currentSha, exists: current !== null }, minePath }
-  }
-  const next = sha256(input.text)
-  if (current !== null && currentSha === next) return { status: 'unchanged', path: input.path, sha256: next }
-  const backupPath = current !== null ? await keepVersion(ctx.dataDir, where.realPath, 'backup', current.text, ctx.now()) : null
+    return { status: 'saved', path: input.path, sha256: next, backupPath, charsBefore: current?.text.length ?? 0, charsAfter: input.text.length } satisfies SaveResult
+  })
+}
+
+/** The file's text on disk (null when it does not exist), or why it can no longer be edited. */
+interface DiskVersion {
+  current: { text: string; sha256: string } | null
+  unusable: FilesError | null
+}
+
+async function diskVersion(path: string, realPath: string): Promise<DiskVersion> {
   try {
-    await writeFileAtomic(where.realPath, input.text)
+    return { current: await readText(path, realPath), unusable: null }
   } catch (err) {
-    throw new FilesError('io_error', `${input.path} could not be written: ${ioCause(err)}`)
+    if (!(err instanceof FilesError)) throw err
+    // Deleted (or never made): the ordinary conflict with an absent file, or the text a new file starts with.
+    return { current: null, unusable: err.code === 'not_found' ? null : err }
   }
-  return { status: 'saved', path: input.path, sha256: next, backupPath, charsBefore: current?.text.length ?? 0, charsAfter: input.text.length }
+}
+
+/**
+ * A save refused because the disk is not the version it was made from: the text sent is kept first, so it is never
+ * lost. The disk's text comes back to be merged, or, when the disk changed into something that cannot be edited, the
+ * save is refused with a message saying what changed and where the text was kept.
+ */
+async function refuseChanged(ctx: FilesContext, input: { path: string; text: string }, realPath: string, disk: DiskVersion): Promise<SaveResult> {
+  const minePath = await keepVersion(ctx.dataDir, realPath, 'mine', input.text, ctx.now())
+  if (disk.unusable !== null) throw new FilesError('conflict', `${input.path} changed on disk: ${changedWords(disk.unusable)}. Nothing was written; your text was kept in ${minePath}`)
+  const { current } = disk
+  return { status: 'conflict', path: input.path, disk: { text: current?.text ?? '', sha256: current?.sha256 ?? null, exists: current !== null }, minePath }
 }
 
 /** The text a file the listing offers starts with, as the draft the view opens for it (openFile). */

@@ -5,7 +5,8 @@
  * A file is read only if its real path — every symlink resolved — stays inside one of the allowed roots (the
  * project root for project files, ~/.loupe for Loupe's global files, ~/.claude for `~/.claude/CLAUDE.md`). A link inside the root works; a link out of
  * it (`CLAUDE.md -> ~/.aws/credentials`) is refused before a byte is read. Files over 1 MB, binary files and
- * non-regular files are refused; invalid UTF-8 is replaced with U+FFFD and flagged. Nothing here throws.
+ * non-regular files are refused; invalid UTF-8 is replaced with U+FFFD and flagged. A UTF-8 byte-order mark is left
+ * out of the text unless the reader asks to keep it (readLocated's `keepBom`). Nothing here throws.
  */
 import { constants } from 'node:fs'
 import { open, lstat, realpath, stat } from 'node:fs/promises'
@@ -103,8 +104,19 @@ export async function locate(absPath: string, allowedRoots: ReadonlyArray<string
   }
 }
 
+export interface ReadLocatedOptions {
+  /**
+   * Keep a UTF-8 byte-order mark as U+FEFF at the start of the text (as decodeUtf8Exact does). The Files view does:
+   * it hashes what it read to notice a change on disk, and writes the text back, so a mark the user did not touch
+   * must stay, and a change that only adds or removes one is a change. The prompt builder does not (the default): the
+   * mark says how the file is encoded and is not part of its instructions, so the text sent to the model starts after
+   * it, as it did before the Files view kept it, and as it does for the draft the Files view prices.
+   */
+  readonly keepBom?: boolean
+}
+
 /** Reads a located file as text, refusing what is too large or binary. Never throws. */
-export async function readLocated(realPath: string, io: FileAccess = nodeFileAccess): Promise<FileRead> {
+export async function readLocated(realPath: string, io: FileAccess = nodeFileAccess, options: ReadLocatedOptions = {}): Promise<FileRead> {
   try {
     // One byte more than the limit tells a file that grew after stat from one that is exactly at the limit.
     const bytes = await io.readHead(realPath, MAX_INSTRUCTION_FILE_BYTES + 1)
@@ -115,9 +127,9 @@ export async function readLocated(realPath: string, io: FileAccess = nodeFileAcc
     let text: string
     let replaced = false
     try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.keepBom ?? false }).decode(bytes)
     } catch {
-      text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes)
+      text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: options.keepBom ?? false }).decode(bytes)
       replaced = true
     }
     return { ok: true, text, bytes: bytes.length, replacedInvalidUtf8: replaced }

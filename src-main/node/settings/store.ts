@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { lockKey, withLock } from '../fs/path-lock'
 import { readRegularFile } from '../fs/regular-file'
 import { AppSettingsSchema, DEFAULT_SETTINGS, SETTINGS_FILE, type AppSettings } from './schema'
 
@@ -57,8 +58,10 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
   }
   let settings = loaded.settings
   const listeners = new Set<(s: AppSettings) => void>()
-  // Changes are written one after another, so two quick changes cannot land in the wrong order.
-  let queue: Promise<unknown> = Promise.resolve()
+  // Changes are written one after another, in the order they were made, under the file's lock (fs/path-lock.ts),
+  // so two quick changes cannot land in the wrong order. The key is found once, so each change joins the queue as it
+  // is made.
+  const key = await lockKey(path)
   return {
     current: () => settings,
     problems: () => loaded.problems,
@@ -66,7 +69,7 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
       // Refused whole before anything is queued; merged once the changes before it are in, so two quick changes
       // (two windows, or two settings changed in a row) both stay instead of the second writing over the first.
       AppSettingsSchema.parse({ ...settings, ...patch })
-      const write = queue.then(async () => {
+      return withLock(key, async () => {
         const next = AppSettingsSchema.parse({ ...settings, ...patch })
         if (damaged !== null) {
           const kept = `${path}.damaged-${Date.now()}`
@@ -79,8 +82,6 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
         for (const l of listeners) l(settings)
         return settings
       })
-      queue = write.catch(() => undefined)
-      return write
     },
     subscribe(listener) {
       listeners.add(listener)

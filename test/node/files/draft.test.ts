@@ -47,6 +47,13 @@ describe('gatherWithDraft', () => {
     expect(created).toContain('Local notes.')
   })
 
+  it('prices a draft that keeps a byte-order mark as the session would read it: without the mark', async () => {
+    box.write('CLAUDE.md', '\uFEFF# Project\n\nRun the tests.\n')
+    const text = block(await gatherWithDraft('CLAUDE.md', '\uFEFF# Project\n\nRun the tests and the linter.\n', roots()))
+    expect(text).toContain('\n\n# Project\n\nRun the tests and the linter.')
+    expect(text).not.toContain('\uFEFF')
+  })
+
   it('substitutes nothing for a path outside the project and ~/.loupe', async () => {
     box.write('CLAUDE.md', 'Project text.\n')
     const gathered = await gatherWithDraft(join(box.outside, 'secret.md'), 'DRAFT-MARKER', roots())

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { listVersions, openFile, saveFile, sha256 } from '../../../src-main/node/files'
+import { createFileMemory } from '../../../src-main/node/compaction/memory-file'
 import { failure, filesSandbox, SECRET, type FilesSandbox } from './sandbox'
 
 let box: FilesSandbox
@@ -67,6 +68,91 @@ describe('saving an instruction file', () => {
     await saveFile(box, { path: 'CLAUDE.md', text: 'shared, edited\n', baseSha256: opened.sha256 })
     expect(lstatSync(join(box.root, 'CLAUDE.md')).isSymbolicLink()).toBe(true)
     expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe('shared, edited\n')
+  })
+
+  it('takes two saves from the same version one at a time: one is saved, the other meets it as a conflict and its text is kept', async () => {
+    box.write('AGENTS.md', '# Rules\n\nBe brief.\n')
+    const opened = await openFile(box, 'AGENTS.md')
+    const texts = ['# Rules\n\nBe brief.\n- window A: run the tests first\n', '# Rules\n\nBe brief.\n- window B: use pnpm\n']
+    // Two windows, one through a link to the same file: the lock is the real path's, so they still wait for each other.
+    box.link('CLAUDE.md', 'AGENTS.md')
+    const results = await Promise.all([
+      saveFile(box, { path: 'AGENTS.md', text: texts[0]!, baseSha256: opened.sha256 }),
+      saveFile(box, { path: 'CLAUDE.md', text: texts[1]!, baseSha256: opened.sha256 }),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['conflict', 'saved'])
+    const won = results.findIndex((r) => r.status === 'saved')
+    const lost = results[1 - won]!
+    if (lost.status !== 'conflict') throw new Error('no conflict')
+    expect(readFileSync(join(box.root, 'AGENTS.md'), 'utf8')).toBe(texts[won])
+    // The disk's text comes back to be merged, and the text that was not written is kept.
+    expect(lost.disk).toEqual({ text: texts[won], sha256: sha256(texts[won]!), exists: true })
+    expect(readFileSync(lost.minePath, 'utf8')).toBe(texts[1 - won])
+  })
+
+  it('does not replace a change another program makes while the backup is kept: the disk is compared again just before the rename', async () => {
+    box.write('CLAUDE.md', 'version A\n')
+    const opened = await openFile(box, 'CLAUDE.md')
+    // The clock is read once to list the files, then once to name the backup, after the check: the other program's
+    // write lands there, between the check and the rename.
+    let reads = 0
+    const racing = {
+      ...box,
+      now: () => {
+        if (++reads === 2) box.write('CLAUDE.md', 'version B, saved by another editor\n')
+        return box.now()
+      },
+    }
+    const result = await saveFile(racing, { path: 'CLAUDE.md', text: 'version A plus my edit\n', baseSha256: opened.sha256 })
+    expect(reads).toBeGreaterThanOrEqual(2)
+    expect(result).toMatchObject({ status: 'conflict', disk: { text: 'version B, saved by another editor\n', exists: true } })
+    if (result.status !== 'conflict') throw new Error('no conflict')
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('version B, saved by another editor\n')
+    expect(readFileSync(result.minePath, 'utf8')).toBe('version A plus my edit\n')
+    // Nothing but the file itself is left in the project (the temporary file was removed).
+    expect(readdirSync(box.root)).toEqual(['CLAUDE.md'])
+  })
+
+  it('waits for a fact the memory extension is saving to the same memory file, so neither the fact nor the text is lost', async () => {
+    box.write('.loupe/memory.md', '# Project memory\n\n- uses pnpm\n')
+    const opened = await openFile(box, '.loupe/memory.md')
+    const memory = createFileMemory(box.root, box.loupeHome)
+    const text = '# Project memory\n\n- uses pnpm\n- edited in the Files view\n'
+    const [saved] = await Promise.all([
+      saveFile(box, { path: '.loupe/memory.md', text, baseSha256: opened.sha256 }),
+      memory.save('saved by a session', 'project', { signal: new AbortController().signal, root: box.root }),
+    ])
+    const disk = readFileSync(join(box.root, '.loupe/memory.md'), 'utf8')
+    expect(disk).toContain('- saved by a session\n')
+    // Saved first, the fact is appended to the saved text; saved second, the save meets the fact as a conflict.
+    if (saved.status === 'saved') expect(disk).toBe(`${text}- saved by a session\n`)
+    else if (saved.status === 'conflict') expect(readFileSync(saved.minePath, 'utf8')).toBe(text)
+    else throw new Error(`unexpected ${saved.status}`)
+  })
+
+  it('keeps a byte-order mark the user did not touch, and the line breaks, byte for byte', async () => {
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf])
+    box.write('AGENTS.md', Buffer.concat([BOM, Buffer.from('# Rules\r\n\r\nBe brief.\r\n')]))
+    const opened = await openFile(box, 'AGENTS.md')
+    expect(opened.text).toBe('\uFEFF# Rules\r\n\r\nBe brief.\r\n')
+    const saved = await saveFile(box, { path: 'AGENTS.md', text: opened.text.replace('Be brief.', 'Be very brief.'), baseSha256: opened.sha256 })
+    expect(saved.status).toBe('saved')
+    expect(readFileSync(join(box.root, 'AGENTS.md'))).toEqual(Buffer.concat([BOM, Buffer.from('# Rules\r\n\r\nBe very brief.\r\n')]))
+    // The version it replaced is kept with its mark too.
+    if (saved.status !== 'saved') throw new Error('not saved')
+    expect(readFileSync(saved.backupPath!).subarray(0, 3)).toEqual(BOM)
+  })
+
+  it('treats a byte-order mark added or removed on disk as a change', async () => {
+    box.write('CLAUDE.md', 'Be brief.\n')
+    const plain = await openFile(box, 'CLAUDE.md')
+    box.write('CLAUDE.md', '\uFEFFBe brief.\n')
+    const marked = await openFile(box, 'CLAUDE.md')
+    expect(marked.sha256).not.toBe(plain.sha256)
+    expect(await saveFile(box, { path: 'CLAUDE.md', text: 'Be brief, edited.\n', baseSha256: plain.sha256 })).toMatchObject({ status: 'conflict', disk: { text: '\uFEFFBe brief.\n' } })
+    box.write('CLAUDE.md', 'Be brief.\n')
+    expect(await saveFile(box, { path: 'CLAUDE.md', text: '\uFEFFBe brief, edited.\n', baseSha256: marked.sha256 })).toMatchObject({ status: 'conflict', disk: { text: 'Be brief.\n' } })
+    expect(readFileSync(join(box.root, 'CLAUDE.md'), 'utf8')).toBe('Be brief.\n')
   })
 
   it('answers unchanged when the text is what the disk holds', async () => {

@@ -47,6 +47,20 @@ describe('gatherProjectContext: instruction files', () => {
     expect(g.notes).toEqual([expect.objectContaining({ reason: 'outside_allowed_roots', message: expect.stringContaining('in AGENTS.md') })])
   })
 
+  it('sends no byte-order mark to the model: the text of a file that starts with one starts after it', async () => {
+    const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])
+    box.write('CLAUDE.md', bom('Be brief. See @docs/style.md'))
+    box.write('docs/style.md', bom('Tabs, not spaces.'))
+    box.write('.loupe/memory.md', bom('- project fact'))
+    const g = await gather()
+    expect(Object.values(g.files).map((f) => (f.read.ok ? f.read.text : '')).filter((t) => t.includes('\uFEFF'))).toEqual([])
+    const frozen = freezeSession(g, { contextWindowTokens: 200_000, skills: false })
+    expect(frozen.session.instructions.text).toContain('\n\nBe brief.')
+    expect(frozen.session.instructions.text).toContain('\n\nTabs, not spaces.')
+    expect(frozen.session.memory.text).toContain('- project fact')
+    expect(`${frozen.session.instructions.text}${frozen.session.memory.text}`).not.toContain('\uFEFF')
+  })
+
   it('gathers memory and skills', async () => {
     box.write('.loupe/memory.md', '- project fact')
     box.write(join(box.loupeHome, 'memory.md'), '- user fact')

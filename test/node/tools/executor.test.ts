@@ -38,6 +38,19 @@ describe('remember', () => {
     expect(outcome.effects).toEqual([{ type: 'memory_saved', scope: 'user', fact: 'Prefers tabs', file: join(fx.home, 'memory.md') }])
     expect(readFileSync(join(fx.home, 'memory.md'), 'utf8')).toBe('- Prefers tabs\n')
   })
+
+  it.each(['project', 'user'] as const)('keeps both facts when two sessions save %s facts at the same moment', async (scope) => {
+    // Two sessions (two windows, or two running at once): each its own executor and project door onto the same root.
+    const other = new Session(fx)
+    try {
+      const outcomes = await Promise.all([session.call('remember', { fact: 'fact from session A', scope }), other.call('remember', { fact: 'fact from session B', scope })])
+      expect(outcomes.map((o) => o.kind)).toEqual(['ok', 'ok'])
+      const text = scope === 'project' ? fx.read('.loupe/memory.md') : readFileSync(join(fx.home, 'memory.md'), 'utf8')
+      expect(text.split('\n').sort()).toEqual(['', '- fact from session A', '- fact from session B'])
+    } finally {
+      await other.executor.dispose()
+    }
+  })
 })
 
 describe('skill', () => {

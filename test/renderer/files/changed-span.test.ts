@@ -1,6 +1,6 @@
 /** The span a text from outside (Revert) replaces in the editor, as one undoable edit (decision 0046). */
 import { describe, expect, it } from 'vitest'
-import { changedSpan } from '../../../src-renderer/features/files/components/changed-span'
+import { BOM, changedSpan, editorChange } from '../../../src-renderer/features/files/components/changed-span'
 
 const apply = (from: string, to: string) => {
   const span = changedSpan(from, to)
@@ -28,5 +28,17 @@ describe('the span that differs', () => {
     // 🙂 and 🙃 share their high surrogate.
     const span = changedSpan('x🙂y', 'x🙃y')!
     expect(span).toEqual({ start: 1, end: 3, text: '🙃' })
+  })
+})
+
+describe('the edit that turns an editor holding a byte-order mark aside into a text', () => {
+  it('counts from after the mark, keeps it, and asks for the whole value when the text drops it', () => {
+    // The editor holds the mark aside: its text is what follows it.
+    expect(editorChange(BOM, '# Rules\r\nBe brief.\r\n', `${BOM}# Rules\r\nBe very brief.\r\n`)).toEqual({ start: 12, end: 12, text: 'very ' })
+    expect(editorChange(BOM, 'same', `${BOM}same`)).toBeNull()
+    expect(editorChange(BOM, 'text', 'text')).toBe('replace')
+    // Without a mark held, a text that starts with one puts it in the text, as an edit.
+    expect(editorChange('', 'text', `${BOM}text`)).toEqual({ start: 0, end: 0, text: BOM })
+    expect(editorChange('', 'abc', 'aXc')).toEqual({ start: 1, end: 2, text: 'X' })
   })
 })

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
-import { changedSpan } from './changed-span'
+import { BOM, editorChange } from './changed-span'
 
 /** Options of the editable Markdown editors (instruction and memory files, a compaction summary). */
 export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
@@ -19,6 +19,19 @@ export const EDIT_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = 
   unicodeHighlight: { ambiguousCharacters: false },
   quickSuggestions: false,
   renderWhitespace: 'trailing',
+}
+
+/**
+ * The editor's whole text, a file's byte-order mark included: Monaco takes a leading U+FEFF off the text it is given
+ * and gives it back only when asked, and a text without it would save the file without the mark the user did not touch.
+ */
+export function textOf(model: monaco.editor.ITextModel): string {
+  return model.getValue(undefined, true)
+}
+
+/** The byte-order mark the model holds aside from its text ('' when none). */
+function bomOf(model: monaco.editor.ITextModel): string {
+  return model.getValueLength(undefined, true) > model.getValueLength() ? BOM : ''
 }
 
 /**
@@ -60,7 +73,7 @@ export function MarkdownEditor({
     const editor = m.editor.create(hostRef.current!, { ...EDIT_OPTIONS, model: m.editor.createModel(value, 'markdown'), ariaLabel: `${label} (Tab moves on; Ctrl+M to type a tab)` })
     editorRef.current = editor
     const sub = editor.onDidChangeModelContent(() => {
-      emitted.current = editor.getValue()
+      emitted.current = textOf(editor.getModel()!)
       handlers.current.onChange(emitted.current)
     })
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.KeyS, () => handlers.current.onSave?.())
@@ -94,8 +107,11 @@ export function MarkdownEditor({
     if (!editor || !model || value === emitted.current) return
     emitted.current = value
     if (editor.getOption(m.editor.EditorOption.readOnly)) return editor.setValue(value)
-    const span = changedSpan(model.getValue(), value)
+    const span = editorChange(bomOf(model), model.getValue(), value)
     if (!span) return
+    // A text without the byte-order mark the editor holds (the mark removed on disk, and the disk's text taken) cannot
+    // be made by an edit: it is set whole, and the undo stack starts again.
+    if (span === 'replace') return editor.setValue(value)
     const start = model.getPositionAt(span.start)
     const end = model.getPositionAt(span.end)
     editor.pushUndoStop()

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
-import { EDIT_OPTIONS } from './MarkdownEditor'
+import { EDIT_OPTIONS, textOf } from './MarkdownEditor'
 
 /**
  * The merge of a file changed on disk while it was being edited: the disk's version on the left (read-only), the
@@ -36,7 +36,8 @@ export function MergeEditor({ monaco: m, disk, mine, onChange }: { monaco: Monac
     const original = m.editor.createModel(disk, 'markdown')
     const modified = m.editor.createModel(mine, 'markdown')
     editor.setModel({ original, modified })
-    const sub = modified.onDidChangeContent(() => changeRef.current(modified.getValue()))
+    // With the byte-order mark the text came with (textOf): a merge saved without it would drop the file's.
+    const sub = modified.onDidChangeContent(() => changeRef.current(textOf(modified)))
     if (keyboardWasHere) {
       const side = editor.getModifiedEditor()
       // Where the user was typing: the end of their text is where a merge usually goes on.

@@ -31,3 +31,17 @@ export function changedSpan(from: string, to: string): ChangedSpan | null {
   while (suffix > 0 && (splits(from, from.length - suffix) || splits(to, to.length - suffix))) suffix--
   return { start: prefix, end: from.length - suffix, text: to.slice(prefix, to.length - suffix) }
 }
+
+/** A UTF-8 byte-order mark, as a file's text holds it (U+FEFF first; the Files view reads files with theirs). */
+export const BOM = '\uFEFF'
+
+/**
+ * The edit that turns an editor's text into `to`. Monaco holds a leading byte-order mark aside from its text (it is
+ * in no line, and getValue gives it back only with preserveBOM), so `content` is the text without it, offsets count
+ * from after it, and `bom` is the mark it holds ('' or BOM). No edit can take that mark away: a `to` without it is
+ * `'replace'`, the editor's whole value to be set anew. Null when the texts are the same.
+ */
+export function editorChange(bom: string, content: string, to: string): ChangedSpan | 'replace' | null {
+  if (!to.startsWith(bom)) return 'replace'
+  return changedSpan(content, to.slice(bom.length))
+}
