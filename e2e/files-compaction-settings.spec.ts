@@ -950,6 +950,31 @@ test('settings: the theme switch, and an API key used at once, shown again only 
   await expect(app.getByRole('checkbox', { name: 'Let the model think before it answers' })).not.toBeChecked()
 })
 
+test('the Files view: a file that starts with a byte-order mark keeps it through an edit and a save, and opens unchanged (not an edit)', async ({ app }) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'loupe-e2e-bom-')))
+  // As some Windows editors write Markdown: a UTF-8 byte-order mark, then the text.
+  writeFileSync(join(dir, 'AGENTS.md'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# Agents\n\nRun the tests.\n')]))
+  try {
+    await app.getByLabel('Folder path').fill(dir)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await view(app, 'Files')
+    await app.locator('[data-path="AGENTS.md"]').click()
+    await expect(app.getByTestId('file-editor').locator('.view-lines')).toContainText('Run the tests.')
+    // Opened, the file is not an edit: the mark the editor holds aside is part of its text.
+    await expect(app.getByTestId('save-file')).toBeDisabled()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('Keep it short.\n')
+    await app.getByTestId('save-file').click()
+    await expect(app.getByTestId('save-status')).toContainText('Saved')
+    const bytes = readFileSync(join(dir, 'AGENTS.md'))
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    expect(bytes.subarray(3).toString('utf8')).toBe('# Agents\n\nRun the tests.\nKeep it short.\n')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('settings, the sidebar, the Files view and the import dialog: a folder and a file whose names hold right-to-left letters and a direction override are shown set apart from the words around them', async ({ app, host }) => {
   const parent = realpathSync(mkdtempSync(join(tmpdir(), 'loupe-e2e-bidi-')))
   // Hebrew letters, then U+202E (right-to-left override): unisolated, "txt.exe" would read "exe.txt", and the words after
