@@ -91,11 +91,14 @@ export async function writeProjectCompaction(root: string, values: ProjectCompac
   const path = join(realRoot, CONFIG_PATH)
   const located = await locate(path, [realRoot])
   let text = ''
+  // A byte-order mark the file starts with is written back: the rewrite changes the [compaction] table, no other byte.
+  let bom = ''
   let target = path
   if (located.kind === 'file') {
-    const read = await readLocated(located.realPath)
+    const read = await readLocated(located.realPath, undefined, { keepBom: true })
     if (!read.ok || read.replacedInvalidUtf8) throw new ProjectSettingsError('unsupported', `${CONFIG_PATH} cannot be rewritten: ${read.ok ? 'it is not valid UTF-8' : read.detail}`)
-    text = read.text
+    bom = read.text.startsWith('\uFEFF') ? '\uFEFF' : ''
+    text = read.text.slice(bom.length)
     target = located.realPath
   } else if (located.kind === 'outside') {
     throw new ProjectSettingsError('permission_denied', `${CONFIG_PATH} links outside the project (${located.realPath}); it is not written`)
@@ -108,7 +111,7 @@ export async function writeProjectCompaction(root: string, values: ProjectCompac
     throw new ProjectSettingsError('unsupported', `${CONFIG_PATH} sets [compaction] in a form this view does not rewrite (dotted keys or an inline table); edit the file by hand`)
   }
   try {
-    await writeFileAtomic(target, next)
+    await writeFileAtomic(target, bom + next)
   } catch (err) {
     throw new ProjectSettingsError('io_error', `${CONFIG_PATH} could not be written: ${ioCause(err)}`)
   }

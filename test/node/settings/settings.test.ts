@@ -98,6 +98,16 @@ describe('per-project compaction settings in .loupe/config.toml', () => {
     )
   })
 
+  it('keeps a byte-order mark the config file starts with: only the [compaction] table changes', async () => {
+    const root = join(base, 'project')
+    mkdirSync(join(root, '.loupe'), { recursive: true })
+    writeFileSync(join(root, '.loupe/config.toml'), '\uFEFF# team settings\n[compaction]\nthreshold = 0.8\n')
+    await writeProjectCompaction(root, { auto: true, threshold: 0.75, target: 0.5, keepSteps: 4 })
+    const bytes = readFileSync(join(root, '.loupe/config.toml'))
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    expect(bytes.subarray(3).toString('utf8')).toBe('# team settings\n[compaction]\nthreshold = 0.75\nauto = true\ntarget = 0.5\nkeep_steps = 4\n')
+  })
+
   it('refuses values the runtime would not accept (target above threshold), writing nothing', async () => {
     const root = join(base, 'project')
     mkdirSync(root)
