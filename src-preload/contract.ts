@@ -18,6 +18,17 @@ import { TOOL_NAMES } from './tool-access'
 export const MAX_PATH_CHARS = 4096
 /** Longest free-text field (a chat message, a focus, a file body edited in the app). */
 export const MAX_TEXT_CHARS = 2_000_000
+
+/**
+ * Text that goes to the model as a message of its own (what the user sends, a compaction summary they edited): the
+ * model service refuses a text block of only spaces and line breaks ("text content blocks must contain non-whitespace
+ * text"), and once in the conversation such a message would fail every later pass too.
+ */
+const MessageText = z
+  .string()
+  .min(1)
+  .max(MAX_TEXT_CHARS)
+  .refine((text) => /\S/.test(text), 'a message needs some text: this one holds only spaces and line breaks, which the model service refuses')
 /** The longest session title or project name (src-preload/names.ts, decision 0051). */
 export { MAX_NAME_CHARS } from './names'
 /** The most the prompt builder reads of one instruction or memory file, in UTF-8 bytes; the Files view saves no more. */
@@ -669,7 +680,7 @@ export const requests = {
   ),
 
   'run.start': request(
-    z.object({ sessionId: Id, text: z.string().min(1).max(MAX_TEXT_CHARS) }).strict(),
+    z.object({ sessionId: Id, text: MessageText }).strict(),
     z.object({ runId: z.string() }),
     "Sends the user's message and runs the agent's turn in the background; progress arrives as events.",
   ),
@@ -740,7 +751,7 @@ export const requests = {
     'Compacts now (stage 1 then stage 2, whatever the size), as the session\'s run; answers when done. With dryRun, returns a draft to read, edit and apply or discard.',
   ),
   'compaction.apply': request(
-    z.object({ sessionId: Id, draftId: Id, summary: z.string().min(1).max(MAX_TEXT_CHARS).optional() }).strict(),
+    z.object({ sessionId: Id, draftId: Id, summary: MessageText.optional() }).strict(),
     CompactionResultSchema,
     'Applies a dry run\'s draft, with the summary text as the user edited it. `stale` when the conversation moved on: the draft stays, marked `stale` in compaction.list, until discarded.',
   ),

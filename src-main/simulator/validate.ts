@@ -52,6 +52,9 @@ function readMessages(raw: unknown): SimMessage[] {
           if (block.cache_control) throw invalidRequest(`messages.${i}.content.${j}.text: cache_control cannot be set for empty text blocks`)
           throw invalidRequest('messages: text content blocks must be non-empty')
         }
+        // The service's answer to a block of only spaces and line breaks, as its users have reported it. The final
+        // assistant message (a prefill) is left to the rules of its own.
+        if (!/\S/.test(block.text) && !(role === 'assistant' && i === raw.length - 1)) throw invalidRequest('messages: text content blocks must contain non-whitespace text')
       }
     })
     return { role, content }

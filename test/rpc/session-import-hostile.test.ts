@@ -106,6 +106,8 @@ describe('session.import of a doctored export', () => {
       ['a frozen prompt without its session block', withState({ frozen: { ...frozen(), session: null } }), 'session.state.frozen is not a frozen prompt (project, session and context)'],
       ['a frozen prompt that is a string', withState({ frozen: 'frozen' }), 'session.state.frozen is not a frozen prompt (project, session and context)'],
       ['a frozen session block whose text is a number', withState({ frozen: { ...frozen(), session: { ...(frozen().session as Row), instructions: { text: 5 } } } }), /^session\.state\.frozen does not render as a prompt: /],
+      // What the user sent only in a file: the model service refuses a message of only spaces and line breaks.
+      ['a user message of only line breaks', withBody('user_message', { kind: 'user_message', content: [{ type: 'text', text: '\n\n' }] }), /^the conversation would be refused by the model service: messages\[\d+\] has a text block that is empty or only spaces and line breaks$/],
       ['a tool result naming no call', withBody('tool_result', { ...toolResult(), toolUseId: 'toolu_nowhere' }), /^the conversation would be refused by the model service: messages\[\d+\] (calls a tool|holds a result for a tool call)/],
       [
         'a conversation far larger than any window',

@@ -49,4 +49,18 @@ describe('text fields that name something', () => {
     }
     expect(await app.dispatch('transcripts.importAll', { folder: projects, project: '-home-me-app' })).toMatchObject({ ok: true, value: { results: [], failed: [] } })
   })
+
+  it('refuses a message of only spaces and line breaks, which the model service would refuse on this pass and every later one', async () => {
+    writeFileSync(join(dir, 'README.md'), '# Blank\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: dir })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    for (const text of [' ', '\n\n', ' \t\r\n']) {
+      expect(await app.dispatch('run.start', { sessionId: session.id, text })).toEqual({
+        ok: false,
+        error: { code: 'invalid_input', message: 'run.start: text: a message needs some text: this one holds only spaces and line breaks, which the model service refuses' },
+      })
+    }
+    // Nothing entered the conversation.
+    expect((await call<{ entries: unknown[] }>(app, 'session.entries', { sessionId: session.id, beforeSeq: Number.MAX_SAFE_INTEGER })).entries).toEqual([])
+  })
 })

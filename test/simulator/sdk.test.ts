@@ -189,6 +189,8 @@ describe('request checks, with the API error shapes', () => {
         [{ ...body, temperature: 1 }, 'temperature: Extra inputs are not permitted'],
         [{ ...body, messages: undefined }, 'messages: Field required'],
         [{ ...body, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }, 'messages: text content blocks must be non-empty'],
+        [{ ...body, messages: [{ role: 'user', content: [{ type: 'text', text: ' \n\t' }] }] }, 'messages: text content blocks must contain non-whitespace text'],
+        [{ ...body, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'text', text: '\n\n' }, { type: 'tool_use', id: 'toolu_1', name: 'bash', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'r' }] }] }, 'messages: text content blocks must contain non-whitespace text'],
         [{ ...body, max_tokens: 999999 }, 'max_tokens: 999999 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-4-6'],
         [{ ...body, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: {} }] }, { role: 'user', content: 'no result' }] }, '`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1'],
         [{ ...body, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'prefill' }] }, 'This model does not support assistant message prefill. The conversation must end with a user message.'],

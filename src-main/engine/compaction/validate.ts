@@ -5,6 +5,7 @@
  * or text block is empty.
  */
 import type { WireMessage } from '../model/wire'
+import { isBlankText } from '../model/wire'
 
 export function historyProblems(messages: ReadonlyArray<WireMessage>): string[] {
   const problems: string[] = []
@@ -15,7 +16,7 @@ export function historyProblems(messages: ReadonlyArray<WireMessage>): string[] 
     if (m.content.length === 0) problems.push(`messages[${i}] is empty`)
     if (i > 0 && messages[i - 1]!.role === m.role) problems.push(`messages[${i - 1}] and messages[${i}] are both ${m.role} messages`)
     m.content.forEach((b, j) => {
-      if (b.type === 'text' && b.text.length === 0) problems.push(`messages[${i}].content[${j}] is an empty text block`)
+      if (b.type === 'text' && isBlankText(b.text)) problems.push(`messages[${i}].content[${j}] is a text block that is empty or only spaces and line breaks`)
     })
     if (m.role === 'assistant') {
       const ids = m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))

@@ -12,6 +12,7 @@
 import type { HistoryMessage } from '../prompt/input'
 import type { ContextNote } from '../prompt/notes'
 import type { AssistantContentBlock, TextBlock, ToolResultBlock, UserContentBlock, WireMessage } from '../model/wire'
+import { isBlankText } from '../model/wire'
 import type { Entry } from './entries'
 import type { CheckpointBody } from './checkpoint'
 
@@ -137,8 +138,9 @@ function assistantMessage(group: Group): HistoryMessage {
   for (const e of group.entries) {
     if (e.kind !== 'assistant_message') continue
     for (const block of e.content) {
-      // An empty text block is rejected by the API; a cut stream can leave one.
-      if (block.type === 'text' && block.text.length === 0) continue
+      // The API refuses a text block that is empty (a cut stream can leave one) or only spaces and line breaks (a
+      // model may answer "\n\n" before a tool call): sent back, it would fail this pass and every later one.
+      if (block.type === 'text' && isBlankText(block.text)) continue
       content.push(block)
     }
   }

@@ -47,6 +47,15 @@ export interface ToolResultBlock {
 }
 
 export type UserContentBlock = TextBlock | ImageBlock | ToolResultBlock
+
+/**
+ * Text the API refuses as a block of a message: empty ("text content blocks must be non-empty") or only spaces and
+ * line breaks ("… must contain non-whitespace text"). Models answer such a block before a tool call ("\n\n"); it is
+ * kept as recorded and left out of what is sent back.
+ */
+export function isBlankText(text: string): boolean {
+  return !/\S/.test(text)
+}
 export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock
 export type ContentBlock = UserContentBlock | AssistantContentBlock
 

@@ -13,6 +13,7 @@
  * reasoning it was billed for, so the replay's thinking is shorter than the real one.
  */
 import type { AssistantContentBlock, ContentBlock, Usage, UserContentBlock, WireMessage } from '../../engine/model/wire'
+import { isBlankText } from '../../engine/model/wire'
 import type { HistoryMessage } from '../../engine/prompt/input'
 import { reconstructPasses, type ImportedSession } from '../../engine/transcripts'
 import type { Hasher } from '../../engine/ports'
@@ -44,7 +45,8 @@ type DroppedThinking = Set<string>
 function cleanBlock<B extends ContentBlock>(block: B, dropped: DroppedThinking | null): B | null {
   if (block.type === 'redacted_thinking') return null
   if (block.type === 'thinking' && (dropped === null || dropped.has(block.thinking))) return null
-  if (block.type === 'text' && block.text.length === 0) return null
+  // As the app's history leaves it out (engine/conversation/history.ts): the API refuses it sent back.
+  if (block.type === 'text' && isBlankText(block.text)) return null
   if (!('cache_control' in block)) return block
   const { cache_control: _drop, ...rest } = block as B & { cache_control?: unknown }
   return rest as B

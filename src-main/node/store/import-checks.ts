@@ -12,6 +12,7 @@ import type { Entry, EntryBody, EntryId } from '../../engine/conversation/entrie
 import { HistoryCache, modelView } from '../../engine/conversation/history'
 import type { HistoryMessage } from '../../engine/prompt/input'
 import type { WireMessage } from '../../engine/model/wire'
+import { isBlankText } from '../../engine/model/wire'
 import { ImportError, isRow, type Row } from './import-error'
 import { importableState } from './import-state'
 import { estimateTokensFromChars } from '../../engine/prompt/estimate'
@@ -159,7 +160,7 @@ function wireProblem(messages: ReadonlyArray<WireMessage>): string | null {
     const m = messages[i]!
     const calls: string[] = []
     for (const b of m.content) {
-      if (b.type === 'text' && b.text.length === 0) return `messages[${i}] has an empty text block`
+      if (b.type === 'text' && isBlankText(b.text)) return `messages[${i}] has a text block that is empty or only spaces and line breaks`
       if (b.type === 'tool_use') {
         if (ids.has(b.id)) return `the tool call id ${b.id.slice(0, 40)} is used twice`
         ids.add(b.id)

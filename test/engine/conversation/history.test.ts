@@ -1,0 +1,25 @@
+/** Entries → the messages the model is sent (src-main/engine/conversation/history.ts). */
+import { describe, expect, it } from 'vitest'
+import type { Entry, EntryBody } from '../../../src-main/engine/conversation/entries'
+import { toHistory } from '../../../src-main/engine/conversation/history'
+
+function log(bodies: ReadonlyArray<EntryBody>): Entry[] {
+  return bodies.map((body, i) => ({ ...body, id: `e${i + 1}`, sessionId: 's', seq: i + 1, at: 1_000 + i }) as Entry)
+}
+
+describe('the history sent to the model', () => {
+  it('leaves out an answer\'s text blocks of only spaces and line breaks, which the API refuses, and keeps its tool call', () => {
+    const entries = log([
+      { kind: 'user_message', content: [{ type: 'text', text: 'list the files' }] },
+      // As models answer before a tool call: a text block of two line breaks, then the call.
+      { kind: 'assistant_message', passId: 'p1' as never, content: [{ type: 'text', text: '\n\n' }, { type: 'tool_use', id: 't1', name: 'list_files', input: { path: '.' } }], stopReason: 'tool_use', partial: false },
+      { kind: 'tool_result', toolUseId: 't1', toolName: 'list_files', content: 'README.md', isError: false, outcome: 'ran' },
+      { kind: 'assistant_message', passId: 'p2' as never, content: [{ type: 'text', text: ' \t\n' }], stopReason: 'end_turn', partial: false },
+    ])
+    const history = toHistory(entries)
+    expect(history.map((m) => m.message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(history[1]!.message.content).toEqual([{ type: 'tool_use', id: 't1', name: 'list_files', input: { path: '.' } }])
+    // An answer of nothing but whitespace still takes its place, as an answer that said nothing.
+    expect(history[3]!.message.content).toEqual([{ type: 'text', text: '(no answer)' }])
+  })
+})
