@@ -51,6 +51,10 @@ export type ResolveNoteKind =
   | 'import_skipped'
   | 'truncated'
   | 'omitted'
+  /** A skill folder whose name the `skill` tool refuses: not listed. */
+  | 'bad_name'
+  /** A skill whose frontmatter `name` is not its folder's: listed under the folder's. */
+  | 'skill_name'
 
 export interface ResolveNote {
   readonly path: string

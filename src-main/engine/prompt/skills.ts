@@ -3,9 +3,14 @@
  * listed by name and description only, sorted, each description capped at 250 characters, the whole list within 1% of
  * the context window. When the list is too long, descriptions get shorter, then only names are listed, then the tail
  * of the list is counted instead of shown. The skill's body is loaded by the `skill` tool when it is used.
+ *
+ * A skill is listed under its folder's name, the name the `skill` tool loads it by (decision 0060). The frontmatter
+ * `name` is the same for a skill written to the Agent Skills format; where it differs, it follows the folder name as
+ * a title (`- pdf (pdf-tools): …`) and a note says so. A folder whose name the tool would refuse is not listed.
  */
 import type { GatheredContext } from './gathered'
 import type { ResolveNote } from './instructions'
+import { SKILL_NAME_PATTERN } from '../tools/schemas'
 import { splitFrontmatter } from './frontmatter'
 import { skipWords } from './instructions'
 
@@ -21,7 +26,10 @@ export const SKILLS_HEADER =
   '# Skills\n\nEach skill holds instructions for one kind of task. When a task matches a description below, load the skill with the `skill` tool before starting.'
 
 export interface SkillSummary {
+  /** The folder's name under .loupe/skills: what the `skill` tool takes. */
   readonly name: string
+  /** The frontmatter `name` where it differs from the folder's, else null. */
+  readonly title: string | null
   readonly description: string
   readonly path: string
 }
@@ -34,14 +42,22 @@ export interface SkillsSection {
   readonly notes: ReadonlyArray<ResolveNote>
 }
 
-/** Reads name and description from each gathered SKILL.md. A skill without a usable name is skipped with a note. */
+/**
+ * Reads name and description from each gathered SKILL.md. A skill without frontmatter or a frontmatter `name`, or in
+ * a folder whose name the `skill` tool refuses, is skipped with a note; one whose frontmatter `name` is not its
+ * folder's is listed under the folder's, with a note.
+ */
 export function summarizeSkills(gathered: GatheredContext): { skills: SkillSummary[]; notes: ResolveNote[] } {
   const skills: SkillSummary[] = []
   const notes: ResolveNote[] = []
-  const names = new Set<string>()
   for (const skill of gathered.skills) {
     const file = gathered.files[skill.fileId]
     if (file === undefined) continue
+    if (!SKILL_NAME_PATTERN.test(skill.dirName)) {
+      const message = `${file.path} is not listed: its folder name "${skill.dirName}" is not a skill name the \`skill\` tool takes (letters, digits, ".", "_" or "-", at most 64)`
+      notes.push({ path: file.path, kind: 'bad_name', message })
+      continue
+    }
     if (!file.read.ok) {
       notes.push({ path: file.path, kind: 'skipped', message: `${file.path} was not read: ${skipWords(file.read.reason)}` })
       continue
@@ -57,13 +73,12 @@ export function summarizeSkills(gathered: GatheredContext): { skills: SkillSumma
       notes.push({ path: file.path, kind: 'bad_frontmatter', message: `${file.path} is not listed: it has no \`name\`` })
       continue
     }
-    if (names.has(name)) {
-      notes.push({ path: file.path, kind: 'duplicate', message: `${file.path} repeats the skill name ${name}; listed once` })
-      continue
+    const title = name === skill.dirName ? null : name
+    if (title !== null) {
+      notes.push({ path: file.path, kind: 'skill_name', message: `${file.path} names itself "${title}": it is listed and loaded as ${skill.dirName}, its folder's name` })
     }
-    names.add(name)
     const description = typeof fm.data.description === 'string' ? oneLine(fm.data.description) : ''
-    skills.push({ name, description, path: file.path })
+    skills.push({ name: skill.dirName, title, description, path: file.path })
   }
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   return { skills, notes }
@@ -97,8 +112,10 @@ export function renderSkills(gathered: GatheredContext, contextWindowTokens: num
 
 function listText(skills: ReadonlyArray<SkillSummary>, cap: number): string {
   const lines = skills.map((s) => {
-    if (cap === 0 || s.description === '') return `- ${s.name}`
-    return `- ${s.name}: ${capText(s.description, cap)}`
+    if (cap === 0) return `- ${s.name}`
+    const named = s.title === null ? s.name : `${s.name} (${s.title})`
+    if (s.description === '') return `- ${named}`
+    return `- ${named}: ${capText(s.description, cap)}`
   })
   return `${SKILLS_HEADER}\n\n${lines.join('\n')}`
 }

@@ -4,13 +4,14 @@
  */
 import Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
-import { lstat, open, readFile, realpath, stat, unlink } from 'node:fs/promises'
+import { lstat, open, realpath, stat, unlink } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { MAX_PATH_CHARS } from '../../../src-preload/contract'
 import { nearestExistingFolder } from '../files/paths'
 import { isInside } from '../instructions/safe-read'
 import { temporaryNameFor, writeFileAtomic } from '../fs/atomic-write'
 import { ioCause } from '../fs/io-cause'
+import { describeReadError, errorCode, FileReadError, readRegularFile } from '../fs/regular-file'
 import { inflateRawSync } from 'node:zlib'
 import { BlobRepo, hashHex, hashKey, isHashHex, packBlob } from './blobs'
 import { checkImportSteps, ID, type CheckedImport } from './import-checks'
@@ -397,14 +398,23 @@ export async function exportSessionToFile(db: Db, sessionId: string, path: strin
 export async function importSessionFromFile(db: Db, path: string, projectId: string): Promise<string> {
   // As for an export: a relative path would be read from wherever the host process happens to run.
   if (!isAbsolute(path)) throw new ImportError('Give an absolute path for the file to import')
-  const info = await stat(path).catch(() => null)
-  if (info?.isDirectory()) throw new ImportError(`${path} is a folder: give the export file in it`)
-  if (!info?.isFile()) throw new ImportError(`No file at ${path}`)
-  if (info.size > MAX_IMPORT_BYTES) throw new ImportError(`${path} is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB`)
+  // Through the reading door: a FIFO, a device (/dev/stdin, /dev/zero) or a socket is named for what it is and never
+  // read, as is a file swapped for one between the check and the open.
+  let bytes: Buffer
+  try {
+    bytes = await readRegularFile(path, { maxBytes: MAX_IMPORT_BYTES })
+  } catch (error) {
+    if (error instanceof FileReadError && error.code === 'ETOOLARGE') throw new ImportError(`${path} is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB`)
+    if (error instanceof FileReadError && error.detail === 'a folder') throw new ImportError(`${path} is a folder: give the export file in it`)
+    if (error instanceof FileReadError) throw new ImportError(`${error.message}: give the export file`)
+    const code = errorCode(error)
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ImportError(`No file at ${path}`)
+    throw new ImportError(describeReadError(path, error))
+  }
   let doc: unknown
   try {
     // One parse, the part of an import that is not sliced: MAX_IMPORT_BYTES bounds it.
-    doc = JSON.parse(await readFile(path, 'utf8'))
+    doc = JSON.parse(bytes.toString('utf8'))
   } catch {
     throw new ImportError(`${path} is not valid JSON`)
   }

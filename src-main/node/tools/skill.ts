@@ -1,9 +1,12 @@
-/** skill: the body of `<root>/.loupe/skills/<name>/SKILL.md`, without its frontmatter, read through the door. */
+/**
+ * skill: the body of `<root>/.loupe/skills/<name>/SKILL.md`, without its frontmatter, read through the door. `name` is
+ * the folder's name, the one the skills listing gives each skill whatever its frontmatter `name` (decision 0060).
+ */
 import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt/gathered'
 import { errorOutcome, okOutcome, type ToolOutcome } from '../../engine/tools/executor'
 import { TOOL_OUTPUT_MAX_CHARS } from '../../engine/tools/limits'
 import { capOutput } from '../../engine/tools/output'
-import type { SkillInput } from '../../engine/tools/schemas'
+import { SKILL_NAME_PATTERN, type SkillInput } from '../../engine/tools/schemas'
 import { notAFile, readFailure, refusal, type ToolDeps } from './deps'
 
 export const SKILLS_FOLDER = '.loupe/skills'
@@ -17,7 +20,8 @@ export function skillBody(text: string): string {
 async function availableSkills(deps: ToolDeps): Promise<ReadonlyArray<string>> {
   const folder = await deps.fs.resolve(SKILLS_FOLDER)
   if (!folder.ok || folder.path.kind !== 'dir') return []
-  return (await deps.fs.list(folder.path)).filter((entry) => entry.kind === 'dir').map((entry) => entry.name)
+  // Only the names a call can give: a folder the schema refuses is not listed to the model either.
+  return (await deps.fs.list(folder.path)).filter((entry) => entry.kind === 'dir' && SKILL_NAME_PATTERN.test(entry.name)).map((entry) => entry.name)
 }
 
 export async function skillTool(input: SkillInput, deps: ToolDeps): Promise<ToolOutcome> {

@@ -26,7 +26,10 @@ export type ReadResult =
 export interface ReadOptions {
   readonly maxFileBytes?: number
   readonly maxLineChars?: number
-  /** When set, the file (after resolving symlinks) must lie inside this folder (after resolving symlinks). */
+  /**
+   * When set, the file (after resolving symlinks) must lie inside this folder (after resolving symlinks): the Claude
+   * Code projects folder listed, or the folder of the session whose subagent files are read.
+   */
   readonly root?: string
 }
 
@@ -43,17 +46,37 @@ function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined
 }
 
+/** The folder a file must stay in, with its links resolved; a failure that names it when it is missing. */
+async function realFolder(folder: string, path: string): Promise<{ ok: true; path: string } | { ok: false; failure: ReadResult }> {
+  try {
+    const real = await realpath(folder)
+    if ((await stat(real)).isDirectory()) return { ok: true, path: real }
+    return { ok: false, failure: failure('not_found', `The projects folder ${folder} is not a folder: ${path} is read only from inside one`) }
+  } catch (err) {
+    const code = errorCode(err)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, failure: failure('not_found', `The projects folder ${folder} does not exist: ${path} is read only from inside it`) }
+    return { ok: false, failure: failure('io', describeReadError(folder, err)) }
+  }
+}
+
 /**
  * Reads and parses one transcript. Reads the file as it was when opened: a session Claude Code is still writing
  * may end in a half-written line, which the parser counts as `truncated_last_line`. Never throws.
  */
 export async function readTranscriptFile(path: string, options: ReadOptions = {}): Promise<ReadResult> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  // The folder to stay in is resolved apart from the file: when it is missing, that is what is said, not that the
+  // file is (an import from the default projects folder on a machine without Claude Code).
+  let root: string | null = null
+  if (options.root !== undefined) {
+    const checked = await realFolder(options.root, path)
+    if (!checked.ok) return checked.failure
+    root = checked.path
+  }
   let real: string
   try {
     real = await realpath(path)
-    if (options.root !== undefined && !isInside(await realpath(options.root), real))
-      return failure('outside_root', `${path} resolves to ${real}, outside ${options.root}`)
+    if (root !== null && !isInside(root, real)) return failure('outside_root', `${path} resolves to ${real}, outside ${options.root}`)
   } catch (err) {
     const code = errorCode(err)
     if (code === 'ENOENT' || code === 'ENOTDIR') return failure('not_found', `${path} does not exist`)

@@ -297,8 +297,40 @@ export function writeImportedSession(store: Store, session: ImportedSession, pro
   return { sessionId: mainSession.id, projectId, title, passes: written.passIds.length, entries, checkpoints, children }
 }
 
-/** Reads a Claude Code session file (with its subagents) and imports it into the store. */
+/** The imports running in each store, by the real path of their file (the path as given when it has none). */
+const running = new WeakMap<Store, Map<string, Promise<unknown>>>()
+
+/**
+ * Runs `task` after every import of the same file into the same store that started before it: two imports of one
+ * file at once (two windows, or Import all while one is imported) would each find no earlier import, or the same
+ * one, and each write a session. One after the other, the second finds the first's session and answers `unchanged`.
+ */
+async function oneAtATime<T>(store: Store, path: string, task: () => Promise<T>): Promise<T> {
+  const key = await realpath(path).catch(() => path)
+  let byPath = running.get(store)
+  if (byPath === undefined) running.set(store, (byPath = new Map()))
+  const before = byPath.get(key) ?? Promise.resolve()
+  const result = before.then(task, task)
+  const settled = result.then(
+    () => undefined,
+    () => undefined,
+  )
+  byPath.set(key, settled)
+  void settled.then(() => {
+    if (byPath.get(key) === settled) byPath.delete(key)
+  })
+  return result
+}
+
+/**
+ * Reads a Claude Code session file (with its subagents) and imports it into the store. Imports of one file run one
+ * after the other, and the write looks again at what the store holds for the file, so a file ends with one session.
+ */
 export async function importTranscript(store: Store, path: string, options: StoreImportOptions): Promise<StoreImportResult> {
+  return oneAtATime(store, path, () => importOnce(store, path, options))
+}
+
+async function importOnce(store: Store, path: string, options: StoreImportOptions): Promise<StoreImportResult> {
   const loaded = await loadSession(path, options.root === undefined ? {} : { root: options.root })
   if (!loaded.ok) {
     const kind = loaded.error.kind
@@ -313,24 +345,34 @@ export async function importTranscript(store: Store, path: string, options: Stor
   const price = options.price ?? modelPrice
   const summary = summarizeSession(loaded.session, price)
   const unreadableSubagents = loaded.unreadableSubagents
-  const existing = importedFrom(store, realPath)
-  if (existing !== null && existing.ref?.kind === 'claude-code' && existing.ref.bytes === loaded.bytes && existing.ref.modifiedMs === info.mtimeMs) {
-    const session = store.sessions.get(existing.sessionId)
-    if (session !== null) {
-      const passes = store.passes.list(session.id).length
-      return { status: 'unchanged', sessionId: session.id, projectId: session.projectId, title: session.title, passes, entries: store.entries.count(session.id), checkpoints: summary.compactions.length, children: [], summary, unreadableSubagents }
-    }
+  // The earlier import of this file when it is of this very file as read now: nothing to do.
+  const sameImport = (): StoreImportResult | null => {
+    const found = importedFrom(store, realPath)
+    if (found === null || found.ref?.kind !== 'claude-code' || found.ref.bytes !== loaded.bytes || found.ref.modifiedMs !== info.mtimeMs) return null
+    const session = store.sessions.get(found.sessionId)
+    if (session === null) return null
+    const passes = store.passes.list(session.id).length
+    return { status: 'unchanged', sessionId: session.id, projectId: session.projectId, title: session.title, passes, entries: store.entries.count(session.id), checkpoints: summary.compactions.length, children: [], summary, unreadableSubagents }
   }
+  const unchanged = sameImport()
+  if (unchanged !== null) return unchanged
+  const existing = importedFrom(store, realPath)
   if (options.projectId !== undefined && store.projects.get(options.projectId) === null) throw new TranscriptImportError('not_found', `No project ${options.projectId}`)
   if (existing !== null) await options.beforeReplace?.(existing.sessionId)
   const folder = options.projectId === undefined ? await workingFolder(loaded.session) : null
   const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now }
-  // One transaction: the project, the session, its passes, entries and children land together or not at all.
-  const written = store.transaction(() => {
+  // One transaction: the project, the session, its passes, entries and children land together or not at all. The
+  // store is looked at again inside it: another writer (the command-line import) may have imported the file
+  // meanwhile, and what replaces is what is there now.
+  const written = store.transaction((): { kind: 'same'; result: StoreImportResult } | { kind: 'written'; replaced: boolean; session: ReturnType<typeof writeImportedSession> } => {
+    const same = sameImport()
+    if (same !== null) return { kind: 'same', result: same }
+    const current = importedFrom(store, realPath)
     const projectId = options.projectId ?? projectFor(store, loaded.session, folder, dirname(realPath), options.now).id
-    if (existing !== null) store.sessions.delete(existing.sessionId)
-    return writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price })
+    if (current !== null) store.sessions.delete(current.sessionId)
+    return { kind: 'written', replaced: current !== null, session: writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price }) }
   })
-  if (existing !== null) store.transaction(() => store.blobs.collectGarbage())
-  return { status: existing !== null ? 'replaced' : 'imported', ...written, summary, unreadableSubagents }
+  if (written.kind === 'same') return written.result
+  if (written.replaced) store.transaction(() => store.blobs.collectGarbage())
+  return { status: written.replaced ? 'replaced' : 'imported', ...written.session, summary, unreadableSubagents }
 }

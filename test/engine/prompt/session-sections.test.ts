@@ -48,16 +48,37 @@ function skillFile(name: string, description: string): { text: string } {
 describe('skills listing', () => {
   it('lists name and description only, sorted by name, and never the body', () => {
     const g = gathered({
-      files: { 'b/SKILL.md': skillFile('release', 'Cut a release.'), 'a/SKILL.md': skillFile('deploy', 'Deploy to staging.') },
-      skills: [['b', 'b/SKILL.md'], ['a', 'a/SKILL.md']],
+      files: { 'release/SKILL.md': skillFile('release', 'Cut a release.'), 'deploy/SKILL.md': skillFile('deploy', 'Deploy to staging.') },
+      skills: [['release', 'release/SKILL.md'], ['deploy', 'deploy/SKILL.md']],
     })
     const text = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills.text
     expect(text).toContain('- deploy: Deploy to staging.\n- release: Cut a release.')
     expect(text).not.toContain('Body of')
   })
 
+  it('lists a skill under its folder name, the one the skill tool takes, with a frontmatter name that differs as its title', () => {
+    const g = gathered({
+      files: {
+        'b/SKILL.md': skillFile('Release Checklist', 'Cut a release.'),
+        'a/SKILL.md': skillFile('zz-deploy', 'Deploy to staging.'),
+        'c/SKILL.md': skillFile('mine', 'Mine.'),
+        'd/SKILL.md': skillFile('zz-deploy', 'Deploy to production.'),
+      },
+      skills: [['b', 'b/SKILL.md'], ['a', 'a/SKILL.md'], ['my skill', 'c/SKILL.md'], ['d', 'd/SKILL.md']],
+    })
+    const roomy = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills
+    // Two folders that give one frontmatter name are two skills, each loaded by its own folder's name.
+    expect(roomy.text).toContain('skill` tool before starting.\n\n- a (zz-deploy): Deploy to staging.\n- b (Release Checklist): Cut a release.\n- d (zz-deploy): Deploy to production.')
+    // A folder the tool would refuse (a space in its name) is not listed.
+    expect(roomy.text).not.toContain('Mine.')
+    expect(roomy.notes.map((n) => [n.path, n.kind]).sort()).toEqual([['a/SKILL.md', 'skill_name'], ['b/SKILL.md', 'skill_name'], ['c/SKILL.md', 'bad_name'], ['d/SKILL.md', 'skill_name']])
+    // Names only: the names the tool takes.
+    const namesOnly = freezeSessionSection(g, { origin, contextWindowTokens: 5_000, skills: true }).skills
+    expect(namesOnly.text.endsWith('\n\n- a\n- b\n- d')).toBe(true)
+  })
+
   it(`caps each description at ${SKILL_DESCRIPTION_MAX_CHARS} characters`, () => {
-    const g = gathered({ files: { 'a/SKILL.md': skillFile('long', 'word '.repeat(200)) }, skills: [['a', 'a/SKILL.md']] })
+    const g = gathered({ files: { 'long/SKILL.md': skillFile('long', 'word '.repeat(200)) }, skills: [['long', 'long/SKILL.md']] })
     const line = freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: true }).skills.text.split('\n').at(-1)!
     expect(line.length).toBeLessThanOrEqual('- long: '.length + SKILL_DESCRIPTION_MAX_CHARS)
     expect(line.endsWith('…')).toBe(true)
@@ -67,8 +88,9 @@ describe('skills listing', () => {
     const files: Record<string, { text: string }> = {}
     const skills: Array<[string, string]> = []
     for (let i = 0; i < 40; i++) {
-      files[`s${i}/SKILL.md`] = skillFile(`skill-${String(i).padStart(2, '0')}`, 'd'.repeat(240))
-      skills.push([`s${i}`, `s${i}/SKILL.md`])
+      const name = `skill-${String(i).padStart(2, '0')}`
+      files[`${name}/SKILL.md`] = skillFile(name, 'd'.repeat(240))
+      skills.push([name, `${name}/SKILL.md`])
     }
     const g = gathered({ files, skills })
     const roomy = freezeSessionSection(g, { origin, contextWindowTokens: 1_000_000, skills: true }).skills

@@ -101,6 +101,15 @@ describe('listInstructionFiles: the files as the prompt builder resolved them', 
     expect(notes.filter((n) => n.path === 'CLAUDE.md').map((n) => n.kind)).toEqual(['outside_allowed_roots'])
     expect(notes.filter((n) => n.path === '.loupe/memory.md')).toHaveLength(1)
   })
+
+  it('says when a skill is listed under its folder name because its frontmatter names it otherwise', async () => {
+    box.write('.loupe/skills/pdf/SKILL.md', '---\nname: pdf-tools\ndescription: Fill PDF forms\n---\nUse qpdf.\n')
+    box.write('.loupe/skills/deploy/SKILL.md', '---\nname: deploy\ndescription: Deploy it\n---\nSteps.\n')
+    const notes = (await list()).notes
+    expect(notes.filter((n) => n.path.startsWith('.loupe/skills/'))).toEqual([
+      { path: '.loupe/skills/pdf/SKILL.md', kind: 'skill_name', message: '.loupe/skills/pdf/SKILL.md names itself "pdf-tools": it is listed and loaded as pdf, its folder\'s name' },
+    ])
+  })
 })
 
 describe('listInstructionFiles: the session block on the inspector’s basis', () => {

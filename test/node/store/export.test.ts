@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openStore, type Store } from '../../../src-main/node/store'
-import { exportSession, exportSessionText, ImportError, importSession } from '../../../src-main/node/store/export'
+import { exportSession, exportSessionText, ImportError, importSession, importSessionFromFile } from '../../../src-main/node/store/export'
 import { importTranscript } from '../../../src-main/node/transcripts/store-import'
 
 let dir: string
@@ -121,4 +122,19 @@ it('writes, in slices, exactly the text of the document, and refuses a session d
   const exporting = exportSessionText(a.db, imported.sessionId, 0)
   setImmediate(() => a.transaction(() => a.sessions.delete(imported.sessionId)))
   await expect(exporting).rejects.toThrow(/was deleted while it was being exported/)
+})
+
+it('says a path that is not a regular file is not one, rather than that there is no file there', async () => {
+  const target = b.projects.open('/tmp/q', 1)
+  const fifo = join(dir, 'pipe.json')
+  execFileSync('mkfifo', [fifo])
+  await expect(importSessionFromFile(b.db, fifo, target.id)).rejects.toThrow(new ImportError(`${fifo} is a named pipe (FIFO), not a regular file: give the export file`))
+  await expect(importSessionFromFile(b.db, '/dev/null', target.id)).rejects.toThrow(new ImportError('/dev/null is a device, not a regular file: give the export file'))
+  // /dev/stdin is a link to whatever the process reads from: a pipe, a terminal or /dev/null here, never an export.
+  const stdin = statSync('/dev/stdin', { throwIfNoEntry: false })
+  if (stdin !== undefined && !stdin.isFile()) await expect(importSessionFromFile(b.db, '/dev/stdin', target.id)).rejects.toThrow(/^\/dev\/stdin is a .*, not a regular file: give the export file$/)
+  await expect(importSessionFromFile(b.db, dir, target.id)).rejects.toThrow(new ImportError(`${dir} is a folder: give the export file in it`))
+  await expect(importSessionFromFile(b.db, join(dir, 'missing.json'), target.id)).rejects.toThrow(new ImportError(`No file at ${join(dir, 'missing.json')}`))
+  await expect(importSessionFromFile(b.db, join(dir, 'missing', 'x.json'), target.id)).rejects.toThrow(new ImportError(`No file at ${join(dir, 'missing', 'x.json')}`))
+  expect(b.db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(0)
 })

@@ -1,7 +1,9 @@
 import { readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { freezeSessionSection } from '../../../src-main/engine/prompt'
 import { toToolResultBlock, TOOL_SPECS } from '../../../src-main/engine/tools'
+import { gatherProjectContext } from '../../../src-main/node/instructions'
 import { VALID_INPUTS } from '../../engine/tools/samples'
 import { makeFixture, Session, type Fixture } from './fixture'
 
@@ -74,6 +76,28 @@ describe('skill', () => {
     symlinkSync(join(fx.outside, 'skills/evil/SKILL.md'), join(fx.root, '.loupe/skills/sneaky/SKILL.md'))
     const outcome = await session.call('skill', { name: 'sneaky' })
     expect(outcome).toMatchObject({ kind: 'error', code: 'outside_root' })
+  })
+
+  it('loads every skill the prompt lists by the name it is listed under, whatever its frontmatter calls it', async () => {
+    fx.write('.loupe/skills/pdf/SKILL.md', '---\nname: pdf-tools\ndescription: Fill and merge PDF forms\n---\nUse qpdf.\n')
+    fx.write('.loupe/skills/release-check/SKILL.md', '---\nname: Release Checklist\ndescription: Cut a release\n---\nBump the version.\n')
+    // A folder the tool could never be asked for is not listed.
+    fx.write('.loupe/skills/My Notes/SKILL.md', '---\nname: notes\ndescription: Take notes\n---\nWrite them down.\n')
+    const gathered = await gatherProjectContext(fx.root, { homeDir: fx.base, loupeHome: fx.home, now: 0 })
+    const section = freezeSessionSection(gathered, { origin: { kind: 'session_start' }, contextWindowTokens: 200_000, skills: true }).skills
+    const listed = section.text.split('\n').filter((line) => line.startsWith('- ')).map((line) => /^- ([^ :]+)/.exec(line)![1]!)
+    expect(listed).toEqual(['pdf', 'release', 'release-check'])
+    expect(section.text).toContain('- pdf (pdf-tools): Fill and merge PDF forms\n- release: How to cut a release\n- release-check (Release Checklist): Cut a release')
+    for (const name of listed) expect(await session.call('skill', { name }), name).toMatchObject({ kind: 'ok', effects: [{ type: 'skill_loaded', name, path: `.loupe/skills/${name}/SKILL.md` }] })
+    // A frontmatter name is answered with the names to call, which leave out the folder no call can name.
+    expect(await session.call('skill', { name: 'pdf-tools' })).toMatchObject({ kind: 'error', code: 'not_found', content: 'There is no skill named "pdf-tools". Available: pdf, release, release-check, review.' })
+    // What the Files view lists says where the two names differ, and why a folder is left out.
+    expect(section.notes).toEqual([
+      { path: '.loupe/skills/My Notes/SKILL.md', kind: 'bad_name', message: '.loupe/skills/My Notes/SKILL.md is not listed: its folder name "My Notes" is not a skill name the `skill` tool takes (letters, digits, ".", "_" or "-", at most 64)' },
+      { path: '.loupe/skills/pdf/SKILL.md', kind: 'skill_name', message: '.loupe/skills/pdf/SKILL.md names itself "pdf-tools": it is listed and loaded as pdf, its folder\'s name' },
+      { path: '.loupe/skills/release-check/SKILL.md', kind: 'skill_name', message: '.loupe/skills/release-check/SKILL.md names itself "Release Checklist": it is listed and loaded as release-check, its folder\'s name' },
+      { path: '.loupe/skills/review/SKILL.md', kind: 'bad_frontmatter', message: '.loupe/skills/review/SKILL.md is not listed: it has no frontmatter' },
+    ])
   })
 })
 

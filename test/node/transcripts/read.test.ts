@@ -92,4 +92,16 @@ describe('readTranscriptFile', () => {
     expect(await readTranscriptFile(join(root, 'out-link.jsonl'), { root })).toMatchObject({ ok: false, error: { kind: 'outside_root' } })
     expect(await readTranscriptFile(join(root, 'in-link.jsonl'), { root })).toMatchObject({ ok: true })
   })
+
+  it('says the projects folder it must stay in is missing, not that the file is', async () => {
+    const file = join(tmp, 'here.jsonl')
+    writeFileSync(file, `${userLine('u1', 'fine')}\n`)
+    const root = join(tmp, 'no-such-projects')
+    const message = `The projects folder ${root} does not exist: ${file} is read only from inside it`
+    expect(await readTranscriptFile(file, { root })).toEqual({ ok: false, error: { kind: 'not_found', message } })
+    // A file that is not there either: the folder is what is missing first.
+    expect(await readTranscriptFile(join(tmp, 'gone.jsonl'), { root })).toMatchObject({ ok: false, error: { kind: 'not_found', message: expect.stringMatching(/^The projects folder /) } })
+    // A projects folder that is a file is not a folder to stay in.
+    expect(await readTranscriptFile(file, { root: file })).toEqual({ ok: false, error: { kind: 'not_found', message: `The projects folder ${file} is not a folder: ${file} is read only from inside one` } })
+  })
 })

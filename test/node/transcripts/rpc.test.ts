@@ -69,6 +69,9 @@ describe('transcripts.* and proxy.* through the contract', () => {
     expect(await app.dispatch('transcripts.list', { folder: '~/claude/projects' })).toMatchObject({ ok: true, value: { projectsDir: projects } })
     // No folder given, and no Claude Code here: nothing to list, not an error.
     expect(await app.dispatch('transcripts.list', {})).toMatchObject({ ok: true, value: { projects: [] } })
+    // Nor a projects folder to import from: that is what is said, not that the file is missing.
+    const defaultFolder = join(dir, '.claude', 'projects')
+    expect(await app.dispatch('transcripts.import', { path: '/etc/passwd' })).toEqual({ ok: false, error: { code: 'not_found', message: `The projects folder ${defaultFolder} does not exist: /etc/passwd is read only from inside it` } })
   })
 
   it('lists, imports, totals and continues a Claude Code session', async () => {

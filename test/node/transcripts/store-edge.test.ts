@@ -1,8 +1,9 @@
 /**
- * Store import at its edges: hostile lines are skipped with counts and the rest imports; importing again does
- * nothing for an unchanged file and replaces the import of a grown one; the project is the session's folder when it
- * exists here, else one made for the transcript's folder; files outside the allowed root are refused; continuing an
- * imported conversation gives a history the API accepts.
+ * Store import at its edges: hostile lines are skipped with counts and the rest imports; importing again (also twice
+ * at once, or by two writers of one store file) does nothing for an unchanged file and replaces the import of a grown
+ * one, leaving one session per file; the project is the session's folder when it exists here, else one made for the
+ * transcript's folder; files outside the allowed root are refused; continuing an imported conversation gives a
+ * history the API accepts.
  */
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +13,7 @@ import { toHistory, unansweredToolUses } from '../../../src-main/engine/conversa
 import { continueImported, UNANSWERED_RESULT } from '../../../src-main/node/transcripts/continue'
 import { continuationsOf, sessionOrigin } from '../../../src-main/node/transcripts/origins'
 import { importTranscript, TranscriptImportError } from '../../../src-main/node/transcripts/store-import'
+import { openStore } from '../../../src-main/node/store'
 import { FIXTURES, tempStore, type TempStore } from './store-helpers'
 
 const NOW = Date.UTC(2026, 10, 29, 12)
@@ -129,6 +131,46 @@ describe('importing again', () => {
     expect(replaced).toEqual([first.sessionId])
     expect(t.store.sessions.get(first.sessionId)).toBeNull()
     expect(t.store.passes.list(grown.sessionId)).toHaveLength(2)
+  })
+
+  it('run twice at once on one file (new, then grown), leaves one session for it', async () => {
+    t = tempStore()
+    const store = t.store
+    const cwd = '/nowhere/app'
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', cwd), assistant('a2', 'u1', 'r1')], cwd)
+    const sessionsOf = () => store.db.prepare('SELECT id FROM sessions WHERE parent_session_id IS NULL').all() as Array<{ id: string }>
+    const [a, b] = await Promise.all([importTranscript(store, path, { now: NOW }), importTranscript(store, path, { now: NOW })])
+    expect([a.status, b.status].sort()).toEqual(['imported', 'unchanged'])
+    expect(b.sessionId).toBe(a.sessionId)
+    expect(sessionsOf().map((s) => s.id)).toEqual([a.sessionId])
+
+    appendFileSync(path, '\n' + [user('u3', 'a2', 'more', cwd), assistant('a4', 'u3', 'r2')].join('\n') + '\n')
+    const replaced: string[] = []
+    const beforeReplace = async (id: string) => void replaced.push(id)
+    const [c, d] = await Promise.all([importTranscript(store, path, { now: NOW, beforeReplace }), importTranscript(store, path, { now: NOW, beforeReplace })])
+    expect([c.status, d.status].sort()).toEqual(['replaced', 'unchanged'])
+    expect(d.sessionId).toBe(c.sessionId)
+    expect(replaced).toEqual([a.sessionId])
+    expect(sessionsOf().map((s) => s.id)).toEqual([c.sessionId])
+    expect(store.passes.list(c.sessionId)).toHaveLength(2)
+  })
+
+  it('by two writers of one store file at once (the app and the command line), leaves one session for the file', async () => {
+    t = tempStore()
+    const other = openStore(join(t.dir, 'loupe.db'))
+    try {
+      const cwd = '/nowhere/app'
+      const path = sessionFile(projectsDir(), [user('u1', null, 'q', cwd), assistant('a2', 'u1', 'r1')], cwd)
+      const [a, b] = await Promise.all([importTranscript(t.store, path, { now: NOW }), importTranscript(other, path, { now: NOW })])
+      expect([a.status, b.status].sort()).toEqual(['imported', 'unchanged'])
+      expect(b.sessionId).toBe(a.sessionId)
+      appendFileSync(path, '\n' + [user('u3', 'a2', 'more', cwd), assistant('a4', 'u3', 'r2')].join('\n') + '\n')
+      const [c, d] = await Promise.all([importTranscript(t.store, path, { now: NOW }), importTranscript(other, path, { now: NOW })])
+      expect([c.status, d.status].sort()).toEqual(['replaced', 'unchanged'])
+      expect(t.store.db.prepare('SELECT id FROM sessions WHERE parent_session_id IS NULL').all()).toEqual([{ id: c.sessionId }])
+    } finally {
+      other.close()
+    }
   })
 })
 
