@@ -7,7 +7,7 @@ import { createApp, type App } from '../../src-main/node/app'
 import { createModelClient } from '../../src-main/node/model/client'
 import type { Scheduler } from '../../src-main/node/session/keep-warm'
 import type { FaultPlan } from '../../src-main/simulator/faults'
-import { startSimulator, type RunningSimulator } from '../../src-main/simulator/index'
+import { startSimulator, type Responder, type RunningSimulator } from '../../src-main/simulator/index'
 
 /** Dispatches a request and returns its value; a typed error fails the test with its code and message. */
 export async function call<T>(app: App, name: string, input: unknown): Promise<T> {
@@ -46,10 +46,10 @@ export interface SimulatorApp {
   close(): Promise<void>
 }
 
-export async function simulatorApp(options: { readonly seed: string; readonly model?: string; readonly clock?: Clock; readonly scheduler?: Scheduler; readonly faults?: FaultPlan }): Promise<SimulatorApp> {
+export async function simulatorApp(options: { readonly seed: string; readonly model?: string; readonly clock?: Clock; readonly scheduler?: Scheduler; readonly faults?: FaultPlan; readonly responder?: Responder }): Promise<SimulatorApp> {
   const dir = mkdtempSync(join(tmpdir(), `loupe-${options.seed}-`))
   const clock = options.clock
-  const sim = await startSimulator({ seed: options.seed, ...(clock ? { clock } : {}), ...(options.faults ? { faults: options.faults } : {}) })
+  const sim = await startSimulator({ seed: options.seed, ...(clock ? { clock } : {}), ...(options.faults ? { faults: options.faults } : {}), ...(options.responder ? { responder: options.responder } : {}) })
   const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: 'sk-sim-test', kind: 'simulator', maxRetries: 0, ...(clock ? { clock } : {}) })
   const app = await createApp({
     host: 'browser',
