@@ -12,7 +12,14 @@ import { TOOL_CALL_FRAMING_TOKENS } from './sequence'
 export type OutBlock =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
-  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Readonly<Record<string, unknown>> }
+  | {
+      readonly type: 'tool_use'
+      readonly id: string
+      readonly name: string
+      readonly input: Readonly<Record<string, unknown>>
+      /** A call cut where the output ran out: the JSON of its input as far as it was written (streamed as it is). */
+      readonly json?: string
+    }
 
 export type OutStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn'
 
@@ -43,6 +50,33 @@ function fitText(text: string, budget: number): string {
     else hi = mid - 1
   }
   return words.slice(0, lo).join('')
+}
+
+/**
+ * A tool call's input cut where the output ran out (`budget` tokens for its JSON): the JSON as far as it was written,
+ * and the keys written whole, as the SDK's partial parse of that stream gives them (a string cut short is left out).
+ * The service streams such a call and stops with `max_tokens`; a client that runs it runs a call with part of its
+ * input.
+ */
+export function cutToolInput(input: Readonly<Record<string, unknown>>, budget: number): { readonly json: string; readonly input: Record<string, unknown> } {
+  const full = JSON.stringify(input)
+  let lo = 0
+  let hi = full.length
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2)
+    if (countTextTokens(full.slice(0, mid)) <= budget) lo = mid
+    else hi = mid - 1
+  }
+  const json = full.slice(0, lo)
+  const parsed: Record<string, unknown> = {}
+  let at = 1
+  for (const [key, value] of Object.entries(input)) {
+    const whole = `${at > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(value)}`
+    if (at + whole.length > json.length) break
+    parsed[key] = value
+    at += whole.length
+  }
+  return { json, input: parsed }
 }
 
 function draftTokens(block: DraftBlock): number {
@@ -87,6 +121,13 @@ export function compose(output: ResponderOutput, options: ComposeOptions): Compo
     }
     const cost = draftTokens(block)
     if (cost > remaining) {
+      // A tool call is cut where the output runs out, as text is: its input as far as it was written.
+      const room = block.type === 'tool_use' ? remaining - TOOL_CALL_FRAMING_TOKENS - countTextTokens(block.name) : 0
+      if (block.type === 'tool_use' && room > 0) {
+        const cut = cutToolInput(block.input, room)
+        content.push({ type: 'tool_use', id: block.id ?? options.ids.toolUseId(), name: block.name, input: cut.input, json: cut.json })
+        used = remaining
+      }
       stopReason = 'max_tokens'
       break
     }

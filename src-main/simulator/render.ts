@@ -48,7 +48,8 @@ export function messageJson(input: RenderInput): string {
     type: 'message',
     role: 'assistant',
     model: input.model,
-    content: composed.content,
+    // A cut call's JSON is what its stream sends; the message holds its input as parsed.
+    content: composed.content.map((b) => (b.type === 'tool_use' ? { type: 'tool_use', id: b.id, name: b.name, input: b.input } : b)),
     stop_reason: composed.stopReason,
     stop_sequence: composed.stopSequence,
     stop_details: null,
@@ -87,7 +88,7 @@ function blockEvents(block: OutBlock, index: number): SseEvent[] {
       events.push(delta({ type: 'signature_delta', signature: block.signature }))
       break
     case 'tool_use':
-      events.push(start({ type: 'tool_use', id: block.id, name: block.name, input: {} }), ...jsonPieces(JSON.stringify(block.input)).map((partial_json) => delta({ type: 'input_json_delta', partial_json })))
+      events.push(start({ type: 'tool_use', id: block.id, name: block.name, input: {} }), ...jsonPieces(block.json ?? JSON.stringify(block.input)).map((partial_json) => delta({ type: 'input_json_delta', partial_json })))
       break
   }
   events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } })

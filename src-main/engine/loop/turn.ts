@@ -124,10 +124,27 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
     if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', passNumber)
 
-    await runToolCalls(deps, toolUses, signal, append)
+    await runToolCalls(deps, toolUses, signal, append, cutOffCall(message.content, message.stop_reason, request.max_tokens))
     if (signal.aborted) return end('cancelled', passNumber)
   }
   return end('pass_limit', maxPasses)
+}
+
+/**
+ * The tool call an answer stopped in: when the model ran out of output (`max_tokens`, or the context window filled),
+ * the block it was writing is the last, and a tool call there may hold only part of its input — a file's text cut
+ * halfway, a command cut at an argument. It is not run: its result tells the model why, and the turn goes on. The
+ * calls before it were finished before the next block began, and run as usual.
+ */
+function cutOffCall(content: ReadonlyArray<AssistantContentBlock>, stopReason: string | null, maxTokens: number): { readonly id: string; readonly result: string } | null {
+  if (stopReason !== 'max_tokens' && stopReason !== 'model_context_window_exceeded') return null
+  const last = content.at(-1)
+  if (last?.type !== 'tool_use') return null
+  const limit = stopReason === 'max_tokens' ? `the output limit of ${maxTokens.toLocaleString('en-US')} tokens` : "the model's context window"
+  return {
+    id: last.id,
+    result: `Not run: your answer reached ${limit} while writing this ${last.name} call, so its input may be cut short. Make the call again; if its input is long (a whole file's text), write it in parts: a shorter file first, then edits that add the rest.`,
+  }
 }
 
 /** What of a cut stream is worth keeping: text and thinking that arrived, and tool calls whose input is complete. */
@@ -319,6 +336,7 @@ async function runToolCalls(
   calls: ReadonlyArray<ToolUseBlock>,
   signal: AbortSignal,
   append: (bodies: ReadonlyArray<EntryBody>) => ReadonlyArray<Entry>,
+  cutOff: { readonly id: string; readonly result: string } | null = null,
 ): Promise<void> {
   const { controls } = deps
   const results = new Map<string, { outcome: ToolOutcome; how: 'ran' | 'denied' | 'blocked' | 'invalid' | 'interrupted' }>()
@@ -345,6 +363,10 @@ async function runToolCalls(
 
   for (const call of calls) {
     if (signal.aborted) break
+    if (call.id === cutOff?.id) {
+      results.set(call.id, { outcome: errorOutcome('invalid_input', cutOff.result), how: 'invalid' })
+      continue
+    }
     let decision: PermissionDecision = decidePermission({ name: call.name, input: call.input }, controls.mode(), controls.rules(), {
       root: controls.root,
       ...(controls.dataDir !== undefined ? { dataDir: controls.dataDir } : {}),

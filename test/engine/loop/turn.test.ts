@@ -128,6 +128,26 @@ describe('runTurn', () => {
     expectValid(log)
   })
 
+  it('does not run the tool call an answer stopped in at the output limit: the calls before it run, and the turn goes on', async () => {
+    const tools = recordingTools()
+    const model = scriptedModel([
+      // The last block was being written when the output ran out: its input parses, but may be only part of it.
+      message([use('t1', 'read_file', { path: 'a.ts' }), use('t2', 'bash', { command: 'rm -rf build' })], 'max_tokens'),
+      message([text('Done.')], 'end_turn'),
+    ])
+    const log = new MemoryLog()
+    const result = await runTurn(deps(model, tools.executor, log, 'auto'), { kind: 'message', text: 'go' }, new AbortController().signal)
+    expect(result).toEqual({ reason: 'end_turn', passes: 2 })
+    expect(tools.calls).toEqual(['read_file'])
+    const results = log.all.filter((e) => e.kind === 'tool_result')
+    expect(results.map((r) => [r.toolUseId, r.outcome, r.isError])).toEqual([
+      ['t1', 'ran', false],
+      ['t2', 'invalid', true],
+    ])
+    expect(results[1]!.content).toBe('Not run: your answer reached the output limit of 10 tokens while writing this bash call, so its input may be cut short. Make the call again; if its input is long (a whole file\'s text), write it in parts: a shorter file first, then edits that add the rest.')
+    expectValid(log)
+  })
+
   it.each(['edit_file', 'write_file', 'bash', 'remember'] as const)('plan mode denies %s without running it or asking', async (tool) => {
     const inputs = {
       edit_file: { path: 'a.ts', old_string: 'a', new_string: 'b' },
