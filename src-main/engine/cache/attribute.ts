@@ -115,9 +115,11 @@ export interface BreakpointView {
  * starts again from the summary, not that a short prefix came "before the new tail". 14: the first pass after a
  * switch to a model whose minimum is over the prefix the previous pass left says so, with that model's minimum and the
  * prefix's tokens, as the switch's question did). 15: that pass says every pass pays in full only when its own prompt
- * is under the minimum too; when it is over (a compaction left the tools and system alone), its tail was written).
+ * is under the minimum too; when it is over (a compaction left the tools and system alone), its tail was written.
+ * 16: the last block ends TOKENS_AFTER_LAST_BLOCK before the request's total, so a prompt 1–3 tokens over the minimum
+ * is predicted to write nothing, as the service wrote nothing, instead of an "unexplained" miss).
  */
-export const ATTRIBUTION_VERSION = 15
+export const ATTRIBUTION_VERSION = 16
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION

@@ -14,6 +14,16 @@
  */
 import type { RequestWalk } from './walk'
 
+/**
+ * Tokens the service counts after a request's last block (the opening of the assistant's turn): in every request's
+ * total, count_tokens' and the usage's, but in no prefix, so never cached. A request whose breakpoint sits on its last
+ * block reports them as its `input_tokens`: 3 in the recorded exchange with the real API
+ * (test/fixtures/real/pydantic-ai/test_anthropic_cache_count_tokens.yaml: count_tokens 1,114; the pass read 1,111 and
+ * paid 3). The last block ends that many tokens before the total, which matters where a prefix is measured against a
+ * model's minimum: a 4,098-token request on a 4,096 minimum has a 4,095-token prefix, which caches nothing.
+ */
+export const TOKENS_AFTER_LAST_BLOCK = 3
+
 export interface TokenScaleInput {
   readonly walk: RequestWalk
   /** Real cumulative tokens by prefix key. */
@@ -88,7 +98,7 @@ export class TokenScale {
         below = hardTokens[h]!
         h++
       }
-      const above = h < hardAt.length ? hardTokens[h]! : (input.realTotal ?? Number.POSITIVE_INFINITY)
+      const above = h < hardAt.length ? hardTokens[h]! : input.realTotal !== null ? input.realTotal - TOKENS_AFTER_LAST_BLOCK : Number.POSITIVE_INFINITY
       if (s.tokens <= below || s.tokens >= above) continue
       at.push(s.at)
       tokens.push(s.tokens)
@@ -165,9 +175,10 @@ export class TokenScale {
     if (hi < this.pinnedAt.length) {
       hiEst = walk.cum[this.pinnedAt[hi]!]!
       hiReal = this.pinnedTokens[hi]!
-    } else if (realTotal !== null && realTotal > loReal) {
+    } else if (realTotal !== null && realTotal - TOKENS_AFTER_LAST_BLOCK > loReal) {
+      // The last block ends before the tokens the service adds after it (TOKENS_AFTER_LAST_BLOCK).
       hiEst = walk.estimatedTotal
-      hiReal = realTotal
+      hiReal = realTotal - TOKENS_AFTER_LAST_BLOCK
     } else {
       return Math.round(loReal + (est - loEst) * fallbackRatio)
     }

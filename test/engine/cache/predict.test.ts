@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CacheState, predict, TokenScale, walkRequest, type PassCacheFacts } from '../../../src-main/engine/cache'
+import { TOKENS_AFTER_LAST_BLOCK } from '../../../src-main/engine/cache/scale'
 import type { CacheTtl, WireMessage } from '../../../src-main/engine/model/wire'
 import { hasher, request, text, user } from './helpers'
 
@@ -136,5 +137,25 @@ describe('TokenScale: a prefix counted with the service counter is a real count'
     expect(counted.at(4)).toBeLessThan(skewed.at(4))
     const both = new TokenScale({ walk: later, anchors: new Map([[later.keys[9]!, 101]]), counted: new Map([[later.keys[9]!, 104]]), realTotal: null, fallbackRatio: 1 })
     expect(both.at(9)).toBe(101)
+  })
+})
+
+describe('predict: a prefix at the edge of the minimum', () => {
+  // As the service counts: its total holds the tokens after the last block (TOKENS_AFTER_LAST_BLOCK), which no prefix
+  // holds. A request of 4,098 tokens with its breakpoint on its last block has a 4,095-token prefix.
+  const messages = blocks(10, [10])
+  const walk = walkRequest(request(messages), hasher)
+  const at = (total: number) => predict({ walk, state: CacheState.at([], 0), now: 0, scale: new TokenScale({ walk, anchors: new Map(), realTotal: total, fallbackRatio: 1 }), minCacheableTokens: 4096 })
+
+  it('writes nothing when the total is over the minimum by no more than the tokens after the last block', () => {
+    const p = at(4096 + TOKENS_AFTER_LAST_BLOCK - 1)
+    expect(p.breakpoints.at(-1)).toMatchObject({ action: 'below_minimum', tokens: 4096 - 1 })
+    expect(p.tokens).toMatchObject({ write5m: 0, uncached: 4096 + TOKENS_AFTER_LAST_BLOCK - 1 })
+  })
+
+  it('writes the prefix, not the total, once the prefix reaches the minimum', () => {
+    const p = at(4096 + TOKENS_AFTER_LAST_BLOCK)
+    expect(p.breakpoints.at(-1)).toMatchObject({ action: 'write', tokens: 4096 })
+    expect(p.tokens).toMatchObject({ write5m: 4096, uncached: TOKENS_AFTER_LAST_BLOCK })
   })
 })
