@@ -35,6 +35,7 @@ export function chatStatus(chat: Pick<SessionChat, 'loaded' | 'approvals' | 'run
       // What the chat's own note says of a turn stopped; a turn that ended on its own was said by its answer.
       if (last.reason === 'cancelled') return 'Stopped.'
       if (last.reason === 'pass_limit') return 'Stopped after the per-turn pass limit.'
+      if (last.reason === 'max_tokens') return 'The answer reached the output limit and was cut off.'
       return chatStatus({ ...chat, entries: chat.entries.filter((e) => e.seq < last.seq && e.kind !== 'turn_ended') }, source, inherited)
     case 'assistant_message':
       return 'The agent answered.'

@@ -18,6 +18,8 @@ describe('the chat status line', () => {
     const call = entry('assistant_message')
     expect(chatStatus(chat(entry('user_message'), call, entry('tool_result', { outcome: 'denied' }), entry('turn_ended', { reason: 'cancelled' })), 'loupe', null)).toBe('Stopped.')
     expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'pass_limit' })), 'loupe', null)).toBe('Stopped after the per-turn pass limit.')
+    // An answer cut at the output limit says so: it would otherwise read as "The agent answered."
+    expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'max_tokens' })), 'loupe', null)).toBe('The answer reached the output limit and was cut off.')
   })
 
   it('says what ended last when it was not an answer: a compaction, one cancelled, a message taken back', () => {
