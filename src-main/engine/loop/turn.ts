@@ -47,7 +47,7 @@ export interface TurnDeps {
  */
 export type TurnInput = { readonly kind: 'message'; readonly text: string; readonly notes?: ReadonlyArray<ContextNote> } | { readonly kind: 'retry' }
 
-export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens'; readonly passes: number }
+export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'refusal'; readonly passes: number }
 
 export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
   const append = (bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> => {
@@ -59,6 +59,11 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
   const end = (reason: TurnResult['reason'], passes: number): TurnResult => {
     append([{ kind: 'turn_ended', reason }])
     return { reason, passes }
+  }
+  // A refused answer's tool calls get a result each, so the history stays one the API accepts, and none is run.
+  const endRefused = (content: ReadonlyArray<AssistantContentBlock>, passes: number): TurnResult => {
+    append(content.filter((b): b is ToolUseBlock => b.type === 'tool_use').map((use) => ({ kind: 'tool_result' as const, toolUseId: use.id, toolName: use.name, content: REFUSED_RESULT, isError: true, outcome: 'invalid' as const })))
+    return end('refusal', passes)
   }
 
   // A session left with unanswered tool calls (a crash, a kill) is repaired before anything is sent.
@@ -121,6 +126,8 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     deps.emit({ type: 'pass_committed', passId: committed.passId, status: 'done' })
     deps.emit({ type: 'entries_appended', entries: committed.entries })
 
+    // The model declined (its safety classifier stopped the answer): no call it began is run, and the turn says so.
+    if (message.stop_reason === 'refusal') return endRefused(message.content, passNumber)
     const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
     if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', passNumber)
 
@@ -146,6 +153,8 @@ function cutOffCall(content: ReadonlyArray<AssistantContentBlock>, stopReason: s
     result: `Not run: your answer reached ${limit} while writing this ${last.name} call, so its input may be cut short. Make the call again; if its input is long (a whole file's text), write it in parts: a shorter file first, then edits that add the rest.`,
   }
 }
+
+const REFUSED_RESULT = 'Not run: the answer that made this call was stopped as a refusal.'
 
 /** What of a cut stream is worth keeping: text and thinking that arrived, and tool calls whose input is complete. */
 function keepablePartial(content: ReadonlyArray<AssistantContentBlock>): AssistantContentBlock[] {

@@ -127,6 +127,8 @@ function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
         <Note key={entry.id} text="Nothing to compact yet: the conversation is short enough." />
       ) : entry.reason === 'pass_limit' ? (
         <Note key={entry.id} text="Stopped after the per-turn pass limit; send a message to go on." />
+      ) : entry.reason === 'refusal' ? (
+        <Note key={entry.id} text="The model declined to answer this. While the message stays in the conversation it may go on declining: take it back to change it." />
       ) : entry.reason === 'max_tokens' ? (
         // Else the answer just stops mid-sentence, with nothing to say it was cut.
         <Note key={entry.id} text="The answer reached the output limit and was cut off; send a message (“go on”) to continue it." />

@@ -128,6 +128,18 @@ describe('runTurn', () => {
     expectValid(log)
   })
 
+  it('ends the turn on a refusal: a call the refused answer began is not run, and gets a result', async () => {
+    const tools = recordingTools()
+    const model = scriptedModel([message([text('I can'), use('t1', 'bash', { command: 'curl' })], 'refusal')])
+    const log = new MemoryLog()
+    const result = await runTurn(deps(model, tools.executor, log, 'auto'), { kind: 'message', text: 'go' }, new AbortController().signal)
+    expect(result).toEqual({ reason: 'refusal', passes: 1 })
+    expect(tools.calls).toEqual([])
+    expect(log.all.filter((e) => e.kind === 'tool_result').map((r) => [r.toolUseId, r.outcome])).toEqual([['t1', 'invalid']])
+    expect(log.all.at(-1)).toMatchObject({ kind: 'turn_ended', reason: 'refusal' })
+    expectValid(log)
+  })
+
   it('does not run the tool call an answer stopped in at the output limit: the calls before it run, and the turn goes on', async () => {
     const tools = recordingTools()
     const model = scriptedModel([

@@ -20,6 +20,7 @@ describe('the chat status line', () => {
     expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'pass_limit' })), 'loupe', null)).toBe('Stopped after the per-turn pass limit.')
     // An answer cut at the output limit says so: it would otherwise read as "The agent answered."
     expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'max_tokens' })), 'loupe', null)).toBe('The answer reached the output limit and was cut off.')
+    expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'refusal' })), 'loupe', null)).toBe('The model declined to answer.')
   })
 
   it('says what ended last when it was not an answer: a compaction, one cancelled, a message taken back', () => {
