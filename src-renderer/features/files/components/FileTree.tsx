@@ -3,11 +3,11 @@
  * only listed, sent once as a duplicate, skipped and why, waiting for a matching read), its share of the session
  * block, and its imports below it.
  */
-import type { FileNodeView, FilesListingView, SessionBlockFiguresView } from '../../../../src-preload/contract'
+import type { FileNodeView, FilesListingView } from '../../../../src-preload/contract'
 import { useMemo, useState, type KeyboardEvent } from 'react'
 import { grouped } from '../../../ui/format'
 import { listTabStop, verticalStep } from '../../../ui/vertical-list'
-import { budgetWords } from '../budget-words'
+import { budgetWords, type Waiting } from '../budget-words'
 
 const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = {
   included: { label: 'included', tone: 'ok' },
@@ -22,8 +22,8 @@ const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = 
 
 interface Props {
   readonly listing: FilesListingView
-  /** The session block the session shown sends, when files on disk wait for it (files.unapplied `sent`); else null. */
-  readonly sent: SessionBlockFiguresView | null
+  /** The files on disk the session shown does not send yet, with the session block it sends meanwhile; else null. */
+  readonly waiting: Waiting | null
   readonly openPath: string | null
   /** The absolute paths of files holding text the user has not saved (the open one, and those left for another). */
   readonly unsaved: ReadonlySet<string>
@@ -31,8 +31,8 @@ interface Props {
   onCreate(path: string): void
 }
 
-export function FileTree({ listing, sent, openPath, unsaved, onOpen, onCreate }: Props) {
-  const budget = budgetWords(listing, sent)
+export function FileTree({ listing, waiting, openPath, unsaved, onOpen, onCreate }: Props) {
+  const budget = budgetWords(listing, waiting)
   return (
     <nav className="files-tree" aria-label="Instruction and memory files">
       <h2 id="files-tree-instructions">Instructions</h2>
