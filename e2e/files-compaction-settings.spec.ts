@@ -236,12 +236,17 @@ test('files: an edit saved for the next compaction is listed as not applied yet,
     const bar = app.getByTestId('pending-apply')
     await expect(bar).toContainText('CLAUDE.md differs on disk from what the session sends')
     await expect(bar).toContainText(/Applying now: \+\$0\.\d{4} · re-bills [\d,]+ tokens on the next pass\. The session keeps the text it read until its next compaction\. Applying now reads the session block again from disk; the price is against leaving it for the next compaction\./)
+    // The summary beside the list sizes the block the session sends, as the inspector does; the disk's is beside it.
+    await expect(app.getByTestId('files-budget')).toContainText(/^system\[1\] · session block ≈\d+ tokens: instruction files .*, as this session sends it\./)
+    await expect(app.getByTestId('files-budget-disk')).toContainText(/^The files on disk \(the sizes listed above\) make it ≈\d+ tokens: instruction files/)
     await bar.screenshot({ path: `${SHOTS}/files-not-applied-bar.png` })
     await shots(app, 'files-not-applied')
 
     await app.getByTestId('apply-unapplied').click()
     await expect(app.getByTestId('save-status')).toHaveAttribute('data-applied', 'now')
     await expect(bar).toHaveCount(0)
+    await expect(app.getByTestId('files-budget-disk')).toHaveCount(0)
+    await expect(app.getByTestId('files-budget')).not.toContainText('as this session sends it')
 
     await view(app, 'Chat')
     await send(app, 'list the root')

@@ -365,9 +365,13 @@ test('settings: a number field keeps what is typed, says what is wrong beside it
     await openApp(page, host.url)
     await openProjectWithSession(page, dir)
     await page.getByRole('tab', { name: 'Settings' }).click()
-    const threshold = page.getByRole('spinbutton', { name: 'Threshold' })
+    // Each field is named for assistive technology as it is labelled on the page, with the unit its number counts.
+    const threshold = page.getByRole('spinbutton', { name: 'Threshold (% of the window)', exact: true })
     const save = page.getByRole('button', { name: 'Save compaction settings' })
     await expect(threshold).toHaveValue('80')
+    await expect(page.getByRole('spinbutton', { name: 'Target (% of the window)', exact: true })).toHaveValue('60')
+    await expect(page.getByRole('spinbutton', { name: 'Steps kept whole', exact: true })).toBeVisible()
+    await expect(page.getByRole('checkbox', { name: 'Cache the static prefix (tools and system rules) for 1 hour instead of 5 minutes', exact: true })).toBeVisible()
     await expect(save).toBeDisabled()
 
     // Cleared, the field stays empty (not "0"), and says what it needs.

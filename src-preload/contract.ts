@@ -431,6 +431,9 @@ export const FileNodeSchema = z.object({
 })
 export type FileNodeView = z.infer<typeof FileNodeSchema>
 
+/** system[1]'s tokens shared out over its parts, as the inspector's context map shares them (by characters). */
+const SessionBlockSharesSchema = z.object({ instructionFiles: z.number(), instructionHeadings: z.number(), memory: z.number(), memoryFiles: z.number(), skills: z.number() })
+
 export const FilesListingSchema = z.object({
   root: z.string(),
   instructions: z.array(FileNodeSchema),
@@ -440,13 +443,18 @@ export const FilesListingSchema = z.object({
   /** system[1], estimated (characters / 4): the inspector's context map gives the same figure for it. */
   sessionBlockTokens: z.number(),
   /** system[1] shared out as the inspector's context map shares it; absent from older hosts. */
-  sessionBlock: z
-    .object({ instructionFiles: z.number(), instructionHeadings: z.number(), memory: z.number(), memoryFiles: z.number(), skills: z.number() })
-    .optional(),
+  sessionBlock: SessionBlockSharesSchema.optional(),
   budgetChars: z.number(),
   usedChars: z.number(),
 })
 export type FilesListingView = z.infer<typeof FilesListingSchema>
+
+/**
+ * A session block sized as the listing sizes the one the files on disk make (its total, its parts, the characters its
+ * instructions use): files.unapplied gives it for the block the session sends while an edit waits.
+ */
+export const SessionBlockFiguresSchema = z.object({ sessionBlockTokens: z.number(), sessionBlock: SessionBlockSharesSchema, usedChars: z.number() })
+export type SessionBlockFiguresView = z.infer<typeof SessionBlockFiguresSchema>
 
 /** `startingText`: for a file the listing offers to create that does not exist yet, the text the view's draft starts with. */
 export const OpenedFileSchema = z.object({ path: z.string(), absPath: z.string(), text: z.string(), exists: z.boolean(), sha256: z.string().nullable(), startingText: z.string().optional() })
@@ -881,8 +889,8 @@ export const requests = {
   ),
   'files.unapplied': request(
     z.object({ sessionId: Id }).strict(),
-    z.object({ paths: z.array(z.string()) }),
-    "The session's instruction and memory files whose text on disk its session block does not hold yet (an edit saved for the next compaction or while a turn ran, a change made outside Loupe): what files.apply would send now. Empty before the first pass. `unsupported` for an imported or captured session.",
+    z.object({ paths: z.array(z.string()), sent: SessionBlockFiguresSchema.optional() }),
+    "The session's instruction and memory files whose text on disk its session block does not hold yet (an edit saved for the next compaction or while a turn ran, a change made outside Loupe): what files.apply would send now. Empty before the first pass. With any listed, `sent`: the session block the session sends meanwhile, sized as files.list sizes the one the files on disk make. `unsupported` for an imported or captured session.",
   ),
   'settings.get': request(
     z.object({ projectId: Id.optional() }).strict(),

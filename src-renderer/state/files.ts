@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import type { FilesListingView, OpenedFileView, RequestOutput } from '../../src-preload/contract'
+import type { FilesListingView, OpenedFileView, RequestOutput, SessionBlockFiguresView } from '../../src-preload/contract'
 
 export type EditPriceView = NonNullable<RequestOutput<'cache.priceEdit'>>
 export type ApplyChoice = 'now' | 'later'
@@ -53,6 +53,11 @@ export interface Unapplied {
   readonly sessionId: string
   readonly paths: ReadonlyArray<string>
   readonly price: EditPriceView | null
+  /**
+   * The session block the session sends meanwhile, sized as the listing sizes the files on disk (files.unapplied
+   * `sent`): the figures the list's summary gives while these files wait. Absent until asked (or from an older host).
+   */
+  readonly sent?: SessionBlockFiguresView
 }
 
 interface FilesState {

@@ -90,7 +90,7 @@ describe('scripted agent: tool calls for the tools offered', () => {
     expect(ok.final).toContain('Tests: 3 passed')
     const failed = turn('run `make build`', { bash: () => ({ error: 'exit code 2: make: *** No rule to make target' }) })
     expect(failed.made[0]!.input).toEqual({ command: 'make build' })
-    expect(failed.final).toContain('`bash` failed: exit code 2')
+    expect(failed.final).toContain('`make build` failed: exit code 2: make: *** No rule to make target')
   })
 
   it('remembers a fact in the project, or for the user when it is a personal preference', () => {
@@ -418,5 +418,52 @@ describe('scripted agent: UI review fixes', () => {
 
   it('counts one written line as "1 line"', () => {
     expect(turn('create a file notes.md with "hello"', { write_file: () => 'Created notes.md (1 line).' }).final).toBe('Wrote `notes.md` (1 line).')
+  })
+})
+
+describe('scripted agent: what a turn that changed a file or failed says', () => {
+  const CALC = '// Simple calculator\nfunction add(a, b) {\n  return a + b\n}\n\nfunction sub(a, b) {\n  return a - b\n}\n'
+  const numbered = (text: string) => text.replace(/\n$/, '').split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')
+  const AFTER = CALC.replace('return a + b', 'return b + a')
+  const replace = 'replace "return a + b" with "return b + a" in src/calc.js'
+
+  it('after an edit that went through, quotes the file as the edit left it, never as it was before', () => {
+    const { final } = turn(replace, { read_file: () => `${numbered(CALC)}\n`, edit_file: () => `Edited src/calc.js at line 3.\n${numbered(AFTER)}` })
+    expect(final).not.toContain('return a + b\n')
+    expect(final).toContain('I read `src/calc.js` (8 lines) before editing it.')
+    expect(final).toContain('Edited src/calc.js at line 3. Around the edit it now reads:\n\n```\n// Simple calculator\nfunction add(a, b) {\n  return b + a\n}')
+    expect(final).toContain('Replaced `return a + b` with `return b + a` in `src/calc.js`.')
+  })
+
+  it('after an edit that did not go through, still quotes the file as read: it is unchanged', () => {
+    const declinedEdit = turn(replace, { read_file: () => `${numbered(CALC)}\n`, edit_file: () => ({ error: declined('edit_file') }) })
+    expect(declinedEdit.final).toContain('`src/calc.js` (8 lines) begins:')
+    expect(declinedEdit.final).toContain('  return a + b')
+  })
+
+  it('sums up a failed command by the line that says what failed, with how it ended, not by a stack location', () => {
+    const output = [
+      'node:internal/modules/cjs/loader:1210',
+      '  throw err;',
+      '  ^',
+      '',
+      "Error: Cannot find module '/tmp/review-proj/missing.js'",
+      '    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)',
+      '    at node:internal/main/run_main_module:28:49 {',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      '',
+      'Node.js v20.18.1',
+      '[exit code 1]',
+    ].join('\n')
+    const { final } = turn('run `node missing.js`', { bash: () => ({ error: output }) })
+    expect(final).toContain("`node missing.js` failed (exit code 1): Error: Cannot find module '/tmp/review-proj/missing.js'")
+    expect(final).not.toContain('loader:1210')
+    // No line names an error: the last line of the output says how it ended, the tool's note how the command did.
+    const tests = turn('run npm test', { bash: () => ({ error: 'PASS a.test.js\nFAIL b.test.js\nTests: 1 failed, 1 passed\n[exit code 1]' }) })
+    expect(tests.final).toContain('`npm test` failed (exit code 1): Tests: 1 failed, 1 passed')
+    const slow = turn('run npm test', { bash: () => ({ error: 'waiting…\n[timed out after 120000 ms; the command and every process it started were stopped. Pass a larger timeout_ms if it needs longer.]' }) })
+    expect(slow.final).toContain('`npm test` failed (timed out after 120000 ms): waiting…')
   })
 })

@@ -3,8 +3,8 @@
  * prompt builder resolved them, and the one door through which the app reads and saves them (a save creates a file the
  * listing offers).
  */
-export { listInstructionFiles, describe as describeFiles } from './listing'
-export type { FilesListing, FileNode, FileKind, FileStatus, Creatable } from './listing'
+export { listInstructionFiles, describe as describeFiles, sessionBlockFigures } from './listing'
+export type { FilesListing, FileNode, FileKind, FileStatus, Creatable, SessionBlockFigures } from './listing'
 export { openFile, saveFile, allowedPaths, sha256, FilesError } from './edit'
 export type { FilesContext, OpenedFile, SaveResult, FilesErrorCode } from './edit'
 export { confine, absoluteFor } from './paths'

@@ -90,15 +90,58 @@ export interface FilesListing {
    * files, the instructions section's own headings, the memory section whole (its header with its files: the map's
    * "Memory"), the memory files alone, and the skills list. The rows' figures are shares on the same basis.
    */
-  readonly sessionBlock: {
-    readonly instructionFiles: number
-    readonly instructionHeadings: number
-    readonly memory: number
-    readonly memoryFiles: number
-    readonly skills: number
-  }
+  readonly sessionBlock: SessionBlockShares
   readonly budgetChars: number
   readonly usedChars: number
+}
+
+export interface SessionBlockShares {
+  readonly instructionFiles: number
+  readonly instructionHeadings: number
+  readonly memory: number
+  readonly memoryFiles: number
+  readonly skills: number
+}
+
+/**
+ * A session block's size on the inspector's basis: its tokens whole, shared out over its parts, and the characters
+ * its instructions use of their budget. What the listing gives for the files on disk, and what files.unapplied gives
+ * for the block a session sends while an edit waits (the Files view shows both when they differ).
+ */
+export interface SessionBlockFigures {
+  readonly sessionBlockTokens: number
+  readonly sessionBlock: SessionBlockShares
+  readonly usedChars: number
+}
+
+/**
+ * The inspector's basis: the block estimated whole (characters / 4, separators included), then shared out over its
+ * sections and files by their characters (renderer/features/inspector/model/context-map.ts). `shareOf` gives a span's
+ * share, for the listing's rows.
+ */
+function blockBasis(section: SessionSection) {
+  const sectionTexts = [section.instructions.text, section.memory.text, section.skills.text].filter((t) => t !== '')
+  const blockTokens = sectionTexts.length === 0 ? 0 : estimateTokens(sectionTexts.join(SECTION_SEPARATOR))
+  const spanChars = sectionTexts.reduce((sum, t) => sum + t.length, 0)
+  const share = (chars: number) => (spanChars === 0 ? 0 : (chars * blockTokens) / spanChars)
+  return { blockTokens, share }
+}
+
+/** The figures of a session block (frozen or planned): see SessionBlockFigures. */
+export function sessionBlockFigures(section: SessionSection): SessionBlockFigures {
+  const { blockTokens, share } = blockBasis(section)
+  const spans = (parts: ReadonlyArray<{ start: number; end: number }>) => parts.reduce((sum, p) => sum + (p.end - p.start), 0)
+  return {
+    sessionBlockTokens: blockTokens,
+    sessionBlock: {
+      instructionFiles: Math.round(share(spans(section.instructions.parts))),
+      instructionHeadings: Math.round(share(section.instructions.text.length - spans(section.instructions.parts))),
+      memory: Math.round(share(section.memory.text.length)),
+      memoryFiles: Math.round(share(spans(section.memory.parts))),
+      skills: Math.round(share(section.skills.text.length)),
+    },
+    usedChars: section.instructions.text.length,
+  }
 }
 
 export interface ListOptions extends FileRoots {
@@ -121,12 +164,8 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
   const { entries, parts, pathRules, text } = section.instructions
   const abs = (file: GatheredFile | undefined, path: string) => (file && file.id.startsWith('/') ? file.id : absoluteFor(path, roots))
 
-  // The inspector's basis: the block estimated whole (characters / 4, separators included), then shared out over its
-  // sections and files by their characters (renderer/features/inspector/model/context-map.ts).
-  const sectionTexts = [section.instructions.text, section.memory.text, section.skills.text].filter((t) => t !== '')
-  const blockTokens = sectionTexts.length === 0 ? 0 : estimateTokens(sectionTexts.join(SECTION_SEPARATOR))
-  const spanChars = sectionTexts.reduce((sum, t) => sum + t.length, 0)
-  const share = (chars: number) => (spanChars === 0 ? 0 : (chars * blockTokens) / spanChars)
+  // Each row's figure is its share of the block on the inspector's basis (blockBasis).
+  const { share } = blockBasis(section)
   const shareOf = (start: number, end: number) => Math.round(share(end - start))
 
   const partOf = (path: string, importedBy: string | null) => {
@@ -252,16 +291,8 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     memory,
     creatable: creatable(gathered, roots),
     notes: [...notesOnce(gathered, section), ...nested.notes.map((n) => ({ path: n.path, kind: n.reason, message: n.message }))],
-    sessionBlockTokens: blockTokens,
-    sessionBlock: {
-      instructionFiles: Math.round(share(section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
-      instructionHeadings: Math.round(share(section.instructions.text.length - section.instructions.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
-      memory: Math.round(share(section.memory.text.length)),
-      memoryFiles: Math.round(share(section.memory.parts.reduce((sum, p) => sum + (p.end - p.start), 0))),
-      skills: Math.round(share(section.skills.text.length)),
-    },
+    ...sessionBlockFigures(section),
     budgetChars: INSTRUCTIONS_BUDGET_CHARS,
-    usedChars: section.instructions.text.length,
   }
 }
 

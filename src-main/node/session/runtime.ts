@@ -852,14 +852,15 @@ export class SessionRuntime {
    * The instruction and memory files whose text on disk the session block does not hold: an edit saved for the next
    * compaction, one saved while a turn ran, or a change made outside Loupe. They are what applyInstructionEdits would
    * send (it reads the whole block again from disk), compared the same way it names them. None before the first pass:
-   * the first pass reads the files as they are.
+   * the first pass reads the files as they are. `sent`: the session block the session sends meanwhile (the frozen
+   * one), the one the paths were compared with; null before the first pass.
    */
-  async unappliedInstructionFiles(): Promise<string[]> {
-    if (!this.state.frozen) return []
+  async unappliedInstructionFiles(): Promise<{ paths: string[]; sent: SessionSection | null }> {
+    if (!this.state.frozen) return { paths: [], sent: null }
     const gathered = await this.gather()
     const frozen = this.state.frozen
-    if (!frozen) return []
-    return changedSessionFiles(frozen.session, this.sessionSectionFromDisk(gathered, []))
+    if (!frozen) return { paths: [], sent: null }
+    return { paths: changedSessionFiles(frozen.session, this.sessionSectionFromDisk(gathered, [])), sent: frozen.session }
   }
 
   /** The session block as freezing it now from `gathered` would make it, as an apply-now of `paths`. */

@@ -1,4 +1,4 @@
-import { FilesError, listInstructionFiles, openFile, saveFile, type FilesContext } from '../../node/files'
+import { FilesError, listInstructionFiles, openFile, saveFile, sessionBlockFigures, type FilesContext } from '../../node/files'
 import type { Handlers } from '../dispatch'
 import { NotASessionFileError } from '../../node/session/runtime'
 import { RpcError } from '../errors'
@@ -54,7 +54,9 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
     'files.unapplied': async ({ sessionId }) => {
       const runtime = requireRuntime(services, sessionId)
       requireLoupeSession(services, sessionId)
-      return { paths: await runtime.unappliedInstructionFiles() }
+      const { paths, sent } = await runtime.unappliedInstructionFiles()
+      // What the session sends meanwhile, sized as the listing sizes the files on disk: only when they differ.
+      return paths.length > 0 && sent ? { paths, sent: sessionBlockFigures(sent) } : { paths }
     },
     'files.apply': async ({ sessionId, paths }) => {
       const runtime = requireRuntime(services, sessionId)

@@ -1,10 +1,11 @@
 /**
  * The scripted agent's closing text for a turn, grounded in the tool results it got: it quotes the first lines
- * of a file it read, counts matches, shows a command's output, and says plainly when a tool failed or was not
- * offered.
+ * of a file it read (or, when it then edited the file, the lines the edit left), counts matches, shows a command's
+ * output, and says plainly when a tool failed (a command by the line of its output that says what failed) or was
+ * not offered.
  */
 import { fileHolds, listingNames } from './agent'
-import { declinedReason, isUnchangedRead, readContent, withoutLineNumbers, type ToolStep, type Turn } from './conversation'
+import { declinedReason, isUnchangedRead, readContent, stepPath, withoutLineNumbers, type ToolStep, type Turn } from './conversation'
 import type { Intent } from './intent'
 
 const QUOTE_LINES = 8
@@ -26,6 +27,22 @@ function lastLines(text: string, n: number): string {
 
 function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? ''
+}
+
+/**
+ * A failed command's output summed up: the first line that names an error (not a stack frame), else the last line of
+ * output; the tool's own bracketed notes ("[exit code 1]", a cut) are not output. A stack location such as Node's
+ * `node:internal/modules/cjs/loader:1210`, which opens many failures, says nothing of what failed.
+ */
+function failureLine(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^\[.*\]$/.test(l))
+  return lines.find((l) => /error/i.test(l) && !/^at\s/.test(l)) ?? lines.at(-1) ?? ''
+}
+
+/** How a command ended, from the tool's closing note ("exit code 1", "killed by SIGTERM", "timed out after 120000 ms"). */
+function commandEnd(output: string): string | null {
+  const note = /\[((?:exit code|killed by|timed out|interrupted)[^\]]*)\]\s*$/.exec(output)
+  return note ? note[1]!.split(/[;.]/)[0]!.trim() : null
 }
 
 function lineCount(text: string): number {
@@ -52,11 +69,21 @@ function describeDeclined(step: ToolStep, reason: string): string {
   }
 }
 
-function describeStep(step: ToolStep, turn: Turn): string {
+/** An edit that went through: it ran, was neither refused nor declined. */
+function editWent(step: ToolStep): boolean {
+  return step.name === 'edit_file' && step.result !== null && !step.isError && declinedReason(step) === null
+}
+
+/** `editedAfter`: a later step of the turn edited the file this one read, so its text as read is no longer the file's. */
+function describeStep(step: ToolStep, turn: Turn, editedAfter = false): string {
   const result = step.result ?? ''
   if (step.result === null) return `\`${step.name}\` returned nothing.`
   const declined = declinedReason(step)
   if (declined !== null) return describeDeclined(step, declined)
+  if (step.isError && step.name === 'bash') {
+    const end = commandEnd(result)
+    return `\`${String(step.input.command ?? step.input.cmd ?? '')}\` failed${end ? ` (${end})` : ''}: ${failureLine(result) || 'no output'}`
+  }
   if (step.isError) return `\`${step.name}\` failed: ${firstLine(result)}`
   switch (step.name) {
     case 'read_file': {
@@ -65,6 +92,8 @@ function describeStep(step: ToolStep, turn: Turn): string {
       if (content === null) return `\`${pathOf(step)}\` is unchanged since I last read it; its content is earlier in this conversation.`
       const body = withoutLineNumbers(content)
       const lines = `${lineCount(body)} line${lineCount(body) === 1 ? '' : 's'}`
+      // Edited afterwards: the text as read is the file before the edit, which the edit's own lines replace below.
+      if (editedAfter) return isUnchangedRead(step) ? `\`${pathOf(step)}\` is unchanged since I last read it (${lines}).` : `I read \`${pathOf(step)}\` (${lines}) before editing it.`
       const opening = isUnchangedRead(step) ? `\`${pathOf(step)}\` is unchanged since I last read it (${lines}). It begins:` : `\`${pathOf(step)}\` (${lines}) begins:`
       return `${opening}\n\n${fence(firstLines(body, QUOTE_LINES))}`
     }
@@ -88,9 +117,14 @@ function describeStep(step: ToolStep, turn: Turn): string {
     }
     case 'bash':
       return `\`${String(step.input.command ?? step.input.cmd ?? '')}\` finished. Last lines of its output:\n\n${fence(lastLines(result, 10) || '(no output)')}`
-    case 'edit_file':
-      // The tool's first line already names the file and the line ("Edited src/cli.ts at line 6.").
-      return firstLine(result) || `Edited \`${pathOf(step)}\`.`
+    case 'edit_file': {
+      // The tool's first line already names the file and the line ("Edited src/cli.ts at line 6."); the numbered
+      // lines after it are the file around the edit as the edit left it.
+      const [head = '', ...rest] = result.replace(/\s+$/, '').split('\n')
+      const after = withoutLineNumbers(rest.join('\n'))
+      const said = head.trim() || `Edited \`${pathOf(step)}\`.`
+      return rest.length > 0 && after.trim() !== '' ? `${said} Around the edit it now reads:\n\n${fence(after)}` : said
+    }
     case 'write_file': {
       const n = lineCount(String(step.input.content ?? ''))
       return `Wrote \`${pathOf(step)}\` (${n} line${n === 1 ? '' : 's'}).`
@@ -134,7 +168,7 @@ export function finalAnswer(intent: Intent, turn: Turn, missingTool: string | nu
     if (intent.kind === 'edit') return `I couldn't find \`${intent.oldString}\` in \`${intent.path}\`, so I changed nothing.`
     return HELP
   }
-  const parts = steps.map((step) => describeStep(step, turn))
+  const parts = steps.map((step, i) => describeStep(step, turn, step.name === 'read_file' && steps.slice(i + 1).some((later) => editWent(later) && stepPath(later) === stepPath(step))))
   if (intent.kind === 'edit') {
     const read = steps.find((s) => s.name === 'read_file')
     const edit = steps.find((s) => s.name === 'edit_file')

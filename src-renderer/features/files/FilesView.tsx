@@ -55,6 +55,9 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
   // Drafts the tree cannot open: a new file's, not written yet (reopened from its row), and those of files the
   // listing no longer shows (an import removed, a file grown too large), to copy or give up.
   const offTree = useMemo(() => (listing ? draftsOffTree(listing, Object.values(unsavedDrafts), projectId) : { newFiles: [], stranded: [] }), [listing, unsavedDrafts, projectId])
+  // While files on disk wait for the session shown, the list's summary sizes the block it sends (budget-words.ts).
+  const unapplied = useFilesStore((s) => (session && s.unapplied?.sessionId === session.id ? s.unapplied : null))
+  const waiting = useMemo(() => (unapplied?.sent && unapplied.paths.length > 0 ? { paths: unapplied.paths, sent: unapplied.sent } : null), [unapplied])
   const fileRequest = useInspectorStore((s) => s.fileRequest)
   // The file picked last, when this view cannot edit it (too large, binary …): a note shows in the editor's place.
   const note = useUnopenableStore((s) => s.file)
@@ -111,7 +114,7 @@ export function FilesView({ projectId, session }: { projectId: string; session: 
             <strong>{error}</strong> Check that the project folder still exists, then open the view again.
           </p>
         )}
-        {listing && <FileTree listing={listing} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void startNewFile(projectId, p)} />}
+        {listing && <FileTree listing={listing} waiting={waiting} openPath={note?.path ?? open?.base.path ?? null} unsaved={unsaved} onOpen={(p) => void openFile(projectId, p)} onCreate={(p) => void startNewFile(projectId, p)} />}
         {offTree.newFiles.length > 0 && <StrandedDrafts drafts={offTree.newFiles} onOpen={(p) => void startNewFile(projectId, p)} />}
         {offTree.stranded.length > 0 && <StrandedDrafts drafts={offTree.stranded} />}
       </aside>

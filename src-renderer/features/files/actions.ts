@@ -224,7 +224,7 @@ function notApplied(absPath: string, base: Parameters<ReturnType<typeof useFiles
   // Listed as not applied yet at once: the list is asked for again only once the session is idle.
   if (busy) {
     const known = store.unapplied?.sessionId === sessionId ? store.unapplied : null
-    store.unappliedFound({ sessionId, paths: [...new Set([...(known?.paths ?? []), base.path])], price: null })
+    store.unappliedFound({ sessionId, paths: [...new Set([...(known?.paths ?? []), base.path])], price: null, ...(known?.sent ? { sent: known.sent } : {}) })
   }
 }
 
@@ -330,17 +330,18 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
     return useFilesStore.getState().unappliedFound(null)
   }
   const paths = result.value.paths
+  const sent = result.value.sent ? { sent: result.value.sent } : {}
   const disk = await readUnapplied(sessionId, projectId, paths)
   if (asked !== newestUnapplied) return
   // The same files as before, unchanged on disk, keep their price while it is asked again: the bar does not flicker
   // on every event. A file whose text changed loses its old price at once: it is no longer what applying costs.
   const shown = useFilesStore.getState().unapplied
   const kept = shown?.sessionId === sessionId && shown.paths.join('\n') === paths.join('\n') && pricedDisk === disk.key ? shown.price : null
-  useFilesStore.getState().unappliedFound({ sessionId, paths, price: kept })
+  useFilesStore.getState().unappliedFound({ sessionId, paths, price: kept, ...sent })
   const price = await priceApplyingNow(sessionId, paths[0]!, disk.first)
   if (asked !== newestUnapplied) return
   pricedDisk = disk.key
-  useFilesStore.getState().unappliedFound({ sessionId, paths, price })
+  useFilesStore.getState().unappliedFound({ sessionId, paths, price, ...sent })
 }
 
 /**

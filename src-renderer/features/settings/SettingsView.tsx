@@ -12,7 +12,7 @@ import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
 import { grouped } from '../../ui/format'
 import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
-import { changedFrom, checkDraft, differsFromSaved, draftOf, type CompactionDraft, type DraftField } from './compaction-form'
+import { changedFrom, checkDraft, differsFromSaved, draftOf, FIELD_LABELS, type CompactionDraft, type DraftField } from './compaction-form'
 import './settings.css'
 import { PathName } from '../../ui/Isolated'
 
@@ -76,7 +76,7 @@ export function SettingsView({ projectId, projectName }: { projectId: string | n
           <small className="muted">New sessions start in this mode.</small>
         </label>
         <label className="settings-row check">
-          <input type="checkbox" checked={data.app.staticCacheTtl1h} onChange={(e) => void saveSettings({ app: { staticCacheTtl1h: e.target.checked } })} aria-label="1-hour cache for the static prefix" />
+          <input type="checkbox" checked={data.app.staticCacheTtl1h} onChange={(e) => void saveSettings({ app: { staticCacheTtl1h: e.target.checked } })} aria-label="Cache the static prefix (tools and system rules) for 1 hour instead of 5 minutes" />
           <span>Cache the static prefix (tools and system rules) for 1 hour instead of 5 minutes</span>
           <small className="muted">A 1h write costs 2× the input price instead of 1.25×; it pays for itself when you pause longer than 5 minutes. The Cache view's what-if shows what it would have saved in a session.</small>
         </label>
@@ -277,9 +277,10 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
   }
   const { values, problems } = checkDraft(draft, project)
   const changed = changedFrom(project, values)
-  const field = (name: DraftField, label: string, limits: { min: number; max: number; step: number | 'any' }) => (
+  // The visible label is the accessible name too, unit and all: the problem shown inside the label is not part of it.
+  const field = (name: DraftField, limits: { min: number; max: number; step: number | 'any' }) => (
     <label>
-      {label}
+      {FIELD_LABELS[name]}
       <input
         type="number"
         inputMode="decimal"
@@ -312,9 +313,9 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
         <label className="check">
           <input type="checkbox" checked={draft.auto} onChange={(e) => setDraft({ ...draft, auto: e.target.checked })} /> Compact automatically
         </label>
-        {field('threshold', 'Threshold (% of the window)', { min: 1, max: 99, step: 'any' })}
-        {field('target', 'Target (% of the window)', { min: 1, max: 99, step: 'any' })}
-        {field('keepSteps', 'Steps kept whole', { min: 1, max: 100, step: 1 })}
+        {field('threshold', { min: 1, max: 99, step: 'any' })}
+        {field('target', { min: 1, max: 99, step: 'any' })}
+        {field('keepSteps', { min: 1, max: 100, step: 1 })}
         <div className="settings-inline">
           <button type="submit" className="primary" disabled={!changed}>
             Save compaction settings
@@ -335,4 +336,3 @@ function CompactionSection({ data, projectId, projectName, holds }: { data: Sett
   )
 }
 
-const FIELD_LABELS: Record<DraftField, string> = { threshold: 'Threshold', target: 'Target', keepSteps: 'Steps kept whole' }

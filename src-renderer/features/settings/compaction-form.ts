@@ -24,6 +24,12 @@ export interface CompactionDraft {
 
 export type DraftField = 'threshold' | 'target' | 'keepSteps'
 
+/**
+ * Each field's label, shown and given to assistive technology alike (its accessible name): the unit is part of it,
+ * so a screen reader says what the number counts, as the page does.
+ */
+export const FIELD_LABELS: Readonly<Record<DraftField, string>> = { threshold: 'Threshold (% of the window)', target: 'Target (% of the window)', keepSteps: 'Steps kept whole' }
+
 export interface CheckedDraft {
   /** The values to save, or null while any field is invalid. */
   readonly values: CompactionValues | null

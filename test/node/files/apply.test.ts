@@ -418,7 +418,7 @@ describe('files through the contract', () => {
     writeFileSync(join(root, '.loupe/config.toml'), '[compaction]\nkeep_steps = 1\n')
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
-    const unapplied = () => call<{ paths: string[] }>(app, 'files.unapplied', { sessionId: session.id })
+    const unapplied = async () => ({ paths: (await call<{ paths: string[] }>(app, 'files.unapplied', { sessionId: session.id })).paths })
     // Before the first pass nothing is frozen: the first pass reads the files as they are.
     await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: '# Agents\n\nBefore the first pass.\n', baseSha256: (await call<{ sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })).sha256 })
     expect(await unapplied()).toEqual({ paths: [] })
@@ -450,6 +450,37 @@ describe('files through the contract', () => {
     await call(app, 'run.start', { sessionId: session.id, text: '/compact the shop' })
     expect(await compacted).toBe('compacted')
     expect(await unapplied()).toEqual({ paths: [] })
+  })
+
+  it('while an edit waits, sizes the session block the session sends beside the one the files on disk make, on the same basis', async () => {
+    mkdirSync(join(root, '.loupe'))
+    writeFileSync(join(root, '.loupe/memory.md'), '# Project memory\n\n- The add function must stay pure.\n')
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    type Figures = { sessionBlockTokens: number; sessionBlock: { memory: number; memoryFiles: number; instructionFiles: number }; usedChars: number }
+    const figures = (f: Figures) => ({ sessionBlockTokens: f.sessionBlockTokens, sessionBlock: f.sessionBlock, usedChars: f.usedChars })
+    const read = await call<Figures>(app, 'files.list', { projectId: project.id })
+    // Nothing waits: nothing but the paths.
+    expect(await call(app, 'files.unapplied', { sessionId: session.id })).toEqual({ paths: [] })
+
+    // Saved for the next compaction: the session still sends the memory it read, the disk holds more.
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: '.loupe/memory.md' })
+    await call(app, 'files.save', { projectId: project.id, path: '.loupe/memory.md', text: `${opened.text}- sub must stay pure too.\n`, baseSha256: opened.sha256 })
+    const onDisk = await call<Figures>(app, 'files.list', { projectId: project.id })
+    const waiting = await call<{ paths: string[]; sent?: Figures }>(app, 'files.unapplied', { sessionId: session.id })
+    expect(waiting.paths).toEqual(['.loupe/memory.md'])
+    expect(waiting.sent).toEqual(figures(read))
+    expect(onDisk.sessionBlock.memoryFiles).toBeGreaterThan(waiting.sent!.sessionBlock.memoryFiles)
+    expect(onDisk.sessionBlockTokens).toBeGreaterThan(waiting.sent!.sessionBlockTokens)
+
+    // The next pass sends the block sized as `sent`: its system[1] is the size the figures give, on the same basis.
+    await turn(session.id, 'list the root')
+    const passes = await call<Array<{ id: string; kind: string }>>(app, 'pass.list', { sessionId: session.id })
+    const last = await call<StoredPass>(app, 'pass.get', { passId: passes.filter((p) => p.kind === 'main').at(-1)!.id })
+    const system = (JSON.parse(last.requestBody) as { system: Array<{ text: string }> }).system[1]!.text
+    expect(Math.ceil(system.length / 4)).toBe(waiting.sent!.sessionBlockTokens)
+    expect(system).not.toContain('sub must stay pure too.')
   })
 
   it('refuses to apply while nothing is frozen, and answers busy-free before the first pass', async () => {

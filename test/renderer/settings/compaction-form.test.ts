@@ -1,12 +1,16 @@
 /** The compaction settings form: text while typing, checked against the limits the main process applies. */
 import { describe, expect, it } from 'vitest'
 import { ProjectCompactionSchema } from '../../../src-preload/contract'
-import { changedFrom, checkDraft, differsFromSaved, draftOf, percentText } from '../../../src-renderer/features/settings/compaction-form'
+import { changedFrom, checkDraft, differsFromSaved, draftOf, FIELD_LABELS, percentText } from '../../../src-renderer/features/settings/compaction-form'
 
 const saved = { auto: true, threshold: 0.8, target: 0.6, keepSteps: 4 }
 const draft = draftOf(saved)
 
 describe('compaction form', () => {
+  it('labels each field with what its number counts, the name assistive technology reads too', () => {
+    expect(FIELD_LABELS).toEqual({ threshold: 'Threshold (% of the window)', target: 'Target (% of the window)', keepSteps: 'Steps kept whole' })
+  })
+
   it('shows the saved values as text, the shares as percentages without float noise', () => {
     expect(draft).toEqual({ auto: true, threshold: '80', target: '60', keepSteps: '4' })
     expect(percentText(0.07)).toBe('7')

@@ -7,6 +7,7 @@ import type { FileNodeView, FilesListingView } from '../../../../src-preload/con
 import { useMemo, useState, type KeyboardEvent } from 'react'
 import { grouped } from '../../../ui/format'
 import { listTabStop, verticalStep } from '../../../ui/vertical-list'
+import { budgetWords, type Waiting } from '../budget-words'
 
 const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = {
   included: { label: 'included', tone: 'ok' },
@@ -21,6 +22,8 @@ const STATUS: Record<FileNodeView['status'], { label: string; tone: string }> = 
 
 interface Props {
   readonly listing: FilesListingView
+  /** The files on disk the session shown does not send yet, with the session block it sends meanwhile; else null. */
+  readonly waiting: Waiting | null
   readonly openPath: string | null
   /** The absolute paths of files holding text the user has not saved (the open one, and those left for another). */
   readonly unsaved: ReadonlySet<string>
@@ -28,7 +31,8 @@ interface Props {
   onCreate(path: string): void
 }
 
-export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props) {
+export function FileTree({ listing, waiting, openPath, unsaved, onOpen, onCreate }: Props) {
+  const budget = budgetWords(listing, waiting)
   return (
     <nav className="files-tree" aria-label="Instruction and memory files">
       <h2 id="files-tree-instructions">Instructions</h2>
@@ -47,22 +51,16 @@ export function FileTree({ listing, openPath, unsaved, onOpen, onCreate }: Props
       ) : (
         <Tree labelledBy="files-tree-memory" nodes={listing.memory} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
       )}
+      {/* Named as the inspector names it, on its basis, so the two never read as different sizes of one thing: the block
+          the session sends, and, while an edit waits, the size the files on disk make it (budget-words.ts). */}
       <p className="files-budget muted small" data-testid="files-budget">
-        {/* Named as the inspector names it, on its basis, so the two never read as different sizes of one thing. */}
-        system[1] · session block ≈{grouped(listing.sessionBlockTokens)} tokens
-        {listing.sessionBlock && (
-          <>
-            : instruction files {grouped(listing.sessionBlock.instructionFiles)} · their headings {grouped(listing.sessionBlock.instructionHeadings)}
-            {listing.sessionBlock.memory > 0 && (
-              <>
-                {' '}· memory {grouped(listing.sessionBlock.memory)} (the files {grouped(listing.sessionBlock.memoryFiles)}, the section&apos;s header {grouped(listing.sessionBlock.memory - listing.sessionBlock.memoryFiles)})
-              </>
-            )}
-            {listing.sessionBlock.skills > 0 && <> · skills {grouped(listing.sessionBlock.skills)}</>}
-          </>
-        )}
-        . Not in it: the session context (project, listing, git, date), which opens messages[0]. Instructions use {grouped(listing.usedChars)} of {grouped(listing.budgetChars)} characters.
+        {budget.block}
       </p>
+      {budget.disk && (
+        <p className="files-budget muted small" data-testid="files-budget-disk">
+          {budget.disk}
+        </p>
+      )}
       {listing.creatable.length > 0 && (
         <>
           <h2>Create</h2>
