@@ -591,6 +591,60 @@ test('the request keeps its bytes in view when the window is made smaller and wh
   }
 })
 
+/** The text of the lines a Monaco editor shows inside its own box, top to bottom, spaces as spaces. */
+async function shownText(page: Page, editor: string): Promise<string> {
+  return page.evaluate((selector) => {
+    const host = document.querySelector(selector)!
+    const box = host.querySelector('.monaco-scrollable-element')!.getBoundingClientRect()
+    return [...host.querySelectorAll<HTMLElement>('.view-lines .view-line')]
+      .map((el) => ({ el, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1)
+      .sort((a, b) => a.r.top - b.r.top)
+      .map(({ el }) => el.textContent!.replace(/\u00a0/g, ' '))
+      .join('')
+  }, editor)
+}
+
+test("in Raw bytes a breakpoint chip shows the bytes where its block ends, that breakpoint's cache_control", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  const rpc = await contract(host)
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const passId = await rows.last().evaluate((el) => (el as HTMLElement).dataset.passId!)
+    const detail = await rpc.call<PassDetailView>('pass.get', { passId })
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passId}"]`)).toHaveCount(1)
+    await inspector.getByRole('button', { name: 'Raw bytes' }).click()
+    await expect(inspector.getByRole('button', { name: 'Raw bytes' })).toHaveAttribute('aria-pressed', 'true')
+    const body = JSON.parse(detail.requestBody) as unknown
+    const chips = inspector.locator('.insp-bp-chip')
+    await expect(chips).toHaveCount(4)
+    for (let i = 0; i < 4; i++) {
+      // The chip's tooltip names the object that carries its cache_control ("messages[3].content[0] · ≈…").
+      const path = (await chips.nth(i).getAttribute('title'))!.split('\n')[1]!.split(' · ')[0]!
+      let marked = body
+      for (const part of path.match(/[^.[\]]+/g)!) marked = (marked as Record<string, unknown>)[/^\d+$/.test(part) ? Number(part) : part]
+      // The raw body is compact JSON: the marked object's own bytes end with its cache_control member.
+      const bytes = JSON.stringify(marked)
+      expect(bytes).toMatch(/"cache_control":\{[^}]*\}\}$/)
+      const end = bytes.slice(-90)
+      expect(detail.requestBody.split(end).length, `${path}'s last bytes are found once`).toBe(2)
+      await chips.nth(i).click()
+      await expect.poll(() => shownText(page, '.insp-request .insp-editor'), { message: `${path}: its bytes are on screen` }).toContain(end)
+      await expect(inspector.locator('.insp-request .insp-editor .selected-text').first()).toBeVisible()
+      if (i === 1) await page.screenshot({ path: 'e2e/screenshots/inspector-raw-breakpoint.png' })
+    }
+  } finally {
+    rpc.close()
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test("a narrow pane's diff mark takes the height of its wrapped words, and the hidden earlier side is no Tab stop", async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {

@@ -217,7 +217,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
                 key={`${k.marker.path}`}
                 type="button"
                 className={`insp-bp-chip ${k.outcome}`}
-                onClick={() => editor.current?.revealLine(k.marker.endLine)}
+                onClick={() => editor.current?.revealBreakpoint(k.marker)}
                 title={`${k.label} · ${outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
                 aria-label={`${k.shortLabel} ${outcome}: ${k.label} · ${outcome}`}
               >
