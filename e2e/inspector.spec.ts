@@ -645,6 +645,58 @@ test("in Raw bytes a breakpoint chip shows the bytes where its block ends, that 
   }
 })
 
+test('another pass chosen in a short view opens with its controls whole, not at the scroll the pass before was left at', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    // Beside the chat in a 900×640 window (at 900×700, what a longer list of passes leaves): the view is too short for
+    // the request's controls and its bytes.
+    await page.setViewportSize({ width: 900, height: 640 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
+    await rows.nth(2).click()
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passIds[2]}"]`)).toHaveCount(1)
+    // The user scrolls the view so that its top edge cuts the breakpoint chips in half.
+    // The user scrolls the view so that its top edge cuts the breakpoint chips in half.
+    await page.evaluate(() => {
+      const view = document.querySelector<HTMLElement>('.insp-view')!
+      const chip = document.querySelector('.insp-bp-chip')!.getBoundingClientRect()
+      view.scrollTop += chip.top + chip.height / 2 - view.getBoundingClientRect().top
+    })
+    const chipsCut = () =>
+      page.evaluate(() => {
+        const top = document.querySelector('.insp-view')!.getBoundingClientRect().top
+        return [...document.querySelectorAll('.insp-request > :not(.insp-editor) :is(button, select, .insp-sha, .insp-bps-summary, .insp-map-bar, .insp-map-total)')]
+          .filter((el) => {
+            const r = el.getBoundingClientRect()
+            return r.height > 0 && r.top < top - 0.5 && r.bottom > top + 0.5
+          })
+          .map((el) => el.textContent)
+      })
+    expect(await chipsCut()).not.toEqual([])
+    // Another pass: its view is laid out from the top, and scrolled only as far as its bytes need, every control whole.
+    await rows.nth(3).click()
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passIds[3]}"]`)).toHaveCount(1)
+    await expect.poll(chipsCut).toEqual([])
+    const chipsShown = await inspector.locator('.insp-bp-chip').evaluateAll((els) => {
+      const view = document.querySelector('.insp-view')!.getBoundingClientRect()
+      return els.every((el) => {
+        const r = el.getBoundingClientRect()
+        return r.top >= view.top - 0.5 && r.bottom <= view.bottom + 0.5
+      })
+    })
+    expect(chipsShown, 'the new pass shows its breakpoint chips whole').toBe(true)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request-another-pass-900.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test("a narrow pane's diff mark takes the height of its wrapped words, and the hidden earlier side is no Tab stop", async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {
