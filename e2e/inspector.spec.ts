@@ -209,7 +209,23 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     // Pass 2 read everything pass 1 left: its first change is what is new, not where the cache stopped.
     await expect(inspector.locator('.insp-diff-mark')).toContainText('messages[1]: new since the pass before')
     await expect(inspector.locator('.insp-diff-mark')).toBeVisible()
+    // In the gutter, the first change's bar and the diff's + / − signs on the same lines: the bar never lies over a
+    // sign's glyph (a + under a bar reads as a −).
+    const gutter = await inspector.locator('.insp-diff-editor').evaluate((host) => {
+      const bars = [...host.querySelectorAll('.insp-gutter-first-change')].map((el) => el.getBoundingClientRect())
+      const signs = [...host.querySelectorAll('.insert-sign, .delete-sign')].map((el) => {
+        const r = el.getBoundingClientRect()
+        const glyph = getComputedStyle(el, '::before')
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.left + parseFloat(glyph.width) }
+      })
+      const sameLine = (a: { top: number; bottom: number }, b: { top: number; bottom: number }) => a.top < b.bottom - 1 && b.top < a.bottom - 1
+      const pairs = bars.flatMap((bar) => signs.filter((sign) => sameLine(bar, sign)).map((sign) => ({ bar, sign })))
+      return { pairs: pairs.length, overlapping: pairs.filter(({ bar, sign }) => bar.left < sign.right && sign.left < bar.right).map(({ bar, sign }) => [bar.left, bar.right, sign.left, sign.right]) }
+    })
+    expect(gutter.pairs, 'lines that carry both the bar and a sign').toBeGreaterThan(0)
+    expect(gutter.overlapping).toEqual([])
     await page.screenshot({ path: 'e2e/screenshots/inspector-diff.png' })
+    await inspector.locator('.insp-diff-editor .editor.modified .margin').screenshot({ path: 'e2e/screenshots/inspector-diff-gutter.png' })
 
     // Selecting a message in the chat selects the pass that produced it, and the other way round.
     await page.locator(`.msg.assistant[data-pass-id="${passIds[0]}"]`).click()

@@ -17,6 +17,9 @@ import { liveDiffText, type LivePass } from '../model/live'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
 
+/** The gutter between the line numbers and the text: the diff's sign at its left, the first change's bar at its right. */
+const DECORATIONS_PX = 16
+
 /** How long the editor stays hidden waiting for the diff before it is shown without it (a worker that failed). */
 const DIFF_WAIT_MS = 5000
 
@@ -100,6 +103,9 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     ariaLabel: 'This pass’s request',
     hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
     maxComputationTime: 10_000,
+    // Room beside the diff's + / − sign (11 px wide) for the first change's bar (inspector.css), so neither covers
+    // the other.
+    lineDecorationsWidth: DECORATIONS_PX,
   })
   const [ready, setReady] = useState<string | null>(null)
   const pairKey = `${base.detail.id}:${view.detail.id}`
