@@ -203,7 +203,11 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     const summary = inspector.getByTestId('diff-summary')
     await expect(summary).toHaveAttribute('data-pair', `${passIds[0]}:${passIds[1]}`)
     await expect(summary).toHaveAttribute('data-first-path', 'messages[1]')
-    await expect(summary).toContainText(/\d+ blocks identical, first change at block \d+ \(messages\[1\] · assistant; new block\), ≈[\d,]+ tokens after it\./)
+    // Pass 2's read ended right before its first change: the tokens on either side of it are the ones its usage counted.
+    const u2 = details[1]!.usage!
+    await expect(summary).toContainText(
+      `(messages[1] · assistant; new block): the pass read the ${u2.cache_read_input_tokens.toLocaleString('en-US')} tokens before it from the cache and paid for the ${(u2.input_tokens + u2.cache_creation_input_tokens).toLocaleString('en-US')} from it on (counted).`,
+    )
     await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
     // Monaco keeps its view zones out of the accessibility tree, so the mark is found by its class.
     // Pass 2 read everything pass 1 left: its first change is what is new, not where the cache stopped.

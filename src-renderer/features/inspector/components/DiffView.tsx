@@ -10,7 +10,8 @@ import type { Monaco } from '../../../monaco'
 import { selectComparePassId, useInspectorStore } from '../../../state/inspector'
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
-import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
+import { firstChange, passCounts, summarizeChange, type FirstChange } from '../model/first-change'
+import { readAttribution } from '../model/attribution'
 import { ModelNamed } from './ModelName'
 import { changeMarkText } from '../model/change-mark'
 import { liveDiffText, type LivePass } from '../model/live'
@@ -72,7 +73,7 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
             data-identical={change.identical}
             aria-busy={other.loading}
           >
-            <ModelNamed text={summarizeChange(change, readOf(view))} />
+            <ModelNamed text={summarizeChange(change, countsOf(view))} />
           </p>
           <DiffEditor monaco={monaco} base={base} view={view} change={change} />
         </>
@@ -81,10 +82,9 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   )
 }
 
-/** What the pass read from the cache as billed, or null before its usage is known. */
-function readOf(view: PassView): number | null {
-  const usage = view.detail.usage as { cache_read_input_tokens?: unknown } | null
-  return usage && typeof usage.cache_read_input_tokens === 'number' ? usage.cache_read_input_tokens : null
+/** The pass's own counts (its usage, where its read ended, its counted loss), or null before its usage is known. */
+function countsOf(view: PassView) {
+  return passCounts(view.detail.usage, view.blocks, view.breakpoints.cachedThroughOrdinal, readAttribution(view.detail.attribution)?.lostTokens ?? null)
 }
 
 /** The Diff tab while the selected pass streams: not its streamed text, which is not what the tab compares. */
