@@ -203,12 +203,31 @@ test('shows the exact bytes of each pass, its breakpoints, its response, and the
     const summary = inspector.getByTestId('diff-summary')
     await expect(summary).toHaveAttribute('data-pair', `${passIds[0]}:${passIds[1]}`)
     await expect(summary).toHaveAttribute('data-first-path', 'messages[1]')
-    await expect(summary).toContainText(/\d+ blocks identical, first change at block \d+ \(messages\[1\] · assistant; new block\), ≈[\d,]+ tokens after it\./)
+    // Pass 2's read ended right before its first change: the tokens on either side of it are the ones its usage counted.
+    const u2 = details[1]!.usage!
+    await expect(summary).toContainText(
+      `(messages[1] · assistant; new block): the pass read the ${u2.cache_read_input_tokens.toLocaleString('en-US')} tokens before it from the cache and paid for the ${(u2.input_tokens + u2.cache_creation_input_tokens).toLocaleString('en-US')} from it on (counted).`,
+    )
     await expect(inspector.locator(`[data-diff-ready="${passIds[0]}:${passIds[1]}"]`)).toHaveCount(1)
     // Monaco keeps its view zones out of the accessibility tree, so the mark is found by its class.
     // Pass 2 read everything pass 1 left: its first change is what is new, not where the cache stopped.
     await expect(inspector.locator('.insp-diff-mark')).toContainText('messages[1]: new since the pass before')
     await expect(inspector.locator('.insp-diff-mark')).toBeVisible()
+    // In the gutter, the first change's bar and the diff's + / − signs on the same lines: the bar never lies over a
+    // sign's glyph (a + under a bar reads as a −).
+    const gutter = await inspector.locator('.insp-diff-editor').evaluate((host) => {
+      const bars = [...host.querySelectorAll('.insp-gutter-first-change')].map((el) => el.getBoundingClientRect())
+      const signs = [...host.querySelectorAll('.insert-sign, .delete-sign')].map((el) => {
+        const r = el.getBoundingClientRect()
+        const glyph = getComputedStyle(el, '::before')
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.left + parseFloat(glyph.width) }
+      })
+      const sameLine = (a: { top: number; bottom: number }, b: { top: number; bottom: number }) => a.top < b.bottom - 1 && b.top < a.bottom - 1
+      const pairs = bars.flatMap((bar) => signs.filter((sign) => sameLine(bar, sign)).map((sign) => ({ bar, sign })))
+      return { pairs: pairs.length, overlapping: pairs.filter(({ bar, sign }) => bar.left < sign.right && sign.left < bar.right).map(({ bar, sign }) => [bar.left, bar.right, sign.left, sign.right]) }
+    })
+    expect(gutter.pairs, 'lines that carry both the bar and a sign').toBeGreaterThan(0)
+    expect(gutter.overlapping).toEqual([])
     await page.screenshot({ path: 'e2e/screenshots/inspector-diff.png' })
 
     // Selecting a message in the chat selects the pass that produced it, and the other way round.
@@ -586,6 +605,112 @@ test('the request keeps its bytes in view when the window is made smaller and wh
     await expect.poll(bytesShown).toBeGreaterThanOrEqual(60)
     expect(await cutAtTop()).toEqual([])
     await page.screenshot({ path: 'e2e/screenshots/inspector-request-docked-below-small-window.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+/** The text of the lines a Monaco editor shows inside its own box, top to bottom, spaces as spaces. */
+async function shownText(page: Page, editor: string): Promise<string> {
+  return page.evaluate((selector) => {
+    const host = document.querySelector(selector)!
+    const box = host.querySelector('.monaco-scrollable-element')!.getBoundingClientRect()
+    return [...host.querySelectorAll<HTMLElement>('.view-lines .view-line')]
+      .map((el) => ({ el, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1)
+      .sort((a, b) => a.r.top - b.r.top)
+      .map(({ el }) => el.textContent!.replace(/\u00a0/g, ' '))
+      .join('')
+  }, editor)
+}
+
+test("in Raw bytes a breakpoint chip shows the bytes where its block ends, that breakpoint's cache_control", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  const rpc = await contract(host)
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const passId = await rows.last().evaluate((el) => (el as HTMLElement).dataset.passId!)
+    const detail = await rpc.call<PassDetailView>('pass.get', { passId })
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passId}"]`)).toHaveCount(1)
+    await inspector.getByRole('button', { name: 'Raw bytes' }).click()
+    await expect(inspector.getByRole('button', { name: 'Raw bytes' })).toHaveAttribute('aria-pressed', 'true')
+    const body = JSON.parse(detail.requestBody) as unknown
+    const chips = inspector.locator('.insp-bp-chip')
+    await expect(chips).toHaveCount(4)
+    for (let i = 0; i < 4; i++) {
+      // The chip's tooltip names the object that carries its cache_control ("messages[3].content[0] · ≈…").
+      const path = (await chips.nth(i).getAttribute('title'))!.split('\n')[1]!.split(' · ')[0]!
+      let marked = body
+      for (const part of path.match(/[^.[\]]+/g)!) marked = (marked as Record<string, unknown>)[/^\d+$/.test(part) ? Number(part) : part]
+      // The raw body is compact JSON: the marked object's own bytes end with its cache_control member.
+      const bytes = JSON.stringify(marked)
+      expect(bytes).toMatch(/"cache_control":\{[^}]*\}\}$/)
+      const end = bytes.slice(-90)
+      expect(detail.requestBody.split(end).length, `${path}'s last bytes are found once`).toBe(2)
+      await chips.nth(i).click()
+      await expect.poll(() => shownText(page, '.insp-request .insp-editor'), { message: `${path}: its bytes are on screen` }).toContain(end)
+      await expect(inspector.locator('.insp-request .insp-editor .selected-text').first()).toBeVisible()
+      if (i === 1) await page.screenshot({ path: 'e2e/screenshots/inspector-raw-breakpoint.png' })
+    }
+  } finally {
+    rpc.close()
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
+test('another pass chosen in a short view opens with its controls whole, not at the scroll the pass before was left at', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    // Beside the chat in a 900×640 window (at 900×700, what a longer list of passes leaves): the view is too short for
+    // the request's controls and its bytes.
+    await page.setViewportSize({ width: 900, height: 640 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    await say(page, 'read src/a.ts')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await expect(rows).toHaveCount(4)
+    const passIds = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.passId!))
+    await rows.nth(2).click()
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passIds[2]}"]`)).toHaveCount(1)
+    // The user scrolls the view so that its top edge cuts the breakpoint chips in half.
+    // The user scrolls the view so that its top edge cuts the breakpoint chips in half.
+    await page.evaluate(() => {
+      const view = document.querySelector<HTMLElement>('.insp-view')!
+      const chip = document.querySelector('.insp-bp-chip')!.getBoundingClientRect()
+      view.scrollTop += chip.top + chip.height / 2 - view.getBoundingClientRect().top
+    })
+    const chipsCut = () =>
+      page.evaluate(() => {
+        const top = document.querySelector('.insp-view')!.getBoundingClientRect().top
+        return [...document.querySelectorAll('.insp-request > :not(.insp-editor) :is(button, select, .insp-sha, .insp-bps-summary, .insp-map-bar, .insp-map-total)')]
+          .filter((el) => {
+            const r = el.getBoundingClientRect()
+            return r.height > 0 && r.top < top - 0.5 && r.bottom > top + 0.5
+          })
+          .map((el) => el.textContent)
+      })
+    expect(await chipsCut()).not.toEqual([])
+    // Another pass: its view is laid out from the top, and scrolled only as far as its bytes need, every control whole.
+    await rows.nth(3).click()
+    await expect(inspector.locator(`.insp-request[data-request-ready="${passIds[3]}"]`)).toHaveCount(1)
+    await expect.poll(chipsCut).toEqual([])
+    const chipsShown = await inspector.locator('.insp-bp-chip').evaluateAll((els) => {
+      const view = document.querySelector('.insp-view')!.getBoundingClientRect()
+      return els.every((el) => {
+        const r = el.getBoundingClientRect()
+        return r.top >= view.top - 0.5 && r.bottom <= view.bottom + 0.5
+      })
+    })
+    expect(chipsShown, 'the new pass shows its breakpoint chips whole').toBe(true)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-request-another-pass-900.png' })
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }

@@ -10,12 +10,16 @@ import type { Monaco } from '../../../monaco'
 import { selectComparePassId, useInspectorStore } from '../../../state/inspector'
 import type { PassView } from '../data/pass-view'
 import { usePassView } from '../data/use-pass-view'
-import { firstChange, summarizeChange, type FirstChange } from '../model/first-change'
+import { firstChange, passCounts, summarizeChange, type FirstChange } from '../model/first-change'
+import { readAttribution } from '../model/attribution'
 import { ModelNamed } from './ModelName'
 import { changeMarkText } from '../model/change-mark'
 import { liveDiffText, type LivePass } from '../model/live'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import { changeLabel } from './zones'
+
+/** The gutter between the line numbers and the text: the diff's sign at its left, the first change's bar at its right. */
+const DECORATIONS_PX = 16
 
 /** How long the editor stays hidden waiting for the diff before it is shown without it (a worker that failed). */
 const DIFF_WAIT_MS = 5000
@@ -69,7 +73,7 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
             data-identical={change.identical}
             aria-busy={other.loading}
           >
-            <ModelNamed text={summarizeChange(change, readOf(view))} />
+            <ModelNamed text={summarizeChange(change, countsOf(view))} />
           </p>
           <DiffEditor monaco={monaco} base={base} view={view} change={change} />
         </>
@@ -78,10 +82,9 @@ export function DiffView({ monaco, view }: { monaco: Monaco; view: PassView }) {
   )
 }
 
-/** What the pass read from the cache as billed, or null before its usage is known. */
-function readOf(view: PassView): number | null {
-  const usage = view.detail.usage as { cache_read_input_tokens?: unknown } | null
-  return usage && typeof usage.cache_read_input_tokens === 'number' ? usage.cache_read_input_tokens : null
+/** The pass's own counts (its usage, where its read ended, its counted loss), or null before its usage is known. */
+function countsOf(view: PassView) {
+  return passCounts(view.detail.usage, view.blocks, view.breakpoints.cachedThroughOrdinal, readAttribution(view.detail.attribution)?.lostTokens ?? null)
 }
 
 /** The Diff tab while the selected pass streams: not its streamed text, which is not what the tab compares. */
@@ -100,6 +103,9 @@ function DiffEditor({ monaco: m, base, view, change }: { monaco: Monaco; base: P
     ariaLabel: 'This pass’s request',
     hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
     maxComputationTime: 10_000,
+    // Room beside the diff's + / − sign (11 px wide) for the first change's bar (inspector.css), so neither covers
+    // the other.
+    lineDecorationsWidth: DECORATIONS_PX,
   })
   const [ready, setReady] = useState<string | null>(null)
   const pairKey = `${base.detail.id}:${view.detail.id}`

@@ -9,6 +9,8 @@ import { useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react'
 import type * as monaco from 'monaco-editor'
 import { afterPaint, type Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
+import type { PrettyMarker } from '../model/pretty'
+import { rawMarkerRanges, type RawRange } from '../model/raw-markers'
 import { READ_ONLY_OPTIONS } from '../../../monaco/options'
 import { blockHeader, breakpointRule, readSplitRule, type Shade } from './zones'
 import type { RequestMode } from '../../../state/inspector'
@@ -16,6 +18,8 @@ import type { RequestMode } from '../../../state/inspector'
 export interface RequestEditorHandle {
   revealBlock(ordinal: number): void
   revealLine(line: number): void
+  /** The bytes where a breakpoint's prefix ends: the rule under its object (Pretty), its `cache_control` (Raw). */
+  revealBreakpoint(marker: PrettyMarker): void
   foldBlocks(): void
   unfoldAll(): void
 }
@@ -38,6 +42,8 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
   const zonesRef = useRef<string[]>([])
   const decorationsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null)
   const callbacks = useRef({ onReady, onFile })
+  // Where the raw bytes' cache_control members are, scanned on the first chip clicked in the Raw view.
+  const rawRanges = useRef<{ text: string; ranges: ReadonlyMap<string, RawRange> } | null>(null)
   callbacks.current = { onReady, onFile }
 
   useLayoutEffect(() => {
@@ -121,19 +127,37 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
     }
   }, [m, view, mode])
 
-  useImperativeHandle(
-    handle,
-    () => ({
+  useImperativeHandle(handle, () => {
+    const revealLine = (line: number) => {
+      const editor = editorRef.current
+      if (!editor) return
+      editor.revealLineNearTop(line, m.editor.ScrollType.Smooth)
+      editor.setPosition({ lineNumber: line, column: 1 })
+    }
+    return {
       revealBlock(ordinal) {
         const block = view.blocks.find((b) => b.ordinal === ordinal)
         const at = block && view.pretty?.blocks.find((b) => b.path === block.path)
-        if (at) this.revealLine(at.startLine)
+        if (at) revealLine(at.startLine)
       },
-      revealLine(line) {
+      revealLine,
+      revealBreakpoint(marker) {
         const editor = editorRef.current
-        if (!editor) return
-        editor.revealLineNearTop(line, m.editor.ScrollType.Smooth)
-        editor.setPosition({ lineNumber: line, column: 1 })
+        const model = editor?.getModel()
+        if (!editor || !model) return
+        if (mode === 'pretty' && view.pretty) return revealLine(marker.endLine)
+        // The raw body is one line: the pretty text's line numbers mean nothing in it. Its bytes are scanned for the
+        // marked object's own cache_control member, which is selected and brought to the middle of the view, the
+        // bytes of the block it closes above it.
+        const text = view.detail.requestBody
+        if (rawRanges.current?.text !== text) rawRanges.current = { text, ranges: rawMarkerRanges(text) }
+        const range = rawRanges.current.ranges.get(marker.path)
+        if (!range) return
+        const start = model.getPositionAt(range.start)
+        const end = model.getPositionAt(range.end)
+        const selection = new m.Selection(start.lineNumber, start.column, end.lineNumber, end.column)
+        editor.setSelection(selection)
+        editor.revealRangeInCenter(selection, m.editor.ScrollType.Smooth)
       },
       foldBlocks() {
         void editorRef.current?.getAction('editor.foldLevel3')?.run()
@@ -141,9 +165,8 @@ export function RequestEditor({ monaco: m, view, mode, onReady, onFile, handle }
       unfoldAll() {
         void editorRef.current?.getAction('editor.unfoldAll')?.run()
       },
-    }),
-    [m, view],
-  )
+    }
+  }, [m, view, mode])
 
   return <div ref={hostRef} className="insp-editor" data-testid="request-editor" />
 }

@@ -3,7 +3,7 @@
  * simulator) the server's own hash of what it received, the context map, the breakpoints and what the API did at
  * each, and the editor. Copy as JSON or curl, or save as a file.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { Monaco } from '../../../monaco'
 import { useInspectorStore } from '../../../state/inspector'
 import { sha256Hex, type PassView } from '../data/pass-view'
@@ -99,9 +99,17 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
   // A view too short for the controls and the bytes (docked below in a small window) scrolls to the bytes once they
   // are on screen, instead of leaving them below its fold; the controls are a scroll up. And again when the view
   // changes size under them (the window made smaller, the inspector docked on the other side, which also wraps the
-  // controls anew): only then, so a user who scrolled up to the controls, or opened the context map above the bytes,
-  // is not moved.
+  // controls anew), and while the pass's controls settle (the context map folds its legend after it is first laid
+  // out) until the user touches the view: only then, so a user who scrolled up to the controls, or opened the context
+  // map above the bytes, is not moved. Wherever it stops, no control is left cut by the view's top edge.
   const root = useRef<HTMLDivElement>(null)
+  // Another pass starts at the top of its own controls: the scroll the pass before was left at, kept, would cut this
+  // one's controls (laid out anew: other chips, another summary) at any height. Before it is painted, so the old
+  // scroll is never seen over the new pass; then the pass is scrolled to its bytes as below, if it needs to be.
+  useLayoutEffect(() => {
+    const scroller = root.current?.closest<HTMLElement>('.insp-view')
+    if (scroller) scroller.scrollTop = 0
+  }, [detail.id])
   useEffect(() => {
     if (readyFor !== detail.id) return
     const scroller = root.current?.closest<HTMLElement>('.insp-view')
@@ -111,18 +119,29 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
       const bytes = content.querySelector<HTMLElement>('.insp-editor')
       if (!bytes) return
       const top = bytes.getBoundingClientRect().top - scroller.getBoundingClientRect().top
-      if (top + MIN_BYTES_SHOWN_PX <= scroller.clientHeight) return
-      scroller.scrollTop = wholeControlsAt(content, scroller, scroller.scrollTop + top - Math.max(0, scroller.clientHeight - bytes.clientHeight))
+      // Within how far the view can scroll: a stop past its end is cut short by the browser, where a control may lie.
+      const end = Math.max(0, scroller.scrollHeight - scroller.clientHeight)
+      const want = top + MIN_BYTES_SHOWN_PX <= scroller.clientHeight ? scroller.scrollTop : Math.min(end, scroller.scrollTop + top - Math.max(0, scroller.clientHeight - bytes.clientHeight))
+      const at = wholeControlsAt(content, scroller, want)
+      if (at !== scroller.scrollTop) scroller.scrollTop = at
     }
     reveal()
+    let touched = false
+    const touch = () => (touched = true)
+    const inputs = ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const
+    for (const name of inputs) scroller.addEventListener(name, touch, { passive: true })
     let size = { width: scroller.clientWidth, height: scroller.clientHeight }
     const observer = new ResizeObserver(() => {
-      if (scroller.clientWidth === size.width && scroller.clientHeight === size.height) return
+      const resized = scroller.clientWidth !== size.width || scroller.clientHeight !== size.height
       size = { width: scroller.clientWidth, height: scroller.clientHeight }
-      reveal()
+      if (resized || !touched) reveal()
     })
     observer.observe(scroller)
-    return () => observer.disconnect()
+    observer.observe(content)
+    return () => {
+      observer.disconnect()
+      for (const name of inputs) scroller.removeEventListener(name, touch)
+    }
   }, [readyFor, detail.id])
 
   const onReady = useCallback((passId: string) => {
@@ -217,7 +236,7 @@ export function RequestView({ monaco, view }: { monaco: Monaco; view: PassView }
                 key={`${k.marker.path}`}
                 type="button"
                 className={`insp-bp-chip ${k.outcome}`}
-                onClick={() => editor.current?.revealLine(k.marker.endLine)}
+                onClick={() => editor.current?.revealBreakpoint(k.marker)}
                 title={`${k.label} · ${outcome}\n${k.marker.path} · ≈${tokens(k.prefixTokens)} tokens up to here`}
                 aria-label={`${k.shortLabel} ${outcome}: ${k.label} · ${outcome}`}
               >

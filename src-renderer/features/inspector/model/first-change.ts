@@ -108,26 +108,91 @@ export function firstChange(before: ComparablePass, after: ComparablePass): Firs
 
 
 /**
- * "12 blocks identical, first change at block 13 (messages[1] · assistant), ≈45 tokens after it." The token counts are
- * the blocks' estimates (a diff may be against any earlier pass, whose bill says nothing of this one), so they say ≈.
- * `readTokens`: what the newer pass read from the cache, as billed. Across a model change nothing the older pass left
- * can be read, but a switch back reads what the newer pass's model kept from its own earlier passes: that read is
- * the pass's own, whatever it is compared with, and is said instead of "all paid again".
+ * What the newer pass's own bill says about its tokens: the input the service counted and what of it was read from the
+ * cache, and where that read ended among its blocks. With it the summary gives the tokens from the first change on as
+ * counted where the count covers exactly them (the read ended right before the change), and otherwise scales the
+ * blocks' estimates to the count, saying so; without it (no usage) the estimate is said to be one.
  */
-export function summarizeChange(change: FirstChange, readTokens: number | null = null): string {
+export interface PassCounts {
+  /** Input counted by the service: uncached + read from the cache + written to it. */
+  readonly total: number
+  readonly read: number
+  /** How many blocks, in cache order, the read covered (0 when nothing was read); null when not known here. */
+  readonly readBlocks: number | null
+  /** The blocks' estimated tokens, all together: the scale from estimate to count. */
+  readonly estimated: number
+  /** Tokens paid for that could have been read (the attribution's `miss.tokens`), when counted. */
+  readonly lost: number | null
+}
+
+interface UsageCounts {
+  readonly input_tokens?: unknown
+  readonly cache_read_input_tokens?: unknown
+  readonly cache_creation_input_tokens?: unknown
+}
+
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+/**
+ * The newer pass's counts: its usage, its blocks in cache order, the last block its read covered (by ordinal, -1 for
+ * none: the breakpoint report's `cachedThroughOrdinal`) and its counted loss. Null without usage.
+ */
+export function passCounts(
+  usage: UsageCounts | null,
+  blocks: ReadonlyArray<Pick<BlockInfo, 'ordinal' | 'tokens'>>,
+  cachedThroughOrdinal: number,
+  lost: number | null = null,
+): PassCounts | null {
+  if (!usage || typeof usage.input_tokens !== 'number') return null
+  const read = count(usage.cache_read_input_tokens)
+  const total = count(usage.input_tokens) + read + count(usage.cache_creation_input_tokens)
+  const last = blocks.findIndex((b) => b.ordinal === cachedThroughOrdinal)
+  return { total, read, readBlocks: read === 0 ? 0 : last >= 0 ? last + 1 : null, estimated: blocks.reduce((sum, b) => sum + b.tokens, 0), lost }
+}
+
+/** The tokens from the change on, as exactly as the counts allow, in words. */
+function tokensFromChange(index: number, estimate: number, counts: PassCounts | null): string {
+  const n = groupDigits
+  if (!counts) return `≈${n(estimate)} tokens from it on (estimated from characters: the pass has no count)`
+  // The read ended right before the change: what follows it is exactly what the service counted as not read.
+  if (counts.readBlocks === index) {
+    const paid = counts.total - counts.read
+    const lost = counts.lost !== null && counts.lost > 0 && counts.lost <= paid ? `; ${n(counts.lost)} of them could have been read` : ''
+    if (counts.read === 0) return `nothing before it was read, and the pass paid for all ${n(counts.total)} tokens from it on (counted${lost})`
+    return `the pass read the ${n(counts.read)} tokens before it from the cache and paid for the ${n(paid)} from it on (counted${lost})`
+  }
+  const scaled = counts.estimated > 0 ? Math.round((estimate * counts.total) / counts.estimated) : estimate
+  return `≈${n(scaled)} tokens from it on (estimated from characters, scaled to the ${n(counts.total)} the pass counted)`
+}
+
+/**
+ * "12 blocks identical, first change at block 13 (system[1] · system · session; changed): the pass read the 2,631
+ * tokens before it from the cache and paid for the 1,326 from it on (counted)." The tokens from the change on are the
+ * pass's own count where it covers exactly them (its read ended right before the change); otherwise the blocks'
+ * estimates, scaled to the pass's count and said to be estimates (a diff may be against any earlier pass, and the
+ * pass's read may end elsewhere). Across a model change nothing the older pass left can be read, but a switch back
+ * reads what the newer pass's model kept from its own earlier passes: that read is the pass's own, whatever it is
+ * compared with, and is said instead of "all paid again".
+ */
+export function summarizeChange(change: FirstChange, counts: PassCounts | null = null): string {
   switch (change.kind) {
     case 'identical':
       return `All ${change.identical} blocks identical: the whole prefix can be read from cache.`
     case 'model': {
       const models = `Model changed (${change.from ?? '?'} → ${change.to ?? '?'}): the cache is per model`
-      if (readTokens !== null && readTokens > 0)
-        return `${models}, so nothing the earlier pass left cached is read; the ${groupDigits(readTokens)} tokens this pass read are what ${change.to ?? 'its model'} kept from its own earlier passes.`
-      return `${models}, so all ≈${groupDigits(change.tokensAfter)} tokens are paid again.`
+      if (counts && counts.read > 0)
+        return `${models}, so nothing the earlier pass left cached is read; the ${groupDigits(counts.read)} tokens this pass read are what ${change.to ?? 'its model'} kept from its own earlier passes.`
+      if (counts) return `${models}, so all ${groupDigits(counts.total)} tokens are paid again (counted).`
+      return `${models}, so all ≈${groupDigits(change.tokensAfter)} tokens are paid again (estimated from characters).`
     }
     case 'block': {
       const what = change.change === 'added' ? 'new block' : change.change === 'removed' ? 'block removed' : change.change === 'settings' ? 'settings' : 'changed'
       const plural = change.identical === 1 ? 'block' : 'blocks'
-      return `${change.identical} ${plural} identical, first change at block ${change.index + 1} (${change.path} · ${change.label}; ${what}), ≈${groupDigits(change.tokensAfter)} tokens after it.`
+      const head = `${change.identical} ${plural} identical, first change at block ${change.index + 1} (${change.path} · ${change.label}; ${what})`
+      // A removed block was the older pass's last: nothing of this pass comes after it.
+      if (change.change === 'removed') return `${head}: this pass ends before it.`
+      const tokens = tokensFromChange(change.index, change.tokensAfter, counts)
+      return counts?.readBlocks === change.index ? `${head}: ${tokens}.` : `${head}, ${tokens}.`
     }
   }
 }
