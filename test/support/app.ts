@@ -1,7 +1,7 @@
 /** Driving a real app (createApp) through its contract from a node test. */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { Clock } from '../../src-main/engine/ports'
 import { createApp, type App } from '../../src-main/node/app'
 import { createModelClient } from '../../src-main/node/model/client'
@@ -73,6 +73,22 @@ export async function simulatorApp(options: { readonly seed: string; readonly mo
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * A project folder `demo` in the app's temporary folder holding `files` (a README when none are given), opened, and a
+ * new session in it: its root and the session's id.
+ */
+export async function demoSession(running: SimulatorApp, files: Readonly<Record<string, string>> = { 'README.md': '# Demo\n' }): Promise<{ root: string; sessionId: string }> {
+  const root = join(running.dir, 'demo')
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+  mkdirSync(root, { recursive: true })
+  const project = await call<{ id: string }>(running.app, 'project.open', { path: root })
+  const { id: sessionId } = await call<{ id: string }>(running.app, 'session.create', { projectId: project.id })
+  return { root, sessionId }
 }
 
 /**

@@ -3,11 +3,9 @@
  * left out of what the next pass sends (the service refuses it, and the simulator does as the service does), so the
  * turn goes on instead of failing on this pass and every later one.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Responder } from '../../../src-main/simulator'
-import { call, sendAndWait, simulatorApp, type SimulatorApp } from '../../support/app'
+import { call, demoSession, sendAndWait, simulatorApp, type SimulatorApp } from '../../support/app'
 
 /** Answers "\n\n" and a list_dir call, then, once the call's result is back, a sentence. */
 const blankBeforeCall: Responder = {
@@ -30,11 +28,7 @@ describe('an answer with a blank text block before its tool call', () => {
   it('is kept as it came and left out of the next pass, which the service then answers', async () => {
     running = await simulatorApp({ seed: 'blank-text', responder: blankBeforeCall })
     const { app } = running
-    const root = join(running.dir, 'demo')
-    mkdirSync(root)
-    writeFileSync(join(root, 'README.md'), '# Demo\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
-    const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const { sessionId } = await demoSession(running)
     expect(await sendAndWait(app, sessionId, 'what is in this folder?')).toBe('end_turn')
 
     const { entries } = await call<{ entries: Array<{ kind: string; content?: Array<{ type: string; text?: string }> }> }>(app, 'session.entries', { sessionId, beforeSeq: Number.MAX_SAFE_INTEGER })

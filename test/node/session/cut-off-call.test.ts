@@ -3,12 +3,12 @@
  * where it stopped, and the simulator does as the service does. Run, it would write half a file; it is not run, its
  * result tells the model why, and the turn goes on.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Responder } from '../../../src-main/simulator'
 import { cutToolInput } from '../../../src-main/simulator/compose'
-import { call, sendAndWait, simulatorApp, type SimulatorApp } from '../../support/app'
+import { call, demoSession, sendAndWait, simulatorApp, type SimulatorApp } from '../../support/app'
 
 const LONG = 'The notes go on. '.repeat(20_000)
 
@@ -33,11 +33,7 @@ describe('a tool call cut off by the output limit', () => {
   it('is not run: nothing is written, its result says why, and the turn goes on', async () => {
     running = await simulatorApp({ seed: 'cut-off-call', responder: writesTooMuch })
     const { app } = running
-    const root = join(running.dir, 'demo')
-    mkdirSync(root)
-    writeFileSync(join(root, 'README.md'), '# Demo\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
-    const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const { root, sessionId } = await demoSession(running)
     await call(app, 'session.setMode', { sessionId, mode: 'auto' })
     expect(await sendAndWait(app, sessionId, 'write the notes')).toBe('end_turn')
 

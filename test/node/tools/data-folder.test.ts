@@ -3,10 +3,8 @@
  * sessions and API key is refused in auto mode, through a real app answered by the simulator, whose data folder is
  * `.home` in the test's folder (also the home folder, so `~/.home` names it).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
+import { call, demoSession, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 let running: SimulatorApp | null = null
 afterEach(async () => {
@@ -20,11 +18,7 @@ describe("bash and Loupe's data folder", () => {
   it('refuses a command naming the data folder in auto mode, and runs one that does not', async () => {
     running = await simulatorApp({ seed: 'data-folder' })
     const { app } = running
-    const root = join(running.dir, 'demo')
-    mkdirSync(root)
-    writeFileSync(join(root, 'README.md'), '# Demo\n')
-    const project = await call<{ id: string }>(app, 'project.open', { path: root })
-    const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    const { sessionId } = await demoSession(running)
     await call(app, 'session.setMode', { sessionId, mode: 'auto' })
     const send = async (text: string) => {
       const ended = turnEnded(app, sessionId)
