@@ -7,7 +7,6 @@ import { ActivityMarker, DeleteSessionDialog, SessionList } from './SessionList'
 import { sessionsActivity, useChatStore } from '../../state/chat'
 import { useSessionsStore } from '../../state/sessions'
 import { SessionTransferDialog } from '../sessions/TransferDialog'
-import { PathName } from '../../ui/Isolated'
 
 /** A running turn or a waiting approval in one of a project's sessions this window knows of. */
 function ProjectActivity({ projectId, name }: { projectId: string; name: string }) {
@@ -88,7 +87,8 @@ export function ProjectsSidebar() {
                 {/* A long path is cut at its start, so the folders that tell projects apart stay in sight: laid out
                     right to left for the cut, the path itself isolated left to right (theme.css). */}
                 <span className="project-root" dir="rtl">
-                  <PathName path={p.root} />
+                  {/* Whole, not name by name: one run of text is what the start-cut lays out (the row's title holds the path). */}
+                  <bdi dir="ltr">{p.root}</bdi>
                 </span>
                 {p.folderGone && (
                   <span className="project-gone" aria-hidden="true">
