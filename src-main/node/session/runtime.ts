@@ -184,13 +184,7 @@ export class SessionRuntime {
     const shaped = keepWarmHistory(this.history.toHistory(this.sessionLog.entries()))
     if (!shaped) return null
     // No context sections: they go after the markers, and the pre-warm's prefix must be the next pass's bytes.
-    const sections = this.sections
-    this.sections = []
-    try {
-      return keepWarmPlan(this.planFor(shaped.history, shaped.tailIndex, 1))
-    } finally {
-      this.sections = sections
-    }
+    return keepWarmPlan(this.planFor(shaped.history, shaped.tailIndex, 1, { sections: false }))
   }
 
   get running(): boolean {
@@ -372,8 +366,13 @@ export class SessionRuntime {
     this.appendAndEmit(this.sessionLog.append([{ kind: 'notice', source, level: 'warning', text }]))
   }
 
-  /** A pass's plan from the frozen blocks; changes nothing in the session. */
-  private planFor(history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null, maxTokens: number, session?: SessionSection): PromptPlan {
+  /**
+   * A pass's plan from the frozen blocks; changes nothing in the session. `session` plans another session block;
+   * `sections: false` leaves out the context sections a turn collected (a pre-warm, a summary request, a price: each
+   * must have the bytes the passes cached, or leaves out what costs the same whatever is priced).
+   */
+  private planFor(history: ReadonlyArray<HistoryMessage>, previousTailIndex: number | null, maxTokens: number, options: { readonly session?: SessionSection; readonly sections?: boolean } = {}): PromptPlan {
+    const { session, sections = true } = options
     const frozen = this.state.frozen!
     const thinking = this.thinking()
     return buildPromptPlan({
@@ -387,7 +386,7 @@ export class SessionRuntime {
       context: frozen.context,
       history,
       previousTailIndex,
-      ...(this.sections.length > 0 && history.at(-1)?.message.role === 'user' ? { extraSections: this.sections } : {}),
+      ...(sections && this.sections.length > 0 && history.at(-1)?.message.role === 'user' ? { extraSections: this.sections } : {}),
       hasher: this.deps.hasher,
     })
   }
@@ -437,16 +436,10 @@ export class SessionRuntime {
       maxOutputTokens: () => this.maxOutputTokens(),
       planner: () => (history, tail, maxTokens) => {
         // Summary requests carry no context sections: their prefix must be the bytes the passes cached.
-        const sections = this.sections
-        this.sections = []
-        try {
-          return this.planFor(history, tail, maxTokens)
-        } finally {
-          this.sections = sections
-        }
+        return this.planFor(history, tail, maxTokens, { sections: false })
       },
       systemTexts: (section) => {
-        const plan = this.planFor([{ message: { role: 'user', content: [{ type: 'text', text: '.' }] }, provenance: { entryIds: [], kind: 'synthetic' } }], null, 1, section)
+        const plan = this.planFor([{ message: { role: 'user', content: [{ type: 'text', text: '.' }] }, provenance: { entryIds: [], kind: 'synthetic' } }], null, 1, { session: section })
         return { static: plan.system[0]?.wire.text ?? '', session: plan.system[1]?.wire.text ?? '' }
       },
       gather: () => this.gather(),
@@ -582,13 +575,7 @@ export class SessionRuntime {
     if (!this.state.frozen) return null
     const history = this.history.toHistory(this.sessionLog.entries())
     if (history.length === 0) return null
-    const sections = this.sections
-    this.sections = []
-    try {
-      return renderRequest(this.planFor(history, null, this.maxOutputTokens()))
-    } finally {
-      this.sections = sections
-    }
+    return renderRequest(this.planFor(history, null, this.maxOutputTokens(), { sections: false }))
   }
 
   private async turn(input: TurnInput, signal: AbortSignal): Promise<TurnResult> {

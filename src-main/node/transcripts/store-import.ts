@@ -28,6 +28,7 @@ import { loadSession, noConversationMessage } from './load'
 import { importedFrom, markSession, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
 import { PassBodies } from './pass-body'
+import { lockKey, withLock } from '../fs/path-lock'
 import { passRecord, passTimes } from './pass-record'
 import { AnswerIndex, checkpointBody, messageEntries, splitHead, stretches, type TimedBody } from './thread-entries'
 
@@ -297,29 +298,20 @@ export function writeImportedSession(store: Store, session: ImportedSession, pro
   return { sessionId: mainSession.id, projectId, title, passes: written.passIds.length, entries, checkpoints, children }
 }
 
-/** The imports running in each store, by the real path of their file (the path as given when it has none). */
-const running = new WeakMap<Store, Map<string, Promise<unknown>>>()
+/** A number per store, so each store's imports of a file queue apart (the write's own check covers two stores). */
+const storeIds = new WeakMap<Store, number>()
+let storesSeen = 0
 
 /**
- * Runs `task` after every import of the same file into the same store that started before it: two imports of one
- * file at once (two windows, or Import all while one is imported) would each find no earlier import, or the same
- * one, and each write a session. One after the other, the second finds the first's session and answers `unchanged`.
+ * Runs `task` after every import of the same file into the same store that started before it, under a lock of the
+ * file's (fs/path-lock.ts): two imports of one file at once (two windows, or Import all while one is imported) would
+ * each find no earlier import, or the same one, and each write a session. One after the other, the second finds the
+ * first's session and answers `unchanged`.
  */
 async function oneAtATime<T>(store: Store, path: string, task: () => Promise<T>): Promise<T> {
-  const key = await realpath(path).catch(() => path)
-  let byPath = running.get(store)
-  if (byPath === undefined) running.set(store, (byPath = new Map()))
-  const before = byPath.get(key) ?? Promise.resolve()
-  const result = before.then(task, task)
-  const settled = result.then(
-    () => undefined,
-    () => undefined,
-  )
-  byPath.set(key, settled)
-  void settled.then(() => {
-    if (byPath.get(key) === settled) byPath.delete(key)
-  })
-  return result
+  let id = storeIds.get(store)
+  if (id === undefined) storeIds.set(store, (id = ++storesSeen))
+  return withLock(`transcript-import:${id}:${await lockKey(path)}`, task)
 }
 
 /**
