@@ -248,12 +248,14 @@ test('chat: a session of thousands of entries is sent to the window in part; ear
     const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
     // One real turn first: its pass is the one chosen later, from before every entry the window is sent.
     const ended = appEvent(app, 'turn.ended')
+    await ended.armed
     await rpc(host, 'run.start', { sessionId, text: 'list the files' })
     await ended
     // Then a long conversation written into the store file behind the host, as an import writes it.
     writeQuestions(host.dataDir, sessionId, SESSION_WINDOW_ENTRIES)
     // And a turn after it, whose pass the inspector shows as the session opens.
     const more = appEvent(app, 'turn.ended')
+    await more.armed
     await rpc(host, 'run.start', { sessionId, text: 'list the files again' })
     await more
     const total = ((await rpc(host, 'session.entries', { sessionId, beforeSeq: 1_000_000, limit: 1 })) as { earlier: number }).earlier + 1

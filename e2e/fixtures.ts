@@ -148,20 +148,31 @@ const SIGNAL_BINDING = '__loupeSignal'
 const signalWaits = new Map<string, (value: unknown) => void>()
 let lastSignal = 0
 
+/** A wait on the page, and `armed`: settled once the page watches, for an action sent another way than the page. */
+export type PageWait<T> = Promise<T> & { armed: Promise<void> }
+
 /**
  * Resolves with the value the page passes to `signal`: `install` runs in the page at once (one quick evaluate, sent
- * before any command the caller sends after it), sets up what to watch, and calls `signal` when it comes. Call it
- * before the action that causes what it waits for, and await it after.
+ * before any command the caller sends to the same page after it), sets up what to watch, and calls `signal` when it
+ * comes. Call it before the action that causes what it waits for, and await it after. An action sent another way (a
+ * request to the host on a connection of its own, a file written) is not ordered after the evaluate: await `armed`
+ * before it, or what it causes can come before the page watches, and the wait never ends.
  *
  * The page tells the test through a binding rather than by settling a promise the test awaits across the protocol:
  * Chromium may report such a promise "garbage collected" while its listener still waits, and fail the test.
  * `install` is sent as source, so it may use only its arguments and the page's globals.
  */
-export function pageSignal<A, T>(page: Page, install: (arg: A, signal: (value: T) => void) => void, arg: A): Promise<T> {
+export function pageSignal<A, T>(
+  page: Page,
+  install: (arg: A, signal: (value: T) => void) => void,
+  arg: A,
+  /** What is waited on, for the failure a wait that never ends gives. */
+  what = 'what it waited on',
+): PageWait<T> {
   const token = String(++lastSignal)
   const signalled = new Promise<T>((resolve, reject) => {
     signalWaits.set(token, (value) => resolve(value as T))
-    page.once('close', () => signalWaits.has(token) && reject(new Error('the page closed before it signalled')))
+    page.once('close', () => signalWaits.has(token) && reject(new Error(`the page closed before it signalled ${what}`)))
   })
   const installed = page.evaluate(
     ({ source, arg, token, binding }) => {
@@ -172,14 +183,21 @@ export function pageSignal<A, T>(page: Page, install: (arg: A, signal: (value: T
     },
     { source: install.toString(), arg, token, binding: SIGNAL_BINDING },
   )
-  return Promise.all([installed, signalled]).then(([, value]) => value)
+  const armed = installed.then(() => undefined)
+  // A failed evaluate is reported by the wait itself; `armed` is awaited only by some callers.
+  armed.catch(() => {})
+  return Object.assign(
+    Promise.all([installed, signalled]).then(([, value]) => value),
+    { armed },
+  )
 }
 
 /**
  * Resolves when the page re-dispatches the contract event `name` (main.tsx). Call it before the action that
- * causes the event, and await it after: the listener is in place before the event can fire.
+ * causes the event, and await it after: the listener is in place before the event can fire when the action goes
+ * through the same page; await `armed` first when it does not (`rpc`).
  */
-export function appEvent(page: Page, name: string): Promise<unknown> {
+export function appEvent(page: Page, name: string): PageWait<unknown> {
   return pageSignal(
     page,
     (n, signal: (seen: boolean) => void) => {
@@ -191,6 +209,7 @@ export function appEvent(page: Page, name: string): Promise<unknown> {
       window.addEventListener('loupe:event', on)
     },
     name,
+    `the event ${name}`,
   )
 }
 
