@@ -93,7 +93,16 @@ function shown(entry: Entry, view: ModelView): Entry {
 
 function groupEntries(entries: ReadonlyArray<Entry>): Group[] {
   const groups: Group[] = []
-  for (const entry of entries) {
+  const sent = entries.filter((e) => e.kind === 'user_message' || e.kind === 'tool_result' || e.kind === 'assistant_message')
+  for (const [i, entry] of sent.entries()) {
+    // What a failed pass streamed before it broke is kept (shown in the chat) but sent only once something of the
+    // user's follows it. Last, it would end the request with an assistant message: a prefill, which the service
+    // refuses on newer models and, on older ones, takes as the start of the answer to write. Followed by the answer
+    // of the retry that replaced it, it would be merged into that answer, saying its first part twice.
+    if (entry.kind === 'assistant_message' && entry.partial) {
+      const next = sent[i + 1]
+      if (next === undefined || next.kind === 'assistant_message') continue
+    }
     let role: 'user' | 'assistant' | null
     switch (entry.kind) {
       case 'user_message':
@@ -108,8 +117,8 @@ function groupEntries(entries: ReadonlyArray<Entry>): Group[] {
     }
     if (!role) continue
     const last = groups.at(-1)
-    // Two assistant messages in a row (a failed pass, then a retry) stay separate groups only if something user-side
-    // lies between; otherwise they are merged, which the API accepts as one assistant message.
+    // Two assistant messages in a row stay separate groups only if something user-side lies between; otherwise they
+    // are merged, which the API accepts as one assistant message.
     if (last && last.role === role) last.entries.push(entry)
     else groups.push({ role, entries: [entry] })
   }

@@ -22,4 +22,27 @@ describe('the history sent to the model', () => {
     // An answer of nothing but whitespace still takes its place, as an answer that said nothing.
     expect(history[3]!.message.content).toEqual([{ type: 'text', text: '(no answer)' }])
   })
+
+  it('sends what a failed pass streamed only once something of the user\'s follows it: never last (a prefill), never merged into the retry\'s answer', () => {
+    const failedTurn: EntryBody[] = [
+      { kind: 'user_message', content: [{ type: 'text', text: 'explain the project' }] },
+      { kind: 'assistant_message', passId: 'p1' as never, content: [{ type: 'text', text: 'The project is ' }], stopReason: null, partial: true },
+      { kind: 'turn_failed', message: 'The model service is overloaded', errorKind: 'overloaded', retryable: true },
+    ]
+    // Retried: the request is the failed pass's again.
+    expect(toHistory(log(failedTurn)).map((m) => m.message.role)).toEqual(['user'])
+    const retried = toHistory(log([...failedTurn, { kind: 'assistant_message', passId: 'p2' as never, content: [{ type: 'text', text: 'The project is a greeter.' }], stopReason: 'end_turn', partial: false }]))
+    expect(retried.map((m) => m.message.content)).toEqual([[{ type: 'text', text: 'explain the project' }], [{ type: 'text', text: 'The project is a greeter.' }]])
+    // A message sent instead of a retry follows it: the model sees where its answer broke off.
+    const answered = toHistory(log([...failedTurn, { kind: 'user_message', content: [{ type: 'text', text: 'go on' }] }]))
+    expect(answered.map((m) => m.message.content)).toEqual([[{ type: 'text', text: 'explain the project' }], [{ type: 'text', text: 'The project is ' }], [{ type: 'text', text: 'go on' }]])
+    // A broken call's interrupted result follows it too.
+    const call = toHistory(log([
+      failedTurn[0]!,
+      { kind: 'assistant_message', passId: 'p1' as never, content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {} }], stopReason: null, partial: true },
+      { kind: 'tool_result', toolUseId: 't1', toolName: 'read_file', content: 'interrupted', isError: true, outcome: 'interrupted' },
+      failedTurn[2]!,
+    ]))
+    expect(call.map((m) => m.message.role)).toEqual(['user', 'assistant', 'user'])
+  })
 })

@@ -90,6 +90,29 @@ describe('the loop against the simulator with faults', () => {
     expect(after.entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
   }, 60_000)
 
+  it('a retry after a stream that broke partway sends the request again without what it streamed, and the answer is the retry\'s alone', async () => {
+    // Every attempt of the first pass breaks after some of its answer has streamed (the client's own retries too).
+    const s = await setup([{ kind: 'stream_error', afterEvents: 12, times: 3 }])
+    expect(await s.turn(() => s.call('run.start', { sessionId: s.sessionId, text: 'Tell me about this project in detail, please.' }))).toBe('error')
+    const failed = s.check()
+    const partial = failed.entries.find((e) => e.kind === 'assistant_message')
+    expect(partial?.kind === 'assistant_message' && partial.partial).toBe(true)
+    expect(partial?.kind === 'assistant_message' && partial.content.some((b) => b.type === 'text' && b.text.trim() !== '')).toBe(true)
+    // Sent last, the partial answer would be a prefill, which the model refuses (Sonnet 4.6 takes none).
+    expect(await s.turn(() => s.call('run.retry', { sessionId: s.sessionId }))).toBe('end_turn')
+    const after = s.check()
+    const retried = after.passes[failed.passes.length]!
+    expect(retried.status).toBe('done')
+    const body = JSON.parse(s.app.services.store.passes.requestBody(retried.id)) as { messages: Array<{ role: string }> }
+    expect(body.messages.map((m) => m.role)).toEqual(['user'])
+    // A message after it sends the retry's answer alone, not the broken one's start merged into it.
+    expect(await s.turn(() => s.call('run.start', { sessionId: s.sessionId, text: 'thanks' }))).toBe('end_turn')
+    const next = JSON.parse(s.app.services.store.passes.requestBody(s.check().passes.at(-1)!.id)) as { messages: Array<{ role: string; content: unknown }> }
+    const answer = after.entries.filter((e) => e.kind === 'assistant_message')[1]!
+    expect(answer.kind === 'assistant_message' && answer.partial).toBe(false)
+    expect(next.messages[1]).toEqual({ role: 'assistant', content: answer.kind === 'assistant_message' ? answer.content.filter((b) => b.type !== 'text' || b.text.trim() !== '') : null })
+  }, 60_000)
+
   it('ends a turn the store refuses to record with the reason in the turn.ended event, and the app keeps serving', async () => {
     const s = await setup([])
     const ended = new Promise<{ reason: string; unrecorded?: string }>((resolve) => {
