@@ -93,9 +93,12 @@ export interface ModelSendOptions {
   readonly previousMessageId?: string
 }
 
+/** Which model service answers: the embedded simulator or the real API. */
+export type ModelService = 'simulator' | 'anthropic'
+
 export interface ModelClient {
   /** Which model service answers: the embedded simulator or the real API. Shown in the UI. */
-  readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly baseUrl: string }
+  readonly endpoint: { readonly kind: ModelService; readonly baseUrl: string }
   /** Sends one pass, streaming. Never throws: failures come back as `{ ok: false }` after the client's retries. */
   send(request: WireRequest, options: ModelSendOptions): Promise<ModelOutcome>
   /** Counts the tokens of a request with the service's own counter. */

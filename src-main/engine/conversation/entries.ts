@@ -6,6 +6,7 @@ import type { ContextNote } from '../prompt/notes'
 import type { AssistantContentBlock, ImageBlock, StopReason, TextBlock } from '../model/wire'
 import type { CheckpointBody, ContextEditBody, NoticeBody, PinBody } from './checkpoint'
 import type { ChangePreview } from '../tools/preview'
+import type { ModelService } from '../ports'
 
 export type EntryId = string & { readonly __brand: 'EntryId' }
 export type PassId = string & { readonly __brand: 'PassId' }
@@ -22,6 +23,12 @@ export type EntryBody =
       readonly stopReason: StopReason | null
       /** True when the stream was cut (cancelled or failed) and this is what had arrived. */
       readonly partial: boolean
+      /**
+       * The service that wrote it. Its thinking blocks carry that service's signatures, which another refuses: sent to
+       * another, the answer goes without them (history.ts). Absent on answers recorded before it was kept, and on
+       * imported ones.
+       */
+      readonly service?: ModelService
     }
   | {
       readonly kind: 'tool_result'

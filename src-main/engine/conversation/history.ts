@@ -14,6 +14,7 @@ import type { ContextNote } from '../prompt/notes'
 import type { AssistantContentBlock, TextBlock, ToolResultBlock, UserContentBlock, WireMessage } from '../model/wire'
 import { isBlankText } from '../model/wire'
 import type { Entry } from './entries'
+import type { ModelService } from '../ports'
 import type { CheckpointBody } from './checkpoint'
 
 /** Text sent for a tool call that never got its result (the run was stopped or the app was killed). */
@@ -142,11 +143,27 @@ function userMessage(group: Group): HistoryMessage {
   return { message, provenance: { entryIds: group.entries.map((e) => e.id), kind }, ...(notes.length ? { notes } : {}) }
 }
 
-function assistantMessage(group: Group): HistoryMessage {
+/** Whether `entry` is an answer another service wrote, with thinking blocks that `service` would refuse. */
+function foreignThinking(entry: Entry, service: ModelService | null): boolean {
+  return (
+    service !== null &&
+    entry.kind === 'assistant_message' &&
+    entry.service !== undefined &&
+    entry.service !== service &&
+    entry.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')
+  )
+}
+
+function assistantMessage(group: Group, service: ModelService | null): HistoryMessage {
   const content: AssistantContentBlock[] = []
   for (const e of group.entries) {
     if (e.kind !== 'assistant_message') continue
+    // A thinking block's signature is the service's that wrote it: the simulator's are refused by the API and the
+    // API's by the simulator ("Invalid `signature`"), on this pass and every later one. An answer the other service
+    // wrote goes without them, as earlier answers may (the model reads the answer, not how it got there).
+    const bare = foreignThinking(e, service)
     for (const block of e.content) {
+      if (bare && (block.type === 'thinking' || block.type === 'redacted_thinking')) continue
       // The API refuses a text block that is empty (a cut stream can leave one) or only spaces and line breaks (a
       // model may answer "\n\n" before a tool call): sent back, it would fail this pass and every later one.
       if (block.type === 'text' && isBlankText(block.text)) continue
@@ -180,6 +197,13 @@ export function unansweredToolUses(entries: ReadonlyArray<Entry>): Array<{ id: s
 export class HistoryCache {
   private readonly byKey = new Map<string, HistoryMessage>()
 
+  /**
+   * `service`: the service the history is for, read on every build (the user may add or forget a key between two
+   * passes): answers another service wrote go to it without their thinking blocks. Without it, answers go as written
+   * (a history read for its structure, not sent).
+   */
+  constructor(private readonly service: () => ModelService | null = () => null) {}
+
   toHistory(entries: ReadonlyArray<Entry>): HistoryMessage[] {
     return this.fromView(modelView(entries))
   }
@@ -187,6 +211,7 @@ export class HistoryCache {
   fromView(view: ModelView): HistoryMessage[] {
     const out: HistoryMessage[] = []
     const live = new Set<string>()
+    const service = this.service()
     const groups = groupEntries(view.entries.map((e) => shown(e, view)))
     const head = view.checkpoint?.view.head ?? null
     let headKey: string | null = null
@@ -194,13 +219,15 @@ export class HistoryCache {
     groups.forEach((group, i) => {
       // A replaced entry's bytes depend on what replaced it; the key names that entry so it is never stale.
       const by = group.entries.map((e) => view.replaced.get(e.id)?.by ?? '').join(',')
-      let key = `${group.role}:${group.entries.map((e) => e.id).join(',')}|${by}`
+      // An answer sent without its thinking is other bytes than the same answer sent whole.
+      const bare = group.role === 'assistant' && group.entries.some((e) => foreignThinking(e, service)) ? `|bare for ${service}` : ''
+      let key = `${group.role}:${group.entries.map((e) => e.id).join(',')}|${by}${bare}`
       const mergeHead = i === 0 && headKey !== null && group.role === 'user'
       if (mergeHead) key = `${headKey}+${key}`
       live.add(key)
       let message = this.byKey.get(key)
       if (!message) {
-        message = group.role === 'user' ? userMessage(group) : assistantMessage(group)
+        message = group.role === 'user' ? userMessage(group) : assistantMessage(group, service)
         if (mergeHead) message = withHead(message, head!, view.checkpoint!.id)
         this.byKey.set(key, message)
       }

@@ -85,6 +85,8 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     let firstByteAt: number | null = null
     deps.emit({ type: 'pass_started', passNumber, model: request.model, requestBytes: 0 })
     const previousMessageId = deps.controls.lastMessageId?.() ?? null
+    // The service this pass goes to: its answer is that service's (a key saved meanwhile changes only later passes).
+    const service = deps.model.endpoint.kind
     const outcome: ModelOutcome = await deps.model.send(request, {
       signal,
       ...(previousMessageId ? { previousMessageId } : {}),
@@ -106,7 +108,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
         (passId) => {
           const bodies: EntryBody[] = []
           if (kept.length > 0) {
-            bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true })
+            bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true, service })
             for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
           }
           if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts), errorKind: outcome.error.kind, retryable: true })
@@ -121,7 +123,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     const message = outcome.message
     const committed = deps.log.commitPass(
       { kind: 'main', model: request.model, status: 'done', queuedAt, firstByteAt, doneAt, plan, attempts: outcome.attempts, message, error: null },
-      (passId) => [{ kind: 'assistant_message', passId, content: message.content, stopReason: message.stop_reason, partial: false }],
+      (passId) => [{ kind: 'assistant_message', passId, content: message.content, stopReason: message.stop_reason, partial: false, service }],
     )
     deps.emit({ type: 'pass_committed', passId: committed.passId, status: 'done' })
     deps.emit({ type: 'entries_appended', entries: committed.entries })

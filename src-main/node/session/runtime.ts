@@ -95,7 +95,8 @@ interface PendingApproval {
 
 export class SessionRuntime {
   private state: SessionState
-  private readonly history = new HistoryCache()
+  /** The history for the service that answers now: answers the other one wrote go without their thinking. */
+  private readonly history = new HistoryCache(() => this.deps.endpoint.client.endpoint.kind)
   private readonly sessionLog: StoreSessionLog
   /** The store's folder (sessions, API key), or null for an in-memory store: no tool may write it, no command name it unasked. */
   private readonly dataDir: string | null

@@ -76,6 +76,7 @@ const ENTRY_BODY_SCHEMAS: { readonly [K in EntryBody['kind']]: z.ZodType<Extract
     content: z.array(z.discriminatedUnion('type', [Text, Thinking, RedactedThinking, ToolUse])),
     stopReason: z.enum(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded']).nullable(),
     partial: z.boolean(),
+    service: z.enum(['simulator', 'anthropic']).optional(),
   }),
   tool_result: z.looseObject({
     kind: z.literal('tool_result'),

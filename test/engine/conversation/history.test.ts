@@ -1,7 +1,7 @@
 /** Entries → the messages the model is sent (src-main/engine/conversation/history.ts). */
 import { describe, expect, it } from 'vitest'
 import type { Entry, EntryBody } from '../../../src-main/engine/conversation/entries'
-import { toHistory } from '../../../src-main/engine/conversation/history'
+import { HistoryCache, toHistory } from '../../../src-main/engine/conversation/history'
 
 function log(bodies: ReadonlyArray<EntryBody>): Entry[] {
   return bodies.map((body, i) => ({ ...body, id: `e${i + 1}`, sessionId: 's', seq: i + 1, at: 1_000 + i }) as Entry)
@@ -44,5 +44,33 @@ describe('the history sent to the model', () => {
       failedTurn[2]!,
     ]))
     expect(call.map((m) => m.message.role)).toEqual(['user', 'assistant', 'user'])
+  })
+
+  it('sends the answers another service wrote without their thinking blocks, which that service signed, and the others whole', () => {
+    const thinking = { type: 'thinking' as const, thinking: 'Reading the README first.', signature: 'sig' }
+    const entries = log([
+      { kind: 'user_message', content: [{ type: 'text', text: 'read README.md' }] },
+      { kind: 'assistant_message', passId: 'p1' as never, content: [thinking, { type: 'text', text: 'Done.' }], stopReason: 'end_turn', partial: false, service: 'simulator' },
+      { kind: 'user_message', content: [{ type: 'text', text: 'and now?' }] },
+      { kind: 'assistant_message', passId: 'p2' as never, content: [{ type: 'redacted_thinking', data: 'opaque' }, { type: 'text', text: 'Now this.' }], stopReason: 'end_turn', partial: false, service: 'anthropic' },
+      { kind: 'user_message', content: [{ type: 'text', text: 'thanks' }] },
+      // Recorded before the service was kept: sent as it is.
+      { kind: 'assistant_message', passId: 'p3' as never, content: [thinking, { type: 'text', text: 'Welcome.' }], stopReason: 'end_turn', partial: false },
+      { kind: 'user_message', content: [{ type: 'text', text: 'bye' }] },
+    ])
+    let service: 'simulator' | 'anthropic' = 'anthropic'
+    const cache = new HistoryCache(() => service)
+    const answers = () => cache.toHistory(entries).filter((m) => m.message.role === 'assistant').map((m) => m.message.content.map((b) => b.type))
+    expect(answers()).toEqual([['text'], ['redacted_thinking', 'text'], ['thinking', 'text']])
+    const onApi = cache.toHistory(entries)
+    service = 'simulator'
+    expect(answers()).toEqual([['thinking', 'text'], ['text'], ['thinking', 'text']])
+    // Back on the API, it is sent what it was sent before; an answer no switch changes keeps its message object.
+    service = 'anthropic'
+    const again = cache.toHistory(entries)
+    expect(again[1]).toEqual(onApi[1])
+    expect(again[5]).toBe(onApi[5])
+    // A history read for its shape, not sent, keeps every block.
+    expect(toHistory(entries)[1]!.message.content).toHaveLength(2)
   })
 })
