@@ -110,7 +110,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
             bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true })
             for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
           }
-          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts), errorKind: outcome.error.kind, retryable: true })
+          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts, request.model), errorKind: outcome.error.kind, retryable: true })
           return bodies
         },
       )
