@@ -159,9 +159,10 @@ export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
   if (err instanceof Anthropic.APIConnectionError) return { kind: 'connection', message: err.message, status: null }
   if (err instanceof Anthropic.APIError) {
     if (typeof err.status === 'number') return { kind: errorKind(err.status, serviceErrorOf(err.error)), message: serviceMessage(err), status: err.status }
-    // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3).
+    // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3), whose message is
+    // the event's JSON; the service's words are in its body, as for a status.
     const type = serviceErrorOf(err.error)?.type || ((err as { type?: string | null }).type ?? '')
-    return { kind: errorKind(null, { type, message: serviceErrorOf(err.error)?.message ?? '' }), message: err.message, status: null }
+    return { kind: errorKind(null, { type, message: serviceErrorOf(err.error)?.message ?? '' }), message: serviceMessage(err), status: null }
   }
   const message = err instanceof Error ? err.message : String(err)
   if (/stream ended without producing|request ended without sending any chunks|stream ended before/i.test(message)) return { kind: 'incomplete_stream', message, status: null }

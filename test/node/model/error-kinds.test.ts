@@ -80,6 +80,21 @@ describe('the kind of a refused request', () => {
     expect(errorKind(409, null)).toBe('unknown')
   })
 
+  it("an error event inside a stream says the service's words, not the event's JSON", async () => {
+    const sim = await startSimulator({ pace: 'instant' })
+    try {
+      const client = createModelClient({ baseUrl: sim.baseUrl, apiKey: KEY, kind: 'anthropic', maxRetries: 0, defaultHeaders: { 'x-sim-fault': 'stream_error; after_events=2; id=error-kinds' } })
+      const outcome = await client.send(REQUEST, {})
+      expect(outcome.ok).toBe(false)
+      if (outcome.ok) return
+      expect(outcome.error).toEqual({ kind: 'overloaded', message: 'overloaded_error: Overloaded', status: null })
+      expect(outcome.attempts.at(-1)?.error).toEqual({ kind: 'overloaded', message: 'overloaded_error: Overloaded' })
+      expect(describeModelError(outcome.error, client.endpoint, outcome.attempts, REQUEST.model)).toBe('The model service is overloaded: overloaded_error: Overloaded. Nothing was lost; retry when ready.')
+    } finally {
+      await sim.close()
+    }
+  })
+
   it('the simulator answers a model it does not have as the service does: 404 not_found_error "model: <id>"', async () => {
     const sim = await startSimulator({ pace: 'instant' })
     try {
