@@ -48,7 +48,7 @@ export interface TurnDeps {
  */
 export type TurnInput = { readonly kind: 'message'; readonly text: string; readonly notes?: ReadonlyArray<ContextNote> } | { readonly kind: 'retry' }
 
-export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'refusal'; readonly passes: number }
+export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'context_window' | 'refusal'; readonly passes: number }
 
 export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
   const append = (bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> => {
@@ -130,7 +130,8 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     // The model declined (its safety classifier stopped the answer): no call it began is run, and the turn says so.
     if (message.stop_reason === 'refusal') return endRefused(message.content, passNumber)
     const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
-    if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', passNumber)
+    // An answer cut short, by the output limit or by the context window filling, ends the turn saying which.
+    if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : message.stop_reason === 'model_context_window_exceeded' ? 'context_window' : 'end_turn', passNumber)
 
     await runToolCalls(deps, toolUses, signal, append, cutOffCall(message.content, message.stop_reason, request.max_tokens))
     if (signal.aborted) return end('cancelled', passNumber)
