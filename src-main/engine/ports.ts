@@ -50,6 +50,12 @@ export interface ModelAttempt {
   readonly error: { readonly kind: string; readonly message: string } | null
 }
 
+/**
+ * What kind of failure a model call ended in. The refusals of a request (4xx) are told apart by what the user has to
+ * change: the account (`billing`: no credit, a spend limit), the key (`authentication`, `permission`), the model
+ * (`model_not_found`: not one the service has, or no longer), the API's address (`not_found`), the request's size
+ * (`request_too_large`), or the request itself (`invalid_request`: too long a prompt, a malformed body).
+ */
 export type ModelErrorKind =
   | 'aborted'
   | 'rate_limited'
@@ -57,6 +63,11 @@ export type ModelErrorKind =
   | 'server_error'
   | 'invalid_request'
   | 'authentication'
+  | 'permission'
+  | 'billing'
+  | 'model_not_found'
+  | 'not_found'
+  | 'request_too_large'
   | 'connection'
   | 'incomplete_stream'
   | 'unknown'

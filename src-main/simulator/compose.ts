@@ -1,7 +1,9 @@
 /**
  * Turns a responder's draft into the assistant message the API would return: ids, thinking signatures, the
- * `max_tokens` budget (a pre-warm with max_tokens 0 returns no content, docs/reference/anthropic-api.md §5.1),
- * stop sequences, the stop reason, and the output token count (the same counter as the input).
+ * `max_tokens` budget (a pre-warm with max_tokens 0 returns no content, docs/reference/anthropic-api.md §5.1), the
+ * room the prompt leaves in the context window (§8: a prompt plus `max_tokens` over the window is accepted, and the
+ * output stops where the window fills, as `model_context_window_exceeded`), stop sequences, the stop reason, and the
+ * output token count (the same counter as the input).
  */
 import type { IdSource } from './ids'
 import type { DraftBlock, ResponderOutput } from './responder'
@@ -21,7 +23,7 @@ export type OutBlock =
       readonly json?: string
     }
 
-export type OutStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn'
+export type OutStopReason = 'end_turn' | 'max_tokens' | 'model_context_window_exceeded' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn'
 
 export interface ComposedMessage {
   readonly content: ReadonlyArray<OutBlock>
@@ -33,6 +35,8 @@ export interface ComposedMessage {
 export interface ComposeOptions {
   readonly modelId: string
   readonly maxTokens: number
+  /** The context window's tokens the prompt leaves; unlimited when absent. */
+  readonly windowRoom?: number
   readonly stopSequences: ReadonlyArray<string>
   readonly display: 'summarized' | 'omitted'
   readonly ids: IdSource
@@ -93,11 +97,15 @@ function draftTokens(block: DraftBlock): number {
 export function compose(output: ResponderOutput, options: ComposeOptions): ComposedMessage {
   if (options.maxTokens === 0) return { content: [], stopReason: 'max_tokens', stopSequence: null, outputTokens: 0 }
   const content: OutBlock[] = []
+  // The output stops at whichever comes first: max_tokens, or the window filling.
+  const windowRoom = Math.max(0, options.windowRoom ?? Infinity)
+  const budget = Math.min(options.maxTokens, windowRoom)
+  const cutReason: OutStopReason = windowRoom < options.maxTokens ? 'model_context_window_exceeded' : 'max_tokens'
   let used = 0
   let stopReason: OutStopReason | null = null
   let stopSequence: string | null = null
   for (const block of output.content) {
-    const remaining = options.maxTokens - used
+    const remaining = budget - used
     if (block.type === 'text') {
       let text = block.text
       const hit = options.stopSequences
@@ -109,7 +117,7 @@ export function compose(output: ResponderOutput, options: ComposeOptions): Compo
       if (fitted.length > 0) content.push({ type: 'text', text: fitted })
       used += countTextTokens(fitted)
       if (fitted.length < text.length) {
-        stopReason = 'max_tokens'
+        stopReason = cutReason
         break
       }
       if (hit) {
@@ -128,7 +136,7 @@ export function compose(output: ResponderOutput, options: ComposeOptions): Compo
         content.push({ type: 'tool_use', id: block.id ?? options.ids.toolUseId(), name: block.name, input: cut.input, json: cut.json })
         used = remaining
       }
-      stopReason = 'max_tokens'
+      stopReason = cutReason
       break
     }
     used += cost

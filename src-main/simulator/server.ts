@@ -90,7 +90,7 @@ export class SimulatorServer {
     // A pre-warm (max_tokens 0, §5.1) generates nothing: the responder is not asked.
     const output = request.max_tokens === 0 ? { content: [] } : await this.deps.responder.respond({ request, model, thinking: thinkingOn, now: startedAt })
     const display = (request.thinking && 'display' in request.thinking ? request.thinking.display : undefined) ?? model.defaultDisplay
-    const composed = compose(output, { modelId: model.id, maxTokens: request.max_tokens, stopSequences: request.stop_sequences, display, ids: this.deps.ids })
+    const composed = compose(output, { modelId: model.id, maxTokens: request.max_tokens, windowRoom: model.contextWindow - sequence.totalTokens, stopSequences: request.stop_sequences, display, ids: this.deps.ids })
     const render: RenderInput = { id, model: request.model, composed, usage: plan.usage, diagnostics }
 
     // The response starts here: hold the first byte if asked, then make this pass's cache writes readable (§5.1).

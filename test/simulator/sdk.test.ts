@@ -140,6 +140,35 @@ describe('the real SDK against the simulator', () => {
     })
   })
 
+  it('stops where the context window fills, as model_context_window_exceeded, when the prompt plus max_tokens pass it', async () => {
+    await withSimulator({}, async (sim) => {
+      const client = sdk(sim)
+      // Claude Haiku 4.5: a 200,000-token window. A prompt a few tokens short of it leaves less room than max_tokens.
+      const model = 'claude-haiku-4-5'
+      const window = 200_000
+      const prompt = (units: number) => ({ model, messages: [{ role: 'user' as const, content: `${'lorem '.repeat(units)}\nhello` }] })
+      const base = (await client.messages.countTokens(prompt(0))).input_tokens
+      const perThousand = (await client.messages.countTokens(prompt(1000))).input_tokens - base
+      let units = Math.floor(((window - 8 - base) * 1000) / perThousand)
+      let input = (await client.messages.countTokens(prompt(units))).input_tokens
+      while (input > window - 2) input = (await client.messages.countTokens(prompt(--units))).input_tokens
+      const room = window - input
+      expect(room).toBeGreaterThanOrEqual(2)
+      expect(room).toBeLessThan(40)
+
+      const filled = await client.messages.create({ ...prompt(units), max_tokens: 1000 })
+      expect(filled.stop_reason).toBe('model_context_window_exceeded')
+      expect(filled.usage.input_tokens + (filled.usage.cache_read_input_tokens ?? 0) + (filled.usage.cache_creation_input_tokens ?? 0)).toBe(input)
+      expect(filled.usage.output_tokens).toBeLessThanOrEqual(room)
+      // The same prompt with max_tokens inside the room stops at max_tokens, as before.
+      const limited = await client.messages.create({ ...prompt(units), max_tokens: 1 })
+      expect(limited.stop_reason).toBe('max_tokens')
+      // Streamed, as the app asks: the same stop reason in message_delta.
+      const streamed = await client.messages.stream({ ...prompt(units), max_tokens: 1000 }).finalMessage()
+      expect(streamed.stop_reason).toBe('model_context_window_exceeded')
+    })
+  }, 30_000)
+
   it('lists models and answers 404 for an unknown one', async () => {
     await withSimulator({}, async (sim) => {
       const client = sdk(sim)

@@ -52,7 +52,7 @@ export type EntryBody =
   | { readonly kind: 'memory_saved'; readonly scope: 'project' | 'user'; readonly fact: string }
   | { readonly kind: 'todo_updated'; readonly todos: ReadonlyArray<{ readonly content: string; readonly status: string }> }
   | { readonly kind: 'turn_failed'; readonly message: string; readonly errorKind: string; readonly retryable: boolean }
-  | { readonly kind: 'turn_ended'; readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'refusal' }
+  | { readonly kind: 'turn_ended'; readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'context_window' | 'refusal' }
   | CheckpointBody
   | ContextEditBody
   | PinBody

@@ -14,13 +14,14 @@
 import type { Entry, EntryBody } from '../conversation/entries'
 import { INTERRUPTED_RESULT, unansweredToolUses } from '../conversation/history'
 import type { AssistantContentBlock, ToolUseBlock } from '../model/wire'
-import type { Clock, ModelAttempt, ModelClient, ModelOutcome } from '../ports'
+import type { Clock, ModelClient, ModelOutcome } from '../ports'
 import { decidePermission, resolveApproval, type ApprovalRequest, type DenyCode, type PermissionDecision } from '../tools/permissions'
 import { applyToolEffects } from '../tools/session-state'
 import { getToolSpec } from '../tools/specs'
 import { deniedOutcome, errorOutcome, type ToolExecutor, type ToolOutcome } from '../tools/executor'
 import type { ToolEffect } from '../tools/types'
 import type { ContextNote } from '../prompt/notes'
+import { describeModelError } from './model-failure'
 import type { Approvals, CompactionHook, ContextNotes, LoopEvent, PassPlanner, SessionControls, SessionLog } from './ports'
 
 /** Passes one turn may take before the loop stops and hands back to the user. */
@@ -47,7 +48,7 @@ export interface TurnDeps {
  */
 export type TurnInput = { readonly kind: 'message'; readonly text: string; readonly notes?: ReadonlyArray<ContextNote> } | { readonly kind: 'retry' }
 
-export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'refusal'; readonly passes: number }
+export type TurnResult = { readonly reason: 'end_turn' | 'cancelled' | 'pass_limit' | 'error' | 'max_tokens' | 'context_window' | 'refusal'; readonly passes: number }
 
 export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSignal): Promise<TurnResult> {
   const append = (bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry> => {
@@ -111,7 +112,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
             bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true, service })
             for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
           }
-          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts), errorKind: outcome.error.kind, retryable: true })
+          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts, request.model), errorKind: outcome.error.kind, retryable: true })
           return bodies
         },
       )
@@ -131,7 +132,8 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     // The model declined (its safety classifier stopped the answer): no call it began is run, and the turn says so.
     if (message.stop_reason === 'refusal') return endRefused(message.content, passNumber)
     const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
-    if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : 'end_turn', passNumber)
+    // An answer cut short, by the output limit or by the context window filling, ends the turn saying which.
+    if (toolUses.length === 0) return end(message.stop_reason === 'max_tokens' ? 'max_tokens' : message.stop_reason === 'model_context_window_exceeded' ? 'context_window' : 'end_turn', passNumber)
 
     await runToolCalls(deps, toolUses, signal, append, cutOffCall(message.content, message.stop_reason, request.max_tokens))
     if (signal.aborted) return end('cancelled', passNumber)
@@ -170,57 +172,6 @@ function keepablePartial(content: ReadonlyArray<AssistantContentBlock>): Assista
 
 function interrupted(toolUseId: string, toolName: string): EntryBody {
   return { kind: 'tool_result', toolUseId, toolName, content: INTERRUPTED_RESULT, isError: true, outcome: 'interrupted' }
-}
-
-/** The host of the API's address, for a message ("api.anthropic.com"); the address itself when it does not parse. */
-function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host
-  } catch {
-    return baseUrl
-  }
-}
-
-// The SDK's own messages end with a full stop ("Connection error."): `message` drops it, one is enough.
-function describeModelError(error: { kind: string; message: string; status: number | null }, endpoint: ModelClient['endpoint'], attempts: ReadonlyArray<ModelAttempt>): string {
-  const message = error.message.trim().replace(/[.\s]+$/, '')
-  if (endpoint.kind === 'anthropic') {
-    // With a key, the usual first failure is a network that does not reach the API, or a key it refuses: say where
-    // the request went, whether it can have cost anything, and the way back to the simulator (docs/decisions/0023).
-    const leave = 'or remove the API key (Settings → Forget the key, or unset ANTHROPIC_API_KEY) to go back to the offline simulator'
-    // No attempt got a status: no response came back, so the API generated (and billed) nothing.
-    if (error.kind === 'connection' && attempts.every((a) => a.status === null)) {
-      return `Could not reach the Anthropic API at ${hostOf(endpoint.baseUrl)}: ${message}. No response came back, so nothing was billed. Check the network and retry, ${leave}.`
-    }
-    if (error.kind === 'authentication') {
-      return `The Anthropic API refused the API key${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. Nothing was billed. Check the key in Settings, ${leave}.`
-    }
-  }
-  const what: Record<string, string> = {
-    rate_limited: 'The model service is rate-limiting requests',
-    overloaded: 'The model service is overloaded',
-    server_error: 'The model service failed',
-    connection: 'The connection to the model service failed',
-    incomplete_stream: 'The answer stopped before it was complete',
-    authentication: 'The API key was refused',
-    invalid_request: 'The model service refused the request',
-  }
-  const head = what[error.kind] ?? 'The model call failed'
-  return `${head}${error.status ? ` (HTTP ${error.status})` : ''}: ${message}. ${whatNow(error.kind, message)}.`
-}
-
-/**
- * What the user can do about a failure. A refused request (a 400: too long, malformed) is refused again as it is:
- * retrying helps only after a change, and the change within reach is the last message, taken back to edit
- * (decision 0024). A compaction keeps the newest message whole (decision 0018), so it helps a prompt that is too long
- * only when what came before the message is what made it so.
- */
-function whatNow(kind: string, message: string): string {
-  if (kind !== 'invalid_request') return 'Nothing was lost; retry when ready'
-  if (/prompt is too long/i.test(message)) {
-    return "Nothing was lost, but the same request would be refused again: it is longer than the model's context window. Take back your last message to shorten it, or /compact the conversation before it"
-  }
-  return 'Nothing was lost, but the same request would be refused again as it is: take back your last message to change it'
 }
 
 /** How long a tool has to end on its own once the user stops the turn, before the turn ends without it. */

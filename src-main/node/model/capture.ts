@@ -37,13 +37,51 @@ function bodyText(body: unknown): string {
   return '[unrecorded body]'
 }
 
-/** What a failed HTTP status means for the engine. */
-export function statusKind(status: number): ModelErrorKind {
-  if (status === 429) return 'rate_limited'
-  if (status === 529) return 'overloaded'
-  if (status === 401 || status === 403) return 'authentication'
-  if (status >= 500) return 'server_error'
-  if (status >= 400 && status < 500 && status !== 408 && status !== 409) return 'invalid_request'
+/** The error an API error body carries (`{"type":"error","error":{"type":…,"message":…}}`, docs/reference/anthropic-api.md §4.1). */
+export interface ServiceError {
+  readonly type: string
+  readonly message: string
+}
+
+/** The error in a response body, parsed or as text; null for anything else (an HTML page from a proxy, nothing). */
+export function serviceErrorOf(body: unknown): ServiceError | null {
+  let value = body
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body)
+    } catch {
+      return null
+    }
+  }
+  const error = typeof value === 'object' && value !== null ? (value as { error?: unknown }).error : undefined
+  if (typeof error !== 'object' || error === null) return null
+  const { type, message } = error as { type?: unknown; message?: unknown }
+  return { type: typeof type === 'string' ? type : '', message: typeof message === 'string' ? message : '' }
+}
+
+/**
+ * The 400s the API sends when the account cannot pay for a request — no credit left (the usual first error of a new
+ * key), or a spend limit reached (§4.2) — under the type of a refused request: told apart by their words.
+ */
+const ACCOUNT_CANNOT_PAY = /credit balance is too low|API usage limits|spend limit/i
+
+/**
+ * What a failure means for the engine, by the error's type where the API sent one and by the HTTP status else (a
+ * proxy's page has no type; an `event: error` inside a stream has no status). A 404 names a model the service does
+ * not have as `model: <id>`; any other 404 is an address with nothing there.
+ */
+export function errorKind(status: number | null, error: ServiceError | null): ModelErrorKind {
+  const type = error?.type ?? ''
+  const message = error?.message ?? ''
+  if (type === 'billing_error' || status === 402 || ((type === 'invalid_request_error' || status === 400) && ACCOUNT_CANNOT_PAY.test(message))) return 'billing'
+  if (type === 'rate_limit_error' || status === 429) return 'rate_limited'
+  if (type === 'overloaded_error' || status === 529) return 'overloaded'
+  if (type === 'authentication_error' || status === 401) return 'authentication'
+  if (type === 'permission_error' || status === 403) return 'permission'
+  if (type === 'not_found_error' || status === 404) return /^model:/i.test(message.trim()) ? 'model_not_found' : 'not_found'
+  if (type === 'request_too_large' || status === 413) return 'request_too_large'
+  if (type === 'api_error' || type === 'timeout_error' || (status !== null && status >= 500)) return 'server_error'
+  if (type === 'invalid_request_error' || (status !== null && status >= 400 && status < 500 && status !== 408 && status !== 409)) return 'invalid_request'
   return 'unknown'
 }
 
@@ -68,7 +106,6 @@ export function capturingFetch(base: Fetch, options: CaptureOptions): Fetch {
     }
     const headersAt = clock.now()
     const base_ = { startedAt, status: response.status, requestId: response.headers.get('request-id'), requestBody, requestHeaders, responseHeaders: record(response.headers, secrets) }
-    const statusError = response.ok ? null : { kind: statusKind(response.status), message: `HTTP ${response.status}` }
     const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream')
 
     if (!response.body || !response.ok || !streaming) {
@@ -80,6 +117,7 @@ export function capturingFetch(base: Fetch, options: CaptureOptions): Fetch {
         onAttempt({ ...base_, firstByteAt: headersAt, endedAt: clock.now(), responseBody: '', error: errorOf(err) })
         throw err
       }
+      const statusError = response.ok ? null : { kind: errorKind(response.status, serviceErrorOf(text)), message: `HTTP ${response.status}` }
       onAttempt({ ...base_, firstByteAt: headersAt, endedAt: clock.now(), responseBody: text, error: statusError })
       return new Response(response.status === 204 ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers })
     }

@@ -6,7 +6,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { CacheMissReason, ModelErrorKind, ModelStreamEvent } from '../../engine/ports'
 import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from '../../engine/model/wire'
 import { estimateTokensFromChars } from '../../engine/prompt/estimate'
-import { statusKind } from './capture'
+import { errorKind, serviceErrorOf } from './capture'
 
 type SdkMessage = Anthropic.Messages.Message
 type SdkEvent = Anthropic.Messages.RawMessageStreamEvent
@@ -136,13 +136,21 @@ export interface ClassifiedError {
 
 /**
  * The service's own words for a refusal: its error body's type and message ("invalid_request_error: prompt is too
- * long: 302645 tokens > 200000 maximum"), not the SDK's message, which is the status and the body's raw JSON.
+ * long: 302645 tokens > 200000 maximum"), not the SDK's message, which is the status and the body's raw JSON. A body
+ * that is not the API's (a proxy's or a gateway's HTML page) is named by its title, not shown as markup.
  */
 function serviceMessage(err: InstanceType<typeof Anthropic.APIError>): string {
-  const body = err.error as { error?: { type?: unknown; message?: unknown } } | undefined
-  const message = typeof body?.error?.message === 'string' ? body.error.message.trim() : ''
-  if (message === '') return err.message
-  return typeof body?.error?.type === 'string' && body.error.type !== '' ? `${body.error.type}: ${message}` : message
+  const error = serviceErrorOf(err.error)
+  const message = error?.message.trim() ?? ''
+  if (message === '') return pageMessage(err.message.replace(/^\d{3} /, '')) ?? err.message
+  return error?.type ? `${error.type}: ${message}` : message
+}
+
+/** An HTML page in place of the API's error, in words: its title (or first heading), and that something else sent it. */
+function pageMessage(body: string): string | null {
+  if (!/^\s*<(?:!doctype\b|html\b|head\b|body\b)/i.test(body)) return null
+  const title = (/<title[^>]*>([^<]*)</i.exec(body)?.[1] ?? /<h1[^>]*>([^<]*)</i.exec(body)?.[1] ?? '').replace(/\s+/g, ' ').trim()
+  return `${title ? `"${title}", ` : ''}an HTML page instead of the API's error: something between Loupe and the API (a proxy or a gateway) answered`
 }
 
 /** What went wrong, in the engine's words. `afterHeaders`: the failure came after a 200 (mid-stream). */
@@ -150,11 +158,11 @@ export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
   if (aborted || err instanceof Anthropic.APIUserAbortError) return { kind: 'aborted', message: 'The request was cancelled.', status: null }
   if (err instanceof Anthropic.APIConnectionError) return { kind: 'connection', message: err.message, status: null }
   if (err instanceof Anthropic.APIError) {
-    if (typeof err.status === 'number') return { kind: statusKind(err.status), message: serviceMessage(err), status: err.status }
-    // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3).
-    const type = (err.error as { error?: { type?: string } } | undefined)?.error?.type ?? (err as { type?: string | null }).type ?? ''
-    const kind: ModelErrorKind = type === 'overloaded_error' ? 'overloaded' : type === 'rate_limit_error' ? 'rate_limited' : type === 'api_error' ? 'server_error' : 'unknown'
-    return { kind, message: err.message, status: null }
+    if (typeof err.status === 'number') return { kind: errorKind(err.status, serviceErrorOf(err.error)), message: serviceMessage(err), status: err.status }
+    // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3), whose message is
+    // the event's JSON; the service's words are in its body, as for a status.
+    const type = serviceErrorOf(err.error)?.type || ((err as { type?: string | null }).type ?? '')
+    return { kind: errorKind(null, { type, message: serviceErrorOf(err.error)?.message ?? '' }), message: serviceMessage(err), status: null }
   }
   const message = err instanceof Error ? err.message : String(err)
   if (/stream ended without producing|request ended without sending any chunks|stream ended before/i.test(message)) return { kind: 'incomplete_stream', message, status: null }

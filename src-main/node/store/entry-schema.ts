@@ -102,7 +102,7 @@ const ENTRY_BODY_SCHEMAS: { readonly [K in EntryBody['kind']]: z.ZodType<Extract
   memory_saved: z.looseObject({ kind: z.literal('memory_saved'), scope: z.enum(['project', 'user']), fact: z.string() }),
   todo_updated: z.looseObject({ kind: z.literal('todo_updated'), todos: z.array(z.looseObject({ content: z.string(), status: z.string() })) }),
   turn_failed: z.looseObject({ kind: z.literal('turn_failed'), message: z.string(), errorKind: z.string(), retryable: z.boolean() }),
-  turn_ended: z.looseObject({ kind: z.literal('turn_ended'), reason: z.enum(['end_turn', 'cancelled', 'pass_limit', 'error', 'max_tokens', 'refusal']) }),
+  turn_ended: z.looseObject({ kind: z.literal('turn_ended'), reason: z.enum(['end_turn', 'cancelled', 'pass_limit', 'error', 'max_tokens', 'context_window', 'refusal']) }),
   checkpoint: Checkpoint,
   context_edit: z.looseObject({
     kind: z.literal('context_edit'),

@@ -132,6 +132,9 @@ function drawEntry(entry: EntryView, context: EntryContext): ReactNode {
       ) : entry.reason === 'max_tokens' ? (
         // Else the answer just stops mid-sentence, with nothing to say it was cut.
         <Note key={entry.id} text="The answer reached the output limit and was cut off; send a message (“go on”) to continue it." />
+      ) : entry.reason === 'context_window' ? (
+        // The window is full: a message sent as it is would not fit either, so compacting comes first.
+        <Note key={entry.id} text="The answer was cut off: the conversation filled the model's context window. /compact it, then send a message (“go on”) to continue the answer." />
       ) : null
     default:
       return null

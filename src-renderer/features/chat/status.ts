@@ -36,6 +36,7 @@ export function chatStatus(chat: Pick<SessionChat, 'loaded' | 'approvals' | 'run
       if (last.reason === 'cancelled') return 'Stopped.'
       if (last.reason === 'pass_limit') return 'Stopped after the per-turn pass limit.'
       if (last.reason === 'max_tokens') return 'The answer reached the output limit and was cut off.'
+      if (last.reason === 'context_window') return "The answer was cut off: the conversation filled the model's context window."
       if (last.reason === 'refusal') return 'The model declined to answer.'
       return chatStatus({ ...chat, entries: chat.entries.filter((e) => e.seq < last.seq && e.kind !== 'turn_ended') }, source, inherited)
     case 'assistant_message':

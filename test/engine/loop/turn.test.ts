@@ -160,6 +160,27 @@ describe('runTurn', () => {
     expectValid(log)
   })
 
+  it("ends the turn as cut by the context window when an answer with no call filled it, not as a complete answer", async () => {
+    const model = scriptedModel([message([text('The first half of a long answer')], 'model_context_window_exceeded')])
+    const log = new MemoryLog()
+    const result = await runTurn(deps(model, recordingTools().executor, log), { kind: 'message', text: 'explain' }, new AbortController().signal)
+    expect(result).toEqual({ reason: 'context_window', passes: 1 })
+    expect(log.all.at(-1)).toMatchObject({ kind: 'turn_ended', reason: 'context_window' })
+    expectValid(log)
+  })
+
+  it('does not run the tool call an answer stopped in when the context window filled', async () => {
+    const tools = recordingTools()
+    const model = scriptedModel([message([use('t1', 'read_file', { path: 'a.ts' }), use('t2', 'write_file', { path: 'b.ts', content: 'half' })], 'model_context_window_exceeded'), message([text('Done.')], 'end_turn')])
+    const log = new MemoryLog()
+    await runTurn(deps(model, tools.executor, log, 'auto'), { kind: 'message', text: 'go' }, new AbortController().signal)
+    expect(tools.calls).toEqual(['read_file'])
+    const cut = log.all.find((e) => e.kind === 'tool_result' && e.toolUseId === 't2')
+    expect(cut).toMatchObject({ outcome: 'invalid', isError: true })
+    expect(String(cut?.kind === 'tool_result' && cut.content)).toMatch(/^Not run: your answer reached the model's context window while writing this write_file call/)
+    expectValid(log)
+  })
+
   it.each(['edit_file', 'write_file', 'bash', 'remember'] as const)('plan mode denies %s without running it or asking', async (tool) => {
     const inputs = {
       edit_file: { path: 'a.ts', old_string: 'a', new_string: 'b' },

@@ -21,6 +21,8 @@ describe('the chat status line', () => {
     // An answer cut at the output limit says so: it would otherwise read as "The agent answered."
     expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'max_tokens' })), 'loupe', null)).toBe('The answer reached the output limit and was cut off.')
     expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'refusal' })), 'loupe', null)).toBe('The model declined to answer.')
+    // An answer cut because the conversation filled the model's context window says so, and not as the output limit.
+    expect(chatStatus(chat(entry('user_message'), entry('assistant_message'), entry('turn_ended', { reason: 'context_window' })), 'loupe', null)).toBe("The answer was cut off: the conversation filled the model's context window.")
   })
 
   it('says what ended last when it was not an answer: a compaction, one cancelled, a message taken back', () => {
