@@ -78,7 +78,7 @@ export class StoreSessionLog implements SessionLog {
     return this.store.transaction(() => this.store.entries.append(this.sessionId, bodies, this.clock.now()))
   }
 
-  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry>; summary: PassSummary } {
+  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry>; costUsd: number | null; summary: PassSummary } {
     // The body the server received: the last attempt's capture (all attempts send the same bytes).
     const requestBody = pass.attempts.at(-1)?.requestBody
     // Every attempt the service answered was billed: a stream that broke after its 200 and was sent again too.
@@ -119,6 +119,6 @@ export class StoreSessionLog implements SessionLog {
     const attribution = attributePass(this.store, summary, { plan: pass.plan, responseBody: pass.attempts.at(-1)?.responseBody, entries: () => this.entries(), onError: (err) => this.onAttributionError?.(err) })
     const stored = attribution ? { ...summary, attribution } : summary
     this.onPass?.(stored)
-    return { passId: summary.id as PassId, entries, summary: stored }
+    return { passId: summary.id as PassId, entries, costUsd: summary.costUsd, summary: stored }
   }
 }
