@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
 import { clock, grouped, ms, tokens, usd } from '../../../ui/format'
 import { liveRequestText, type LivePass, type LiveSummary } from '../model/live'
-import { attemptFailed } from '../model/attempts'
+import { attemptFailed, earlierBilled, earlierBilledText } from '../model/attempts'
 import { diagnosisOf } from '../model/diagnosis'
 import { ModelName } from './ModelName'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
@@ -23,6 +23,8 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
   const u = detail.usage
   const message = parsed.message
   const diagnosis = useMemo(() => diagnosisOf(detail.attribution), [detail.attribution])
+  // The pass's cost counts every attempt billed; one that broke after its 200 and was sent again is named here.
+  const earlier = earlierBilled(detail.attempts)
   return (
     <div className="insp-response" data-testid="response-view">
       <dl className="insp-facts">
@@ -40,7 +42,15 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
         <dd>
           {u
             ? `cache read ${tokens(u.cache_read_input_tokens)} · cache write ${tokens(u.cache_creation_input_tokens)} · uncached ${tokens(u.input_tokens)} · output ${outputTokensText(detail.status, u.output_tokens, tokens)} · ${usd(detail.costUsd)}`
-            : 'none (no answer)'}
+            : earlier
+              ? `none (no answer) · ${usd(detail.costUsd)}`
+              : 'none (no answer)'}
+          {earlier && (
+            <span data-testid="earlier-billed">
+              {' '}
+              ({earlierBilledText(earlier, usd)})
+            </span>
+          )}
         </dd>
         {diagnosis && (
           <>
@@ -70,6 +80,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
               <th>started</th>
               <th>first byte</th>
               <th>took</th>
+              <th title="what the service billed for the attempt, from the usage its response shows (the output of a stream that broke counted at characters / 4); blank when it billed nothing: an error status, no response">billed</th>
               <th>request-id</th>
               <th>error</th>
             </tr>
@@ -82,6 +93,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
                 <td>+{ms(a.startedAt - detail.queuedAt)}</td>
                 <td>{ms(a.firstByteAt !== null ? a.firstByteAt - a.startedAt : null)}</td>
                 <td>{ms(a.endedAt - a.startedAt)}</td>
+                <td>{a.usage ? usd(a.costUsd ?? null) : ''}</td>
                 <td>
                   <code>{a.requestId ?? '—'}</code>
                 </td>
