@@ -161,6 +161,11 @@ export function LiveResponseView({ live }: { live: LivePass }) {
         {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. Streaming: the raw
         response, its usage and its attempts are shown once the pass is stored.
       </p>
+      {live.retry && (
+        <p className="bad" data-testid="live-retry">
+          {live.retry}
+        </p>
+      )}
       {live.messageId && (
         <p>
           message <code>{live.messageId}</code>
