@@ -80,7 +80,6 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
               <th>started</th>
               <th>first byte</th>
               <th>took</th>
-              <th title="what the service billed for the attempt, from the usage its response shows (the output of a stream that broke counted at characters / 4); blank when it billed nothing: an error status, no response">billed</th>
               <th>request-id</th>
               <th>error</th>
             </tr>
@@ -93,11 +92,14 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
                 <td>+{ms(a.startedAt - detail.queuedAt)}</td>
                 <td>{ms(a.firstByteAt !== null ? a.firstByteAt - a.startedAt : null)}</td>
                 <td>{ms(a.endedAt - a.startedAt)}</td>
-                <td>{a.usage ? usd(a.costUsd ?? null) : ''}</td>
                 <td>
                   <code>{a.requestId ?? '—'}</code>
                 </td>
-                <td>{a.error ? `${a.error.kind}: ${a.error.message}` : ''}</td>
+                <td>
+                  {a.error ? `${a.error.kind}: ${a.error.message}` : ''}
+                  {/* An earlier attempt the service billed (a stream that broke after its 200): what, in the cell that says why it ended. */}
+                  {i < detail.attempts.length - 1 && a.usage ? ` · billed ${usd(a.costUsd ?? null)} for its prompt and what it streamed` : ''}
+                </td>
               </tr>
             ))}
           </tbody>
