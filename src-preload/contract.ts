@@ -158,6 +158,12 @@ export const AttemptSchema = z.looseObject({
   status: z.number().nullable(),
   requestId: z.string().nullable(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  /**
+   * What the attempt was billed, on one the service answered with a 2xx (a stream that broke after its 200 too); the
+   * pass's `costUsd` is the sum over its attempts. Absent on an attempt not billed, and on passes stored before.
+   */
+  usage: UsageSchema.optional(),
+  costUsd: z.number().nullable().optional(),
 })
 
 export const PassSummarySchema = z.looseObject({
@@ -173,7 +179,9 @@ export const PassSummarySchema = z.looseObject({
   doneAt: z.number().nullable(),
   requestSha256: z.string(),
   requestBytes: z.number(),
+  /** The last attempt's usage: the answer's. */
   usage: UsageSchema.nullable(),
+  /** What the pass was billed, every attempt of it (a stream that broke after its 200 and was sent again included). */
   costUsd: z.number().nullable(),
   attempts: z.array(AttemptSchema),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),

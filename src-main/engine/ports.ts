@@ -33,6 +33,12 @@ export type ModelStreamEvent =
   | { readonly type: 'thinking_delta'; readonly index: number; readonly thinking: string }
   | { readonly type: 'tool_input_delta'; readonly index: number; readonly partialJson: string }
   | { readonly type: 'block_stopped'; readonly index: number }
+  /**
+   * The attempt failed after its 200 (a connection dropped or stalled, a stream cut short, an error event inside it)
+   * and the request is sent again: what streamed so far is not the answer, which starts over. `retry` counts from 1,
+   * up to `retries`.
+   */
+  | { readonly type: 'retrying'; readonly kind: ModelErrorKind; readonly message: string; readonly retry: number; readonly retries: number }
 
 /** One HTTP attempt, as it went over the wire. Secrets (authorization, x-api-key) are never recorded. */
 export interface ModelAttempt {

@@ -26,12 +26,14 @@ export type FaultKind =
   | 'stream_error'
   /** The response's first byte is held back for `delayMs`. */
   | 'slow_first_byte'
+  /** The stream goes silent after `afterEvents` SSE events, its connection left open, until the client goes away. */
+  | 'stall'
 
 export interface Fault {
   readonly kind: FaultKind
   /** rate_limit: the wait the response asks for. Default 1 ms (keeps retry tests fast, §4.3). */
   readonly retryAfterMs?: number
-  /** reset, truncate, malformed, stream_error: how many SSE events go out first. */
+  /** reset, truncate, malformed, stream_error, stall: how many SSE events go out first. */
   readonly afterEvents?: number
   /** slow_first_byte: the delay. */
   readonly delayMs?: number
@@ -50,7 +52,7 @@ export interface FaultPlan {
   next(context: FaultContext): Fault | null
 }
 
-export const FAULT_KINDS: ReadonlyArray<FaultKind> = ['rate_limit', 'overloaded', 'server_error', 'reset', 'truncate', 'malformed', 'stream_error', 'slow_first_byte']
+export const FAULT_KINDS: ReadonlyArray<FaultKind> = ['rate_limit', 'overloaded', 'server_error', 'reset', 'truncate', 'malformed', 'stream_error', 'slow_first_byte', 'stall']
 
 /**
  * A plan that hands out the given faults in order to Messages requests (POST /v1/messages), each `times` times

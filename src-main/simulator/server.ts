@@ -127,6 +127,12 @@ export class SimulatorServer {
           break
         }
         if (fault.kind === 'truncate') break
+        if (fault.kind === 'stall') {
+          // What was sent reaches the client; then nothing more, the connection held open until the client drops it.
+          await this.flush(res, frames)
+          if (!res.destroyed) await new Promise<void>((resolve) => res.once('close', () => resolve()))
+          return
+        }
       }
       if (fault?.kind === 'truncate' && event.event === 'message_stop') break
       const frame = formatEvent(event)

@@ -4,10 +4,12 @@
  */
 import { create } from 'zustand'
 import type { ApprovalRequestView, EntryView, PermissionModeName, SessionStateView } from '../../src-preload/contract'
+import { retryNote } from '../ui/retry-note'
 
 export interface StreamingBlock {
   readonly index: number
-  readonly kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use'
+  /** `retry`: not a block of the answer but a line saying why what streamed was dropped and the request sent again. */
+  readonly kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'retry'
   readonly text: string
   readonly toolName?: string
 }
@@ -50,15 +52,31 @@ export type ListedActivity = 'running' | 'waiting' | null
 
 const EMPTY: SessionChat = { loaded: false, entries: [], earlier: 0, landmarks: [], seqs: {}, streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null, listedActivity: null }
 
-type StreamEvent = { type: string; index?: number; kind?: StreamingBlock['kind']; text?: string; thinking?: string; partialJson?: string; toolName?: string }
+type StreamEvent = {
+  type: string
+  index?: number
+  kind?: string
+  text?: string
+  thinking?: string
+  partialJson?: string
+  toolName?: string
+  message?: string
+  retry?: number
+  retries?: number
+}
 
 /** The blocks streaming, with a batch of stream events applied (stream.delta's, or a live pass's so far). */
 function withStreamEvents(streaming: ReadonlyArray<StreamingBlock>, events: ReadonlyArray<StreamEvent>): StreamingBlock[] {
-  const blocks = [...streaming]
+  let blocks = [...streaming]
   for (const e of events) {
+    // What streamed is not the answer any more: the note takes its place until the next attempt streams.
+    if (e.type === 'retrying') {
+      blocks = [{ index: -1, kind: 'retry', text: retryNote(e) }]
+      continue
+    }
     const i = blocks.findIndex((b) => b.index === e.index)
     if (e.type === 'block_started' && e.index !== undefined) {
-      const block: StreamingBlock = { index: e.index, kind: e.kind ?? 'text', text: '', ...(e.toolName ? { toolName: e.toolName } : {}) }
+      const block: StreamingBlock = { index: e.index, kind: (e.kind as StreamingBlock['kind'] | undefined) ?? 'text', text: '', ...(e.toolName ? { toolName: e.toolName } : {}) }
       if (i >= 0) blocks[i] = block
       else blocks.push(block)
     } else if (i >= 0) {

@@ -284,11 +284,14 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
     const message = outcome.ok ? outcome.message : outcome.partial
     const cancelled = !outcome.ok && (outcome.error.kind === 'aborted' || signal.aborted)
     const status: PassCommit['status'] = outcome.ok ? 'done' : cancelled ? 'cancelled' : 'failed'
-    const { passId } = deps.log.commitPass(
+    const committed = deps.log.commitPass(
       { kind: 'summary', model: planned.request.model, status, queuedAt, firstByteAt, doneAt, plan: planned.plan, attempts: outcome.attempts, message, error: outcome.ok ? null : { kind: outcome.error.kind, message: outcome.error.message } },
       () => [],
     )
-    passes.push({ passId, status, costUsd: message?.usage ? (deps.priceUsd(planned.request.model, message.usage) ?? 0) : 0, form })
+    const passId = committed.passId
+    // What the log billed (every attempt, a stream sent again included), else the answer's price.
+    const billed = committed.costUsd !== undefined ? committed.costUsd : message?.usage ? deps.priceUsd(planned.request.model, message.usage) : null
+    passes.push({ passId, status, costUsd: billed ?? 0, form })
     deps.onProgress?.({ stage: 'summary_finished', form, passId, status })
     if (!outcome.ok) return { ok: false, cancelled, message: outcome.error.message, passId }
     const text = outcome.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')

@@ -40,9 +40,10 @@ export interface SessionLog {
   append(bodies: ReadonlyArray<EntryBody>): ReadonlyArray<Entry>
   /**
    * Commits a pass and the entries it produced in one transaction. `makeEntries` receives the pass id so the
-   * assistant entry can name the pass that produced it.
+   * assistant entry can name the pass that produced it. `costUsd`, from a log that prices passes: what the pass was
+   * billed, every attempt of it (a stream that broke after its 200 and was sent again included); null when unpriced.
    */
-  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { readonly passId: PassId; readonly entries: ReadonlyArray<Entry> }
+  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { readonly passId: PassId; readonly entries: ReadonlyArray<Entry>; readonly costUsd?: number | null }
 }
 
 export interface PassPlanner {

@@ -3,13 +3,15 @@
  * simulator: streaming with `messages.stream`, abort through the caller's AbortSignal, the SDK's own retries
  * for 408/409/429/5xx (it honours retry-after, retry-after-ms and x-should-retry), plus retries of streams that
  * fail after their 200 (connection reset, stream cut short, overloaded mid-stream), which the SDK does not
- * retry. Every HTTP attempt is captured as it went over the wire (capture.ts). Never throws from `send`.
+ * retry. A body that goes silent is given up after STREAM_IDLE_TIMEOUT_MS (watchdog.ts) and retried as a connection
+ * failure. Every HTTP attempt is captured as it went over the wire (capture.ts). Never throws from `send`.
  */
 import Anthropic from '@anthropic-ai/sdk'
 import type { Clock, ModelAttempt, ModelClient, ModelErrorKind, ModelOutcome, ModelSendOptions } from '../../engine/ports'
 import type { AssistantMessage, WireRequest } from '../../engine/model/wire'
 import { capturingFetch, type Fetch } from './capture'
-import { cacheMissReason, classifyError, toAssistantMessage, toPartialMessage, toStreamEvent } from './convert'
+import { cacheMissReason, classifyError, toAssistantMessage, toPartialMessage, toStreamEvent, type ClassifiedError } from './convert'
+import { idleWatchdogFetch, stalledCause, STREAM_IDLE_TIMEOUT_MS } from './watchdog'
 
 /** docs/reference/anthropic-api.md §0, §6: the beta that turns on `diagnostics.previous_message_id`. */
 export const CACHE_DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07'
@@ -22,6 +24,8 @@ export interface ModelClientOptions {
   readonly maxRetries?: number
   /** Time allowed until response headers arrive, per attempt. Default 10 minutes (the SDK's). */
   readonly timeoutMs?: number
+  /** Time a response body may stay silent before the attempt is given up as a stalled connection. Default 90 s. */
+  readonly streamIdleTimeoutMs?: number
   /** Send `diagnostics.previous_message_id` with the cache-diagnosis beta. Default true. */
   readonly cacheDiagnostics?: boolean
   /** Extra headers on every request (tests use `x-sim-fault`). */
@@ -65,12 +69,19 @@ type Attempted =
   | { readonly ok: true; readonly message: AssistantMessage; readonly cacheMissReason: ReturnType<typeof cacheMissReason> }
   | { readonly ok: false; readonly kind: ModelErrorKind; readonly message: string; readonly status: number | null; readonly partial: AssistantMessage | null; readonly afterHeaders: boolean }
 
+/** classifyError, and a stream given up as stalled: a connection failure, in words that say what happened. */
+function classify(err: unknown, aborted: boolean): ClassifiedError {
+  const stalled = aborted ? null : stalledCause(err)
+  return stalled ? { kind: 'connection', message: stalled.message, status: null } : classifyError(err, aborted)
+}
+
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const clock = options.clock ?? systemClock
   const maxRetries = options.maxRetries ?? 2
   const diagnosticsOn = options.cacheDiagnostics ?? true
   const retryDelay = options.streamRetryDelayMs ?? defaultRetryDelayMs
-  const baseFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init))
+  // Under the capture, so an attempt given up as stalled is recorded with that cause.
+  const baseFetch: Fetch = idleWatchdogFetch(options.fetch ?? ((input, init) => fetch(input, init)), options.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS)
   const sdk = new Anthropic({
     apiKey: options.apiKey,
     authToken: null,
@@ -102,7 +113,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       const final = await stream.finalMessage()
       return { ok: true, message: toAssistantMessage(final), cacheMissReason: cacheMissReason(final) }
     } catch (err) {
-      const classified = classifyError(err, send.signal?.aborted === true)
+      const classified = classify(err, send.signal?.aborted === true)
       const last = attempts[attempts.length - 1]
       const afterHeaders = attempts.length > before && last?.status === 200
       // The HTTP exchange may have ended cleanly (or been cancelled by the SDK on an `event: error`) while the SSE
@@ -129,6 +140,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         if (!again) {
           return { ok: false, error: { kind: result.kind, message: result.message, status: result.status }, partial: result.partial, attempts }
         }
+        send.onEvent?.({ type: 'retrying', kind: result.kind, message: result.message, retry: retry + 1, retries: maxRetries })
         await wait(retryDelay(retry + 1), send.signal)
         if (send.signal?.aborted) {
           return { ok: false, error: { kind: 'aborted', message: 'The request was cancelled.', status: null }, partial: result.partial, attempts }
@@ -144,7 +156,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         const message = await capturing(attempts).messages.create({ ...body, max_tokens: 0, stream: false } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming, send.signal ? { signal: send.signal } : {})
         return { ok: true, message: toAssistantMessage(message), attempts }
       } catch (err) {
-        const classified = classifyError(err, send.signal?.aborted === true)
+        const classified = classify(err, send.signal?.aborted === true)
         return { ok: false, error: { kind: classified.kind, message: classified.message, status: classified.status }, partial: null, attempts }
       }
     },

@@ -6,7 +6,7 @@ import type { Entry, EntryBody, PassId } from '../../engine/conversation/entries
 import type { PassCommit, SessionLog } from '../../engine/loop/ports'
 import type { PromptPlan } from '../../engine/prompt/plan'
 import { attributePass } from '../cache'
-import { costUsd } from '../model/models'
+import { passBilling } from '../model/billed'
 import type { Store } from '../store'
 import type { PassSummary, SegmentMeta } from '../store/passes'
 import type { Clock } from '../../engine/ports'
@@ -78,9 +78,11 @@ export class StoreSessionLog implements SessionLog {
     return this.store.transaction(() => this.store.entries.append(this.sessionId, bodies, this.clock.now()))
   }
 
-  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry>; summary: PassSummary } {
+  commitPass(pass: PassCommit, makeEntries: (passId: PassId) => ReadonlyArray<EntryBody>): { passId: PassId; entries: ReadonlyArray<Entry>; costUsd: number | null; summary: PassSummary } {
     // The body the server received: the last attempt's capture (all attempts send the same bytes).
     const requestBody = pass.attempts.at(-1)?.requestBody
+    // Every attempt the service answered was billed: a stream that broke after its 200 and was sent again too.
+    const billing = passBilling(pass.model, pass.attempts, pass.message?.usage ?? null)
     const { summary, entries } = this.store.transaction(() => {
       const summary = this.store.passes.insert({
         sessionId: this.sessionId,
@@ -92,7 +94,7 @@ export class StoreSessionLog implements SessionLog {
         doneAt: pass.doneAt,
         requestBody: requestBody ?? '{}',
         segmentMeta: segmentMetaFromPlan(pass.plan),
-        attempts: pass.attempts.map((a) => ({
+        attempts: pass.attempts.map((a, i) => ({
           startedAt: a.startedAt,
           firstByteAt: a.firstByteAt,
           endedAt: a.endedAt,
@@ -101,11 +103,12 @@ export class StoreSessionLog implements SessionLog {
           error: a.error,
           responseHeaders: a.responseHeaders,
           responseBody: a.responseBody,
+          ...(billing.attempts[i] ? { usage: billing.attempts[i].usage, costUsd: billing.attempts[i].costUsd } : {}),
         })),
         messageId: pass.message?.id ?? null,
         stopReason: pass.message?.stop_reason ?? null,
         usage: pass.message?.usage ?? null,
-        costUsd: pass.message?.usage ? costUsd(pass.model, pass.message.usage) : null,
+        costUsd: billing.costUsd,
         error: pass.error,
         plan: planSummary(pass.plan),
       })
@@ -116,6 +119,6 @@ export class StoreSessionLog implements SessionLog {
     const attribution = attributePass(this.store, summary, { plan: pass.plan, responseBody: pass.attempts.at(-1)?.responseBody, entries: () => this.entries(), onError: (err) => this.onAttributionError?.(err) })
     const stored = attribution ? { ...summary, attribution } : summary
     this.onPass?.(stored)
-    return { passId: summary.id as PassId, entries, summary: stored }
+    return { passId: summary.id as PassId, entries, costUsd: summary.costUsd, summary: stored }
   }
 }

@@ -36,6 +36,13 @@ export interface StoredAttempt {
   readonly error: { readonly kind: string; readonly message: string } | null
   readonly responseHash: string | null
   readonly responseHeaders: Readonly<Record<string, string>>
+  /**
+   * What the attempt was billed (node/model/billed.ts), on an attempt the service answered with a 2xx: the last one's
+   * is the pass's `usage`; an earlier one's is a stream that broke after its 200 and was sent again. Absent on an
+   * attempt that was not billed, and on passes stored before attempts were priced.
+   */
+  readonly usage?: Usage
+  readonly costUsd?: number | null
 }
 
 export interface SegmentMeta {
@@ -58,7 +65,9 @@ export interface NewPass {
   readonly attempts: ReadonlyArray<Omit<StoredAttempt, 'responseHash'> & { readonly responseBody: string }>
   readonly messageId: string | null
   readonly stopReason: string | null
+  /** The last attempt's usage: the answer's (what attribution compares with its prediction). */
   readonly usage: Usage | null
+  /** What the pass was billed, every attempt of it (StoredAttempt.costUsd): null when none was priced. */
   readonly costUsd: number | null
   readonly error: { readonly kind: string; readonly message: string } | null
   readonly plan: unknown

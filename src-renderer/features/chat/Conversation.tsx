@@ -133,7 +133,11 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
         <div className="msg assistant streaming" data-testid="streaming">
           <div className="msg-who">Loupe</div>
           {chat.streaming.map((b) =>
-            b.kind === 'tool_use' ? (
+            b.kind === 'retry' ? (
+              <p key={b.index} className="stream-retry" data-testid="stream-retry">
+                {b.text}
+              </p>
+            ) : b.kind === 'tool_use' ? (
               <div key={b.index} className="tool-call forming">
                 <span className="tool-name">{b.toolName}</span> <span className="tool-subject">{b.text}</span>
               </div>

@@ -224,6 +224,35 @@ describe('ModelClient: faults and retries (every attempt recorded)', () => {
     if (!timedOut.ok) expect(timedOut.error.kind).toBe('connection')
   })
 
+  it('a stream that goes silent after its 200 is given up after the idle time and retried as a connection failure', async () => {
+    const started = Date.now()
+    const events: ModelStreamEvent[] = []
+    const send = (client: ReturnType<typeof createModelClient>) => client.send(request('hello'), { onEvent: (e) => events.push(e) })
+    const outcome = ok(await withClient({}, { streamIdleTimeoutMs: 50, defaultHeaders: { 'x-sim-fault': `stall; times=1; after_events=4; id=${Math.random()}` } }, send))
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(outcome.attempts.map((a) => a.status)).toEqual([200, 200])
+    const stalled = outcome.attempts[0]!
+    expect(stalled.error?.kind).toBe('connection')
+    expect(stalled.error?.message).toMatch(/^Nothing arrived for 50 ms after the service had begun to answer, so the stream was given up: the connection had stalled/)
+    expect(stalled.responseBody).toContain('event: message_start')
+    expect(outcome.attempts[1]!.error).toBeNull()
+    // The stream says it starts over, and why, between the two attempts' messages.
+    const retrying = events.findIndex((e) => e.type === 'retrying')
+    expect(events[retrying]).toEqual({ type: 'retrying', kind: 'connection', message: stalled.error!.message, retry: 1, retries: 2 })
+    expect(events.findIndex((e) => e.type === 'message_started')).toBeLessThan(retrying)
+    expect(events.findLastIndex((e) => e.type === 'message_started')).toBeGreaterThan(retrying)
+  })
+
+  it('a stalled stream with no retries left fails as a connection failure that says it stalled, keeping what streamed', async () => {
+    const outcome = await withClient({}, { maxRetries: 0, streamIdleTimeoutMs: 50, defaultHeaders: { 'x-sim-fault': `stall; after_events=5; id=${Math.random()}` } }, (client) => client.send(request('hello'), {}))
+    expect(outcome.ok).toBe(false)
+    if (outcome.ok) return
+    expect(outcome.error).toMatchObject({ kind: 'connection', status: null })
+    expect(outcome.error.message).toMatch(/the connection had stalled/)
+    expect(outcome.partial?.content[0]).toMatchObject({ type: 'text' })
+    expect(outcome.attempts).toHaveLength(1)
+  })
+
   it('a 400 is not retried and says invalid_request', async () => {
     await withClient({}, {}, async (client) => {
       const outcome = await client.send({ ...request('x'), model: 'claude-sonnet-4-6', max_tokens: 999_999 }, {})

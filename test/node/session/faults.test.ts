@@ -12,7 +12,7 @@ import { unansweredToolUses } from '../../../src-main/engine/conversation/histor
 import type { Entry } from '../../../src-main/engine/conversation/entries'
 import { createApp, type App } from '../../../src-main/node/app'
 import { createModelClient } from '../../../src-main/node/model/client'
-import { DEFAULT_MODEL_ID } from '../../../src-main/node/model/models'
+import { costUsd, DEFAULT_MODEL_ID } from '../../../src-main/node/model/models'
 import { sha256Hex } from '../../../src-main/node/store/blobs'
 import { faultQueue, startSimulator, type Fault, type Pace } from '../../../src-main/simulator'
 
@@ -74,6 +74,23 @@ describe('the loop against the simulator with faults', () => {
     expect(passes.every((p) => p.status === 'done')).toBe(true)
     expect(passes[0]!.attempts.length).toBe(2)
     expect(passes[0]!.attempts[0]!.error).not.toBeNull()
+  })
+
+  it("bills both attempts of a pass whose stream broke after streaming part of an answer: the pass's cost is their sum", async () => {
+    // Fifteen events in: message_start, a text block and a dozen of its deltas have streamed when the connection drops.
+    const s = await setup([{ kind: 'reset', afterEvents: 15 }])
+    expect(await s.turn(() => s.call('run.start', { sessionId: s.sessionId, text: 'Tell me about this project in detail, please.' }))).toBe('end_turn')
+    const pass = s.check().passes[0]!
+    expect(pass.attempts.map((a) => a.status)).toEqual([200, 200])
+    const [broken, answered] = pass.attempts
+    // The broken attempt was billed for its prompt (it wrote the cache the retry then read) and the output it streamed.
+    expect(broken!.usage!.cache_creation_input_tokens).toBeGreaterThan(0)
+    expect(broken!.usage!.output_tokens).toBeGreaterThan(1)
+    expect(answered!.usage).toEqual(pass.usage)
+    expect(answered!.usage!.cache_read_input_tokens).toBeGreaterThan(0)
+    expect(answered!.costUsd).toBeCloseTo(costUsd(pass.model, pass.usage!)!, 12)
+    expect(pass.costUsd).toBeCloseTo(broken!.costUsd! + answered!.costUsd!, 12)
+    expect(pass.costUsd!).toBeGreaterThan(costUsd(pass.model, pass.usage!)!)
   })
 
   it('ends the turn with a retryable failure after a 529 storm, and a retry completes it', async () => {

@@ -46,6 +46,17 @@ describe('the live pass', () => {
     expect(live).toMatchObject({ messageId: 'msg_9', firstDeltaAt: 150, blocks: [{ kind: 'text', text: 'Hello' }, { kind: 'tool_use', text: '{"p', toolName: 'read_file' }] })
     expect(liveChars(live)).toBe(8)
   })
+
+  it('drops what streamed when the request is sent again after its stream broke, and says why', () => {
+    let live = livePassStarted('s', 1, 'model', 100)
+    live = liveDeltaApplied(live, [{ type: 'message_started', messageId: 'msg_1', model: 'model' }, { type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Half' }, { type: 'block_started', index: 1, kind: 'tool_use', toolName: 'read_file' }], 150)
+    live = liveDeltaApplied(live, [{ type: 'retrying', kind: 'connection', message: 'Nothing arrived for 90 s after the service had begun to answer, so the stream was given up: the connection had stalled.', retry: 1, retries: 2 }], 90_000)
+    expect(live.blocks).toEqual([])
+    expect(live.retry).toBe('The answer broke off: Nothing arrived for 90 s after the service had begun to answer, so the stream was given up: the connection had stalled. Sending the request again (retry 1 of 2); the answer starts over.')
+    live = liveDeltaApplied(live, [{ type: 'message_started', messageId: 'msg_2', model: 'model' }, { type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Whole' }], 90_100)
+    expect(live).toMatchObject({ messageId: 'msg_2', firstDeltaAt: 150, blocks: [{ kind: 'text', text: 'Whole' }] })
+    expect(liveChars(live)).toBe(5)
+  })
 })
 
 describe("a compaction's summary request in flight", () => {

@@ -96,3 +96,23 @@ describe('a long session read in windows (decision 0039)', () => {
     expect(store().bySession.s4!.entries.map((e) => e.seq)).toEqual(range(31, 40).map((e) => e.seq))
   })
 })
+
+describe('an answer that broke off and is sent again', () => {
+  beforeEach(() => store().sessionForgotten('s4'))
+
+  it('drops what streamed for a line that says why, and the next attempt streams under it', () => {
+    store().runStarted('s4')
+    store().streamed('s4', [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Half an ' }, { type: 'block_started', index: 1, kind: 'tool_use', toolName: 'read_file' }])
+    store().streamed('s4', [{ type: 'retrying', kind: 'connection', message: 'Nothing arrived for 90 s after the service had begun to answer, so the stream was given up: the connection had stalled (a network change or the computer sleeping can leave one open but silent)', retry: 1, retries: 2 }])
+    const note = 'The answer broke off: Nothing arrived for 90 s after the service had begun to answer, so the stream was given up: the connection had stalled (a network change or the computer sleeping can leave one open but silent). Sending the request again (retry 1 of 2); the answer starts over.'
+    expect(store().bySession.s4!.streaming).toEqual([{ index: -1, kind: 'retry', text: note }])
+    store().streamed('s4', [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'A whole answer' }])
+    expect(store().bySession.s4!.streaming).toEqual([
+      { index: -1, kind: 'retry', text: note },
+      { index: 0, kind: 'text', text: 'A whole answer' },
+    ])
+    // The stored answer replaces what streamed, the note with it.
+    store().entriesAppended('s4', [{ id: 'e1', sessionId: 's4', seq: 1, at: 1, kind: 'assistant_message' }])
+    expect(store().bySession.s4!.streaming).toEqual([])
+  })
+})

@@ -10,7 +10,7 @@ import type { UsageLike } from '../model/breakpoints'
 import { clock, grouped, latencyPair, ms, shortModel, usd } from '../../../ui/format'
 import { liveChars, type LivePass } from '../model/live'
 import { missLine, passOutcome, type PassOutcome } from '../model/outcome'
-import { attemptsSummary } from '../model/attempts'
+import { attemptsSummary, earlierBilled, earlierBilledText } from '../model/attempts'
 import { loadPassView } from '../data/pass-view'
 import { TokenBar, usageTotal } from './TokenBar'
 import { tooltipWithNames } from './ModelName'
@@ -146,6 +146,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
   const attempts = attemptsSummary(pass.attempts)
+  const earlier = earlierBilled(pass.attempts)
   return (
     <div
       className={`insp-row${selected ? ' selected' : ''}${pass.status !== 'done' ? ` ${pass.status}` : ''}`}
@@ -175,7 +176,9 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
         {pass.source === 'transcript' || pass.source === 'proxy' ? <PassSourceBadge source={pass.source} kind={pass.kind} /> : (KIND_LABEL[pass.kind] ?? pass.kind)}
       </span>
       <TokenBar usage={pass.usage as UsageLike | null} max={max} />
-      <span className="num">{usd(pass.costUsd)}</span>
+      <span className="num" {...(earlier ? { title: `${usd(pass.costUsd)}, ${earlierBilledText(earlier, usd)}` } : {})}>
+        {usd(pass.costUsd)}
+      </span>
       <span className="num muted">{latencyPair(firstByte, total)}</span>
       <span className={attempts.failed > 0 ? 'insp-attempts retried' : 'insp-attempts'} title={attempts.title}>
         {attempts.text}

@@ -8,7 +8,7 @@ import type { Monaco } from '../../../monaco'
 import type { PassView } from '../data/pass-view'
 import { clock, grouped, ms, tokens, usd } from '../../../ui/format'
 import { liveRequestText, type LivePass, type LiveSummary } from '../model/live'
-import { attemptFailed } from '../model/attempts'
+import { attemptFailed, earlierBilled, earlierBilledText } from '../model/attempts'
 import { diagnosisOf } from '../model/diagnosis'
 import { ModelName } from './ModelName'
 import { outputTokensText, parseResponse, type FinalBlock } from '../model/response'
@@ -23,6 +23,8 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
   const u = detail.usage
   const message = parsed.message
   const diagnosis = useMemo(() => diagnosisOf(detail.attribution), [detail.attribution])
+  // The pass's cost counts every attempt billed; one that broke after its 200 and was sent again is named here.
+  const earlier = earlierBilled(detail.attempts)
   return (
     <div className="insp-response" data-testid="response-view">
       <dl className="insp-facts">
@@ -40,7 +42,15 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
         <dd>
           {u
             ? `cache read ${tokens(u.cache_read_input_tokens)} · cache write ${tokens(u.cache_creation_input_tokens)} · uncached ${tokens(u.input_tokens)} · output ${outputTokensText(detail.status, u.output_tokens, tokens)} · ${usd(detail.costUsd)}`
-            : 'none (no answer)'}
+            : earlier
+              ? `none (no answer) · ${usd(detail.costUsd)}`
+              : 'none (no answer)'}
+          {earlier && (
+            <span data-testid="earlier-billed">
+              {' '}
+              ({earlierBilledText(earlier, usd)})
+            </span>
+          )}
         </dd>
         {diagnosis && (
           <>
@@ -85,7 +95,11 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
                 <td>
                   <code>{a.requestId ?? '—'}</code>
                 </td>
-                <td>{a.error ? `${a.error.kind}: ${a.error.message}` : ''}</td>
+                <td>
+                  {a.error ? `${a.error.kind}: ${a.error.message}` : ''}
+                  {/* An earlier attempt the service billed (a stream that broke after its 200): what, in the cell that says why it ended. */}
+                  {i < detail.attempts.length - 1 && a.usage ? ` · billed ${usd(a.costUsd ?? null)} for its prompt and what it streamed` : ''}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -149,6 +163,11 @@ export function LiveResponseView({ live }: { live: LivePass }) {
         {live.firstDeltaAt !== null ? ` · first byte after ${ms(live.firstDeltaAt - live.startedAt)}` : ' · waiting for the first byte'}. Streaming: the raw
         response, its usage and its attempts are shown once the pass is stored.
       </p>
+      {live.retry && (
+        <p className="bad" data-testid="live-retry">
+          {live.retry}
+        </p>
+      )}
       {live.messageId && (
         <p>
           message <code>{live.messageId}</code>

@@ -9,6 +9,7 @@
 import { appendSummaryPiece, type SummaryText } from '../../../../src-preload/summary-stream'
 import { LIVE_SUMMARY_MAX_CHARS } from '../../../../src-preload/contract'
 import { isRecord } from './blocks'
+import { retryNote } from '../../../ui/retry-note'
 
 export interface LiveBlock {
   readonly kind: string
@@ -37,6 +38,8 @@ export interface LivePass {
   readonly firstDeltaAt: number | null
   readonly messageId: string | null
   readonly blocks: ReadonlyArray<LiveBlock>
+  /** Why what streamed was dropped and the request sent again (the host's `retrying` event), while the answer starts over. */
+  readonly retry?: string
   /** A summary request's text and counts (null for a main pass, whose text is in `blocks`). */
   readonly summary: LiveSummary | null
   /**
@@ -101,12 +104,17 @@ export function liveListed(live: LivePass, passes: ReadonlyArray<{ readonly sess
 
 /** Applies a batch of stream events; unknown events are ignored so a newer host does not break an older view. */
 export function liveDeltaApplied(live: LivePass, events: ReadonlyArray<unknown>, now: number): LivePass {
-  const blocks = [...live.blocks]
+  let blocks = [...live.blocks]
   let messageId = live.messageId
+  let retry = live.retry
   for (const e of events) {
     if (!isRecord(e)) continue
     const index = typeof e.index === 'number' ? e.index : -1
     switch (e.type) {
+      case 'retrying':
+        blocks = []
+        retry = retryNote(e)
+        break
       case 'message_started':
         messageId = typeof e.messageId === 'string' ? e.messageId : messageId
         break
@@ -125,7 +133,7 @@ export function liveDeltaApplied(live: LivePass, events: ReadonlyArray<unknown>,
         break
     }
   }
-  return { ...live, messageId, blocks, firstDeltaAt: live.firstDeltaAt ?? now }
+  return { ...live, messageId, blocks, ...(retry !== undefined ? { retry } : {}), firstDeltaAt: live.firstDeltaAt ?? now }
 }
 
 export function liveChars(live: LivePass): number {
