@@ -75,10 +75,20 @@ function classify(err: unknown, aborted: boolean): ClassifiedError {
   return stalled ? { kind: 'connection', message: stalled.message, status: null } : classifyError(err, aborted)
 }
 
+/**
+ * A 400 that names the cache diagnostics: a gateway or proxy in front of the API (ANTHROPIC_BASE_URL) that does not
+ * know the beta header or the `diagnostics` field refuses every request carrying them ("Unexpected value(s)
+ * `cache-diagnosis-…` for the `anthropic-beta` header", "diagnostics: Extra inputs are not permitted").
+ */
+function refusesDiagnostics(result: { readonly status: number | null; readonly message: string; readonly afterHeaders: boolean }): boolean {
+  return result.status === 400 && !result.afterHeaders && /diagnostics|cache-diagnosis|anthropic-beta/i.test(result.message)
+}
+
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const clock = options.clock ?? systemClock
   const maxRetries = options.maxRetries ?? 2
-  const diagnosticsOn = options.cacheDiagnostics ?? true
+  // Turned off for the client's life when what answers refuses them (refusesDiagnostics).
+  let diagnosticsOn = options.cacheDiagnostics ?? true
   const retryDelay = options.streamRetryDelayMs ?? defaultRetryDelayMs
   // Under the capture, so an attempt given up as stalled is recorded with that cause.
   const baseFetch: Fetch = idleWatchdogFetch(options.fetch ?? ((input, init) => fetch(input, init)), options.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS)
@@ -135,6 +145,12 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         const result = await attempt(client, request, send, attempts)
         if (result.ok) {
           return { ok: true, message: result.message, attempts, ...(result.cacheMissReason !== undefined ? { cacheMissReason: result.cacheMissReason } : {}) }
+        }
+        if (diagnosticsOn && refusesDiagnostics(result)) {
+          // Refused before anything was generated (nothing billed): sent again at once without them, and never again.
+          diagnosticsOn = false
+          retry--
+          continue
         }
         const again = result.afterHeaders && RETRYABLE_MID_STREAM.has(result.kind) && retry < maxRetries && !send.signal?.aborted
         if (!again) {

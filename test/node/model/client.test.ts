@@ -285,6 +285,33 @@ describe('ModelClient: cache diagnostics', () => {
     })
   })
 
+  it('are left off, for the client\'s life, once what answers refuses them (a gateway that does not know the beta)', async () => {
+    const sent: Array<{ beta: string | null; diagnostics: boolean }> = []
+    // A gateway in front of the API that refuses a field it does not know, as LiteLLM-style proxies do.
+    const gateway = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const body = typeof init?.body === 'string' ? init.body : ''
+      const beta = new Headers(init?.headers).get('anthropic-beta')
+      if (String(input).includes('/v1/messages') && !String(input).includes('count_tokens')) sent.push({ beta, diagnostics: body.includes('"diagnostics"') })
+      if (body.includes('"diagnostics"')) {
+        const error = { type: 'error', error: { type: 'invalid_request_error', message: 'diagnostics: Extra inputs are not permitted' } }
+        return new Response(JSON.stringify(error), { status: 400, headers: { 'content-type': 'application/json' } })
+      }
+      return fetch(input, init)
+    }
+    await withClient({}, { fetch: gateway }, async (client) => {
+      const first = ok(await client.send(request('hello'), { previousMessageId: 'msg_x' }))
+      expect('cacheMissReason' in first).toBe(false)
+      // The refused attempt is recorded; the pass is the one sent without them.
+      expect(first.attempts.map((a) => a.status)).toEqual([400, 200])
+      ok(await client.send(request('hello again'), { previousMessageId: first.message.id }))
+      expect(sent).toEqual([
+        { beta: 'cache-diagnosis-2026-04-07', diagnostics: true },
+        { beta: null, diagnostics: false },
+        { beta: null, diagnostics: false },
+      ])
+    })
+  })
+
   it('can be turned off', async () => {
     await withClient({}, { cacheDiagnostics: false }, async (client) => {
       const outcome = ok(await client.send(request('hello'), { previousMessageId: 'msg_x' }))
