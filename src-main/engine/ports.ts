@@ -38,7 +38,12 @@ export type ModelStreamEvent =
    * and the request is sent again: what streamed so far is not the answer, which starts over. `retry` counts from 1,
    * up to `retries`.
    */
-  | { readonly type: 'retrying'; readonly kind: ModelErrorKind; readonly message: string; readonly retry: number; readonly retries: number }
+  /**
+   * The request is sent again: after a stream that broke once the service had begun to answer (what streamed is
+   * dropped), or, with `status`, after the service refused it (429, 529, 5xx) and the SDK waits `waitMs` first
+   * (null: its own short backoff) — said, so a pass waiting on a rate limit does not look stuck.
+   */
+  | { readonly type: 'retrying'; readonly kind: ModelErrorKind; readonly message: string; readonly retry: number; readonly retries: number; readonly status?: number; readonly waitMs?: number | null }
 
 /** One HTTP attempt, as it went over the wire. Secrets (authorization, x-api-key) are never recorded. */
 export interface ModelAttempt {

@@ -7,9 +7,9 @@
  * failure. Every HTTP attempt is captured as it went over the wire (capture.ts). Never throws from `send`.
  */
 import Anthropic from '@anthropic-ai/sdk'
-import type { Clock, ModelAttempt, ModelClient, ModelErrorKind, ModelOutcome, ModelSendOptions } from '../../engine/ports'
+import type { Clock, ModelAttempt, ModelClient, ModelErrorKind, ModelOutcome, ModelSendOptions, ModelStreamEvent } from '../../engine/ports'
 import type { AssistantMessage, WireRequest } from '../../engine/model/wire'
-import { capturingFetch, type Fetch } from './capture'
+import { capturingFetch, serviceErrorOf, type Fetch } from './capture'
 import { cacheMissReason, classifyError, toAssistantMessage, toPartialMessage, toStreamEvent, type ClassifiedError } from './convert'
 import { idleWatchdogFetch, stalledCause, STREAM_IDLE_TIMEOUT_MS } from './watchdog'
 
@@ -84,6 +84,28 @@ function refusesDiagnostics(result: { readonly status: number | null; readonly m
   return result.status === 400 && !result.afterHeaders && /diagnostics|cache-diagnosis|anthropic-beta/i.test(result.message)
 }
 
+/**
+ * The `retrying` event for an attempt the service refused, when the SDK will send it again (its rules: `x-should-retry`
+ * when given, else 408, 409, 429 and 5xx, while retries remain), with the wait it will take: `retry-after-ms`, else
+ * `retry-after`, else (null) its own backoff of half a second doubling to 8 s. The SDK waits as long as the service
+ * asks, a minute or more on a rate limit; nothing streams meanwhile, so the chat says what the pass waits for.
+ */
+export function sdkRetryOf(attempt: ModelAttempt, maxRetries: number): ModelStreamEvent | null {
+  const status = attempt.status
+  if (status === null || status < 400) return null
+  const headers = attempt.responseHeaders
+  const told = headers['x-should-retry']
+  const retryable = told === 'true' || (told !== 'false' && (status === 408 || status === 409 || status === 429 || status >= 500))
+  const done = Number(attempt.requestHeaders['x-stainless-retry-count'] ?? 0)
+  if (!retryable || !(done < maxRetries)) return null
+  const ms = parseFloat(headers['retry-after-ms'] ?? '')
+  const seconds = parseFloat(headers['retry-after'] ?? '')
+  const waitMs = ms > 0 ? ms : seconds > 0 ? seconds * 1000 : null
+  const service = serviceErrorOf(attempt.responseBody)
+  const message = [service?.type, service?.message].filter((part) => part).join(': ') || `HTTP ${status}`
+  return { type: 'retrying', kind: (attempt.error?.kind ?? 'unknown') as ModelErrorKind, message, retry: done + 1, retries: maxRetries, status, waitMs }
+}
+
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const clock = options.clock ?? systemClock
   const maxRetries = options.maxRetries ?? 2
@@ -102,8 +124,13 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     openTelemetry: false,
   })
 
-  function capturing(attempts: ModelAttempt[]): Anthropic {
-    return sdk.withOptions({ fetch: capturingFetch(baseFetch, { clock, secrets: [options.apiKey], onAttempt: (a) => attempts.push(a) }) })
+  function capturing(attempts: ModelAttempt[], onEvent?: (event: ModelStreamEvent) => void): Anthropic {
+    const onAttempt = (a: ModelAttempt) => {
+      attempts.push(a)
+      const again = onEvent ? sdkRetryOf(a, maxRetries) : null
+      if (again) onEvent!(again)
+    }
+    return sdk.withOptions({ fetch: capturingFetch(baseFetch, { clock, secrets: [options.apiKey], onAttempt }) })
   }
 
   async function attempt(client: Anthropic, request: WireRequest, send: ModelSendOptions, attempts: ModelAttempt[]): Promise<Attempted> {
@@ -140,7 +167,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
 
     async send(request, send): Promise<ModelOutcome> {
       const attempts: ModelAttempt[] = []
-      const client = capturing(attempts)
+      const client = capturing(attempts, send.onEvent)
       for (let retry = 0; ; retry++) {
         const result = await attempt(client, request, send, attempts)
         if (result.ok) {

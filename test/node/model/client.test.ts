@@ -167,6 +167,19 @@ describe('ModelClient: faults and retries (every attempt recorded)', () => {
     expect(outcome.attempts[1]!.requestHeaders['x-stainless-retry-count']).toBe('1')
   })
 
+  it('says, before each wait the SDK takes on a refused request, why and for how long: none after the last', async () => {
+    const events: ModelStreamEvent[] = []
+    const headers = { 'x-sim-fault': `rate_limit; times=9; retry_after_ms=5; id=${Math.random()}` }
+    const outcome = await withClient({}, { maxRetries: 2, defaultHeaders: headers }, (client) => client.send(request('hello'), { onEvent: (e) => events.push(e) }))
+    expect(outcome.ok).toBe(false)
+    const retrying = events.filter((e) => e.type === 'retrying')
+    expect(retrying).toEqual([1, 2].map((retry) => ({ type: 'retrying', kind: 'rate_limited', message: expect.stringMatching(/^rate_limit_error: ./), retry, retries: 2, status: 429, waitMs: 5 })))
+    // A refusal the SDK does not retry says nothing of a wait.
+    const none: ModelStreamEvent[] = []
+    await withClient({}, { maxRetries: 2 }, (client) => client.send(request('hello', { model: 'claude-nonexistent-1' }), { onEvent: (e) => none.push(e) }))
+    expect(none.filter((e) => e.type === 'retrying')).toEqual([])
+  })
+
   it('429 every time: gives up after maxRetries with rate_limited', async () => {
     const outcome = await faulted('rate_limit; times=9', 2)
     expect(outcome.ok).toBe(false)
