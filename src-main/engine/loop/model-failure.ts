@@ -44,7 +44,7 @@ export function describeModelError(error: { kind: string; message: string; statu
     case 'model_not_found':
       return `The model service has no model ${model}${status}: ${message}. It may have been retired. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).`
     case 'not_found':
-      return `The model service found nothing at the address the request went to${status}: ${message}. Nothing in the conversation is wrong: check the address of the API (${endpoint.baseUrl}${api ? ', set by ANTHROPIC_BASE_URL' : ''}), then retry.`
+      return `The model service found nothing at the address the request went to${status}: ${message}. Nothing in the conversation is wrong: check the address of the API (${endpoint.baseUrl}${api ? ', which ANTHROPIC_BASE_URL sets' : ''}), then retry.`
   }
   const what: Record<string, string> = {
     rate_limited: 'The model service is rate-limiting requests',

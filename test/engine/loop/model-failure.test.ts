@@ -41,7 +41,7 @@ describe('the advice of a failed turn', () => {
 
   it("an address with nothing there: the API's address", () => {
     expect(describe_('not_found', 404, 'not_found_error: The requested resource could not be found.')).toBe(
-      'The model service found nothing at the address the request went to (HTTP 404): not_found_error: The requested resource could not be found. Nothing in the conversation is wrong: check the address of the API (https://api.anthropic.com, set by ANTHROPIC_BASE_URL), then retry.',
+      'The model service found nothing at the address the request went to (HTTP 404): not_found_error: The requested resource could not be found. Nothing in the conversation is wrong: check the address of the API (https://api.anthropic.com, which ANTHROPIC_BASE_URL sets), then retry.',
     )
   })
 
