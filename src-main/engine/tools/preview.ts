@@ -146,10 +146,10 @@ function region(text: string, from: number, to: number): Region {
  * regions are split and diffed only when small enough; otherwise only the lines kept are split, and all of the old
  * region is shown removed, then all of the new one added.
  */
-function changedOps(a: Region, b: Region): { ops: Op[]; added: number; removed: number } {
+function changedOps(a: Region, b: Region, diffTimeoutMs: number): { ops: Op[]; added: number; removed: number } {
   const runs: Array<{ kind: 'context' | 'added' | 'removed'; lines: ReadonlyArray<string>; count: number }> = []
   const small = a.lines > 0 && b.lines > 0 && a.lines + b.lines <= DIFF_MAX_LINES
-  const changes = small ? diffArrays(linesOf(a.text, a.from, a.to), linesOf(b.text, b.from, b.to), { timeout: DIFF_TIMEOUT_MS }) : undefined
+  const changes = small ? diffArrays(linesOf(a.text, a.from, a.to), linesOf(b.text, b.from, b.to), { timeout: diffTimeoutMs }) : undefined
   if (changes === undefined) {
     const head = (r: Region) => linesOf(r.text, r.from, linesForward(r.text, r.from, RUN_MAX_LINES))
     if (a.lines > 0) runs.push({ kind: 'removed', lines: head(a), count: a.lines })
@@ -203,7 +203,8 @@ function crlfCount(text: string, from: number, to: number): number {
  * The preview of replacing `before` (null: the file does not exist) with `after`. `beforeIsText` false means the
  * file exists but is not UTF-8 text: its lines cannot be shown, so the whole new text is shown as added.
  */
-export function previewChange(path: string, before: string | null, after: string, beforeIsText = true): ChangePreview {
+/** `diffTimeoutMs`: how long the diff may take (DIFF_TIMEOUT_MS); a test that checks what a diff shows gives it time. */
+export function previewChange(path: string, before: string | null, after: string, beforeIsText = true, diffTimeoutMs = DIFF_TIMEOUT_MS): ChangePreview {
   const created = before === null && beforeIsText
   const a = before ?? ''
   const b = after
@@ -235,7 +236,7 @@ export function previewChange(path: string, before: string | null, after: string
   const leadFrom = linesBack(a, start, PREVIEW_CONTEXT_LINES)
   const leading = linesOf(a, leadFrom, start)
   const trailing = linesOf(a, endA, linesForward(a, endA, PREVIEW_CONTEXT_LINES))
-  const changed = changedOps(region(a, start, endA), region(b, start, endB))
+  const changed = changedOps(region(a, start, endA), region(b, start, endB), diffTimeoutMs)
   const ops: Op[] = [
     ...leading.map((text) => ({ kind: 'context' as const, text })),
     ...changed.ops,
