@@ -34,14 +34,11 @@ export type ModelStreamEvent =
   | { readonly type: 'tool_input_delta'; readonly index: number; readonly partialJson: string }
   | { readonly type: 'block_stopped'; readonly index: number }
   /**
-   * The attempt failed after its 200 (a connection dropped or stalled, a stream cut short, an error event inside it)
-   * and the request is sent again: what streamed so far is not the answer, which starts over. `retry` counts from 1,
-   * up to `retries`.
-   */
-  /**
-   * The request is sent again: after a stream that broke once the service had begun to answer (what streamed is
-   * dropped), or, with `status`, after the service refused it (429, 529, 5xx) and the SDK waits `waitMs` first
-   * (null: its own short backoff) — said, so a pass waiting on a rate limit does not look stuck.
+   * The client's word (not the service's) that the request is sent again: after the attempt failed once the service
+   * had begun to answer (a connection dropped or stalled, a stream cut short, an error event inside it; what streamed
+   * is not the answer, which starts over), or, with `status`, after the service refused it (429, 529, 5xx) and the SDK
+   * waits `waitMs` first (null: its own short backoff), said so a pass waiting on a rate limit does not look stuck.
+   * `retry` counts from 1, up to `retries`.
    */
   | { readonly type: 'retrying'; readonly kind: ModelErrorKind; readonly message: string; readonly retry: number; readonly retries: number; readonly status?: number; readonly waitMs?: number | null }
 
@@ -92,7 +89,7 @@ export type CacheMissReason =
   | { readonly type: 'previous_message_not_found' }
   | { readonly type: 'unavailable' }
 
-export type ModelOutcome =
+export type ModelOutcome = (
   | {
       readonly ok: true
       readonly message: AssistantMessage
@@ -107,6 +104,13 @@ export type ModelOutcome =
       readonly partial: AssistantMessage | null
       readonly attempts: ReadonlyArray<ModelAttempt>
     }
+) & {
+  /**
+   * What answered (the model client's endpoint). A client that switches services (node/model/connect.ts) sends each
+   * call to what answers when it starts; this names the one the call went to. Absent from a client that never switches.
+   */
+  readonly endpoint?: ModelClient['endpoint']
+}
 
 export interface ModelSendOptions {
   readonly signal?: AbortSignal

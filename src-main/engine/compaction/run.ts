@@ -273,7 +273,8 @@ export async function runCompaction(deps: CompactionDeps, input: CompactionInput
       signal,
       ...(previousMessageId ? { previousMessageId } : {}),
       onEvent: (event) => {
-        firstByteAt ??= deps.clock.now()
+        // A `retrying` event is the client's, not the service's: a refusal's wait is not a first byte.
+        if (event.type !== 'retrying') firstByteAt ??= deps.clock.now()
         deps.onStream?.(event)
         meter.onEvent(event)
       },

@@ -83,6 +83,8 @@ export function summaryStreamMeter(options: SummaryStreamMeterOptions): SummaryS
 
   return {
     onEvent(event) {
+      // The client's word that the request goes again: the next attempt's message_start starts the next stream.
+      if (event.type === 'retrying') return
       if (event.type === 'message_started' || stream === 0) {
         // A new message: the text of the one before (an attempt that failed mid-stream) is not the summary.
         stream = options.nextStream()

@@ -25,8 +25,8 @@ export type EntryBody =
       readonly partial: boolean
       /**
        * The service that wrote it. Its thinking blocks carry that service's signatures, which another refuses: sent to
-       * another, the answer goes without them (history.ts). Absent on answers recorded before it was kept, and on
-       * imported ones.
+       * another, the answer goes without them (history.ts). Absent on answers recorded before it was kept, and on the
+       * answers a continued Claude Code session starts with (which carry no thinking).
        */
       readonly service?: ModelService
     }

@@ -24,6 +24,9 @@ export function describeModelError(error: { kind: string; message: string; statu
   // With a key, the usual first failures are a network that does not reach the API, a key it refuses and an account
   // without credit: say where the request went, whether it can have cost anything, and the way back to the simulator
   // (docs/decisions/0023).
+  // A refused request is not billed; an earlier attempt that the service answered, then broke off, was.
+  const billedBefore = attempts.some((a) => a.status !== null && a.status >= 200 && a.status < 300)
+  const nothingBilled = billedBefore ? 'the refusal was not billed (an earlier attempt that broke off was)' : 'nothing was billed'
   const leave = api ? ', or remove the API key (Settings → Forget the key, or unset ANTHROPIC_API_KEY) to go back to the offline simulator' : ''
   if (api) {
     // No attempt got a status: no response came back, so the API generated (and billed) nothing.
@@ -31,16 +34,16 @@ export function describeModelError(error: { kind: string; message: string; statu
       return `Could not reach the Anthropic API at ${hostOf(endpoint.baseUrl)}: ${message}. No response came back, so nothing was billed. Check the network and retry${leave}.`
     }
     if (error.kind === 'authentication') {
-      return `The Anthropic API refused the API key${status}: ${message}. Nothing was billed. Check the key in Settings${leave}.`
+      return `The Anthropic API refused the API key${status}: ${message}. ${nothingBilled[0]!.toUpperCase()}${nothingBilled.slice(1)}. Check the key in Settings${leave}.`
     }
   }
   // Refusals that no change to the conversation mends (docs/decisions/0063): the account, the key, the model, the
   // address. A refused request is not billed.
   switch (error.kind) {
     case 'billing':
-      return `The ${api ? 'Anthropic ' : ''}account behind the API key cannot pay for this request${status}: ${message}. Nothing in the conversation is wrong, and nothing was billed: add credit (or raise the spend limit) in the Anthropic Console under Plans & Billing, then retry${leave}.`
+      return `The ${api ? 'Anthropic ' : ''}account behind the API key cannot pay for this request${status}: ${message}. Nothing in the conversation is wrong, and ${nothingBilled}: add credit (or raise the spend limit) in the Anthropic Console under Plans & Billing, then retry${leave}.`
     case 'permission':
-      return `The API key is not permitted to make this request${status}: ${message}. Nothing in the conversation is wrong, and nothing was billed: check what the key may use (its workspace, the models it may call) in the Anthropic Console, or save another key in Settings, then retry${leave}.`
+      return `The API key is not permitted to make this request${status}: ${message}. Nothing in the conversation is wrong, and ${nothingBilled}: check what the key may use (its workspace, the models it may call) in the Anthropic Console, or save another key in Settings, then retry${leave}.`
     case 'model_not_found':
       return `The model service has no model ${model}${status}: ${message}. It may have been retired. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).`
     case 'not_found':

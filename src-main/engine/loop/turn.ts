@@ -86,17 +86,19 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
     let firstByteAt: number | null = null
     deps.emit({ type: 'pass_started', passNumber, model: request.model, requestBytes: 0 })
     const previousMessageId = deps.controls.lastMessageId?.() ?? null
-    // The service this pass goes to: its answer is that service's (a key saved meanwhile changes only later passes).
-    const service = deps.model.endpoint.kind
     const outcome: ModelOutcome = await deps.model.send(request, {
       signal,
       ...(previousMessageId ? { previousMessageId } : {}),
       onEvent: (event) => {
-        firstByteAt ??= deps.clock.now()
+        // A `retrying` event is the client's, not the service's: a refusal's wait is not a first byte.
+        if (event.type !== 'retrying') firstByteAt ??= deps.clock.now()
         deps.emit({ type: 'stream', event })
       },
     })
     const doneAt = deps.clock.now()
+    // What answered: its answer is that service's (a key saved or forgotten meanwhile changes only later passes).
+    const endpoint = outcome.endpoint ?? deps.model.endpoint
+    const service = endpoint.kind
     const lastAttempt = outcome.attempts.at(-1)
     firstByteAt = lastAttempt?.firstByteAt ?? firstByteAt
 
@@ -112,7 +114,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
             bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true, service })
             for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
           }
-          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, deps.model.endpoint, outcome.attempts, request.model), errorKind: outcome.error.kind, retryable: true })
+          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, endpoint, outcome.attempts, request.model), errorKind: outcome.error.kind, retryable: true })
           return bodies
         },
       )

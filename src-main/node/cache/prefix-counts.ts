@@ -116,9 +116,14 @@ export function countingPrefixes(
 ): ModelClient {
   const { now, onError, waitMs = PREFIX_COUNT_WAIT_MS, ...counting } = options
   return {
-    endpoint: client.endpoint,
+    // Read through: the client may switch services (a key saved mid-turn) while this wrapper lives.
+    get endpoint() {
+      return client.endpoint
+    },
+    get prewarm() {
+      return client.prewarm?.bind(client)
+    },
     countTokens: (request) => client.countTokens(request),
-    ...(client.prewarm ? { prewarm: client.prewarm.bind(client) } : {}),
     async send(request, sendOptions) {
       const counts = countUnmeasuredPrefixes(store, request, { ...counting, at: now(), countTokens: (r) => client.countTokens(r) }).catch((err) => onError?.(err))
       const outcome = await client.send(request, sendOptions)

@@ -99,8 +99,10 @@ export function sdkRetryOf(attempt: ModelAttempt, maxRetries: number): ModelStre
   const done = Number(attempt.requestHeaders['x-stainless-retry-count'] ?? 0)
   if (!retryable || !(done < maxRetries)) return null
   const ms = parseFloat(headers['retry-after-ms'] ?? '')
-  const seconds = parseFloat(headers['retry-after'] ?? '')
-  const waitMs = ms > 0 ? ms : seconds > 0 ? seconds * 1000 : null
+  const after = headers['retry-after'] ?? ''
+  // Seconds, or an HTTP date (a gateway may send one), as the SDK reads it.
+  const untilMs = /^\s*[\d.]+\s*$/.test(after) ? parseFloat(after) * 1000 : Date.parse(after) - attempt.endedAt
+  const waitMs = ms > 0 ? ms : untilMs > 0 ? untilMs : null
   const service = serviceErrorOf(attempt.responseBody)
   const message = [service?.type, service?.message].filter((part) => part).join(': ') || `HTTP ${status}`
   return { type: 'retrying', kind: (attempt.error?.kind ?? 'unknown') as ModelErrorKind, message, retry: done + 1, retries: maxRetries, status, waitMs }
@@ -133,8 +135,8 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     return sdk.withOptions({ fetch: capturingFetch(baseFetch, { clock, secrets: [options.apiKey], onAttempt }) })
   }
 
-  async function attempt(client: Anthropic, request: WireRequest, send: ModelSendOptions, attempts: ModelAttempt[]): Promise<Attempted> {
-    const diagnostics = diagnosticsOn ? { previous_message_id: send.previousMessageId ?? null } : null
+  async function attempt(client: Anthropic, request: WireRequest, send: ModelSendOptions, attempts: ModelAttempt[], withDiagnostics: boolean): Promise<Attempted> {
+    const diagnostics = withDiagnostics ? { previous_message_id: send.previousMessageId ?? null } : null
     const stream = client.messages.stream(streamParams(request, diagnostics), {
       ...(send.signal ? { signal: send.signal } : {}),
       ...(diagnostics ? { headers: { 'anthropic-beta': CACHE_DIAGNOSIS_BETA } } : {}),
@@ -162,46 +164,17 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     }
   }
 
+  const endpoint = { kind: options.kind, baseUrl: options.baseUrl } as const
+
   return {
-    endpoint: { kind: options.kind, baseUrl: options.baseUrl },
+    endpoint,
 
     async send(request, send): Promise<ModelOutcome> {
-      const attempts: ModelAttempt[] = []
-      const client = capturing(attempts, send.onEvent)
-      for (let retry = 0; ; retry++) {
-        const result = await attempt(client, request, send, attempts)
-        if (result.ok) {
-          return { ok: true, message: result.message, attempts, ...(result.cacheMissReason !== undefined ? { cacheMissReason: result.cacheMissReason } : {}) }
-        }
-        if (diagnosticsOn && refusesDiagnostics(result)) {
-          // Refused before anything was generated (nothing billed): sent again at once without them, and never again.
-          diagnosticsOn = false
-          retry--
-          continue
-        }
-        const again = result.afterHeaders && RETRYABLE_MID_STREAM.has(result.kind) && retry < maxRetries && !send.signal?.aborted
-        if (!again) {
-          return { ok: false, error: { kind: result.kind, message: result.message, status: result.status }, partial: result.partial, attempts }
-        }
-        send.onEvent?.({ type: 'retrying', kind: result.kind, message: result.message, retry: retry + 1, retries: maxRetries })
-        await wait(retryDelay(retry + 1), send.signal)
-        if (send.signal?.aborted) {
-          return { ok: false, error: { kind: 'aborted', message: 'The request was cancelled.', status: null }, partial: result.partial, attempts }
-        }
-      }
+      return { ...(await sendPass(request, send)), endpoint }
     },
 
     async prewarm(request, send): Promise<ModelOutcome> {
-      // Not streamed (the API refuses max_tokens 0 with stream), no diagnostics: nothing is generated to compare.
-      const attempts: ModelAttempt[] = []
-      const { stream: _stream, ...body } = request
-      try {
-        const message = await capturing(attempts).messages.create({ ...body, max_tokens: 0, stream: false } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming, send.signal ? { signal: send.signal } : {})
-        return { ok: true, message: toAssistantMessage(message), attempts }
-      } catch (err) {
-        const classified = classify(err, send.signal?.aborted === true)
-        return { ok: false, error: { kind: classified.kind, message: classified.message, status: classified.status }, partial: null, attempts }
-      }
+      return { ...(await sendPrewarm(request, send)), endpoint }
     },
 
     async countTokens(request): Promise<number> {
@@ -209,5 +182,47 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       const result = await sdk.messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams)
       return result.input_tokens
     },
+  }
+
+  async function sendPass(request: WireRequest, send: ModelSendOptions): Promise<ModelOutcome> {
+    const attempts: ModelAttempt[] = []
+    const client = capturing(attempts, send.onEvent)
+    // Per pass as well as for the client: a pass sent while another's refusal turned them off may still carry them.
+    let withDiagnostics = diagnosticsOn
+    for (let retry = 0; ; retry++) {
+      const result = await attempt(client, request, send, attempts, withDiagnostics)
+      if (result.ok) {
+        return { ok: true, message: result.message, attempts, ...(result.cacheMissReason !== undefined ? { cacheMissReason: result.cacheMissReason } : {}) }
+      }
+      if (withDiagnostics && refusesDiagnostics(result)) {
+        // Refused before anything was generated (nothing billed): sent again at once without them, and never again.
+        diagnosticsOn = false
+        withDiagnostics = false
+        retry--
+        continue
+      }
+      const again = result.afterHeaders && RETRYABLE_MID_STREAM.has(result.kind) && retry < maxRetries && !send.signal?.aborted
+      if (!again) {
+        return { ok: false, error: { kind: result.kind, message: result.message, status: result.status }, partial: result.partial, attempts }
+      }
+      send.onEvent?.({ type: 'retrying', kind: result.kind, message: result.message, retry: retry + 1, retries: maxRetries })
+      await wait(retryDelay(retry + 1), send.signal)
+      if (send.signal?.aborted) {
+        return { ok: false, error: { kind: 'aborted', message: 'The request was cancelled.', status: null }, partial: result.partial, attempts }
+      }
+    }
+  }
+
+  async function sendPrewarm(request: WireRequest, send: { readonly signal?: AbortSignal }): Promise<ModelOutcome> {
+    // Not streamed (the API refuses max_tokens 0 with stream), no diagnostics: nothing is generated to compare.
+    const attempts: ModelAttempt[] = []
+    const { stream: _stream, ...body } = request
+    try {
+      const message = await capturing(attempts).messages.create({ ...body, max_tokens: 0, stream: false } as unknown as Anthropic.Messages.MessageCreateParamsNonStreaming, send.signal ? { signal: send.signal } : {})
+      return { ok: true, message: toAssistantMessage(message), attempts }
+    } catch (err) {
+      const classified = classify(err, send.signal?.aborted === true)
+      return { ok: false, error: { kind: classified.kind, message: classified.message, status: classified.status }, partial: null, attempts }
+    }
   }
 }

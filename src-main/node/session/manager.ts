@@ -131,7 +131,7 @@ export class SessionManager {
     switch (e.type) {
       case 'stream': {
         const live = this.livePasses.get(sessionId)
-        if (live && live.firstDeltaAt === null) live.firstDeltaAt = this.deps.clock.now()
+        if (live && live.firstDeltaAt === null && e.event.type !== 'retrying') live.firstDeltaAt = this.deps.clock.now()
         const buffer = this.buffers.get(sessionId) ?? { events: [], timer: null }
         buffer.events.push(e.event)
         buffer.timer ??= setTimeout(() => this.flush(sessionId), STREAM_COALESCE_MS)

@@ -25,6 +25,15 @@ describe('the advice of a failed turn', () => {
     expect(describe_('billing', 402, 'billing_error: Your account has an unpaid invoice')).toMatch(/^The Anthropic account behind the API key cannot pay for this request \(HTTP 402\): billing_error: Your account has an unpaid invoice\. Nothing in the conversation is wrong/)
   })
 
+  it('after an earlier attempt that broke off (billed), says only the refusal was not billed', () => {
+    const broke: ModelAttempt = { ...answered(200), error: { kind: 'connection', message: 'Connection error.' } }
+    const text = describeModelError({ kind: 'billing', status: 400, message: 'invalid_request_error: Your credit balance is too low to access the Anthropic API.' }, API, [broke, answered(400)], MODEL)
+    expect(text).toContain('Nothing in the conversation is wrong, and the refusal was not billed (an earlier attempt that broke off was): add credit')
+    expect(describeModelError({ kind: 'authentication', status: 401, message: 'authentication_error: invalid x-api-key' }, API, [broke, answered(401)], MODEL)).toContain(
+      'invalid x-api-key. The refusal was not billed (an earlier attempt that broke off was). Check the key',
+    )
+  })
+
   it("a key without the permission: the key's permissions, not the conversation", () => {
     expect(describe_('permission', 403, 'permission_error: Your API key does not have permission to use the specified resource.')).toBe(
       `The API key is not permitted to make this request (HTTP 403): permission_error: Your API key does not have permission to use the specified resource. Nothing in the conversation is wrong, and nothing was billed: check what the key may use (its workspace, the models it may call) in the Anthropic Console, or save another key in Settings, then retry, ${LEAVE}.`,

@@ -160,6 +160,22 @@ describe('runTurn', () => {
     expectValid(log)
   })
 
+  it('takes no first byte from the client\'s word that it waits to send again, only from what the service sent', async () => {
+    let now = 0
+    const model = scriptedModel([
+      async (options) => {
+        now = 100
+        options.onEvent?.({ type: 'retrying', kind: 'rate_limited', message: 'rate_limit_error: slow down', retry: 1, retries: 2, status: 429, waitMs: 60_000 })
+        now = 60_200
+        options.onEvent?.({ type: 'message_started', messageId: 'msg', model: 'm' })
+        return { ok: true, message: message([text('Done.')], 'end_turn'), attempts: [] }
+      },
+    ])
+    const log = new MemoryLog()
+    await runTurn({ ...deps(model, recordingTools().executor, log), clock: { now: () => now } }, { kind: 'message', text: 'hi' }, new AbortController().signal)
+    expect(log.passes[0]!.firstByteAt).toBe(60_200)
+  })
+
   it("ends the turn as cut by the context window when an answer with no call filled it, not as a complete answer", async () => {
     const model = scriptedModel([message([text('The first half of a long answer')], 'model_context_window_exceeded')])
     const log = new MemoryLog()

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { ModelOutcome, ModelStreamEvent } from '../../../src-main/engine/ports'
 import type { WireRequest, WireTool } from '../../../src-main/engine/model/wire'
-import { createModelClient, type ModelClientOptions } from '../../../src-main/node/model/client'
+import { createModelClient, sdkRetryOf, type ModelClientOptions } from '../../../src-main/node/model/client'
 import { BODY_HASH_HEADER, startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../src-main/simulator/index'
 
 const KEY = 'sk-sim-secret-key-1234567890'
@@ -180,6 +180,15 @@ describe('ModelClient: faults and retries (every attempt recorded)', () => {
     expect(none.filter((e) => e.type === 'retrying')).toEqual([])
   })
 
+  it('reads the wait of a retry-after given as a date, as the SDK does', () => {
+    const refused = { startedAt: 0, firstByteAt: 5, endedAt: Date.parse('Wed, 02 Dec 2026 18:00:00 GMT'), status: 429, requestId: null, requestBody: '{}', requestHeaders: {}, responseBody: '', error: { kind: 'rate_limited', message: 'HTTP 429' } }
+    expect(sdkRetryOf({ ...refused, responseHeaders: { 'retry-after': 'Wed, 02 Dec 2026 18:00:30 GMT' } }, 2)).toMatchObject({ status: 429, waitMs: 30_000, retry: 1 })
+    expect(sdkRetryOf({ ...refused, responseHeaders: { 'retry-after': '12' } }, 2)).toMatchObject({ waitMs: 12_000 })
+    expect(sdkRetryOf({ ...refused, responseHeaders: {} }, 2)).toMatchObject({ waitMs: null })
+    expect(sdkRetryOf({ ...refused, responseHeaders: { 'x-should-retry': 'false' } }, 2)).toBeNull()
+    expect(sdkRetryOf({ ...refused, requestHeaders: { 'x-stainless-retry-count': '2' }, responseHeaders: {} }, 2)).toBeNull()
+  })
+
   it('429 every time: gives up after maxRetries with rate_limited', async () => {
     const outcome = await faulted('rate_limit; times=9', 2)
     expect(outcome.ok).toBe(false)
@@ -312,13 +321,17 @@ describe('ModelClient: cache diagnostics', () => {
       return fetch(input, init)
     }
     await withClient({}, { fetch: gateway }, async (client) => {
+      // Two passes sent at once (two sessions): the one refused after the other's refusal is sent again too.
+      const both = await Promise.all([client.send(request('one'), {}), client.send(request('two'), {})])
+      expect(both.map((o) => o.ok)).toEqual([true, true])
+      sent.length = 0
       const first = ok(await client.send(request('hello'), { previousMessageId: 'msg_x' }))
       expect('cacheMissReason' in first).toBe(false)
-      // The refused attempt is recorded; the pass is the one sent without them.
-      expect(first.attempts.map((a) => a.status)).toEqual([400, 200])
+      // The refused attempts are recorded, each beside the pass sent without them; after them, none carries them.
+      expect(both.map((o) => o.attempts.map((a) => a.status))).toEqual([[400, 200], [400, 200]])
+      expect(first.attempts.map((a) => a.status)).toEqual([200])
       ok(await client.send(request('hello again'), { previousMessageId: first.message.id }))
       expect(sent).toEqual([
-        { beta: 'cache-diagnosis-2026-04-07', diagnostics: true },
         { beta: null, diagnostics: false },
         { beta: null, diagnostics: false },
       ])

@@ -46,11 +46,11 @@ function apiStandIn(behind: ModelClient): ModelClient & { readonly sent: WireReq
         const foreign = m.content.findIndex((b) => b.type === 'thinking' && !b.signature.startsWith(API_MARK))
         if (i === latest && foreign >= 0) {
           const message = `messages.${i}.content.${foreign}: Invalid \`signature\` in \`thinking\` block`
-          return { ok: false, error: { kind: 'invalid_request', message, status: 400 }, partial: null, attempts: [] }
+          return { ok: false, error: { kind: 'invalid_request', message, status: 400 }, partial: null, attempts: [], endpoint: this.endpoint }
         }
         messages.push({ ...m, content: resign(m.content, (s) => (s.startsWith(API_MARK) ? fromApi(s) : s)) })
       }
-      const outcome = await behind.send({ ...request, messages }, options)
+      const outcome = { ...(await behind.send({ ...request, messages }, options)), endpoint: this.endpoint }
       return outcome.ok ? { ...outcome, message: { ...outcome.message, content: resign(outcome.message.content, toApi) } } : outcome
     },
   }
@@ -96,6 +96,7 @@ describe('a session that goes on after the service changed', () => {
     const root = join(dir, 'shop')
     mkdirSync(root)
     writeFileSync(join(root, 'README.md'), '# Shop\n\nA small shop. Totals are integer cents.\n')
+    writeFileSync(join(root, 'greet.ts'), 'export const greet = () => "hello"\n')
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const sessionId = (await call<{ id: string }>(app, 'session.create', { projectId: project.id })).id
     return { sessionId, api, use: (service) => void (current = service === 'simulator' ? offline : api) }
@@ -144,5 +145,32 @@ describe('a session that goes on after the service changed', () => {
     const sent = thinkingSent(api.sent[before]!)
     expect(sent.every((s) => s.startsWith(API_MARK))).toBe(true)
     for (const signature of apiSignatures) expect(sent).toContain(signature)
+  })
+
+  it('a key saved while a turn waits on an approval: the turn\'s later answers are the API\'s, and going back offline after it works', async () => {
+    const { sessionId, use, api } = await open()
+    const asked = new Promise<string>((resolve) => {
+      const off = app.events.subscribe((name, payload) => {
+        if (name !== 'approval.requested') return
+        off()
+        resolve((payload as { toolUseId: string }).toolUseId)
+      })
+    })
+    const ended = turnEnded(app, sessionId)
+    await call(app, 'run.start', { sessionId, text: 'replace "hello" with "goodbye" in greet.ts' })
+    const toolUseId = await asked
+    // The key is saved in Settings while the edit waits: the rest of the turn goes to the API.
+    use('anthropic')
+    await call(app, 'approval.answer', { sessionId, toolUseId, answer: { kind: 'once' } })
+    expect(await ended).toBe('end_turn')
+    expect(api.sent.length).toBeGreaterThan(0)
+    const services = app.services.store.entries.list(sessionId).flatMap((e) => (e.kind === 'assistant_message' ? [e.service] : []))
+    expect(services[0]).toBe('simulator')
+    expect(services.at(-1)).toBe('anthropic')
+
+    // Offline again: the API's answer, the latest, goes without its thinking, and the simulator takes the pass.
+    use('simulator')
+    expect(await turn(sessionId, 'thanks')).toBe('end_turn')
+    expect(thinkingSent(lastBody(sessionId)).some((s) => s.startsWith(API_MARK))).toBe(false)
   })
 })

@@ -133,7 +133,9 @@ export function liveDeltaApplied(live: LivePass, events: ReadonlyArray<unknown>,
         break
     }
   }
-  return { ...live, messageId, blocks, ...(retry !== undefined ? { retry } : {}), firstDeltaAt: live.firstDeltaAt ?? now }
+  // Only what the service sent is a first byte: the client's `retrying` notes are not.
+  const answered = events.some((e) => isRecord(e) && e.type !== 'retrying')
+  return { ...live, messageId, blocks, ...(retry !== undefined ? { retry } : {}), firstDeltaAt: live.firstDeltaAt ?? (answered ? now : null) }
 }
 
 export function liveChars(live: LivePass): number {
