@@ -11,57 +11,19 @@
 import type { Usage } from '../../engine/model/wire'
 import { estimateTokensFromChars } from '../../engine/prompt/estimate'
 import { costUsd } from './models'
+import { finishUsage, mergeUsage, sseDataEvents, type UsageDraft } from './usage-read'
 
-type Json = Record<string, unknown>
-interface Draft {
-  input_tokens?: number
-  output_tokens?: number
-  cache_read_input_tokens?: number
-  cache_creation_input_tokens?: number
-  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
-}
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
-function merge(into: Draft, from: unknown): void {
-  if (!isRecord(from)) return
-  for (const key of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
-    const v = num(from[key])
-    if (v !== undefined) into[key] = v
-  }
-  const split = from.cache_creation
-  if (isRecord(split)) into.cache_creation = { ephemeral_5m_input_tokens: num(split.ephemeral_5m_input_tokens) ?? 0, ephemeral_1h_input_tokens: num(split.ephemeral_1h_input_tokens) ?? 0 }
-}
-
-function finish(d: Draft): Usage | null {
-  if (d.input_tokens === undefined && d.output_tokens === undefined && d.cache_read_input_tokens === undefined && d.cache_creation_input_tokens === undefined) return null
-  return {
-    input_tokens: d.input_tokens ?? 0,
-    output_tokens: d.output_tokens ?? 0,
-    cache_read_input_tokens: d.cache_read_input_tokens ?? 0,
-    cache_creation_input_tokens: d.cache_creation_input_tokens ?? 0,
-    ...(d.cache_creation ? { cache_creation: d.cache_creation } : {}),
-  }
-}
-
 function fromSse(text: string): Usage | null {
-  const usage: Draft = {}
+  const usage: UsageDraft = {}
   let counted = false
   let chars = 0
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('data:')) continue
-    let event: unknown
-    try {
-      event = JSON.parse(line.slice(5))
-    } catch {
-      // A line cut where the stream broke (or one the service garbled): nothing of it is counted.
-      continue
-    }
-    if (!isRecord(event)) continue
-    if (event.type === 'message_start' && isRecord(event.message)) merge(usage, event.message.usage)
+  for (const event of sseDataEvents(text)) {
+    if (event.type === 'message_start' && isRecord(event.message)) mergeUsage(usage, event.message.usage)
     else if (event.type === 'message_delta' && isRecord(event.usage)) {
-      merge(usage, event.usage)
+      mergeUsage(usage, event.usage)
       if (num(event.usage.output_tokens) !== undefined) counted = true
     } else if (event.type === 'content_block_start' && isRecord(event.content_block) && typeof event.content_block.name === 'string') {
       chars += event.content_block.name.length
@@ -71,7 +33,7 @@ function fromSse(text: string): Usage | null {
       if (typeof piece === 'string') chars += piece.length
     }
   }
-  const read = finish(usage)
+  const read = finishUsage(usage)
   if (!read || counted) return read
   const streamed = estimateTokensFromChars(chars)
   return streamed > read.output_tokens ? { ...read, output_tokens: streamed } : read
@@ -81,9 +43,9 @@ function fromJson(text: string): Usage | null {
   try {
     const body: unknown = JSON.parse(text)
     if (!isRecord(body) || body.type === 'error') return null
-    const usage: Draft = {}
-    merge(usage, body.usage)
-    return finish(usage)
+    const usage: UsageDraft = {}
+    mergeUsage(usage, body.usage)
+    return finishUsage(usage)
   } catch {
     return null
   }

@@ -5,6 +5,7 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import type { Usage } from '../../engine/model/wire'
+import { finishUsage, mergeUsage, sseDataEvents, type UsageDraft } from '../model/usage-read'
 
 export interface ReadResponse {
   readonly messageId: string | null
@@ -15,16 +16,7 @@ export interface ReadResponse {
 }
 
 type Json = Record<string, unknown>
-/** Usage as it accumulates over a stream's events. */
-interface Draft {
-  input_tokens?: number
-  output_tokens?: number
-  cache_read_input_tokens?: number
-  cache_creation_input_tokens?: number
-  cache_creation?: unknown
-}
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
 /** The body as text: decompressed when the upstream compressed it (the client received it unchanged). */
 export function decodeBody(body: Buffer, contentEncoding: string | undefined): string {
@@ -45,27 +37,6 @@ export function decodeBody(body: Buffer, contentEncoding: string | undefined): s
   }
 }
 
-function mergeUsage(into: Draft, from: unknown): void {
-  if (!isRecord(from)) return
-  for (const key of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
-    const v = num(from[key])
-    if (v !== undefined) into[key] = v
-  }
-  if (isRecord(from.cache_creation)) into.cache_creation = from.cache_creation
-}
-
-function finishUsage(u: Draft): Usage | null {
-  if (u.input_tokens === undefined && u.output_tokens === undefined) return null
-  const cc = isRecord(u.cache_creation) ? u.cache_creation : null
-  return {
-    input_tokens: u.input_tokens ?? 0,
-    output_tokens: u.output_tokens ?? 0,
-    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
-    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-    ...(cc ? { cache_creation: { ephemeral_5m_input_tokens: num(cc.ephemeral_5m_input_tokens) ?? 0, ephemeral_1h_input_tokens: num(cc.ephemeral_1h_input_tokens) ?? 0 } } : {}),
-  }
-}
-
 function apiError(body: unknown): ReadResponse['error'] {
   const e = isRecord(body) && isRecord(body.error) ? body.error : null
   return e ? { kind: typeof e.type === 'string' ? e.type : 'api_error', message: typeof e.message === 'string' ? e.message : 'error' } : null
@@ -78,7 +49,7 @@ function fromJson(text: string): ReadResponse {
   } catch {
     return { messageId: null, model: null, usage: null, stopReason: null, error: text.trim() === '' ? null : { kind: 'unreadable', message: 'the response is not JSON' } }
   }
-  const usage: Draft = {}
+  const usage: UsageDraft = {}
   if (isRecord(body)) mergeUsage(usage, body.usage)
   return {
     messageId: isRecord(body) && typeof body.id === 'string' ? body.id : null,
@@ -94,16 +65,8 @@ function fromSse(text: string): ReadResponse {
   let model: string | null = null
   let stopReason: string | null = null
   let error: ReadResponse['error'] = null
-  const usage: Draft = {}
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('data:')) continue
-    let event: unknown
-    try {
-      event = JSON.parse(line.slice(5))
-    } catch {
-      continue
-    }
-    if (!isRecord(event)) continue
+  const usage: UsageDraft = {}
+  for (const event of sseDataEvents(text)) {
     if (event.type === 'message_start' && isRecord(event.message)) {
       messageId = typeof event.message.id === 'string' ? event.message.id : messageId
       model = typeof event.message.model === 'string' ? event.message.model : model
