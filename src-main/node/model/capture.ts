@@ -59,6 +59,13 @@ export function serviceErrorOf(body: unknown): ServiceError | null {
   return { type: typeof type === 'string' ? type : '', message: typeof message === 'string' ? message : '' }
 }
 
+/** The service's own words for an error: "invalid_request_error: prompt is too long: …"; '' when it gave none. */
+export function serviceWords(error: ServiceError | null): string {
+  const message = error?.message.trim() ?? ''
+  if (message === '') return ''
+  return error?.type ? `${error.type}: ${message}` : message
+}
+
 /**
  * The 400s the API sends when the account cannot pay for a request — no credit left (the usual first error of a new
  * key), or a spend limit reached (§4.2) — under the type of a refused request: told apart by their words.

@@ -9,7 +9,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { Clock, ModelAttempt, ModelClient, ModelErrorKind, ModelOutcome, ModelSendOptions, ModelStreamEvent } from '../../engine/ports'
 import type { AssistantMessage, WireRequest } from '../../engine/model/wire'
-import { capturingFetch, serviceErrorOf, type Fetch } from './capture'
+import { capturingFetch, serviceErrorOf, serviceWords, type Fetch } from './capture'
 import { cacheMissReason, classifyError, toAssistantMessage, toPartialMessage, toStreamEvent, type ClassifiedError } from './convert'
 import { idleWatchdogFetch, stalledCause, STREAM_IDLE_TIMEOUT_MS } from './watchdog'
 
@@ -103,8 +103,7 @@ export function sdkRetryOf(attempt: ModelAttempt, maxRetries: number): ModelStre
   // Seconds, or an HTTP date (a gateway may send one), as the SDK reads it.
   const untilMs = /^\s*[\d.]+\s*$/.test(after) ? parseFloat(after) * 1000 : Date.parse(after) - attempt.endedAt
   const waitMs = ms > 0 ? ms : untilMs > 0 ? untilMs : null
-  const service = serviceErrorOf(attempt.responseBody)
-  const message = [service?.type, service?.message].filter((part) => part).join(': ') || `HTTP ${status}`
+  const message = serviceWords(serviceErrorOf(attempt.responseBody)) || `HTTP ${status}`
   return { type: 'retrying', kind: (attempt.error?.kind ?? 'unknown') as ModelErrorKind, message, retry: done + 1, retries: maxRetries, status, waitMs }
 }
 

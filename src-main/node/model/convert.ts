@@ -6,7 +6,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { CacheMissReason, ModelErrorKind, ModelStreamEvent } from '../../engine/ports'
 import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from '../../engine/model/wire'
 import { estimateTokensFromChars } from '../../engine/prompt/estimate'
-import { errorKind, serviceErrorOf } from './capture'
+import { errorKind, serviceErrorOf, serviceWords } from './capture'
 
 type SdkMessage = Anthropic.Messages.Message
 type SdkEvent = Anthropic.Messages.RawMessageStreamEvent
@@ -140,10 +140,7 @@ export interface ClassifiedError {
  * that is not the API's (a proxy's or a gateway's HTML page) is named by its title, not shown as markup.
  */
 function serviceMessage(err: InstanceType<typeof Anthropic.APIError>): string {
-  const error = serviceErrorOf(err.error)
-  const message = error?.message.trim() ?? ''
-  if (message === '') return pageMessage(err.message.replace(/^\d{3} /, '')) ?? err.message
-  return error?.type ? `${error.type}: ${message}` : message
+  return serviceWords(serviceErrorOf(err.error)) || (pageMessage(err.message.replace(/^\d{3} /, '')) ?? err.message)
 }
 
 /** An HTML page in place of the API's error, in words: its title (or first heading), and that something else sent it. */
@@ -161,8 +158,9 @@ export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
     if (typeof err.status === 'number') return { kind: errorKind(err.status, serviceErrorOf(err.error)), message: serviceMessage(err), status: err.status }
     // An `event: error` inside a 200 stream: the SDK throws an APIError without a status (§3.3), whose message is
     // the event's JSON; the service's words are in its body, as for a status.
-    const type = serviceErrorOf(err.error)?.type || ((err as { type?: string | null }).type ?? '')
-    return { kind: errorKind(null, { type, message: serviceErrorOf(err.error)?.message ?? '' }), message: serviceMessage(err), status: null }
+    const error = serviceErrorOf(err.error)
+    const type = error?.type || ((err as { type?: string | null }).type ?? '')
+    return { kind: errorKind(null, { type, message: error?.message ?? '' }), message: serviceMessage(err), status: null }
   }
   const message = err instanceof Error ? err.message : String(err)
   if (/stream ended without producing|request ended without sending any chunks|stream ended before/i.test(message)) return { kind: 'incomplete_stream', message, status: null }
