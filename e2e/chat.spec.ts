@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
-import { MODEL_NAMES } from '../src-preload/models'
+import { isRetired, MODEL_NAMES } from '../src-preload/models'
 import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
 import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, placeholderFits, rpc, test, testWithHostEnv, type BrowserHostProcess } from './fixtures'
 
@@ -1343,9 +1343,11 @@ test("chat: switching a session's model shows what it costs first, and the next 
   }
 })
 
-test("chat: a session on a dated id shows its model chosen, and one on a model the app does not know offers the app's models through the priced question", async ({ app, host }) => {
+test("chat: a session on a dated id shows its model chosen, and one on a model the app does not know, or one retired, offers the served models through the priced question", async ({ app, host }) => {
   const dir = fixtureProject()
-  const dated = 'claude-sonnet-4-5-20250929'
+  const dated = 'claude-haiku-4-5-20251001'
+  // The models the API serves today (decision 0065): a retired one is listed only as a session's own.
+  const served = MODEL_NAMES.filter((m) => !isRetired(m.id, Date.now()))
   try {
     // A dated id in Settings (as Claude Code's own settings spell a model): new sessions, continued ones too, start on it.
     await rpc(host, 'settings.set', { app: { model: dated } })
@@ -1354,21 +1356,21 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     const composer = app.getByLabel('Message')
     // The choice shows the model, spelled as the session sends it; the model is listed once, not again undated.
     await expect(model).toHaveValue(dated)
-    await expect(model.locator('option:checked')).toHaveText('Claude Sonnet 4.5')
+    await expect(model.locator('option:checked')).toHaveText('Claude Haiku 4.5')
     await expect(model).toHaveAttribute('title', `This session's model: ${dated}`)
-    await expect(model.locator('option[value="claude-sonnet-4-5"]')).toHaveCount(0)
+    await expect(model.locator('option[value="claude-haiku-4-5"]')).toHaveCount(0)
     await expect(model).toBeEnabled()
     const ended = appEvent(app, 'turn.ended')
     await composer.fill('read README.md')
     await composer.press('Enter')
     await ended
-    await expect(app.getByRole('listbox', { name: 'Passes' }).getByRole('option').last()).toContainText('sonnet-4-5')
+    await expect(app.getByRole('listbox', { name: 'Passes' }).getByRole('option').last()).toContainText('haiku-4-5')
     // The palette offers the other models, not the same one undated.
     const palette = app.getByTestId('palette')
     await app.keyboard.press('Control+k')
-    await app.keyboard.type('switch model sonnet')
-    await expect(palette.locator('li').filter({ hasText: 'Switch model to Claude Sonnet 4.6…' })).toHaveCount(1)
-    await expect(palette.locator('li').filter({ hasText: 'Switch model to Claude Sonnet 4.5…' })).toHaveCount(0)
+    await app.keyboard.type('switch model haiku')
+    await expect(palette.locator('li').filter({ hasText: 'Switch model to Claude Haiku 5.5…' })).toHaveCount(1)
+    await expect(palette.locator('li').filter({ hasText: 'Switch model to Claude Haiku 4.5…' })).toHaveCount(0)
     await app.keyboard.press('Escape')
     await expect(palette).toHaveCount(0)
     // Another model: the cache the dated id's pass wrote is priced as lost, and Keep names the model.
@@ -1376,31 +1378,46 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     const ask = app.getByRole('group', { name: 'Switch the model' })
     await expect(app.getByTestId('model-switch-price')).toHaveText(/^Switching to Claude Opus 5\.5 starts the cache afresh \(it is kept per model\)/)
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-switch-dated.png' })
-    await ask.getByRole('button', { name: 'Keep Claude Sonnet 4.5' }).click()
+    await ask.getByRole('button', { name: 'Keep Claude Haiku 4.5' }).click()
     await expect(ask).toHaveCount(0)
     await expect(model).toHaveValue(dated)
 
-    // The same session brought back with a model this build's table does not have (as an older build's table left it).
+    // The same session brought back on another model than it had, as an older build left it: the host reads the
+    // model from the session's stored state once the session is imported afresh.
     const sessionId = (await app.locator('section.chat').getAttribute('data-session-id'))!
     const projectId = ((await rpc(host, 'project.list', {})) as Array<{ id: string }>)[0]!.id
-    const file = join(dir, 'out', 'session.json')
-    await rpc(host, 'session.export', { sessionId, path: file })
-    await rpc(host, 'session.delete', { sessionId })
-    await rpc(host, 'session.import', { projectId, path: file })
-    const store = openStore(join(host.dataDir, 'loupe.db'))
-    try {
-      store.sessions.saveState(sessionId, JSON.stringify({ ...(JSON.parse(store.sessions.state(sessionId)) as object), version: 1, model: 'claude-retired-3' }))
-    } finally {
-      store.close()
+    const bringBackOn = async (storedModel: string) => {
+      const file = join(dir, 'out', `session-${storedModel}.json`)
+      await rpc(host, 'session.export', { sessionId, path: file })
+      await rpc(host, 'session.delete', { sessionId })
+      await rpc(host, 'session.import', { projectId, path: file })
+      const store = openStore(join(host.dataDir, 'loupe.db'))
+      try {
+        store.sessions.saveState(sessionId, JSON.stringify({ ...(JSON.parse(store.sessions.state(sessionId)) as object), version: 1, model: storedModel }))
+      } finally {
+        store.close()
+      }
+      await app.locator('.sessions button.session').filter({ hasText: 'read README.md' }).click()
+      await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', sessionId)
     }
-    await app.locator('.sessions button.session').filter({ hasText: 'read README.md' }).click()
-    await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', sessionId)
+
+    // On a model the API no longer serves (Sonnet 4.5, retired on 30 Nov 2026): named so, not to be chosen back.
+    await bringBackOn('claude-sonnet-4-5-20250929')
+    await expect(model).toHaveValue('claude-sonnet-4-5-20250929')
+    await expect(model.locator('option:checked')).toHaveText('Claude Sonnet 4.5 (retired 30 Nov 2026)')
+    await expect(model.locator('option:checked')).toBeDisabled()
+    await expect(model.locator('option:not([disabled])')).toHaveCount(served.length)
+    await expect(model).toHaveAttribute('title', /^This session's model, claude-sonnet-4-5-20250929, was retired 30 Nov 2026: the API no longer serves it/)
+    await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-retired.png' })
+
+    // On a model this build's table does not have (as an older build's table left it).
+    await bringBackOn('claude-retired-3')
     // Shown as the current model, which cannot be chosen back; the app's models are there to switch to.
     await expect(model).toHaveValue('claude-retired-3')
     const current = model.locator('option:checked')
     await expect(current).toHaveText("\u2068claude-retired-3\u2069 (not in Loupe's list)")
     await expect(current).toBeDisabled()
-    await expect(model.locator('option:not([disabled])')).toHaveCount(MODEL_NAMES.length)
+    await expect(model.locator('option:not([disabled])')).toHaveCount(served.length)
     await expect(model).toHaveAttribute('title', /^This session's model, claude-retired-3, is not one Loupe knows/)
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-unknown.png' })
     // A switch is asked as any other: priced on the passes the session ran, then made.
@@ -1410,8 +1427,8 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     await ask.getByRole('button', { name: 'Switch', exact: true }).click()
     await expect(model).toHaveValue('claude-opus-5-5')
     await expect(app.locator('.note').filter({ hasText: 'Model: Opus 5.5' })).toHaveCount(1)
-    // Switched away, the unknown model is no longer offered.
-    await expect(model.locator('option')).toHaveCount(MODEL_NAMES.length)
+    // Switched away, the unknown model is no longer offered, nor the retired one.
+    await expect(model.locator('option')).toHaveCount(served.length)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

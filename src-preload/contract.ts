@@ -508,9 +508,13 @@ export const SettingsViewSchema = z.object({
       minCacheableTokens: z.number(),
       prices: z.object({ input: z.number(), output: z.number(), cacheWrite5m: z.number(), cacheWrite1h: z.number(), cacheRead: z.number() }),
       pricesEstimated: z.boolean(),
+      /** The day (YYYY-MM-DD, UTC) the API stops serving the model; null when none is announced (decision 0065). */
+      endOfLife: z.string().nullable(),
     }),
   ),
   effectiveModel: z.string(),
+  /** Why new sessions do not start on the model chosen for them: it was retired since (decision 0065); else null. */
+  chosenModelRetired: z.string().nullable(),
   /** What answers now (it follows the key: the API with one, the simulator without), and its address. */
   endpoint: z.object({ kind: z.enum(['simulator', 'anthropic']), label: z.string(), baseUrl: z.string().nullable() }),
   dataDir: z.string(),
@@ -686,7 +690,7 @@ export const requests = {
   'session.setModel': request(
     z.object({ sessionId: Id, model: ModelId }).strict(),
     z.object({ model: z.string() }),
-    "Switches the model the session's next passes use: one of settings.get's models, or a dated id of one (`claude-haiku-4-5-20251001`); any other is `invalid_input` naming the choices (decision 0054). Recorded as an entry. The cache is per model, so the next pass writes its whole prompt afresh: cache.priceEdit with `{kind: 'model'}` prices that first. `busy` while a turn runs.",
+    "Switches the model the session's next passes use: one of settings.get's models, or a dated id of one (`claude-haiku-4-5-20251001`); any other, or one past its `endOfLife` (decision 0065), is `invalid_input` naming the choices (decision 0054). Recorded as an entry. The cache is per model, so the next pass writes its whole prompt afresh: cache.priceEdit with `{kind: 'model'}` prices that first. `busy` while a turn runs.",
   ),
   'session.rules': request(z.object({ sessionId: Id }).strict(), AllowRulesSchema, 'The "always allow" rules granted in a session, oldest first.'),
   'session.revokeRule': request(

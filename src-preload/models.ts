@@ -6,6 +6,18 @@
  * so both sides use it.
  */
 
+export interface ModelName {
+  readonly id: string
+  readonly label: string
+  /**
+   * The day (UTC) the API stops serving the model, for the models the Anthropic SDK marks deprecated: @anthropic-ai/sdk
+   * 1.14.0, src/internal/data/deprecated-models.ts (docs/reference/anthropic-api.md §1). From that day a request naming
+   * it is refused, so the app no longer starts or switches a session to it (docs/decisions/0065-a-retired-model-is-
+   * named-and-not-chosen-anew.md); its figures stay, to price the passes it made.
+   */
+  readonly endOfLife?: string
+}
+
 export const MODEL_NAMES = [
   { id: 'claude-opus-5-5', label: 'Claude Opus 5.5' },
   { id: 'claude-sonnet-5-5', label: 'Claude Sonnet 5.5' },
@@ -23,9 +35,9 @@ export const MODEL_NAMES = [
   { id: 'claude-opus-4-6', label: 'Claude Opus 4.6' },
   { id: 'claude-sonnet-4-6', label: 'Claude Sonnet 4.6' },
   { id: 'claude-haiku-4-5', label: 'Claude Haiku 4.5' },
-  { id: 'claude-opus-4-5', label: 'Claude Opus 4.5' },
-  { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5' },
-] as const
+  { id: 'claude-opus-4-5', label: 'Claude Opus 4.5', endOfLife: '2027-01-22' },
+  { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', endOfLife: '2026-11-30' },
+] as const satisfies ReadonlyArray<ModelName>
 
 /** An id of the app's model table. */
 export type ModelId = (typeof MODEL_NAMES)[number]['id']
@@ -33,4 +45,38 @@ export type ModelId = (typeof MODEL_NAMES)[number]['id']
 /** The entry for an id, also for a dated id (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`); null when unknown. */
 export function findModelIn<M extends { readonly id: string }>(id: string, models: ReadonlyArray<M>): M | null {
   return models.find((m) => m.id === id) ?? models.find((m) => id.startsWith(`${m.id}-`) && /^\d{8}$/.test(id.slice(m.id.length + 1))) ?? null
+}
+
+/** Where a deprecated model stands on a day: still served until its end of life, or retired from it on. */
+export interface ModelLife {
+  readonly state: 'retiring' | 'retired'
+  /** YYYY-MM-DD, UTC. */
+  readonly endOfLife: string
+}
+
+/** The model's life at `now` (ms since the epoch), for a model of the list with an end of life; null otherwise. */
+export function lifeOf(id: string, now: number): ModelLife | null {
+  const entry: ModelName | null = findModelIn(id, MODEL_NAMES)
+  const endOfLife = entry?.endOfLife
+  if (endOfLife === undefined) return null
+  // The API stops serving it on that day: from its first moment (UTC) the model is retired.
+  return { state: new Date(now).toISOString().slice(0, 10) >= endOfLife ? 'retired' : 'retiring', endOfLife }
+}
+
+/** True when the API no longer serves the model at `now`. */
+export function isRetired(id: string, now: number): boolean {
+  return lifeOf(id, now)?.state === 'retired'
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** "30 Nov 2026" for "2026-11-30": the same words in every locale and time zone, as the date is the API's (UTC). */
+export function dayWords(isoDay: string): string {
+  const [year, month, day] = isoDay.split('-').map(Number)
+  return `${day} ${MONTHS[month! - 1]} ${year}`
+}
+
+/** "retired 30 Nov 2026" or "retires 22 Jan 2027". */
+export function lifeWords(life: ModelLife): string {
+  return `${life.state === 'retired' ? 'retired' : 'retires'} ${dayWords(life.endOfLife)}`
 }

@@ -34,7 +34,7 @@ export function importsOf(source: string): string[] {
 }
 
 /** Modules every layer may import, the engine included: each imports nothing, so it cannot carry I/O in. */
-const SHARED_LEAVES = new Set(['src-preload/money', 'src-preload/limits', 'src-preload/tool-access', 'src-preload/duration', 'src-preload/names'])
+const SHARED_LEAVES = new Set(['src-preload/money', 'src-preload/limits', 'src-preload/tool-access', 'src-preload/duration', 'src-preload/names', 'src-preload/models'])
 
 const NATIVE_OR_HOST = new Set(['electron', 'better-sqlite3', 'ws', '@anthropic-ai/sdk', 'chokidar'])
 const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))

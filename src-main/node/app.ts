@@ -79,6 +79,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     loupeHome,
     // A key set or removed in Settings takes effect at the next pass (connect.ts); a fixed endpoint needs a restart.
     ...(endpoint.reconnect ? { reconnect: () => endpoint.reconnect!() } : {}),
+    now: () => clock.now(),
   })
   // New sessions start with the model chosen in Settings; a session keeps the model it started with.
   const sessionEndpoint: ModelEndpoint = {

@@ -2,6 +2,7 @@
  * What a turn that failed on a model error says: what went wrong, in the service's own words, and what the user can
  * do about it (docs/decisions/0023, 0024).
  */
+import { dayWords, lifeOf } from '../../../src-preload/models'
 import type { ModelAttempt, ModelClient } from '../ports'
 
 /** The host of the API's address, for a message ("api.anthropic.com"); the address itself when it does not parse. */
@@ -44,8 +45,12 @@ export function describeModelError(error: { kind: string; message: string; statu
       return `The ${api ? 'Anthropic ' : ''}account behind the API key cannot pay for this request${status}: ${message}. Nothing in the conversation is wrong, and ${nothingBilled}: add credit (or raise the spend limit) in the Anthropic Console under Plans & Billing, then retry${leave}.`
     case 'permission':
       return `The API key is not permitted to make this request${status}: ${message}. Nothing in the conversation is wrong, and ${nothingBilled}: check what the key may use (its workspace, the models it may call) in the Anthropic Console, or save another key in Settings, then retry${leave}.`
-    case 'model_not_found':
-      return `The model service has no model ${model}${status}: ${message}. It may have been retired. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).`
+    case 'model_not_found': {
+      // A model with an announced end of life (decision 0065) is most likely past it; any other may have been retired.
+      const endOfLife = lifeOf(model, 0)?.endOfLife
+      const why = endOfLife ? `Anthropic set its end of life for ${dayWords(endOfLife)}` : 'It may have been retired'
+      return `The model service has no model ${model}${status}: ${message}. ${why}. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).`
+    }
     case 'not_found':
       return `The model service found nothing at the address the request went to${status}: ${message}. Nothing in the conversation is wrong: check the address of the API (${endpoint.baseUrl}${api ? ', which ANTHROPIC_BASE_URL sets' : ''}), then retry.`
   }

@@ -10,7 +10,7 @@
  * later measured against the simulator, so the two must not read one shared table.
  */
 import type { Usage, WireRequest } from '../../engine/model/wire'
-import { findModelIn, MODEL_NAMES, type ModelId } from '../../../src-preload/models'
+import { dayWords, findModelIn, isRetired, lifeOf, MODEL_NAMES, type ModelId } from '../../../src-preload/models'
 
 export interface Prices {
   /** USD per million input tokens. */
@@ -102,12 +102,24 @@ export function findModel(id: string): ModelInfo | null {
   return findModelIn(id, MODELS)
 }
 
+/** The models a session may be given at `now`: the table's, but those the API no longer serves (decision 0065). */
+export function servedModels(now: number): ModelInfo[] {
+  return MODELS.filter((m) => !isRetired(m.id, now))
+}
+
 /**
- * Why a session cannot be given `id` as its model, naming the choices (settings.get's list); null for a model of the
- * table or a dated id of one. The table is what the app plans and prices with (decision 0054).
+ * Why a session cannot be given `id` as its model at `now`, naming the choices; null for a model of the table (or a
+ * dated id of one) the API still serves. The table is what the app plans and prices with (decision 0054); a model
+ * past its end of life stays in it, to price the passes it made, but no session starts on it or switches to it
+ * (decision 0065).
  */
-export function unknownModelProblem(id: string): string | null {
-  return findModel(id) ? null : `Unknown model ${id}: choose one of ${MODELS.map((m) => m.id).join(', ')}`
+export function modelProblem(id: string, now: number): string | null {
+  const choices = `choose one of ${servedModels(now).map((m) => m.id).join(', ')}`
+  const info = findModel(id)
+  if (!info) return `Unknown model ${id}: ${choices}`
+  const life = lifeOf(id, now)
+  if (life?.state === 'retired') return `${info.label} (${id}) was retired on ${dayWords(life.endOfLife)}: the API no longer serves it; ${choices}`
+  return null
 }
 
 /**

@@ -8,7 +8,8 @@
  * (`restartNeeded`).
  */
 import type { SecretStore } from '../model/keys'
-import { MODELS, DEFAULT_MODEL_ID, findModel, unknownModelProblem } from '../model/models'
+import { MODELS, DEFAULT_MODEL_ID, findModel, modelProblem } from '../model/models'
+import { dayWords, isRetired, lifeOf } from '../../../src-preload/models'
 import { hintOf, keyProblem, keyStatus, type KeyStatus } from './api-key'
 import { readProjectCompaction, writeProjectCompaction, type ProjectCompaction, type ProjectCompactionView } from './project'
 import type { AppSettings } from './schema'
@@ -23,6 +24,8 @@ export interface ModelRow {
   /** USD per million tokens. */
   readonly prices: { readonly input: number; readonly output: number; readonly cacheWrite5m: number; readonly cacheWrite1h: number; readonly cacheRead: number }
   readonly pricesEstimated: boolean
+  /** The day (YYYY-MM-DD, UTC) the API stops serving the model; null for one with no end announced (decision 0065). */
+  readonly endOfLife: string | null
 }
 
 export interface SettingsView {
@@ -32,6 +35,8 @@ export interface SettingsView {
   readonly models: ReadonlyArray<ModelRow>
   /** The model new sessions start with (the setting, else LOUPE_MODEL or the default). */
   readonly effectiveModel: string
+  /** Why new sessions do not start on the model chosen for them: it was retired since (decision 0065); else null. */
+  readonly chosenModelRetired: string | null
   /** What answers now: the simulator or the API, and where (a loopback port, or the API's address). */
   readonly endpoint: { readonly kind: 'simulator' | 'anthropic'; readonly label: string; readonly baseUrl: string | null }
   readonly dataDir: string
@@ -49,6 +54,8 @@ export interface SettingsServiceDeps {
   readonly loupeHome: string
   /** Chooses the model service again after the key changed; resolves true when what answers changed. */
   readonly reconnect?: () => Promise<boolean>
+  /** The app's clock: a model past its end of life is no longer one new sessions start on (decision 0065). */
+  readonly now?: () => number
 }
 
 export class SettingsValueError extends Error {}
@@ -61,6 +68,7 @@ export const MODEL_ROWS: ReadonlyArray<ModelRow> = MODELS.map((m) => ({
   minCacheableTokens: m.minCacheableTokens,
   prices: { input: m.prices.inputPerMTok, output: m.prices.outputPerMTok, cacheWrite5m: m.prices.cacheWrite5mPerMTok, cacheWrite1h: m.prices.cacheWrite1hPerMTok, cacheRead: m.prices.cacheReadPerMTok },
   pricesEstimated: m.prices.estimated,
+  endOfLife: lifeOf(m.id, 0)?.endOfLife ?? null,
 }))
 
 export interface SessionPreferences {
@@ -88,8 +96,25 @@ export class SettingsService {
 
   /** The model new sessions start with. */
   effectiveModel(): string {
+    const now = this.now()
+    const served = (id: string | null | undefined): id is string => !!id && findModel(id) !== null && !isRetired(id, now)
     const chosen = this.deps.store.current().model
-    return chosen && findModel(chosen) ? chosen : this.deps.endpoint.model || DEFAULT_MODEL_ID
+    if (served(chosen)) return chosen
+    return served(this.deps.endpoint.model) ? this.deps.endpoint.model : DEFAULT_MODEL_ID
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now()
+  }
+
+  /** Why the model chosen for new sessions is not the one they start on: it was retired since it was chosen. */
+  private chosenModelRetired(): string | null {
+    const chosen = this.deps.store.current().model
+    const life = chosen ? lifeOf(chosen, this.now()) : null
+    if (!chosen || life?.state !== 'retired') return null
+    const label = findModel(chosen)?.label ?? chosen
+    const instead = findModel(this.effectiveModel())?.label ?? this.effectiveModel()
+    return `The model chosen for new sessions, ${label}, was retired on ${dayWords(life.endOfLife)}: the API no longer serves it, so new sessions start on ${instead}. Choose another model below.`
   }
 
   async view(project: { id: string; root: string } | null): Promise<SettingsView> {
@@ -103,6 +128,7 @@ export class SettingsService {
       apiKey: { ...status, restartNeeded: !this.deps.reconnect && (status.configured !== atStart.configured || status.hint !== atStart.hint) },
       models: MODEL_ROWS,
       effectiveModel: this.effectiveModel(),
+      chosenModelRetired: this.chosenModelRetired(),
       endpoint: { kind: endpoint.kind, label: endpoint.label, baseUrl: endpoint.client?.endpoint.baseUrl ?? null },
       dataDir: this.deps.dataDir,
       loupeHome: this.deps.loupeHome,
@@ -111,7 +137,7 @@ export class SettingsService {
   }
 
   async update(patch: Partial<AppSettings>, project: { id: string; root: string; compaction: ProjectCompaction } | null): Promise<SettingsView> {
-    const unknown = patch.model === undefined || patch.model === null ? null : unknownModelProblem(patch.model)
+    const unknown = patch.model === undefined || patch.model === null ? null : modelProblem(patch.model, this.now())
     if (unknown) throw new SettingsValueError(unknown)
     if (Object.keys(patch).length > 0) await this.deps.store.update(patch)
     if (project) await writeProjectCompaction(project.root, project.compaction)

@@ -2,7 +2,7 @@ import type { PassAttribution } from '../../engine/cache'
 import { priceSessionEditMeasured, sessionCacheSummary, TokenCounter, transcriptCacheSummary } from '../../node/cache'
 import type { Handlers } from '../dispatch'
 import { confine } from '../../node/files/paths'
-import { unknownModelProblem } from '../../node/model/models'
+import { modelProblem } from '../../node/model/models'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 
@@ -35,8 +35,9 @@ export function cacheHandlers(services: Services): Pick<Handlers, 'session.cache
     },
     'cache.priceEdit': async ({ sessionId, edit }) => {
       requireSession(sessionId)
-      // Only a switch session.setModel would make is priced: an id the table does not know has no price to give.
-      const unknown = edit.kind === 'model' ? unknownModelProblem(edit.model) : null
+      // Only a switch session.setModel would make is priced: an id the table does not know has no price to give, and a
+      // retired model is no switch to make (decision 0065).
+      const unknown = edit.kind === 'model' ? modelProblem(edit.model, clock.now()) : null
       if (unknown) throw new RpcError('invalid_input', unknown)
       const session = store.sessions.get(sessionId)
       const project = session ? store.projects.get(session.projectId) : null

@@ -2,7 +2,7 @@ import type { Handlers } from '../dispatch'
 import { RpcError } from '../errors'
 import type { Services } from '../services'
 import type { SessionRuntime } from '../../node/session/runtime'
-import { unknownModelProblem } from '../../node/model/models'
+import { modelProblem } from '../../node/model/models'
 import { sessionOrigin } from '../../node/transcripts/origins'
 import { defaultSessionTitle, titleFromMessage } from '../../engine/conversation/title'
 import { keptUserMessage, lastTakeBackIndex } from '../../engine/conversation/take-back'
@@ -88,7 +88,8 @@ export function runHandlers(services: Services): Pick<Handlers, 'run.start' | 'r
     'session.setModel': ({ sessionId, model }) => {
       const runtime = requireRuntime(services, sessionId)
       requireLoupeSession(services, sessionId)
-      const unknown = unknownModelProblem(model)
+      // The session's own model is no switch, even one retired since it started (decision 0065).
+      const unknown = model === runtime.model ? null : modelProblem(model, services.clock.now())
       if (unknown) throw new RpcError('invalid_input', unknown)
       if (runtime.running) throw new RpcError('busy', 'A turn is running in this session: switch the model once it ends, or stop it (Esc)')
       runtime.setModel(model)

@@ -8,12 +8,12 @@
  * The choice always shows the model the session uses (decision 0029): the model asked about is named in the question
  * beside it, which stays open while the user goes on, and is priced again when the conversation has changed since.
  * A dated id shows as its model, and a model the app does not know as itself, with the app's models to switch to
- * (decision 0056).
+ * (decision 0056); a retired model is named so, and is not offered anew (decision 0065).
  */
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { findModelIn, MODEL_NAMES } from '../../../src-preload/models'
 import { priceModelSwitch, switchModel } from './actions'
-import { modelOptions } from './model-choice'
+import { modelChoiceTitle, modelOptions } from './model-choice'
 import { useMessageBoxAfterRemoval } from './focus'
 import { useModelSwitchRequest } from './model-switch-request'
 import { switchCost } from './switch-cost'
@@ -115,7 +115,6 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   if (model === '') return prefix ? <span className="model-name">{prefix}</span> : null
   // The session's model as it spells it (a dated id too), or one the app does not know, above the app's models (decision 0056).
   const options = modelOptions(model)
-  const known = options.every((o) => o.choosable)
   // A question about leaving a model the session no longer uses is closed (its state is cleared by the effect above).
   const asked = state === 'closed' ? null : (pending?.model ?? asking)
   // Two items of the header's row: the choice, and under the whole header the question a switch asks first.
@@ -130,7 +129,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           value={model}
           // Not disabled while the price is asked for: a disabled select drops the keyboard's focus.
           disabled={running}
-          title={running ? 'The turn keeps its model: switch once it ends' : known ? `This session's model: ${model}` : `This session's model, ${model}, is not one Loupe knows, so its passes have no price: switch to one of Loupe's models`}
+          title={running ? 'The turn keeps its model: switch once it ends' : modelChoiceTitle(model)}
           onChange={(e) => choose(e.target.value)}
           onKeyDown={keepOnEscape}
         >

@@ -9,9 +9,11 @@
  *   id as sent, so what it would cost cannot be said (the engine prices it as a model change, the simulator reads the
  *   same entries);
  * - a model the list does not have (one an older build's table had) is shown as the chosen entry, which cannot be
- *   chosen back, above the app's models, each of which a switch may go to.
+ *   chosen back, above the app's models, each of which a switch may go to;
+ * - a model past its end of life (decision 0065) is listed only as the session's own, named retired, and cannot be
+ *   chosen back; one with an end of life still ahead is listed and named with its date ("retires 22 Jan 2027").
  */
-import { findModelIn, MODEL_NAMES } from '../../../src-preload/models'
+import { findModelIn, isRetired, lifeOf, lifeWords, MODEL_NAMES } from '../../../src-preload/models'
 
 export interface ModelOption {
   /** The id the option stands for: the session's own spelling for the session's model. */
@@ -19,7 +21,7 @@ export interface ModelOption {
   readonly label: string
   /** The session's model. */
   readonly current: boolean
-  /** A model a switch may go to: every one of the app's list, not one the app does not know. */
+  /** A model a switch may go to: one of the app's list the API still serves, not one the app does not know. */
   readonly choosable: boolean
 }
 
@@ -29,17 +31,33 @@ export interface ModelOption {
  */
 const isolated = (text: string) => `\u2068${text}\u2069`
 
-/** The options of the model choice for a session on `model`, in the list's order; an unknown model first. */
-export function modelOptions(model: string): ModelOption[] {
+/** The options of the model choice for a session on `model` at `now`, in the list's order; an unknown model first. */
+export function modelOptions(model: string, now: number = Date.now()): ModelOption[] {
   const entry = findModelIn(model, MODEL_NAMES)
-  const listed = MODEL_NAMES.map((m): ModelOption => (m === entry ? { value: model, label: m.label, current: true, choosable: true } : { value: m.id, label: m.label, current: false, choosable: true }))
+  const listed = MODEL_NAMES.flatMap((m): ModelOption[] => {
+    const life = lifeOf(m.id, now)
+    const label = life ? `${m.label} (${lifeWords(life)})` : m.label
+    const choosable = life?.state !== 'retired'
+    if (m === entry) return [{ value: model, label, current: true, choosable }]
+    // A retired model no session is on is no choice at all: not listed.
+    return choosable ? [{ value: m.id, label, current: false, choosable }] : []
+  })
   if (entry !== null) return listed
   return [{ value: model, label: `${isolated(model)} (not in Loupe's list)`, current: true, choosable: false }, ...listed]
 }
 
+/** The choice's tooltip: the session's model by its id, and why to switch from one the app cannot send to. */
+export function modelChoiceTitle(model: string, now: number = Date.now()): string {
+  if (findModelIn(model, MODEL_NAMES) === null) return `This session's model, ${model}, is not one Loupe knows, so its passes have no price: switch to one of Loupe's models`
+  const life = lifeOf(model, now)
+  if (life && isRetired(model, now)) return `This session's model, ${model}, was ${lifeWords(life)}: the API no longer serves it, so its next pass would be refused. Switch to another model`
+  if (life) return `This session's model: ${model}. The API ${lifeWords(life)}: switch before then`
+  return `This session's model: ${model}`
+}
+
 /** The models a switch from `model` may go to: the app's list but the session's own model, however it is spelled. */
-export function switchTargets(model: string): ModelOption[] {
+export function switchTargets(model: string, now: number = Date.now()): ModelOption[] {
   // A model not read yet (the chat not loaded): nothing to switch from.
   if (model === '') return []
-  return modelOptions(model).filter((o) => o.choosable && !o.current)
+  return modelOptions(model, now).filter((o) => o.choosable && !o.current)
 }

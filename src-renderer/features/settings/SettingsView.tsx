@@ -6,7 +6,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'
-import { findModelIn } from '../../../src-preload/models'
+import { findModelIn, lifeOf, lifeWords } from '../../../src-preload/models'
 import { useProjectsStore } from '../../state/projects'
 import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
@@ -125,6 +125,7 @@ function ModelSection({ data }: { data: SettingsViewData }) {
   // A dated id (`claude-sonnet-4-5-20250929`, decision 0054) is its model's entry, kept in the spelling stored.
   const chosenEntry = chosen ? findModelIn(chosen, data.models) : null
   const effective = findModelIn(data.effectiveModel, data.models)
+  const now = Date.now()
   return (
     <section className="settings-group" aria-labelledby="set-model">
       <h2 id="set-model">Model</h2>
@@ -132,14 +133,25 @@ function ModelSection({ data }: { data: SettingsViewData }) {
         <span>New sessions use</span>
         <select aria-label="Model" value={chosen} onChange={(e) => void saveSettings({ app: { model: e.target.value || null } })}>
           <option value="">The app's default{data.app.model ? '' : ` (${effective?.label ?? data.effectiveModel})`}</option>
-          {data.models.map((m) => (
-            <option key={m.id} value={m.id === chosenEntry?.id ? chosen : m.id}>
-              {m.label} · {windowLabel(m.contextWindow)} window · {usdPerM(m.prices.input)} / {usdPerM(m.prices.output)} per MTok
-            </option>
-          ))}
+          {data.models.map((m) => {
+            // A retired model is no choice (decision 0065): listed only as the choice stored before it retired.
+            const life = lifeOf(m.id, now)
+            if (life?.state === 'retired' && m.id !== chosenEntry?.id) return null
+            return (
+              <option key={m.id} value={m.id === chosenEntry?.id ? chosen : m.id} disabled={life?.state === 'retired'}>
+                {m.label}
+                {life ? ` (${lifeWords(life)})` : ''} · {windowLabel(m.contextWindow)} window · {usdPerM(m.prices.input)} / {usdPerM(m.prices.output)} per MTok
+              </option>
+            )
+          })}
         </select>
         <small className="muted">A session keeps the model it started with until it is switched in the chat's header, which prices the switch first: the cache is kept per model.</small>
       </label>
+      {data.chosenModelRetired && (
+        <p className="warn-box" data-testid="model-retired">
+          {data.chosenModelRetired}
+        </p>
+      )}
       {effective && (
         <table className="settings-prices" aria-label="Prices of the chosen model">
           <thead>

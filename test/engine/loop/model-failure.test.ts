@@ -43,9 +43,11 @@ describe('the advice of a failed turn', () => {
   it('a model the service does not have: choose another in the Model menu of the chat', () => {
     const text = describe_('model_not_found', 404, 'not_found_error: model: claude-sonnet-4-5')
     expect(text).toBe(
-      "The model service has no model claude-sonnet-4-5 (HTTP 404): not_found_error: model: claude-sonnet-4-5. It may have been retired. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).",
+      "The model service has no model claude-sonnet-4-5 (HTTP 404): not_found_error: model: claude-sonnet-4-5. Anthropic set its end of life for 30 Nov 2026. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).",
     )
     expect(describe_('model_not_found', 404, 'not_found_error: model: claude-sonnet-4-5', SIMULATOR)).toBe(text)
+    // A model with no end of life announced (decision 0065) may still have been retired.
+    expect(describeModelError({ kind: 'model_not_found', status: 404, message: 'not_found_error: model: claude-haiku-4-5' }, API, [answered(404)], 'claude-haiku-4-5')).toMatch(/: not_found_error: model: claude-haiku-4-5\. It may have been retired\. Nothing in the conversation is wrong/)
   })
 
   it("an address with nothing there: the API's address", () => {

@@ -1,5 +1,24 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MODELS, costUsd, findModel } from '../../../src-main/node/model/models'
+import { MODELS, costUsd, findModel, modelProblem, servedModels } from '../../../src-main/node/model/models'
+import { isRetired, lifeOf, lifeWords, MODEL_NAMES } from '../../../src-preload/models'
+
+/**
+ * The SDK's own list of deprecated models and their end of life ("November 30th, 2026"), read from its file: the SDK
+ * does not export it, and warns from it on every request naming one of them.
+ */
+function sdkEndsOfLife(): Map<string, string> {
+  const sdkRoot = dirname(createRequire(import.meta.url).resolve('@anthropic-ai/sdk'))
+  const text = readFileSync(join(sdkRoot, 'internal/data/deprecated-models.js'), 'utf8')
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+  const out = new Map<string, string>()
+  for (const [, id, month, day, year] of text.matchAll(/'([\w.-]+)': '(\w+) (\d+)\w*, (\d{4})'/g)) {
+    out.set(id!, `${year}-${String(months.indexOf(month!) + 1).padStart(2, '0')}-${day!.padStart(2, '0')}`)
+  }
+  return out
+}
 
 describe('model table', () => {
   it('finds models by id and by dated id', () => {
@@ -40,5 +59,35 @@ describe('model table', () => {
       expect(m.maxOutputTokens).toBeGreaterThanOrEqual(64_000)
       expect([512, 1024, 2048, 4096]).toContain(m.minCacheableTokens)
     }
+  })
+})
+
+describe("a model's end of life (decision 0065)", () => {
+  it('is the day the SDK names for every model of the list it marks deprecated, and none for the others', () => {
+    const sdk = sdkEndsOfLife()
+    expect(sdk.size).toBeGreaterThan(0)
+    for (const { id } of MODEL_NAMES) expect({ id, endOfLife: lifeOf(id, 0)?.endOfLife ?? null }).toEqual({ id, endOfLife: sdk.get(id) ?? null })
+    // A dated id has the day of its model.
+    expect(lifeOf('claude-sonnet-4-5-20250929', 0)?.endOfLife).toBe(sdk.get('claude-sonnet-4-5-20250929'))
+  })
+
+  it('retires the model from the first moment of that day, UTC', () => {
+    expect(lifeOf('claude-sonnet-4-5', Date.parse('2026-11-29T23:59:59.999Z'))).toEqual({ state: 'retiring', endOfLife: '2026-11-30' })
+    expect(lifeOf('claude-sonnet-4-5', Date.parse('2026-11-30T00:00:00Z'))).toEqual({ state: 'retired', endOfLife: '2026-11-30' })
+    expect(lifeWords(lifeOf('claude-sonnet-4-5', Date.parse('2026-12-03T00:00:00Z'))!)).toBe('retired 30 Nov 2026')
+    expect(lifeWords(lifeOf('claude-opus-4-5', Date.parse('2026-12-03T00:00:00Z'))!)).toBe('retires 22 Jan 2027')
+    expect(lifeOf('claude-sonnet-4-6', Date.parse('2030-01-01T00:00:00Z'))).toBeNull()
+    expect(isRetired('claude-nonesuch-9', Date.now())).toBe(false)
+  })
+
+  it('takes a retired model out of the choices but keeps it in the table, to price the passes it made', () => {
+    const now = Date.parse('2026-12-03T09:00:00Z')
+    expect(servedModels(now).map((m) => m.id)).not.toContain('claude-sonnet-4-5')
+    expect(servedModels(now).map((m) => m.id)).toContain('claude-opus-4-5')
+    expect(findModel('claude-sonnet-4-5')).not.toBeNull()
+    expect(modelProblem('claude-sonnet-4-5-20250929', now)).toMatch(/^Claude Sonnet 4\.5 \(claude-sonnet-4-5-20250929\) was retired on 30 Nov 2026: the API no longer serves it; choose one of claude-opus-5-5, .*claude-opus-4-5$/)
+    expect(modelProblem('claude-opus-4-5', now)).toBeNull()
+    expect(modelProblem('claude-sonnet-4-5', Date.parse('2026-11-01T00:00:00Z'))).toBeNull()
+    expect(modelProblem('claude-nonesuch-9', now)).toMatch(/^Unknown model claude-nonesuch-9: choose one of /)
   })
 })

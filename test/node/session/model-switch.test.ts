@@ -237,7 +237,7 @@ describe("switching a session's model", () => {
   it('prices a switch only to a model the app knows, and the contract takes only an id of a model id\'s shape', async () => {
     const { running: r, sessionId } = await sessionWithOnePass()
     const { app } = r
-    const choices = /choose one of claude-opus-5-5, .*claude-sonnet-4-6, .*claude-sonnet-4-5$/
+    const choices = /choose one of claude-opus-5-5, .*claude-sonnet-4-6, .*claude-haiku-4-5/
     const unknown = await app.dispatch('cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-nonesuch-9' } })
     expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^Unknown model claude-nonesuch-9: /) } })
     expect((unknown as { error: { message: string } }).error.message).toMatch(choices)

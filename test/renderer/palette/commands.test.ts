@@ -1,5 +1,5 @@
 /** The palette's commands are filed under the thing they act on: taking a project out of the list is a project's. */
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MODEL_NAMES } from '../../../src-preload/models'
 
 vi.mock('../../../src-renderer/platform/client', () => ({ client: { request: () => Promise.resolve({ ok: true, value: {} }), on: () => () => {} } }))
@@ -43,6 +43,14 @@ describe('the palette’s files', () => {
 })
 
 describe('the palette’s model switch', () => {
+  // Which models are offered depends on the day: on this one Sonnet 4.5 is retired (decision 0065), Opus 4.5 is not.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-12-03T09:00:00Z'))
+  })
+  afterEach(() => vi.useRealTimers())
+  const served = MODEL_NAMES.filter((m) => m.id !== 'claude-sonnet-4-5')
+
   it('offers the other models, and asks the chat’s question instead of switching', async () => {
     const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
     const { useChatStore } = await import('../../../src-renderer/state/chat')
@@ -53,9 +61,11 @@ describe('the palette’s model switch', () => {
     useProjectsStore.getState().projectSelected('p1')
     useSessionsStore.setState({ byProject: { p1: [{ id: 's1', title: 'A session', createdAt: 1, updatedAt: 2 } as never] }, selectedId: 's1' })
     useChatStore.setState({ bySession: { s1: { ...useChatStore.getState().bySession.s1, entries: [], running: false, streaming: [], approvals: [], loaded: true, model: 'claude-sonnet-4-6' } as never } })
-    // The app's models, every one but the session's, with no settings read (src-preload/models.ts).
+    // The app's models the API serves, every one but the session's, with no settings read (src-preload/models.ts).
     const switches = filterCommands(buildCommands(null), 'switch model')
-    expect(switches).toHaveLength(MODEL_NAMES.length - 1)
+    expect(switches).toHaveLength(served.length - 1)
+    expect(switches.map((c) => c.label)).not.toContain('Switch model to Claude Sonnet 4.5…')
+    expect(switches.map((c) => c.label)).toContain('Switch model to Claude Opus 4.5 (retires 22 Jan 2027)…')
     expect(switches.map((c) => c.label)).toContain('Switch model to Claude Opus 4.6…')
     expect(switches.map((c) => c.label)).not.toContain('Switch model to Claude Sonnet 4.6…')
     const toOpus = filterCommands(buildCommands(null), 'switch model opus 4.6')[0]!
@@ -75,12 +85,14 @@ describe('the palette’s model switch', () => {
       useChatStore.setState({ bySession: { s1: { ...useChatStore.getState().bySession.s1, entries: [], running: false, streaming: [], approvals: [], loaded: true, model } as never } })
       return filterCommands(buildCommands(null), 'switch model').map((c) => c.label)
     }
-    const dated = onModel('claude-sonnet-4-5-20250929')
-    expect(dated).toHaveLength(MODEL_NAMES.length - 1)
-    expect(dated).not.toContain('Switch model to Claude Sonnet 4.5…')
+    const dated = onModel('claude-haiku-4-5-20251001')
+    expect(dated).toHaveLength(served.length - 1)
+    expect(dated).not.toContain('Switch model to Claude Haiku 4.5…')
     expect(dated).toContain('Switch model to Claude Sonnet 4.6…')
     const unknown = onModel('claude-retired-3')
-    expect(unknown).toEqual(MODEL_NAMES.map((m) => `Switch model to ${m.label}…`))
+    expect(unknown).toEqual(served.map((m) => `Switch model to ${m.label}${'endOfLife' in m ? ' (retires 22 Jan 2027)' : ''}…`))
+    // A session on a retired model is offered every served one.
+    expect(onModel('claude-sonnet-4-5')).toEqual(unknown)
   })
 })
 
