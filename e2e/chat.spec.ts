@@ -1358,10 +1358,12 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     await expect(model).toHaveValue(dated)
     await expect(model.locator('option:checked')).toHaveText('Claude Haiku 4.5')
     await expect(model).toHaveAttribute('title', `This session's model: ${dated}`)
+    await expect(model).not.toHaveAttribute('data-cannot-send')
     await expect(model.locator('option[value="claude-haiku-4-5"]')).toHaveCount(0)
     await expect(model).toBeEnabled()
     const ended = appEvent(app, 'turn.ended')
-    await composer.fill('read README.md')
+    // Long enough to pass Haiku 4.5's minimum cacheable length (4,096 tokens), so the pass writes to the cache.
+    await composer.fill(`read README.md\n\n${'Context: the parser keeps every token it reads, in order. '.repeat(400)}`)
     await composer.press('Enter')
     await ended
     await expect(app.getByRole('listbox', { name: 'Passes' }).getByRole('option').last()).toContainText('haiku-4-5')
@@ -1408,6 +1410,7 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     await expect(model.locator('option:checked')).toBeDisabled()
     await expect(model.locator('option:not([disabled])')).toHaveCount(served.length)
     await expect(model).toHaveAttribute('title', /^This session's model, claude-sonnet-4-5-20250929, was retired 30 Nov 2026: the API no longer serves it/)
+    await expect(model).toHaveAttribute('data-cannot-send', 'true')
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-retired.png' })
 
     // On a model this build's table does not have (as an older build's table left it).

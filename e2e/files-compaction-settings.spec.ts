@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test'
 import { findModel } from '../src-main/node/model/models'
 import { buildSequence } from '../src-main/simulator/sequence'
 import { validateRequest } from '../src-main/simulator/validate'
-import { appEvent, chooseTheme, expect, lastMainRequestBody, onSlowHostAfter, openProjectWithSession, pageSignal, rpc, test } from './fixtures'
+import { appEvent, chooseTheme, expect, lastMainRequestBody, onSlowHostAfter, openApp, openProjectWithSession, pageSignal, rpc, startHost, test } from './fixtures'
 
 const SHOTS = 'e2e/screenshots'
 const README_SHOTS = 'docs/screenshots'
@@ -953,6 +953,35 @@ test('settings: the theme switch, and an API key used at once, shown again only 
   await expect(app.locator('html[data-theme="dark"]')).toHaveCount(1)
   await view(app, 'Settings')
   await expect(app.getByRole('checkbox', { name: 'Let the model think before it answers' })).not.toBeChecked()
+})
+
+test('settings: a model chosen before its end of life is kept, shown retired, and the Model section says new sessions start on the default', async ({ page }) => {
+  // A settings file written while Sonnet 4.5 was still served (it was retired on 30 Nov 2026, decision 0065).
+  const home = mkdtempSync(join(tmpdir(), 'loupe-e2e-retired-'))
+  writeFileSync(join(home, 'settings.json'), JSON.stringify({ model: 'claude-sonnet-4-5' }))
+  const host = await startHost({ LOUPE_HOME: home })
+  try {
+    await openApp(page, host.url)
+    await view(page, 'Settings')
+    const notice = page.getByTestId('model-retired')
+    await expect(notice).toHaveText('The model chosen for new sessions, Claude Sonnet 4.5, was retired on 30 Nov 2026: the API no longer serves it, so new sessions start on Claude Sonnet 4.6 until another model is chosen.')
+    const model = page.locator('section[aria-labelledby="set-model"]').getByLabel('Model', { exact: true })
+    await expect(model).toHaveValue('claude-sonnet-4-5')
+    await expect(model.locator('option:checked')).toContainText('Claude Sonnet 4.5 (retired 30 Nov 2026)')
+    await expect(model.locator('option:checked')).toBeDisabled()
+    await page.locator('section[aria-labelledby="set-model"]').screenshot({ path: `${SHOTS}/settings-model-retired.png` })
+    // The file still names it: nothing the user chose was rewritten.
+    expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'))).toMatchObject({ model: 'claude-sonnet-4-5' })
+    // Another model chosen: the notice goes, and the retired one is no longer listed.
+    await model.selectOption('claude-haiku-4-5')
+    await expect(notice).toHaveCount(0)
+    await expect(model).toHaveValue('claude-haiku-4-5')
+    await expect(model.locator('option[value="claude-sonnet-4-5"]')).toHaveCount(0)
+  } finally {
+    await page.close()
+    await host.stop()
+    rmSync(home, { recursive: true, force: true })
+  }
 })
 
 test('the Files view: a file that starts with a byte-order mark keeps it through an edit and a save, and opens unchanged (not an edit)', async ({ app }) => {

@@ -114,7 +114,7 @@ export class SettingsService {
     if (!chosen || life?.state !== 'retired') return null
     const label = findModel(chosen)?.label ?? chosen
     const instead = findModel(this.effectiveModel())?.label ?? this.effectiveModel()
-    return `The model chosen for new sessions, ${label}, was retired on ${dayWords(life.endOfLife)}: the API no longer serves it, so new sessions start on ${instead}. Choose another model below.`
+    return `The model chosen for new sessions, ${label}, was retired on ${dayWords(life.endOfLife)}: the API no longer serves it, so new sessions start on ${instead} until another model is chosen.`
   }
 
   async view(project: { id: string; root: string } | null): Promise<SettingsView> {

@@ -115,6 +115,8 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   if (model === '') return prefix ? <span className="model-name">{prefix}</span> : null
   // The session's model as it spells it (a dated id too), or one the app does not know, above the app's models (decision 0056).
   const options = modelOptions(model)
+  // A model the app has no figures for, or one the API no longer serves: the choice is marked, to be switched.
+  const cannotSend = options.some((o) => o.current && !o.choosable)
   // A question about leaving a model the session no longer uses is closed (its state is cleared by the effect above).
   const asked = state === 'closed' ? null : (pending?.model ?? asking)
   // Two items of the header's row: the choice, and under the whole header the question a switch asks first.
@@ -129,6 +131,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           value={model}
           // Not disabled while the price is asked for: a disabled select drops the keyboard's focus.
           disabled={running}
+          data-cannot-send={cannotSend || undefined}
           title={running ? 'The turn keeps its model: switch once it ends' : modelChoiceTitle(model)}
           onChange={(e) => choose(e.target.value)}
           onKeyDown={keepOnEscape}

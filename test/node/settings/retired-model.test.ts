@@ -45,7 +45,7 @@ describe('a retired model', () => {
     expect(after.effectiveModel).toBe('claude-sonnet-4-6')
     expect(after.problems).toEqual([])
     expect(after.chosenModelRetired).toBe(
-      'The model chosen for new sessions, Claude Sonnet 4.5, was retired on 30 Nov 2026: the API no longer serves it, so new sessions start on Claude Sonnet 4.6. Choose another model below.',
+      'The model chosen for new sessions, Claude Sonnet 4.5, was retired on 30 Nov 2026: the API no longer serves it, so new sessions start on Claude Sonnet 4.6 until another model is chosen.',
     )
     const { id: newer } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
     expect((await call<{ model: string }>(app, 'session.get', { sessionId: newer })).model).toBe('claude-sonnet-4-6')
