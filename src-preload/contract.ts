@@ -754,7 +754,7 @@ export const requests = {
   'cache.priceEdit': request(
     z.object({ sessionId: Id, edit: ProposedEditSchema }).strict(),
     EditPriceSchema.nullable(),
-    'Prices a proposed change (an instruction or memory file applied now or later, a tool set change, a model switch) before it happens: which block moves, the tokens the next pass re-bills, the $. Null before the first pass. A switch is priced to a model session.setModel takes, and to no other (`invalid_input` naming the choices).',
+    'Prices a proposed change (an instruction or memory file applied now or later, a tool set change, a model switch) before it happens: which block moves, the tokens the next pass re-bills, the $. Null before the first pass. A switch is priced to a model session.setModel would switch to, and to no other (`invalid_input` naming the choices): not to an unknown or retired one.',
   ),
   'compaction.run': request(
     z

@@ -57,8 +57,12 @@ export interface ModelLife {
 /** The model's life at `now` (ms since the epoch), for a model of the list with an end of life; null otherwise. */
 export function lifeOf(id: string, now: number): ModelLife | null {
   const entry: ModelName | null = findModelIn(id, MODEL_NAMES)
-  const endOfLife = entry?.endOfLife
-  if (endOfLife === undefined) return null
+  return lifeAt(entry?.endOfLife ?? null, now)
+}
+
+/** A life from an end of life as `settings.get`'s model table gives it (YYYY-MM-DD, or null for none announced). */
+export function lifeAt(endOfLife: string | null, now: number): ModelLife | null {
+  if (endOfLife === null) return null
   // The API stops serving it on that day: from its first moment (UTC) the model is retired.
   return { state: new Date(now).toISOString().slice(0, 10) >= endOfLife ? 'retired' : 'retiring', endOfLife }
 }

@@ -18,7 +18,7 @@ function hostOf(baseUrl: string): string {
  * The failure in words: what went wrong, in the service's words, and what to do. `model`: the model the request
  * named. The SDK's own messages end with a full stop ("Connection error."): `message` drops it, one is enough.
  */
-export function describeModelError(error: { kind: string; message: string; status: number | null }, endpoint: ModelClient['endpoint'], attempts: ReadonlyArray<ModelAttempt>, model: string): string {
+export function describeModelError(error: { kind: string; message: string; status: number | null }, endpoint: ModelClient['endpoint'], attempts: ReadonlyArray<ModelAttempt>, model: string, now: number): string {
   const message = error.message.trim().replace(/[.\s]+$/, '')
   const status = error.status ? ` (HTTP ${error.status})` : ''
   const api = endpoint.kind === 'anthropic'
@@ -46,9 +46,10 @@ export function describeModelError(error: { kind: string; message: string; statu
     case 'permission':
       return `The API key is not permitted to make this request${status}: ${message}. Nothing in the conversation is wrong, and ${nothingBilled}: check what the key may use (its workspace, the models it may call) in the Anthropic Console, or save another key in Settings, then retry${leave}.`
     case 'model_not_found': {
-      // A model with an announced end of life (decision 0065) is most likely past it; any other may have been retired.
-      const endOfLife = lifeOf(model, 0)?.endOfLife
-      const why = endOfLife ? `Anthropic set its end of life for ${dayWords(endOfLife)}` : 'It may have been retired'
+      // A model past its announced end of life (decision 0065) was retired; any other may have been, or the service
+      // (a gateway, say) may not offer it.
+      const life = lifeOf(model, now)
+      const why = life?.state === 'retired' ? `It was retired on ${dayWords(life.endOfLife)}` : 'It may have been retired'
       return `The model service has no model ${model}${status}: ${message}. ${why}. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).`
     }
     case 'not_found':

@@ -114,7 +114,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput, signal: AbortSig
             bodies.push({ kind: 'assistant_message', passId, content: kept, stopReason: null, partial: true, service })
             for (const use of kept.filter((b): b is ToolUseBlock => b.type === 'tool_use')) bodies.push(interrupted(use.id, use.name))
           }
-          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, endpoint, outcome.attempts, request.model), errorKind: outcome.error.kind, retryable: true })
+          if (!cancelled) bodies.push({ kind: 'turn_failed', message: describeModelError(outcome.error, endpoint, outcome.attempts, request.model, doneAt), errorKind: outcome.error.kind, retryable: true })
           return bodies
         },
       )

@@ -107,14 +107,19 @@ export class SettingsService {
     return this.deps.now?.() ?? Date.now()
   }
 
-  /** Why the model chosen for new sessions is not the one they start on: it was retired since it was chosen. */
+  /**
+   * Why the model chosen for new sessions (in Settings, else by LOUPE_MODEL) is not the one they start on: it was
+   * retired since it was chosen.
+   */
   private chosenModelRetired(): string | null {
-    const chosen = this.deps.store.current().model
+    const setting = this.deps.store.current().model
+    const chosen = setting ?? this.deps.env.LOUPE_MODEL ?? null
     const life = chosen ? lifeOf(chosen, this.now()) : null
     if (!chosen || life?.state !== 'retired') return null
     const label = findModel(chosen)?.label ?? chosen
     const instead = findModel(this.effectiveModel())?.label ?? this.effectiveModel()
-    return `The model chosen for new sessions, ${label}, was retired on ${dayWords(life.endOfLife)}: the API no longer serves it, so new sessions start on ${instead} until another model is chosen.`
+    const what = setting ? `The model chosen for new sessions, ${label},` : `LOUPE_MODEL names ${label}, which`
+    return `${what} was retired on ${dayWords(life.endOfLife)}: the API no longer serves it, so new sessions start on ${instead} until another model is chosen.`
   }
 
   async view(project: { id: string; root: string } | null): Promise<SettingsView> {

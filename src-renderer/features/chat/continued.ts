@@ -9,12 +9,12 @@ export interface ContinuedFrom {
 
 /**
  * What the divider of a continued conversation says: whose the conversation above was and on which model, and what
- * Loupe goes on with. The model is the one chosen in Settings, not the imported one; the system prompt and tools are
+ * Loupe goes on with. The model is the one new sessions start on (chosen in Settings, or the default), not the imported one; the system prompt and tools are
  * Loupe's, so the first pass writes the whole conversation to the cache again whatever the model.
  */
 export function continuedText(fromModel: string | null, model: string): string {
   const above = `Continued in Loupe from here; the conversation above was Claude Code's${fromModel ? `, on ${fromModel}` : ''}.`
   if (!model) return above
   const switched = fromModel !== null && fromModel !== model
-  return `${above} Loupe goes on with ${model}${switched ? ' (its model for new sessions, set in Settings)' : ''} and its own system prompt and tools, so its first pass writes the whole conversation to the cache.`
+  return `${above} Loupe goes on with ${model}${switched ? ' (its model for new sessions)' : ''} and its own system prompt and tools, so its first pass writes the whole conversation to the cache.`
 }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'
-import { findModelIn, lifeOf, lifeWords } from '../../../src-preload/models'
+import { findModelIn, lifeAt, lifeWords } from '../../../src-preload/models'
 import { useProjectsStore } from '../../state/projects'
 import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
@@ -135,7 +135,7 @@ function ModelSection({ data }: { data: SettingsViewData }) {
           <option value="">The app's default{data.app.model ? '' : ` (${effective?.label ?? data.effectiveModel})`}</option>
           {data.models.map((m) => {
             // A retired model is no choice (decision 0065): listed only as the choice stored before it retired.
-            const life = lifeOf(m.id, now)
+            const life = lifeAt(m.endOfLife, now)
             if (life?.state === 'retired' && m.id !== chosenEntry?.id) return null
             return (
               <option key={m.id} value={m.id === chosenEntry?.id ? chosen : m.id} disabled={life?.state === 'retired'}>

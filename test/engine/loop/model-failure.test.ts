@@ -13,7 +13,9 @@ const SIMULATOR: ModelClient['endpoint'] = { kind: 'simulator', baseUrl: 'http:/
 const MODEL = 'claude-sonnet-4-5'
 
 const answered = (status: number): ModelAttempt => ({ startedAt: 0, firstByteAt: 1, endedAt: 2, status, requestId: 'req_1', requestBody: '{}', requestHeaders: {}, responseHeaders: {}, responseBody: '', error: { kind: 'x', message: `HTTP ${status}` } })
-const describe_ = (kind: string, status: number, message: string, endpoint = API) => describeModelError({ kind, status, message }, endpoint, [answered(status)], MODEL)
+/** The day the failures happen: Sonnet 4.5 (MODEL) was retired on 30 Nov 2026, Opus 4.5 retires on 22 Jan 2027 (decision 0065). */
+const NOW = Date.parse('2026-12-03T09:00:00Z')
+const describe_ = (kind: string, status: number, message: string, endpoint = API) => describeModelError({ kind, status, message }, endpoint, [answered(status)], MODEL, NOW)
 const LEAVE = 'or remove the API key (Settings → Forget the key, or unset ANTHROPIC_API_KEY) to go back to the offline simulator'
 
 describe('the advice of a failed turn', () => {
@@ -27,9 +29,9 @@ describe('the advice of a failed turn', () => {
 
   it('after an earlier attempt that broke off (billed), says only the refusal was not billed', () => {
     const broke: ModelAttempt = { ...answered(200), error: { kind: 'connection', message: 'Connection error.' } }
-    const text = describeModelError({ kind: 'billing', status: 400, message: 'invalid_request_error: Your credit balance is too low to access the Anthropic API.' }, API, [broke, answered(400)], MODEL)
+    const text = describeModelError({ kind: 'billing', status: 400, message: 'invalid_request_error: Your credit balance is too low to access the Anthropic API.' }, API, [broke, answered(400)], MODEL, NOW)
     expect(text).toContain('Nothing in the conversation is wrong, and the refusal was not billed (an earlier attempt that broke off was): add credit')
-    expect(describeModelError({ kind: 'authentication', status: 401, message: 'authentication_error: invalid x-api-key' }, API, [broke, answered(401)], MODEL)).toContain(
+    expect(describeModelError({ kind: 'authentication', status: 401, message: 'authentication_error: invalid x-api-key' }, API, [broke, answered(401)], MODEL, NOW)).toContain(
       'invalid x-api-key. The refusal was not billed (an earlier attempt that broke off was). Check the key',
     )
   })
@@ -43,11 +45,16 @@ describe('the advice of a failed turn', () => {
   it('a model the service does not have: choose another in the Model menu of the chat', () => {
     const text = describe_('model_not_found', 404, 'not_found_error: model: claude-sonnet-4-5')
     expect(text).toBe(
-      "The model service has no model claude-sonnet-4-5 (HTTP 404): not_found_error: model: claude-sonnet-4-5. Anthropic set its end of life for 30 Nov 2026. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).",
+      "The model service has no model claude-sonnet-4-5 (HTTP 404): not_found_error: model: claude-sonnet-4-5. It was retired on 30 Nov 2026. Nothing in the conversation is wrong: choose another model in the Model menu in the chat's header, then retry (Settings → Model sets the model of new sessions).",
     )
     expect(describe_('model_not_found', 404, 'not_found_error: model: claude-sonnet-4-5', SIMULATOR)).toBe(text)
-    // A model with no end of life announced (decision 0065) may still have been retired.
-    expect(describeModelError({ kind: 'model_not_found', status: 404, message: 'not_found_error: model: claude-haiku-4-5' }, API, [answered(404)], 'claude-haiku-4-5')).toMatch(/: not_found_error: model: claude-haiku-4-5\. It may have been retired\. Nothing in the conversation is wrong/)
+    // A model with no end of life announced, or one before its end of life (a gateway may not offer it), may have
+    // been retired: no day is named for a retirement that has not happened.
+    for (const model of ['claude-haiku-4-5', 'claude-opus-4-5']) {
+      expect(describeModelError({ kind: 'model_not_found', status: 404, message: `not_found_error: model: ${model}` }, API, [answered(404)], model, NOW)).toMatch(
+        new RegExp(`: not_found_error: model: ${model}\\. It may have been retired\\. Nothing in the conversation is wrong`),
+      )
+    }
   })
 
   it("an address with nothing there: the API's address", () => {

@@ -56,7 +56,7 @@ describe('the kind of a refused request', () => {
       [413, NGINX_413],
     ] as const) {
       const outcome = await refused(status, body, body.startsWith('<') ? 'text/html' : 'application/json')
-      const advice = describeModelError(outcome.error, { kind: 'anthropic', baseUrl: 'https://api.anthropic.com' }, outcome.attempts, REQUEST.model)
+      const advice = describeModelError(outcome.error, { kind: 'anthropic', baseUrl: 'https://api.anthropic.com' }, outcome.attempts, REQUEST.model, Date.now())
       expect(advice).toMatch(status === 413 ? /^The request is larger than the model service accepts/ : /Nothing in the conversation is wrong/)
       if (status !== 413) expect(advice).not.toMatch(/take back/i)
     }
@@ -89,7 +89,7 @@ describe('the kind of a refused request', () => {
       if (outcome.ok) return
       expect(outcome.error).toEqual({ kind: 'overloaded', message: 'overloaded_error: Overloaded', status: null })
       expect(outcome.attempts.at(-1)?.error).toEqual({ kind: 'overloaded', message: 'overloaded_error: Overloaded' })
-      expect(describeModelError(outcome.error, client.endpoint, outcome.attempts, REQUEST.model)).toBe('The model service is overloaded: overloaded_error: Overloaded. Nothing was lost; retry when ready.')
+      expect(describeModelError(outcome.error, client.endpoint, outcome.attempts, REQUEST.model, Date.now())).toBe('The model service is overloaded: overloaded_error: Overloaded. Nothing was lost; retry when ready.')
     } finally {
       await sim.close()
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MODELS, costUsd, findModel, modelProblem, servedModels } from '../../../src-main/node/model/models'
+import { DEFAULT_MODEL_ID, MODELS, costUsd, findModel, modelProblem, servedModels } from '../../../src-main/node/model/models'
 import { isRetired, lifeOf, lifeWords, MODEL_NAMES } from '../../../src-preload/models'
 
 /**
@@ -77,7 +77,12 @@ describe("a model's end of life (decision 0065)", () => {
     expect(lifeWords(lifeOf('claude-sonnet-4-5', Date.parse('2026-12-03T00:00:00Z'))!)).toBe('retired 30 Nov 2026')
     expect(lifeWords(lifeOf('claude-opus-4-5', Date.parse('2026-12-03T00:00:00Z'))!)).toBe('retires 22 Jan 2027')
     expect(lifeOf('claude-sonnet-4-6', Date.parse('2030-01-01T00:00:00Z'))).toBeNull()
-    expect(isRetired('claude-nonesuch-9', Date.now())).toBe(false)
+    expect(lifeOf('claude-nonesuch-9', Date.parse('2030-01-01T00:00:00Z'))).toBeNull()
+    expect(isRetired('claude-sonnet-4-5', Date.parse('2030-01-01T00:00:00Z'))).toBe(true)
+  })
+
+  it('is announced for no model the app starts on by default: an SDK update that deprecates it needs a new default', () => {
+    expect(lifeOf(DEFAULT_MODEL_ID, 0)).toBeNull()
   })
 
   it('takes a retired model out of the choices but keeps it in the table, to price the passes it made', () => {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FaultPlan } from '../../../src-main/simulator/faults'
-import { findModel } from '../../../src-main/node/model/models'
+import { findModel, servedModels } from '../../../src-main/node/model/models'
 import { call, sendAndWait, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 interface Price {
@@ -237,7 +237,8 @@ describe("switching a session's model", () => {
   it('prices a switch only to a model the app knows, and the contract takes only an id of a model id\'s shape', async () => {
     const { running: r, sessionId } = await sessionWithOnePass()
     const { app } = r
-    const choices = /choose one of claude-opus-5-5, .*claude-sonnet-4-6, .*claude-haiku-4-5/
+    // The choices are the models served today (decision 0065), the last of them ending the message.
+    const choices = new RegExp(`choose one of claude-opus-5-5, .*claude-sonnet-4-6, .*${servedModels(Date.now()).at(-1)!.id}$`)
     const unknown = await app.dispatch('cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-nonesuch-9' } })
     expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^Unknown model claude-nonesuch-9: /) } })
     expect((unknown as { error: { message: string } }).error.message).toMatch(choices)

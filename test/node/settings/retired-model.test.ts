@@ -3,9 +3,14 @@
  * Settings keeps the choice made before but starts new sessions on a served model and says why; no session is switched
  * to it, and no switch to it is priced; a session already on it keeps it until the user switches.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openModelEndpoint } from '../../../src-main/node/model/endpoint'
+import { memorySecretStore } from '../../../src-main/node/model/keys'
+import { SettingsService } from '../../../src-main/node/settings/service'
+import { openSettings } from '../../../src-main/node/settings/store'
 import { call, simulatorApp, turnEnded, type SimulatorApp } from '../../support/app'
 
 let running: SimulatorApp | null = null
@@ -69,5 +74,26 @@ describe('a retired model', () => {
     const chosen = await call<Settings>(app, 'settings.set', { app: { model: 'claude-haiku-4-5' } })
     expect(chosen.effectiveModel).toBe('claude-haiku-4-5')
     expect(chosen.chosenModelRetired).toBeNull()
+  })
+
+  it('named by LOUPE_MODEL is passed over for the default, and Settings says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-retired-env-'))
+    const env = { LOUPE_MODEL: 'claude-sonnet-4-5-20250929' }
+    const clock = { now: () => Date.parse('2026-12-03T09:00:00Z') }
+    const endpoint = await openModelEndpoint({ env, secrets: memorySecretStore(), clock })
+    try {
+      const settings = new SettingsService({ store: await openSettings(dir), secrets: memorySecretStore(), env, endpoint, dataDir: dir, loupeHome: dir, now: clock.now })
+      const view = await settings.view(null)
+      expect(view.effectiveModel).toBe('claude-sonnet-4-6')
+      expect(view.chosenModelRetired).toBe(
+        'LOUPE_MODEL names Claude Sonnet 4.5, which was retired on 30 Nov 2026: the API no longer serves it, so new sessions start on Claude Sonnet 4.6 until another model is chosen.',
+      )
+      // A model chosen in Settings wins over LOUPE_MODEL, and then nothing is said of it.
+      const chosen = await settings.update({ model: 'claude-opus-4-6' }, null)
+      expect([chosen.effectiveModel, chosen.chosenModelRetired]).toEqual(['claude-opus-4-6', null])
+    } finally {
+      await endpoint.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

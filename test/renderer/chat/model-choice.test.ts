@@ -58,7 +58,7 @@ describe("the model choice's options", () => {
     expect(modelChoiceTitle('claude-sonnet-4-5-20250929', AFTER)).toBe(
       "This session's model, claude-sonnet-4-5-20250929, was retired 30 Nov 2026: the API no longer serves it, so its next pass would be refused. Switch to another model",
     )
-    expect(modelChoiceTitle('claude-opus-4-5', AFTER)).toBe("This session's model: claude-opus-4-5. The API retires 22 Jan 2027: switch before then")
+    expect(modelChoiceTitle('claude-opus-4-5', AFTER)).toBe("This session's model: claude-opus-4-5. The API stops serving it on 22 Jan 2027: switch before then")
     expect(modelChoiceTitle('claude-sonnet-4-6', AFTER)).toBe("This session's model: claude-sonnet-4-6")
   })
 
