@@ -417,7 +417,8 @@ test('files: a draft over the 1 MB the prompt builder reads says so before savin
     await expect(app.getByTestId('save-file')).toBeDisabled()
     await app.getByTestId('file-editor').locator('.view-lines').click()
     await app.keyboard.press('Control+s')
-    await expect(app.getByTestId('save-failed')).toContainText('CLAUDE.md was not saved: The text is')
+    // Said once in full under the editor; the refused save says it in short, not again word for word.
+    await expect(app.getByTestId('save-failed')).toContainText('CLAUDE.md was not saved: it is over the 1 MB the prompt builder reads of a file.')
     await expect(app.getByTestId('save-failed')).not.toContainText('try again')
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toBe(before)
     await shots(app, 'files-over-limit')

@@ -559,7 +559,7 @@ unanswered('cache: before any pass it says "No pass yet", and after a pass that 
     await page.getByRole('tab', { name: 'Cache' }).click()
     await expect(empty).toHaveAttribute('data-kind', 'none_answered')
     await expect(empty.getByRole('heading')).toHaveText('No pass answered yet')
-    await expect(empty).toContainText('1 pass was sent, and none got an answer')
+    await expect(empty).toContainText('1 pass was sent, and it got no answer')
     await expect(view.getByTestId('cache-totals')).toHaveCount(0)
     await expect(view.getByRole('img', { name: /read from the cache/ })).toHaveCount(0)
     await shots(page, 'cache-none-answered')

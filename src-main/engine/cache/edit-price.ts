@@ -503,6 +503,7 @@ function deferredLabel(path: string, notes: number, added: number, due: number, 
   }
   if (added < 0) return `nothing above the breakpoints moves: this edit makes a note already due unneeded, so the next message is ${n(added)} tokens shorter${usd}`
   const other = due > 0 ? `; a ${n(due)}-token note already due that other files changed travels with it either way` : ''
-  return `nothing above the breakpoints moves: this edit adds a ${n(added)}-token note that ${path} changed to the next message${other}${usd}`
+  // The price is this edit's own: it follows the note it pays for, not the note already due.
+  return `nothing above the breakpoints moves: this edit adds a ${n(added)}-token note that ${path} changed to the next message${usd}${other}`
 }
 

@@ -44,7 +44,7 @@ function capped(text: string): string {
 
 export function buildHead(input: HeadInput): TextBlock[] {
   const focus = input.focus ? `, keeping above all: ${input.focus.replace(/\s+/g, ' ').trim()}` : ''
-  const kept = input.keptSteps > 0 ? ` The last ${input.keptSteps} step${input.keptSteps === 1 ? '' : 's'} follow verbatim.` : ''
+  const kept = input.keptSteps === 1 ? ' The last step follows verbatim.' : input.keptSteps > 1 ? ` The last ${input.keptSteps} steps follow verbatim.` : ''
   const parts = [`[Compacted ${TRIGGER_WORDS[input.trigger]}${focus}. The earlier conversation is replaced by the summary below.${kept}]`]
   if (input.firstRequest !== null && input.firstRequest !== input.latestRequest) {
     parts.push(`The first request of this session, verbatim:\n\n${capped(input.firstRequest)}`)

@@ -44,7 +44,8 @@ export function findSplit(history: ReadonlyArray<HistoryMessage>, keepSteps: num
       return {
         ok: false,
         code: 'nothing_to_compact',
-        reason: `Nothing to compact: the conversation since the last checkpoint has ${turns.length} assistant turn${turns.length === 1 ? '' : 's'}, and the last ${keepSteps} are always kept whole.`,
+        // Not "since the last checkpoint": a session never compacted has none. The number kept is a setting, named.
+        reason: `Nothing to compact: the conversation has ${turns.length} assistant turn${turns.length === 1 ? '' : 's'} not yet compacted, and the last ${keepSteps === 1 ? 'one is' : `${keepSteps} are`} kept whole ("Steps kept whole" in Settings).`,
       }
     }
     return { ok: true, index: turns[turns.length - keepSteps]!, assistantTurns: turns.length, clamped: false }

@@ -7,7 +7,10 @@ import { MAX_INSTRUCTION_FILE_BYTES, type ErrorCode } from '../../../src-preload
 
 export interface UnsavableDraft {
   readonly kind: 'too_large' | 'nul'
+  /** What the view says under the editor while the draft is so: why, and what to do. */
   readonly message: string
+  /** The reason in a few words, for a refused save's line, which the message above already explains. */
+  readonly short: string
 }
 
 const encoder = new TextEncoder()
@@ -25,10 +28,11 @@ export function unsavableDraft(text: string): UnsavableDraft | null {
       return {
         kind: 'too_large',
         message: `The text is ${grouped(bytes)} bytes: over the 1 MB (${grouped(MAX_INSTRUCTION_FILE_BYTES)} bytes) the prompt builder reads of a file, so every pass would skip it. Shorten it by ${grouped(bytes - MAX_INSTRUCTION_FILE_BYTES)} bytes to save it, or move part of it into a file it imports with @path.`,
+        short: 'it is over the 1 MB the prompt builder reads of a file',
       }
     }
   }
-  if (text.includes('\0')) return { kind: 'nul', message: 'The text contains a NUL character, which an instruction file cannot hold (it is text, and a NUL near its start makes the prompt builder skip it as binary). Remove it to save.' }
+  if (text.includes('\0')) return { kind: 'nul', message: 'The text contains a NUL character, which an instruction file cannot hold (it is text, and a NUL near its start makes the prompt builder skip it as binary). Remove it to save.', short: 'it holds a NUL character' }
   return null
 }
 

@@ -459,7 +459,7 @@ describe('priceCandidates: an instruction edit left for the next compaction', ()
     })
     // The edit's own effect is its note alone: 31, not 31 + 32, and not 31 - 32.
     expect(price.addedTokens).toBe(31)
-    expect(price.label).toBe(`nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message; a 32-token note already due that other files changed travels with it either way (${signedUsd(price.deltaUsd)})`)
+    expect(price.label).toBe(`nothing above the breakpoints moves: this edit adds a 31-token note that AGENTS.md changed to the next message (${signedUsd(price.deltaUsd)}); a 32-token note already due that other files changed travels with it either way`)
   })
 })
 

@@ -18,7 +18,7 @@ describe('the Cache view before any figure', () => {
 
   it('passes none of which was answered with usage: no pass answered yet, and why', () => {
     expect(cacheEmptyState([failed])).toMatchObject({ kind: 'none_answered', title: 'No pass answered yet' })
-    expect(cacheEmptyState([failed])!.body).toMatch(/^1 pass was sent, and none got an answer .*\(it failed before/)
+    expect(cacheEmptyState([failed])!.body).toMatch(/^1 pass was sent, and it got no answer .*\(it failed before/)
     expect(cacheEmptyState([failed, failed])!.body).toMatch(/^2 passes were sent, .*\(each failed before/)
     expect(cacheEmptyState([stopped])!.body).toMatch(/\(it was stopped before/)
     expect(cacheEmptyState([failed, stopped])!.body).toMatch(/\(each failed or was stopped before/)

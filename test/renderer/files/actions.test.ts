@@ -209,7 +209,7 @@ describe('a save that cannot succeed', () => {
     answers.set('files.save', () => ({ ok: false, error: { code: 'invalid_input', message: 'over the 1 MB' } }))
     await saveOpenFile('ses_a', 'now')
     expect(asked.filter((a) => a.name === 'files.save')).toEqual([])
-    expect(store().save).toMatchObject({ kind: 'failed', retry: false, message: expect.stringContaining('1,100,034 bytes') })
+    expect(store().save).toMatchObject({ kind: 'failed', retry: false, message: expect.stringMatching(/was not saved: it is over the 1 MB the prompt builder reads of a file$/) })
   })
 
   it('says to try again after a write that failed, not after a refusal of the text', async () => {

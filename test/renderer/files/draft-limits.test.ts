@@ -14,7 +14,7 @@ describe('unsavableDraft', () => {
 
   it('says a text over 1 MB cannot be saved, with its size and by how much to shorten it', () => {
     const text = 'x'.repeat(1_100_034)
-    expect(unsavableDraft(text)).toEqual({ kind: 'too_large', message: expect.stringContaining('1,100,034 bytes') })
+    expect(unsavableDraft(text)).toEqual({ kind: 'too_large', message: expect.stringContaining('1,100,034 bytes'), short: 'it is over the 1 MB the prompt builder reads of a file' })
     expect(unsavableDraft(text)!.message).toContain(`Shorten it by ${(1_100_034 - MAX_INSTRUCTION_FILE_BYTES).toLocaleString('en-US')} bytes`)
     expect(unsavableDraft('x'.repeat(MAX_INSTRUCTION_FILE_BYTES))).toBeNull()
   })

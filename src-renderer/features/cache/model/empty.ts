@@ -42,6 +42,6 @@ export function cacheEmptyState(passes: ReadonlyArray<PassLike>, inFlight = fals
   return {
     kind: 'none_answered',
     title: 'No pass answered yet',
-    body: `${sent}, and none got an answer that says what it read from the cache and what it wrote (${why} before the model service reported it). The figures start with the first pass answered. ${next}`,
+    body: `${sent}, and ${n === 1 ? 'it got no' : 'none got an'} answer that says what it read from the cache and what it wrote (${why} before the model service reported it). The figures start with the first pass answered. ${next}`,
   }
 }
