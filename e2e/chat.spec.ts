@@ -1411,10 +1411,16 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     await expect(model.locator('option:not([disabled])')).toHaveCount(served.length)
     await expect(model).toHaveAttribute('title', /^This session's model, claude-sonnet-4-5-20250929, was retired 30 Nov 2026: the API no longer serves it/)
     await expect(model).toHaveAttribute('data-cannot-send', 'true')
+    // Said above the message box too, where a user about to send reads it.
+    await expect(app.getByTestId('model-retired-note')).toHaveText(
+      "This session's model, Claude Sonnet 4.5, was retired on 30 Nov 2026: the Anthropic API no longer serves it (the offline simulator still answers it). Switch to another model in the header above; the switch is priced first.",
+    )
+    await app.screenshot({ path: 'e2e/screenshots/chat-model-retired-note.png' })
     await app.locator('.chat-head').screenshot({ path: 'e2e/screenshots/chat-model-retired.png' })
 
     // On a model this build's table does not have (as an older build's table left it).
     await bringBackOn('claude-retired-3')
+    await expect(app.getByTestId('model-retired-note')).toHaveCount(0)
     // Shown as the current model, which cannot be chosen back; the app's models are there to switch to.
     await expect(model).toHaveValue('claude-retired-3')
     const current = model.locator('option:checked')

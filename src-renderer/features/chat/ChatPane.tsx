@@ -14,6 +14,7 @@ import { sessionSourceOf } from './origin'
 import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
 import { ModelSwitch } from './ModelSwitch'
+import { retiredModelNote } from './model-choice'
 import { conversationPoint } from './switch-question'
 import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
@@ -43,6 +44,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   // What answers now: "Offline simulator" (said beside the session's model), or with an API key "Anthropic API".
   const endpointLabel = useAppStore((s) => s.info?.model.label ?? '')
   const simulated = useAppStore((s) => s.info?.model.kind === 'simulator')
+  const retiredNote = retiredModelNote(chat.model, Date.now(), simulated)
   const scroller = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
   // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
@@ -121,6 +123,11 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
             Jump to latest <span aria-hidden="true">↓</span>
           </button>
         </div>
+      )}
+      {!readOnly && retiredNote && (
+        <p className="model-retired-note" role="note" data-testid="model-retired-note">
+          {retiredNote}
+        </p>
       )}
       {chat.error && (
         <p className="error chat-error" role="alert">

@@ -55,6 +55,19 @@ export function modelChoiceTitle(model: string, now: number = Date.now()): strin
   return `This session's model: ${model}`
 }
 
+/**
+ * The line the chat shows above the message box while the session's model is retired (decision 0065): the tooltip of
+ * the choice says it too, but a user about to send does not read a tooltip. Null for any other model. `simulated`:
+ * the offline simulator answers now, and it still answers a retired model.
+ */
+export function retiredModelNote(model: string, now: number, simulated: boolean): string | null {
+  const life = lifeOf(model, now)
+  if (life?.state !== 'retired') return null
+  const label = findModelIn(model, MODEL_NAMES)?.label ?? model
+  const offline = simulated ? ' (the offline simulator still answers it)' : ''
+  return `This session's model, ${label}, was retired on ${dayWords(life.endOfLife)}: the Anthropic API no longer serves it${offline}. Switch to another model in the header above; the switch is priced first.`
+}
+
 /** The models a switch from `model` may go to: the app's list but the session's own model, however it is spelled. */
 export function switchTargets(model: string, now: number = Date.now()): ModelOption[] {
   // A model not read yet (the chat not loaded): nothing to switch from.

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { MODEL_NAMES } from '../../../src-preload/models'
-import { modelChoiceTitle, modelOptions, switchTargets } from '../../../src-renderer/features/chat/model-choice'
+import { modelChoiceTitle, modelOptions, retiredModelNote, switchTargets } from '../../../src-renderer/features/chat/model-choice'
 
 /** A day before any end of life of the list: every model is served. */
 const BEFORE = Date.parse('2026-06-01T12:00:00Z')
@@ -60,6 +60,16 @@ describe("the model choice's options", () => {
     )
     expect(modelChoiceTitle('claude-opus-4-5', AFTER)).toBe("This session's model: claude-opus-4-5. The API stops serving it on 22 Jan 2027: switch before then")
     expect(modelChoiceTitle('claude-sonnet-4-6', AFTER)).toBe("This session's model: claude-sonnet-4-6")
+  })
+
+  it('come with a line above the message box for a session on a retired model, and for no other', () => {
+    expect(retiredModelNote('claude-sonnet-4-5-20250929', AFTER, false)).toBe(
+      "This session's model, Claude Sonnet 4.5, was retired on 30 Nov 2026: the Anthropic API no longer serves it. Switch to another model in the header above; the switch is priced first.",
+    )
+    expect(retiredModelNote('claude-sonnet-4-5', AFTER, true)).toMatch(/no longer serves it \(the offline simulator still answers it\)\. Switch/)
+    for (const [model, now] of [['claude-sonnet-4-5', BEFORE], ['claude-opus-4-5', AFTER], ['claude-sonnet-4-6', AFTER], ['claude-retired-3', AFTER], ['', AFTER]] as const) {
+      expect(retiredModelNote(model, now, false)).toBeNull()
+    }
   })
 
   it('keep a name read from the disk from turning the words after it around', () => {
