@@ -401,12 +401,16 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const exact = counted && !(share && !below) && !(input.historyReplaced && !input.nextBuilt) && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
-  // A deferred edit that changes what the model would be sent moves the session block at the next compaction.
-  const atCompaction = deferred && (input.with.notes ?? 0) > 0 ? compactionCost(walk, scale, fromModel.prices, input.sessionBlock) : null
+  // A deferred edit that changes what the model would be sent moves the session block at the next compaction; unless
+  // a change already due (its note travels now) moves it then anyway, and the rewrite is not this edit's to pay.
+  const changesAtCompaction = deferred && (input.with.notes ?? 0) > 0
+  const movedAnyway = (input.without.notes ?? 0) > 0
+  const atCompaction = changesAtCompaction && !movedAnyway ? compactionCost(walk, scale, fromModel.prices, input.sessionBlock) : null
+  const compactionPart = atCompaction ? compactionWords(atCompaction) : changesAtCompaction && movedAnyway && input.sessionBlock !== undefined ? COMPACTION_ANYWAY : ''
   const label = uncacheable
     ? uncacheableLabel(uncacheable, exact)
     : deferred
-      ? `${deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, dueNoteTokens(input, sizeWithout - known), delta, exact)}${atCompaction ? compactionWords(atCompaction) : ''}`
+      ? `${deferredLabel(edit.path, input.with.notes ?? 0, addedTokens, dueNoteTokens(input, sizeWithout - known), delta, exact)}${compactionPart}`
       : editLabel(edit, movedBlock, rebilled, delta, cacheWarm, exact)
   return {
     movedBlock,
@@ -439,6 +443,9 @@ function compactionCost(walk: RequestWalk, scale: TokenScale, prices: CachePrice
   const usd = prices && write !== undefined ? (tokens * (write - prices.cacheReadPerMTok)) / 1_000_000 : null
   return { tokens, usd }
 }
+
+/** What a deferred edit adds at the compaction when a change already due moves the session block then anyway. */
+const COMPACTION_ANYWAY = '; at the next compaction the session block is read again and written, with this edit or without it, for the change already due'
 
 function compactionWords(at: NonNullable<EditPrice['atCompaction']>): string {
   return `; at the next compaction the session block is read again with it, and written instead of read: ≈${formatTokens(at.tokens)} tokens${usdText(at.usd)} then`

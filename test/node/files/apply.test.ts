@@ -198,6 +198,11 @@ describe('files through the contract', () => {
     expect(now.deltaUsd).toBeGreaterThan(later.deltaUsd)
 
     expect((await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })).status).toBe('saved')
+    // Saved, its change is due: a further edit left for the compaction does not pay the block's rewrite again, which
+    // happens then with it or without it.
+    const again = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: `${edited}Keep commits small.\n` } })
+    expect(again.atCompaction).toBeUndefined()
+    expect(again.label).toMatch(/; at the next compaction the session block is read again and written, with this edit or without it, for the change already due$/)
     await turn(session.id, 'list the root')
     const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
     const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
