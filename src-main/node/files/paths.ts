@@ -75,7 +75,7 @@ export async function confine(path: string, roots: FileRoots): Promise<Confined>
   const real = await realOrNull(absPath)
   if (real !== null) {
     const scope = scopeOf(real)
-    if (scope === null) return { ok: false, code: 'permission_denied', message: `${path} resolves to ${real}, outside the project and ${roots.loupeHome}` }
+    if (scope === null) return { ok: false, code: 'permission_denied', message: `${path} resolves to ${real}, outside the project root and Loupe's own folder (${roots.loupeHome})` }
     return { ok: true, absPath, realPath: real, exists: true, scope }
   }
   // A link that leads nowhere (dangling, or a loop) is there, though it does not resolve: writing would replace it.
@@ -87,7 +87,7 @@ export async function confine(path: string, roots: FileRoots): Promise<Confined>
   if (existing === null) return { ok: false, code: 'not_found', message: `No folder of ${path} exists` }
   const { folder, real: realFolder } = existing
   const scope = scopeOf(realFolder)
-  if (scope === null) return { ok: false, code: 'permission_denied', message: `${path} would be created outside the project and ${roots.loupeHome}` }
+  if (scope === null) return { ok: false, code: 'permission_denied', message: `${path} would be created outside the project root and Loupe's own folder (${roots.loupeHome})` }
   // The part below the existing folder is plain names (no links can exist there yet).
   const rest = absPath.slice(folder.length)
   return { ok: true, absPath, realPath: realFolder + rest, exists: false, scope }

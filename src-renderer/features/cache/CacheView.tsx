@@ -153,7 +153,10 @@ export function CacheView({ sessionId }: { sessionId: string }) {
             <section className="cache-section" aria-labelledby="cache-causes">
               <h2 id="cache-causes">Lost to misses, by cause</h2>
               {lost.length === 0 ? (
-                <p className="muted small">Nothing was lost: every pass read everything it could.</p>
+                <p className="muted small">
+                  {/* Beside a list of misses, "every pass read everything it could" would read as a contradiction. */}
+                  {timeline.bars.some(isFlaggedMiss) ? 'Nothing was lost: the misses listed are ones no cache could have avoided (each one says why).' : 'Nothing was lost: every pass read everything it could.'}
+                </p>
               ) : (
                 <table className="cache-table">
                   <thead>
