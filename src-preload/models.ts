@@ -54,10 +54,15 @@ export interface ModelLife {
   readonly endOfLife: string
 }
 
+/** The day (YYYY-MM-DD, UTC) the API stops serving a model of the list (a dated id too); null when none is announced. */
+export function endOfLifeOf(id: string): string | null {
+  const entry: ModelName | null = findModelIn(id, MODEL_NAMES)
+  return entry?.endOfLife ?? null
+}
+
 /** The model's life at `now` (ms since the epoch), for a model of the list with an end of life; null otherwise. */
 export function lifeOf(id: string, now: number): ModelLife | null {
-  const entry: ModelName | null = findModelIn(id, MODEL_NAMES)
-  return lifeAt(entry?.endOfLife ?? null, now)
+  return lifeAt(endOfLifeOf(id), now)
 }
 
 /** A life from an end of life as `settings.get`'s model table gives it (YYYY-MM-DD, or null for none announced). */

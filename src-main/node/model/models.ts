@@ -102,6 +102,11 @@ export function findModel(id: string): ModelInfo | null {
   return findModelIn(id, MODELS)
 }
 
+/** True for a model of the table (or a dated id of one) the API still serves at `now` (decision 0065). */
+export function isServed(id: string, now: number): boolean {
+  return findModel(id) !== null && !isRetired(id, now)
+}
+
 /** The models a session may be given at `now`: the table's, but those the API no longer serves (decision 0065). */
 export function servedModels(now: number): ModelInfo[] {
   return MODELS.filter((m) => !isRetired(m.id, now))

@@ -8,8 +8,8 @@
  * (`restartNeeded`).
  */
 import type { SecretStore } from '../model/keys'
-import { MODELS, DEFAULT_MODEL_ID, findModel, modelProblem } from '../model/models'
-import { dayWords, isRetired, lifeOf } from '../../../src-preload/models'
+import { MODELS, DEFAULT_MODEL_ID, findModel, isServed, modelProblem } from '../model/models'
+import { dayWords, endOfLifeOf, lifeOf } from '../../../src-preload/models'
 import { hintOf, keyProblem, keyStatus, type KeyStatus } from './api-key'
 import { readProjectCompaction, writeProjectCompaction, type ProjectCompaction, type ProjectCompactionView } from './project'
 import type { AppSettings } from './schema'
@@ -68,7 +68,7 @@ export const MODEL_ROWS: ReadonlyArray<ModelRow> = MODELS.map((m) => ({
   minCacheableTokens: m.minCacheableTokens,
   prices: { input: m.prices.inputPerMTok, output: m.prices.outputPerMTok, cacheWrite5m: m.prices.cacheWrite5mPerMTok, cacheWrite1h: m.prices.cacheWrite1hPerMTok, cacheRead: m.prices.cacheReadPerMTok },
   pricesEstimated: m.prices.estimated,
-  endOfLife: lifeOf(m.id, 0)?.endOfLife ?? null,
+  endOfLife: endOfLifeOf(m.id),
 }))
 
 export interface SessionPreferences {
@@ -97,10 +97,9 @@ export class SettingsService {
   /** The model new sessions start with. */
   effectiveModel(): string {
     const now = this.now()
-    const served = (id: string | null | undefined): id is string => !!id && findModel(id) !== null && !isRetired(id, now)
     const chosen = this.deps.store.current().model
-    if (served(chosen)) return chosen
-    return served(this.deps.endpoint.model) ? this.deps.endpoint.model : DEFAULT_MODEL_ID
+    if (chosen && isServed(chosen, now)) return chosen
+    return this.deps.endpoint.model && isServed(this.deps.endpoint.model, now) ? this.deps.endpoint.model : DEFAULT_MODEL_ID
   }
 
   private now(): number {
@@ -117,7 +116,8 @@ export class SettingsService {
     const life = chosen ? lifeOf(chosen, this.now()) : null
     if (!chosen || life?.state !== 'retired') return null
     const label = findModel(chosen)?.label ?? chosen
-    const instead = findModel(this.effectiveModel())?.label ?? this.effectiveModel()
+    const effective = this.effectiveModel()
+    const instead = findModel(effective)?.label ?? effective
     const what = setting ? `The model chosen for new sessions, ${label},` : `LOUPE_MODEL names ${label}, which`
     return `${what} was retired on ${dayWords(life.endOfLife)}: the API no longer serves it, so new sessions start on ${instead} until another model is chosen.`
   }

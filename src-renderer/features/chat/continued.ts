@@ -9,8 +9,9 @@ export interface ContinuedFrom {
 
 /**
  * What the divider of a continued conversation says: whose the conversation above was and on which model, and what
- * Loupe goes on with. The model is the one new sessions start on (chosen in Settings, or the default), not the imported one; the system prompt and tools are
- * Loupe's, so the first pass writes the whole conversation to the cache again whatever the model.
+ * Loupe goes on with. The model is the one new sessions start on (chosen in Settings, or the default), not the
+ * imported one; the system prompt and tools are Loupe's, so the first pass writes the whole conversation to the cache
+ * again whatever the model.
  */
 export function continuedText(fromModel: string | null, model: string): string {
   const above = `Continued in Loupe from here; the conversation above was Claude Code's${fromModel ? `, on ${fromModel}` : ''}.`

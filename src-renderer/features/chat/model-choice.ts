@@ -13,7 +13,7 @@
  * - a model past its end of life (decision 0065) is listed only as the session's own, named retired, and cannot be
  *   chosen back; one with an end of life still ahead is listed and named with its date ("retires 22 Jan 2027").
  */
-import { dayWords, findModelIn, isRetired, lifeOf, lifeWords, MODEL_NAMES } from '../../../src-preload/models'
+import { dayWords, findModelIn, lifeOf, lifeWords, MODEL_NAMES } from '../../../src-preload/models'
 
 export interface ModelOption {
   /** The id the option stands for: the session's own spelling for the session's model. */
@@ -50,7 +50,7 @@ export function modelOptions(model: string, now: number = Date.now()): ModelOpti
 export function modelChoiceTitle(model: string, now: number = Date.now()): string {
   if (findModelIn(model, MODEL_NAMES) === null) return `This session's model, ${model}, is not one Loupe knows, so its passes have no price: switch to one of Loupe's models`
   const life = lifeOf(model, now)
-  if (life && isRetired(model, now)) return `This session's model, ${model}, was ${lifeWords(life)}: the API no longer serves it, so its next pass would be refused. Switch to another model`
+  if (life?.state === 'retired') return `This session's model, ${model}, was ${lifeWords(life)}: the API no longer serves it, so its next pass would be refused. Switch to another model`
   if (life) return `This session's model: ${model}. The API stops serving it on ${dayWords(life.endOfLife)}: switch before then`
   return `This session's model: ${model}`
 }
