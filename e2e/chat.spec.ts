@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { openStore } from '../src-main/node/store'
 import { SESSION_WINDOW_ENTRIES } from '../src-preload/limits'
-import { isRetired, MODEL_NAMES } from '../src-preload/models'
+import { dayWords, endOfLifeOf, isRetired, MODEL_NAMES, nextLifeChange } from '../src-preload/models'
 import { FOLD_OVER_LINES } from '../src-renderer/features/chat/long-text'
 import { appEvent, expect, lastMainRequestBody, nextFrame, openApp, openProjectWithSession, placeholderFits, rpc, test, testWithHostEnv, type BrowserHostProcess } from './fixtures'
 
@@ -1438,6 +1438,40 @@ test("chat: a session on a dated id shows its model chosen, and one on a model t
     await expect(app.locator('.note').filter({ hasText: 'Model: Opus 5.5' })).toHaveCount(1)
     // Switched away, the unknown model is no longer offered, nor the retired one.
     await expect(model.locator('option')).toHaveCount(served.length)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("chat: a window left open across a model's end of life names it retired from that moment, and says to switch, with no reload", async ({ page, host }) => {
+  // The next model of the list to reach its end of life (Opus 4.5 on 22 Jan 2027 as this is written): the host still
+  // serves it, so a session starts on it; the page's clock is set just before its day.
+  const day = nextLifeChange(Date.now())
+  const retiring = MODEL_NAMES.find((m) => day !== null && endOfLifeOf(m.id) === new Date(day).toISOString().slice(0, 10))
+  test.skip(day === null || retiring === undefined, 'no model of the list has an end of life ahead')
+  const dir = fixtureProject()
+  try {
+    const eol = new Date(day!).toISOString().slice(0, 10)
+    await rpc(host, 'settings.set', { app: { model: retiring!.id } })
+    await page.clock.install({ time: day! - 5 * 60_000 })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    const model = page.getByLabel('Model', { exact: true })
+    await expect(model.locator('option:checked')).toHaveText(`${retiring!.label} (retires ${dayWords(eol)})`)
+    await expect(model).not.toHaveAttribute('data-cannot-send')
+    await expect(page.getByTestId('model-retired-note')).toHaveCount(0)
+    // Midnight (UTC) passes with the window open: the choice, its tooltip and the line above the message box follow.
+    await page.clock.fastForward('05:01')
+    await expect(model.locator('option:checked')).toHaveText(`${retiring!.label} (retired ${dayWords(eol)})`)
+    await expect(model).toHaveAttribute('data-cannot-send', 'true')
+    await expect(model).toHaveAttribute('title', new RegExp(`^This session's model, ${retiring!.id}, was retired ${dayWords(eol)}`))
+    await expect(page.getByTestId('model-retired-note')).toContainText(`This session's model, ${retiring!.label}, was retired on ${dayWords(eol)}`)
+    await page.screenshot({ path: 'e2e/screenshots/chat-model-retires-while-open.png' })
+    // Settings, opened on the day, lists it only as the stored choice, not to be chosen again.
+    await page.getByRole('tab', { name: 'Settings' }).click()
+    const stored = page.locator('section[aria-labelledby="set-model"]').getByLabel('Model', { exact: true }).locator('option:checked')
+    await expect(stored).toContainText(`${retiring!.label} (retired ${dayWords(eol)})`)
+    await expect(stored).toBeDisabled()
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

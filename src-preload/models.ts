@@ -72,6 +72,21 @@ export function lifeAt(endOfLife: string | null, now: number): ModelLife | null 
   return { state: new Date(now).toISOString().slice(0, 10) >= endOfLife ? 'retired' : 'retiring', endOfLife }
 }
 
+/**
+ * The first moment after `now` (ms since the epoch) at which one of the given end-of-life days (YYYY-MM-DD, UTC)
+ * begins, or null when none lies ahead: when a view that lists models must be drawn again, as one of them retires.
+ * Defaults to the days of the app's list.
+ */
+export function nextLifeChange(now: number, endOfLifeDays: Iterable<string | null | undefined> = MODEL_NAMES.map((m): string | undefined => (m as ModelName).endOfLife)): number | null {
+  let next: number | null = null
+  for (const day of endOfLifeDays) {
+    if (!day) continue
+    const start = Date.parse(`${day}T00:00:00Z`)
+    if (Number.isFinite(start) && start > now && (next === null || start < next)) next = start
+  }
+  return next
+}
+
 /** True when the API no longer serves the model at `now`. */
 export function isRetired(id: string, now: number): boolean {
   return lifeOf(id, now)?.state === 'retired'

@@ -15,6 +15,7 @@ import { ContinueButton } from './ContinueButton'
 import { AllowRules } from './AllowRules'
 import { ModelSwitch } from './ModelSwitch'
 import { retiredModelNote } from './model-choice'
+import { useModelDay } from './use-model-day'
 import { conversationPoint } from './switch-question'
 import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
@@ -44,7 +45,9 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   // What answers now: "Offline simulator" (said beside the session's model), or with an API key "Anthropic API".
   const endpointLabel = useAppStore((s) => s.info?.model.label ?? '')
   const simulated = useAppStore((s) => s.info?.model.kind === 'simulator')
-  const retiredNote = retiredModelNote(chat.model, Date.now(), simulated)
+  // Drawn again when a model's end of life begins, so a window left open across the day does not go on offering it.
+  const now = useModelDay()
+  const retiredNote = retiredModelNote(chat.model, now, simulated)
   const scroller = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
   // Who made this conversation, from its passes: the inspector beside the chat lists them (InspectorPane loads the
@@ -93,7 +96,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
                 </select>
               </label>
               <AllowRules sessionId={sessionId} />
-              <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} conversationAt={conversationPoint(chat.entries)} />
+              <ModelSwitch sessionId={sessionId} model={chat.model} prefix={simulated ? endpointLabel : ''} running={chat.running} conversationAt={conversationPoint(chat.entries)} now={now} />
             </>
           )}
         </div>

@@ -19,7 +19,22 @@ import { useModelSwitchRequest } from './model-switch-request'
 import { switchCost } from './switch-cost'
 import { switchQuestionState, type SwitchQuestion } from './switch-question'
 
-export function ModelSwitch({ sessionId, model, prefix, running, conversationAt }: { sessionId: string; model: string; prefix: string; running: boolean; conversationAt: string }) {
+export function ModelSwitch({
+  sessionId,
+  model,
+  prefix,
+  running,
+  conversationAt,
+  now,
+}: {
+  sessionId: string
+  model: string
+  prefix: string
+  running: boolean
+  conversationAt: string
+  /** The moment the models' lives are read at (useModelDay). */
+  now: number
+}) {
   const [pending, setPending] = useState<SwitchQuestion | null>(null)
   const [asking, setAsking] = useState<string | null>(null)
   const lastAsked = useRef<string | null>(null)
@@ -114,7 +129,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   // The session's model not read yet: nothing to choose from.
   if (model === '') return prefix ? <span className="model-name">{prefix}</span> : null
   // The session's model as it spells it (a dated id too), or one the app does not know, above the app's models (decision 0056).
-  const options = modelOptions(model)
+  const options = modelOptions(model, now)
   // A model the app has no figures for, or one the API no longer serves: the choice is marked, to be switched.
   const cannotSend = options.some((o) => o.current && !o.choosable)
   // A question about leaving a model the session no longer uses is closed (its state is cleared by the effect above).
@@ -123,7 +138,8 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
   return (
     <>
       <span className="model-switch">
-        {prefix && <span className="model-name">{prefix} ·</span>}
+        {/* A tag of its own, not "… ·": the separator was left dangling at a line's end when the choice wrapped under it. */}
+        {prefix && <span className="model-name">{prefix}</span>}
         <select
           ref={choice}
           aria-label="Model"
@@ -132,7 +148,7 @@ export function ModelSwitch({ sessionId, model, prefix, running, conversationAt 
           // Not disabled while the price is asked for: a disabled select drops the keyboard's focus.
           disabled={running}
           data-cannot-send={cannotSend || undefined}
-          title={running ? 'The turn keeps its model: switch once it ends' : modelChoiceTitle(model)}
+          title={running ? 'The turn keeps its model: switch once it ends' : modelChoiceTitle(model, now)}
           onChange={(e) => choose(e.target.value)}
           onKeyDown={keepOnEscape}
         >

@@ -4,7 +4,7 @@
  * project's compaction settings, the 1h TTL for the static prefix, the default permission mode, the theme, and the
  * folders.
  */
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { SettingsViewData } from '../../../src-preload/contract'
 import { findModelIn, lifeAt, lifeWords } from '../../../src-preload/models'
 import { useProjectsStore } from '../../state/projects'
@@ -12,6 +12,7 @@ import { useSettingsStore, type Theme } from '../../state/settings'
 import { useSlow } from '../palette/use-slow'
 import { grouped } from '../../ui/format'
 import { chooseTheme, loadSettings, saveSettings, setApiKey } from './actions'
+import { useModelDay } from '../chat/use-model-day'
 import { changedFrom, checkDraft, differsFromSaved, draftOf, FIELD_LABELS, type CompactionDraft, type DraftField } from './compaction-form'
 import './settings.css'
 import { PathName } from '../../ui/Isolated'
@@ -125,7 +126,15 @@ function ModelSection({ data }: { data: SettingsViewData }) {
   // A dated id (`claude-sonnet-4-5-20250929`, decision 0054) is its model's entry, kept in the spelling stored.
   const chosenEntry = chosen ? findModelIn(chosen, data.models) : null
   const effective = findModelIn(data.effectiveModel, data.models)
-  const now = Date.now()
+  // Drawn again when one of the table's models reaches its end of life while Settings is open.
+  const now = useModelDay(data.models.map((m) => m.endOfLife ?? null))
+  // The host reads the day too (whether the stored choice still starts new sessions): asked again once it changes.
+  const readAt = useRef(now)
+  useEffect(() => {
+    if (now === readAt.current) return
+    readAt.current = now
+    void loadSettings()
+  }, [now])
   return (
     <section className="settings-group" aria-labelledby="set-model">
       <h2 id="set-model">Model</h2>

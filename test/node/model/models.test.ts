@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MODEL_ID, MODELS, costUsd, findModel, modelProblem, servedModels } from '../../../src-main/node/model/models'
-import { isRetired, lifeOf, lifeWords, MODEL_NAMES } from '../../../src-preload/models'
+import { isRetired, lifeOf, lifeWords, MODEL_NAMES, nextLifeChange } from '../../../src-preload/models'
 
 /**
  * The SDK's own list of deprecated models and their end of life ("November 30th, 2026"), read from its file: the SDK
@@ -79,6 +79,17 @@ describe("a model's end of life (decision 0065)", () => {
     expect(lifeOf('claude-sonnet-4-6', Date.parse('2030-01-01T00:00:00Z'))).toBeNull()
     expect(lifeOf('claude-nonesuch-9', Date.parse('2030-01-01T00:00:00Z'))).toBeNull()
     expect(isRetired('claude-sonnet-4-5', Date.parse('2030-01-01T00:00:00Z'))).toBe(true)
+  })
+
+  it('tells a view open across a day when to draw its model list again: the first moment of the next end of life', () => {
+    // Sonnet 4.5 first, then Opus 4.5, then none: a window open on 3 Dec 2026 waits for 22 Jan 2027.
+    expect(nextLifeChange(Date.parse('2026-11-29T12:00:00Z'))).toBe(Date.parse('2026-11-30T00:00:00Z'))
+    expect(nextLifeChange(Date.parse('2026-11-30T00:00:00Z'))).toBe(Date.parse('2027-01-22T00:00:00Z'))
+    expect(nextLifeChange(Date.parse('2026-12-03T09:00:00Z'))).toBe(Date.parse('2027-01-22T00:00:00Z'))
+    expect(nextLifeChange(Date.parse('2027-01-22T00:00:00Z'))).toBeNull()
+    // Settings watches the days of the host's table, where a model may have none (null) and one may be malformed.
+    expect(nextLifeChange(0, [null, '2027-03-01', 'soon', '', '2027-02-01'])).toBe(Date.parse('2027-02-01T00:00:00Z'))
+    expect(nextLifeChange(0, [])).toBeNull()
   })
 
   it('is announced for no model the app starts on by default: an SDK update that deprecates it needs a new default', () => {
