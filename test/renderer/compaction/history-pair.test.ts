@@ -76,6 +76,10 @@ describe('the session context in the compaction diff', () => {
     expect(markAt(pair.after, linesOf(pair.after.text, 'KEPT-ANSWER: three files.')[0]!)).toBeNull()
     // The context stands first on both sides, so the diff lines it up as unchanged.
     expect(pair.after.text.split('\n').slice(0, 7)).toEqual(pair.before.text.split('\n').slice(0, 7))
+    // A kept message moves up (messages[3] before, messages[1] after) under the same header: an unchanged line.
+    const header = (side: HistoryText) => side.text.split('\n')[linesOf(side.text, 'KEPT-ANSWER: three files.')[0]! - 2]
+    expect(header(pair.before)).toBe('── assistant · entry #4 ──')
+    expect(header(pair.after)).toBe(header(pair.before))
   })
 
   it('a dry run with an edited summary shows the edit in the head', () => {

@@ -1,6 +1,6 @@
 /**
  * The history a pass sent, as text for a diff: one section per message with a header line naming its role, its
- * entries and what a compaction did to it (summarised, trimmed, the summary head). Built from a pass's exact request
+ * entries and what a compaction did to it (not its position, which a compaction shifts) (summarised, trimmed, the summary head). Built from a pass's exact request
  * body and the provenance of its message segments (`pass.get`), or — for a compaction whose first pass has not run
  * yet — from the checkpoint's head and the entries it keeps, as the next pass will send them.
  *
@@ -130,12 +130,17 @@ export function renderHistory(messages: ReadonlyArray<HistoryMessageIn>, options
     const entries = seqs.length === 0 ? '' : seqs.length === 1 ? ` · entry #${seqs[0]}` : ` · entries #${Math.min(...seqs)}–#${Math.max(...seqs)}`
     // The session context first, under its own header and never marked: the same text stands on both sides.
     if (message.preamble && message.preamble.length > 0) {
-      lines.push(`── messages[${i}] · ${message.role} · ${SESSION_CONTEXT_HEADER} ──`)
+      lines.push(`── ${message.role} · ${SESSION_CONTEXT_HEADER} ──`)
       for (const block of message.preamble) lines.push(...blockText(block).split('\n'))
       lines.push('')
     }
     const start = lines.length + 1
-    lines.push(`── messages[${i}] · ${message.role}${message.kind ? ` · ${message.kind.replace(/_/g, ' ')}` : ''}${entries}${mark && mark !== 'kept' ? ` · ${MARK_WORDS[mark]}` : ''} ──`)
+    // No position (messages[i]) in the header: a compaction moves every kept message up, and a header that changed
+    // with it made each kept message a changed line, so the diff could neither fold the kept tail away nor show it
+    // as the same. The entries name the message on both sides.
+    // A kind that only repeats the role (an assistant message's) is left out.
+    const kind = message.kind && message.kind !== message.role ? ` · ${message.kind.replace(/_/g, ' ')}` : ''
+    lines.push(`── ${message.role}${kind}${entries}${mark && mark !== 'kept' ? ` · ${MARK_WORDS[mark]}` : ''} ──`)
     const content = typeof message.content === 'string' ? [message.content] : Array.isArray(message.content) ? message.content : []
     for (const block of content) lines.push(...blockText(block).split('\n'))
     if (mark && mark !== 'kept') ranges.push({ startLine: start, endLine: lines.length, mark })
