@@ -127,7 +127,7 @@ test('chat: an approval whose file changes on disk while it waits shows the chan
     // The user edits the file elsewhere: the agent read it before asking, so the call will now refuse, and the card
     // says so instead of showing a change that will not be made.
     writeFileSync(join(dir, 'greet.ts'), 'export const greet = () => "hello"\n// Said at the door.\n')
-    await expect(approval.getByRole('status')).toHaveText('greet.ts changed on disk: this is the change as it would be made now.')
+    await expect(approval.getByRole('status')).toHaveText('greet.ts changed on disk: the call would now be refused.')
     await expect(approval.getByRole('note')).toContainText('The file changed on disk after the agent read it')
     await expect(change).toHaveCount(0)
     await approval.screenshot({ path: 'e2e/screenshots/chat-approval-refreshed.png' })
@@ -794,6 +794,9 @@ test('chat: a command on the deny list asks with the keyboard on Deny, so a refl
     await expect(deny).toBeFocused()
     // The warning is read out with the button that has the keyboard.
     await expect(deny).toHaveAccessibleDescription(/This command is on the deny list/)
+    // And it is the marked choice: Approve once is not drawn as the one to take.
+    await expect(deny).toHaveClass(/\bprimary\b/)
+    await expect(approval.getByRole('button', { name: 'Approve once' })).not.toHaveClass(/\bprimary\b/)
     // The command, the model's words, is set apart from the card's: a direction override in it cannot reorder them.
     await expect(approval.locator('bdi.approval-summary')).toHaveText('Run sudo rm -rf /tmp/loupe-never')
     await approval.screenshot({ path: 'e2e/screenshots/chat-approval-deny-list.png' })

@@ -213,6 +213,24 @@ export const PREVIEW_TIMEOUT_MS = 5_000
 async function withPreview(deps: TurnDeps, call: ToolUseBlock, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalRequest> {
   const preview = deps.tools.preview?.bind(deps.tools)
   if (preview === undefined) return request
+  const made = await beforeAsking(() => preview({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: deps.controls.toolState() }), signal)
+  return made === null ? request : { ...request, preview: made }
+}
+
+/**
+ * The error the call's own checks give it as things stand (the executor's `refusal`), or null: such a call is not
+ * asked about, as allowing it would change nothing (docs/decisions/0066-a-call-that-will-be-refused-is-not-asked-
+ * about.md). Bounded like the preview: when the check cannot say in time, the user is asked as usual.
+ */
+async function refusalBeforeAsking(deps: TurnDeps, call: ToolUseBlock, signal: AbortSignal): Promise<ToolOutcome | null> {
+  const refusal = deps.tools.refusal?.bind(deps.tools)
+  if (refusal === undefined) return null
+  const outcome = await beforeAsking(() => refusal({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: deps.controls.toolState() }), signal)
+  return outcome?.kind === 'error' ? outcome : null
+}
+
+/** What `make` answers, or null when it fails, takes longer than PREVIEW_TIMEOUT_MS, or the turn is stopped meanwhile. */
+async function beforeAsking<T>(make: () => Promise<T | null>, signal: AbortSignal): Promise<T | null> {
   let onAbort: () => void = () => {}
   let timer: ReturnType<typeof setTimeout> | null = null
   const giveUp = new Promise<null>((resolve) => {
@@ -221,14 +239,13 @@ async function withPreview(deps: TurnDeps, call: ToolUseBlock, request: Approval
     timer = setTimeout(() => resolve(null), PREVIEW_TIMEOUT_MS)
   })
   try {
-    const made = await Promise.race([
-      // Through a promise, so an executor that throws instead of rejecting asks without a preview too.
+    return await Promise.race([
+      // Through a promise, so an executor that throws instead of rejecting is taken as having no answer too.
       Promise.resolve()
-        .then(() => preview({ id: call.id, name: call.name, input: call.input }, { signal, sessionState: deps.controls.toolState() }))
+        .then(make)
         .catch(() => null),
       giveUp,
     ])
-    return made === null ? request : { ...request, preview: made }
   } finally {
     signal.removeEventListener('abort', onAbort)
     if (timer !== null) clearTimeout(timer)
@@ -338,6 +355,16 @@ async function runToolCalls(
     })
     if (decision.kind === 'ask') {
       await flush()
+      // A call that will only be refused (the text to replace is twice in the file, the file changed since it was
+      // read) is not asked about: the agent gets the tool's own error at once, and nothing runs.
+      const refused = await refusalBeforeAsking(deps, call, signal)
+      if (signal.aborted) break
+      if (refused) {
+        deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name, input: call.input })
+        results.set(call.id, { outcome: refused, how: 'ran' })
+        deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, isError: true })
+        continue
+      }
       let request = await withPreview(deps, call, decision.request, signal)
       if (signal.aborted) break
       // Ask first, then announce: an answer that arrives as soon as the event is out must find the question.

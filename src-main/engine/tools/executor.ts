@@ -66,6 +66,14 @@ export interface ToolExecutor {
    */
   preview?(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null>
   /**
+   * The error a file-changing call's own checks give it as things stand (the text to replace is not in the file, or
+   * is there twice; the file was not read, or changed since), made by those checks without changing anything; null
+   * when the call would change something, or changes no file. The loop does not ask the user to allow a call that
+   * will only be refused: the agent gets this error at once, and nothing runs. Writes nothing, never throws.
+   * Optional: an executor without it is asked about every such call.
+   */
+  refusal?(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ToolOutcome | null>
+  /**
    * Calls `changed` when the file a preview shows changes on disk, while its approval waits, so the preview is made
    * again; returns what stops watching. Optional: without it a preview is made once.
    */

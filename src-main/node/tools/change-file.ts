@@ -128,6 +128,12 @@ export async function previewFileChange(call: { name: 'edit_file'; input: EditFi
   return previewChange(plan.path.rel, plan.before, plan.after, plan.beforeIsText)
 }
 
+/** The error an edit_file or write_file call gets as things stand, from the same checks as the call; null when it would change the file. */
+export async function fileChangeRefusal(call: { name: 'edit_file'; input: EditFileInput } | { name: 'write_file'; input: WriteFileInput }, deps: ToolDeps): Promise<ToolOutcome | null> {
+  const plan = call.name === 'edit_file' ? await planEdit(call.input, deps) : await planWrite(call.input, deps)
+  return plan.ok ? null : plan.outcome
+}
+
 /**
  * Why the call will be refused, told to the user. The outcome's own text is written to the model ("since you last
  * read it", "use write_file"), which reads wrong on the user's screen.

@@ -9,7 +9,7 @@ import type { ParsedToolCall } from '../../engine/tools/schemas'
 import { getToolSpec, TOOL_SPECS } from '../../engine/tools/specs'
 import { assertNever } from '../../engine/tools/types'
 import { bashTool, commandEnvironment, defaultShell, type Shell } from './bash'
-import { editFileTool, previewFileChange, writeFileTool } from './change-file'
+import { editFileTool, fileChangeRefusal, previewFileChange, writeFileTool } from './change-file'
 import type { ToolDeps } from './deps'
 import { GitignoreRules } from './gitignore'
 import { globTool } from './glob'
@@ -121,6 +121,19 @@ export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecut
     }
   }
 
+  async function refusal(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ToolOutcome | null> {
+    if (call.name !== 'edit_file' && call.name !== 'write_file') return null
+    const parsed = getToolSpec(call.name)!.parse(call.input)
+    if (!parsed.ok) return null
+    const signal = AbortSignal.any([ctx.signal, lifetime.signal])
+    try {
+      return await fileChangeRefusal({ name: call.name, input: parsed.value } as Parameters<typeof fileChangeRefusal>[0], { fs, gitignore: rules, state: ctx.sessionState, signal })
+    } catch {
+      // The question is asked as usual, and the call meets the same failure when it runs.
+      return null
+    }
+  }
+
   /**
    * Watches the folder of the file a preview shows, for that name: an editor that saves by writing a new file and
    * renaming it over the old one replaces the file a watch on the file itself would follow. A folder that does not
@@ -156,6 +169,7 @@ export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecut
 
   return {
     preview,
+    refusal,
     watchPreview,
     execute(call, ctx) {
       const pending = execute(call, ctx)

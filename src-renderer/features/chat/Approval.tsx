@@ -57,7 +57,8 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
       )}
       {approval.refreshed && request.preview && (
         <p className="approval-refreshed" role="status">
-          <PathName path={request.preview.path} /> changed on disk: this is the change as it would be made now.
+          {/* A preview the tool will refuse shows no change: the box under this says why, not "the change" there is not. */}
+          <PathName path={request.preview.path} /> changed on disk: {request.preview.refused ? 'the call would now be refused.' : 'this is the change as it would be made now.'}
         </p>
       )}
       {request.preview && <ChangePreview preview={request.preview} />}
@@ -84,8 +85,8 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
         </form>
       ) : (
         <div className="approval-actions">
-          {/* A warning is read out with the choice that has the keyboard. */}
-          <button ref={approveButton} className="primary" aria-describedby={request.warning ? warningId : undefined} onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
+          {/* A warning is read out with the choice that has the keyboard, and Deny is then the marked choice too. */}
+          <button ref={approveButton} className={request.warning ? undefined : 'primary'} aria-describedby={request.warning ? warningId : undefined} onClick={() => void answerApproval(sessionId, toolUseId, { kind: 'once' })}>
             Approve once
           </button>
           {rule && (
@@ -93,7 +94,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
               Always allow <code><bdi>{rule.pattern}</bdi></code>
             </button>
           )}
-          <button ref={denyButton} aria-describedby={request.warning ? warningId : undefined} onClick={() => setDenying(true)}>
+          <button ref={denyButton} className={request.warning ? 'primary' : undefined} aria-describedby={request.warning ? warningId : undefined} onClick={() => setDenying(true)}>
             Deny…
           </button>
         </div>

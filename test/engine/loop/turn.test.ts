@@ -302,6 +302,39 @@ describe('runTurn', () => {
     }
   })
 
+  it("does not ask about a call its own checks will refuse: the agent gets the tool's error at once, and nothing runs", async () => {
+    const tools = recordingTools()
+    const ambiguous: ToolOutcome = { kind: 'error', code: 'ambiguous_match', content: 'old_string occurs 3 times in file.ts; add context to make it unique.', effects: [] }
+    tools.executor.refusal = async (call) => (call.id === 't1' ? ambiguous : null)
+    tools.executor.preview = async () => ({ path: 'b.ts', created: false, added: 1, removed: 1, hunks: [], omitted: 0, note: null })
+    const asked: string[] = []
+    const events: Array<{ type: string }> = []
+    const log = new MemoryLog()
+    const calls = [use('t1', 'edit_file', { path: 'file.ts', old_string: 'a', new_string: 'b' }), use('t2', 'edit_file', { path: 'b.ts', old_string: 'x', new_string: 'y' })]
+    const d = deps(scriptedModel([message(calls)]), tools.executor, log)
+    await runTurn({ ...d, emit: (e) => void events.push(e), approvals: { ask: async (id) => (asked.push(id), { kind: 'once' }) } }, { kind: 'message', text: 'go' }, new AbortController().signal)
+    // Only the call that would change something was asked about, and only it ran.
+    expect(asked).toEqual(['t2'])
+    expect(tools.calls).toEqual(['edit_file'])
+    const results = log.all.filter((e) => e.kind === 'tool_result')
+    expect(results[0]).toMatchObject({ toolUseId: 't1', isError: true, outcome: 'ran', content: ambiguous.content })
+    expect(log.all.filter((e) => e.kind === 'approval').map((e) => ('toolUseId' in e ? e.toolUseId : null))).toEqual(['t2'])
+    // The chat shows the call start and end, as for any call.
+    expect(events.filter((e) => e.type === 'tool_started' || e.type === 'tool_finished')).toContainEqual({ type: 'tool_finished', toolUseId: 't1', name: 'edit_file', isError: true })
+    expectValid(log)
+
+    // A check that fails or hangs asks as usual: the call then meets its own checks when it runs.
+    const broken = recordingTools()
+    broken.executor.refusal = () => {
+      throw new Error('disk gone')
+    }
+    const asked1: string[] = []
+    const d1 = deps(scriptedModel([message([use('t1', 'edit_file', { path: 'file.ts', old_string: 'a', new_string: 'b' })])]), broken.executor, new MemoryLog())
+    await runTurn({ ...d1, approvals: { ask: async (id) => (asked1.push(id), { kind: 'once' }) } }, { kind: 'message', text: 'go' }, new AbortController().signal)
+    expect(asked1).toEqual(['t1'])
+    expect(broken.calls).toEqual(['edit_file'])
+  })
+
   it('asks without a preview when the preview fails or hangs, and a Stop while it is made ends the turn without asking', async () => {
     const tools = recordingTools()
     // Thrown, not rejected: an executor's bug must not end the turn.

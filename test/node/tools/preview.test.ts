@@ -64,3 +64,31 @@ describe('the preview of a file change, shown with its approval', () => {
     expect(await preview('edit_file', { path: 42 })).toBeNull()
   })
 })
+
+describe("a file change's refusal, known before asking (decision 0066)", () => {
+  const refusal = (name: string, input: unknown) =>
+    session.executor.refusal!({ id: 'toolu_refusal', name, input }, { signal: new AbortController().signal, sessionState: session.state })
+
+  it('is the error the call itself gets, without changing anything, for an edit that cannot be made', async () => {
+    // Not read yet.
+    const unread = await refusal('edit_file', { path: 'src/app.ts', old_string: 'const b = 2', new_string: 'x' })
+    expect(unread).toMatchObject({ kind: 'error', code: 'not_read' })
+    await session.call('read_file', { path: 'src/app.ts' })
+    // The text to replace is there three times; or not at all.
+    const twice = await refusal('edit_file', { path: 'src/app.ts', old_string: 'const', new_string: 'let' })
+    expect(twice).toEqual(await session.call('edit_file', { path: 'src/app.ts', old_string: 'const', new_string: 'let' }))
+    expect(twice).toMatchObject({ kind: 'error', code: 'ambiguous_match' })
+    expect(await refusal('edit_file', { path: 'src/app.ts', old_string: 'const z', new_string: 'x' })).toMatchObject({ kind: 'error', code: 'no_match' })
+    expect(fx.read('src/app.ts')).toBe('const a = 1\nconst b = 2\nconst c = 3\n')
+  })
+
+  it('is null for a call that would change something, and for a call that changes no file', async () => {
+    await session.call('read_file', { path: 'src/app.ts' })
+    expect(await refusal('edit_file', { path: 'src/app.ts', old_string: 'const b = 2', new_string: 'const b = 20' })).toBeNull()
+    expect(await refusal('write_file', { path: 'src/new.ts', content: 'export {}\n' })).toBeNull()
+    expect(await refusal('bash', { command: 'ls' })).toBeNull()
+    // Input the tool would reject is left to the call (it says what is wrong with it), not answered here.
+    expect(await refusal('edit_file', { path: 'src/app.ts' })).toBeNull()
+    expect(fx.read('src/app.ts')).toBe('const a = 1\nconst b = 2\nconst c = 3\n')
+  })
+})
