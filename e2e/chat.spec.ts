@@ -218,7 +218,7 @@ test('chat: a long conversation opens on its newest entries, shows earlier ones 
     await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
     const state = (await rpc(host, 'session.get', { sessionId })) as { entries: unknown[] }
     expect(state.entries.length).toBeGreaterThan(150)
-    const earlier = app.getByRole('button', { name: /^Show \d+ earlier entries \([\d,]+ not shown\)$/ })
+    const earlier = app.getByRole('button', { name: /^Show (\d+ earlier entries \([\d,]+ not shown\)|the [\d,]+ earlier entr(y|ies))$/ })
     await expect(earlier).toBeVisible()
     const messages = app.locator('.msg.assistant')
     await expect(messages.last()).toBeVisible()
@@ -363,7 +363,7 @@ test('chat: "Show earlier" from the keyboard keeps the button where it is, focus
     const buttonAt = (await earlier.boundingBox())!.y
     for (const [key, notShown, firstAdded] of [['Enter', 300, 'question 150'], ['Space', 150, 'question 75']] as const) {
       await app.keyboard.press(key)
-      await expect(earlier).toHaveText(`Show 150 earlier entries (${notShown} not shown)`)
+      await expect(earlier).toHaveText(notShown > 150 ? `Show 150 earlier entries (${notShown} not shown)` : `Show the ${notShown} earlier entries`)
       await nextFrame(app)
       await expect(earlier).toBeFocused()
       expect(Math.round((await earlier.boundingBox())!.y)).toBe(Math.round(buttonAt))
@@ -399,7 +399,7 @@ async function openWithQuestions(app: Page, host: BrowserHostProcess, dir: strin
   await app.reload()
   await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
   return {
-    earlier: app.getByRole('button', { name: /^Show 150 earlier entries/ }),
+    earlier: app.getByRole('button', { name: /^Show (150|the [\d,]+) earlier entr(y|ies)/ }),
     userMessage: (text) => app.locator('.msg.user').filter({ has: app.getByText(text, { exact: true }) }),
   }
 }

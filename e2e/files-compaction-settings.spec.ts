@@ -417,9 +417,14 @@ test('files: a draft over the 1 MB the prompt builder reads says so before savin
     await expect(app.getByTestId('save-file')).toBeDisabled()
     await app.getByTestId('file-editor').locator('.view-lines').click()
     await app.keyboard.press('Control+s')
-    // Said once in full under the editor; the refused save says it in short, not again word for word.
-    await expect(app.getByTestId('save-failed')).toContainText('CLAUDE.md was not saved: it is over the 1 MB the prompt builder reads of a file.')
-    await expect(app.getByTestId('save-failed')).not.toContainText('try again')
+    // Refused in the box under the editor that already says why, not in a second box saying it again.
+    const refused = app.getByTestId('draft-unsavable')
+    await expect(refused.getByTestId('save-failed')).toHaveText('CLAUDE.md was not saved: this text cannot be saved.')
+    await expect(refused).toHaveAttribute('role', 'alert')
+    await expect(refused).toContainText('over the 1 MB (1,048,576 bytes) the prompt builder reads of a file, so every pass would skip it.')
+    await expect(refused).toContainText('Your text is still in the editor.')
+    await expect(refused).not.toContainText('try again')
+    await expect(app.getByTestId('save-failed')).toHaveCount(1)
     expect(readFileSync(join(dir, 'CLAUDE.md'), 'utf8')).toBe(before)
     await shots(app, 'files-over-limit')
     // Shortened again (the paste undone), it is an ordinary edit: priced, and saveable.

@@ -252,6 +252,9 @@ test('starts the capture proxy, and a request sent through it becomes a captured
   // No new session is started among the captured requests: the sidebar offers none, and says why on hover.
   await expect(page.getByRole('button', { name: '+ New session' })).toHaveCount(0)
   await expect(page.locator('.sessions-note')).toHaveAttribute('title', /requests the capture proxy recorded/)
+  // The refused request, chosen: its line says why it got no response, in the service's words.
+  await page.getByTestId('passes-list').getByRole('option').last().click()
+  await expect(page.getByTestId('pass-cause')).toHaveText(/^no response \(invalid_request_error: .*max_tokens.*\), so it read and wrote nothing$/)
   await page.screenshot({ path: 'e2e/screenshots/transcripts-proxy.png' })
 })
 

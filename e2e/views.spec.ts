@@ -383,7 +383,7 @@ test('settings: a number field keeps what is typed, says what is wrong beside it
     // Typed one key at a time, it reads as typed (not "0150").
     await threshold.pressSequentially('150')
     await expect(threshold).toHaveValue('150')
-    await expect(page.locator('#compaction-threshold-problem')).toContainText('above 0 % and below 100 %')
+    await expect(page.locator('#compaction-threshold-problem')).toContainText('above 0% and below 100%')
     await expect(save).toBeDisabled()
     // Saving another setting (the theme, as the photographs do) leaves what is typed here alone.
     await shots(page, 'settings-invalid', () => page.locator('section[aria-labelledby="set-compaction"]').scrollIntoViewIfNeeded())

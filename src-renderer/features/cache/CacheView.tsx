@@ -240,7 +240,7 @@ function Legend({ markers }: { markers: ReadonlyArray<MarkerKind> }) {
       <span className="cache-key"><span className="cache-swatch cache-uncached" /> paid in full</span>
       <span className="cache-key"><span className="cache-swatch cache-output" /> output</span>
       <span className="cache-key"><span className="cache-swatch line" /> $ per pass</span>
-      {markers.length > 0 && <span>· markers:</span>}
+      {markers.length > 0 && <span className="cache-legend-markers">markers:</span>}
       {markers.map((kind) => (
         <span key={kind} className="cache-key" data-kind={kind}>
           <b>{MARKER_GLYPH[kind]}</b> {MARKER_WORDS[kind]}

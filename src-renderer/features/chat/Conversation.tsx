@@ -123,7 +123,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     <div ref={conversation} className="conversation">
       {notShown > 0 && (
         <button type="button" className="show-earlier" onClick={showEarlier}>
-          Show {Math.min(notShown, SHOWN_ENTRIES_STEP)} earlier entries ({grouped(notShown)} not shown)
+          {showEarlierLabel(notShown)}
         </button>
       )}
       {parts.map((part) => (
@@ -182,3 +182,9 @@ const ConversationPart = memo(function ConversationPart({ entries, context }: { 
  * its own), a turn's end (nothing). Only the scroll bar's length depends on it until the entry comes near the view.
  */
 const ESTIMATED_ENTRY_PX = 40
+
+/** "Show 150 earlier entries (450 not shown)"; the last step says only how many it shows, not the same number twice. */
+function showEarlierLabel(notShown: number): string {
+  if (notShown > SHOWN_ENTRIES_STEP) return `Show ${grouped(SHOWN_ENTRIES_STEP)} earlier entries (${grouped(notShown)} not shown)`
+  return notShown === 1 ? 'Show the 1 earlier entry' : `Show the ${grouped(notShown)} earlier entries`
+}

@@ -280,6 +280,8 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   const dirty = open.draft !== open.base.text || !open.base.exists
   // A draft the main process would refuse (over 1 MB, a NUL): said before saving, neither priced nor saveable.
   const unsavable = useMemo(() => unsavableDraft(open.draft), [open.draft])
+  // A save tried on such a draft anyway (Ctrl/Cmd-S): refused in the box that already says why (an edit clears it).
+  const refusedUnsavable = save.kind === 'failed' && unsavable !== null && dirty && holds === null
   const store = useFilesStore.getState
 
   // A nested instruction file (or its import) is sent after the breakpoints: an edit to it moves nothing cached, so
@@ -374,8 +376,17 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
             <p className="muted">Loading the editor…</p>
           )}
           {!holds && dirty && unsavable && (
-            <p className="warn-box" role="status" data-testid="draft-unsavable" data-kind={unsavable.kind}>
-              <strong>This text cannot be saved.</strong> {unsavable.message}
+            // A save tried anyway (Ctrl/Cmd-S) is refused in this box, not in a second one under it saying the same.
+            <p className="warn-box" role={refusedUnsavable ? 'alert' : 'status'} data-testid="draft-unsavable" data-kind={unsavable.kind}>
+              {refusedUnsavable ? (
+                <strong data-testid="save-failed">
+                  <WithNames text={`${open.base.path} was not saved: this text cannot be saved.`} names={[open.base.path]} dir="ltr" />
+                </strong>
+              ) : (
+                <strong>This text cannot be saved.</strong>
+              )}{' '}
+              {unsavable.message}
+              {refusedUnsavable && ' Your text is still in the editor.'}
             </p>
           )}
           {!holds && !unsavable && !unreadable && afterBreaks && (
@@ -397,7 +408,7 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
           )}
         </p>
       )}
-      {save.kind === 'failed' && (
+      {save.kind === 'failed' && !refusedUnsavable && (
         <p className="error-box" role="alert" data-testid="save-failed">
           <strong>
             <WithNames text={sentence(save.message)} names={[open.base.path]} dir="ltr" />

@@ -239,7 +239,7 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
   if (!open || store.save.kind === 'saving') return
   // The view disables Save for such a draft; Ctrl/Cmd-S reaches here all the same. Sent, it would only be refused.
   const unsavable = unsavableDraft(open.draft)
-  // The reason in short: the view already says it in full under the editor.
+  // The reason in short; the view says the refusal in the box under the editor that already explains it in full.
   if (unsavable) return store.saveFailed(`${open.base.path} was not saved: ${unsavable.short}`, false)
   // Likewise while the file on disk cannot be read (the view disables Save and says why): the main process would refuse it.
   if (open.unreadable) return store.saveFailed(`${open.base.path} was not saved: ${open.unreadable}`, false)

@@ -72,7 +72,7 @@ export function checkDraft(draft: CompactionDraft, saved?: CompactionValues): Ch
     // 99.9 / 100 is 0.9990000000000001 in floating point: rounded to 12 digits it is the 0.999 the user meant.
     const value = Number((percent / 100).toPrecision(12))
     if (!fields[field].safeParse(value).success) {
-      problems[field] = `The ${name} must be above 0 % and below 100 % of the window.`
+      problems[field] = `The ${name} must be above 0% and below 100% of the window.`
       return null
     }
     return value

@@ -39,7 +39,7 @@ export function AppShell() {
             {info.model.label}
           </span>
         )}
-        <span className={`connection ${connection}`} data-testid="connection">
+        <span className={`connection ${connection}`} data-testid="connection" title="This window's link to Loupe's host, not to the model service: a pass the service refuses or cannot reach says so in the chat">
           {connectionLabel(connection)}
         </span>
       </header>

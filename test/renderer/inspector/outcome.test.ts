@@ -33,6 +33,19 @@ describe('passOutcome', () => {
     expect(passOutcome(pass(null, null, 'failed'), null).kind).toBe('failed')
     expect(passOutcome(pass(null, null, 'cancelled'), null).kind).toBe('cancelled')
   })
+  it('a failed pass that got no response says why, from its own error, in place of "refused or could not be reached"', () => {
+    const noResponse = { outcome: 'miss', cause: { kind: 'no_response', label: 'no response: the model service refused the request or could not be reached, so it read and wrote nothing' } }
+    const refused = { ...pass(null, noResponse, 'failed'), error: { kind: 'invalid_request_error', message: 'max_tokens: Field required' } }
+    expect(passOutcome(refused, null)).toEqual({ kind: 'failed', label: 'failed', cause: 'no response (invalid_request_error: max_tokens: Field required), so it read and wrote nothing' })
+    // A long message is cut (the response view has it whole), its line breaks made spaces.
+    const long = passOutcome({ ...refused, error: { kind: 'api_error', message: `line one\n${'x'.repeat(500)}` } }, null).cause
+    expect(long).toMatch(/^no response \(api_error: line one x+…\), so it read and wrote nothing$/)
+    expect(long.length).toBeLessThan(260)
+    // Without an error recorded, or with another cause, the attribution's words stand.
+    expect(passOutcome(pass(null, noResponse, 'failed'), null).cause).toBe(noResponse.cause.label)
+    const other = { outcome: 'miss', cause: { kind: 'ttl_expired', label: 'TTL expired' } }
+    expect(passOutcome({ ...pass(null, other, 'failed'), error: { kind: 'overloaded_error', message: 'Overloaded' } }, null).cause).toBe('TTL expired')
+  })
   it('a stopped pass says "stopped", as the chat does, and its title says who stopped it and what the cache did', () => {
     const cold = { outcome: 'miss', cause: { kind: 'cold', label: 'first pass of the session: nothing cached yet' } }
     expect(passOutcome(pass(usage(0, 2500), cold, 'cancelled'), null)).toEqual({

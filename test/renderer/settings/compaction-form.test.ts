@@ -40,7 +40,7 @@ describe('compaction form', () => {
   })
 
   it('refuses what the main process refuses: a share at or past 0 % or 100 %, steps outside 1–100 or not whole', () => {
-    for (const threshold of ['0', '100', '150', '-5']) expect(checkDraft({ ...draft, threshold }).problems.threshold).toMatch(/above 0 % and below 100 %/)
+    for (const threshold of ['0', '100', '150', '-5']) expect(checkDraft({ ...draft, threshold }).problems.threshold).toMatch(/above 0% and below 100%/)
     for (const keepSteps of ['0', '101', '2.5', 'x', '']) expect(checkDraft({ ...draft, keepSteps }).problems.keepSteps).toMatch(/whole number from 1 to 100/)
     expect(checkDraft({ ...draft, threshold: '99.9', target: '0.1', keepSteps: '100' }).values).toEqual({ auto: true, threshold: 0.999, target: 0.001, keepSteps: 100 })
   })

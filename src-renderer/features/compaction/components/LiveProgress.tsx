@@ -39,7 +39,7 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
             ''
           )}
           ) · {live.stage === 'summary_streaming' && live.outputChars === 0 && live.thinkingChars > 0 ? 'stage 2: the model is thinking' : (STAGES[live.stage] ?? live.stage)}
-          {live.trimmed !== null && ` · ${live.trimmed} trimmed (≈${grouped(live.savedTokens ?? 0)} tokens saved)`}
+          {live.trimmed !== null && ` · ${live.trimmed} tool result${live.trimmed === 1 ? '' : 's'} trimmed (≈${grouped(live.savedTokens ?? 0)} tokens saved)`}
         </span>
         <span className="topbar-spacer" />
         <span className="cmp-live-figures" data-testid="compaction-progress-figures">

@@ -47,7 +47,7 @@ export function FileTree({ listing, waiting, openPath, unsaved, onOpen, onCreate
       )}
       <h2 id="files-tree-memory">Memory</h2>
       {listing.memory.length === 0 ? (
-        <p className="muted small">No memory yet: facts the agent saves with remember land here.</p>
+        <p className="muted small">No memory yet: facts the agent saves with its <code>remember</code> tool land here.</p>
       ) : (
         <Tree labelledBy="files-tree-memory" nodes={listing.memory} openPath={openPath} unsaved={unsaved} onOpen={onOpen} />
       )}

@@ -103,7 +103,7 @@ export function PassesList({ height }: { height: number }) {
         <span>time</span>
         <span>{showSession ? 'session' : 'model'}</span>
         <span>kind</span>
-        <span>tokens</span>
+        <span title="Input (read from cache, written to it, uncached) and output, as the service counted them">tokens</span>
         <span className="num">cost</span>
         <span className="num" title="Time to the first byte of the response / to its end">latency</span>
         <span title="How many times the request was sent, when more than once (retries after an error)" aria-label="tries">↻</span>

@@ -31,6 +31,24 @@ export interface PassLike {
   readonly status: 'done' | 'failed' | 'cancelled'
   readonly usage: UsageLike | null
   readonly attribution: unknown
+  /** Why the pass failed, as the service or the connection said (PassSummary `error`). */
+  readonly error?: { readonly kind: string; readonly message: string } | null
+}
+
+/** A failure's own words are cut here in the cause: the response view shows them whole. */
+const ERROR_WORDS_CHARS = 200
+
+/**
+ * A failed pass that got no response: the attribution's cause says only that the service "refused the request or
+ * could not be reached", for want of the reason, which the pass itself records. The reason takes that clause's place
+ * (a captured pass's HTTP 400 and its message, a connection that failed).
+ */
+function failedCause(pass: PassLike, cause: string | null): string | null {
+  const error = pass.error
+  if (!error || readAttribution(pass.attribution)?.causeKind !== 'no_response') return cause
+  const words = `${error.kind}: ${error.message}`.replace(/\s+/g, ' ').trim()
+  const cut = words.length > ERROR_WORDS_CHARS ? `${words.slice(0, ERROR_WORDS_CHARS - 1)}…` : words
+  return `no response (${cut}), so it read and wrote nothing`
 }
 
 /** A cause in words from whatever attribution the store holds, or null when there is none to read. */
@@ -57,7 +75,7 @@ export const KEEP_WARM_CAUSE = 'a cache pre-warm sent during the pause: it read 
 function outcomeOf(pass: PassLike, previous: PassLike | null): PassOutcome {
   if (isRecord(pass.attribution) && pass.attribution.keepWarm === true && pass.status === 'done') return { kind: 'hit', label: 'warm', cause: KEEP_WARM_CAUSE }
   const cause = attributionCause(pass.attribution)
-  if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: cause ?? 'the request failed; see the response' }
+  if (pass.status === 'failed') return { kind: 'failed', label: 'failed', cause: failedCause(pass, cause) ?? 'the request failed; see the response' }
   // "stopped", as the chat says of the turn: the word fits the list's narrow cache column, and the cause (the
   // badge's title) says who stopped it before what the cache did.
   // A pass stopped before its answer began has a cause that says so ("no response: stopped by the user before the
