@@ -116,6 +116,11 @@ describe('scripted agent: tool calls for the tools offered', () => {
     expect(parseIntent('read src/todo.js and package.json')).toEqual({ kind: 'read', paths: ['src/todo.js', 'package.json'] })
     expect(parseIntent('what does src/todo.js do?')).toEqual({ kind: 'read', paths: ['src/todo.js'] })
     expect(parseIntent('open TODO.md')).toMatchObject({ kind: 'read' })
+    // A name without an extension, alone after the verb, is a file too.
+    expect(parseIntent('read outside_link')).toEqual({ kind: 'read', paths: ['outside_link'] })
+    expect(parseIntent('cat `bin/run`')).toEqual({ kind: 'read', paths: ['bin/run'] })
+    expect(parseIntent('read it').kind).not.toBe('read')
+    expect(parseIntent('read the docs please').kind).not.toBe('read')
     expect(parseIntent('make a todo list.')).toMatchObject({ kind: 'todo' })
     expect(parseIntent('add it to the to-do: fix lint')).toMatchObject({ kind: 'todo' })
     expect(parseIntent('make a todo-list: fix lint, ship')).toMatchObject({ kind: 'todo' })

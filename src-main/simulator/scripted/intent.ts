@@ -110,6 +110,10 @@ export function parseIntent(text: string): Intent {
 
   const paths = pathsIn(t)
   if (paths.length > 0 && !/\b(list|ls)\b/i.test(t)) return { kind: 'read', paths: paths.slice(0, MAX_PARALLEL_READS) }
+  // "read bin/run", "cat outside_link": a message that is only the verb and one word names a file, with or without
+  // an extension ("read the docs" is not one).
+  const bareRead = t.match(/^(?:please\s+)?(?:read|open|cat)\s+[`'"]?((?:\.{1,2}\/|\/)?[\w@-][\w@.-]*(?:\/[\w@.-]+)*)[`'"]?[.!?]?$/i)
+  if (bareRead && !/^(?:the|this|that|it|me|file|files|everything)$/i.test(bareRead[1]!)) return { kind: 'read', paths: [bareRead[1]!] }
 
   const list = t.match(/\b(?:list|ls|show(?:\s+me)?\s+(?:the\s+)?(?:files|contents)|what(?:'s| is)\s+in|contents\s+of)\b(?:\s+(?:the\s+|this\s+|my\s+|our\s+|your\s+)?(?:files\s+in\s+|contents\s+of\s+|directory\s+|folder\s+)?)?([\w./@-]+)?/i)
   if (list) {

@@ -249,7 +249,7 @@ function Checkpoint({ sessionId, entry, range }: { sessionId: string; entry: Ent
         )}
       </div>
       <div className="muted checkpoint-detail">
-        {entry.stage === 'trim' ? `Trimmed ${trimmed} old tool results; no summary needed.` : <span title={range?.rest ?? undefined}>{`Summarised ${range?.text ?? '0 entries'}${trimmed ? ` after trimming ${trimmed} tool results` : ''}.`}</span>} The earlier entries stay in the session; the model no longer sees them.
+        {entry.stage === 'trim' ? `Trimmed ${toolResults(trimmed, 'old ')}; no summary needed.` : <span title={range?.rest ?? undefined}>{`Summarised ${range?.text ?? '0 entries'}${trimmed ? ` after trimming ${toolResults(trimmed)}` : ''}.`}</span>} The earlier entries stay in the session; the model no longer sees them.
         {/* What it cost, and what it will: the conversation's cache does not survive its rewrite. */}
         {typeof entry.costUsd === 'number' && entry.costUsd > 0 && ` The summary cost ${usd(entry.costUsd)}.`} The next pass writes the conversation to the cache afresh.
       </div>
@@ -340,3 +340,6 @@ function Todos({ todos }: { todos: ReadonlyArray<{ content: string; status: stri
     </div>
   )
 }
+
+/** "1 tool result", "3 old tool results". */
+const toolResults = (n: number, old = '') => `${n} ${old}tool result${n === 1 ? '' : 's'}`
