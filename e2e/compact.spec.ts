@@ -59,7 +59,7 @@ test('chat: /compact with a focus leaves a checkpoint in the conversation', asyn
     await expect(checkpoint).toHaveCount(1)
     await expect(checkpoint).toContainText('keep the API decisions')
     // The size after it is an estimate until the next pass measures it.
-    await expect(checkpoint).toContainText(/→ ≈[\d,]+ tokens \(measured at the next pass\)/)
+    await expect(checkpoint).toContainText(/→ ≈[\d,]+ tokens \(estimated until the next pass measures it\)/)
     await expect(send).toBeVisible()
     await checkpoint.scrollIntoViewIfNeeded()
     await app.screenshot({ path: 'e2e/screenshots/chat-compacted.png' })

@@ -244,7 +244,7 @@ function Checkpoint({ sessionId, entry, range }: { sessionId: string; entry: Ent
           <span className="muted" title={sizesExplained(sizes, false)} data-testid="chat-checkpoint-sizes">
             {' '}
             · context {sized(sizes.before.tokens, sizes.before.measured)} → {sized(sizes.after.tokens, sizes.after.measured)} tokens
-            {!sizes.after.measured && ' (measured at the next pass)'}
+            {!sizes.after.measured && ' (estimated until the next pass measures it)'}
           </span>
         )}
       </div>

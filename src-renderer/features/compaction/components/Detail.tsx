@@ -244,7 +244,7 @@ export function DraftDetail({
   }
   return (
     <article ref={article} className="cmp-detail-body" data-testid="draft-detail">
-      <h2>{draft.stale ? 'Dry run · out of date, nothing has changed' : 'Dry run · nothing has changed yet'}</h2>
+      <h2>{draft.stale ? 'Dry run · out of date, not applied' : 'Dry run · nothing has changed yet'}</h2>
       {draft.stale && (
         <div className="warn-box" role="alert" data-testid="draft-stale">
           <strong>The conversation moved on since this dry run:</strong> its summary leaves out what was said since, so it can no longer be applied.
