@@ -114,6 +114,28 @@ test('chat: a change at the end of a long line is in view on the approval card a
   }
 })
 
+test('chat: an edit its own checks refuse (the text is in the file more than once) is not asked about; the agent gets the error and the file is untouched', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    const ended = appEvent(app, 'turn.ended')
+    // "e" is in greet.ts four times: edit_file would refuse it, so allowing it would change nothing (decision 0066).
+    await composer.fill('replace "e" with "E" in greet.ts')
+    await composer.press('Enter')
+    await ended
+    await expect(app.getByRole('group', { name: 'Approval needed' })).toHaveCount(0)
+    const edit = app.locator('.tool-call[data-tool="edit_file"]')
+    await expect(edit).toHaveAttribute('data-status', 'error')
+    await edit.locator('summary').first().click()
+    await expect(edit).toContainText(/occurs 4 times in greet\.ts/)
+    expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toBe('export const greet = () => "hello"\n')
+    await app.screenshot({ path: 'e2e/screenshots/chat-edit-refused-unasked.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: an approval whose file changes on disk while it waits shows the change as the call would make it now', async ({ app }) => {
   const dir = fixtureProject()
   try {
