@@ -118,18 +118,21 @@ export async function writeFileTool(input: WriteFileInput, deps: ToolDeps): Prom
   )
 }
 
+/** An edit_file or write_file call with its input parsed. */
+export type FileChangeCall = { name: 'edit_file'; input: EditFileInput } | { name: 'write_file'; input: WriteFileInput }
+
 /**
  * What an edit_file or write_file call would do, for its approval: made by the same checks as the call itself, so a
  * call that will be refused says why instead of showing a change.
  */
-export async function previewFileChange(call: { name: 'edit_file'; input: EditFileInput } | { name: 'write_file'; input: WriteFileInput }, deps: ToolDeps): Promise<ChangePreview> {
+export async function previewFileChange(call: FileChangeCall, deps: ToolDeps): Promise<ChangePreview> {
   const plan = call.name === 'edit_file' ? await planEdit(call.input, deps) : await planWrite(call.input, deps)
   if (!plan.ok) return refusedPreview(plan.rel, refusalForUser(plan.outcome))
   return previewChange(plan.path.rel, plan.before, plan.after, plan.beforeIsText)
 }
 
 /** The error an edit_file or write_file call gets as things stand, from the same checks as the call; null when it would change the file. */
-export async function fileChangeRefusal(call: { name: 'edit_file'; input: EditFileInput } | { name: 'write_file'; input: WriteFileInput }, deps: ToolDeps): Promise<ToolOutcome | null> {
+export async function fileChangeRefusal(call: FileChangeCall, deps: ToolDeps): Promise<ToolOutcome | null> {
   const plan = call.name === 'edit_file' ? await planEdit(call.input, deps) : await planWrite(call.input, deps)
   return plan.ok ? null : plan.outcome
 }

@@ -9,7 +9,7 @@ import type { ParsedToolCall } from '../../engine/tools/schemas'
 import { getToolSpec, TOOL_SPECS } from '../../engine/tools/specs'
 import { assertNever } from '../../engine/tools/types'
 import { bashTool, commandEnvironment, defaultShell, type Shell } from './bash'
-import { editFileTool, fileChangeRefusal, previewFileChange, writeFileTool } from './change-file'
+import { editFileTool, fileChangeRefusal, previewFileChange, writeFileTool, type FileChangeCall } from './change-file'
 import type { ToolDeps } from './deps'
 import { GitignoreRules } from './gitignore'
 import { globTool } from './glob'
@@ -108,31 +108,24 @@ export function createToolExecutor(options: ToolExecutorOptions): NodeToolExecut
     }
   }
 
-  async function preview(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null> {
+  /**
+   * A check made before an edit_file or write_file call is asked about (`check`: its preview, or its refusal), by the
+   * call's own checks and writing nothing; null for another call, input the call would reject, or a check that
+   * fails: the call itself then meets the same failure when it runs, and says it.
+   */
+  async function beforeAsking<T>(call: ToolCallRequest, ctx: ToolExecutionContext, check: (change: FileChangeCall, deps: ToolDeps) => Promise<T | null>): Promise<T | null> {
     if (call.name !== 'edit_file' && call.name !== 'write_file') return null
     const parsed = getToolSpec(call.name)!.parse(call.input)
     if (!parsed.ok) return null
     const signal = AbortSignal.any([ctx.signal, lifetime.signal])
     try {
-      return await previewFileChange({ name: call.name, input: parsed.value } as Parameters<typeof previewFileChange>[0], { fs, gitignore: rules, state: ctx.sessionState, signal })
+      return await check({ name: call.name, input: parsed.value } as FileChangeCall, { fs, gitignore: rules, state: ctx.sessionState, signal })
     } catch {
-      // The call itself will meet the same failure and say it; the approval is asked without a preview.
       return null
     }
   }
-
-  async function refusal(call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ToolOutcome | null> {
-    if (call.name !== 'edit_file' && call.name !== 'write_file') return null
-    const parsed = getToolSpec(call.name)!.parse(call.input)
-    if (!parsed.ok) return null
-    const signal = AbortSignal.any([ctx.signal, lifetime.signal])
-    try {
-      return await fileChangeRefusal({ name: call.name, input: parsed.value } as Parameters<typeof fileChangeRefusal>[0], { fs, gitignore: rules, state: ctx.sessionState, signal })
-    } catch {
-      // The question is asked as usual, and the call meets the same failure when it runs.
-      return null
-    }
-  }
+  const preview = (call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ChangePreview | null> => beforeAsking(call, ctx, previewFileChange)
+  const refusal = (call: ToolCallRequest, ctx: ToolExecutionContext): Promise<ToolOutcome | null> => beforeAsking(call, ctx, fileChangeRefusal)
 
   /**
    * Watches the folder of the file a preview shows, for that name: an editor that saves by writing a new file and
