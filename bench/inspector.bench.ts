@@ -3,7 +3,7 @@
  * - time from selecting a pass to its request view being interactive, for a ≈150k-token request (≈600 KB), and
  *   side by side in the same run the same pretty text opened in a plain read-only Monaco editor (no rules, labels
  *   or folding): ours / plain;
- * - frames over 50 ms while the passes list of 5,000+ passes scrolls for 3 seconds.
+ * - frames over 50 ms while the passes list of 5,000+ passes scrolls for 3 seconds, in a page of its own.
  *
  * The store is written directly (openStore(...).passes.insert) into a temporary LOUPE_HOME before the host starts.
  */
@@ -115,22 +115,24 @@ function pass(sessionId: string, built: Built, at: number, read: number): NewPas
 
 /**
  * Writes one project with two sessions: one of 5,000 small passes (the list to scroll) and one of the big passes
- * (the requests to open). They are apart because the store re-assembles a body by walking the chain of passes it
- * was delta-encoded against, which in one session of 5,000 passes is the whole session (seconds per pass.get).
+ * (the requests to open). They are apart so that each big pass is delta-encoded against the big pass before it, as in
+ * a real session: the store re-assembles a body by walking that chain of bases (at most MAX_CHAIN_DEPTH passes).
  */
-export function seedStore(home: string, projectRoot: string): { projectName: string; longSession: string; bigSession: string; bigIds: string[] } {
+export function seedStore(home: string, projectRoot: string): { projectName: string; longSession: string; longNewestId: string; bigSession: string; bigIds: string[] } {
   const store = openStore(join(home, 'loupe.db'))
   try {
     const t0 = Date.UTC(2026, 10, 29, 9)
     const project = store.projects.open(projectRoot, t0)
     const long = store.sessions.create(project.id, 'Bench: 5,000 passes', t0)
-    store.transaction(() => {
+    const longNewestId = store.transaction(() => {
       let read = 0
+      let newest = ''
       for (let i = 0; i < SMALL_PASSES; i++) {
         const built = request(1 + (i % 3), `s${i}`, null)
-        store.passes.insert(pass(long.id, built, t0 + i * 2000, read))
+        newest = store.passes.insert(pass(long.id, built, t0 + i * 2000, read)).id
         read = Math.floor(built.tokens * 0.9)
       }
+      return newest
     })
     const big = store.sessions.create(project.id, 'Bench: 150k-token requests', t0 + 1)
     const bigIds: string[] = []
@@ -140,7 +142,7 @@ export function seedStore(home: string, projectRoot: string): { projectName: str
       bigIds.push(store.transaction(() => store.passes.insert(pass(big.id, built, t0 + (SMALL_PASSES + k) * 2000, read))).id)
       read = built.tokens - 200
     }
-    return { projectName: project.name, longSession: long.title, bigSession: big.title, bigIds }
+    return { projectName: project.name, longSession: long.title, longNewestId, bigSession: big.title, bigIds }
   } finally {
     store.close()
   }
@@ -246,15 +248,29 @@ const bench: Bench = {
     const host = await startBrowserHost(home)
     const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS })
     try {
-      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-      // tsx names functions with a `__name` helper that the page does not have; functions passed to evaluate need it.
-      await page.addInitScript({ content: "globalThis.__name = (f) => f; localStorage.setItem('loupe.bench', '1')" })
-      await page.goto(host.url)
-      await page.waitForSelector('html[data-app-ready="true"]')
-      await page.getByRole('navigation', { name: 'Projects' }).getByText(seeded.projectName, { exact: true }).click()
-      const sessions = page.getByRole('list', { name: 'Sessions' })
-      await sessions.getByText(seeded.bigSession).click()
-      await page.getByTestId('pass-count').filter({ hasText: `${BIG_PASSES} passes` }).waitFor()
+      const openSession = async (title: string, passes: number): Promise<Page> => {
+        const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
+        // tsx names functions with a `__name` helper that the page does not have; functions passed to evaluate need it.
+        await page.addInitScript({ content: "globalThis.__name = (f) => f; localStorage.setItem('loupe.bench', '1')" })
+        await page.goto(host.url)
+        await page.waitForSelector('html[data-app-ready="true"]')
+        await page.getByRole('navigation', { name: 'Projects' }).getByText(seeded.projectName, { exact: true }).click()
+        await page.getByRole('list', { name: 'Sessions' }).getByText(title).click()
+        await page.getByTestId('pass-count').filter({ hasText: `${passes} passes` }).waitFor()
+        return page
+      }
+
+      // The scroll is measured first, in a page of its own: after the sixty openings of 600 KB passes below, the
+      // renderer holds ≈120 MB of their garbage, and the major collection that frees it (≈80 ms) lands wherever
+      // the next measurement happens to be. That pause belongs to the openings, not to the list.
+      const scrollPage = await openSession(seeded.longSession, SMALL_PASSES)
+      // Opening the session selects its newest pass: its request view is drawn before the list is scrolled.
+      await scrollPage.waitForSelector(`[data-request-ready="${seeded.longNewestId}"]`, { timeout: 60_000 })
+      await settle(scrollPage)
+      const scroll = await scrollLongFrames(scrollPage)
+      await scrollPage.close()
+
+      const page = await openSession(seeded.bigSession, BIG_PASSES)
       await page.waitForSelector(`[data-request-ready="${seeded.bigIds.at(-1)}"]`, { timeout: 60_000 })
       const editorBox = (await page.getByTestId('request-editor').boundingBox())!
 
@@ -276,9 +292,6 @@ const bench: Bench = {
       const fetchMs = await fetchTimes(host.url, seeded.bigIds)
       const prettyKb = Math.round(JSON.stringify(JSON.parse(await firstBody(host.url, seeded.bigIds[0]!)), null, 2).length / 1024)
       await page.evaluate(() => window.__loupeBench!.closePlain())
-      await sessions.getByText(seeded.longSession).click()
-      await page.getByTestId('pass-count').filter({ hasText: `${SMALL_PASSES} passes` }).waitFor()
-      const scroll = await scrollLongFrames(page)
 
       const p95 = percentile(ours, 95)
       if (process.env.INSPECTOR_BENCH_SAMPLES) process.stderr.write(`ours ${[...ours].sort((a, b) => a - b).map((x) => x.toFixed(0)).join(' ')}\nplain ${[...plain].sort((a, b) => a - b).map((x) => x.toFixed(0)).join(' ')}\n`)
@@ -306,7 +319,7 @@ const bench: Bench = {
           value: scroll.long,
           unit: 'frames',
           goal: '0',
-          note: `frames over ${LONG_FRAME_MS} ms in a ${SCROLL_MS / 1000} s scroll of ${SMALL_PASSES} passes (600 px list); ${scroll.frames} frames, worst ${round(scroll.worstMs, 1)} ms`,
+          note: `frames over ${LONG_FRAME_MS} ms in a ${SCROLL_MS / 1000} s scroll of ${SMALL_PASSES} passes (600 px list), in a fresh page once the session's newest pass is drawn; ${scroll.frames} frames, worst ${round(scroll.worstMs, 1)} ms`,
         },
       ]
     } finally {
