@@ -343,6 +343,49 @@ test('remembers its layout and lists a whole project', async ({ page, host }) =>
   }
 })
 
+test("the whole project's list takes another session's passes as they are stored, named as the sidebar names the session", async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const chat = page.getByRole('region', { name: 'Session' })
+    const first = (await chat.getAttribute('data-session-id'))!
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const rows = inspector.getByRole('listbox', { name: 'Passes' }).getByRole('option')
+    await inspector.getByLabel('Which passes').selectOption('project')
+    await expect(rows).toHaveCount(2)
+
+    // A new session is named by its first message: its rows carry that name, not its id.
+    await page.getByRole('button', { name: '+ New session' }).click()
+    await expect(chat).not.toHaveAttribute('data-session-id', first)
+    const second = (await chat.getAttribute('data-session-id'))!
+    await say(page, 'list src')
+    await expect(rows).toHaveCount(4)
+    const named = (await page.locator(`.sessions button.session[data-session-id="${second}"] .session-title`).textContent())!.trim()
+    expect(named).not.toContain(second)
+    await expect(rows.nth(2).locator('.insp-session')).toHaveAttribute('title', new RegExp(`^${named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · pass 1 · `))
+    await expect(rows.nth(2).locator('.insp-session')).not.toContainText('ses_')
+
+    // Back in the first session, a turn of the second one (from another window) is listed as its passes are stored.
+    await page.locator(`.sessions button.session[data-session-id="${first}"]`).click()
+    await expect(chat).toHaveAttribute('data-session-id', first)
+    await expect(rows).toHaveCount(4)
+    const ended = appEvent(page, 'turn.ended')
+    await ended.armed
+    await call(host, 'run.start', { sessionId: second, text: 'read src/a.ts' })
+    await ended
+    await expect(rows).toHaveCount(6)
+    await expect(inspector.getByTestId('pass-count')).toContainText('6 passes')
+    // The selection stays in the session shown.
+    await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true')
+    await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(1)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-whole-project-live.png' })
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 test('following the newest pass goes on after a compaction made from its view', async ({ page, host }) => {
   const projectDir = fixtureProject()
   // Two messages are enough to compact when only the last step is kept whole and the first read a long file.

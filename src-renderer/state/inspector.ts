@@ -130,7 +130,12 @@ interface InspectorState {
    */
   liveSeeded(sessionId: string, snapshot: LivePassView | null, now: number): void
   streamDeltaReceived(e: { sessionId: string; events: ReadonlyArray<unknown> }): void
-  passCompleted(e: { sessionId: string; pass: PassSummaryView }): void
+  /**
+   * A pass stored. One of another session is added to the list only when the list shows it (`listedHere`: the whole
+   * project's list, and the pass's session is of that project); it never moves the selection, which follows the
+   * session shown.
+   */
+  passCompleted(e: { sessionId: string; pass: PassSummaryView }, listedHere?: boolean): void
   /**
    * A compaction's progress (`compaction.progressed`): `summary_started` makes the summary request the live pass,
    * `summary_streaming` fills it in; the other stages say nothing about a request in flight. `model` is the session's
@@ -254,17 +259,16 @@ export const useInspectorStore = create<InspectorState>()(
           const elsewhere = s.liveElsewhere[e.sessionId]
           return elsewhere?.kind === 'main' ? { liveElsewhere: { ...s.liveElsewhere, [e.sessionId]: liveDeltaApplied(elsewhere, e.events, Date.now()) } } : {}
         }),
-      passCompleted: (e) =>
+      passCompleted: (e, listedHere = false) =>
         set((s) => {
-          if (e.sessionId !== s.sessionId) {
-            if (!(e.sessionId in s.liveElsewhere)) return {}
-            const { [e.sessionId]: _ended, ...liveElsewhere } = s.liveElsewhere
-            return { liveElsewhere }
-          }
           const title = s.passes.find((p) => p.sessionId === e.sessionId)?.sessionTitle
           const listed: ListedPass = title === undefined ? e.pass : { ...e.pass, sessionTitle: title }
           const known = s.passes.some((p) => p.id === e.pass.id)
           const passes = known ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
+          if (e.sessionId !== s.sessionId) {
+            const { [e.sessionId]: _ended, ...liveElsewhere } = s.liveElsewhere
+            return { ...(e.sessionId in s.liveElsewhere ? { liveElsewhere } : {}), ...(listedHere ? { passes } : {}) }
+          }
           // A pass that arrives without having been live (a compaction's summary, a pre-warm) is followed too.
           const follow = s.liveSelected || (!known && s.following)
           return { passes, live: null, liveSelected: false, ...(follow ? { selectedPassId: e.pass.id, chosenByUser: false } : {}) }

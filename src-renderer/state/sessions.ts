@@ -104,6 +104,15 @@ export function findSession(s: Pick<SessionsState, 'byProject'>, id: string | nu
   return null
 }
 
+/** Each listed session's title, in the order the list first names it: the sidebar's, else the one read with the list. */
+export function sessionTitles(passes: ReadonlyArray<{ readonly sessionId: string; readonly sessionTitle?: string }>, byProject: Readonly<Record<string, ReadonlyArray<Session>>>): Map<string, string> {
+  const known = new Map<string, string>()
+  for (const list of Object.values(byProject)) for (const session of list) known.set(session.id, session.title)
+  const titles = new Map<string, string>()
+  for (const p of passes) if (!titles.has(p.sessionId)) titles.set(p.sessionId, known.get(p.sessionId) ?? p.sessionTitle ?? p.sessionId)
+  return titles
+}
+
 /**
  * Short labels that tell a project's sessions apart where a list mixes them (the inspector's whole-project passes).
  * Titles often start alike ("Session 2026-11-29 14:02", "Claude Code: …"): the whole words a title shares with a

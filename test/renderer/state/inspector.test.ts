@@ -56,6 +56,18 @@ describe('the inspector store', () => {
     expect(store().selectedPassId).toBe('b')
   })
 
+  it("adds another session's stored pass only when the list shows it, without moving the selection", () => {
+    store().passesLoaded('s1', [pass('a', 1), pass('x', 2, 's2')])
+    store().passCompleted({ sessionId: 's2', pass: pass('y', 3, 's2') })
+    expect(store().passes.map((p) => p.id)).toEqual(['a', 'x'])
+    store().passCompleted({ sessionId: 's2', pass: pass('y', 3, 's2') }, true)
+    expect(store().passes.map((p) => p.id)).toEqual(['a', 'x', 'y'])
+    // Stored again (its attribution, re-sent): the row is replaced, not added twice.
+    store().passCompleted({ sessionId: 's2', pass: { ...pass('y', 3, 's2'), costUsd: 0.5 } }, true)
+    expect(store().passes.map((p) => [p.id, p.costUsd])).toEqual([['a', null], ['x', null], ['y', 0.5]])
+    expect(store().selectedPassId).toBe('a')
+  })
+
   it('shows the pass in flight when it opens in its middle, with what streamed so far, then follows the events', () => {
     store().passesLoaded('s1', [pass('a', 1)])
     const snapshot = { passNumber: 2, model: 'm', startedAt: 5000, firstDeltaAt: 5400, events: [{ type: 'block_started', index: 0, kind: 'text' }, { type: 'text_delta', index: 0, text: 'Half an ' }] }

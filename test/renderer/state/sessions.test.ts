@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Session } from '../../../src-preload/contract'
-import { sessionLabels, useSessionsStore } from '../../../src-renderer/state/sessions'
+import { sessionLabels, sessionTitles, useSessionsStore } from '../../../src-renderer/state/sessions'
 
 const session = (id: string, title: string, projectId = 'p1'): Session => ({ id, projectId, title, createdAt: 0, updatedAt: 0 })
 const store = () => useSessionsStore.getState()
@@ -31,6 +31,19 @@ describe('sessionLabels', () => {
       { id: 'b', title: 'Session 2026-11-29 14:02' },
     ])
     expect(labels).toEqual(new Map([['a', 'Session 2026-11-29 14:02'], ['b', '2 · Session 2026-11-29 14:02']]))
+  })
+})
+
+describe('sessionTitles', () => {
+  it("names each listed session as the sidebar does now, else by the title read with the list, else by its id", () => {
+    const byProject = { p1: [session('s1', 'list src')] }
+    const passes = [
+      { sessionId: 's1', sessionTitle: 'Session 2026-12-03 12:50' },
+      { sessionId: 's2', sessionTitle: 'Old' },
+      { sessionId: 's1' },
+      { sessionId: 's3' },
+    ]
+    expect(sessionTitles(passes, byProject)).toEqual(new Map([['s1', 'list src'], ['s2', 'Old'], ['s3', 's3']]))
   })
 })
 

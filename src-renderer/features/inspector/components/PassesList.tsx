@@ -5,7 +5,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useInspectorStore, type ListedPass } from '../../../state/inspector'
-import { sessionLabels } from '../../../state/sessions'
+import { sessionLabels, sessionTitles, useSessionsStore } from '../../../state/sessions'
 import type { UsageLike } from '../model/breakpoints'
 import { clock, grouped, latencyPair, ms, shortModel, usd } from '../../../ui/format'
 import { liveChars, type LivePass } from '../model/live'
@@ -70,7 +70,11 @@ export function PassesList({ height }: { height: number }) {
   // The whole-project list names each row's session where the session's list names the model: the rows then mix
   // sessions (their model is in the row's tooltip, and in the pass's own line once selected).
   const showSession = scope === 'project'
-  const labels = useMemo(() => (showSession ? sessionLabels(passes.map((p) => ({ id: p.sessionId, title: p.sessionTitle ?? p.sessionId }))) : null), [passes, showSession])
+  // A session's title as the sidebar has it now (a new session is named by its first message, and a session can be
+  // renamed after the list was read); the title read with the list, or the id, for a session the sidebar lacks.
+  const byProject = useSessionsStore((s) => s.byProject)
+  const titles = useMemo(() => (showSession ? sessionTitles(passes, byProject) : null), [passes, byProject, showSession])
+  const labels = useMemo(() => (titles === null ? null : sessionLabels([...titles].map(([id, title]) => ({ id, title })))), [titles])
 
   const selectedIndex = liveSelected ? passes.length : passes.findIndex((p) => p.id === selectedId)
   // The keyboard moves the selection while the list keeps the focus: a screen reader follows the selected row.
@@ -117,7 +121,7 @@ export function PassesList({ height }: { height: number }) {
             return (
               <div key={item.key} className="insp-row-slot" style={{ transform: `translateY(${item.start}px)` }}>
                 {pass ? (
-                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} sessionLabel={labels === null ? null : (labels.get(pass.sessionId) ?? '')} index={item.index} onSelect={select} />
+                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} sessionLabel={labels === null ? null : (labels.get(pass.sessionId) ?? '')} sessionTitle={titles?.get(pass.sessionId) ?? null} index={item.index} onSelect={select} />
                 ) : live ? (
                   <LiveRow live={live} selected={liveSelected} sessionLabel={labels === null ? null : (labels.get(live.sessionId) ?? '')} index={item.index} onSelect={select} />
                 ) : null}
@@ -137,11 +141,13 @@ interface RowProps {
   readonly max: number
   /** In the whole-project list, the short label of the pass's session (sessionLabels); null in a session's own list. */
   readonly sessionLabel: string | null
+  /** In the whole-project list, the full title of the pass's session, for the tooltip. */
+  readonly sessionTitle: string | null
   readonly index: number
   onSelect(index: number): void
 }
 
-const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLabel, index, onSelect }: RowProps) {
+const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLabel, sessionTitle, index, onSelect }: RowProps) {
   const lost = missLine(pass.attribution)
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
@@ -168,7 +174,7 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
           {shortModel(pass.model)}
         </span>
       ) : (
-        <span className="insp-session" title={`${pass.sessionTitle ?? pass.sessionId} · pass ${pass.seq} · ${pass.model}`}>
+        <span className="insp-session" title={`${sessionTitle ?? pass.sessionId} · pass ${pass.seq} · ${pass.model}`}>
           {sessionLabel}
         </span>
       )}

@@ -88,7 +88,12 @@ export function followPassEvents(): void {
   passEventsFollowed = true
   client.on('pass.started', (e) => useInspectorStore.getState().passStarted(e))
   client.on('stream.delta', (e) => useInspectorStore.getState().streamDeltaReceived(e))
-  client.on('pass.completed', (e) => useInspectorStore.getState().passCompleted(e))
+  client.on('pass.completed', (e) => {
+    // The whole project's list takes the passes of the project's other sessions too, as they are stored.
+    const s = useInspectorStore.getState()
+    const project = s.scope === 'project' && s.sessionId !== null && e.sessionId !== s.sessionId ? projectOf(s.sessionId) : null
+    s.passCompleted(e, project !== null && projectOf(e.sessionId) === project)
+  })
   // A compaction's summary request sends no pass.started: its progress starts and fills its live row. It is asked of
   // the session's model, which the chat knows.
   client.on('compaction.progressed', (e) => useInspectorStore.getState().compactionProgressed(e, useChatStore.getState().bySession[e.sessionId]?.model ?? ''))
