@@ -867,10 +867,10 @@ test('chat: a message over the limit is refused in plain words before it is sent
     await expect(app.locator('.msg.user')).toHaveCount(0)
     await app.locator('.chat').screenshot({ path: 'e2e/screenshots/chat-message-too-long.png' })
 
-    // Shortened, it goes, and the note goes with it.
+    // Shortened, the note goes at once: it is about a text the box no longer holds. Then the message goes.
     await composer.fill('read README.md')
-    await composer.press('Enter')
     await expect(error).toHaveCount(0)
+    await composer.press('Enter')
     await expect(app.locator('.msg.user')).toHaveCount(1)
   } finally {
     rmSync(dir, { recursive: true, force: true })

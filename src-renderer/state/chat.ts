@@ -41,6 +41,11 @@ export interface SessionChat {
   readonly runningTools: ReadonlyArray<string>
   readonly error: string | null
   /**
+   * The message whose sending `error` refuses (too long, or refused for its text), trimmed; null when the error is
+   * not about the draft. Once the draft says something else, the error no longer applies and goes.
+   */
+  readonly errorAbout: string | null
+  /**
    * What session.list said the session was doing, for a session whose chat is not loaded: a window that opens (or
    * reloads) while a turn runs in the main process has seen none of that turn's events. The turn's next event
    * supersedes it.
@@ -50,7 +55,7 @@ export interface SessionChat {
 
 export type ListedActivity = 'running' | 'waiting' | null
 
-const EMPTY: SessionChat = { loaded: false, entries: [], earlier: 0, landmarks: [], seqs: {}, streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null, listedActivity: null }
+const EMPTY: SessionChat = { loaded: false, entries: [], earlier: 0, landmarks: [], seqs: {}, streaming: [], running: false, mode: 'build', model: '', approvals: [], runningTools: [], error: null, errorAbout: null, listedActivity: null }
 
 type StreamEvent = {
   type: string
@@ -105,7 +110,10 @@ interface ChatState {
   modeChanged(sessionId: string, mode: PermissionModeName): void
   /** The session's model was switched (decision 0021). */
   modelChanged(sessionId: string, model: string): void
-  failed(sessionId: string, message: string): void
+  /** `about`: the message the error refuses, when it is about the draft (`errorAbout`). */
+  failed(sessionId: string, message: string, about?: string): void
+  /** The draft changed: an error about a message the draft no longer holds goes. */
+  draftEdited(sessionId: string, text: string): void
   /**
    * The connection to the host was lost while the session's turn ran: it is no longer shown as running (nothing of it
    * can be heard, and Stop could not reach it), its approvals go (they cannot be answered), and `message` says so.
@@ -195,6 +203,7 @@ export const useChatStore = create<ChatState>()((set) => {
           // A window opened in the middle of a pass starts from what it streamed so far; stream.delta goes on from there.
           streaming: s.running && s.livePass ? withStreamEvents([], s.livePass.events as StreamEvent[]) : [],
           error: null,
+          errorAbout: null,
           listedActivity: null,
         }
       }),
@@ -225,7 +234,7 @@ export const useChatStore = create<ChatState>()((set) => {
       }),
     streamed: (sessionId, events) => update(sessionId, (s) => ({ streaming: withStreamEvents(s.streaming, events) })),
     passStarted: (sessionId) => update(sessionId, (s) => ({ streaming: [], listedActivity: stillRunning(s) })),
-    runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null, listedActivity: null })),
+    runStarted: (sessionId) => update(sessionId, () => ({ running: true, error: null, errorAbout: null, listedActivity: null })),
     turnEnded: (sessionId) => update(sessionId, () => ({ running: false, streaming: [], approvals: [], runningTools: [], listedActivity: null })),
     approvalRequested: (sessionId, approval) =>
       update(sessionId, (s) => {
@@ -243,8 +252,15 @@ export const useChatStore = create<ChatState>()((set) => {
     toolFinished: (sessionId, id) => update(sessionId, (s) => ({ runningTools: s.runningTools.filter((t) => t !== id) })),
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
     modelChanged: (sessionId, model) => update(sessionId, () => ({ model })),
-    failed: (sessionId, message) => update(sessionId, () => ({ error: message })),
-    connectionLost: (sessionId, message) => update(sessionId, (s) => ({ running: false, approvals: [], runningTools: [], listedActivity: null, error: s.loaded ? message : s.error })),
+    failed: (sessionId, message, about) => update(sessionId, () => ({ error: message, errorAbout: about ?? null })),
+    draftEdited: (sessionId, text) =>
+      set((state) => {
+        const s = state.bySession[sessionId]
+        // Most keystrokes change nothing here: the same state back, so nothing re-renders.
+        if (!s || s.errorAbout === null || s.errorAbout === text.trim()) return state
+        return { bySession: { ...state.bySession, [sessionId]: { ...s, error: null, errorAbout: null } } }
+      }),
+    connectionLost: (sessionId, message) => update(sessionId, (s) => ({ running: false, approvals: [], runningTools: [], listedActivity: null, ...(s.loaded ? { error: message, errorAbout: null } : {}) })),
     activityListed: (activities) =>
       set((state) => {
         const bySession = { ...state.bySession }

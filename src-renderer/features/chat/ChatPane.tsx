@@ -180,7 +180,10 @@ function ChatCompaction({ live, sessionId }: { live: LiveCompaction; sessionId: 
  */
 function Composer({ sessionId, running, compacting, readOnly, onSend }: { sessionId: string; running: boolean; compacting: boolean; readOnly: boolean; onSend(): void }) {
   const draft = useDraftsStore(selectDraft(sessionId))
-  const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
+  const setDraft = (text: string) => {
+    useDraftsStore.getState().draftChanged(sessionId, text)
+    useChatStore.getState().draftEdited(sessionId, text)
+  }
   const box = useRef<HTMLTextAreaElement>(null)
   const action = useRef<HTMLButtonElement>(null)
   // A message that begins with a slash command typed wrong ("/compcat") is held once (decision 0045): the note under

@@ -63,12 +63,14 @@ export async function sendMessage(sessionId: string, text: string): Promise<bool
   // Over the contract's limit the host would refuse it with its schema's words: said here, plainly, before sending.
   const tooLong = tooLongMessage(trimmed.length)
   if (tooLong !== null) {
-    useChatStore.getState().failed(sessionId, tooLong)
+    useChatStore.getState().failed(sessionId, tooLong, trimmed)
     return false
   }
   const result = await client.request('run.start', { sessionId, text: trimmed })
   if (!result.ok) {
-    useChatStore.getState().failed(sessionId, result.error.message)
+    // Refused for its text (too large for the model's window), the error is about this draft; busy or a missing
+    // folder is about the session, and stays while the draft is edited.
+    useChatStore.getState().failed(sessionId, result.error.message, result.error.code === 'invalid_input' ? trimmed : undefined)
     return false
   }
   useChatStore.getState().runStarted(sessionId)
