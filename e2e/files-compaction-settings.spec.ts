@@ -212,6 +212,36 @@ test('files: an edit priced before it is saved, applied now, and the next pass p
   }
 })
 
+test('files: the note that a saved file waits for the next compaction goes when the compaction sends it', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    await send(app, 'read src/parser.ts')
+    await send(app, 'grep for "TODO"')
+    await view(app, 'Files')
+    await app.getByRole('navigation', { name: 'Instruction and memory files' }).locator('[data-path="CLAUDE.md"]').click()
+    await expect(app.getByTestId('open-path')).toHaveText('CLAUDE.md')
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\n- Keep every test under a second.\n')
+    await app.getByRole('radio', { name: /At the next compaction/ }).check()
+    await app.getByTestId('save-file').click()
+    const note = app.getByTestId('save-status')
+    await expect(note).toContainText('The session keeps sending the old text until its next compaction')
+    await expect(app.getByTestId('pending-apply')).toHaveCount(1)
+
+    await view(app, 'Chat')
+    await send(app, '/compact')
+    await view(app, 'Files')
+    // The compaction read the file again: nothing waits, and the note that said so is gone with the bar.
+    await expect(app.getByTestId('pending-apply')).toHaveCount(0)
+    await expect(note).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: an edit saved for the next compaction is listed as not applied yet, with its price, and Apply now makes the next pass send it, named as the cause', async ({ app, host }) => {
   const dir = fixtureProject()
   try {

@@ -45,7 +45,11 @@ export type SaveState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'saving' }
   /** `warning`: saved, but what was asked of it did not happen (an apply refused): said as a warning, not a success. */
-  | { readonly kind: 'saved'; readonly applied: 'now' | 'later' | 'no_session'; readonly message: string; readonly backupPath: string | null; readonly warning?: boolean }
+  /**
+   * `waiting`: the file the message says the session does not send yet (saved for the next compaction, or while the
+   * session was busy): the message goes once files.unapplied no longer lists it (a compaction or an apply sent it).
+   */
+  | { readonly kind: 'saved'; readonly applied: 'now' | 'later' | 'no_session'; readonly message: string; readonly backupPath: string | null; readonly warning?: boolean; readonly waiting?: { readonly sessionId: string; readonly path: string } }
   /** `retry`: whether saving again may succeed (a write that failed may; a text too large never will). */
   | { readonly kind: 'failed'; readonly message: string; readonly retry: boolean }
 
@@ -126,7 +130,8 @@ interface FilesState {
   priceFailed(draft: string, message: string): void
   choiceMade(choice: ApplyChoice): void
   /** What the session sends that differs from the disk, as last asked (null: nothing). */
-  unappliedFound(unapplied: Unapplied | null): void
+  /** `askedOf`: the session the answer is about, when it lists nothing (null); a failed answer names none. */
+  unappliedFound(unapplied: Unapplied | null, askedOf?: string): void
   /** What became of an apply asked for after the save (`unapplied`); a save under way keeps its own state. */
   saveNoted(state: SaveState): void
   saveStarted(): void
@@ -237,7 +242,12 @@ export const useFilesStore = create<FilesState>()(
       priceLoaded: (draft, now, later, base = null) => set((s) => (s.price.forDraft === draft ? { price: { now, later, base, loading: false, error: null, forDraft: draft } } : {})),
       priceFailed: (draft, message) => set((s) => (s.price.forDraft === draft ? { price: { ...s.price, loading: false, error: message } } : {})),
       choiceMade: (choice) => set({ choice }),
-      unappliedFound: (unapplied) => set({ unapplied }),
+      unappliedFound: (unapplied, askedOf = unapplied?.sessionId) =>
+        set((s) => {
+          const waiting = s.save.kind === 'saved' ? s.save.waiting : undefined
+          const sent = waiting !== undefined && askedOf === waiting.sessionId && !(unapplied?.paths.includes(waiting.path) ?? false)
+          return sent ? { unapplied, save: { kind: 'idle' } } : { unapplied }
+        }),
       saveNoted: (state) => set((s) => (s.save.kind === 'saving' ? {} : { save: state })),
       saveStarted: () => set({ save: { kind: 'saving' } }),
       savedNoteCleared: () => set((s) => (s.save.kind === 'saved' ? { save: { kind: 'idle' } } : {})),

@@ -220,7 +220,7 @@ function notApplied(absPath: string, base: Parameters<ReturnType<typeof useFiles
   const message = busy
     ? `Saved ${base.path}, but not applied yet: the session is busy (a turn or a compaction is running) and keeps sending the old text. Apply it when the turn ends, or stop the turn with Esc.`
     : `Saved ${base.path}, but not applied: ${error.message}`
-  store.saveFinished(absPath, base, { kind: 'saved', applied: 'later', message, backupPath, warning: true })
+  store.saveFinished(absPath, base, { kind: 'saved', applied: 'later', message, backupPath, warning: true, ...(busy ? { waiting: { sessionId, path: base.path } } : {}) })
   // Listed as not applied yet at once: the list is asked for again only once the session is idle.
   if (busy) {
     const known = store.unapplied?.sessionId === sessionId ? store.unapplied : null
@@ -279,7 +279,7 @@ export async function saveOpenFile(sessionId: string | null, choice: ApplyChoice
     const message = unsent
       ? `Saved ${open.base.path}. The session has sent nothing yet: its first pass reads the file as it is now.`
       : `Saved ${open.base.path}. The session keeps sending the old text until its next compaction; nothing above the breakpoints moves.`
-    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message, backupPath })
+    store.saveFinished(open.base.absPath, base, { kind: 'saved', applied: 'later', message, backupPath, ...(unsent ? {} : { waiting: { sessionId, path: open.base.path } }) })
     // Now listed as not applied yet, with its price: the user may still change their mind.
     await loadUnapplied(sessionId, open.projectId)
   } else {
@@ -328,7 +328,7 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
   if (asked !== newestUnapplied) return
   if (!result.ok || result.value.paths.length === 0) {
     pricedDisk = null
-    return useFilesStore.getState().unappliedFound(null)
+    return useFilesStore.getState().unappliedFound(null, result.ok ? sessionId : undefined)
   }
   const paths = result.value.paths
   const sent = result.value.sent ? { sent: result.value.sent } : {}

@@ -108,3 +108,31 @@ describe('unsaved drafts', () => {
     expect(store().open?.merging).toBeUndefined()
   })
 })
+
+describe('the note of a file saved for later', () => {
+  beforeEach(() => useFilesStore.setState({ projectId: 'prj_a', open: null, unsaved: {}, save: { kind: 'idle' }, unapplied: null }))
+
+  const saved = (waiting?: { sessionId: string; path: string }) =>
+    store().saveFinished('/p/CLAUDE.md', file('CLAUDE.md', 'new'), { kind: 'saved', applied: 'later', message: 'Saved CLAUDE.md. The session keeps sending the old text until its next compaction', backupPath: null, ...(waiting ? { waiting } : {}) })
+
+  it('goes once the session sends the file (files.unapplied no longer lists it), and stays while it is listed', () => {
+    saved({ sessionId: 'ses_a', path: 'CLAUDE.md' })
+    store().unappliedFound({ sessionId: 'ses_a', paths: ['CLAUDE.md'], price: null })
+    expect(store().save.kind).toBe('saved')
+    // Another session's list says nothing of this session.
+    store().unappliedFound({ sessionId: 'ses_b', paths: [], price: null })
+    expect(store().save.kind).toBe('saved')
+    // An answer that failed says nothing of it.
+    store().unappliedFound(null)
+    expect(store().save.kind).toBe('saved')
+    // The compaction applied it: the session's answer lists nothing.
+    store().unappliedFound(null, 'ses_a')
+    expect(store().save).toEqual({ kind: 'idle' })
+  })
+
+  it('stays when it waits for nothing (a file sent after the breakpoints)', () => {
+    saved()
+    store().unappliedFound({ sessionId: 'ses_a', paths: [], price: null })
+    expect(store().save.kind).toBe('saved')
+  })
+})
