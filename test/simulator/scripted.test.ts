@@ -331,7 +331,7 @@ describe('scripted agent: UI review fixes', () => {
     ])
     expect(final).not.toContain('does not occur')
     expect(final).not.toContain('File unchanged since your last read')
-    expect(final).toContain('`src/count.js` is unchanged since I last read it (1 line)')
+    expect(final).toContain('`src/count.js` was unchanged since I last read it (1 line)')
     expect(final).toContain('Replaced `filter(Boolean)` with `filter((w) => w.length > 0)` in `src/count.js`.')
   })
 

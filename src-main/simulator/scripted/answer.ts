@@ -89,12 +89,12 @@ function describeStep(step: ToolStep, turn: Turn, editedAfter = false): string {
     case 'read_file': {
       // An "unchanged since your last read" answer is quoted from the earlier read it points to, when that is still here.
       const content = readContent(turn, step)
-      if (content === null) return `\`${pathOf(step)}\` is unchanged since I last read it; its content is earlier in this conversation.`
+      if (content === null) return `\`${pathOf(step)}\` was unchanged since I last read it; its content is earlier in this conversation.`
       const body = withoutLineNumbers(content)
       const lines = `${lineCount(body)} line${lineCount(body) === 1 ? '' : 's'}`
       // Edited afterwards: the text as read is the file before the edit, which the edit's own lines replace below.
-      if (editedAfter) return isUnchangedRead(step) ? `\`${pathOf(step)}\` is unchanged since I last read it (${lines}).` : `I read \`${pathOf(step)}\` (${lines}) before editing it.`
-      const opening = isUnchangedRead(step) ? `\`${pathOf(step)}\` is unchanged since I last read it (${lines}). It begins:` : `\`${pathOf(step)}\` (${lines}) begins:`
+      if (editedAfter) return isUnchangedRead(step) ? `\`${pathOf(step)}\` was unchanged since I last read it (${lines}).` : `I read \`${pathOf(step)}\` (${lines}) before editing it.`
+      const opening = isUnchangedRead(step) ? `\`${pathOf(step)}\` was unchanged since I last read it (${lines}). It begins:` : `\`${pathOf(step)}\` (${lines}) begins:`
       return `${opening}\n\n${fence(firstLines(body, QUOTE_LINES))}`
     }
     case 'list_dir': {
