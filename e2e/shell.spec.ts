@@ -54,6 +54,13 @@ test('explains why a path cannot be opened', async ({ app }) => {
     await input.fill('relative/path')
     await open.click()
     await expect(app.getByRole('alert')).toContainText('absolute path')
+    // The refusal is of the path typed: editing it takes the refusal away.
+    await input.press('End')
+    await input.press('Backspace')
+    await expect(app.getByRole('alert')).toHaveCount(0)
+    await input.fill('relative/path')
+    await open.click()
+    await expect(app.getByRole('alert')).toContainText('absolute path')
     // And the app still works after the errors.
     await input.fill(join(dir, 'sub'))
     await open.click()

@@ -10,6 +10,9 @@ interface ProjectsState {
   openStarted(): void
   projectOpened(project: Project): void
   openFailed(message: string): void
+  /** The folder path was edited: a refusal of the path tried before no longer applies. */
+  openPathEdited(): void
+  /** A project was chosen from the list: a refusal of a folder tried before is past too. */
   projectSelected(id: string): void
   /** Another window (or an import, or the proxy) opened a project: listed, not selected. */
   projectAppeared(project: Project): void
@@ -35,7 +38,8 @@ export const useProjectsStore = create<ProjectsState>()((set) => ({
       projects: [project, ...s.projects.filter((p) => p.id !== project.id)],
     })),
   openFailed: (message) => set({ opening: false, openError: message }),
-  projectSelected: (id) => set({ selectedId: id }),
+  openPathEdited: () => set((s) => (s.openError === null ? s : { openError: null })),
+  projectSelected: (id) => set((s) => (s.openError === null ? { selectedId: id } : { selectedId: id, openError: null })),
   projectRemoved: (id) =>
     set((s) => {
       const at = s.projects.findIndex((p) => p.id === id)

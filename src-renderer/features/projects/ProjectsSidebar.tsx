@@ -45,7 +45,10 @@ export function ProjectsSidebar() {
           aria-label="Folder path"
           placeholder="/path/to/project"
           value={path}
-          onChange={(e) => setPath(e.target.value)}
+          onChange={(e) => {
+            setPath(e.target.value)
+            useProjectsStore.getState().openPathEdited()
+          }}
           spellCheck={false}
         />
         <div className="open-actions">
