@@ -163,6 +163,12 @@ test('the keyboard lands on the view when what it was on goes away: a view switc
     await expect(app.getByRole('region', { name: 'Session' }).locator('h1')).toBeFocused()
     await app.keyboard.press('Tab')
     expect(await app.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
+    // From a view's tab, another view chosen with its keys: the keyboard goes to that view's tab, not left on the last.
+    await app.getByRole('tab', { name: 'Settings' }).click()
+    await expect(app.getByRole('tab', { name: 'Settings' })).toBeFocused()
+    await app.keyboard.press('Alt+3')
+    await expect(app.getByRole('tab', { name: 'Cache' })).toHaveAttribute('aria-selected', 'true')
+    await expect(app.getByRole('tab', { name: 'Cache' })).toBeFocused()
   } finally {
     rmSync(projectDir, { recursive: true, force: true })
   }
