@@ -146,6 +146,8 @@ describe('session lifecycle', () => {
     const readme = readFileSync(join(dir, 'README.md'), 'utf8')
     expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, 'README.md') })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('already exists') } })
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(readme)
+    // A folder is said to be one, with a file name to give instead.
+    expect(await app.dispatch('session.export', { sessionId: session.id, path: dir })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: `${dir} is a folder: give the name of a new file in it, such as ${join(dir, 'session.json')}` } })
     const db = readFileSync(join(dir, '.home', 'loupe.db'))
     expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, '.home', 'loupe.db') })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('keeps its own files') } })
     expect(await app.dispatch('session.export', { sessionId: session.id, path: join(dir, '.home', 'new.json') })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })

@@ -347,6 +347,8 @@ async function checkExportTarget(path: string, dataDir: string, own: boolean): P
   const folder = ancestor.real + dirname(target).slice(ancestor.folder.length)
   if (inDataFolder(folder, data)) throw new ImportError(`Loupe keeps its own files in ${dataDir}: export somewhere else, or into ${join(dataDir, 'exports')}`)
   const existing = await lstat(target).catch(() => null)
+  // A folder is named as one: the export is a file, and its name goes after the folder's.
+  if (existing?.isDirectory()) throw new ImportError(`${target} is a folder: give the name of a new file in it, such as ${join(target, 'session.json')}`)
   if (!own && existing) throw new ImportError(`${target} already exists: choose a new file name (an export never replaces a file)`)
   if (!(await stat(ancestor.folder).then((s) => s.isDirectory(), () => false))) throw new ExportIoError(`Cannot export to ${target}: ${ancestor.folder} is a file, not a folder`)
   try {
