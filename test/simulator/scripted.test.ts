@@ -88,6 +88,9 @@ describe('scripted agent: tool calls for the tools offered', () => {
     const ok = turn('run npm test', { bash: () => 'PASS  all\nTests: 3 passed' })
     expect(ok.made).toEqual([{ name: 'bash', input: { command: 'npm test' } }])
     expect(ok.final).toContain('Tests: 3 passed')
+    // npm's output starts with an empty line: the quoted lines start with the first that says something.
+    const npm = turn('run npm test', { bash: () => '\n> demo@1.0.0 test\n> node --test\n\nok 1' })
+    expect(npm.final).toContain('```\n> demo@1.0.0 test\n')
     const failed = turn('run `make build`', { bash: () => ({ error: 'exit code 2: make: *** No rule to make target' }) })
     expect(failed.made[0]!.input).toEqual({ command: 'make build' })
     expect(failed.final).toContain('`make build` failed: exit code 2: make: *** No rule to make target')

@@ -21,8 +21,11 @@ function firstLines(text: string, n: number): string {
   return text.split('\n').slice(0, n).join('\n')
 }
 
+/** The last `n` lines, without the blank ones it would start with (npm prints an empty line before its own). */
 function lastLines(text: string, n: number): string {
-  return text.replace(/\s+$/, '').split('\n').slice(-n).join('\n')
+  const lines = text.replace(/\s+$/, '').split('\n').slice(-n)
+  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift()
+  return lines.join('\n')
 }
 
 function firstLine(text: string): string {
