@@ -125,6 +125,13 @@ test('chat and inspector: at 800×600 the message box keeps its width and the in
     const inspectorBox = (await inspector.boundingBox())!
     await expect.poll(async () => (await attempts.boundingBox())!.x + (await attempts.boundingBox())!.width).toBeLessThanOrEqual(inspectorBox.x + inspectorBox.width)
     await inspector.screenshot({ path: `${SHOTS}/layout-inspector-response-1024x768.png` })
+    // Narrower still (the pane near its least width at 1000×700): the table has no error to say, so no such
+    // column, and its times stay whole; it still fits.
+    await resize(page, 1000, 700)
+    await expect(attempts.getByRole('columnheader', { name: 'error' })).toHaveCount(0)
+    const narrow = (await inspector.boundingBox())!
+    await expect.poll(async () => (await attempts.boundingBox())!.x + (await attempts.boundingBox())!.width).toBeLessThanOrEqual(narrow.x + narrow.width)
+    await inspector.screenshot({ path: `${SHOTS}/layout-inspector-response-1000x700.png` })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

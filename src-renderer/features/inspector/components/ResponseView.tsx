@@ -25,6 +25,8 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
   const diagnosis = useMemo(() => diagnosisOf(detail.attribution), [detail.attribution])
   // The pass's cost counts every attempt billed; one that broke after its 200 and was sent again is named here.
   const earlier = earlierBilled(detail.attempts)
+  const earlierBill = (i: number) => i < detail.attempts.length - 1 && detail.attempts[i]!.usage !== null && detail.attempts[i]!.usage !== undefined
+  const saysMore = detail.attempts.some((a, i) => a.error || earlierBill(i))
   return (
     <div className="insp-response" data-testid="response-view">
       <dl className="insp-facts">
@@ -81,7 +83,8 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
               <th>first byte</th>
               <th>took</th>
               <th>request-id</th>
-              <th>error</th>
+              {/* Without an error or an earlier bill to say, the column is left out: a narrow pane keeps its room. */}
+              {saysMore && <th>error</th>}
             </tr>
           </thead>
           <tbody>
@@ -89,17 +92,19 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
               <tr key={i} className={attemptFailed(a) ? 'bad' : ''}>
                 <td>{i + 1}</td>
                 <td>{a.status ?? '—'}</td>
-                <td>+{ms(a.startedAt - detail.queuedAt)}</td>
-                <td>{ms(a.firstByteAt !== null ? a.firstByteAt - a.startedAt : null)}</td>
-                <td>{ms(a.endedAt - a.startedAt)}</td>
+                <td className="num">+{ms(a.startedAt - detail.queuedAt)}</td>
+                <td className="num">{ms(a.firstByteAt !== null ? a.firstByteAt - a.startedAt : null)}</td>
+                <td className="num">{ms(a.endedAt - a.startedAt)}</td>
                 <td>
                   <code>{a.requestId ?? '—'}</code>
                 </td>
-                <td>
-                  {a.error ? `${a.error.kind}: ${a.error.message}` : ''}
-                  {/* An earlier attempt the service billed (a stream that broke after its 200): what, in the cell that says why it ended. */}
-                  {i < detail.attempts.length - 1 && a.usage ? ` · billed ${usd(a.costUsd ?? null)} for its prompt and what it streamed` : ''}
-                </td>
+                {saysMore && (
+                  <td>
+                    {a.error ? `${a.error.kind}: ${a.error.message}` : ''}
+                    {/* An earlier attempt the service billed (a stream that broke after its 200): what, in the cell that says why it ended. */}
+                    {earlierBill(i) ? ` · billed ${usd(a.costUsd ?? null)} for its prompt and what it streamed` : ''}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
