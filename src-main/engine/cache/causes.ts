@@ -137,6 +137,14 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
   }
 }
 
+/**
+ * An entry that expired while the session went on: the passes since read a later entry and never this one, so it
+ * was not refreshed (a change before that later entry, a compaction for one, then needs it).
+ */
+export function untouchedLabel(path: string, idleMs: number, ttlMs: number): string {
+  return `cache expired: the entry through ${path} was last read ${formatDuration(idleMs)} before, longer than the ${formatDuration(ttlMs)} an entry is kept (TTL); the passes since read a later entry, which does not keep it alive`
+}
+
 /** Said for someone who does not know the cache's rules: what expired and why, the rule's name (TTL) in brackets. */
 export function ttlLabel(idleMs: number, ttlMs: number): string {
   return `cache expired: idle ${formatDuration(idleMs)}, longer than the ${formatDuration(ttlMs)} an entry is kept (TTL)`

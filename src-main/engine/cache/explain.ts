@@ -14,7 +14,7 @@
  * never the one a later pass is compared with (its cause is `no_response`, set in attribute.ts).
  */
 import type { PassRecord, PreviousPass } from './attribute'
-import { changedBlockLabel, formatTokens, ttlLabel, type ChangedWhat, type EntryDescriber, type EntryDescription, type MissCause } from './causes'
+import { changedBlockLabel, formatTokens, ttlLabel, untouchedLabel, type ChangedWhat, type EntryDescriber, type EntryDescription, type MissCause } from './causes'
 import { changedSections, type PassContext } from './context'
 import { contentDivergence, toolChanges } from './diff'
 import type { BestHit } from './limit'
@@ -149,7 +149,13 @@ function entryCause(input: CauseInput, from: number): MissCause | null {
       }
     }
     if (!e) continue
-    if (e.expiresAt <= now) return { kind: 'ttl_expired', idleMs: now - e.lastTouchedAt, ttlMs: e.ttlMs, label: ttlLabel(now - e.lastTouchedAt, e.ttlMs) }
+    if (e.expiresAt <= now) {
+      const idle = now - e.lastTouchedAt
+      // The session was not idle (its last pass is recent): only this entry was, while the passes since read a later
+      // one (after a pre-warm's, for one): "idle" would name a pause the user never made.
+      const busy = input.previous !== null && now - input.previous.facts.startedAt < e.ttlMs
+      return { kind: 'ttl_expired', idleMs: idle, ttlMs: e.ttlMs, label: busy ? untouchedLabel(blockPath(walk.blocks[j]!), idle, e.ttlMs) : ttlLabel(idle, e.ttlMs) }
+    }
     const after = walk.breakpoints.find((p) => p >= j) ?? null
     const distance = after === null ? null : after - j + 1
     return {

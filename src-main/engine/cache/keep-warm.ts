@@ -11,8 +11,10 @@
  *
  * The request ends with a short user message after the breakpoint (uncached, a few tokens): Claude 4.6+ refuse a
  * conversation that ends with an assistant message (§2.3), and a final tool call must be answered by tool results
- * (§2.3), so the placeholder answers them. Breakpoints before the 1h one must be 1h too (§5.4), so the 5-minute
- * markers of the system blocks are left off: the 1h entry at the tail covers the whole prefix.
+ * (§2.3), so the placeholder answers them. Breakpoints before the 1h one must be 1h too (§5.4), so the system
+ * blocks' markers go out as 1h markers. They write nothing (the read at the tail is past them), but their lookups
+ * refresh the system entries: without them only the tail's entry would outlive the gap, and the first pass after it
+ * that changes an early message (a compaction, a context edit) would find the tools and system expired too.
  */
 import type { ContentBlock, Usage, UserContentBlock, WireMessage } from '../model/wire'
 import type { HistoryMessage } from '../prompt/input'
@@ -144,15 +146,16 @@ export function prewarmReachesLastTail(plan: PromptPlan): boolean {
 /**
  * The pre-warm's plan, from the plan of `keepWarmHistory(...)` built with `previousTailIndex` at the assistant
  * message: `max_tokens: 0`; the tail of the assistant message marked 1h; the placeholder unmarked (it is never
- * read); the system markers left off unless they are 1h (1h markers must come first, §5.4). Null when the plan has
- * no marker on the assistant message, or thinks with a budget.
+ * read); the system markers made 1h (1h markers must come first, §5.4), so the pre-warm refreshes the system entries
+ * as the passes do (a hit exactly at a marker takes its TTL when longer, §6.4's refresh as the simulator models it).
+ * Null when the plan has no marker on the assistant message, or thinks with a budget.
  */
 export function keepWarmPlan(plan: PromptPlan): PromptPlan | null {
   const tail = plan.breakpoints.find((b) => b.tag === 'previous_tail')
   // A pre-warm must carry the passes' thinking setting (it salts the messages level, §5.3), and `max_tokens: 0`
   // refuses `thinking.type: "enabled"` (§2.1): such a session cannot be kept warm.
   if (!tail || plan.thinking?.type === 'enabled') return null
-  const system: PlannedSystemBlock[] = plan.system.map((b) => (b.breakpoint && b.wire.cache_control?.ttl !== '1h' ? { ...b, wire: withoutMarker(b.wire), breakpoint: null } : b))
+  const system: PlannedSystemBlock[] = plan.system.map((b) => (b.breakpoint && b.wire.cache_control?.ttl !== '1h' ? { ...b, wire: { ...b.wire, cache_control: { type: 'ephemeral', ttl: '1h' } } } : b))
   const messages: PlannedMessage[] = plan.messages.map((m) => {
     if (!m.blocks.some((b) => b.breakpoint !== null)) return m
     const content = m.wire.content.map((block, j) => {
@@ -164,6 +167,6 @@ export function keepWarmPlan(plan: PromptPlan): PromptPlan | null {
     return { ...m, wire: { role: m.wire.role, content } as WireMessage, blocks }
   })
   const kept = new Set(system.flatMap((b) => (b.breakpoint ? [b.breakpoint] : [])))
-  const breakpoints: BreakpointPlacement[] = plan.breakpoints.flatMap((b) => (b.tag === 'previous_tail' ? [{ ...b, ttl: '1h' as const }] : kept.has(b.tag) ? [b] : []))
+  const breakpoints: BreakpointPlacement[] = plan.breakpoints.flatMap((b) => (b.tag === 'previous_tail' || kept.has(b.tag) ? [{ ...b, ttl: '1h' as const }] : []))
   return { ...plan, maxTokens: 0, system, messages, breakpoints }
 }

@@ -28,7 +28,7 @@ const pct = (n: number) => `${(n * 100).toFixed(1)}%`
 const CAUSE_WORDS: Readonly<Record<string, string>> = {
   changed_block: 'an earlier part of the prompt changed (an edit, a file applied now, the tools, a message taken back)',
   model_changed: 'model switched (the cache is per model)',
-  ttl_expired: 'the cache expired during a pause (entries live 5 minutes, or 1 hour)',
+  ttl_expired: 'the cache expired (an entry lives 5 minutes, or 1 hour, from when it was last read)',
   below_minimum: "prompt too short to cache (under the model's minimum)",
   lookback_exceeded: 'the cached part was too far back for the lookup (20 blocks)',
   concurrent: 'sent before the pass that writes the cache had begun to answer',

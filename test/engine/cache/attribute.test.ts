@@ -147,6 +147,27 @@ describe('attribute: outcomes and causes', () => {
     expect(pass(unsplit).agrees).toBe(true)
   })
 
+  it('an entry the passes since stopped reading expired while the session went on: said so, not as an idle pause', () => {
+    const tools = ['bash', 'read'].map((n) => tool(n))
+    // A pre-warm with its one marker at the tail (1h), none on the system block: it reads and refreshes only the tail.
+    const warm = request([user(text('first request', 40)), assistant(text('answer one', 60, '1h')), user(text('keep-warm', 5))], { system: SYSTEM, systemTtl: null, tools })
+    const back = loupe([u0(null), assistant(text('answer one', 60, '5m')), u2()])
+    // A compaction: the history starts again, so only the tools and system could have been read.
+    const compacted = loupe([user(text('summary of the conversation', 40, '5m'))])
+    const out = runSession([
+      { request: steady[0]!, at: 0, readPosition: -1 },
+      { request: warm, at: 4.5 * MIN, readPosition: endOf(walkRequest(warm, hasher), 0) },
+      { request: back, at: 11 * MIN, readPosition: endOf(walkRequest(back, hasher), 1) },
+      { request: compacted, at: 11.5 * MIN, readPosition: -1 },
+    ])
+    expect(out.map((a) => a.agrees)).toEqual([true, true, true, true])
+    expect(out[2]!.readPath).toBe('messages[1].content[0]')
+    expect(out[3]!.outcome).toBe('miss')
+    expect(out[3]!.cause.label).toBe(
+      'messages[0] · an earlier message changed; the prefix before it was not read either: cache expired: the entry through system[0] was last read 11 m 30 s before, longer than the 5 m an entry is kept (TTL); the passes since read a later entry, which does not keep it alive',
+    )
+  })
+
   it('an idle gap longer than 1 hour is at the limit: no cache can bridge it', () => {
     const out = runSession([
       { request: steady[0]!, at: 0, readPosition: -1 },

@@ -105,21 +105,21 @@ describe('keepWarmPlan', () => {
     return { plan, request: renderRequest(plan) }
   }
 
-  it('asks for no output and marks only the answer, with a 1h TTL', () => {
+  it('asks for no output and marks the answer in the messages, with a 1h TTL', () => {
     const { plan, request } = warmRequest(false)
     expect(request.max_tokens).toBe(0)
-    expect(request.system!.every((b) => b.cache_control === undefined)).toBe(true)
     const marks = request.messages.flatMap((m, i) => m.content.flatMap((b, j) => ('cache_control' in b && b.cache_control ? [[i, j, b.cache_control.ttl]] : [])))
     expect(marks).toEqual([[1, 0, '1h']])
-    expect(plan.breakpoints).toEqual([{ tag: 'previous_tail', area: 'messages', index: 1, blockIndex: 0, ttl: '1h' }])
+    expect(plan.breakpoints.at(-1)).toEqual({ tag: 'previous_tail', area: 'messages', index: 1, blockIndex: 0, ttl: '1h' })
     expect(plan.messages[2]!.blocks.every((b) => b.breakpoint === null)).toBe(true)
   })
 
-  it('keeps a 1h static marker, which comes before the tail one as the API requires', () => {
-    const { plan, request } = warmRequest(true)
-    expect(request.system![0]!.cache_control).toEqual({ type: 'ephemeral', ttl: '1h' })
-    expect(request.system![1]!.cache_control).toBeUndefined()
-    expect(plan.breakpoints.map((b) => [b.tag, b.ttl])).toEqual([['static', '1h'], ['previous_tail', '1h']])
+  it('marks the system blocks 1h too, before the tail as the API requires, so their entries outlive the gap', () => {
+    for (const staticCacheTtl1h of [false, true]) {
+      const { plan, request } = warmRequest(staticCacheTtl1h)
+      expect(request.system!.map((b) => b.cache_control)).toEqual([{ type: 'ephemeral', ttl: '1h' }, { type: 'ephemeral', ttl: '1h' }])
+      expect(plan.breakpoints.map((b) => [b.tag, b.ttl])).toEqual([['static', '1h'], ['session', '1h'], ['previous_tail', '1h']])
+    }
   })
 
   it('cannot keep warm a session that thinks with a budget (max_tokens 0 refuses it)', () => {

@@ -9,7 +9,7 @@ describe('cache scenarios against the simulator', () => {
   let suite: SuiteResult
   it('runs every scenario', async () => {
     suite = await runSuite()
-    expect(suite.scenarios.length).toBe(17)
+    expect(suite.scenarios.length).toBe(18)
   }, 60_000)
 
   it('agrees with the simulator on every pass, with no unexplained outcome', () => {

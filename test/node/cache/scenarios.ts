@@ -143,6 +143,30 @@ export const SCENARIOS: ReadonlyArray<() => Promise<ScenarioResult>> = [
       await s.pass('none')
     }),
 
+  // A compaction soon after a pause a pre-warm bridged: the pre-warm's 1h markers on the system blocks kept their
+  // entries alive with the tail's, so the pass after the checkpoint, whose history is all new, still reads the tools
+  // and system. (With the tail's marker alone, those entries would have expired under it, unread since the pause.)
+  () =>
+    runScenario('keep_warm_then_compaction', {}, async (s) => {
+      await readTurn(s, 'Read the checkout code.', 'src/checkout.ts', ['cold', 'none'])
+      s.clock.advance(KEEP_WARM_DELAY_MS - 20_000)
+      await s.keepWarm('none')
+      s.clock.advance(11 * 60_000 - KEEP_WARM_DELAY_MS)
+      await readTurn(s, 'Back from a break: and the refund path?', 'src/refund.ts', ['none', 'none'])
+      s.replies.push(answer('Summary: the user asked about checkout and refunds; both sum cents.'))
+      s.user('Summarise the conversation so far for a compaction.')
+      await s.pass('none', { kind: 'summary' })
+      const summary = s.history.at(-1)!.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+      const checkpoint = s.store.entries.append(s.sessionId, [{ kind: 'checkpoint', trigger: 'manual', view: { replaced: [] } } as never], s.clock.now())[0]!
+      // Nothing saved since: the session block is frozen again to the same bytes.
+      s.refreeze(projectGathered(), { kind: 'checkpoint', entryId: checkpoint.id })
+      s.history = []
+      s.previousLength = 0
+      s.push({ role: 'user', content: [{ type: 'text', text: `[Conversation summary]\n\n${summary}` }, { type: 'text', text: 'Continue with the tax module.' }] }, 'compaction_summary', undefined, [checkpoint.id, s.entryId()])
+      s.clock.advance(5_000)
+      await s.pass('none')
+    }),
+
   // Waiting 15 minutes on a tool call (an approval, a long command): the pre-warm answers the call with a
   // placeholder after the marker, and the results that come later read the whole prefix.
   () =>
