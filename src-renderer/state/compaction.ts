@@ -224,8 +224,10 @@ export const useCompactionStore = create<CompactionState>()((set) => {
       }))
       set((s) => {
         const { [e.compactionId]: edit, ...summaryEdits } = s.summaryEdits
-        // Applied from another window without this window's edits: they are kept for the user to copy.
-        const lost = edit !== undefined && (e.checkpoint as { summary?: unknown }).summary !== edit
+        // Applied from another window without this window's edits: they are kept for the user to copy. The host keeps
+        // a summary trimmed (engine/compaction/checkpoint.ts), so an edit that ends with a new line is the same text.
+        const applied = (e.checkpoint as { summary?: unknown }).summary
+        const lost = edit !== undefined && (typeof applied !== 'string' || applied.trim() !== edit.trim())
         return { ...(shown ? { selection: { kind: 'checkpoint' as const, id: e.checkpoint.id } } : {}), summaryEdits, ...(lost ? { lostEdit: { draftId: e.compactionId, text: edit } } : {}) }
       })
     },
