@@ -4,7 +4,7 @@
  * it in the inspector where every pass is marked as reconstructed from a transcript, and starts the proxy, whose
  * captured request shows up as a pass marked "captured". Screenshots go to e2e/screenshots/.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { appEvent, expect, folderForThisProcess, openApp, testWithHostEnv } from './fixtures'
@@ -277,6 +277,12 @@ test('a file that holds no transcript is marked and left out of Import all; a fo
     await expect(panel.getByRole('alert')).toHaveCount(0)
     // The good one came in.
     await expect(panel.locator('tr[data-session-file="tool_heavy"]').getByRole('button', { name: 'Import' })).toHaveCount(0)
+    // A transcript damaged in places (a line that is not JSON, its last line cut short) is listed with why lines of it
+    // were skipped.
+    const lines = readFileSync(join(projectDir, 'tool_heavy.jsonl'), 'utf8').split('\n').slice(0, 30)
+    writeFileSync(join(junkDir, 'damaged.jsonl'), `${lines.join('\n')}\nnot json at all\n{"type":"assistant","message":{"ro`)
+    await panel.getByRole('button', { name: 'List', exact: true }).click()
+    await expect(panel.locator('tr[data-session-file="damaged"]').getByTestId('cc-skipped-lines')).toHaveText(' · 2 lines skipped: 1 not JSON, 1 cut short at the end of the file')
     // A folder that cannot be listed takes the last listing away with it: its buttons would import from the old one.
     await panel.getByLabel('Claude Code projects folder').fill('relative/folder')
     await panel.getByRole('button', { name: 'List', exact: true }).click()

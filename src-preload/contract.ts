@@ -542,6 +542,11 @@ export const TranscriptFileSchema = z.object({
   subagentFiles: z.number(),
   title: z.string().nullable(),
   skippedLines: z.number(),
+  /**
+   * The skipped lines by why (the parser's codes: malformed_json, truncated_last_line, too_long, not_an_object,
+   * unknown_type, missing_message, invalid_field). Absent from older hosts.
+   */
+  skippedBy: z.record(z.string(), z.number()).optional(),
   /** Why it cannot be imported ("it is empty", "it could not be read" …); null when it can. Absent from older hosts. */
   unimportable: z.string().nullable().optional(),
   /** The Loupe session it was imported as; `changed` when the file grew since. */

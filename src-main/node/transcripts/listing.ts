@@ -24,6 +24,7 @@ export interface ListedTranscript {
   /** The 1.x summary line, else the first prompt. */
   readonly title: string | null
   readonly skippedLines: number
+  readonly skippedBy: Readonly<Record<string, number>>
   /** Why the file cannot be imported (unreadable, empty, not a transcript), in words; null when it can. */
   readonly unimportable: string | null
   readonly imported: { readonly sessionId: string; readonly projectId: string; readonly changed: boolean } | null
@@ -96,6 +97,7 @@ export async function listTranscripts(store: Store, projectsDir: string, cache: 
       subagentFiles: info.subagentPaths.length,
       title: listedTitle(d),
       skippedLines: d?.skippedLines ?? 0,
+      skippedBy: Object.fromEntries(Object.entries(d?.skipped ?? {}).filter(([, n]) => n > 0)),
       unimportable: unimportable(d),
       // A session file written to since its import reads as changed.
       imported: mine === undefined ? null : { sessionId: mine.sessionId, projectId: mine.projectId, changed: mine.modifiedMs !== info.modifiedMs },

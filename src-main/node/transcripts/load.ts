@@ -103,6 +103,8 @@ export interface SessionDescription extends SessionFileInfo {
   /** The first prompt the user typed (not a command wrapper, caveat or reminder), up to 200 characters. */
   readonly firstPrompt: string | null
   readonly skippedLines: number
+  /** Those lines by why they were skipped (the parser's SkipReason codes). */
+  readonly skipped: Readonly<Record<string, number>>
   /** Lines in the session file (`noConversation` tells from it, `skippedLines` and `requests` whether it can be imported). */
   readonly lineCount: number
 }
@@ -175,6 +177,7 @@ export async function describeSession(info: SessionFileInfo, options: ReadOption
     cwd,
     firstPrompt,
     skippedLines: read.parsed.skippedTotal,
+    skipped: read.parsed.skipped,
     lineCount: read.parsed.lineCount,
   }
 }

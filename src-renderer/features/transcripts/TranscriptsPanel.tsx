@@ -11,6 +11,7 @@ import { useTranscriptsStore } from '../../state/transcripts'
 import { bytes, clock, dateTime, grouped, shortModel, usd } from '../../ui/format'
 import { importAll, importOne, listTranscripts, openImported, openPanel, readCacheFigures, refreshProxy, showTotals, toggleProxy } from './actions'
 import { missLine } from './miss-line'
+import { skippedLinesText } from './skipped-lines'
 import { ContinueButton } from '../chat/ContinueButton'
 import { useSettingsStore } from '../../state/settings'
 import { useModalFocus } from '../../ui/modal-focus'
@@ -161,7 +162,7 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
       <td className="cc-title" title={sessionTooltip(s)}>
         {s.title ?? s.sessionId}
         {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
-        {s.unimportable ? <span className="warn"> · cannot be imported: {s.unimportable}</span> : s.skippedLines > 0 && <span className="warn"> · {s.skippedLines} line(s) skipped</span>}
+        {s.unimportable ? <span className="warn"> · cannot be imported: {s.unimportable}</span> : s.skippedLines > 0 && <span className="warn" data-testid="cc-skipped-lines"> · {skippedLinesText(s.skippedLines, s.skippedBy)}</span>}
       </td>
       <td>{s.models.map(shortModel).join(', ') || '—'}</td>
       <td className="num">{s.requests ?? '—'}</td>

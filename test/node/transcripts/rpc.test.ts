@@ -154,6 +154,11 @@ describe('transcripts.* and proxy.* through the contract', () => {
     const listing = await call<{ projects: Array<{ sessions: Array<{ sessionId: string; unimportable: string | null }> }> }>(app, 'transcripts.list', { folder: projects })
     const marks = Object.fromEntries(listing.projects.flatMap((p) => p.sessions).map((s) => [s.sessionId, s.unimportable]))
     expect(marks).toEqual({ tool_heavy: null, short: null, empty: 'it is empty', broken: 'none of its lines is a transcript record' })
+    // Its skipped lines by why, for the listing to say how the file is damaged.
+    const broken = listing.projects.flatMap((p) => p.sessions).find((s) => s.sessionId === 'broken') as unknown as { skippedLines: number; skippedBy: Record<string, number> }
+    expect(broken.skippedLines).toBe(2)
+    expect(Object.values(broken.skippedBy).reduce((a, b) => a + b, 0)).toBe(2)
+    expect(broken.skippedBy.malformed_json).toBe(1)
 
     const all = await call<{ results: Array<{ status: string }>; failed: unknown[]; skipped: Array<{ path: string }> }>(app, 'transcripts.importAll', { folder: projects })
     expect(all.failed).toEqual([])
