@@ -126,7 +126,7 @@ describe('the list of misses and the table of losses', () => {
   it("a miss's loss is said in the list, and a model switch's says it is measured on the new model", () => {
     const money = (n: number) => `$${n.toFixed(4)}`
     expect(missLost({ cause: 'changed_block', missUsd: 0.0043 }, money)).toBe('lost $0.0043')
-    expect(missLost({ cause: 'model_changed', missUsd: 0.0138 }, money)).toBe("lost $0.0138 on the new model, at its prices (the price shown before the switch also counted the difference between the two models' prices)")
+    expect(missLost({ cause: 'model_changed', missUsd: 0.0138 }, money)).toBe("lost $0.0138 on the new model, at its prices (the price Loupe gives before a switch also counts the difference between the two models' prices)")
     expect(missLost({ cause: 'ttl_expired', missUsd: 0 }, money)).toBeNull()
     expect(missLost({ cause: 'not_visible', missUsd: null }, money)).toBeNull()
   })

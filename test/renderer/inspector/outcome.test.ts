@@ -111,7 +111,7 @@ describe('missLine', () => {
   })
   it('says a model switch\'s loss is measured on the new model, apart from the prices the switch\'s question also counted', () => {
     const switched = { version: 1, outcome: 'miss', cause: { kind: 'model_changed', from: 'claude-sonnet-4-6', to: 'claude-opus-4-8', label: 'x' }, miss: { tokens: 2404, usd: 0.013823 } }
-    expect(missLine(switched)).toBe("lost $0.0138: 2,404 tokens paid for that could have been read on the new model, at its prices (the price shown before the switch also counted the difference between the two models' prices)")
+    expect(missLine(switched)).toBe("lost $0.0138: 2,404 tokens paid for that could have been read on the new model, at its prices (the price Loupe gives before a switch also counts the difference between the two models' prices)")
   })
   it('says nothing when nothing was lost, or when the attribution does not count it', () => {
     expect(missLine({ version: 1, outcome: 'full', miss: { tokens: 0, usd: 0 } })).toBeNull()

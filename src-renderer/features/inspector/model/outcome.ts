@@ -133,4 +133,4 @@ export function missLine(attribution: unknown): string | null {
  * priced the pass against staying, so its figure also holds the two models' prices (and says how much of it is this
  * loss: src-renderer/features/chat/switch-cost.ts); without this the two figures read as two prices of one thing.
  */
-export const SWITCH_LOSS_NOTE = " on the new model, at its prices (the price shown before the switch also counted the difference between the two models' prices)"
+export const SWITCH_LOSS_NOTE = " on the new model, at its prices (the price Loupe gives before a switch also counts the difference between the two models' prices)"
