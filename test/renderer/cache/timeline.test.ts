@@ -185,6 +185,9 @@ describe('the list of misses and the table of losses', () => {
       'read 5000 · written 200 · paid in full 3 · output 20 · $0.01 · partial hit: read up to messages[8].content[0] · stopped by: no breakpoint ended at messages[9].content[1], where the conversation now goes on',
     )
     expect(focusedPassFigures({ ...bar, kind: 'keep_warm' }, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')).toMatch(/\u00a0· a pre-warm$/)
+    // A cold start is named as the inspector's badge names it, not as a miss.
+    const cold = focusedPassFigures({ ...bar, cause: 'cold', summary: 'miss · first pass of the session: nothing cached yet' }, { tokens: String, usd: (n) => `$${n}` }, 'a pre-warm')
+    expect(cold.replace(/\u00a0/g, ' ')).toMatch(/ · cold · first pass of the session: nothing cached yet$/)
   })
 })
 

@@ -140,7 +140,8 @@ export function focusedPassFigures(bar: Bar, format: { tokens(n: number): string
     `paid in full ${format.tokens(bar.uncached)}`,
     `output ${format.tokens(bar.output)}`,
     format.usd(bar.costUsd),
-    bar.kind === 'keep_warm' ? keepWarmCause : bar.summary && summaryText(bar.summary),
+    // A cold start is named as the inspector's badge names it: nothing could have been cached yet, so not a "miss".
+    bar.kind === 'keep_warm' ? keepWarmCause : bar.summary && summaryText(bar.cause === 'cold' ? bar.summary.replace(/^miss · /, 'cold · ') : bar.summary),
   ])
 }
 
