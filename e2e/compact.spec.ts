@@ -233,6 +233,9 @@ test('chat: during a /compact, only the progress card claims Esc, and Esc cancel
     await expect(progress).toBeVisible()
     // One control names the key: the compaction's Cancel. The composer's Stop stops the run without claiming it.
     await expect(progress.getByRole('button', { name: 'Cancel (Esc)' })).toBeVisible()
+    // What a screen reader reads out as it changes is the stage: not the ticking seconds, not the button.
+    await expect(progress.getByRole('status')).toContainText('Compacting (manual')
+    await expect(progress.getByRole('status')).not.toContainText(/Cancel| s$/)
     await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible()
     await expect(page.getByRole('button', { name: /\(Esc\)/ })).toHaveCount(1)
     await expect(composer).toHaveAttribute('placeholder', 'Compacting… (Esc to cancel)')

@@ -765,6 +765,8 @@ test('compaction: /compact with a focus, a dry run with an edited summary that t
     await app.getByLabel('Fact to pin').fill('The ledger rounds half to even.')
     await app.getByRole('button', { name: 'Pin', exact: true }).click()
     await expect(app.getByRole('region', { name: 'Pinned facts' })).toContainText('The ledger rounds half to even.')
+    // Its Unpin names the fact whole: one Unpin is told from another.
+    await expect(app.getByRole('button', { name: 'Unpin “The ledger rounds half to even.”', exact: true })).toBeVisible()
     await view(app, 'Chat')
 
     await send(app, '/compact the parser module')

@@ -377,6 +377,9 @@ test("the whole project's list takes another session's passes as they are stored
     await ended
     await expect(rows).toHaveCount(6)
     await expect(inspector.getByTestId('pass-count')).toContainText('6 passes')
+    // Only the rows on screen exist: each says where it stands in the whole list.
+    await expect(rows.nth(5)).toHaveAttribute('aria-posinset', '6')
+    await expect(rows.nth(5)).toHaveAttribute('aria-setsize', '6')
     // The selection stays in the session shown.
     await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true')
     await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(1)

@@ -283,6 +283,8 @@ test('a file that holds no transcript is marked and left out of Import all; a fo
     writeFileSync(join(junkDir, 'damaged.jsonl'), `${lines.join('\n')}\nnot json at all\n{"type":"assistant","message":{"ro`)
     await panel.getByRole('button', { name: 'List', exact: true }).click()
     await expect(panel.locator('tr[data-session-file="damaged"]').getByTestId('cc-skipped-lines')).toHaveText(' · 2 lines skipped: 1 not JSON, 1 cut short at the end of the file')
+    // Rows have the same buttons: each is described by its session, for a screen reader to tell them apart.
+    await expect(panel.locator('tr[data-session-file="damaged"]').getByRole('button', { name: 'Import' })).toHaveAccessibleDescription(/^.+ · 2 lines skipped/)
     // A folder that cannot be listed takes the last listing away with it: its buttons would import from the old one.
     await panel.getByLabel('Claude Code projects folder').fill('relative/folder')
     await panel.getByRole('button', { name: 'List', exact: true }).click()

@@ -19,6 +19,7 @@ import { LiveProgress } from './components/LiveProgress'
 import { detailPane } from './model/detail-pane'
 import { SessionLabel } from '../shell/SessionLabel'
 import { copyText } from '../../ui/clipboard'
+import { oneLine } from '../../ui/format'
 import './compaction.css'
 
 export function CompactionView({ sessionId }: { sessionId: string }) {
@@ -214,7 +215,7 @@ function Pins({ sessionId, pins }: { sessionId: string; pins: ReadonlyArray<{ pi
         {pins.map((p) => (
           <li key={p.pinId}>
             <bdi>{p.text}</bdi>
-            <button type="button" onClick={() => void removePin(sessionId, p.pinId)} aria-label={`Unpin ${p.text.slice(0, 40)}`}>
+            <button type="button" onClick={() => void removePin(sessionId, p.pinId)} aria-label={`Unpin “${oneLine(p.text, 80)}”`}>
               Unpin
             </button>
           </li>

@@ -4,7 +4,7 @@
  * (read / write / uncached input, $, cached share, misses by cause, compactions before and after), opens it in the
  * inspector or continues it as a Loupe session; and switches the capture proxy on and off.
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { CacheSummaryView, TranscriptFileView, TranscriptTotalsView } from '../../../src-preload/contract'
 import { client } from '../../platform/client'
 import { useTranscriptsStore } from '../../state/transcripts'
@@ -156,10 +156,12 @@ function Listing() {
 function SessionRow({ s }: { s: TranscriptFileView }) {
   const importing = useTranscriptsStore((st) => st.importing.includes(s.path) || st.importing.includes('*'))
   const picked = useTranscriptsStore((st) => st.picked?.path === s.path)
+  // Every row has the same buttons: each is described by its session's title, so a screen reader tells them apart.
+  const titleId = useId()
   return (
     <tr className={picked ? 'picked' : undefined} data-session-file={s.sessionId}>
       <td>{day(lastActiveMs(s))}</td>
-      <td className="cc-title" title={sessionTooltip(s)}>
+      <td className="cc-title" title={sessionTooltip(s)} id={titleId}>
         {s.title ?? s.sessionId}
         {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
         {s.unimportable ? <span className="warn"> · cannot be imported: {s.unimportable}</span> : s.skippedLines > 0 && <span className="warn" data-testid="cc-skipped-lines"> · {skippedLinesText(s.skippedLines, s.skippedBy)}</span>}
@@ -170,20 +172,20 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
       <td className="cc-actions">
         {s.imported ? (
           <>
-            <button type="button" onClick={() => void showTotals(s.path, s.imported!.sessionId)}>
+            <button type="button" aria-describedby={titleId} onClick={() => void showTotals(s.path, s.imported!.sessionId)}>
               Totals
             </button>
-            <button type="button" onClick={() => void openImported(s.imported!.projectId, s.imported!.sessionId)}>
+            <button type="button" aria-describedby={titleId} onClick={() => void openImported(s.imported!.projectId, s.imported!.sessionId)}>
               Open
             </button>
             {s.imported.changed && (
-              <button type="button" disabled={importing} onClick={() => void importOne(s.path)} title="The file grew since it was imported">
+              <button type="button" aria-describedby={titleId} disabled={importing} onClick={() => void importOne(s.path)} title="The file grew since it was imported">
                 Re-import
               </button>
             )}
           </>
         ) : (
-          <button type="button" disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={() => void importOne(s.path)}>
+          <button type="button" aria-describedby={titleId} disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={() => void importOne(s.path)}>
             {importing ? 'Importing…' : 'Import'}
           </button>
         )}

@@ -27,9 +27,11 @@ export function LiveProgress({ live, onCancel }: { live: LiveCompaction; onCance
   const tokens = live.outputTokens > 0 ? live.outputTokens : estimateTokensFromChars(live.outputChars)
   return (
     <section className="cmp-live" aria-label="Compaction in progress" data-testid="compaction-progress" data-stage={live.stage}>
-      <div className="progress-line" role="status">
+      <div className="progress-line">
         <span className="spinner" aria-hidden />
-        <span>
+        {/* The stage alone is the live region: the figures tick every second and Cancel is a control, and inside it a
+            screen reader would read them out at every tick ("· 0 sCancel (Esc)"). */}
+        <span role="status">
           {live.dryRun ? 'Dry run' : 'Compacting'} ({live.trigger}
           {live.focus ? (
             <>

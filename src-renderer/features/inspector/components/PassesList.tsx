@@ -121,9 +121,9 @@ export function PassesList({ height }: { height: number }) {
             return (
               <div key={item.key} className="insp-row-slot" style={{ transform: `translateY(${item.start}px)` }}>
                 {pass ? (
-                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} sessionLabel={labels === null ? null : (labels.get(pass.sessionId) ?? '')} sessionTitle={titles?.get(pass.sessionId) ?? null} index={item.index} onSelect={select} />
+                  <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} sessionLabel={labels === null ? null : (labels.get(pass.sessionId) ?? '')} sessionTitle={titles?.get(pass.sessionId) ?? null} index={item.index} count={count} onSelect={select} />
                 ) : live ? (
-                  <LiveRow live={live} selected={liveSelected} sessionLabel={labels === null ? null : (labels.get(live.sessionId) ?? '')} index={item.index} onSelect={select} />
+                  <LiveRow live={live} selected={liveSelected} sessionLabel={labels === null ? null : (labels.get(live.sessionId) ?? '')} index={item.index} count={count} onSelect={select} />
                 ) : null}
               </div>
             )
@@ -144,10 +144,12 @@ interface RowProps {
   /** In the whole-project list, the full title of the pass's session, for the tooltip. */
   readonly sessionTitle: string | null
   readonly index: number
+  /** Rows in the whole list: only those on screen exist, so each says where it is in all of them. */
+  readonly count: number
   onSelect(index: number): void
 }
 
-const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLabel, sessionTitle, index, onSelect }: RowProps) {
+const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLabel, sessionTitle, index, count, onSelect }: RowProps) {
   const lost = missLine(pass.attribution)
   const firstByte = pass.firstByteAt !== null ? pass.firstByteAt - pass.queuedAt : null
   const total = pass.doneAt !== null ? pass.doneAt - pass.queuedAt : null
@@ -159,6 +161,8 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
       role="option"
       id={rowId(pass.id)}
       aria-selected={selected}
+      aria-setsize={count}
+      aria-posinset={index + 1}
       data-pass-id={pass.id}
       data-seq={pass.seq}
       onClick={() => onSelect(index)}
@@ -196,10 +200,10 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
   )
 })
 
-function LiveRow({ live, selected, sessionLabel, index, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; index: number; onSelect(index: number): void }) {
+function LiveRow({ live, selected, sessionLabel, index, count, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; index: number; count: number; onSelect(index: number): void }) {
   const chars = liveChars(live)
   return (
-    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" id={rowId('live')} aria-selected={selected} data-live="true" data-kind={live.kind} onClick={() => onSelect(index)}>
+    <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" id={rowId('live')} aria-selected={selected} aria-setsize={count} aria-posinset={index + 1} data-live="true" data-kind={live.kind} onClick={() => onSelect(index)}>
       <span className="insp-seq">●</span>
       <span className="muted">{clock(live.startedAt)}</span>
       {sessionLabel === null ? <span className="insp-model">{shortModel(live.model)}</span> : <span className="insp-session">{sessionLabel}</span>}
