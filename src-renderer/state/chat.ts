@@ -42,7 +42,7 @@ export interface SessionChat {
   readonly error: string | null
   /**
    * The message whose sending `error` refuses (too long, or refused for its text), trimmed; null when the error is
-   * not about the draft. Once the draft says something else, the error no longer applies and goes.
+   * not about the draft. While the draft says something else, the error does not apply and is not shown (ChatPane).
    */
   readonly errorAbout: string | null
   /**
@@ -112,8 +112,6 @@ interface ChatState {
   modelChanged(sessionId: string, model: string): void
   /** `about`: the message the error refuses, when it is about the draft (`errorAbout`). */
   failed(sessionId: string, message: string, about?: string): void
-  /** The draft changed: an error about a message the draft no longer holds goes. */
-  draftEdited(sessionId: string, text: string): void
   /**
    * The connection to the host was lost while the session's turn ran: it is no longer shown as running (nothing of it
    * can be heard, and Stop could not reach it), its approvals go (they cannot be answered), and `message` says so.
@@ -253,13 +251,6 @@ export const useChatStore = create<ChatState>()((set) => {
     modeChanged: (sessionId, mode) => update(sessionId, () => ({ mode })),
     modelChanged: (sessionId, model) => update(sessionId, () => ({ model })),
     failed: (sessionId, message, about) => update(sessionId, () => ({ error: message, errorAbout: about ?? null })),
-    draftEdited: (sessionId, text) =>
-      set((state) => {
-        const s = state.bySession[sessionId]
-        // Most keystrokes change nothing here: the same state back, so nothing re-renders.
-        if (!s || s.errorAbout === null || s.errorAbout === text.trim()) return state
-        return { bySession: { ...state.bySession, [sessionId]: { ...s, error: null, errorAbout: null } } }
-      }),
     connectionLost: (sessionId, message) => update(sessionId, (s) => ({ running: false, approvals: [], runningTools: [], listedActivity: null, ...(s.loaded ? { error: message, errorAbout: null } : {}) })),
     activityListed: (activities) =>
       set((state) => {

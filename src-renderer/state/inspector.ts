@@ -185,6 +185,22 @@ export function selectWorkspaceShows(s: Pick<InspectorState, 'layout' | 'workspa
 /** Whether the inspector is out of sight: collapsed, or the chat showing alone in its place. */
 export const selectInspectorHidden = (s: Pick<InspectorState, 'layout' | 'workspaceWidth' | 'aloneShown'>): boolean => s.layout.collapsed || selectWorkspaceShows(s) === 'chat'
 
+/** The newest pass of the session shown: in the whole project's list the last row may be another session's. */
+function newestOfSession(passes: ReadonlyArray<ListedPass>, sessionId: string | null): ListedPass | undefined {
+  for (let i = passes.length - 1; i >= 0; i--) if (passes[i]!.sessionId === sessionId) return passes[i]
+  return undefined
+}
+
+/**
+ * A stored pass put where the list's order (by when each was queued, as `loadPasses` sorts it) has it: two sessions
+ * running at once store their passes out of that order, and the list reads the same before and after a reload.
+ */
+function inQueueOrder(passes: ReadonlyArray<ListedPass>, pass: ListedPass): ListedPass[] {
+  let at = passes.length
+  while (at > 0 && (passes[at - 1]!.queuedAt > pass.queuedAt || (passes[at - 1]!.queuedAt === pass.queuedAt && passes[at - 1]!.seq > pass.seq))) at--
+  return [...passes.slice(0, at), pass, ...passes.slice(at)]
+}
+
 export const useInspectorStore = create<InspectorState>()(
   persist(
     (set, get) => ({
@@ -229,13 +245,13 @@ export const useInspectorStore = create<InspectorState>()(
           // looking at an older pass stays on it while it is listed.
           const keep = !s.following && !(ended && s.liveSelected) && s.selectedPassId !== null && passes.some((p) => p.id === s.selectedPassId)
           // Opening a session shows its newest pass of that session.
-          const newest = [...passes].reverse().find((p) => p.sessionId === sessionId) ?? passes.at(-1)
+          const newest = newestOfSession(passes, sessionId) ?? passes.at(-1)
           return { passes, loading: false, live, liveSelected, following: !keep, ...(keep ? {} : { selectedPassId: newest?.id ?? null, chosenByUser: false }) }
         }),
       passesFailed: (message) => set({ loading: false, error: message }),
       // Choosing the last row (End, or the newest answer in the chat) is following it; choosing any other is not.
       passSelected: (passId) =>
-        set((s) => ({ selectedPassId: passId, chosenByUser: true, liveSelected: false, following: passId === null || (s.live === null && passId === s.passes.at(-1)?.id) })),
+        set((s) => ({ selectedPassId: passId, chosenByUser: true, liveSelected: false, following: passId === null || (s.live === null && passId === newestOfSession(s.passes, s.sessionId)?.id) })),
       liveSelectedChosen: () => set((s) => (s.live ? { liveSelected: true, following: true } : {})),
       passStarted: (e) =>
         set((s) => {
@@ -264,7 +280,8 @@ export const useInspectorStore = create<InspectorState>()(
           const title = s.passes.find((p) => p.sessionId === e.sessionId)?.sessionTitle
           const listed: ListedPass = title === undefined ? e.pass : { ...e.pass, sessionTitle: title }
           const known = s.passes.some((p) => p.id === e.pass.id)
-          const passes = known ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : [...s.passes, listed]
+          // Each list in the order a read of it gives: a session's by its passes' numbers, the project's by queue time.
+          const passes = known ? s.passes.map((p) => (p.id === e.pass.id ? listed : p)) : s.scope === 'project' ? inQueueOrder(s.passes, listed) : [...s.passes, listed]
           if (e.sessionId !== s.sessionId) {
             const { [e.sessionId]: _ended, ...liveElsewhere } = s.liveElsewhere
             return { ...(e.sessionId in s.liveElsewhere ? { liveElsewhere } : {}), ...(listedHere ? { passes } : {}) }

@@ -21,6 +21,7 @@ import { RevealNewest, useFollowNewest } from './follow'
 import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
 import { composerPlaceholder, heldWords, stopLabel } from './composer-text'
 import { commandButtonLabel, mistypedCommand, mistypedWords, type MistypedCommand } from './mistyped-command'
+import { errorApplies } from './limits'
 import './chat-pane.css'
 
 export interface ChatPaneProps {
@@ -132,11 +133,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
           {retiredNote}
         </p>
       )}
-      {chat.error && (
-        <p className="error chat-error" role="alert">
-          {chat.error}
-        </p>
-      )}
+      {chat.error && <ChatError sessionId={sessionId} error={chat.error} about={chat.errorAbout} />}
       {compacting && <ChatCompaction live={compacting} sessionId={sessionId} />}
       {readOnly && (
         <p className="read-only-note" role="note">
@@ -160,6 +157,22 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
  * The compaction in flight, above the message box. Its Cancel goes away once pressed: the keyboard that pressed it
  * goes on to the message box (the turn it ran in goes on, decision 0030), not to the chat's heading.
  */
+/**
+ * The session's error. One that refuses a message (`about`: too long, too large for the model's window) is shown
+ * only while the message box still holds that message: once it says something else — typed, taken back into it, a
+ * cancelled /compact put back — the error no longer applies. Its own component, so a keystroke renders this line
+ * alone, not the conversation.
+ */
+function ChatError({ sessionId, error, about }: { sessionId: string; error: string; about: string | null }) {
+  const draft = useDraftsStore(selectDraft(sessionId))
+  if (!errorApplies(about, draft)) return null
+  return (
+    <p className="error chat-error" role="alert">
+      {error}
+    </p>
+  )
+}
+
 function ChatCompaction({ live, sessionId }: { live: LiveCompaction; sessionId: string }) {
   const card = useRef<HTMLDivElement>(null)
   useMessageBoxAfterRemoval(card)
@@ -180,10 +193,7 @@ function ChatCompaction({ live, sessionId }: { live: LiveCompaction; sessionId: 
  */
 function Composer({ sessionId, running, compacting, readOnly, onSend }: { sessionId: string; running: boolean; compacting: boolean; readOnly: boolean; onSend(): void }) {
   const draft = useDraftsStore(selectDraft(sessionId))
-  const setDraft = (text: string) => {
-    useDraftsStore.getState().draftChanged(sessionId, text)
-    useChatStore.getState().draftEdited(sessionId, text)
-  }
+  const setDraft = (text: string) => useDraftsStore.getState().draftChanged(sessionId, text)
   const box = useRef<HTMLTextAreaElement>(null)
   const action = useRef<HTMLButtonElement>(null)
   // A message that begins with a slash command typed wrong ("/compcat") is held once (decision 0045): the note under

@@ -11,3 +11,11 @@ export function tooLongMessage(chars: number, limit: number = MAX_TEXT_CHARS): s
   const millions = (n: number, d: number) => `${Number((n / 1e6).toFixed(d))} M`
   return `This message is ${millions(chars, digits)} characters; a message can be at most ${millions(limit, 6)}. Shorten it, or save the text to a file in the project and ask the agent to read it.`
 }
+
+/**
+ * Whether an error still applies to the message box: one about a refused message (`about`, trimmed) only while the
+ * box holds that message; one about the session (null) always.
+ */
+export function errorApplies(about: string | null, draft: string): boolean {
+  return about === null || about === draft.trim()
+}

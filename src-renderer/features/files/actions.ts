@@ -221,8 +221,10 @@ function notApplied(absPath: string, base: Parameters<ReturnType<typeof useFiles
     ? `Saved ${base.path}, but not applied yet: the session is busy (a turn or a compaction is running) and keeps sending the old text. Apply it when the turn ends, or stop the turn with Esc.`
     : `Saved ${base.path}, but not applied: ${error.message}`
   store.saveFinished(absPath, base, { kind: 'saved', applied: 'later', message, backupPath, warning: true, ...(busy ? { waiting: { sessionId, path: base.path } } : {}) })
-  // Listed as not applied yet at once: the list is asked for again only once the session is idle.
+  // Listed as not applied yet at once: the list is asked for again only once the session is idle. An answer asked for
+  // before the save (when the disk still had the old text) is older than this and must not take it away.
   if (busy) {
+    newestUnapplied++
     const known = store.unapplied?.sessionId === sessionId ? store.unapplied : null
     store.unappliedFound({ sessionId, paths: [...new Set([...(known?.paths ?? []), base.path])], price: null, ...(known?.sent ? { sent: known.sent } : {}) })
   }

@@ -26,7 +26,7 @@ const store = () => useInspectorStore.getState()
 
 describe('the inspector store', () => {
   beforeEach(() => {
-    useInspectorStore.setState({ sessionId: null, passes: [], live: null, selectedPassId: null, liveSelected: false, compareToPassId: null })
+    useInspectorStore.setState({ sessionId: null, scope: 'session', passes: [], live: null, selectedPassId: null, liveSelected: false, compareToPassId: null })
     store().sessionShown('s1')
   })
 
@@ -36,6 +36,20 @@ describe('the inspector store', () => {
     store().passSelected('a')
     store().passesLoaded('s1', [pass('a', 1), pass('b', 2), pass('c', 3)])
     expect(store().selectedPassId).toBe('a')
+  })
+
+  it("in the whole project's list, puts another session's pass where its queue time has it, and following is of the session shown", () => {
+    store().scopeChosen('project')
+    store().passesLoaded('s1', [pass('a', 1), pass('x', 2, 's2'), pass('b', 3)])
+    // Queued before b, stored after it (two sessions running at once).
+    store().passCompleted({ sessionId: 's2', pass: { ...pass('y', 4, 's2'), queuedAt: 2500 } }, true)
+    expect(store().passes.map((p) => p.id)).toEqual(['a', 'x', 'y', 'b'])
+    store().passCompleted({ sessionId: 's2', pass: pass('z', 5, 's2') }, true)
+    // The newest pass of the session shown, chosen, is following it, though another session's pass is the last row.
+    store().passSelected('b')
+    expect(store().following).toBe(true)
+    store().passCompleted({ sessionId: 's1', pass: pass('c', 6) })
+    expect(store().selectedPassId).toBe('c')
   })
 
   it('ignores a list that arrives for another session', () => {
