@@ -155,7 +155,7 @@ export function keepWarmPlan(plan: PromptPlan): PromptPlan | null {
   // A pre-warm must carry the passes' thinking setting (it salts the messages level, §5.3), and `max_tokens: 0`
   // refuses `thinking.type: "enabled"` (§2.1): such a session cannot be kept warm.
   if (!tail || plan.thinking?.type === 'enabled') return null
-  const system: PlannedSystemBlock[] = plan.system.map((b) => (b.breakpoint && b.wire.cache_control?.ttl !== '1h' ? { ...b, wire: { ...b.wire, cache_control: { type: 'ephemeral', ttl: '1h' } } } : b))
+  const system: PlannedSystemBlock[] = plan.system.map((b) => (b.breakpoint ? { ...b, wire: { ...b.wire, cache_control: { type: 'ephemeral', ttl: '1h' } } } : b))
   const messages: PlannedMessage[] = plan.messages.map((m) => {
     if (!m.blocks.some((b) => b.breakpoint !== null)) return m
     const content = m.wire.content.map((block, j) => {
@@ -166,7 +166,6 @@ export function keepWarmPlan(plan: PromptPlan): PromptPlan | null {
     const blocks = m.blocks.map((b) => (b.breakpoint === null || b.breakpoint === 'previous_tail' ? b : { ...b, breakpoint: null }))
     return { ...m, wire: { role: m.wire.role, content } as WireMessage, blocks }
   })
-  const kept = new Set(system.flatMap((b) => (b.breakpoint ? [b.breakpoint] : [])))
-  const breakpoints: BreakpointPlacement[] = plan.breakpoints.flatMap((b) => (b.tag === 'previous_tail' || kept.has(b.tag) ? [{ ...b, ttl: '1h' as const }] : []))
+  const breakpoints: BreakpointPlacement[] = plan.breakpoints.flatMap((b) => (b.tag === 'previous_tail' || b.area === 'system' ? [{ ...b, ttl: '1h' as const }] : []))
   return { ...plan, maxTokens: 0, system, messages, breakpoints }
 }

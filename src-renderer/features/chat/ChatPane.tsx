@@ -154,10 +154,6 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
 }
 
 /**
- * The compaction in flight, above the message box. Its Cancel goes away once pressed: the keyboard that pressed it
- * goes on to the message box (the turn it ran in goes on, decision 0030), not to the chat's heading.
- */
-/**
  * The session's error. One that refuses a message (`about`: too long, too large for the model's window) is shown
  * only while the message box still holds that message: once it says something else — typed, taken back into it, a
  * cancelled /compact put back — the error no longer applies. Its own component, so a keystroke renders this line
@@ -173,6 +169,10 @@ function ChatError({ sessionId, error, about }: { sessionId: string; error: stri
   )
 }
 
+/**
+ * The compaction in flight, above the message box. Its Cancel goes away once pressed: the keyboard that pressed it
+ * goes on to the message box (the turn it ran in goes on, decision 0030), not to the chat's heading.
+ */
 function ChatCompaction({ live, sessionId }: { live: LiveCompaction; sessionId: string }) {
   const card = useRef<HTMLDivElement>(null)
   useMessageBoxAfterRemoval(card)

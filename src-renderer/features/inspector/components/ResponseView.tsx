@@ -25,7 +25,7 @@ export function ResponseView({ monaco, view }: { monaco: Monaco; view: PassView 
   const diagnosis = useMemo(() => diagnosisOf(detail.attribution), [detail.attribution])
   // The pass's cost counts every attempt billed; one that broke after its 200 and was sent again is named here.
   const earlier = earlierBilled(detail.attempts)
-  const earlierBill = (i: number) => i < detail.attempts.length - 1 && detail.attempts[i]!.usage !== null && detail.attempts[i]!.usage !== undefined
+  const earlierBill = (i: number) => i < detail.attempts.length - 1 && Boolean(detail.attempts[i]!.usage)
   const saysMore = detail.attempts.some((a, i) => a.error || earlierBill(i))
   return (
     <div className="insp-response" data-testid="response-view">

@@ -8,7 +8,7 @@
  * attribution has an outcome of its own (it knows the best possible hit), that outcome wins.
  */
 import { readAttribution } from './attribution'
-import { grouped, usd } from '../../../ui/format'
+import { grouped, oneLine, usd } from '../../../ui/format'
 import { isRecord } from './blocks'
 import type { UsageLike } from './breakpoints'
 
@@ -46,9 +46,7 @@ const ERROR_WORDS_CHARS = 200
 function failedCause(pass: PassLike, cause: string | null): string | null {
   const error = pass.error
   if (!error || readAttribution(pass.attribution)?.causeKind !== 'no_response') return cause
-  const words = `${error.kind}: ${error.message}`.replace(/\s+/g, ' ').trim()
-  const cut = words.length > ERROR_WORDS_CHARS ? `${words.slice(0, ERROR_WORDS_CHARS - 1)}…` : words
-  return `no response (${cut}), so it read and wrote nothing`
+  return `no response (${oneLine(`${error.kind}: ${error.message}`, ERROR_WORDS_CHARS)}), so it read and wrote nothing`
 }
 
 /** A cause in words from whatever attribution the store holds, or null when there is none to read. */
