@@ -10,7 +10,7 @@ import { selectInspectorHidden, useInspectorStore, type InspectorView } from '..
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore, type MainView } from '../../state/settings'
-import { stopTurn, takeBackMessage } from '../chat/actions'
+import { loadSession, stopTurn, takeBackMessage } from '../chat/actions'
 import { takeBackable, takeBacks } from '../chat/take-back'
 import { focusMessageBox } from '../chat/focus'
 import { askModelSwitch } from '../chat/model-switch-request'
@@ -78,7 +78,11 @@ function focusField(selector: string): void {
  */
 export async function startSession(projectId: string): Promise<void> {
   const open = useSessionsStore.getState().selectedId
-  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) {
+  // A session just made may not have its chat read yet (the read is under way): read it, rather than take a session
+  // whose entries are not known yet for one in use, and make a second empty one.
+  if (open && isNewByItsRow(projectId, open) && !useChatStore.getState().bySession[open]?.loaded) await loadSession(open)
+  const stillOpen = open !== null && useSessionsStore.getState().selectedId === open
+  if (!(stillOpen && isUntouched(projectId, open)) && !(await createSession(projectId))) {
     // Refused: perhaps the folder went away since the projects were listed; the sidebar then says so (decision 0022).
     void refreshProjects()
     return
@@ -92,11 +96,16 @@ export async function startSession(projectId: string): Promise<void> {
  * with no entries, no turn running, nothing typed in its box.
  */
 function isUntouched(projectId: string, sessionId: string): boolean {
-  const session = (useSessionsStore.getState().byProject[projectId] ?? []).find((s) => s.id === sessionId)
-  if (!session || (session.origin ?? 'loupe') !== 'loupe' || session.continued || session.updatedAt !== session.createdAt) return false
+  if (!isNewByItsRow(projectId, sessionId)) return false
   const chat = useChatStore.getState().bySession[sessionId]
   if (!chat?.loaded || chat.entries.length > 0 || chat.running || chat.streaming.length > 0 || chat.approvals.length > 0) return false
   return (useDraftsStore.getState().bySession[sessionId] ?? '') === ''
+}
+
+/** What the sessions list knows of a session: one of this project's, made in Loupe, never renamed or written to. */
+function isNewByItsRow(projectId: string, sessionId: string): boolean {
+  const session = (useSessionsStore.getState().byProject[projectId] ?? []).find((s) => s.id === sessionId)
+  return !!session && (session.origin ?? 'loupe') === 'loupe' && !session.continued && session.updatedAt === session.createdAt
 }
 
 export function stepPass(delta: number): void {

@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MODEL_NAMES } from '../../../src-preload/models'
 
+// Under plain Node there is no page to put the keyboard in: where it would go is not what these tests look at.
+vi.mock('../../../src-renderer/ui/focus-when-shown', () => ({ focusWhenShown: () => {}, fieldTarget: () => () => null }))
 vi.mock('../../../src-renderer/platform/client', () => ({ client: { request: () => Promise.resolve({ ok: true, value: {} }), on: () => () => {} } }))
 
 const { buildCommands, filterCommands } = await import('../../../src-renderer/features/palette/commands')
@@ -122,5 +124,54 @@ describe('the palette’s inspector views', () => {
     expect(selectInspectorHidden(useInspectorStore.getState())).toBe(true)
     showResponse()
     expect(selectInspectorHidden(useInspectorStore.getState())).toBe(false)
+  })
+})
+
+describe('a new session asked for while the open one is still being read', () => {
+  it('reads the open session first, and shows it again when nothing has happened in it: no second empty session', async () => {
+    const { startSession } = await import('../../../src-renderer/features/palette/commands')
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const { useChatStore } = await import('../../../src-renderer/state/chat')
+    const { client } = await import('../../../src-renderer/platform/client')
+    const session = { id: 's-new', projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 }
+    const request = vi.spyOn(client, 'request').mockImplementation(((name: string) =>
+      Promise.resolve(
+        name === 'session.get'
+          ? { ok: true, value: { session, entries: [], earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } }
+          : { ok: true, value: { ...session, id: 's-second' } },
+      )) as never)
+    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    useProjectsStore.getState().projectSelected('p1')
+    useSessionsStore.setState({ byProject: { p1: [session as never] }, selectedId: 's-new' })
+    // The chat's read of the session has not answered yet.
+    useChatStore.setState({ bySession: {} })
+    await startSession('p1')
+    const asked = request.mock.calls.map(([name]) => name)
+    expect(asked).toContain('session.get')
+    expect(asked).not.toContain('session.create')
+    expect(useSessionsStore.getState().selectedId).toBe('s-new')
+    request.mockRestore()
+  })
+
+  it('makes a new one when the read shows the open session in use', async () => {
+    const { startSession } = await import('../../../src-renderer/features/palette/commands')
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const { useChatStore } = await import('../../../src-renderer/state/chat')
+    const { client } = await import('../../../src-renderer/platform/client')
+    const session = { id: 's-used', projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 }
+    const entry = { id: 'e1', seq: 1, kind: 'user_message', text: 'hello', createdAt: 6 }
+    const request = vi.spyOn(client, 'request').mockImplementation(((name: string) =>
+      Promise.resolve(
+        name === 'session.get'
+          ? { ok: true, value: { session, entries: [entry], earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } }
+          : { ok: true, value: { ...session, id: 's-second' } },
+      )) as never)
+    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    useProjectsStore.getState().projectSelected('p1')
+    useSessionsStore.setState({ byProject: { p1: [session as never] }, selectedId: 's-used' })
+    useChatStore.setState({ bySession: {} })
+    await startSession('p1')
+    expect(request.mock.calls.map(([name]) => name)).toContain('session.create')
+    request.mockRestore()
   })
 })
