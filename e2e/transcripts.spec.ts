@@ -285,6 +285,13 @@ test('a file that holds no transcript is marked and left out of Import all; a fo
     await expect(panel.locator('tr[data-session-file="damaged"]').getByTestId('cc-skipped-lines')).toHaveText(' · 2 lines skipped: 1 not JSON, 1 cut short at the end of the file')
     // Rows have the same buttons: each is described by its session, for a screen reader to tell them apart.
     await expect(panel.locator('tr[data-session-file="damaged"]').getByRole('button', { name: 'Import' })).toHaveAccessibleDescription(/^.+ · 2 lines skipped/)
+    // Imported, the session itself says it is not the whole file.
+    await panel.locator('tr[data-session-file="damaged"]').getByRole('button', { name: 'Import' }).click()
+    await panel.getByTestId('transcript-totals').getByRole('button', { name: 'Open in the inspector' }).click()
+    await expect(panel).toHaveCount(0)
+    await expect(page.locator('.read-only-note .skipped-lines-note')).toHaveText(' Its file had 2 lines skipped (1 not JSON, 1 cut short at the end of the file); what they held is not in this session.')
+    await page.locator('.read-only-note').screenshot({ path: 'e2e/screenshots/transcripts-skipped-lines-note.png' })
+    await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
     // A folder that cannot be listed takes the last listing away with it: its buttons would import from the old one.
     await panel.getByLabel('Claude Code projects folder').fill('relative/folder')
     await panel.getByRole('button', { name: 'List', exact: true }).click()

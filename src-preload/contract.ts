@@ -110,6 +110,12 @@ export const SessionSchema = z.object({
    * its own, listed under it. Absent for a top-level session and from older hosts.
    */
   parentSessionId: z.string().optional(),
+  /**
+   * An imported session whose file had lines that could not be read: how many, and how many for each reason
+   * (`malformed_json`, `truncated_last_line` …). They are left out of the session. Absent when none were, and from
+   * imports made before it was recorded.
+   */
+  skippedLines: z.object({ total: z.number(), by: z.record(z.string(), z.number()) }).optional(),
 })
 export type Session = z.infer<typeof SessionSchema>
 

@@ -29,6 +29,19 @@ function continuedOf(row: SessionRow): Session['continued'] {
   }
 }
 
+/** For an imported session: the lines of its file the import left out, when there were any. */
+function skippedLinesOf(row: SessionRow): Session['skippedLines'] {
+  if (row.origin !== 'transcript' || !row.origin_ref) return undefined
+  try {
+    const skipped = (JSON.parse(row.origin_ref) as { skippedLines?: { total?: unknown; by?: unknown } }).skippedLines
+    if (typeof skipped?.total !== 'number' || skipped.total <= 0) return undefined
+    const by = Object.fromEntries(Object.entries(typeof skipped.by === 'object' && skipped.by !== null ? skipped.by : {}).filter((e): e is [string, number] => typeof e[1] === 'number'))
+    return { total: skipped.total, by }
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The name a session shows (decision 0051): its title kept as every name is, or the time it was made when nothing of
  * it shows. Applied on the way in and again on the way out, so a row written before the rule (or by an older
@@ -40,7 +53,8 @@ export function sessionTitle(title: string, createdAt: number): string {
 
 function toSession(row: SessionRow): Session {
   const continued = continuedOf(row)
-  return { id: row.id, projectId: row.project_id, title: sessionTitle(row.title, row.created_at), createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}), ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}) }
+  const skippedLines = skippedLinesOf(row)
+  return { id: row.id, projectId: row.project_id, title: sessionTitle(row.title, row.created_at), createdAt: row.created_at, updatedAt: row.updated_at, origin: row.origin ?? 'loupe', ...(continued ? { continued } : {}), ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}), ...(skippedLines ? { skippedLines } : {}) }
 }
 
 export class SessionRepo {

@@ -20,6 +20,11 @@ export interface TranscriptRef {
   /** A subagent: the Task tool_use in the parent that started it, when known. */
   readonly parentToolUseId: string | null
   readonly importedAt: number
+  /**
+   * The main thread's file lines that could not be read, left out of the import: how many, and how many for each of
+   * the parser's reasons. Absent for a child, for a file read whole, and from imports made before it was recorded.
+   */
+  readonly skippedLines?: { readonly total: number; readonly by: Readonly<Record<string, number>> }
 }
 
 export interface CapturedRef {

@@ -276,6 +276,8 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
 /** Writes an imported session (and its children) into `projectId`, in the caller's transaction. */
 export function writeImportedSession(store: Store, session: ImportedSession, projectId: string, ref: Omit<TranscriptRef, 'threadKind' | 'parentToolUseId' | 'transcriptId'>, options: { now: number; price: PriceFn }): Omit<StoreImportResult, 'status' | 'summary' | 'unreadableSubagents'> {
   const { now, price } = options
+  // A child is read from a file of its own: the main file's skipped lines are not its.
+  const { skippedLines: _mainFileOnly, ...fileRef } = ref
   const main = reconstructPasses(session)
   const named = `Claude Code: ${firstShown(session.title, firstPrompt(main), session.sessionId, basename(ref.path)) ?? 'a session without a name'}`
   const createdAt = session.requests[0]?.firstLineAtMs ?? now
@@ -288,7 +290,7 @@ export function writeImportedSession(store: Store, session: ImportedSession, pro
   const asked = subagentTasks(session)
   for (const child of session.children) {
     const s = store.sessions.create(projectId, childTitle(child, asked), child.requests[0]?.firstLineAtMs ?? createdAt)
-    markSession(store, s.id, 'transcript', { ...ref, transcriptId: child.id, threadKind: child.kind, parentToolUseId: child.parentToolUseId }, mainSession.id)
+    markSession(store, s.id, 'transcript', { ...fileRef, transcriptId: child.id, threadKind: child.kind, parentToolUseId: child.parentToolUseId }, mainSession.id)
     const w = writePasses(store, s.id, child, child.kind === 'compaction' ? 'summary' : 'main', price, now)
     writeEntries(store, s.id, child, w, new Map(), now)
     if (child.kind === 'compaction' && child.checkpointIndex !== null) calls.set(child.checkpointIndex, { passIds: w.passIds, costUsd: w.costUsd })
@@ -352,7 +354,9 @@ async function importOnce(store: Store, path: string, options: StoreImportOption
   if (options.projectId !== undefined && store.projects.get(options.projectId) === null) throw new TranscriptImportError('not_found', `No project ${options.projectId}`)
   if (existing !== null) await options.beforeReplace?.(existing.sessionId)
   const folder = options.projectId === undefined ? await workingFolder(loaded.session) : null
-  const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now }
+  // The lines left out go with the session, so it can say it is not the whole file (the listing says so before import).
+  const skippedLines = file.skippedTotal > 0 ? { total: file.skippedTotal, by: Object.fromEntries(Object.entries(file.skipped).filter(([, n]) => n > 0)) } : undefined
+  const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now, ...(skippedLines ? { skippedLines } : {}) }
   // One transaction: the project, the session, its passes, entries and children land together or not at all. The
   // store is looked at again inside it: another writer (the command-line import) may have imported the file
   // meanwhile, and what replaces is what is there now.

@@ -22,6 +22,7 @@ import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
 import { composerPlaceholder, heldWords, stopLabel } from './composer-text'
 import { commandButtonLabel, mistypedCommand, mistypedWords, type MistypedCommand } from './mistyped-command'
 import { errorApplies } from './limits'
+import { skippedLinesNote } from '../transcripts/skipped-lines'
 import './chat-pane.css'
 
 export interface ChatPaneProps {
@@ -35,11 +36,13 @@ export interface ChatPaneProps {
   readonly continued: ContinuedFrom | null
   /** The session that started this one (an imported subagent's or compaction call's parent), or null. */
   readonly parentSessionId?: string | null
+  /** An imported session whose file had lines that could not be read (the contract's Session `skippedLines`), or null. */
+  readonly skippedLines?: Session['skippedLines'] | null
   readonly selectedPassId: string | null
   readonly onSelectPass: (passId: string) => void
 }
 
-export function ChatPane({ sessionId, title, origin, continued, parentSessionId = null, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
+export function ChatPane({ sessionId, title, origin, continued, parentSessionId = null, skippedLines = null, projectId, selectedPassId, onSelectPass }: ChatPaneProps) {
   const chat = useChatStore(selectChat(sessionId))
   // A compaction running in this session (/compact, the compact tool, or automatic): its progress shows here too.
   const compacting = useCompactionStore((s) => s.bySession[sessionId]?.live ?? null)
@@ -140,6 +143,8 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
           {source === 'transcript' ? (
             <>
               This session was imported from Claude Code: Loupe shows it as recorded and cannot add to it.
+              {/* Not the whole file: the lines it could not read are not in it (the panel's row said so before). */}
+              {skippedLines && <span className="skipped-lines-note"> {skippedLinesNote(skippedLines)}</span>}
               {/* A subagent's or a compaction call's conversation is part of its parent's: the parent is what goes on. */}
               {!parentSessionId && <ContinueButton sessionId={sessionId} projectId={projectId} />}
             </>

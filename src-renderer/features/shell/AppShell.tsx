@@ -75,7 +75,7 @@ export function AppShell() {
             <Workspace
               sessionId={session.id}
               title={session.title}
-              chat={<ChatPane key={session.id} sessionId={session.id} title={session.title} origin={session.origin ?? null} continued={session.continued ? { inherited: session.continued.inherited, fromModel: session.continued.fromModel ?? null } : null} parentSessionId={session.parentSessionId ?? null} projectId={project.id} selectedPassId={selectedPassId} onSelectPass={selectPass} />}
+              chat={<ChatPane key={session.id} sessionId={session.id} title={session.title} origin={session.origin ?? null} continued={session.continued ? { inherited: session.continued.inherited, fromModel: session.continued.fromModel ?? null } : null} parentSessionId={session.parentSessionId ?? null} skippedLines={session.skippedLines ?? null} projectId={project.id} selectedPassId={selectedPassId} onSelectPass={selectPass} />}
             />
           )}
         </main>

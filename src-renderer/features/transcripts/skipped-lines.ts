@@ -23,3 +23,12 @@ export function skippedLinesText(total: number, by: Readonly<Record<string, numb
     .map(([reason, n]) => `${n.toLocaleString('en-US')} ${REASON_WORDS[reason] ?? reason.replace(/_/g, ' ')}`)
   return reasons.length === 0 ? head : `${head}: ${reasons.join(', ')}`
 }
+
+/**
+ * What an imported session says of the lines its file could not give it: "Its file had 3 lines skipped (2 not JSON,
+ * 1 cut short at the end of the file); what they held is not in this session."
+ */
+export function skippedLinesNote(skipped: { readonly total: number; readonly by: Readonly<Record<string, number>> }): string {
+  const [head, reasons] = skippedLinesText(skipped.total, skipped.by).split(': ')
+  return `Its file had ${head}${reasons ? ` (${reasons})` : ''}; what ${skipped.total === 1 ? 'it' : 'they'} held is not in this session.`
+}

@@ -74,6 +74,17 @@ describe('hostile input through the store', () => {
     const passes = t.store.passes.list(r.sessionId)
     expect(passes.map((p) => p.usage?.cache_read_input_tokens)).toEqual([5000, 5000])
     expect(toHistory(t.store.entries.list(r.sessionId)).map((h) => h.message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    // The session says it is not the whole file, with the same counts, as every read of it gives it.
+    const skippedLines = { total: 5, by: { too_long: 1, malformed_json: 1, unknown_type: 1, missing_message: 1, truncated_last_line: 1 } }
+    expect(t.store.sessions.get(r.sessionId)?.skippedLines).toEqual(skippedLines)
+    expect(t.store.sessions.listByProject(r.projectId).find((s) => s.id === r.sessionId)?.skippedLines).toEqual(skippedLines)
+  })
+
+  it('gives an imported session read whole no skipped lines', async () => {
+    t = tempStore()
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', '/x'), assistant('a2', 'u1', 'r1')])
+    const r = await importTranscript(t.store, path, { now: NOW })
+    expect(t.store.sessions.get(r.sessionId)).not.toHaveProperty('skippedLines')
   })
 
   it('refuses a file outside the allowed root, and a file that is not there', async () => {

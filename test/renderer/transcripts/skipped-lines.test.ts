@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { skippedLinesText } from '../../../src-renderer/features/transcripts/skipped-lines'
+import { skippedLinesNote, skippedLinesText } from '../../../src-renderer/features/transcripts/skipped-lines'
 
 describe('skippedLinesText', () => {
   it('says how many lines were skipped and why, most frequent first', () => {
@@ -15,5 +15,12 @@ describe('skippedLinesText', () => {
 
   it('names a reason it has no words for by its code', () => {
     expect(skippedLinesText(2, { new_reason: 2 })).toBe('2 lines skipped: 2 new reason')
+  })
+})
+
+describe('skippedLinesNote', () => {
+  it('tells an imported session what its file left out, with the reasons in brackets', () => {
+    expect(skippedLinesNote({ total: 3, by: { malformed_json: 2, truncated_last_line: 1 } })).toBe('Its file had 3 lines skipped (2 not JSON, 1 cut short at the end of the file); what they held is not in this session.')
+    expect(skippedLinesNote({ total: 1, by: {} })).toBe('Its file had 1 line skipped; what it held is not in this session.')
   })
 })
