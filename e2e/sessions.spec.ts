@@ -834,6 +834,28 @@ test('a long project path is cut at its start, so its last folders stay in sight
   await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(deep))
 })
 
+test('sessions that share a name say when each was made; a session named alone does not', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  const first = (await app.locator('section.chat').getAttribute('data-session-id'))!
+  await app.getByLabel('Message').fill('a draft, so the next one is new')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(app.locator('section.chat')).not.toHaveAttribute('data-session-id', first)
+  const second = (await app.locator('section.chat').getAttribute('data-session-id'))!
+  const row = (id: string) => app.locator(`.sessions button.session[data-session-id="${id}"]`)
+  // Named the same (here from another window: the sidebar follows its renames).
+  for (const sessionId of [first, second]) await rpc(host, 'session.rename', { sessionId, title: 'Fix the login bug' })
+  await expect(row(first).locator('.session-title')).toHaveText('Fix the login bug')
+  await expect(row(second).locator('.session-title')).toHaveText('Fix the login bug')
+  // Made in the same minute here, so each says its second; the row's name, read out, carries it.
+  for (const id of [first, second]) await expect(row(id).locator('.session-made')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?$/)
+  await expect(row(first)).toHaveAccessibleName(/^Fix the login bug\s*\d{4}-/)
+  await app.locator('.sessions').screenshot({ path: 'e2e/screenshots/sessions-shared-names.png' })
+  // Named apart again, neither says it.
+  await rpc(host, 'session.rename', { sessionId: second, title: 'Fix the logout bug' })
+  await expect(row(second).locator('.session-title')).toHaveText('Fix the logout bug')
+  await expect(app.locator('.sessions .session-made')).toHaveCount(0)
+})
+
 test('a project is taken out of the list and comes back, with its sessions, when its folder is opened again', async ({ app, project }) => {
   await openProjectWithSession(app, project)
   const other = mkdtempSync(join(tmpdir(), 'loupe-e2e-sessions-remove-'))

@@ -15,6 +15,7 @@ import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
 import { useModalFocus } from '../../ui/modal-focus'
 import { nestSessions, type NestedRow } from './nest'
+import { sharedTitleTimes } from './shared-titles'
 import { MAX_NAME_CHARS } from '../../../src-preload/names'
 
 export function SessionList({ projectId }: { projectId: string }) {
@@ -29,6 +30,9 @@ export function SessionList({ projectId }: { projectId: string }) {
   const [current, setCurrent] = useState<string | null>(null)
   const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(() => new Set())
   const rows = nestSessions(sessions ?? [], unfolded, selectedId)
+  // Rows listed side by side with one name say when each session was made (the sessions a session started are named
+  // by what they were asked, and told apart among themselves).
+  const made = sharedTitleTimes(rows.map((r) => r.session), (s) => `${s.parentSessionId ?? ''}\n${rowTitle(s).text}`)
   const tabStop = listTabStop(rows.map((r) => r.session.id), current, selectedId)
   const fold = (sessionId: string, open: boolean) =>
     setUnfolded((was) => {
@@ -70,7 +74,7 @@ export function SessionList({ projectId }: { projectId: string }) {
       )}
       <ul aria-label="Sessions" onKeyDown={onKeyDown}>
         {rows.map((row) => (
-          <SessionRow key={row.session.id} row={row} selected={row.session.id === selectedId} tabStop={row.session.id === tabStop} markImported={holds === null} onFocused={() => setCurrent(row.session.id)} onFold={fold} />
+          <SessionRow key={row.session.id} row={row} made={made.get(row.session.id) ?? null} selected={row.session.id === selectedId} tabStop={row.session.id === tabStop} markImported={holds === null} onFocused={() => setCurrent(row.session.id)} onFold={fold} />
         ))}
       </ul>
     </div>
@@ -108,7 +112,7 @@ export function rowTitle(session: Pick<Session, 'title' | 'origin'>): { text: st
   return { text: imported ? session.title.slice(IMPORTED_PREFIX.length) : session.title, imported }
 }
 
-function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }: { row: NestedRow<Session>; selected: boolean; tabStop: boolean; markImported: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
+function SessionRow({ row, made, selected, tabStop, markImported, onFocused, onFold }: { row: NestedRow<Session>; made: string | null; selected: boolean; tabStop: boolean; markImported: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
   const session = row.session
   const renaming = useSessionsStore((s) => s.renamingId === session.id)
   const activity = useChatStore(selectActivity(session.id))
@@ -174,6 +178,7 @@ function SessionRow({ row, selected, tabStop, markImported, onFocused, onFold }:
           {title.imported && <span className="visually-hidden">{IMPORTED_PREFIX}</span>}
           {title.text}
         </span>
+        {made && <span className="session-made muted">{made}</span>}
         {row.children > 0 && !row.unfolded && <span className="session-children muted">+{row.children}</span>}
         {activity && <ActivityMarker activity={activity} />}
       </button>

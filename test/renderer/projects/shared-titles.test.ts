@@ -1,0 +1,31 @@
+/** Rows of the sidebar that share a name say when each session was made, to the second only when the minute is shared. */
+import { describe, expect, it } from 'vitest'
+import { sharedTitleTimes } from '../../../src-renderer/features/projects/shared-titles'
+import { dateTime } from '../../../src-renderer/ui/format'
+
+const at = (h: number, m: number, s: number) => new Date(2026, 10, 29, h, m, s).getTime()
+
+describe('sharedTitleTimes', () => {
+  it('gives a time to each session whose name another shares, and none to a session named alone', () => {
+    const sessions = [
+      { id: 'a', title: 'Claude Code: fix the parser', createdAt: at(9, 5, 0) },
+      { id: 'b', title: 'Claude Code: fix the parser', createdAt: at(14, 2, 30) },
+      { id: 'c', title: 'Add a flag', createdAt: at(14, 3, 0) },
+    ]
+    const times = sharedTitleTimes(sessions, (s) => s.title)
+    expect([...times.entries()]).toEqual([
+      ['a', dateTime(at(9, 5, 0))],
+      ['b', dateTime(at(14, 2, 30))],
+    ])
+  })
+
+  it('goes to the second when the minute does not tell the group apart', () => {
+    const sessions = [
+      { id: 'a', title: 'Session 2026-11-29 14:02', createdAt: at(14, 2, 7) },
+      { id: 'b', title: 'Session 2026-11-29 14:02', createdAt: at(14, 2, 41) },
+    ]
+    const times = sharedTitleTimes(sessions, (s) => s.title)
+    expect(times.get('a')).toBe(`${dateTime(at(14, 2, 7))}:07`)
+    expect(times.get('b')).toBe(`${dateTime(at(14, 2, 41))}:41`)
+  })
+})
