@@ -847,8 +847,11 @@ test('sessions that share a name say when each was made; a session named alone d
   await expect(row(first).locator('.session-title')).toHaveText('Fix the login bug')
   await expect(row(second).locator('.session-title')).toHaveText('Fix the login bug')
   // Made in the same minute here, so each says its second; the row's name, read out, carries it.
-  for (const id of [first, second]) await expect(row(id).locator('.session-made')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?$/)
-  await expect(row(first)).toHaveAccessibleName(/^Fix the login bug\s*\d{4}-/)
+  for (const id of [first, second]) {
+    await expect(row(id).locator('.session-made')).toHaveText(/^made \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?( \(\d\))?$/)
+    const made = (await row(id).locator('.session-made').textContent())!
+    await expect(row(id)).toHaveAccessibleName(`Fix the login bug ${made}`)
+  }
   await app.locator('.sessions').screenshot({ path: 'e2e/screenshots/sessions-shared-names.png' })
   // Named apart again, neither says it.
   await rpc(host, 'session.rename', { sessionId: second, title: 'Fix the logout bug' })

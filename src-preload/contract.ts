@@ -115,7 +115,7 @@ export const SessionSchema = z.object({
    * (`malformed_json`, `truncated_last_line` …). They are left out of the session. Absent when none were, and from
    * imports made before it was recorded.
    */
-  skippedLines: z.object({ total: z.number(), by: z.record(z.string(), z.number()) }).optional(),
+  skippedLines: z.object({ total: z.number().int().positive(), by: z.record(z.string(), z.number().int().nonnegative()) }).optional(),
 })
 export type Session = z.infer<typeof SessionSchema>
 
@@ -596,6 +596,8 @@ export const TranscriptImportSchema = z.object({
   title: z.string(),
   skippedLines: z.number(),
   totals: TranscriptTotalsSchema,
+  /** The earlier import of a grown file, deleted by this one (`replaced`); absent from older hosts. */
+  replaced: z.object({ sessionId: z.string(), projectId: z.string() }).optional(),
 })
 
 export const ProxyStatusSchema = z.object({

@@ -84,13 +84,18 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   // The delete the export was asked from is asked again: "Export it first" was a step on the way, not a change of mind.
   transferDismissed: () => set((s) => ({ transfer: null, deletingId: s.transfer?.kind === 'export' && s.transfer.thenDelete ? s.transfer.sessionId : s.deletingId })),
   sessionDeleted: (id) =>
-    set((s) => ({
-      byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => x.id !== id)])),
-      selectedId: s.selectedId === id ? null : s.selectedId,
-      renamingId: s.renamingId === id ? null : s.renamingId,
-      deletingId: s.deletingId === id ? null : s.deletingId,
-      transfer: s.transfer?.kind === 'export' && s.transfer.sessionId === id ? null : s.transfer,
-    })),
+    set((s) => {
+      // The sessions it started (an imported session's subagents and compaction calls) go with it, as in the store.
+      const gone = new Set([id, ...Object.values(s.byProject).flatMap((list) => list.filter((x) => x.parentSessionId === id).map((x) => x.id))])
+      const kept = (x: string | null) => (x !== null && gone.has(x) ? null : x)
+      return {
+        byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => !gone.has(x.id))])),
+        selectedId: kept(s.selectedId),
+        renamingId: kept(s.renamingId),
+        deletingId: kept(s.deletingId),
+        transfer: s.transfer?.kind === 'export' && gone.has(s.transfer.sessionId) ? null : s.transfer,
+      }
+    }),
   failed: (message, projectId) => set({ error: message, errorProjectId: projectId ?? null }),
 }))
 

@@ -34,8 +34,10 @@ function skippedLinesOf(row: SessionRow): Session['skippedLines'] {
   if (row.origin !== 'transcript' || !row.origin_ref) return undefined
   try {
     const skipped = (JSON.parse(row.origin_ref) as { skippedLines?: { total?: unknown; by?: unknown } }).skippedLines
-    if (typeof skipped?.total !== 'number' || skipped.total <= 0) return undefined
-    const by = Object.fromEntries(Object.entries(typeof skipped.by === 'object' && skipped.by !== null ? skipped.by : {}).filter((e): e is [string, number] => typeof e[1] === 'number'))
+    // Read from a column a session file brought in may have written (session.import): only counts are taken.
+    const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0
+    if (!count(skipped?.total) || skipped.total === 0) return undefined
+    const by = Object.fromEntries(Object.entries(typeof skipped.by === 'object' && skipped.by !== null ? skipped.by : {}).filter((e): e is [string, number] => count(e[1])))
     return { total: skipped.total, by }
   } catch {
     return undefined

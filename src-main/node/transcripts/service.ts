@@ -30,6 +30,8 @@ export interface ImportOutcome {
   readonly title: string
   readonly skippedLines: number
   readonly totals: ImportedTotals
+  /** The earlier import of a grown file, deleted by this one (`status: 'replaced'`). */
+  readonly replaced?: { readonly sessionId: string; readonly projectId: string }
 }
 
 export class TranscriptService {
@@ -89,6 +91,7 @@ export class TranscriptService {
       title: result.title,
       skippedLines: result.summary.skipped_lines,
       totals: importedTotals(store, result.sessionId)!,
+      ...(result.replaced ? { replaced: result.replaced } : {}),
     }
   }
 

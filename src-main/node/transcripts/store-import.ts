@@ -16,6 +16,7 @@ import type { EntryBody } from '../../engine/conversation/entries'
 import type { WireMessage } from '../../engine/model/wire'
 import { attributeRequests } from '../../engine/transcripts/attribution'
 import type { ImportedSession, SubagentSession, TranscriptThread } from '../../engine/transcripts/session'
+import type { FileStats } from '../../engine/transcripts/file-stats'
 import { conversationAt, reconstructPasses, type ReconstructedPass } from '../../engine/transcripts/reconstruct'
 import { typedPrompt } from '../../engine/transcripts/typed-prompt'
 import { summarizeSession, type SessionSummary } from '../../engine/transcripts/summary'
@@ -25,7 +26,7 @@ import type { Store } from '../store'
 import { projectName } from '../store/projects'
 import type { PassKind } from '../store/passes'
 import { loadSession, noConversationMessage } from './load'
-import { importedFrom, markSession, type TranscriptRef } from './origins'
+import { importedFrom, markSession, type SessionOriginRow, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
 import { PassBodies } from './pass-body'
 import { lockKey, withLock } from '../fs/path-lock'
@@ -68,6 +69,8 @@ export interface StoreImportResult {
   /** Totals as `npm run import -- --summary` prints them (read / write / uncached, $, compactions …). */
   readonly summary: SessionSummary
   readonly unreadableSubagents: ReadonlyArray<{ readonly path: string; readonly kind: string }>
+  /** `replaced`: the earlier import of the file, deleted with its children (the session's id is a new one). */
+  readonly replaced?: { readonly sessionId: string; readonly projectId: string }
 }
 
 export class TranscriptImportError extends Error {
@@ -273,24 +276,32 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
   return { entries, checkpoints }
 }
 
+/**
+ * A file's lines that could not be read, for its session's origin (decision 0068): how many, and how many for each
+ * reason. Nothing for a file read whole, or for none (an inline subagent's lines are counted with the main file's).
+ */
+function skippedOf(file: FileStats | null): { skippedLines?: { total: number; by: Record<string, number> } } {
+  if (file === null || file.skippedTotal <= 0) return {}
+  return { skippedLines: { total: file.skippedTotal, by: Object.fromEntries(Object.entries(file.skipped).filter(([, n]) => n > 0)) } }
+}
+
 /** Writes an imported session (and its children) into `projectId`, in the caller's transaction. */
 export function writeImportedSession(store: Store, session: ImportedSession, projectId: string, ref: Omit<TranscriptRef, 'threadKind' | 'parentToolUseId' | 'transcriptId'>, options: { now: number; price: PriceFn }): Omit<StoreImportResult, 'status' | 'summary' | 'unreadableSubagents'> {
   const { now, price } = options
-  // A child is read from a file of its own: the main file's skipped lines are not its.
-  const { skippedLines: _mainFileOnly, ...fileRef } = ref
   const main = reconstructPasses(session)
   const named = `Claude Code: ${firstShown(session.title, firstPrompt(main), session.sessionId, basename(ref.path)) ?? 'a session without a name'}`
   const createdAt = session.requests[0]?.firstLineAtMs ?? now
   const mainSession = store.sessions.create(projectId, named, createdAt)
   const title = mainSession.title
-  markSession(store, mainSession.id, 'transcript', { ...ref, transcriptId: session.sessionId ?? '', threadKind: 'main', parentToolUseId: null })
+  markSession(store, mainSession.id, 'transcript', { ...ref, transcriptId: session.sessionId ?? '', threadKind: 'main', parentToolUseId: null, ...skippedOf(session.file) })
   const written = writePasses(store, mainSession.id, session, 'main', price, now, main)
   const children: ImportedChild[] = []
   const calls = new Map<number, CompactionCall>()
   const asked = subagentTasks(session)
   for (const child of session.children) {
     const s = store.sessions.create(projectId, childTitle(child, asked), child.requests[0]?.firstLineAtMs ?? createdAt)
-    markSession(store, s.id, 'transcript', { ...fileRef, transcriptId: child.id, threadKind: child.kind, parentToolUseId: child.parentToolUseId }, mainSession.id)
+    // A subagent's own file says what of it was left out; one written inline (1.x) is in the main file's count.
+    markSession(store, s.id, 'transcript', { ...ref, transcriptId: child.id, threadKind: child.kind, parentToolUseId: child.parentToolUseId, ...skippedOf(child.file) }, mainSession.id)
     const w = writePasses(store, s.id, child, child.kind === 'compaction' ? 'summary' : 'main', price, now)
     writeEntries(store, s.id, child, w, new Map(), now)
     if (child.kind === 'compaction' && child.checkpointIndex !== null) calls.set(child.checkpointIndex, { passIds: w.passIds, costUsd: w.costUsd })
@@ -343,6 +354,9 @@ async function importOnce(store: Store, path: string, options: StoreImportOption
   const sameImport = (): StoreImportResult | null => {
     const found = importedFrom(store, realPath)
     if (found === null || found.ref?.kind !== 'claude-code' || found.ref.bytes !== loaded.bytes || found.ref.modifiedMs !== info.mtimeMs) return null
+    // Imported before its skipped lines were recorded: recorded now, without importing it again.
+    const skipped = skippedOf(file)
+    if (found.ref.skippedLines === undefined && skipped.skippedLines) markSession(store, found.sessionId, 'transcript', { ...found.ref, ...skipped }, found.parentSessionId)
     const session = store.sessions.get(found.sessionId)
     if (session === null) return null
     const passes = store.passes.list(session.id).length
@@ -354,21 +368,20 @@ async function importOnce(store: Store, path: string, options: StoreImportOption
   if (options.projectId !== undefined && store.projects.get(options.projectId) === null) throw new TranscriptImportError('not_found', `No project ${options.projectId}`)
   if (existing !== null) await options.beforeReplace?.(existing.sessionId)
   const folder = options.projectId === undefined ? await workingFolder(loaded.session) : null
-  // The lines left out go with the session, so it can say it is not the whole file (the listing says so before import).
-  const skippedLines = file.skippedTotal > 0 ? { total: file.skippedTotal, by: Object.fromEntries(Object.entries(file.skipped).filter(([, n]) => n > 0)) } : undefined
-  const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now, ...(skippedLines ? { skippedLines } : {}) }
+  const ref = { kind: 'claude-code' as const, path: realPath, bytes: loaded.bytes, modifiedMs: info.mtimeMs, importedAt: options.now }
   // One transaction: the project, the session, its passes, entries and children land together or not at all. The
   // store is looked at again inside it: another writer (the command-line import) may have imported the file
   // meanwhile, and what replaces is what is there now.
-  const written = store.transaction((): { kind: 'same'; result: StoreImportResult } | { kind: 'written'; replaced: boolean; session: ReturnType<typeof writeImportedSession> } => {
+  const written = store.transaction((): { kind: 'same'; result: StoreImportResult } | { kind: 'written'; replaced: SessionOriginRow | null; session: ReturnType<typeof writeImportedSession> } => {
     const same = sameImport()
     if (same !== null) return { kind: 'same', result: same }
     const current = importedFrom(store, realPath)
     const projectId = options.projectId ?? projectFor(store, loaded.session, folder, dirname(realPath), options.now).id
     if (current !== null) store.sessions.delete(current.sessionId)
-    return { kind: 'written', replaced: current !== null, session: writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price }) }
+    return { kind: 'written', replaced: current, session: writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price }) }
   })
   if (written.kind === 'same') return written.result
   if (written.replaced) store.transaction(() => store.blobs.collectGarbage())
-  return { status: written.replaced ? 'replaced' : 'imported', ...written.session, summary, unreadableSubagents }
+  const replaced = written.replaced === null ? {} : { replaced: { sessionId: written.replaced.sessionId, projectId: written.replaced.projectId } }
+  return { status: written.replaced ? 'replaced' : 'imported', ...written.session, summary, unreadableSubagents, ...replaced }
 }

@@ -28,12 +28,14 @@ function importError(err: unknown): never {
 export function transcriptHandlers(services: Services): Pick<Handlers, TranscriptRequests> {
   const { store, clock, events } = services
   // Every window's sidebar follows an import: the projects it filed sessions under, and the sessions themselves.
-  const announce = (imported: ReadonlyArray<{ readonly status: string; readonly sessionId: string; readonly projectId: string }>) => {
+  const announce = (imported: ReadonlyArray<{ readonly status: string; readonly sessionId: string; readonly projectId: string; readonly replaced?: { readonly sessionId: string; readonly projectId: string } }>) => {
     for (const projectId of new Set(imported.map((i) => i.projectId))) {
       const project = store.projects.get(projectId)
       if (project) events.emit('project.opened', projectView(services, project))
     }
     for (const i of imported) {
+      // A grown file's earlier import is gone (its children with it): every window takes its row away.
+      if (i.replaced) events.emit('session.deleted', i.replaced)
       const session = i.status === 'unchanged' ? null : store.sessions.get(i.sessionId)
       if (session) events.emit('session.created', session)
     }

@@ -80,9 +80,13 @@ export async function startSession(projectId: string): Promise<void> {
   const open = useSessionsStore.getState().selectedId
   // A session just made may not have its chat read yet (the read is under way): read it, rather than take a session
   // whose entries are not known yet for one in use, and make a second empty one.
-  if (open && isNewByItsRow(projectId, open) && !useChatStore.getState().bySession[open]?.loaded) await loadSession(open)
-  const stillOpen = open !== null && useSessionsStore.getState().selectedId === open
-  if (!(stillOpen && isUntouched(projectId, open)) && !(await createSession(projectId))) {
+  if (open && isNewByItsRow(projectId, open) && !useChatStore.getState().bySession[open]?.loaded) {
+    await loadSession(open)
+    // Something else was chosen meanwhile (another session, another project): that choice stands, and no session is
+    // made over it.
+    if (useSessionsStore.getState().selectedId !== open || useProjectsStore.getState().selectedId !== projectId) return
+  }
+  if (!(open && isUntouched(projectId, open)) && !(await createSession(projectId))) {
     // Refused: perhaps the folder went away since the projects were listed; the sidebar then says so (decision 0022).
     void refreshProjects()
     return

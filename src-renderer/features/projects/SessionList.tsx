@@ -32,7 +32,7 @@ export function SessionList({ projectId }: { projectId: string }) {
   const rows = nestSessions(sessions ?? [], unfolded, selectedId)
   // Rows listed side by side with one name say when each session was made (the sessions a session started are named
   // by what they were asked, and told apart among themselves).
-  const made = sharedTitleTimes(rows.map((r) => r.session), (s) => `${s.parentSessionId ?? ''}\n${rowTitle(s).text}`)
+  const made = sharedTitleTimes(rows, (r) => r.session, (r) => `${r.depth === 1 ? r.session.parentSessionId : ''}\n${rowTitle(r.session).text}`)
   const tabStop = listTabStop(rows.map((r) => r.session.id), current, selectedId)
   const fold = (sessionId: string, open: boolean) =>
     setUnfolded((was) => {
@@ -178,7 +178,14 @@ function SessionRow({ row, made, selected, tabStop, markImported, onFocused, onF
           {title.imported && <span className="visually-hidden">{IMPORTED_PREFIX}</span>}
           {title.text}
         </span>
-        {made && <span className="session-made muted">{made}</span>}
+        {/* Read out as "Fix the login bug made 2026-12-03 15:04". Each part is a block of its own, which the name
+            computation parts with a space: a comma or brackets around the time would be read with a space before. */}
+        {made && (
+          <span className="session-made muted">
+            <span className="visually-hidden">made </span>
+            {made}
+          </span>
+        )}
         {row.children > 0 && !row.unfolded && <span className="session-children muted">+{row.children}</span>}
         {activity && <ActivityMarker activity={activity} />}
       </button>

@@ -1,7 +1,7 @@
 /**
  * Sessions of one list that show the same name (two Claude Code sessions imported with the same first prompt, two
  * sessions made in the same minute): each such row also shows when its session was made, so they can be told apart
- * without opening them. Pure: SessionList draws it.
+ * without opening them (decision 0068). Pure: SessionList draws it.
  */
 import { clock, dateTime } from '../../ui/format'
 
@@ -11,23 +11,31 @@ export interface TitledSession {
 }
 
 /**
- * For each session whose shown name another one in `sessions` shares: when it was made, "2026-11-29 14:02", or to
- * the second, "2026-11-29 14:02:07", when that minute does not tell the group apart. Sessions named alone are absent.
+ * For each row whose name (`nameOf`, which also says where the row is listed) another row shares: when its session
+ * was made, "2026-11-29 14:02"; to the second, "2026-11-29 14:02:07", when the minute does not tell the group apart;
+ * and with its place among those made in that second, "2026-11-29 14:02:07 (2)", when neither does. Keyed by the
+ * session's id; rows named alone are absent.
  */
-export function sharedTitleTimes<S extends TitledSession>(sessions: ReadonlyArray<S>, shownName: (s: S) => string): ReadonlyMap<string, string> {
-  const byName = new Map<string, S[]>()
-  for (const s of sessions) {
-    const name = shownName(s)
+export function sharedTitleTimes<R>(rows: ReadonlyArray<R>, sessionOf: (row: R) => TitledSession, nameOf: (row: R) => string): ReadonlyMap<string, string> {
+  const byName = new Map<string, TitledSession[]>()
+  for (const row of rows) {
+    const name = nameOf(row)
     const group = byName.get(name)
-    if (group) group.push(s)
-    else byName.set(name, [s])
+    if (group) group.push(sessionOf(row))
+    else byName.set(name, [sessionOf(row)])
   }
   const times = new Map<string, string>()
   for (const group of byName.values()) {
     if (group.length < 2) continue
     const minutes = group.map((s) => dateTime(s.createdAt))
-    const toSecond = new Set(minutes).size < minutes.length
-    group.forEach((s, i) => times.set(s.id, toSecond ? `${minutes[i]}${clock(s.createdAt).slice(5)}` : minutes[i]!))
+    const labels = new Set(minutes).size < minutes.length ? group.map((s, i) => `${minutes[i]}${clock(s.createdAt).slice(5)}`) : minutes
+    // Same second too: numbered in the order they were made (then by id, so the numbers hold from one draw to the next).
+    const sameLabel = new Map<string, TitledSession[]>()
+    group.forEach((s, i) => sameLabel.set(labels[i]!, [...(sameLabel.get(labels[i]!) ?? []), s]))
+    for (const [label, sessions] of sameLabel) {
+      if (sessions.length === 1) times.set(sessions[0]!.id, label)
+      else [...sessions].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).forEach((s, i) => times.set(s.id, `${label} (${i + 1})`))
+    }
   }
   return times
 }

@@ -14,14 +14,24 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
   invalid_field: 'with a field out of range',
 }
 
-/** "6 lines skipped: 2 not JSON, 1 of an unknown type …"; without reasons (an older host), the count alone. */
-export function skippedLinesText(total: number, by: Readonly<Record<string, number>> | undefined): string {
-  const head = `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'} skipped`
-  const reasons = Object.entries(by ?? {})
+/** "6 lines skipped" */
+function countText(total: number): string {
+  return `${total.toLocaleString('en-US')} ${total === 1 ? 'line' : 'lines'} skipped`
+}
+
+/** "2 not JSON, 1 of an unknown type": the reasons most frequent first; "" without any (an older host). */
+function reasonsText(by: Readonly<Record<string, number>> | undefined): string {
+  return Object.entries(by ?? {})
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([reason, n]) => `${n.toLocaleString('en-US')} ${REASON_WORDS[reason] ?? reason.replace(/_/g, ' ')}`)
-  return reasons.length === 0 ? head : `${head}: ${reasons.join(', ')}`
+    .map(([reason, n]) => `${n.toLocaleString('en-US')} ${Object.hasOwn(REASON_WORDS, reason) ? REASON_WORDS[reason] : reason.replace(/_/g, ' ')}`)
+    .join(', ')
+}
+
+/** "6 lines skipped: 2 not JSON, 1 of an unknown type …"; without reasons (an older host), the count alone. */
+export function skippedLinesText(total: number, by: Readonly<Record<string, number>> | undefined): string {
+  const reasons = reasonsText(by)
+  return reasons === '' ? countText(total) : `${countText(total)}: ${reasons}`
 }
 
 /**
@@ -29,6 +39,6 @@ export function skippedLinesText(total: number, by: Readonly<Record<string, numb
  * 1 cut short at the end of the file); what they held is not in this session."
  */
 export function skippedLinesNote(skipped: { readonly total: number; readonly by: Readonly<Record<string, number>> }): string {
-  const [head, reasons] = skippedLinesText(skipped.total, skipped.by).split(': ')
-  return `Its file had ${head}${reasons ? ` (${reasons})` : ''}; what ${skipped.total === 1 ? 'it' : 'they'} held is not in this session.`
+  const reasons = reasonsText(skipped.by)
+  return `Its file had ${countText(skipped.total)}${reasons === '' ? '' : ` (${reasons})`}; what ${skipped.total === 1 ? 'it' : 'they'} held is not in this session.`
 }

@@ -4,7 +4,7 @@
  * the imported conversation; start the proxy, send a request through it, see the captured pass, stop it.
  */
 import Anthropic from '@anthropic-ai/sdk'
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -72,6 +72,18 @@ describe('transcripts.* and proxy.* through the contract', () => {
     // Nor a projects folder to import from: that is what is said, not that the file is missing.
     const defaultFolder = join(dir, '.claude', 'projects')
     expect(await app.dispatch('transcripts.import', { path: '/etc/passwd' })).toEqual({ ok: false, error: { code: 'not_found', message: `The projects folder ${defaultFolder} does not exist: /etc/passwd is read only from inside it` } })
+  })
+
+  it('says a grown file’s earlier import is deleted when the new one replaces it', async () => {
+    const path = join(projects, '-home-marco-projects-spotter', 'short.jsonl')
+    const first = await call<{ sessionId: string; projectId: string }>(app, 'transcripts.import', { path, folder: projects })
+    appendFileSync(path, '\nnot json\n')
+    const deleted = nextEvent<{ sessionId: string; projectId: string }>(app, 'session.deleted')
+    const created = nextEvent<{ id: string }>(app, 'session.created')
+    const grown = await call<{ status: string; sessionId: string; replaced: unknown }>(app, 'transcripts.import', { path, folder: projects })
+    expect(grown).toMatchObject({ status: 'replaced', replaced: { sessionId: first.sessionId, projectId: first.projectId } })
+    expect(await deleted).toEqual({ sessionId: first.sessionId, projectId: first.projectId })
+    expect((await created).id).toBe(grown.sessionId)
   })
 
   it('lists, imports, totals and continues a Claude Code session', async () => {

@@ -87,6 +87,36 @@ describe('hostile input through the store', () => {
     expect(t.store.sessions.get(r.sessionId)).not.toHaveProperty('skippedLines')
   })
 
+  it('records the skipped lines of an earlier import of an unchanged file, without importing it again', async () => {
+    t = tempStore()
+    const path = sessionFile(projectsDir(), [user('u1', null, 'q', '/x'), 'not json', assistant('a2', 'u1', 'r1')])
+    const first = await importTranscript(t.store, path, { now: NOW })
+    // As an import made before the count was recorded left it.
+    t.store.db.prepare("UPDATE sessions SET origin_ref = json_remove(origin_ref, '$.skippedLines') WHERE id = ?").run(first.sessionId)
+    expect(t.store.sessions.get(first.sessionId)).not.toHaveProperty('skippedLines')
+    const again = await importTranscript(t.store, path, { now: NOW })
+    expect(again).toMatchObject({ status: 'unchanged', sessionId: first.sessionId })
+    expect(t.store.sessions.get(first.sessionId)?.skippedLines).toEqual({ total: 1, by: { malformed_json: 1 } })
+  })
+
+  it('gives a subagent the skipped lines of its own file, and not the main file’s', async () => {
+    t = tempStore()
+    const name = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
+    const folder = join(projectsDir(), '-home-marco-projects-spotter')
+    mkdirSync(join(folder, name, 'subagents'), { recursive: true })
+    copyFileSync(join(FIXTURES, 'spotter', `${name}.jsonl`), join(folder, `${name}.jsonl`))
+    for (const agent of ['agent-aac57f5.jsonl', 'agent-acompact-946d2b.jsonl']) copyFileSync(join(FIXTURES, 'spotter', name, 'subagents', agent), join(folder, name, 'subagents', agent))
+    // The task's file gets a line that is not JSON after its first.
+    const task = join(folder, name, 'subagents', 'agent-aac57f5.jsonl')
+    const [head, ...rest] = readFileSync(task, 'utf8').split('\n')
+    writeFileSync(task, [head, '{"type":"user", oops', ...rest].join('\n'))
+    const r = await importTranscript(t.store, join(folder, `${name}.jsonl`), { now: NOW })
+    expect(t.store.sessions.get(r.sessionId)).not.toHaveProperty('skippedLines')
+    const children = r.children.map((c) => ({ kind: c.kind, skippedLines: t!.store.sessions.get(c.sessionId)?.skippedLines }))
+    expect(children).toEqual(expect.arrayContaining([{ kind: 'task', skippedLines: { total: 1, by: { malformed_json: 1 } } }, { kind: 'compaction', skippedLines: undefined }]))
+    expect(children).toHaveLength(2)
+  })
+
   it('refuses a file outside the allowed root, and a file that is not there', async () => {
     t = tempStore()
     const path = sessionFile(projectsDir(), [user('u1', null, 'q', '/x'), assistant('a2', 'u1', 'r1')])
@@ -140,6 +170,8 @@ describe('importing again', () => {
     const grown = await importTranscript(t.store, path, { now: NOW, beforeReplace: async (id) => void replaced.push(id) })
     expect(grown.status).toBe('replaced')
     expect(replaced).toEqual([first.sessionId])
+    // Said in the answer too, so the windows can take the earlier session's row away.
+    expect(grown.replaced).toEqual({ sessionId: first.sessionId, projectId: first.projectId })
     expect(t.store.sessions.get(first.sessionId)).toBeNull()
     expect(t.store.passes.list(grown.sessionId)).toHaveLength(2)
   })

@@ -128,6 +128,7 @@ describe('the palette’s inspector views', () => {
 })
 
 describe('a new session asked for while the open one is still being read', () => {
+  afterEach(() => vi.restoreAllMocks())
   it('reads the open session first, and shows it again when nothing has happened in it: no second empty session', async () => {
     const { startSession } = await import('../../../src-renderer/features/palette/commands')
     const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
@@ -150,7 +151,6 @@ describe('a new session asked for while the open one is still being read', () =>
     expect(asked).toContain('session.get')
     expect(asked).not.toContain('session.create')
     expect(useSessionsStore.getState().selectedId).toBe('s-new')
-    request.mockRestore()
   })
 
   it('makes a new one when the read shows the open session in use', async () => {
@@ -172,6 +172,31 @@ describe('a new session asked for while the open one is still being read', () =>
     useChatStore.setState({ bySession: {} })
     await startSession('p1')
     expect(request.mock.calls.map(([name]) => name)).toContain('session.create')
-    request.mockRestore()
+  })
+
+  it('makes none when another session or project is chosen while the read is under way: that choice stands', async () => {
+    const { startSession } = await import('../../../src-renderer/features/palette/commands')
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const { useChatStore } = await import('../../../src-renderer/state/chat')
+    const { client } = await import('../../../src-renderer/platform/client')
+    const session = { id: 's-used', projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 }
+    const entry = { id: 'e1', seq: 1, kind: 'user_message', text: 'hello', createdAt: 6 }
+    for (const chooseElsewhere of [() => useSessionsStore.getState().sessionSelected('s-other'), () => useProjectsStore.getState().projectSelected('p2')]) {
+      const request = vi.spyOn(client, 'request').mockImplementation(((name: string) => {
+        // The user chooses while the read is on its way.
+        if (name === 'session.get') chooseElsewhere()
+        return Promise.resolve(name === 'session.get' ? { ok: true, value: { session, entries: [entry], earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } } : { ok: true, value: { ...session, id: 's-second' } })
+      }) as never)
+      useProjectsStore.getState().projectsLoaded([
+        { id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 },
+        { id: 'p2', name: 'other', root: '/work/other', createdAt: 0, lastOpenedAt: 0 },
+      ])
+      useProjectsStore.getState().projectSelected('p1')
+      useSessionsStore.setState({ byProject: { p1: [session as never, { ...session, id: 's-other' } as never] }, selectedId: 's-used' })
+      useChatStore.setState({ bySession: {} })
+      await startSession('p1')
+      expect(request.mock.calls.map(([name]) => name)).not.toContain('session.create')
+      request.mockRestore()
+    }
   })
 })

@@ -12,7 +12,7 @@ describe('sharedTitleTimes', () => {
       { id: 'b', title: 'Claude Code: fix the parser', createdAt: at(14, 2, 30) },
       { id: 'c', title: 'Add a flag', createdAt: at(14, 3, 0) },
     ]
-    const times = sharedTitleTimes(sessions, (s) => s.title)
+    const times = sharedTitleTimes(sessions, (s) => s, (s) => s.title)
     expect([...times.entries()]).toEqual([
       ['a', dateTime(at(9, 5, 0))],
       ['b', dateTime(at(14, 2, 30))],
@@ -24,8 +24,28 @@ describe('sharedTitleTimes', () => {
       { id: 'a', title: 'Session 2026-11-29 14:02', createdAt: at(14, 2, 7) },
       { id: 'b', title: 'Session 2026-11-29 14:02', createdAt: at(14, 2, 41) },
     ]
-    const times = sharedTitleTimes(sessions, (s) => s.title)
+    const times = sharedTitleTimes(sessions, (s) => s, (s) => s.title)
     expect(times.get('a')).toBe(`${dateTime(at(14, 2, 7))}:07`)
     expect(times.get('b')).toBe(`${dateTime(at(14, 2, 41))}:41`)
+  })
+
+  it('numbers sessions made in the same second, in the order they were made', () => {
+    const sessions = [
+      { id: 'b', title: 'Claude Code: fix it', createdAt: at(14, 2, 7) + 400 },
+      { id: 'a', title: 'Claude Code: fix it', createdAt: at(14, 2, 7) },
+      { id: 'c', title: 'Claude Code: fix it', createdAt: at(14, 5, 0) },
+    ]
+    const times = sharedTitleTimes(sessions, (s) => s, (s) => s.title)
+    expect(times.get('a')).toBe(`${dateTime(at(14, 2, 7))}:07 (1)`)
+    expect(times.get('b')).toBe(`${dateTime(at(14, 2, 7))}:07 (2)`)
+    expect(times.get('c')).toBe(`${dateTime(at(14, 5, 0))}:00`)
+  })
+
+  it('compares rows only with the rows listed beside them: a session under its parent is not one of the top rows', () => {
+    const rows = [
+      { session: { id: 'p', createdAt: at(9, 0, 0) }, key: '\nReview the parser' },
+      { session: { id: 'child', createdAt: at(9, 1, 0) }, key: 'p\nReview the parser' },
+    ]
+    expect(sharedTitleTimes(rows, (r) => r.session, (r) => r.key).size).toBe(0)
   })
 })

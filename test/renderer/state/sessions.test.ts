@@ -68,6 +68,14 @@ describe('the sessions store', () => {
     store().sessionDeleted('s9')
     expect(store().selectedId).toBe('s1')
   })
+
+  it('forgets with a deleted session the sessions it started, as the store deletes them with it', () => {
+    const child = { ...session('c1', 'A subagent'), parentSessionId: 's1' }
+    useSessionsStore.setState({ byProject: { p1: [session('s2', 'Two'), session('s1', 'One'), child] }, selectedId: 'c1' })
+    store().sessionDeleted('s1')
+    expect(store().byProject.p1!.map((s) => s.id)).toEqual(['s2'])
+    expect(store().selectedId).toBeNull()
+  })
 })
 
 describe('the sessions store, following another window', () => {

@@ -23,4 +23,8 @@ describe('skippedLinesNote', () => {
     expect(skippedLinesNote({ total: 3, by: { malformed_json: 2, truncated_last_line: 1 } })).toBe('Its file had 3 lines skipped (2 not JSON, 1 cut short at the end of the file); what they held is not in this session.')
     expect(skippedLinesNote({ total: 1, by: {} })).toBe('Its file had 1 line skipped; what it held is not in this session.')
   })
+
+  it('names a reason by its code when the words have none of that name, whatever the name', () => {
+    expect(skippedLinesNote({ total: 2, by: { constructor: 1, toString: 1 } })).toBe('Its file had 2 lines skipped (1 constructor, 1 toString); what they held is not in this session.')
+  })
 })
