@@ -4,7 +4,7 @@
  * it in the inspector where every pass is marked as reconstructed from a transcript, and starts the proxy, whose
  * captured request shows up as a pass marked "captured". Screenshots go to e2e/screenshots/.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { appEvent, expect, folderForThisProcess, openApp, testWithHostEnv } from './fixtures'
@@ -300,5 +300,40 @@ test('a file that holds no transcript is marked and left out of Import all; a fo
     await expect(panel.getByRole('button', { name: /^Import all/ })).toBeDisabled()
   } finally {
     rmSync(junkDir, { recursive: true, force: true })
+  }
+})
+
+test('a grown file imported again takes its earlier import’s place in the chat; after an import the keyboard is on its Open', async ({ page, host }) => {
+  const dir = join(configDir, 'projects', '-tmp-regrow')
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, 'regrow.jsonl')
+  copyFileSync(join(projectDir, 'tool_heavy.jsonl'), file)
+  try {
+    await openApp(page, host.url)
+    await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+    const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+    const row = panel.locator('tr[data-session-file="regrow"]')
+    // From the keyboard: Import is disabled while it runs, and the keyboard does not fall to the page.
+    await row.getByRole('button', { name: 'Import' }).press('Enter')
+    await expect(row.getByRole('button', { name: 'Open' })).toBeFocused()
+    await row.getByRole('button', { name: 'Open' }).press('Enter')
+    await expect(panel).toHaveCount(0)
+    const chat = page.locator('section.chat')
+    const first = (await chat.getAttribute('data-session-id'))!
+    const title = (await chat.getByRole('heading').first().textContent())!
+    // The file grows; imported again, the new import replaces the one the chat shows.
+    appendFileSync(file, '\nnot json\n')
+    await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+    await panel.getByRole('button', { name: 'List', exact: true }).click()
+    await row.getByRole('button', { name: 'Re-import' }).click()
+    await expect(row.getByRole('button', { name: 'Re-import' })).toHaveCount(0)
+    await expect(row.getByRole('button', { name: 'Open' })).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(panel).toHaveCount(0)
+    await expect(chat).not.toHaveAttribute('data-session-id', first)
+    await expect(chat.getByRole('heading').first()).toHaveText(title)
+    await expect(page.locator(`.sessions button.session[data-session-id="${first}"]`)).toHaveCount(0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -960,7 +960,11 @@ export const events = {
   'session.created': SessionSchema,
   /** A session's new name, for every window (the one that renamed it has the answer too). */
   'session.renamed': SessionSchema,
-  'session.deleted': z.object({ sessionId: z.string(), projectId: z.string() }),
+  /**
+   * `replacedBy`: the session that takes its place (a grown Claude Code file imported again): a window showing the one
+   * deleted, or a session it started, shows that one instead. Absent for a delete, and from older hosts.
+   */
+  'session.deleted': z.object({ sessionId: z.string(), projectId: z.string(), replacedBy: z.string().optional() }),
   'run.started': z.object({ sessionId: z.string(), runId: z.string() }),
   /** Stream deltas of the pass in flight, coalesced (about every 30 ms). */
   'stream.delta': z.object({ sessionId: z.string(), events: z.array(z.looseObject({ type: z.string() })) }),

@@ -68,7 +68,7 @@ client.on('files.changed', (e) => {
 })
 client.on('session.created', (s) => sessions().sessionAppeared(s))
 client.on('session.renamed', (s) => sessions().sessionRenamed(s))
-client.on('session.deleted', (p) => sessions().sessionDeleted(p.sessionId))
+client.on('session.deleted', (p) => sessions().sessionDeleted(p.sessionId, p.replacedBy))
 
 // The chat store follows the session's events; the store of record is the main process.
 const chat = () => useChatStore.getState()

@@ -32,7 +32,8 @@ interface SessionsState {
   exportAsked(sessionId: string, thenDelete?: boolean): void
   importAsked(projectId: string): void
   transferDismissed(): void
-  sessionDeleted(id: string): void
+  /** `replacedBy`: the session that takes its place, shown instead when the one deleted (or one it started) was. */
+  sessionDeleted(id: string, replacedBy?: string): void
   failed(message: string, projectId?: string): void
 }
 
@@ -83,14 +84,15 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   importAsked: (projectId) => set({ transfer: { kind: 'import', projectId }, error: null }),
   // The delete the export was asked from is asked again: "Export it first" was a step on the way, not a change of mind.
   transferDismissed: () => set((s) => ({ transfer: null, deletingId: s.transfer?.kind === 'export' && s.transfer.thenDelete ? s.transfer.sessionId : s.deletingId })),
-  sessionDeleted: (id) =>
+  sessionDeleted: (id, replacedBy) =>
     set((s) => {
       // The sessions it started (an imported session's subagents and compaction calls) go with it, as in the store.
       const gone = new Set([id, ...Object.values(s.byProject).flatMap((list) => list.filter((x) => x.parentSessionId === id).map((x) => x.id))])
       const kept = (x: string | null) => (x !== null && gone.has(x) ? null : x)
+      const listed = (x: string | undefined): x is string => x !== undefined && Object.values(s.byProject).some((list) => list.some((y) => y.id === x))
       return {
         byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => !gone.has(x.id))])),
-        selectedId: kept(s.selectedId),
+        selectedId: s.selectedId !== null && gone.has(s.selectedId) ? (listed(replacedBy) ? replacedBy : null) : s.selectedId,
         renamingId: kept(s.renamingId),
         deletingId: kept(s.deletingId),
         transfer: s.transfer?.kind === 'export' && gone.has(s.transfer.sessionId) ? null : s.transfer,

@@ -158,6 +158,16 @@ describe('scripted agent: going on after a stop', () => {
   it('with nothing before it, "go on" is answered as it stands', () => {
     expect(turn('go on', {}).final).toContain('offline simulator')
   })
+
+  it('stopped before any answer, the request goes with the "go on" in one message, and is what is answered', () => {
+    // An earlier turn, answered: not the request the "go on" is about.
+    const earlier: Msg[] = [
+      { role: 'user', content: 'list the root' },
+      { role: 'assistant', content: [{ type: 'text', text: 'The project root has 1 entry: `README.md`.' }] },
+    ]
+    const blocks = respond([...earlier, { role: 'user', content: [{ type: 'text', text: 'read README.md' }, { type: 'text', text: 'go on' }] }])
+    expect(blocks.filter((b) => b.type === 'tool_use')).toEqual([expect.objectContaining({ name: 'read_file', input: { path: 'README.md' } })])
+  })
 })
 
 describe('scripted agent: tools, notes, thinking, determinism', () => {

@@ -34,10 +34,11 @@ export function transcriptHandlers(services: Services): Pick<Handlers, Transcrip
       if (project) events.emit('project.opened', projectView(services, project))
     }
     for (const i of imported) {
-      // A grown file's earlier import is gone (its children with it): every window takes its row away.
-      if (i.replaced) events.emit('session.deleted', i.replaced)
       const session = i.status === 'unchanged' ? null : store.sessions.get(i.sessionId)
       if (session) events.emit('session.created', session)
+      // A grown file's earlier import is gone (its children with it): every window takes its row away, and one that
+      // showed it shows the new import, listed just before.
+      if (i.replaced) events.emit('session.deleted', { ...i.replaced, replacedBy: i.sessionId })
     }
   }
   const transcripts = new TranscriptService({ store, now: () => clock.now(), homeDir: services.homeDir, dropSession: (id) => services.sessions.drop(id) })

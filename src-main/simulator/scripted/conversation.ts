@@ -46,15 +46,18 @@ const INLINE_TAGS = /<(system-reminder|context|note|reminder)[^>]*>[\s\S]*?<\/\1
 
 /** The user's own words in one user message, or null when it has none (tool results or tagged notes only). */
 export function userWords(message: SimMessage): string | null {
-  if (message.role !== 'user') return null
-  const texts = message.content.filter((b) => b.type === 'text').map(blockText)
-  for (let i = texts.length - 1; i >= 0; i--) {
-    const text = texts[i]!
-    if (isAppText(text)) continue
-    const cleaned = text.replace(INLINE_TAGS, '').trim()
-    if (cleaned.length > 0) return cleaned
-  }
-  return null
+  return everyUserWords(message).at(-1) ?? null
+}
+
+/** Each of the user's own texts in a message, in order: a message stopped before any answer goes with the next one. */
+function everyUserWords(message: SimMessage): string[] {
+  if (message.role !== 'user') return []
+  return message.content
+    .filter((b) => b.type === 'text')
+    .map(blockText)
+    .filter((text) => !isAppText(text))
+    .map((text) => text.replace(INLINE_TAGS, '').trim())
+    .filter((text) => text.length > 0)
 }
 
 /** Index of the newest message carrying the user's own words, or -1. */
@@ -115,14 +118,22 @@ const GO_ON = /^(?:please\s+)?(?:go on|continue|carry on|keep going|resume|proce
  */
 export function readTurn(request: SimRequest): Turn {
   let human = lastHumanIndex(request.messages)
-  while (human > 0 && GO_ON.test(userWords(request.messages[human]!)!.trim())) {
+  let words = human >= 0 ? userWords(request.messages[human]!)! : ''
+  while (human >= 0 && GO_ON.test(words)) {
+    // Stopped before any answer, the request travels in the same message as the "go on" after it.
+    const sameMessage = everyUserWords(request.messages[human]!).filter((w) => !GO_ON.test(w))
+    if (sameMessage.length > 0) {
+      words = sameMessage.at(-1)!
+      break
+    }
     const before = lastHumanIndex(request.messages.slice(0, human))
     if (before < 0) break
     human = before
+    words = userWords(request.messages[human]!)!
   }
   const since = human >= 0 ? request.messages.slice(human + 1) : request.messages
   return {
-    request: human >= 0 ? userWords(request.messages[human]!)! : '',
+    request: words,
     rounds: toolSteps(since),
     earlier: human >= 0 ? toolSteps(request.messages.slice(0, human)).flat() : [],
     tools: offeredTools(request),

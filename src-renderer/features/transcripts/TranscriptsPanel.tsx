@@ -156,6 +156,20 @@ function Listing() {
 function SessionRow({ s }: { s: TranscriptFileView }) {
   const importing = useTranscriptsStore((st) => st.importing.includes(s.path) || st.importing.includes('*'))
   const picked = useTranscriptsStore((st) => st.picked?.path === s.path)
+  // Import and Re-import are disabled while the file is imported, which drops the keyboard from them to the page: once
+  // the file is listed as imported, the keyboard goes to this row's Open, the next thing to do with it.
+  const open = useRef<HTMLButtonElement>(null)
+  const importPressed = useRef(false)
+  const importHere = () => {
+    importPressed.current = true
+    void importOne(s.path)
+  }
+  const importedNow = !importing && s.imported !== null && !s.imported.changed
+  useEffect(() => {
+    if (!importedNow || !importPressed.current) return
+    importPressed.current = false
+    open.current?.focus()
+  }, [importedNow])
   // Every row has the same buttons: each is described by its session's title, so a screen reader tells them apart.
   const titleId = useId()
   return (
@@ -175,17 +189,17 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
             <button type="button" aria-describedby={titleId} onClick={() => void showTotals(s.path, s.imported!.sessionId)}>
               Totals
             </button>
-            <button type="button" aria-describedby={titleId} onClick={() => void openImported(s.imported!.projectId, s.imported!.sessionId)}>
+            <button ref={open} type="button" aria-describedby={titleId} onClick={() => void openImported(s.imported!.projectId, s.imported!.sessionId)}>
               Open
             </button>
             {s.imported.changed && (
-              <button type="button" aria-describedby={titleId} disabled={importing} onClick={() => void importOne(s.path)} title="The file grew since it was imported">
+              <button type="button" aria-describedby={titleId} disabled={importing} onClick={importHere} title="The file grew since it was imported">
                 Re-import
               </button>
             )}
           </>
         ) : (
-          <button type="button" aria-describedby={titleId} disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={() => void importOne(s.path)}>
+          <button type="button" aria-describedby={titleId} disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={importHere}>
             {importing ? 'Importing…' : 'Import'}
           </button>
         )}

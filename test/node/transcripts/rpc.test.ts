@@ -74,16 +74,20 @@ describe('transcripts.* and proxy.* through the contract', () => {
     expect(await app.dispatch('transcripts.import', { path: '/etc/passwd' })).toEqual({ ok: false, error: { code: 'not_found', message: `The projects folder ${defaultFolder} does not exist: /etc/passwd is read only from inside it` } })
   })
 
-  it('says a grown file’s earlier import is deleted when the new one replaces it', async () => {
+  it('says a grown file’s earlier import is deleted and which session replaces it, listed first', async () => {
     const path = join(projects, '-home-marco-projects-spotter', 'short.jsonl')
     const first = await call<{ sessionId: string; projectId: string }>(app, 'transcripts.import', { path, folder: projects })
     appendFileSync(path, '\nnot json\n')
+    const order: string[] = []
+    const off = app.events.subscribe((name) => void (name.startsWith('session.') && order.push(name)))
     const deleted = nextEvent<{ sessionId: string; projectId: string }>(app, 'session.deleted')
     const created = nextEvent<{ id: string }>(app, 'session.created')
     const grown = await call<{ status: string; sessionId: string; replaced: unknown }>(app, 'transcripts.import', { path, folder: projects })
     expect(grown).toMatchObject({ status: 'replaced', replaced: { sessionId: first.sessionId, projectId: first.projectId } })
-    expect(await deleted).toEqual({ sessionId: first.sessionId, projectId: first.projectId })
+    expect(await deleted).toEqual({ sessionId: first.sessionId, projectId: first.projectId, replacedBy: grown.sessionId })
     expect((await created).id).toBe(grown.sessionId)
+    expect(order).toEqual(['session.created', 'session.deleted'])
+    off()
   })
 
   it('lists, imports, totals and continues a Claude Code session', async () => {

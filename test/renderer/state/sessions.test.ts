@@ -76,6 +76,20 @@ describe('the sessions store', () => {
     expect(store().byProject.p1!.map((s) => s.id)).toEqual(['s2'])
     expect(store().selectedId).toBeNull()
   })
+
+  it('shows the session that replaces a deleted one (a grown file imported again) when the deleted one was shown', () => {
+    const child = { ...session('c1', 'A subagent'), parentSessionId: 's1' }
+    useSessionsStore.setState({ byProject: { p1: [session('s3', 'One again'), session('s2', 'Two'), session('s1', 'One'), child] }, selectedId: 'c1' })
+    store().sessionDeleted('s1', 's3')
+    expect(store().selectedId).toBe('s3')
+    // Not when another session was shown, nor for a replacement this window does not list.
+    store().sessionSelected('s2')
+    store().sessionDeleted('s3', 's4')
+    expect(store().selectedId).toBe('s2')
+    store().sessionSelected('s2')
+    store().sessionDeleted('s2', 'elsewhere')
+    expect(store().selectedId).toBeNull()
+  })
 })
 
 describe('the sessions store, following another window', () => {
