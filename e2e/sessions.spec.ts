@@ -853,6 +853,17 @@ test('sessions that share a name say when each was made; a session named alone d
     await expect(row(id)).toHaveAccessibleName(`Fix the login bug ${made}`)
   }
   await app.locator('.sessions').screenshot({ path: 'e2e/screenshots/sessions-shared-names.png' })
+  // The palette and the delete question say which one too.
+  const otherMade = (await row(first).locator('.session-made').textContent())!.replace(/^made /, '')
+  await app.keyboard.press('Control+K')
+  await app.keyboard.type('login')
+  await expect(app.getByTestId('palette').getByRole('option')).toHaveText([`Go toSession “Fix the login bug” (made ${otherMade})`])
+  await app.keyboard.press('Escape')
+  await row(first).focus()
+  await app.keyboard.press('Delete')
+  await expect(app.getByRole('alertdialog').getByRole('heading')).toHaveText(`Delete “Fix the login bug” (made ${otherMade})?`)
+  await app.keyboard.press('Escape')
+  await expect(app.getByRole('alertdialog')).toHaveCount(0)
   // Named apart again, neither says it.
   await rpc(host, 'session.rename', { sessionId: second, title: 'Fix the logout bug' })
   await expect(row(second).locator('.session-title')).toHaveText('Fix the logout bug')

@@ -4,7 +4,7 @@
  * Claude Code session's subagents and compaction calls) are folded under it (nest.ts): its ▸ or Right unfolds them,
  * Left folds them or goes back up to it.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
 import type { Session } from '../../../src-preload/contract'
 import { sessionActivity, useChatStore, type SessionActivity } from '../../state/chat'
@@ -284,6 +284,9 @@ function DeleteConfirmation({ session }: { session: Session }) {
   const activity = useChatStore(selectActivity(session.id))
   const cancel = useRef<HTMLButtonElement>(null)
   const dialog = useRef<HTMLDivElement>(null)
+  // Another session of the project with the same name: the question says which one, as its row does.
+  const siblings = useSessionsStore((s) => s.byProject[session.projectId])
+  const made = useMemo(() => sharedTitleTimes(siblings ?? [], (s) => s, (s) => s.title).get(session.id) ?? null, [siblings, session.id])
   // Where the keyboard goes if the session goes: read as the dialog opens, while the session's row is still listed.
   const [afterDelete] = useState(() => rowsAround(session.id))
   const dismiss = () => useSessionsStore.getState().deleteDismissed()
@@ -300,7 +303,9 @@ function DeleteConfirmation({ session }: { session: Session }) {
   return (
     <div className="confirm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>
       <div ref={dialog} className="confirm" role="alertdialog" aria-modal="true" aria-labelledby="delete-session-title" aria-describedby="delete-session-detail">
-        <h2 id="delete-session-title">Delete “{session.title}”?</h2>
+        <h2 id="delete-session-title">
+          Delete “{session.title}”{made ? ` (made ${made})` : ''}?
+        </h2>
         <p id="delete-session-detail">
           {activity === 'running' ? 'Its turn is still running: deleting stops it. ' : activity === 'waiting' ? 'Its turn is waiting for your approval: deleting stops it. ' : ''}
           Its messages and every pass recorded for it are removed from Loupe. This cannot be undone.
