@@ -37,6 +37,11 @@ async function readNotesThenDryRun(app: Page, reads = 3) {
   await app.getByRole('button', { name: 'Dry run' }).click()
   const draft = app.getByTestId('draft-detail')
   await expect(draft.getByTestId('history-diff')).toHaveAttribute('data-diff-ready', /.+/)
+  // What Monaco leaves unnamed is named, or hidden from a screen reader when it only pictures the text.
+  const diff = draft.getByTestId('history-diff')
+  await expect(diff.locator('.diff-hidden-lines a.default-control').first()).toHaveAccessibleName('Show Unchanged Region')
+  await expect(diff.locator('.diff-hidden-lines a.default-control:not([aria-label])')).toHaveCount(0)
+  await expect(diff.locator('svg.moved-blocks-lines:not([aria-hidden="true"]), .diffOverview:not([aria-hidden="true"])')).toHaveCount(0)
   return { focus, draft }
 }
 

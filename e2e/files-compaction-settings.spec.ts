@@ -353,6 +353,9 @@ test('files: a change on disk while a file is edited is offered as a merge, and 
     await expect(app.getByTestId('merge-panel')).toBeVisible()
     // The keyboard went with the text into the merge's editable side: what is typed on is not lost.
     await expect(app.getByTestId('merge-editor').locator('.editor.modified :focus')).toHaveCount(1)
+    // Each side is named for a screen reader.
+    await expect(app.getByTestId('merge-editor').getByRole('textbox', { name: 'Your version: edit it into the merge' })).toBeFocused()
+    await expect(app.getByTestId('merge-editor').getByRole('textbox', { name: 'The file as it is on disk (read-only)' })).toHaveCount(1)
     await app.keyboard.type('TYPED-ON')
     // The tree's size for the file is the disk's now.
     await expect.poll(tokensShown).not.toBe(before)

@@ -20,6 +20,34 @@ export const READ_ONLY_DIFF_OPTIONS: monaco.editor.IStandaloneDiffEditorConstruc
   ignoreTrimWhitespace: false,
   originalEditable: false,
   renderOverviewRuler: true,
+  // Each side's scrollbar would carry a dark tick for a cursor nobody places in a diff that is only read.
+  hideCursorInOverviewRuler: true,
+}
+
+/**
+ * Names, for a screen reader, what Monaco's diff editor leaves unnamed, and hides what only the pointer uses (Chromium's
+ * accessibility tree, read in the compaction, inspector and merge diffs):
+ * - the hidden-lines bar's "Show Unchanged Region" is a link-button whose name would come from its icon (none): it
+ *   gets its tooltip as its name;
+ * - the bar's drag handles (mouse-only, the same action as that button), the moved-blocks drawing and the overview
+ *   ruler's canvases are pictures of what the text says: hidden.
+ * The bars are made again for every diff and every region shown, so they are watched for as they are added. Returns
+ * what stops the watching.
+ */
+export function nameDiffParts(editor: monaco.editor.IStandaloneDiffEditor): () => void {
+  const root = editor.getContainerDomNode()
+  const name = (within: ParentNode) => {
+    for (const button of within.querySelectorAll<HTMLElement>('.diff-hidden-lines a.default-control')) if (!button.hasAttribute('aria-label')) button.setAttribute('aria-label', button.title || 'Show Unchanged Region')
+    for (const part of within.querySelectorAll<Element>('.diff-hidden-lines .top, .diff-hidden-lines .bottom, svg.moved-blocks-lines, .diffOverview')) part.setAttribute('aria-hidden', 'true')
+  }
+  name(root)
+  // Only what is added is looked at: Monaco redraws lines on every scroll, and a look over the whole editor each time
+  // would cost the scroll.
+  const watch = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof Element && (node.matches('.diff-hidden-lines') || node.querySelector('.diff-hidden-lines'))) name(node.parentNode ?? node)
+  })
+  watch.observe(root, { childList: true, subtree: true })
+  return () => watch.disconnect()
 }
 
 /** A diff editor in `host` for as long as the component lives (and `m` stays the same); null before it is made. */
@@ -39,9 +67,11 @@ export function useDiffEditor(m: Monaco, host: RefObject<HTMLDivElement | null>,
     const followLayout = () => originalSide.getContainerDomNode().toggleAttribute('inert', originalSide.getLayoutInfo().contentWidth <= 0)
     followLayout()
     const layoutWatch = originalSide.onDidLayoutChange(followLayout)
+    const stopNaming = nameDiffParts(editor)
     editorRef.current = editor
     return () => {
       layoutWatch.dispose()
+      stopNaming()
       const models = editor.getModel()
       editor.dispose()
       editorRef.current = null

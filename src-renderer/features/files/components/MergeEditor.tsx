@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'react'
 import type * as monaco from 'monaco-editor'
 import type { Monaco } from '../../../monaco'
+import { nameDiffParts } from '../../../monaco/diff-editor'
 import { EDIT_OPTIONS, textOf } from './MarkdownEditor'
 
 /**
@@ -30,9 +31,14 @@ export function MergeEditor({ monaco: m, disk, mine, onChange }: { monaco: Monac
       useInlineViewWhenSpaceIsLimited: false,
       ignoreTrimWhitespace: false,
       renderOverviewRuler: true,
+      hideCursorInOverviewRuler: true,
       // Line numbers of up to three digits take the gutter they need, no more: the text keeps the width.
       lineNumbersMinChars: 3,
     })
+    // Each side's name for a screen reader: Monaco takes the sides' names only after creation (monaco/diff-editor.ts).
+    editor.getOriginalEditor().updateOptions({ ariaLabel: 'The file as it is on disk (read-only)' })
+    editor.getModifiedEditor().updateOptions({ ariaLabel: 'Your version: edit it into the merge' })
+    const stopNaming = nameDiffParts(editor)
     const original = m.editor.createModel(disk, 'markdown')
     const modified = m.editor.createModel(mine, 'markdown')
     editor.setModel({ original, modified })
@@ -46,6 +52,7 @@ export function MergeEditor({ monaco: m, disk, mine, onChange }: { monaco: Monac
     }
     return () => {
       sub.dispose()
+      stopNaming()
       editor.dispose()
       original.dispose()
       modified.dispose()
