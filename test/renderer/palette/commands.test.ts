@@ -129,74 +129,55 @@ describe('the palette’s inspector views', () => {
 
 describe('a new session asked for while the open one is still being read', () => {
   afterEach(() => vi.restoreAllMocks())
-  it('reads the open session first, and shows it again when nothing has happened in it: no second empty session', async () => {
+
+  const newRow = (id: string) => ({ id, projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 })
+  const projects = [
+    { id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 },
+    { id: 'p2', name: 'other', root: '/work/other', createdAt: 0, lastOpenedAt: 0 },
+  ]
+
+  /**
+   * Project p1 shown, `open` the session shown, whose chat is not read yet; the host answers session.get with
+   * `entries` (after `meanwhile`, what the user does while the read is on its way) and session.create with a new one.
+   * Returns the requests startSession sent.
+   */
+  async function startWhileRead(open: string, listed: string[], entries: unknown[], meanwhile: () => void = () => {}): Promise<string[]> {
     const { startSession } = await import('../../../src-renderer/features/palette/commands')
     const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
     const { useChatStore } = await import('../../../src-renderer/state/chat')
     const { client } = await import('../../../src-renderer/platform/client')
-    const session = { id: 's-new', projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 }
-    const request = vi.spyOn(client, 'request').mockImplementation(((name: string) =>
-      Promise.resolve(
-        name === 'session.get'
-          ? { ok: true, value: { session, entries: [], earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } }
-          : { ok: true, value: { ...session, id: 's-second' } },
-      )) as never)
-    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
+    const request = vi.spyOn(client, 'request').mockImplementation(((name: string) => {
+      if (name !== 'session.get') return Promise.resolve({ ok: true, value: newRow('s-second') })
+      meanwhile()
+      return Promise.resolve({ ok: true, value: { session: newRow(open), entries, earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } })
+    }) as never)
+    useProjectsStore.getState().projectsLoaded(projects)
     useProjectsStore.getState().projectSelected('p1')
-    useSessionsStore.setState({ byProject: { p1: [session as never] }, selectedId: 's-new' })
-    // The chat's read of the session has not answered yet.
+    useSessionsStore.setState({ byProject: { p1: listed.map((id) => newRow(id) as never) }, selectedId: open })
     useChatStore.setState({ bySession: {} })
     await startSession('p1')
-    const asked = request.mock.calls.map(([name]) => name)
+    const asked = request.mock.calls.map(([name]) => name as string)
+    request.mockRestore()
+    return asked
+  }
+  const entry = { id: 'e1', seq: 1, kind: 'user_message', text: 'hello', createdAt: 6 }
+
+  it('reads the open session first, and shows it again when nothing has happened in it: no second empty session', async () => {
+    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
+    const asked = await startWhileRead('s-new', ['s-new'], [])
     expect(asked).toContain('session.get')
     expect(asked).not.toContain('session.create')
     expect(useSessionsStore.getState().selectedId).toBe('s-new')
   })
 
   it('makes a new one when the read shows the open session in use', async () => {
-    const { startSession } = await import('../../../src-renderer/features/palette/commands')
-    const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
-    const { useChatStore } = await import('../../../src-renderer/state/chat')
-    const { client } = await import('../../../src-renderer/platform/client')
-    const session = { id: 's-used', projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 }
-    const entry = { id: 'e1', seq: 1, kind: 'user_message', text: 'hello', createdAt: 6 }
-    const request = vi.spyOn(client, 'request').mockImplementation(((name: string) =>
-      Promise.resolve(
-        name === 'session.get'
-          ? { ok: true, value: { session, entries: [entry], earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } }
-          : { ok: true, value: { ...session, id: 's-second' } },
-      )) as never)
-    useProjectsStore.getState().projectsLoaded([{ id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 }])
-    useProjectsStore.getState().projectSelected('p1')
-    useSessionsStore.setState({ byProject: { p1: [session as never] }, selectedId: 's-used' })
-    useChatStore.setState({ bySession: {} })
-    await startSession('p1')
-    expect(request.mock.calls.map(([name]) => name)).toContain('session.create')
+    expect(await startWhileRead('s-used', ['s-used'], [entry])).toContain('session.create')
   })
 
   it('makes none when another session or project is chosen while the read is under way: that choice stands', async () => {
-    const { startSession } = await import('../../../src-renderer/features/palette/commands')
     const { useSessionsStore } = await import('../../../src-renderer/state/sessions')
-    const { useChatStore } = await import('../../../src-renderer/state/chat')
-    const { client } = await import('../../../src-renderer/platform/client')
-    const session = { id: 's-used', projectId: 'p1', title: 'New session', createdAt: 5, updatedAt: 5 }
-    const entry = { id: 'e1', seq: 1, kind: 'user_message', text: 'hello', createdAt: 6 }
     for (const chooseElsewhere of [() => useSessionsStore.getState().sessionSelected('s-other'), () => useProjectsStore.getState().projectSelected('p2')]) {
-      const request = vi.spyOn(client, 'request').mockImplementation(((name: string) => {
-        // The user chooses while the read is on its way.
-        if (name === 'session.get') chooseElsewhere()
-        return Promise.resolve(name === 'session.get' ? { ok: true, value: { session, entries: [entry], earlier: 0, seqs: {}, running: false, mode: 'build', model: 'claude-sonnet-4-6', pendingApprovals: [] } } : { ok: true, value: { ...session, id: 's-second' } })
-      }) as never)
-      useProjectsStore.getState().projectsLoaded([
-        { id: 'p1', name: 'greeter', root: '/work/greeter', createdAt: 0, lastOpenedAt: 0 },
-        { id: 'p2', name: 'other', root: '/work/other', createdAt: 0, lastOpenedAt: 0 },
-      ])
-      useProjectsStore.getState().projectSelected('p1')
-      useSessionsStore.setState({ byProject: { p1: [session as never, { ...session, id: 's-other' } as never] }, selectedId: 's-used' })
-      useChatStore.setState({ bySession: {} })
-      await startSession('p1')
-      expect(request.mock.calls.map(([name]) => name)).not.toContain('session.create')
-      request.mockRestore()
+      expect(await startWhileRead('s-used', ['s-used', 's-other'], [entry], chooseElsewhere)).not.toContain('session.create')
     }
   })
 })
