@@ -324,7 +324,10 @@ test('a grown file imported again takes its earlier import’s place in the chat
     // The file grows; imported again, the new import replaces the one the chat shows.
     appendFileSync(file, '\nnot json\n')
     await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
-    await panel.getByRole('button', { name: 'List', exact: true }).click()
+    // List is disabled while it lists: the keyboard comes back to it.
+    await panel.getByRole('button', { name: 'List', exact: true }).press('Enter')
+    await expect(row.getByRole('button', { name: 'Re-import' })).toBeVisible()
+    await expect(panel.getByRole('button', { name: 'List', exact: true })).toBeFocused()
     await row.getByRole('button', { name: 'Re-import' }).click()
     await expect(row.getByRole('button', { name: 'Re-import' })).toHaveCount(0)
     await expect(row.getByRole('button', { name: 'Open' })).toBeFocused()

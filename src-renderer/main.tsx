@@ -20,6 +20,7 @@ import { useSettingsStore } from './state/settings'
 import { unsavedCount, useFilesStore } from './state/files'
 import { reloadListing } from './features/files/actions'
 import { runEnded } from './features/chat/actions'
+import { sessionGone } from './features/sessions/actions'
 
 // Unsaved edits in the Files view live only in this page: closing or reloading it asks first (the Electron host asks
 // through its own dialog, src-main/electron/main.ts).
@@ -68,7 +69,7 @@ client.on('files.changed', (e) => {
 })
 client.on('session.created', (s) => sessions().sessionAppeared(s))
 client.on('session.renamed', (s) => sessions().sessionRenamed(s))
-client.on('session.deleted', (p) => sessions().sessionDeleted(p.sessionId, p.replacedBy))
+client.on('session.deleted', (p) => sessionGone(p.sessionId, p.replacedBy))
 
 // The chat store follows the session's events; the store of record is the main process.
 const chat = () => useChatStore.getState()

@@ -44,7 +44,10 @@ export function nameDiffParts(editor: monaco.editor.IStandaloneDiffEditor): () =
   // Only what is added is looked at: Monaco redraws lines on every scroll, and a look over the whole editor each time
   // would cost the scroll.
   const watch = new MutationObserver((records) => {
-    for (const record of records) for (const node of record.addedNodes) if (node instanceof Element && (node.matches('.diff-hidden-lines') || node.querySelector('.diff-hidden-lines'))) name(node.parentNode ?? node)
+    const bars = new Set<Element>()
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof Element && (node.matches('.diff-hidden-lines') || node.querySelector('.diff-hidden-lines'))) bars.add(node)
+    // The selectors match inside the node as added: its ancestors count for them.
+    for (const node of bars) name(node)
   })
   watch.observe(root, { childList: true, subtree: true })
   return () => watch.disconnect()

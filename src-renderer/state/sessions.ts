@@ -89,7 +89,9 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
       // The sessions it started (an imported session's subagents and compaction calls) go with it, as in the store.
       const gone = new Set([id, ...Object.values(s.byProject).flatMap((list) => list.filter((x) => x.parentSessionId === id).map((x) => x.id))])
       const kept = (x: string | null) => (x !== null && gone.has(x) ? null : x)
-      const listed = (x: string | undefined): x is string => x !== undefined && Object.values(s.byProject).some((list) => list.some((y) => y.id === x))
+      // Only a replacement listed in the same project: one filed elsewhere would be selected where nothing shows it.
+      const list = Object.values(s.byProject).find((l) => l.some((y) => y.id === id)) ?? []
+      const listed = (x: string | undefined): x is string => x !== undefined && list.some((y) => y.id === x)
       return {
         byProject: Object.fromEntries(Object.entries(s.byProject).map(([projectId, list]) => [projectId, list.filter((x) => !gone.has(x.id))])),
         selectedId: s.selectedId !== null && gone.has(s.selectedId) ? (listed(replacedBy) ? replacedBy : null) : s.selectedId,

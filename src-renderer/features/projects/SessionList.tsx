@@ -15,7 +15,7 @@ import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
 import { useModalFocus } from '../../ui/modal-focus'
 import { nestSessions, type NestedRow } from './nest'
-import { sharedTitleTimes } from './shared-titles'
+import { IMPORTED_PREFIX, madeTimes, rowTitle } from './shared-titles'
 import { MAX_NAME_CHARS } from '../../../src-preload/names'
 
 export function SessionList({ projectId }: { projectId: string }) {
@@ -30,9 +30,8 @@ export function SessionList({ projectId }: { projectId: string }) {
   const [current, setCurrent] = useState<string | null>(null)
   const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(() => new Set())
   const rows = nestSessions(sessions ?? [], unfolded, selectedId)
-  // Rows listed side by side with one name say when each session was made (the sessions a session started are named
-  // by what they were asked, and told apart among themselves).
-  const made = sharedTitleTimes(rows, (r) => r.session, (r) => `${r.depth === 1 ? r.session.parentSessionId : ''}\n${rowTitle(r.session).text}`)
+  // Rows listed side by side with one name say when each session was made.
+  const made = madeTimes(sessions ?? [])
   const tabStop = listTabStop(rows.map((r) => r.session.id), current, selectedId)
   const fold = (sessionId: string, open: boolean) =>
     setUnfolded((was) => {
@@ -101,16 +100,6 @@ export function ActivityMarker({ activity, of = null }: { activity: Exclude<Sess
 }
 
 /** What an imported Claude Code session's title starts with (src-main/node/transcripts/store-import.ts). */
-const IMPORTED_PREFIX = 'Claude Code: '
-
-/**
- * The name a row shows: an imported session's title without its "Claude Code: " (a mark says where it came from), so
- * the narrow sidebar spends its width on what the session was about.
- */
-export function rowTitle(session: Pick<Session, 'title' | 'origin'>): { text: string; imported: boolean } {
-  const imported = session.origin === 'transcript' && session.title.startsWith(IMPORTED_PREFIX)
-  return { text: imported ? session.title.slice(IMPORTED_PREFIX.length) : session.title, imported }
-}
 
 function SessionRow({ row, made, selected, tabStop, markImported, onFocused, onFold }: { row: NestedRow<Session>; made: string | null; selected: boolean; tabStop: boolean; markImported: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
   const session = row.session
@@ -286,7 +275,7 @@ function DeleteConfirmation({ session }: { session: Session }) {
   const dialog = useRef<HTMLDivElement>(null)
   // Another session of the project with the same name: the question says which one, as its row does.
   const siblings = useSessionsStore((s) => s.byProject[session.projectId])
-  const made = useMemo(() => sharedTitleTimes(siblings ?? [], (s) => s, (s) => s.title).get(session.id) ?? null, [siblings, session.id])
+  const made = useMemo(() => madeTimes(siblings ?? []).get(session.id) ?? null, [siblings, session.id])
   // Where the keyboard goes if the session goes: read as the dialog opens, while the session's row is still listed.
   const [afterDelete] = useState(() => rowsAround(session.id))
   const dismiss = () => useSessionsStore.getState().deleteDismissed()

@@ -3,7 +3,33 @@
  * sessions made in the same minute): each such row also shows when its session was made, so they can be told apart
  * without opening them (decision 0068). Pure: SessionList draws it.
  */
+import type { Session } from '../../../src-preload/contract'
 import { clock, dateTime } from '../../ui/format'
+import { nestSessions } from './nest'
+
+export const IMPORTED_PREFIX = 'Claude Code: '
+
+/** What of a session its name in a list is made of. */
+export type NamedSession = Pick<Session, 'id' | 'title' | 'createdAt' | 'origin' | 'parentSessionId'>
+
+/**
+ * The name a row shows: an imported session's title without its "Claude Code: " (a mark says where it came from), so
+ * the narrow sidebar spends its width on what the session was about.
+ */
+export function rowTitle(session: Pick<Session, 'title' | 'origin'>): { text: string; imported: boolean } {
+  const imported = session.origin === 'transcript' && session.title.startsWith(IMPORTED_PREFIX)
+  return { text: imported ? session.title.slice(IMPORTED_PREFIX.length) : session.title, imported }
+}
+
+/**
+ * When each session of a project's list was made, for those whose row shares its name with a row listed beside it:
+ * the top rows among themselves, the sessions one session started (under it) among themselves. The same whether
+ * they are folded or not, so the sidebar, the palette and the delete question say the same.
+ */
+export function madeTimes(sessions: ReadonlyArray<NamedSession>): ReadonlyMap<string, string> {
+  const rows = nestSessions(sessions, new Set(sessions.map((s) => s.id)), null)
+  return sharedTitleTimes(rows, (r) => r.session, (r) => `${r.depth === 1 ? r.session.parentSessionId : ''}\n${rowTitle(r.session).text}`)
+}
 
 export interface TitledSession {
   readonly id: string

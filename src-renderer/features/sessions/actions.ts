@@ -61,11 +61,23 @@ export async function deleteSession(sessionId: string): Promise<boolean> {
     useSessionsStore.getState().failed(`Could not delete the session: ${result.error.message}`)
     return false
   }
-  useSessionsStore.getState().sessionDeleted(sessionId)
-  useChatStore.getState().sessionForgotten(sessionId)
-  useDraftsStore.getState().sessionForgotten(sessionId)
-  refreshProjectPasses()
+  sessionGone(sessionId)
   return true
+}
+
+/**
+ * Forgets what this window held of a deleted session and the sessions it started (the store deletes them with it):
+ * its row, its chat, its draft; the whole-project passes list is read again. `replacedBy`: the session shown in its
+ * place when it was shown (a grown Claude Code file imported again). For a delete here and one heard of by event.
+ */
+export function sessionGone(sessionId: string, replacedBy?: string): void {
+  const started = Object.values(useSessionsStore.getState().byProject).flatMap((list) => list.filter((s) => s.parentSessionId === sessionId).map((s) => s.id))
+  useSessionsStore.getState().sessionDeleted(sessionId, replacedBy)
+  for (const id of [sessionId, ...started]) {
+    useChatStore.getState().sessionForgotten(id)
+    useDraftsStore.getState().sessionForgotten(id)
+  }
+  refreshProjectPasses()
 }
 
 /** Writes a session to one JSON file (`session.export`): where it went and its size, or why not. */

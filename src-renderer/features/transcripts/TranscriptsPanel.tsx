@@ -72,10 +72,23 @@ function FolderForm() {
   useEffect(() => {
     if (listing && folder === '') setFolder(listing.projectsDir)
   }, [listing, folder])
+  // List and Import all are disabled while they run, which drops the keyboard from them to the page: once done, a
+  // keyboard still on nothing goes back to the button pressed, or to List when Import all stays disabled (nothing is
+  // left to import).
+  const list = useRef<HTMLButtonElement>(null)
+  const all = useRef<HTMLButtonElement>(null)
+  const [focusBack, setFocusBack] = useState<'list' | 'all' | null>(null)
+  useEffect(() => {
+    if (focusBack === null) return
+    const target = focusBack === 'all' && all.current !== null && !all.current.disabled ? all.current : list.current
+    if (target === null || target.disabled) return
+    setFocusBack(null)
+    if (document.activeElement === null || document.activeElement === document.body) target.focus()
+  })
   const submit = (e: FormEvent) => {
     e.preventDefault()
     useTranscriptsStore.getState().folderChosen(folder)
-    void listTranscripts()
+    void listTranscripts().then(() => setFocusBack('list'))
   }
   // What Import all would bring in: sessions not imported yet, and imported ones whose file changed since; files
   // that hold no conversation (empty, not a transcript, unreadable) always fail, so they are counted apart.
@@ -86,10 +99,10 @@ function FolderForm() {
         <span>Projects folder</span>
         <input aria-label="Claude Code projects folder" value={folder} onChange={(e) => setFolder(e.target.value)} spellCheck={false} placeholder="~/.claude/projects" />
       </label>
-      <button type="submit" disabled={loading}>
+      <button ref={list} type="submit" disabled={loading}>
         {loading ? 'Listing…' : 'List'}
       </button>
-      <button type="button" disabled={count === 0 || importing.length > 0} onClick={() => void importAll()}>
+      <button ref={all} type="button" disabled={count === 0 || importing.length > 0} onClick={() => void importAll().then(() => setFocusBack('all'))}>
         {importing.includes('*') ? 'Importing all…' : `Import all (${count})`}
       </button>
       {unimportable > 0 && (
@@ -156,24 +169,27 @@ function Listing() {
 function SessionRow({ s }: { s: TranscriptFileView }) {
   const importing = useTranscriptsStore((st) => st.importing.includes(s.path) || st.importing.includes('*'))
   const picked = useTranscriptsStore((st) => st.picked?.path === s.path)
-  // Import and Re-import are disabled while the file is imported, which drops the keyboard from them to the page: once
-  // the file is listed as imported, the keyboard goes to this row's Open, the next thing to do with it.
+  // Import and Re-import are disabled while the file is imported, which drops the keyboard from them to the page. Once
+  // the import is over, a keyboard still on nothing (or in this row) goes to this row's Open, the next thing to do with
+  // it, or back to the button pressed when the import was refused; one the user moved meanwhile stays where it is.
+  const row = useRef<HTMLTableRowElement>(null)
   const open = useRef<HTMLButtonElement>(null)
-  const importPressed = useRef(false)
-  const importHere = () => {
-    importPressed.current = true
-    void importOne(s.path)
-  }
-  const importedNow = !importing && s.imported !== null && !s.imported.changed
+  const importButton = useRef<HTMLButtonElement>(null)
+  const [focusAfter, setFocusAfter] = useState<'open' | 'import' | null>(null)
+  const importHere = async () => setFocusAfter((await importOne(s.path)) ? 'open' : 'import')
   useEffect(() => {
-    if (!importedNow || !importPressed.current) return
-    importPressed.current = false
-    open.current?.focus()
-  }, [importedNow])
+    if (focusAfter === null) return
+    // The listing that shows Open may not be drawn yet: this runs again when it is.
+    const target = focusAfter === 'open' ? open.current : importButton.current
+    if (target === null || target.disabled) return
+    setFocusAfter(null)
+    const active = document.activeElement
+    if (active === null || active === document.body || (row.current?.contains(active) ?? false)) target.focus()
+  }, [focusAfter, s.imported, importing])
   // Every row has the same buttons: each is described by its session's title, so a screen reader tells them apart.
   const titleId = useId()
   return (
-    <tr className={picked ? 'picked' : undefined} data-session-file={s.sessionId}>
+    <tr ref={row} className={picked ? 'picked' : undefined} data-session-file={s.sessionId}>
       <td>{day(lastActiveMs(s))}</td>
       <td className="cc-title" title={sessionTooltip(s)} id={titleId}>
         {s.title ?? s.sessionId}
@@ -193,13 +209,13 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
               Open
             </button>
             {s.imported.changed && (
-              <button type="button" aria-describedby={titleId} disabled={importing} onClick={importHere} title="The file grew since it was imported">
+              <button ref={importButton} type="button" aria-describedby={titleId} disabled={importing} onClick={() => void importHere()} title="The file grew since it was imported">
                 Re-import
               </button>
             )}
           </>
         ) : (
-          <button type="button" aria-describedby={titleId} disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={importHere}>
+          <button type="button" aria-describedby={titleId} disabled={importing || Boolean(s.unimportable)} title={s.unimportable ? `Cannot be imported: ${s.unimportable}` : undefined} onClick={() => void importHere()} ref={importButton}>
             {importing ? 'Importing…' : 'Import'}
           </button>
         )}

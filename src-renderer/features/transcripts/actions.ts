@@ -53,15 +53,20 @@ export async function showTotals(path: string, sessionId: string): Promise<void>
   store().totalsShown(path, result.value)
 }
 
-export async function importOne(path: string): Promise<void> {
+/** Imports one file; true once it is imported and listed again (false: refused, and the panel says why). */
+export async function importOne(path: string): Promise<boolean> {
   const asked = ++latestPick
   store().importStarted(path)
   const result = await client.request('transcripts.import', { path, ...folderInput() })
   store().importFinished(path)
   // The service's message names the file already.
-  if (!result.ok) return store().failed(`Could not import: ${result.error.message}`)
+  if (!result.ok) {
+    store().failed(`Could not import: ${result.error.message}`)
+    return false
+  }
   if (asked === latestPick) store().totalsShown(path, result.value.totals)
   await Promise.all([listTranscripts(), loadProjects()])
+  return true
 }
 
 export async function importAll(): Promise<void> {

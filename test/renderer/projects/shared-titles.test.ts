@@ -1,6 +1,6 @@
 /** Rows of the sidebar that share a name say when each session was made, to the second only when the minute is shared. */
 import { describe, expect, it } from 'vitest'
-import { sharedTitleTimes } from '../../../src-renderer/features/projects/shared-titles'
+import { madeTimes, sharedTitleTimes } from '../../../src-renderer/features/projects/shared-titles'
 import { dateTime } from '../../../src-renderer/ui/format'
 
 const at = (h: number, m: number, s: number) => new Date(2026, 10, 29, h, m, s).getTime()
@@ -47,5 +47,25 @@ describe('sharedTitleTimes', () => {
       { session: { id: 'child', createdAt: at(9, 1, 0) }, key: 'p\nReview the parser' },
     ]
     expect(sharedTitleTimes(rows, (r) => r.session, (r) => r.key).size).toBe(0)
+  })
+})
+
+describe('madeTimes', () => {
+  const session = (id: string, title: string, createdAt: number, more: { origin?: 'transcript'; parentSessionId?: string } = {}) => ({ id, title, createdAt, origin: more.origin ?? ('loupe' as const), ...(more.parentSessionId ? { parentSessionId: more.parentSessionId } : {}) })
+
+  it('compares names as the rows show them: an import without its "Claude Code: "', () => {
+    const times = madeTimes([session('a', 'fix the parser', at(9, 0, 0)), session('b', 'Claude Code: fix the parser', at(10, 0, 0), { origin: 'transcript' })])
+    expect([...times.keys()].sort()).toEqual(['a', 'b'])
+  })
+
+  it('compares the sessions one session started among themselves, folded or not, and not with the top rows or another’s', () => {
+    const times = madeTimes([
+      session('p1', 'Explore the code', at(9, 0, 0), { origin: 'transcript' }),
+      session('p2', 'Other', at(9, 30, 0)),
+      session('c1', 'Explore the code', at(9, 1, 0), { origin: 'transcript', parentSessionId: 'p1' }),
+      session('c2', 'Explore the code', at(9, 2, 0), { origin: 'transcript', parentSessionId: 'p1' }),
+      session('c3', 'Explore the code', at(9, 31, 0), { origin: 'transcript', parentSessionId: 'p2' }),
+    ])
+    expect([...times.keys()].sort()).toEqual(['c1', 'c2'])
   })
 })

@@ -89,6 +89,10 @@ describe('the sessions store', () => {
     store().sessionSelected('s2')
     store().sessionDeleted('s2', 'elsewhere')
     expect(store().selectedId).toBeNull()
+    // Nor for one filed in another project: nothing would show it.
+    useSessionsStore.setState({ byProject: { p1: [session('s5', 'Five')], p2: [session('s6', 'Six', 'p2')] }, selectedId: 's5' })
+    store().sessionDeleted('s5', 's6')
+    expect(store().selectedId).toBeNull()
   })
 })
 
