@@ -111,6 +111,16 @@ export function continuationsOf(store: Store, sessionId: string): SessionOriginR
   return rows.map(toOrigin)
 }
 
+/**
+ * The sessions continued from `fromSessionId` are continued from `toSessionId` now (its file imported again in its
+ * place): the link from a continuation to its conversation, and the note that it was continued, outlive a re-import.
+ */
+export function moveContinuations(store: Store, fromSessionId: string, toSessionId: string): void {
+  for (const row of continuationsOf(store, fromSessionId)) {
+    if (row.ref?.kind === 'continued') markSession(store, row.sessionId, row.origin, { ...row.ref, fromSessionId: toSessionId }, row.parentSessionId)
+  }
+}
+
 export function childSessions(store: Store, parentSessionId: string): SessionOriginRow[] {
   const rows = store.db
     .prepare('SELECT id, project_id, origin, origin_ref, parent_session_id FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')

@@ -26,7 +26,7 @@ import type { Store } from '../store'
 import { projectName } from '../store/projects'
 import type { PassKind } from '../store/passes'
 import { loadSession, noConversationMessage } from './load'
-import { importedFrom, markSession, type SessionOriginRow, type TranscriptRef } from './origins'
+import { importedFrom, markSession, moveContinuations, type SessionOriginRow, type TranscriptRef } from './origins'
 import { passAttribution } from './pass-attribution'
 import { PassBodies } from './pass-body'
 import { lockKey, withLock } from '../fs/path-lock'
@@ -378,7 +378,9 @@ async function importOnce(store: Store, path: string, options: StoreImportOption
     const current = importedFrom(store, realPath)
     const projectId = options.projectId ?? projectFor(store, loaded.session, folder, dirname(realPath), options.now).id
     if (current !== null) store.sessions.delete(current.sessionId)
-    return { kind: 'written', replaced: current, session: writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price }) }
+    const session = writeImportedSession(store, loaded.session, projectId, ref, { now: options.now, price })
+    if (current !== null) moveContinuations(store, current.sessionId, session.sessionId)
+    return { kind: 'written', replaced: current, session }
   })
   if (written.kind === 'same') return written.result
   if (written.replaced) store.transaction(() => store.blobs.collectGarbage())

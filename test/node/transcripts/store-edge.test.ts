@@ -238,6 +238,23 @@ describe('the project an import lands in', () => {
 })
 
 describe('continuing an imported conversation', () => {
+  it('keeps a continuation linked to its conversation when the file grows and is imported again', async () => {
+    t = tempStore()
+    const dir = projectsDir()
+    const path = join(dir, 'tool_heavy.jsonl')
+    copyFileSync(join(FIXTURES, 'spotter', 'tool_heavy.jsonl'), path)
+    const imported = await importTranscript(t.store, path, { now: NOW })
+    const here = t.store.projects.open(mkdtempSync(join(tmpdir(), 'loupe-continue-')), NOW)
+    const continued = continueImported(t.store, imported.sessionId, { now: NOW, projectId: here.id })
+    appendFileSync(path, '\nnot json\n')
+    const again = await importTranscript(t.store, path, { now: NOW })
+    expect(again.status).toBe('replaced')
+    // The continuation names the import that took the old one's place, and is found as its continuation.
+    expect(t.store.sessions.get(continued.id)?.continued?.fromSessionId).toBe(again.sessionId)
+    expect(continuationsOf(t.store, again.sessionId).map((c) => c.sessionId)).toEqual([continued.id])
+    expect(continueImported(t.store, again.sessionId, { now: NOW, projectId: here.id }).title).toBe('Continued (2): start phoenix in background')
+  })
+
   it('starts a Loupe session with the conversation as entries: no thinking, every tool call answered', async () => {
     t = tempStore()
     const dir = projectsDir()
