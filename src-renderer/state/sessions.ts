@@ -86,8 +86,7 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
   transferDismissed: () => set((s) => ({ transfer: null, deletingId: s.transfer?.kind === 'export' && s.transfer.thenDelete ? s.transfer.sessionId : s.deletingId })),
   sessionDeleted: (id, replacedBy) =>
     set((s) => {
-      // The sessions it started (an imported session's subagents and compaction calls) go with it, as in the store.
-      const gone = new Set([id, ...Object.values(s.byProject).flatMap((list) => list.filter((x) => x.parentSessionId === id).map((x) => x.id))])
+      const gone = new Set(withStarted(s, id))
       const kept = (x: string | null) => (x !== null && gone.has(x) ? null : x)
       // Only a replacement listed in the same project: one filed elsewhere would be selected where nothing shows it.
       const list = Object.values(s.byProject).find((l) => l.some((y) => y.id === id)) ?? []
@@ -102,6 +101,14 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
     }),
   failed: (message, projectId) => set({ error: message, errorProjectId: projectId ?? null }),
 }))
+
+/**
+ * A session and the sessions it started (an imported session's subagents and compaction calls), which the store
+ * deletes with it.
+ */
+export function withStarted(s: Pick<SessionsState, 'byProject'>, id: string): string[] {
+  return [id, ...Object.values(s.byProject).flatMap((list) => list.filter((x) => x.parentSessionId === id).map((x) => x.id))]
+}
 
 /** The session with this id, in whichever project's list holds it. */
 export function findSession(s: Pick<SessionsState, 'byProject'>, id: string | null): Session | null {

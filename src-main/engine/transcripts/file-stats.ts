@@ -19,10 +19,14 @@ export interface FileStats {
  * reasons that occurred, in SKIP_REASONS order).
  */
 export function skippedReasons(skipped: Readonly<Record<string, number>>): string {
-  return Object.entries(skipped)
-    .filter(([, n]) => n > 0)
+  return Object.entries(skippedCounts(skipped))
     .map(([reason, n]) => `${reason} ×${n.toLocaleString('en-US')}`)
     .join(', ')
+}
+
+/** The reasons that occurred, with their counts: what a listing or an imported session carries (no zero counts). */
+export function skippedCounts(skipped: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(skipped).filter(([, n]) => n > 0))
 }
 
 export function fileStats(parsed: ParsedTranscript, requests: ReadonlyArray<TranscriptRequest>, index: ThreadIndex): FileStats {

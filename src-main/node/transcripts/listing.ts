@@ -7,6 +7,7 @@
  */
 import { cleanName } from '../../../src-preload/names'
 import type { Store } from '../store'
+import { skippedCounts } from '../../engine/transcripts/file-stats'
 import { describeSession, noConversation, type SessionDescription } from './load'
 import { listSessionFiles, type SessionFileInfo } from './locate'
 import { importedSessions } from './origins'
@@ -97,7 +98,7 @@ export async function listTranscripts(store: Store, projectsDir: string, cache: 
       subagentFiles: info.subagentPaths.length,
       title: listedTitle(d),
       skippedLines: d?.skippedLines ?? 0,
-      skippedBy: Object.fromEntries(Object.entries(d?.skipped ?? {}).filter(([, n]) => n > 0)),
+      skippedBy: skippedCounts(d?.skipped ?? {}),
       unimportable: unimportable(d),
       // A session file written to since its import reads as changed.
       imported: mine === undefined ? null : { sessionId: mine.sessionId, projectId: mine.projectId, changed: mine.modifiedMs !== info.modifiedMs },

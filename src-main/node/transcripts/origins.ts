@@ -21,8 +21,9 @@ export interface TranscriptRef {
   readonly parentToolUseId: string | null
   readonly importedAt: number
   /**
-   * The main thread's file lines that could not be read, left out of the import: how many, and how many for each of
-   * the parser's reasons. Absent for a child, for a file read whole, and from imports made before it was recorded.
+   * The lines of this thread's file that could not be read, left out of the import: how many, and how many for each
+   * of the parser's reasons (decision 0068). Absent for a file read whole, for a subagent written inline in the main
+   * file (counted there), and from imports made before it was recorded.
    */
   readonly skippedLines?: { readonly total: number; readonly by: Readonly<Record<string, number>> }
 }

@@ -16,7 +16,7 @@ import type { EntryBody } from '../../engine/conversation/entries'
 import type { WireMessage } from '../../engine/model/wire'
 import { attributeRequests } from '../../engine/transcripts/attribution'
 import type { ImportedSession, SubagentSession, TranscriptThread } from '../../engine/transcripts/session'
-import type { FileStats } from '../../engine/transcripts/file-stats'
+import { skippedCounts, type FileStats } from '../../engine/transcripts/file-stats'
 import { conversationAt, reconstructPasses, type ReconstructedPass } from '../../engine/transcripts/reconstruct'
 import { typedPrompt } from '../../engine/transcripts/typed-prompt'
 import { summarizeSession, type SessionSummary } from '../../engine/transcripts/summary'
@@ -282,7 +282,7 @@ function writeEntries(store: Store, sessionId: string, thread: TranscriptThread,
  */
 function skippedOf(file: FileStats | null): { skippedLines?: { total: number; by: Record<string, number> } } {
   if (file === null || file.skippedTotal <= 0) return {}
-  return { skippedLines: { total: file.skippedTotal, by: Object.fromEntries(Object.entries(file.skipped).filter(([, n]) => n > 0)) } }
+  return { skippedLines: { total: file.skippedTotal, by: skippedCounts(file.skipped) } }
 }
 
 /** Writes an imported session (and its children) into `projectId`, in the caller's transaction. */

@@ -31,7 +31,7 @@ export function SessionList({ projectId }: { projectId: string }) {
   const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(() => new Set())
   const rows = nestSessions(sessions ?? [], unfolded, selectedId)
   // Rows listed side by side with one name say when each session was made.
-  const made = madeTimes(sessions ?? [])
+  const made = useMemo(() => madeTimes(sessions ?? []), [sessions])
   const tabStop = listTabStop(rows.map((r) => r.session.id), current, selectedId)
   const fold = (sessionId: string, open: boolean) =>
     setUnfolded((was) => {
@@ -98,8 +98,6 @@ export function ActivityMarker({ activity, of = null }: { activity: Exclude<Sess
     </span>
   )
 }
-
-/** What an imported Claude Code session's title starts with (src-main/node/transcripts/store-import.ts). */
 
 function SessionRow({ row, made, selected, tabStop, markImported, onFocused, onFold }: { row: NestedRow<Session>; made: string | null; selected: boolean; tabStop: boolean; markImported: boolean; onFocused(): void; onFold(sessionId: string, open: boolean): void }) {
   const session = row.session

@@ -7,6 +7,7 @@ import type { Session } from '../../../src-preload/contract'
 import { clock, dateTime } from '../../ui/format'
 import { nestSessions } from './nest'
 
+/** What an imported Claude Code session's title starts with (src-main/node/transcripts/store-import.ts). */
 export const IMPORTED_PREFIX = 'Claude Code: '
 
 /** What of a session its name in a list is made of. */

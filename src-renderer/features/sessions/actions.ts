@@ -3,7 +3,7 @@ import { client } from '../../platform/client'
 import { useChatStore } from '../../state/chat'
 import { useDraftsStore } from '../../state/drafts'
 import { useInspectorStore } from '../../state/inspector'
-import { useSessionsStore } from '../../state/sessions'
+import { useSessionsStore, withStarted } from '../../state/sessions'
 import { useProjectsStore } from '../../state/projects'
 import { selectProject } from '../projects/actions'
 import { loadPasses } from '../inspector/data/passes'
@@ -71,9 +71,10 @@ export async function deleteSession(sessionId: string): Promise<boolean> {
  * place when it was shown (a grown Claude Code file imported again). For a delete here and one heard of by event.
  */
 export function sessionGone(sessionId: string, replacedBy?: string): void {
-  const started = Object.values(useSessionsStore.getState().byProject).flatMap((list) => list.filter((s) => s.parentSessionId === sessionId).map((s) => s.id))
+  // Read before the delete: the rows it drops name the sessions to forget.
+  const gone = withStarted(useSessionsStore.getState(), sessionId)
   useSessionsStore.getState().sessionDeleted(sessionId, replacedBy)
-  for (const id of [sessionId, ...started]) {
+  for (const id of gone) {
     useChatStore.getState().sessionForgotten(id)
     useDraftsStore.getState().sessionForgotten(id)
   }
