@@ -417,6 +417,11 @@ export const EditPriceSchema = z.object({
   rebilledUsd: z.number().optional(),
   /** Left for the next compaction: the session block it writes again with the edit then, in tokens and $ over a read. */
   atCompaction: z.object({ tokens: z.number(), usd: z.number().nullable() }).optional(),
+  /**
+   * A message taken back since the last pass: priced on the conversation without it. The Cache view measures the pass
+   * after against the last pass's prefix, so it also counts as lost what the take-back cost.
+   */
+  historyChanged: z.literal(true).optional(),
 })
 
 // Files view (docs/inspector.md "Files"): instruction and memory files as the prompt builder resolved them.

@@ -95,6 +95,13 @@ export interface EditPrice {
    * the block's size now (the edit's own change aside); `usd` is the write's price over the read's.
    */
   readonly atCompaction?: { readonly tokens: number; readonly usd: number | null }
+  /**
+   * The conversation changed since the last pass other than by going on from it (a message taken back): the price is
+   * of the next pass as it will go, without what was taken back. The Cache view measures the pass after against the
+   * last pass's prefix, which still held what the taken-back message followed, so it counts more as lost there than
+   * this edit's re-billed tokens: what the take-back cost comes with it.
+   */
+  readonly historyChanged?: true
 }
 
 export interface PriceEditInput {
@@ -301,10 +308,18 @@ export interface PriceCandidatesInput {
   /** Index in `system` of the session block, which a compaction reads again from disk: prices a deferred edit then. */
   readonly sessionBlock?: number
   /**
+   * The conversation changed since the last pass other than by going on from it (a message taken back): the
+   * candidates hold less than the last request, so where each reads is found by its own keys (lookbackReadPosition),
+   * not by the last request's breakpoints. With it, `withoutScale` and `withScale` are the candidates' own.
+   */
+  readonly historyChanged?: boolean
+  /**
    * Real counts at the positions of `with`'s walk, where its keys are not the last walk's (a model switch: the other
-   * model's own passes pinned its prefixes). `scale` when absent.
+   * model's own passes pinned its prefixes; a changed history). `scale` when absent.
    */
   readonly withScale?: TokenScale
+  /** Real counts at the positions of `without`'s walk, where they are not the last walk's (a changed history). */
+  readonly withoutScale?: TokenScale
 }
 
 /**
@@ -322,12 +337,14 @@ export function cachedReadPosition(last: RequestWalk, candidate: RequestWalk, st
 }
 
 /**
- * Where the next pass would read to in the cache of the model a switch goes to: that model's entries are keyed apart
+ * Where the next pass would read to when its request is not the last one's continuation, found by its own keys as the
+ * service would (§6.4): from each breakpoint of the tools and system, and from the candidate's tail, which the next
+ * pass marks again, back at most 20 positions. -1 for none. Two cases: a switch, whose model keys its entries apart
  * (the model salts every key), so the last request's cannot be read, but an earlier pass on that model may have left
- * part of this prompt there — a switch back. Found as the service would (§6.4): from each breakpoint of the tools and
- * system, and from the last request's tail, which the next pass marks again, back at most 20 positions. -1 for none.
+ * part of this prompt there (a switch back); and a history changed since the last pass (a message taken back), whose
+ * tail the last request's breakpoints passed, but an earlier pass's tail may still be cached.
  */
-export function otherModelReadPosition(candidate: RequestWalk, state: CacheState, now: number, options: { systemOnly?: boolean } = {}): number {
+export function lookbackReadPosition(candidate: RequestWalk, state: CacheState, now: number, options: { systemOnly?: boolean } = {}): number {
   const tail = candidate.breakpoints.at(-1)
   const from = candidate.breakpoints.filter((p) => candidate.blocks[p]!.area !== 'messages' || (p === tail && !options.systemOnly))
   let best = -1
@@ -349,12 +366,17 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const ratio = scale.ratio() ?? last.facts.ratio ?? 1
   const sizeOf = (c: EditCandidate): number =>
     c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
-  const readAt = (c: EditCandidate): number => cachedReadPosition(walk, c.walk, state, now, { systemOnly: input.historyReplaced === true })
+  const changed = input.historyChanged === true
+  const systemOnly = input.historyReplaced === true
+  const readAt = (c: EditCandidate): number => (changed ? lookbackReadPosition(c.walk, state, now) : cachedReadPosition(walk, c.walk, state, now, { systemOnly }))
   const pWithout = readAt(input.without)
-  const withScale = input.withScale ?? scale
-  const pWith = edit.kind === 'model' ? otherModelReadPosition(input.with.walk, state, now, { systemOnly: input.historyReplaced === true }) : readAt(input.with)
-  const readNow = scale.at(pWithout)
-  const readWith = edit.kind === 'model' ? withScale.at(pWith) : scale.at(pWith)
+  const withoutScale = input.withoutScale ?? scale
+  // Where `with` is read by its own keys, its positions are its own walk's.
+  const ownKeys = edit.kind === 'model' || changed
+  const withScale = ownKeys ? (input.withScale ?? scale) : scale
+  const pWith = edit.kind === 'model' ? lookbackReadPosition(input.with.walk, state, now, { systemOnly }) : readAt(input.with)
+  const readNow = withoutScale.at(pWithout)
+  const readWith = withScale.at(pWith)
   const cacheWarm = walk.breakpoints.some((p) => state.live(walk.keys[p]!, now) !== null)
 
   const fromModel = models(walk.model)
@@ -364,7 +386,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   // own count up to what it holds (its earlier passes pinned it), and the old model's count of the blocks after it —
   // the messages since, which both count alike. Taking the old model's count of the whole would mix the two counts
   // where a switch back reads.
-  const alignedSwitch = edit.kind === 'model' && input.with.walk.blocks.length === walk.blocks.length
+  const alignedSwitch = edit.kind === 'model' && !changed && input.with.walk.blocks.length === walk.blocks.length
   const uncountedSwitch = alignedSwitch && (input.with.tokens === null || last.tokens === null)
   const thereAt = (p: number): number => (pWith < 0 ? scale.at(p) : p <= pWith ? withScale.at(p) : withScale.at(pWith) + scale.at(p) - scale.at(pWith))
   const sizeWith = uncountedSwitch ? thereAt(lastBreakpoint) : sizeOf(input.with)
@@ -398,7 +420,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const counted = last.tokens !== null && input.without.tokens !== null && input.with.tokens !== null
   // The re-billed figure of a switch to a model that counts otherwise is a share, not a count, where staying reads
   // only part of the prompt (a switch that caches nothing says only the prompt's size, which is counted).
-  const exact = counted && !(share && !below) && !(input.historyReplaced && !input.nextBuilt) && scale.exact(pWithout) && (edit.kind === 'model' ? withScale : scale).exact(pWith) && scale.exact(lastBreakpoint)
+  const exact = counted && !(share && !below) && !(input.historyReplaced && !input.nextBuilt) && withoutScale.exact(pWithout) && withScale.exact(pWith) && scale.exact(lastBreakpoint)
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
   // A deferred edit that changes what the model would be sent moves the session block at the next compaction; unless
@@ -426,6 +448,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
     ...loss,
     ...(atCompaction ? { atCompaction } : {}),
+    ...(changed ? { historyChanged: true as const } : {}),
   }
 }
 

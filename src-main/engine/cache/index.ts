@@ -32,7 +32,7 @@ export { whatIfStaticTtl1h, whatIfKeepAlive, KEEPALIVE_INTERVAL_MS } from './wha
 export type { WhatIf } from './what-if'
 export { keepWarmDecision, keepWarmHistory, keepWarmPlan, prewarmReachesLastTail, prewarmStripsThinking, KEEP_WARM_DELAY_MS, KEEP_WARM_LATEST_MS, KEEP_WARM_MAX_COST_SHARE, KEEP_WARM_PLACEHOLDER, KEEP_WARM_PENDING_RESULT } from './keep-warm'
 export type { KeepWarmDecision, KeepWarmEstimate, KeepWarmInput, KeepWarmSkip } from './keep-warm'
-export { priceEdit, priceCandidates, cachedReadPosition, otherModelReadPosition } from './edit-price'
+export { priceEdit, priceCandidates, cachedReadPosition, lookbackReadPosition } from './edit-price'
 export type { ProposedEdit, EditPrice, PriceEditInput, EditCandidate, PriceCandidatesInput } from './edit-price'
 export { usageLimits } from './usage-only'
 export { usageRequestsOf } from './transcript'

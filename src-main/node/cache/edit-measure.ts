@@ -19,11 +19,14 @@
  * pricing while the user types counts one new request per draft. When a count fails, the same requests are priced
  * from estimates and the price says so (`exact: false`). After a checkpoint since the last main pass the next pass
  * sends another history: its read stops at the system blocks, and only the figures about them are counted (the
- * re-billed and added tokens; the price as a whole is not exact).
+ * re-billed and added tokens; the price as a whole is not exact). After a message taken back since the last pass, the
+ * next pass sends less than the last one: the candidates are built from the conversation as it stands, and each read
+ * is found by the candidate's own keys.
  */
 import {
   CacheState,
   cachedReadPosition,
+  lookbackReadPosition,
   priceCandidates,
   TokenScale,
   type EditPrice,
@@ -60,8 +63,9 @@ export interface MeasureOptions extends CacheSummaryOptions {
   }
   /**
    * The part of the next pass's request that exists now, as the session's runtime would build it
-   * (`SessionRuntime.nextRequest`). Asked for only after a checkpoint since the last main pass, when the next pass
-   * sends the summary instead of the history the last pass sent; without it, that pass is sized on the last request.
+   * (`SessionRuntime.nextRequest`). After a checkpoint since the last main pass the next pass sends the summary
+   * instead of the history the last pass sent, and after a message taken back it sends less than the last pass did:
+   * the price is sized on it then. Without it, the next pass is sized on the last request.
    */
   readonly nextRequest?: () => WireRequest | null
 }
@@ -76,6 +80,11 @@ interface Candidates {
   readonly historyReplaced?: boolean
   /** The candidates were built from that other history (`MeasureOptions.nextRequest`), not from the last request. */
   readonly nextBuilt?: boolean
+  /**
+   * The conversation changed since the last pass other than by going on from it (a message taken back): the
+   * candidates were built from it as it stands (`MeasureOptions.nextRequest`), and read by their own keys.
+   */
+  readonly historyChanged?: boolean
   /**
    * Other files changed on disk since the session block was read: applying now reads the block again from disk, so
    * they go out with the edit.
@@ -167,6 +176,22 @@ function onModel(request: WireRequest, model: string): WireRequest {
 }
 
 /**
+ * The next pass's request where the conversation no longer goes on from the last pass's: a message taken back since
+ * then (or another edit of what was sent) took away what the last request's final breakpoint sat on. The next pass
+ * then sends less than the last one did, and reads only what it still shares with entries written before. Null
+ * where the next request still begins with the last one through its final breakpoint (the usual case: the answer and
+ * what follows it go on from there), or when it cannot be built.
+ */
+function changedNext(nextRequest: MeasureOptions['nextRequest'], last: LastRequest, hasher: Hasher, models: ModelLookup): WireRequest | null {
+  const next = nextRequest?.() ?? null
+  const end = last.walk.breakpoints.at(-1)
+  if (!next || end === undefined) return null
+  // Its messages alone are compared: a session block frozen again since, or a switch, is what is being priced.
+  const walk = walkFor({ ...last.request, messages: next.messages }, hasher, { previous: last.walk, models })
+  return walk.keys[end] === last.walk.keys[end] ? null : next
+}
+
+/**
  * A checkpoint since the last main pass froze the session block again and replaced the history the next pass sends:
  * that pass reads at most the tools and system blocks, whatever the last pass left cached after them.
  */
@@ -179,13 +204,15 @@ async function fileCandidates(
   store: Store,
   sessionId: string,
   basis: EditBasis,
-  request: WireRequest,
+  last: LastRequest,
   edit: Extract<ProposedEdit, { kind: 'instruction_file' | 'memory_file' }> & { readonly text: string },
   now: number,
   files: NonNullable<MeasureOptions['files']>,
   hasher: Hasher,
+  models: ModelLookup,
   nextRequest: MeasureOptions['nextRequest'],
 ): Promise<Candidates | null> {
+  const { request } = last
   const state = parseSessionState(store.sessions.state(sessionId), request.model)
   const frozen = state.frozen
   if (!frozen) return null
@@ -197,7 +224,8 @@ async function fileCandidates(
   const historyReplaced = checkpointSince(frozen.session.origin, basis)
   // After a checkpoint the next pass sends the summary, not the history the last pass sent: sized on what it sends.
   const next = historyReplaced ? (nextRequest?.() ?? null) : null
-  const base = next ?? request
+  const changed = historyReplaced ? null : changedNext(nextRequest, last, hasher, models)
+  const base = next ?? changed ?? request
   const system = base.system ?? []
   const tagged = basis.context.system.indexOf('session')
   const index = tagged >= 0 ? tagged : Math.min(1, system.length)
@@ -209,11 +237,11 @@ async function fileCandidates(
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
     const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
-    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, nextBuilt: next !== null, alsoApplied }
+    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, nextBuilt: next !== null, sessionBlock: index } : null
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, sessionBlock: index } : null
 }
 
 /**
@@ -233,7 +261,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
 
   let candidates: Candidates | null = null
   if ((edit.kind === 'instruction_file' || edit.kind === 'memory_file') && edit.text !== undefined && options.files) {
-    candidates = await fileCandidates(store, sessionId, basis, request, { ...edit, text: edit.text }, now, options.files, hasher, options.nextRequest)
+    candidates = await fileCandidates(store, sessionId, basis, last, { ...edit, text: edit.text }, now, options.files, hasher, models, options.nextRequest)
   } else if (edit.kind === 'model') {
     // After a checkpoint, staying would read the tools and system alone: a switch loses that, not the last pass's
     // whole prefix (the next pass on either model sends the summary, not the history the last pass sent).
@@ -241,8 +269,10 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
     // What the next pass sends after the checkpoint, sized as it is: the summary, not the history before it.
     const next = historyReplaced ? (options.nextRequest?.() ?? null) : null
-    const base = next ?? request
-    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, historyReplaced, nextBuilt: next !== null }
+    // After a message taken back, what the next pass sends without it.
+    const changed = historyReplaced ? null : changedNext(options.nextRequest, last, hasher, models)
+    const base = next ?? changed ?? request
+    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null }
   }
   if (!candidates) return estimate()
 
@@ -262,27 +292,46 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const sessionAt = deferred && candidates.sessionBlock !== undefined ? walk.blocks.findIndex((b) => b.area === 'system' && b.index === candidates.sessionBlock) : -1
   const sessionEnds = sessionAt >= 0 ? [sessionAt - 1, sessionAt] : []
-  const unmeasured = [...new Set([...[withoutWalk, withWalk].map((c) => cachedReadPosition(walk, c, state, now, { systemOnly })), ...sessionEnds])].filter((p) => p >= 0 && !usageScale.exact(p))
+  // A prefix a read ends at, in the request it is a prefix of: the last one's, or after a message taken back the
+  // candidate's own (its reads are found by its keys, and may end at an earlier pass's tail).
+  type Prefix = { readonly request: WireRequest; readonly walk: RequestWalk; readonly at: number }
+  const changed = candidates.historyChanged === true
+  const reads: Prefix[] = changed
+    ? [
+        { request: candidates.without, walk: withoutWalk, at: lookbackReadPosition(withoutWalk, state, now) },
+        ...(edit.kind === 'model' ? [] : [{ request: candidates.with, walk: withWalk, at: lookbackReadPosition(withWalk, state, now) }]),
+      ]
+    : [withoutWalk, withWalk].map((c) => ({ request, walk, at: cachedReadPosition(walk, c, state, now, { systemOnly }) }))
+  const ends: Prefix[] = sessionEnds.map((at) => ({ request, walk, at }))
+  const seen = new Set<string>()
+  const unmeasured = [...reads, ...ends].filter((p) => {
+    const key = p.at >= 0 ? p.walk.keys[p.at]! : ''
+    if (p.at < 0 || seen.has(key) || anchors.has(key) || (p.walk === walk && usageScale.exact(p.at))) return false
+    seen.add(key)
+    return true
+  })
   const [lastTokens, withoutTokens, withTokens, probeTokens, ...prefixTokens] = await Promise.all([
     count(countable(request)),
     count(countable(candidates.without)),
     count(countable(candidates.with)),
     unmeasured.length > 0 ? count(probeRequest(request.model)) : Promise.resolve(null),
     ...unmeasured.map((p) => {
-      const prefix = prefixRequest(request, walk, p)
+      const prefix = prefixRequest(p.request, p.walk, p.at)
       return prefix ? count(prefix) : Promise.resolve(null)
     }),
   ])
   unmeasured.forEach((p, i) => {
     const tokens = prefixTokens[i]
     if (tokens !== null && tokens !== undefined && probeTokens !== null) {
-      anchors.set(walk.keys[p]!, tokens - probeTokens)
-      rememberCountedPrefix(store, walk.keys[p]!, tokens - probeTokens)
+      anchors.set(p.walk.keys[p.at]!, tokens - probeTokens)
+      rememberCountedPrefix(store, p.walk.keys[p.at]!, tokens - probeTokens)
     }
   })
   const scale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
-  // A switch reads the other model's entries, whose prefixes that model's own passes pinned under its keys.
-  const withScale = edit.kind === 'model' ? new TokenScale({ walk: withWalk, anchors, realTotal: withTokens, fallbackRatio }) : undefined
+  // A switch reads the other model's entries, whose prefixes that model's own passes pinned under its keys; after a
+  // message taken back, the candidates' reads are at their own positions.
+  const withScale = edit.kind === 'model' || changed ? new TokenScale({ walk: withWalk, anchors, realTotal: withTokens, fallbackRatio }) : undefined
+  const withoutScale = changed ? new TokenScale({ walk: withoutWalk, anchors, realTotal: withoutTokens, fallbackRatio }) : undefined
   const price = priceCandidates({
     last: { walk, facts: basis.attribution.facts, tokens: lastTokens },
     scale,
@@ -296,8 +345,9 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(candidates.nextBuilt ? { nextBuilt: true } : {}),
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
     ...(withScale ? { withScale } : {}),
+    ...(withoutScale ? { withoutScale, historyChanged: true } : {}),
   })
-  if (edit.kind === 'model' && !systemOnly) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
+  if (edit.kind === 'model' && !systemOnly && !changed) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
 }
 

@@ -20,7 +20,10 @@ function deltaWords(price: EditPriceView): string {
   const lostShown = shownDifference(lost, 0)
   const prices = shownDifference(price.deltaUsd, lost)
   if (lostShown === 0) return prices === 0 ? total : `${total}, from that model's prices`
-  const cache = `${usd(lost)} for the cache it loses (what the Cache view will count as that pass's loss)`
+  // After a message taken back, the Cache view measures that pass against the last pass's prefix, which held what the
+  // taken-back message followed: it counts the take-back's loss there too.
+  const counted = price.historyChanged ? 'the Cache view will count more as that pass\'s loss, with what taking the message back lost' : "what the Cache view will count as that pass's loss"
+  const cache = `${usd(lost)} for the cache it loses (${counted})`
   return prices === 0 ? `${total}: ${cache}` : `${total}: ${cache} and ${signedUsd(prices)} from that model's prices`
 }
 

@@ -5,7 +5,7 @@
  * a figure that came from the estimate would show.
  */
 import { describe, expect, it } from 'vitest'
-import { CacheState, cachedReadPosition, EMPTY_CONTEXT, otherModelReadPosition, priceCandidates, priceEdit, TokenScale, walkRequest, type PassCacheFacts, type RequestWalk } from '../../../src-main/engine/cache'
+import { CacheState, cachedReadPosition, EMPTY_CONTEXT, lookbackReadPosition, priceCandidates, priceEdit, TokenScale, walkRequest, type PassCacheFacts, type RequestWalk } from '../../../src-main/engine/cache'
 import type { CacheTtl, TextBlock, WireMessage, WireRequest } from '../../../src-main/engine/model/wire'
 import { assistant, endOf, hasher, modelsWith, runSession, text, tool, user } from './helpers'
 import { signedUsd } from '../../../src-preload/money'
@@ -273,7 +273,7 @@ describe('a switch back to a model an earlier pass ran on', () => {
 
   it('reads what that model still holds, through the lookback from the last tail, and re-bills only the rest', () => {
     const now = 90_000
-    expect(otherModelReadPosition(back, CacheState.at(facts, now), now)).toBe(endOf(back, 0))
+    expect(lookbackReadPosition(back, CacheState.at(facts, now), now)).toBe(endOf(back, 0))
     const price = priceCandidates(input(now))
     expect(price.cachedOnModel).toBe(SONNET_CACHED)
     expect(price.rebilledTokens).toBe(REAL_CACHED - SONNET_CACHED)
@@ -310,7 +310,7 @@ describe('a switch back to a model an earlier pass ran on', () => {
 
   it('is a cold start once what that model held has expired, while the last pass\'s entries still live', () => {
     const now = 330_000
-    expect(otherModelReadPosition(back, CacheState.at(facts, now), now)).toBe(-1)
+    expect(lookbackReadPosition(back, CacheState.at(facts, now), now)).toBe(-1)
     const price = priceCandidates(input(now))
     expect(price.cachedOnModel).toBeUndefined()
     expect(price.rebilledTokens).toBe(REAL_CACHED)

@@ -178,6 +178,37 @@ describe('files through the contract', () => {
     expect(price.deltaUsd).toBeCloseTo(billedUsd - (cachedBefore * p.cacheReadPerMTok) / 1_000_000, 12)
   })
 
+  it('after a message taken back, prices an edit applied now on the conversation without it: re-billed is what staying would have read', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    await turn(session.id, 'list the root')
+    clock.advance(20_000)
+    const { entries } = await call<{ entries: Array<{ id: string; kind: string }> }>(app, 'session.get', { sessionId: session.id })
+    await call(app, 'run.takeBack', { sessionId: session.id, entryId: entries.filter((e) => e.kind === 'user_message').at(-1)!.id })
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = opened.text.replace('Run `npm test`', 'Run `npm test` and `npm run lint`')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const price = await call<Price & { historyChanged?: boolean }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
+    expect(price).toMatchObject({ movedBlock: { path: 'system[1]' }, historyChanged: true })
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
+    await call(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
+    await turn(session.id, 'read README.md')
+
+    const passes = await call<Array<{ id: string; kind: string }>>(app, 'pass.list', { sessionId: session.id })
+    const main = passes.filter((p) => p.kind === 'main')
+    // Staying, the next pass would have read what the first turn's last pass left at its tail: the taken-back
+    // message's passes wrote past it. With the edit it reads the tools and static rules, and writes the rest.
+    const firstTurnEnd = await call<StoredPass>(app, 'pass.get', { passId: main[1]!.id })
+    const held = firstTurnEnd.usage.cache_read_input_tokens + firstTurnEnd.usage.cache_creation_input_tokens
+    const after = await call<StoredPass>(app, 'pass.get', { passId: main.at(-2)!.id })
+    expect(after.requestBody).toContain('`npm run lint`')
+    expect(after.requestBody).not.toContain('list the root')
+    expect(price.rebilledTokens).toBe(held - after.usage.cache_read_input_tokens)
+    expect(price.rebilledTokens).toBeGreaterThan(0)
+  })
+
   it('an edit left for the next compaction moves nothing: the next message carries its note, at the price shown', async () => {
     // Keep one step, so that a few turns give the compaction something to summarise.
     mkdirSync(join(root, '.loupe'))

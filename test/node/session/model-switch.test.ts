@@ -12,6 +12,7 @@ import { call, sendAndWait, simulatorApp, turnEnded, type SimulatorApp } from '.
 
 interface Price {
   rebilledTokens: number
+  historyChanged?: boolean
   deltaUsd: number
   switchLostUsd?: number
   cachedOnModel?: number
@@ -83,6 +84,30 @@ async function compactedSession(): Promise<{ running: SimulatorApp; sessionId: s
 }
 
 type MainPass = { id: string; model: string; kind: string; usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number } | null }
+
+/**
+ * A session on Sonnet 4.6 whose turns read a small file, then a large one (the prompt over Haiku 4.5's 4,096
+ * minimum), then search: `takeBack(n)` takes back the n-th message from the end, and the next pass sends the
+ * conversation without it, which the last pass's request still holds.
+ */
+async function sessionToTakeBack(): Promise<{ running: SimulatorApp; sessionId: string; send: (text: string) => Promise<string>; takeBack: (fromEnd: number) => Promise<void> }> {
+  running = await simulatorApp({ seed: 'model-switch-take-back', model: 'claude-sonnet-4-6' })
+  const { app } = running
+  const root = join(running.dir, 'demo')
+  mkdirSync(join(root, 'src'), { recursive: true })
+  writeFileSync(join(root, 'README.md'), '# Demo\n\nA small project.\n')
+  writeFileSync(join(root, 'src/api.ts'), Array.from({ length: 150 }, (_, i) => `export function handler${i}() { return { version: 2, route: '/v2/items/${i}' } }`).join('\n'))
+  const project = await call<{ id: string }>(app, 'project.open', { path: root })
+  const { id: sessionId } = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+  const send = (text: string): Promise<string> => sendAndWait(app, sessionId, text)
+  for (const text of ['read README.md', 'read src/api.ts', 'find "handler1"']) expect(await send(text)).toBe('end_turn')
+  const takeBack = async (fromEnd: number): Promise<void> => {
+    const { entries } = await call<{ entries: Array<{ id: string; kind: string }> }>(app, 'session.get', { sessionId })
+    const sent = entries.filter((e) => e.kind === 'user_message')
+    await call(app, 'run.takeBack', { sessionId, entryId: sent.at(-fromEnd)!.id })
+  }
+  return { running, sessionId, send, takeBack }
+}
 
 describe("switching a session's model", () => {
   it('is priced first, recorded, used by the next pass, and named as the cause of its miss', async () => {
@@ -201,6 +226,57 @@ describe("switching a session's model", () => {
     const inputUsd = firstOnHaiku.costUsd - (firstOnHaiku.usage.output_tokens * findModel('claude-haiku-4-5')!.prices.outputPerMTok) / 1_000_000
     // Sized on the last pass's request (the history before the summary), the price was several times this.
     expect(Math.abs(price.nextPassUsd - inputUsd)).toBeLessThan(inputUsd * 0.03)
+  })
+
+  it('after a message taken back, is sized on the conversation as it stands: under the new model\'s minimum it caches nothing, and no loss is priced or counted', async () => {
+    const { running: r, sessionId, send, takeBack } = await sessionToTakeBack()
+    const { app } = r
+    type Switch = Price & { uncacheable?: { tokens: number; minimum: number }; label: string }
+    const before = await call<Switch>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-haiku-4-5' } })
+    expect(before.uncacheable).toBeUndefined()
+    // The large file's message and its answers leave what the next pass sends: the prompt is under Haiku's minimum.
+    await takeBack(2)
+    const price = await call<Switch>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-haiku-4-5' } })
+    expect(price.uncacheable).toMatchObject({ model: 'claude-haiku-4-5', minimum: 4096 })
+    expect(price.switchLostUsd).toBeUndefined()
+    await call(app, 'session.setModel', { sessionId, model: 'claude-haiku-4-5' })
+    expect(await send('read README.md')).toBe('end_turn')
+    const passes = await call<MainPass[]>(app, 'pass.list', { sessionId })
+    const firstOnHaiku = passes.find((p) => p.kind === 'main' && p.model === 'claude-haiku-4-5')!
+    expect(firstOnHaiku.usage!.cache_creation_input_tokens).toBe(0)
+    const row = (await call<{ passes: Row[] }>(app, 'session.cacheSummary', { sessionId })).passes.find((p) => p.passId === firstOnHaiku.id)!
+    expect(row.missTokens).toBe(0)
+    // The prompt the question named is the one that pass sent, within a few tokens (that pass also sent the message
+    // typed; the question's count is of the request as it would go, thinking included). Sized on the last pass's
+    // request, it was over 6,000.
+    const sent = (firstOnHaiku.usage as unknown as { input_tokens: number }).input_tokens
+    expect(Math.abs(price.uncacheable!.tokens - sent)).toBeLessThan(sent * 0.03)
+  })
+
+  it('after a message taken back, re-bills what staying would read, and the pass after it counts that loss', async () => {
+    const { running: r, sessionId, send, takeBack } = await sessionToTakeBack()
+    const { app } = r
+    await takeBack(1)
+    const price = await call<Price>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'model', model: 'claude-opus-4-8' } })
+    await call(app, 'session.setModel', { sessionId, model: 'claude-opus-4-8' })
+    expect(await send('read README.md')).toBe('end_turn')
+    const passes = await call<MainPass[]>(app, 'pass.list', { sessionId })
+    const firstOnOpus = passes.find((p) => p.kind === 'main' && p.model === 'claude-opus-4-8')!
+    const row = (await call<{ passes: Row[] }>(app, 'session.cacheSummary', { sessionId })).passes.find((p) => p.passId === firstOnOpus.id)!
+    expect(row.cause).toBe('model_changed')
+    // Staying would read the entry the large file's turn left at its tail (the taken-back message's pass wrote past
+    // it): in Sonnet's count, that pass's whole prompt. The price re-bills that, in Opus's count (which strips the
+    // earlier turns' thinking, a few percent), not the last pass's whole prefix.
+    const sonnet = passes.filter((p) => p.kind === 'main' && p.model === 'claude-sonnet-4-6')
+    const held = sonnet[3]!.usage!.cache_read_input_tokens + sonnet[3]!.usage!.cache_creation_input_tokens
+    const lastPrefix = sonnet.at(-1)!.usage!.cache_read_input_tokens + sonnet.at(-1)!.usage!.cache_creation_input_tokens
+    expect(Math.abs(price.rebilledTokens - held)).toBeLessThan(held * 0.04)
+    expect(lastPrefix - price.rebilledTokens).toBeGreaterThan(2000)
+    expect(price.historyChanged).toBe(true)
+    // The Cache view measures that pass against the last pass's prefix, which also holds the answer the taken-back
+    // message followed: it counts that too, which staying would have written as well, so the question says so.
+    expect(row.missTokens).toBeGreaterThan(price.rebilledTokens)
+    expect(row.missTokens - price.rebilledTokens).toBeLessThan(400)
   })
 
   it('switched back while the counter is unavailable, is priced with what that model still holds, not as a cold start', async () => {

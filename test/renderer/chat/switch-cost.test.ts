@@ -36,6 +36,13 @@ describe('what a model switch costs, in words', () => {
     expect(switchCost(short)).not.toMatch(/for the cache it loses/)
   })
 
+  it('after a message taken back, says the Cache view will count more as that pass\'s loss, with what the take-back lost', () => {
+    const taken = { ...cold, switchLostUsd: (6489 * 5.75) / 1e6, historyChanged: true as const }
+    expect(switchCost(taken)).toBe(
+      "starts the cache afresh (it is kept per model): the next pass writes 6,489 tokens it would have read, +$0.0386 on the next pass: $0.0373 for the cache it loses (the Cache view will count more as that pass's loss, with what taking the message back lost) and +$0.0013 from that model's prices.",
+    )
+  })
+
   it("splits the switch's $ into the cache it loses, the figure the Cache view gives that pass, and the other model's prices", () => {
     // Sonnet 4.6 to Opus 4.8: 6,489 tokens written at $6.25/MTok where Opus would read them at $0.50 is the loss;
     // Opus reading at $0.50 where Sonnet reads at $0.30 is the rest.
