@@ -227,6 +227,10 @@ function* importSteps(db: Db, doc: unknown, projectId: string): Generator<void, 
     yield* writeImportSteps(db, checked, sessionId, projectId)
   } catch (err) {
     if (err instanceof ImportError) throw err
+    // Rows this store holds already under another session: an export keeps its ids, so the file is a copy of a
+    // session here (or of its export) with the session's id changed. Said in those words, not SQLite's.
+    const taken = err instanceof Database.SqliteError ? /^UNIQUE constraint failed: (entries|passes)\.id$/.exec(err.message) : null
+    if (taken) throw new ImportError(`its ${taken[1]} are already in this store, under another session: an export keeps its ids, so this file copies a session that is here already, with its session id changed`)
     // A constraint or a column the store does not have: the file does not fit, and the transaction wrote nothing.
     if (err instanceof Database.SqliteError) throw new ImportError(`the export does not fit this store: ${err.message}`)
     // better-sqlite3 refuses a value SQLite cannot hold (an object, a boolean) with a TypeError of its own.

@@ -97,8 +97,8 @@ it('refuses rows that belong to another session, a session id the app cannot nam
     [{ ...doc, session: { ...doc.session, title: { nested: 1 } } }, /^session\.title is not text$/],
     [{ ...doc, session: { ...doc.session, created_at: { nested: 1 } } }, /^session\.created_at and session\.updated_at must be times$/],
     [{ ...doc, passBlocks: [{ pass_id: 'pas_elsewhere', ordinal: 0 }] }, /^passBlocks\[0\] belongs to a pass this export does not hold/],
-    // An entry id the store already has (another session's): a constraint, said as the file not fitting.
-    [{ ...doc, entries: [{ ...entry, id: b.entries.list(victim.id)[0]!.id }] }, /^the export does not fit this store: UNIQUE constraint failed/],
+    // An entry id the store already has (another session's): the file copies a session that is here, said so.
+    [{ ...doc, entries: [{ ...entry, id: b.entries.list(victim.id)[0]!.id }] }, /^its entries are already in this store, under another session: an export keeps its ids, so this file copies a session that is here already, with its session id changed$/],
   ]
   for (const [bad, message] of cases) {
     expect(() => importSession(b.db, bad, target.id)).toThrow(message)
