@@ -1087,3 +1087,53 @@ test("the Response view puts the service's cache diagnosis beside Loupe's own, f
     rmSync(projectDir, { recursive: true, force: true })
   }
 })
+
+test('the inspector keeps the pass chosen and the keyboard: opened from the Cache view after a reload, docked below, shown with Ctrl+I where one pane fits', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    for (const text of ['read README.md', 'list the root', 'read src/a.ts', 'find "x"']) await say(page, text)
+    const list = page.getByTestId('passes-list')
+    const selected = list.locator('[role="option"][aria-selected="true"]')
+    const rows = await list.locator('[role="option"]').count()
+    expect(rows).toBeGreaterThan(6)
+
+    // Docked below, the list is shorter: the newest pass, selected by the app, stays in sight.
+    await expect(selected).toHaveAttribute('data-seq', String(rows))
+    await page.getByRole('button', { name: 'Dock below the chat' }).click()
+    await expect(page.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
+    await expect.poll(async () => {
+      const [row, box] = [await selected.boundingBox(), await list.boundingBox()]
+      return row !== null && box !== null && row.y >= box.y - 1 && row.y + row.height <= box.y + box.height + 1
+    }).toBe(true)
+    await page.screenshot({ path: 'e2e/screenshots/inspector-docked-below-newest-in-sight.png' })
+    await page.getByRole('button', { name: 'Dock beside the chat' }).click()
+
+    // From the Cache view, in a window that has not shown the inspector since it loaded: the pass chosen is the one
+    // the inspector opens on, the keyboard on the passes list.
+    await page.getByRole('tab', { name: 'Cache' }).click()
+    await page.reload()
+    await expect(page.getByTestId('cache-view')).toBeVisible()
+    await page.getByTestId('cache-timeline').locator('.cache-bar').nth(1).click()
+    await expect(page.getByTestId('cache-focused').locator('strong')).toHaveText(/^Pass 2 ·/)
+    await page.getByTestId('cache-focused').getByRole('button', { name: 'Open in the inspector' }).click()
+    await expect(selected).toHaveAttribute('data-seq', '2')
+    await expect(list).toBeFocused()
+    // The list's own keys go on from it.
+    await page.keyboard.press('ArrowDown')
+    await expect(selected).toHaveAttribute('data-seq', '3')
+
+    // Where one pane fits at a time, Ctrl+I swaps them and the keyboard goes with the pane that shows.
+    await page.setViewportSize({ width: 800, height: 600 })
+    await page.getByLabel('Message').focus()
+    await page.keyboard.press('Control+i')
+    await expect(list).toBeFocused()
+    await expect(page.getByLabel('Message')).toBeHidden()
+    await page.keyboard.press('Control+i')
+    await expect(page.getByLabel('Message')).toBeFocused()
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})

@@ -56,7 +56,8 @@ export const PANE_MAX_FRACTION = 0.8
  */
 export const CHAT_MIN_PX = 420
 export const CHAT_MIN_HEIGHT_PX = 340
-export const LIST_MIN_PX = 90
+/** The passes list's least height: its column heads (22 px) and three whole rows of 26 px, with its border. */
+export const LIST_MIN_PX = 22 + 3 * 26 + 2
 /**
  * The least the chat is left beside the pane when the space is short of CHAT_MIN_PX: its message box then still holds
  * a line of about 35 characters beside Send.

@@ -20,6 +20,7 @@ import { buildTimeline, focusedPassFigures, isFlaggedMiss, lostByCause, markerKi
 import { SessionLabel } from '../shell/SessionLabel'
 import { KEEP_WARM_CAUSE } from '../inspector/model/outcome'
 import { ModelNamed } from '../inspector/components/ModelName'
+import { revealPass } from '../inspector/reveal'
 import './cache.css'
 
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`
@@ -144,7 +145,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
           </div>
           <Legend markers={markerKindsShown(timeline.markers)} />
           <TimelineChart timeline={timeline} focusedPassId={focusedPassId} onFocus={(id) => useCacheStore.getState().passFocused(id)} chartRef={chart} />
-          {focused ? <FocusedPass bar={focused} /> : <p className="muted small">Click a bar (or use the arrow keys on the chart) to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
+          {focused ? <FocusedPass sessionId={sessionId} bar={focused} /> : <p className="muted small">Click a bar (or use the arrow keys on the chart) to see its pass; a triangle marks a miss or a partial hit, with its cause.</p>}
           <div className="cache-columns">
             <section className="cache-section" aria-labelledby="cache-misses">
               <h2 id="cache-misses">Misses and their causes</h2>
@@ -250,12 +251,7 @@ function Legend({ markers }: { markers: ReadonlyArray<MarkerKind> }) {
   )
 }
 
-function openInInspector(passId: string): void {
-  useInspectorStore.getState().passSelected(passId)
-  useSettingsStore.getState().viewChosen('chat')
-}
-
-function FocusedPass({ bar }: { bar: Bar }) {
+function FocusedPass({ sessionId, bar }: { sessionId: string; bar: Bar }) {
   // The heading stands on its own line and the figures start on the next with a figure: a line never starts with a
   // separator (model/timeline.ts focusedPassFigures).
   return (
@@ -265,7 +261,7 @@ function FocusedPass({ bar }: { bar: Bar }) {
       </strong>
       <p>
         <ModelNamed text={focusedPassFigures(bar, { tokens: tok, usd }, KEEP_WARM_CAUSE)} />{' '}
-        <button type="button" onClick={() => openInInspector(bar.passId)}>
+        <button type="button" onClick={() => revealPass(sessionId, bar.passId)}>
           Open in the inspector
         </button>
       </p>

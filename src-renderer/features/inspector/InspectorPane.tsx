@@ -14,6 +14,7 @@ import type { UsageLike } from './model/breakpoints'
 import { missLine, passOutcome } from './model/outcome'
 import { DiffView, LiveDiffNote } from './components/DiffView'
 import { PassesList, passesListHeight } from './components/PassesList'
+import { FOCUS_REGION } from '../shell/focus-fallback'
 import { RequestView } from './components/RequestView'
 import { LiveRequestNote, LiveResponseView, ResponseView } from './components/ResponseView'
 import { passCountText } from './model/live'
@@ -82,7 +83,16 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
     )
   }
   return (
-    <aside ref={ref} className={`insp dock-${dock}${shows === 'inspector' ? ' alone' : ''}`} style={shows === 'inspector' ? undefined : dock === 'right' ? { width: paneSize } : { height: paneSize }} aria-label="Inspector" data-testid="inspector">
+    <aside
+      ref={ref}
+      className={`insp dock-${dock}${shows === 'inspector' ? ' alone' : ''}`}
+      style={shows === 'inspector' ? undefined : dock === 'right' ? { width: paneSize } : { height: paneSize }}
+      aria-label="Inspector"
+      data-testid="inspector"
+      // A control of the inspector that goes (a chip of a pass no longer shown) leaves the keyboard on the selected
+      // pass's tab, or the passes list, not on the chat's heading (features/shell/focus-fallback.ts).
+      {...{ [FOCUS_REGION]: '.insp-tabs [role="tab"][aria-selected="true"], [data-testid="passes-list"]' }}
+    >
       {shows === 'both' && <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />}
       <div className="insp-body">
         <Header count={count} streaming={hasLive} />

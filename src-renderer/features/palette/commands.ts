@@ -20,6 +20,7 @@ import { fileEditorTarget, openFile, startNewFile } from '../files/actions'
 import type { FileNodeView, FilesListingView } from '../../../src-preload/contract'
 import { refreshProjects, removeProject, selectProject } from '../projects/actions'
 import { createSession } from '../sessions/actions'
+import { showInspector, toggleInspector } from '../inspector/reveal'
 import { goToTargets } from './go-to'
 import { fieldTarget, focusWhenShown } from '../../ui/focus-when-shown'
 import { chooseTheme } from '../settings/actions'
@@ -185,7 +186,7 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
     out.push({ id: 'compaction.dry', group: 'Compaction', label: 'Dry run: draft a summary to read and edit', run: () => (showView('compaction'), void compactNow(sessionId, '', true)) })
     out.push({ id: 'compaction.pin', group: 'Compaction', label: 'Pin a fact', run: () => (showView('compaction'), focusField('input[aria-label="Fact to pin"]')) })
 
-    out.push({ id: 'inspector.toggle', group: 'Inspector', label: selectInspectorHidden(inspector) ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: () => (showView('chat'), inspector.collapseToggled()) })
+    out.push({ id: 'inspector.toggle', group: 'Inspector', label: selectInspectorHidden(inspector) ? 'Show the inspector' : 'Hide the inspector', keys: 'Mod+I', run: toggleInspector })
     out.push({ id: 'inspector.dock', group: 'Inspector', label: inspector.layout.dock === 'right' ? 'Dock the inspector below the chat' : 'Dock the inspector beside the chat', run: () => inspector.dockChosen(inspector.layout.dock === 'right' ? 'bottom' : 'right') })
     out.push({ id: 'pass.next', group: 'Inspector', label: 'Next pass', keys: 'Alt+↓', run: () => stepPass(1) })
     out.push({ id: 'pass.previous', group: 'Inspector', label: 'Previous pass', keys: 'Alt+↑', run: () => stepPass(-1) })
@@ -227,11 +228,6 @@ export function buildCommands(filesListing?: FilesListingView | null): Command[]
  * A command for one of the inspector's views brings the inspector wherever it is out of sight: collapsed to its bar,
  * or, where only one pane fits, the chat showing in its place (decision 0048).
  */
-function showInspector(): void {
-  const s = useInspectorStore.getState()
-  if (selectInspectorHidden(s)) s.collapseToggled()
-}
-
 /** The inspector's tab of the view shown (Request, Response, Diff), when the inspector shows one. */
 function selectedInspectorTab(): HTMLElement | null {
   return document.querySelector<HTMLElement>('.insp-tabs [role="tab"][aria-selected="true"]')

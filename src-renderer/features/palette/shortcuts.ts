@@ -11,6 +11,7 @@ import { useInspectorStore } from '../../state/inspector'
 import { useSessionsStore } from '../../state/sessions'
 import { MAIN_VIEWS, useSettingsStore } from '../../state/settings'
 import { focusMessageBox } from '../chat/focus'
+import { toggleInspector } from '../inspector/reveal'
 import { isMac, openCompactNow, showView, stepPass, stopRunning } from './commands'
 
 function inMonaco(target: EventTarget | null): boolean {
@@ -61,8 +62,7 @@ export function installShortcuts(): void {
         return true
       }
       if (mod && !e.shiftKey && e.key.toLowerCase() === 'i' && !inMonaco(e.target)) {
-        if (settings.view !== 'chat') showView('chat')
-        useInspectorStore.getState().collapseToggled()
+        toggleInspector()
         return true
       }
       // From an editor too: the app's way to the message box outranks Monaco's Mod+L (select the line).

@@ -105,14 +105,10 @@ export const ContextMap = memo(function ContextMap({ slices, causeKeys, measured
               </button>
             )
           })}
-          {hidden.length > 0 && (
-            <button type="button" className="insp-map-more" aria-expanded={false} onClick={() => onWhole(true)} title={hidden.map((s) => s.label).join(', ')}>
-              +{hidden.length} more
-            </button>
-          )}
-          {whole && foldable && (
-            <button type="button" className="insp-map-more" aria-expanded={true} onClick={() => onWhole(false)}>
-              Fewer
+          {/* One button that says "+N more" or "Fewer": the same element either way, so the keyboard stays on it. */}
+          {(whole ? foldable : hidden.length > 0) && (
+            <button type="button" className="insp-map-more" aria-expanded={whole} onClick={() => onWhole(!whole)} title={whole ? undefined : hidden.map((s) => s.label).join(', ')}>
+              {whole ? 'Fewer' : `+${hidden.length} more`}
             </button>
           )}
         </div>

@@ -2,7 +2,7 @@
  * Every pass of the session (or the project), virtualised: only the rows on screen exist in the DOM, so the list
  * scrolls the same at 5 or 5,000 passes. The pass in flight is the last row until it is stored.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useInspectorStore, type ListedPass } from '../../../state/inspector'
 import { sessionLabels, sessionTitles, useSessionsStore } from '../../../state/sessions'
@@ -22,13 +22,13 @@ const rowId = (passId: string) => `insp-pass-${passId}`
 /** The column heads' row (inspector.css `.insp-row-head`). */
 const HEAD_PX = 22
 
+/** The kinds in the list's narrow column: a pre-warm is "warm", a compaction's summary pass "summary". */
+const KIND_LABEL: Readonly<Record<string, string>> = { main: 'main', summary: 'summary', keep_warm: 'warm' }
+
 /**
  * The list's height: its rows, up to the height the user gave it (so a session's first passes leave the room below
  * to the selected pass), and never less than room for the empty-list note.
  */
-/** The kinds in the list's narrow column: a pre-warm is "warm", a compaction's summary pass "summary". */
-const KIND_LABEL: Readonly<Record<string, string>> = { main: 'main', summary: 'summary', keep_warm: 'warm' }
-
 export function passesListHeight(rows: number, given: number, min: number): number {
   return Math.min(given, Math.max(min, HEAD_PX + rows * ROW_PX + 2))
 }
@@ -83,6 +83,19 @@ export function PassesList({ height }: { height: number }) {
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
   }, [selectedIndex, virtualizer])
+  // And when the list's height changes (the pane docked elsewhere, the window or the list resized): measured on the
+  // element before the frame is drawn, since the virtualizer learns the new height only after it. The selection's
+  // own changes are the effect above's.
+  const selectedRef = useRef(selectedIndex)
+  selectedRef.current = selectedIndex
+  useLayoutEffect(() => {
+    const box = scrollRef.current
+    const index = selectedRef.current
+    if (!box || index < 0) return
+    const top = index * ROW_PX
+    if (top < box.scrollTop) box.scrollTop = top
+    else if (top + ROW_PX > box.scrollTop + box.clientHeight) box.scrollTop = top + ROW_PX - box.clientHeight
+  }, [height])
 
   const select = useCallback((index: number) => {
     const s = useInspectorStore.getState()
