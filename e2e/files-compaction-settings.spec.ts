@@ -678,6 +678,42 @@ test('files: the tree is one Tab stop, walked with the arrow keys, and Enter ope
   }
 })
 
+test("files: a draft's price comes back when its file is opened again, and follows the session's passes while the view stays open", async ({ app, host }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await send(app, 'read README.md')
+    const sessionId = await sessionIdOf(host)
+    await view(app, 'Files')
+    const tree = app.getByRole('navigation', { name: 'Instruction and memory files' })
+    await tree.locator('[data-path="CLAUDE.md"]').click()
+    await app.getByTestId('file-editor').locator('.view-lines').click()
+    await app.keyboard.press('Control+End')
+    await app.keyboard.type('\n- Keep functions small.\n')
+    const current = app.locator('[data-testid="price-panel"][data-current="true"]')
+    const priceNow = app.getByTestId('price-now')
+    await expect(current).toHaveCount(1)
+    const before = Number(await priceNow.getAttribute('data-tokens'))
+    expect(before).toBeGreaterThan(0)
+
+    // Its row clicked again: the file opens with its draft, and the draft is priced again, not "Pricing…" for good.
+    await tree.locator('[data-path="CLAUDE.md"]').click()
+    await expect(current).toHaveCount(1)
+    await expect(priceNow).toHaveAttribute('data-tokens', String(before))
+
+    // A turn of the session from elsewhere (another window, here the contract): the conversation the edit would
+    // re-bill is longer, and the price shown says so without a key pressed.
+    const ended = appEvent(app, 'turn.ended')
+    await ended.armed
+    await rpc(host, 'run.start', { sessionId, text: 'list the root' })
+    await ended
+    await expect.poll(async () => Number(await priceNow.getAttribute('data-tokens'))).toBeGreaterThan(before)
+    await expect(current).toHaveCount(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('files: an unsaved edit is kept when another file is opened, marked in the tree, asked about before a reload, and merged when the disk changed meanwhile', async ({ app }) => {
   const dir = fixtureProject()
   try {

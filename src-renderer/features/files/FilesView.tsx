@@ -294,11 +294,24 @@ function OpenFileEditor({ session: shown, node, holds }: { session: { id: string
   // draft has no price, and a save would be refused; the text stays until the file is readable again.
   const unreadable = open.unreadable ?? null
 
+  // The draft the price shown (or being made) is for: none once the file is opened again, its draft restored.
+  const pricedFor = useFilesStore((s) => s.price.forDraft)
+  // The cache a price was read against moves on with every pass of the session (a pre-warm too): counted, so the
+  // draft is priced again after one, instead of its price going stale while the view stays open.
+  const [passesSeen, setPassesSeen] = useState(0)
+  useEffect(() => (session ? client.on('pass.completed', (e) => e.sessionId === session.id && setPassesSeen((n) => n + 1)) : undefined), [session])
+  const pricedAtPasses = useRef(-1)
   useEffect(() => {
     if (!session || !dirty || afterBreaks || unsavable || unreadable) return
-    const timer = setTimeout(() => void priceDraft(session.id, open.base.path, editKind(node, creatable), open.base.text, open.draft), PRICE_DEBOUNCE_MS)
+    // Priced (or being priced) for this draft since the last pass: nothing to do. A file opened again clears its
+    // price, and its draft, unchanged, is priced again here.
+    if (pricedFor === open.draft && pricedAtPasses.current === passesSeen) return
+    const timer = setTimeout(() => {
+      pricedAtPasses.current = passesSeen
+      void priceDraft(session.id, open.base.path, editKind(node, creatable), open.base.text, open.draft)
+    }, PRICE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable, unreadable])
+  }, [session, dirty, open.base.path, open.base.text, open.draft, node, creatable, afterBreaks, unsavable, unreadable, pricedFor, passesSeen])
 
   // Saved, the button is disabled (nothing left to save) and would drop the keyboard on the page: it goes back to
   // the text instead.
