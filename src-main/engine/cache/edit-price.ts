@@ -314,6 +314,11 @@ export interface PriceCandidatesInput {
    */
   readonly historyChanged?: boolean
   /**
+   * The candidates are on another model than the last request (a switch made since the last pass, not sent yet):
+   * their reads are found by their own keys as after a changed history, at that model's prices.
+   */
+  readonly modelSwitched?: boolean
+  /**
    * Real counts at the positions of `with`'s walk, where its keys are not the last walk's (a model switch: the other
    * model's own passes pinned its prefixes; a changed history). `scale` when absent.
    */
@@ -366,7 +371,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const ratio = scale.ratio() ?? last.facts.ratio ?? 1
   const sizeOf = (c: EditCandidate): number =>
     c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
-  const changed = input.historyChanged === true
+  const changed = input.historyChanged === true || input.modelSwitched === true
   const systemOnly = input.historyReplaced === true
   const readAt = (c: EditCandidate): number => (changed ? lookbackReadPosition(c.walk, state, now) : cachedReadPosition(walk, c.walk, state, now, { systemOnly }))
   const pWithout = readAt(input.without)
@@ -379,7 +384,8 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const readWith = withScale.at(pWith)
   const cacheWarm = walk.breakpoints.some((p) => state.live(walk.keys[p]!, now) !== null)
 
-  const fromModel = models(walk.model)
+  // The model the next pass runs on without the edit: the last pass's, or one switched to since.
+  const fromModel = models(input.without.walk.model)
   const toModel = edit.kind === 'model' ? models(edit.model) : fromModel
   const sizeWithout = sizeOf(input.without)
   // A switch not counted, where the request on the other model has the same blocks: its size there is that model's
@@ -448,7 +454,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
     ...(edit.kind === 'model' && !below && readWith > 0 ? { cachedOnModel: readWith } : {}),
     ...loss,
     ...(atCompaction ? { atCompaction } : {}),
-    ...(changed ? { historyChanged: true as const } : {}),
+    ...(input.historyChanged ? { historyChanged: true as const } : {}),
   }
 }
 

@@ -85,6 +85,8 @@ interface Candidates {
    * candidates were built from it as it stands (`MeasureOptions.nextRequest`), and read by their own keys.
    */
   readonly historyChanged?: boolean
+  /** The session was switched to another model since the last pass: the candidates are on it. */
+  readonly modelSwitched?: boolean
   /**
    * Other files changed on disk since the session block was read: applying now reads the block again from disk, so
    * they go out with the edit.
@@ -225,7 +227,9 @@ async function fileCandidates(
   // After a checkpoint the next pass sends the summary, not the history the last pass sent: sized on what it sends.
   const next = historyReplaced ? (nextRequest?.() ?? null) : null
   const changed = historyReplaced ? null : changedNext(nextRequest, last, hasher, models)
-  const base = next ?? changed ?? request
+  // A switch made since the last pass: the next pass goes on the model switched to, whose cache is its own.
+  const switched = state.model !== request.model
+  const base = switched ? onModel(next ?? changed ?? request, state.model) : (next ?? changed ?? request)
   const system = base.system ?? []
   const tagged = basis.context.system.indexOf('session')
   const index = tagged >= 0 ? tagged : Math.min(1, system.length)
@@ -237,11 +241,11 @@ async function fileCandidates(
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
     const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
-    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, alsoApplied }
+    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, modelSwitched: switched, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, sessionBlock: index } : null
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, modelSwitched: switched, sessionBlock: index } : null
 }
 
 /**
@@ -265,14 +269,17 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   } else if (edit.kind === 'model') {
     // After a checkpoint, staying would read the tools and system alone: a switch loses that, not the last pass's
     // whole prefix (the next pass on either model sends the summary, not the history the last pass sent).
-    const origin = parseSessionState(store.sessions.state(sessionId), request.model).frozen?.session.origin
+    const sessionState = parseSessionState(store.sessions.state(sessionId), request.model)
+    const origin = sessionState.frozen?.session.origin
     const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
     // What the next pass sends after the checkpoint, sized as it is: the summary, not the history before it.
     const next = historyReplaced ? (options.nextRequest?.() ?? null) : null
     // After a message taken back, what the next pass sends without it.
     const changed = historyReplaced ? null : changedNext(options.nextRequest, last, hasher, models)
-    const base = next ?? changed ?? request
-    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null }
+    // A switch made since the last pass and not sent yet: staying is staying on that model.
+    const switched = sessionState.model !== request.model
+    const base = switched ? onModel(next ?? changed ?? request, sessionState.model) : (next ?? changed ?? request)
+    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, modelSwitched: switched }
   }
   if (!candidates) return estimate()
 
@@ -295,7 +302,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   // A prefix a read ends at, in the request it is a prefix of: the last one's, or after a message taken back the
   // candidate's own (its reads are found by its keys, and may end at an earlier pass's tail).
   type Prefix = { readonly request: WireRequest; readonly walk: RequestWalk; readonly at: number }
-  const changed = candidates.historyChanged === true
+  const changed = candidates.historyChanged === true || candidates.modelSwitched === true
   const reads: Prefix[] = changed
     ? [
         { request: candidates.without, walk: withoutWalk, at: lookbackReadPosition(withoutWalk, state, now) },
@@ -345,7 +352,9 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(candidates.nextBuilt ? { nextBuilt: true } : {}),
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
     ...(withScale ? { withScale } : {}),
-    ...(withoutScale ? { withoutScale, historyChanged: true } : {}),
+    ...(withoutScale ? { withoutScale } : {}),
+    ...(candidates.historyChanged ? { historyChanged: true } : {}),
+    ...(candidates.modelSwitched ? { modelSwitched: true } : {}),
   })
   if (edit.kind === 'model' && !systemOnly && !changed) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])

@@ -209,6 +209,36 @@ describe('files through the contract', () => {
     expect(price.rebilledTokens).toBeGreaterThan(0)
   })
 
+  it('after a switch not sent yet, prices an edit applied now on the model switched to: it re-bills nothing that model holds', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = opened.text.replace('Run `npm test`', 'Run `npm test` and `npm run lint`')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const edit = { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited }
+    const onSonnet = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit })
+    expect(onSonnet.rebilledTokens).toBeGreaterThan(0)
+
+    await call(app, 'session.setModel', { sessionId: session.id, model: 'claude-opus-4-8' })
+    const price = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit })
+    // Opus holds nothing of this session: the switch re-bills the prompt either way, and the edit nothing of it.
+    expect(price.rebilledTokens).toBe(0)
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
+    await call(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
+    await turn(session.id, 'list the root')
+    const passes = await call<Array<{ id: string; kind: string; model: string }>>(app, 'pass.list', { sessionId: session.id })
+    const first = passes.find((p) => p.model === 'claude-opus-4-8')!
+    const stored = await call<StoredPass>(app, 'pass.get', { passId: first.id })
+    expect(stored.requestBody).toContain('`npm run lint`')
+    // The edit's own tokens, written at Opus 4.8's price: what the price adds against not applying it.
+    const p = findModel('claude-opus-4-8')!.prices
+    expect(price.deltaUsd).toBeCloseTo((price.addedTokens * p.cacheWrite5mPerMTok) / 1_000_000, 12)
+    const summary = await call<{ passes: Array<{ passId: string; cause: string }> }>(app, 'session.cacheSummary', { sessionId: session.id })
+    expect(summary.passes.find((r) => r.passId === first.id)!.cause).toBe('model_changed')
+  })
+
   it('an edit left for the next compaction moves nothing: the next message carries its note, at the price shown', async () => {
     // Keep one step, so that a few turns give the compaction something to summarise.
     mkdirSync(join(root, '.loupe'))
