@@ -314,10 +314,12 @@ export interface PriceCandidatesInput {
    */
   readonly historyChanged?: boolean
   /**
-   * The candidates are on another model than the last request (a switch made since the last pass, not sent yet):
-   * their reads are found by their own keys as after a changed history, at that model's prices.
+   * The candidates are not the last request's continuation: a message taken back (`historyChanged`), a switch made
+   * since the last pass and not sent yet (the candidates are on that model, at its prices), or a last pass that was a
+   * pre-warm, whose 1h markers the next pass does not send. Each read is found by the candidate's own keys
+   * (lookbackReadPosition), and what the next pass writes is priced at the candidates' own TTLs.
    */
-  readonly modelSwitched?: boolean
+  readonly ownKeys?: boolean
   /**
    * Real counts at the positions of `with`'s walk, where its keys are not the last walk's (a model switch: the other
    * model's own passes pinned its prefixes; a changed history). `scale` when absent.
@@ -371,7 +373,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const ratio = scale.ratio() ?? last.facts.ratio ?? 1
   const sizeOf = (c: EditCandidate): number =>
     c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
-  const changed = input.historyChanged === true || input.modelSwitched === true
+  const changed = input.historyChanged === true || input.ownKeys === true
   const systemOnly = input.historyReplaced === true
   const readAt = (c: EditCandidate): number => (changed ? lookbackReadPosition(c.walk, state, now) : cachedReadPosition(walk, c.walk, state, now, { systemOnly }))
   const pWithout = readAt(input.without)
@@ -396,9 +398,12 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const uncountedSwitch = alignedSwitch && (input.with.tokens === null || last.tokens === null)
   const thereAt = (p: number): number => (pWith < 0 ? scale.at(p) : p <= pWith ? withScale.at(p) : withScale.at(pWith) + scale.at(p) - scale.at(pWith))
   const sizeWith = uncountedSwitch ? thereAt(lastBreakpoint) : sizeOf(input.with)
-  const without = nextPassCost(walk, scale, models(input.without.walk.model).prices, readNow, sizeWithout)
+  // The TTLs the next pass writes at: the last request's, or where the candidates are not its continuation, their own.
+  const [withoutTtls, withoutTtlScale] = changed ? [input.without.walk, withoutScale] : [walk, scale]
+  const [withTtls, withTtlScale] = changed ? [input.with.walk, withScale] : [walk, scale]
+  const without = nextPassCost(withoutTtls, withoutTtlScale, models(input.without.walk.model).prices, readNow, sizeWithout)
   const below = uncacheableOn(edit, toModel, sizeWith)
-  const withEdit = below ? uncachedCost(toModel.prices, sizeWith) : nextPassCost(walk, scale, toModel.prices, readWith, sizeWith)
+  const withEdit = below ? uncachedCost(toModel.prices, sizeWith) : nextPassCost(withTtls, withTtlScale, toModel.prices, readWith, sizeWith)
   const delta = withEdit !== null && without !== null ? withEdit - without : null
   // A switch writes on the other model, which may count the same prompt otherwise (its tool prompt, the thinking it
   // strips from earlier turns): what it writes instead of reading is in its own count. Where staying reads the whole
@@ -413,7 +418,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const addedTokens = sizeWith - sizeWithout
   // What staying would read, under the new model's minimum: that model could not read it however warm (limit.ts), so
   // the pass after the switch loses none of it.
-  const loss = lossParts(edit, below !== null, rebilled, readNowThere, toModel.minCacheableTokens, (lostTokens) => switchLost(walk, scale, toModel.prices, readWith, lostTokens, sizeWith, withEdit))
+  const loss = lossParts(edit, below !== null, rebilled, readNowThere, toModel.minCacheableTokens, (lostTokens) => switchLost(withTtls, withTtlScale, toModel.prices, readWith, lostTokens, sizeWith, withEdit))
 
   // What the edit moves: the first block it changes in what the next pass would otherwise send.
   const a = input.without.walk
@@ -433,7 +438,7 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   // a change already due (its note travels now) moves it then anyway, and the rewrite is not this edit's to pay.
   const changesAtCompaction = deferred && (input.with.notes ?? 0) > 0
   const movedAnyway = (input.without.notes ?? 0) > 0
-  const atCompaction = changesAtCompaction && !movedAnyway ? compactionCost(walk, scale, fromModel.prices, input.sessionBlock) : null
+  const atCompaction = changesAtCompaction && !movedAnyway ? compactionCost(withoutTtls, withoutTtlScale, fromModel.prices, input.sessionBlock) : null
   const compactionPart = atCompaction ? compactionWords(atCompaction) : changesAtCompaction && movedAnyway && input.sessionBlock !== undefined ? COMPACTION_ANYWAY : ''
   const label = uncacheable
     ? uncacheableLabel(uncacheable, exact)

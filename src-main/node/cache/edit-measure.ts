@@ -85,8 +85,11 @@ interface Candidates {
    * candidates were built from it as it stands (`MeasureOptions.nextRequest`), and read by their own keys.
    */
   readonly historyChanged?: boolean
-  /** The session was switched to another model since the last pass: the candidates are on it. */
-  readonly modelSwitched?: boolean
+  /**
+   * The candidates are not the last request's continuation (a message taken back, a switch not sent yet, a last pass
+   * that was a pre-warm): their reads are found by their own keys (`PriceCandidatesInput.ownKeys`).
+   */
+  readonly ownKeys?: boolean
   /**
    * Other files changed on disk since the session block was read: applying now reads the block again from disk, so
    * they go out with the edit.
@@ -202,6 +205,39 @@ function checkpointSince(origin: SnapshotOrigin, basis: EditBasis): boolean {
   return origin.kind === 'checkpoint' && !(sent?.kind === 'checkpoint' && sent.entryId === origin.entryId)
 }
 
+/** What the candidates are built from: the next request as far as it exists now, and how it relates to the last. */
+interface NextBase {
+  readonly base: WireRequest
+  readonly historyReplaced: boolean
+  readonly nextBuilt: boolean
+  readonly historyChanged: boolean
+  readonly ownKeys: boolean
+}
+
+/**
+ * The request the candidates are built from. The last pass's request, as sent, while the next pass goes on from it;
+ * the one the runtime builds now (`nextRequest`) after a checkpoint (the summary instead of the history), after a
+ * message taken back (less than the last pass sent), or after a pre-warm (the last request's 1h markers and its
+ * placeholder message are not what the next pass sends); on the model switched to when a switch was made since.
+ */
+function nextBase(last: LastRequest, basis: EditBasis, origin: SnapshotOrigin | undefined, sessionModel: string, nextRequest: MeasureOptions['nextRequest'], hasher: Hasher, models: ModelLookup): NextBase {
+  const { request } = last
+  const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
+  const changed = historyReplaced ? null : changedNext(nextRequest, last, hasher, models)
+  const prewarm = !historyReplaced && changed === null && basis.last.kind === 'keep_warm' ? (nextRequest?.() ?? null) : null
+  const next = historyReplaced ? (nextRequest?.() ?? null) : (changed ?? prewarm)
+  // A switch made since the last pass: the next pass goes on the model switched to, whose cache is its own.
+  const switched = sessionModel !== request.model
+  const built = next ?? request
+  return {
+    base: switched ? onModel(built, sessionModel) : built,
+    historyReplaced,
+    nextBuilt: historyReplaced && next !== null,
+    historyChanged: changed !== null,
+    ownKeys: changed !== null || prewarm !== null || switched,
+  }
+}
+
 async function fileCandidates(
   store: Store,
   sessionId: string,
@@ -223,13 +259,8 @@ async function fileCandidates(
     gatherProjectContext(roots.root, { homeDir: roots.homeDir, loupeHome: roots.loupeHome, now }),
     gatherWithDraft(edit.path, edit.text, { ...roots, now }),
   ])
-  const historyReplaced = checkpointSince(frozen.session.origin, basis)
   // After a checkpoint the next pass sends the summary, not the history the last pass sent: sized on what it sends.
-  const next = historyReplaced ? (nextRequest?.() ?? null) : null
-  const changed = historyReplaced ? null : changedNext(nextRequest, last, hasher, models)
-  // A switch made since the last pass: the next pass goes on the model switched to, whose cache is its own.
-  const switched = state.model !== request.model
-  const base = switched ? onModel(next ?? changed ?? request, state.model) : (next ?? changed ?? request)
+  const { base, ...relation } = nextBase(last, basis, frozen.session.origin, state.model, nextRequest, hasher, models)
   const system = base.system ?? []
   const tagged = basis.context.system.indexOf('session')
   const index = tagged >= 0 ? tagged : Math.min(1, system.length)
@@ -241,11 +272,11 @@ async function fileCandidates(
   if (edit.applyNow) {
     const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
     const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
-    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, modelSwitched: switched, alsoApplied }
+    return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, ...relation, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, modelSwitched: switched, sessionBlock: index } : null
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, ...relation, sessionBlock: index } : null
 }
 
 /**
@@ -268,18 +299,11 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     candidates = await fileCandidates(store, sessionId, basis, last, { ...edit, text: edit.text }, now, options.files, hasher, models, options.nextRequest)
   } else if (edit.kind === 'model') {
     // After a checkpoint, staying would read the tools and system alone: a switch loses that, not the last pass's
-    // whole prefix (the next pass on either model sends the summary, not the history the last pass sent).
+    // whole prefix (the next pass on either model sends the summary, not the history the last pass sent). After a
+    // switch not sent yet, staying is staying on that model.
     const sessionState = parseSessionState(store.sessions.state(sessionId), request.model)
-    const origin = sessionState.frozen?.session.origin
-    const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
-    // What the next pass sends after the checkpoint, sized as it is: the summary, not the history before it.
-    const next = historyReplaced ? (options.nextRequest?.() ?? null) : null
-    // After a message taken back, what the next pass sends without it.
-    const changed = historyReplaced ? null : changedNext(options.nextRequest, last, hasher, models)
-    // A switch made since the last pass and not sent yet: staying is staying on that model.
-    const switched = sessionState.model !== request.model
-    const base = switched ? onModel(next ?? changed ?? request, sessionState.model) : (next ?? changed ?? request)
-    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, historyReplaced, nextBuilt: next !== null, historyChanged: changed !== null, modelSwitched: switched }
+    const { base, ...relation } = nextBase(last, basis, sessionState.frozen?.session.origin, sessionState.model, options.nextRequest, hasher, models)
+    candidates = { without: base, with: onModel(base, edit.model), notesWithout: 0, notesWith: 0, ...relation }
   }
   if (!candidates) return estimate()
 
@@ -302,7 +326,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   // A prefix a read ends at, in the request it is a prefix of: the last one's, or after a message taken back the
   // candidate's own (its reads are found by its keys, and may end at an earlier pass's tail).
   type Prefix = { readonly request: WireRequest; readonly walk: RequestWalk; readonly at: number }
-  const changed = candidates.historyChanged === true || candidates.modelSwitched === true
+  const changed = candidates.ownKeys === true
   const reads: Prefix[] = changed
     ? [
         { request: candidates.without, walk: withoutWalk, at: lookbackReadPosition(withoutWalk, state, now) },
@@ -354,7 +378,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(withScale ? { withScale } : {}),
     ...(withoutScale ? { withoutScale } : {}),
     ...(candidates.historyChanged ? { historyChanged: true } : {}),
-    ...(candidates.modelSwitched ? { modelSwitched: true } : {}),
+    ...(changed ? { ownKeys: true } : {}),
   })
   if (edit.kind === 'model' && !systemOnly && !changed) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])

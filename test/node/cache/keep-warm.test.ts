@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KEEP_WARM_DELAY_MS, type PassAttribution } from '../../../src-main/engine/cache'
+import { findModel } from '../../../src-main/node/model/models'
 import type { App } from '../../../src-main/node/app'
 import type { PassSummary } from '../../../src-main/node/store/passes'
 import { manualClock, manualScheduler } from './harness'
@@ -108,6 +109,33 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     const listed = await call<PassSummaryView[]>(app, 'pass.list', { sessionId })
     const markers = buildTimeline(listed, summary as unknown as CacheSummaryView, []).markers
     expect(markers).toEqual([expect.objectContaining({ kind: 'kept_warm', beforeIndex: 3, label: 'idle 19 m · kept warm by a pre-warm' })])
+  })
+
+  it('after a pre-warm, prices an edit at the TTLs the next pass writes at, not the pre-warm\'s 1h', async () => {
+    await turn('read README.md')
+    const projectId = app.services.store.sessions.get(sessionId)!.projectId
+    const opened = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId, path: 'AGENTS.md' })
+    const text = `${opened.text}Keep commits small.\n`
+    const last = passes().at(-1)!
+    await scheduler.advanceTo(last.attempts.at(-1)!.startedAt + KEEP_WARM_DELAY_MS + 1000, settle)
+    expect(passes().at(-1)!.kind).toBe('keep_warm')
+    await call(app, 'session.cacheSummary', { sessionId })
+    const price = await call<{ nextPassUsd: number; exact: boolean }>(app, 'cache.priceEdit', { sessionId, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text } })
+    expect(price.exact).toBe(true)
+    await call(app, 'files.save', { projectId, path: 'AGENTS.md', text, baseSha256: opened.sha256 })
+    await call(app, 'files.apply', { sessionId, paths: ['AGENTS.md'] })
+    await turn('list the root')
+    const next = passes().find((p) => p.kind === 'main' && p.queuedAt > last.queuedAt)!
+    const u = next.usage!
+    // It wrote at 5 minutes, as every pass does, not at the pre-warm's 1h.
+    expect(u.cache_creation?.ephemeral_1h_input_tokens ?? 0).toBe(0)
+    const p = findModel(next.model)!.prices
+    const input = (u.cache_read_input_tokens * p.cacheReadPerMTok + u.cache_creation_input_tokens * p.cacheWrite5mPerMTok + u.input_tokens * p.inputPerMTok) / 1_000_000
+    // The price is that pass's input but for the message typed (a few tokens written): at the 1h price of the
+    // pre-warm's markers it was more than the pass paid.
+    const tail = input - price.nextPassUsd
+    expect(tail).toBeGreaterThan(0)
+    expect(tail).toBeLessThan((40 * p.cacheWrite5mPerMTok) / 1_000_000)
   })
 
   it('sends nothing for a gap the user ends first, nor after the session closes', async () => {
