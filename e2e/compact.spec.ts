@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { appEvent, expect, onSlowHostAfter, openProjectWithSession, test } from './fixtures'
+import { appEvent, expect, onSlowHostAfter, openProjectWithSession, placeholderFits, test } from './fixtures'
 
 /** A session that read notes0–2.md, shown on a host whose simulator streams slowly (onSlowHostAfter). */
 async function withSlowCompactionHost(page: Page, look: () => Promise<void>): Promise<void> {
@@ -370,5 +370,32 @@ test.describe('at 1000×700', () => {
       // Nothing was applied: the focus stays, to run again.
       await expect(page.getByLabel('Compaction focus')).toHaveValue(focus)
     })
+  })
+})
+
+test.describe('at 800×600', () => {
+  test.use({ viewport: { width: 800, height: 600 } })
+
+  test('compaction view: the cards go above the detail, so the history the model saw has the width of the view', async ({ app }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+    for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+    try {
+      await openProjectWithSession(app, dir)
+      const { draft } = await readNotesThenDryRun(app)
+      const view = (await app.getByTestId('compaction-view').boundingBox())!
+      // The pins beside the card, their field's placeholder read whole.
+      expect(await app.getByLabel('Fact to pin').evaluate(placeholderFits)).toBe(true)
+      await app.screenshot({ path: 'e2e/screenshots/compaction-cards-800x600.png' })
+      const diff = draft.getByTestId('history-diff')
+      await diff.scrollIntoViewIfNeeded()
+      // Beside the cards it had about 220 px, a dozen characters a line; below them, the view's width less its margins.
+      await expect.poll(async () => (await diff.boundingBox())!.width).toBeGreaterThanOrEqual(view.width - 60)
+      const card = (await app.getByTestId('draft-card').boundingBox())!
+      expect(card.y + card.height).toBeLessThanOrEqual((await draft.boundingBox())!.y)
+      expect(await app.getByTestId('compaction-view').evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0)
+      await app.screenshot({ path: 'e2e/screenshots/compaction-diff-800x600.png' })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -3,7 +3,8 @@
  * against the browser host: the chat beside the inspector stays wide enough to read and type in (in a window too
  * narrow for both, one shows at a time, decision 0048) and the split the user dragged comes back when the window
  * grows; the Files view keeps its file list readable, the editor usable and the price of an edit in view; no view
- * scrolls the page sideways. Photographs land in e2e/screenshots/layout-*.png.
+ * scrolls the page sideways; each splitter says its least and greatest size and Home and End reach them. Photographs
+ * land in e2e/screenshots/layout-*.png.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -184,6 +185,70 @@ test('compaction: at 800×600, 1024×768 and 1280×800 the Focus field says whol
       await expectWhole(page.locator('.cmp-compose label'))
       await expect.poll(() => widthOf(focus)).toBeGreaterThanOrEqual(260)
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A splitter's bounds as it tells them to assistive technology (the WAI-ARIA window splitter). */
+async function splitterRange(splitter: Locator): Promise<{ min: number; max: number; now: number }> {
+  const read = async (name: string) => Number(await splitter.getAttribute(name))
+  return { min: await read('aria-valuemin'), max: await read('aria-valuemax'), now: await read('aria-valuenow') }
+}
+
+test('splitters: each says its least and greatest size, and Home and End take it there', async ({ page, host }) => {
+  const dir = project()
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await withAnsweredSession(page, host.url, dir)
+
+    // The inspector: from its least width, 320 px, to the most that leaves the chat its room.
+    const inspector = page.getByTestId('inspector')
+    const paneSplitter = page.getByRole('separator', { name: 'Resize the inspector' })
+    const pane = await splitterRange(paneSplitter)
+    expect(pane.min).toBe(320)
+    expect(pane.max).toBeGreaterThan(pane.min)
+    await paneSplitter.press('Home')
+    await expect.poll(async () => Math.round(await widthOf(inspector))).toBe(pane.min)
+    await expect(paneSplitter).toHaveAttribute('aria-valuenow', String(pane.min))
+    await paneSplitter.press('End')
+    await expect.poll(async () => Math.round(await widthOf(inspector))).toBe(pane.max)
+    await expect(paneSplitter).toHaveAttribute('aria-valuenow', String(pane.max))
+    await expectChatRoom(page)
+
+    // The passes list: from its least height to its rows' (four passes, less than the pane would give it).
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('and what is in docs?')
+    await page.getByLabel('Message').press('Enter')
+    await ended
+    await expect(page.getByTestId('pass-count')).toHaveText('4 passes')
+    const list = page.locator('.insp-passes')
+    const listSplitter = page.getByRole('separator', { name: 'Resize the passes list' })
+    const rows = await splitterRange(listSplitter)
+    expect(rows.max).toBeGreaterThan(rows.min)
+    await listSplitter.press('Home')
+    await expect.poll(async () => (await list.boundingBox())!.height).toBe(rows.min)
+    await expect(listSplitter).toHaveAttribute('aria-valuenow', String(rows.min))
+    await listSplitter.press('End')
+    await expect.poll(async () => (await list.boundingBox())!.height).toBe(rows.max)
+    await expect(listSplitter).toHaveAttribute('aria-valuenow', String(rows.max))
+
+    // The Files view's file list: from its least width to the most that leaves the editor its room.
+    await page.getByRole('tab', { name: 'Files' }).click()
+    const tree = page.locator('.files-side')
+    const treeSplitter = page.getByRole('separator', { name: 'Resize the file list' })
+    const files = await splitterRange(treeSplitter)
+    expect(files.min).toBe(220)
+    expect(files.now).toBe(Math.round(await widthOf(tree)))
+    await treeSplitter.press('End')
+    await expect.poll(() => widthOf(tree)).toBe(files.max)
+    await expect(treeSplitter).toHaveAttribute('aria-valuenow', String(files.max))
+    await treeSplitter.press('Home')
+    await expect.poll(() => widthOf(tree)).toBe(files.min)
+    await expect(treeSplitter).toHaveAttribute('aria-valuenow', String(files.min))
+    // The arrows still move it, 20 px a press.
+    await treeSplitter.press('ArrowRight')
+    await expect.poll(() => widthOf(tree)).toBe(files.min + 20)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -340,3 +340,50 @@ test('a grown file imported again takes its earlier import’s place in the chat
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('at 800×600 each row keeps its buttons inside the list beside a long session name, which its tooltip gives whole', async ({ page, host }) => {
+  // Two real sessions with long first messages (their names), cut to their first lines: one imported and grown since,
+  // so its row has the most buttons (Totals, Open, Re-import), the other not imported (Import).
+  const dir = join(configDir, 'projects', '-tmp-narrow')
+  mkdirSync(dir, { recursive: true })
+  const spotter = join(__dirname, '..', 'test', 'fixtures', 'real', 'spotter')
+  const firstLines = (name: string) => `${readFileSync(join(spotter, `${name}.jsonl`), 'utf8').split('\n').slice(0, 40).join('\n')}\n`
+  writeFileSync(join(dir, 'dov.jsonl'), firstLines('4d5611e5-241a-462a-8d15-5122611a9569'))
+  writeFileSync(join(dir, 'a0y.jsonl'), firstLines('fa812bfe-b295-4cca-9c2f-fdf01028cb46'))
+  try {
+    await page.setViewportSize({ width: 800, height: 600 })
+    await openApp(page, host.url)
+    await page.getByRole('button', { name: 'Claude Code sessions & proxy…' }).click()
+    const panel = page.getByRole('dialog', { name: 'Claude Code sessions' })
+    const grown = panel.locator('tr[data-session-file="dov"]')
+    await grown.getByRole('button', { name: 'Import' }).click()
+    await expect(grown.getByRole('button', { name: 'Open' })).toBeVisible()
+    appendFileSync(join(dir, 'dov.jsonl'), '\nnot json\n')
+    await panel.getByRole('button', { name: 'List', exact: true }).click()
+    await expect(grown.getByRole('button', { name: 'Re-import' })).toBeVisible()
+    await expect(panel.locator('tr[data-session-file="a0y"]').getByRole('button', { name: 'Import' })).toBeVisible()
+
+    const list = panel.locator('.cc-list')
+    // Nothing to scroll sideways for: every button is inside the list's visible box.
+    expect(await list.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0)
+    const box = (await list.boundingBox())!
+    const buttons = panel.locator('tr[data-session-file="dov"] button, tr[data-session-file="a0y"] button')
+    await expect(buttons).toHaveCount(4)
+    for (const button of await buttons.all()) {
+      const b = (await button.boundingBox())!
+      expect(b.x, (await button.textContent()) ?? '').toBeGreaterThanOrEqual(box.x)
+      expect(b.x + b.width, (await button.textContent()) ?? '').toBeLessThanOrEqual(box.x + box.width)
+    }
+    // The name gives way to them, cut short; hovered, it is read whole.
+    const name = grown.locator('td.cc-title')
+    await expect(name).toHaveAttribute('title', /^Work on bead spotter-dov\. Run bd show spotter-dov to see the issue details/)
+    expect(await name.locator('.cc-title-text').evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+    await panel.screenshot({ path: 'e2e/screenshots/transcripts-800x600.png' })
+    // A wide window leaves the name its room.
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await expect.poll(() => name.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(400)
+    await panel.screenshot({ path: 'e2e/screenshots/transcripts-1280x800.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

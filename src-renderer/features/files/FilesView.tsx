@@ -4,11 +4,11 @@
  * saved, and the choice to apply it now or at the next compaction. A change made on disk while a file is open is
  * offered as a merge, never overwritten. Clicking a file label in the inspector opens that file here.
  */
-import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { FileNodeView } from '../../../src-preload/contract'
 import { useMonaco } from '../../monaco'
 import { client } from '../../platform/client'
-import { edited, useFilesStore, type UnsavedDraft } from '../../state/files'
+import { edited, TREE_MIN_PX, useFilesStore, type UnsavedDraft } from '../../state/files'
 import { useInspectorStore } from '../../state/inspector'
 import { useProjectsStore } from '../../state/projects'
 import { selectChat, useChatStore } from '../../state/chat'
@@ -26,6 +26,7 @@ import { useUnopenableStore } from './unopenable'
 import { copyText } from '../../ui/clipboard'
 import { WithNames, PathName } from '../../ui/Isolated'
 import { treeWidthLimit, treeWidthShown, useWidth } from './tree-width'
+import { Splitter } from '../inspector/components/Splitter'
 import './files.css'
 
 /** How often an open file is compared with the disk (a small read; the view is open only while it is on screen). */
@@ -239,20 +240,8 @@ function StrandedDrafts({ drafts, onOpen }: { drafts: ReadonlyArray<UnsavedDraft
 
 /** `limit`: the widest the list may be in this view; a drag past it is kept at it, not remembered wider than drawn. */
 function TreeSplitter({ width, limit }: { width: number; limit: number }) {
-  const resize = (to: number) => useFilesStore.getState().treeResized(Math.min(to, limit))
-  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    const startX = e.clientX
-    const target = e.currentTarget
-    target.setPointerCapture(e.pointerId)
-    const move = (ev: globalThis.PointerEvent) => resize(width + ev.clientX - startX)
-    const up = () => {
-      target.removeEventListener('pointermove', move)
-      target.removeEventListener('pointerup', up)
-    }
-    target.addEventListener('pointermove', move)
-    target.addEventListener('pointerup', up)
-  }
-  return <div className="splitter-v" role="separator" aria-orientation="vertical" aria-label="Resize the file list" tabIndex={0} onPointerDown={onPointerDown} onKeyDown={(e) => (e.key === 'ArrowLeft' || e.key === 'ArrowRight') && resize(width + (e.key === 'ArrowLeft' ? -20 : 20))} />
+  // Before the view is measured there is no limit yet: the width drawn is the greatest said.
+  return <Splitter className="splitter-v" edge="right" size={width} min={TREE_MIN_PX} max={Number.isFinite(limit) ? limit : width} step={20} onResize={(to) => useFilesStore.getState().treeResized(Math.min(to, limit))} label="Resize the file list" />
 }
 
 const focusTaken = () => useFilesStore.getState().editorFocusRequested(null)

@@ -62,7 +62,11 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   // The selected pass keeps room for its tabs, controls and some of its bytes: in a short pane (docked below in a
   // small window) the list gives way, down to its minimum, rather than pushing the bytes out of sight.
   const paneInner = (dock === 'right' ? space.height : paneSize) - HEADER_PX
-  const listHeight = Math.min(passesListHeight(count + (hasLive ? 1 : 0), layout.listHeight, LIST_MIN_PX), Math.max(LIST_MIN_PX, paneInner - DETAIL_MIN_PX))
+  const rows = count + (hasLive ? 1 : 0)
+  const listRoom = Math.max(LIST_MIN_PX, paneInner - DETAIL_MIN_PX)
+  const listHeight = Math.min(passesListHeight(rows, layout.listHeight, LIST_MIN_PX), listRoom)
+  // The tallest the list is drawn now: its rows, within the room the selected pass leaves it.
+  const listMax = Math.min(passesListHeight(rows, Infinity, LIST_MIN_PX), listRoom)
 
   if (collapsed || shows === 'chat') {
     return (
@@ -93,13 +97,13 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
       // pass's tab, or the passes list, not on the chat's heading (features/shell/focus-fallback.ts).
       {...{ [FOCUS_REGION]: '.insp-tabs [role="tab"][aria-selected="true"], [data-testid="passes-list"]' }}
     >
-      {shows === 'both' && <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />}
+      {shows === 'both' && <Splitter edge={dock === 'right' ? 'left' : 'top'} size={paneSize} min={dock === 'right' ? PANE_MIN_PX : PANE_MIN_HEIGHT_PX} max={limit} onResize={(s) => store().paneResized(Math.min(s, limit))} label="Resize the inspector" />}
       <div className="insp-body">
         <Header count={count} streaming={hasLive} />
         <PassesList height={listHeight} />
         {/* While the list is no taller than its rows, growing it keeps the height the user gave it (there is nothing
             more to show yet); shrinking it below its rows sets a new one. */}
-        <Splitter edge="bottom" size={listHeight} onResize={(h) => store().listResized(h > listHeight ? Math.max(h, layout.listHeight) : h)} label="Resize the passes list" />
+        <Splitter edge="bottom" size={listHeight} min={LIST_MIN_PX} max={listMax} onResize={(h) => store().listResized(h > listHeight ? Math.max(h, layout.listHeight) : h)} label="Resize the passes list" />
         <Detail />
       </div>
     </aside>

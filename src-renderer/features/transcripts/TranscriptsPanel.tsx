@@ -190,11 +190,13 @@ function SessionRow({ s }: { s: TranscriptFileView }) {
   const titleId = useId()
   return (
     <tr ref={row} className={picked ? 'picked' : undefined} data-session-file={s.sessionId}>
-      <td>{day(lastActiveMs(s))}</td>
+      <td className="cc-when">{day(lastActiveMs(s))}</td>
       <td className="cc-title" title={sessionTooltip(s)} id={titleId}>
-        {s.title ?? s.sessionId}
-        {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
-        {s.unimportable ? <span className="warn"> · cannot be imported: {s.unimportable}</span> : s.skippedLines > 0 && <span className="warn" data-testid="cc-skipped-lines"> · {skippedLinesText(s.skippedLines, s.skippedBy)}</span>}
+        <span className="cc-title-text">
+          {s.title ?? s.sessionId}
+          {s.subagentFiles > 0 && <span className="muted"> · {s.subagentFiles} subagent file(s)</span>}
+          {s.unimportable ? <span className="warn"> · cannot be imported: {s.unimportable}</span> : s.skippedLines > 0 && <span className="warn" data-testid="cc-skipped-lines"> · {skippedLinesText(s.skippedLines, s.skippedBy)}</span>}
+        </span>
       </td>
       <td>{s.models.map(shortModel).join(', ') || '—'}</td>
       <td className="num">{s.requests ?? '—'}</td>
