@@ -884,6 +884,32 @@ slow('a pass that ends while another project is shown is listed stored, not left
   }
 })
 
+slow('beside the chat in a 1024 px window, the header keeps its height while a pass streams: the passes list does not move', async ({ page, host }) => {
+  const projectDir = fixtureProject()
+  try {
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await openApp(page, host.url)
+    await startSession(page, projectDir)
+    await say(page, 'read README.md')
+    const inspector = page.getByRole('complementary', { name: 'Inspector' })
+    const list = inspector.getByTestId('passes-list')
+    const idle = (await list.boundingBox())!.y
+    const started = appEvent(page, 'pass.started')
+    const ended = appEvent(page, 'turn.ended')
+    await page.getByLabel('Message').fill('explain this project')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await started
+    // The count says so, cut short in a narrow pane, its whole text on hover, on the header's one line.
+    await expect(inspector.getByTestId('pass-count')).toHaveAttribute('title', /^\d+ passes, the newest streaming$/)
+    expect((await list.boundingBox())!.y).toBe(idle)
+    await inspector.screenshot({ path: 'e2e/screenshots/inspector-1024-streaming-header.png' })
+    await ended
+    expect((await list.boundingBox())!.y).toBe(idle)
+  } finally {
+    rmSync(projectDir, { recursive: true, force: true })
+  }
+})
+
 slow('a session shown again while its pass streams shows the pass live; the live Request tab holds only its note', async ({ page, host }) => {
   const projectDir = fixtureProject()
   try {

@@ -122,7 +122,7 @@ function Header({ count, streaming }: { count: number; streaming: boolean }) {
         <option value="session">This session</option>
         <option value="project">Whole project</option>
       </select>
-      <span className="muted" data-testid="pass-count">
+      <span className="muted" data-testid="pass-count" title={passCountText(count, streaming)}>
         {passCountText(count, streaming)}
       </span>
       <span className="insp-head-actions">
