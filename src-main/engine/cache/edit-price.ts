@@ -308,6 +308,11 @@ export interface PriceCandidatesInput {
   /** Index in `system` of the session block, which a compaction reads again from disk: prices a deferred edit then. */
   readonly sessionBlock?: number
   /**
+   * Deferred: the session block the next compaction reads from disk is the same with the edit as without it (the
+   * edit lies past a file's cut, say): the compaction writes nothing more for it.
+   */
+  readonly sameAtCompaction?: boolean
+  /**
    * The conversation changed since the last pass other than by going on from it (a message taken back): the
    * candidates hold less than the last request, so where each reads is found by its own keys (lookbackReadPosition),
    * not by the last request's breakpoints. With it, `withoutScale` and `withScale` are the candidates' own.
@@ -436,7 +441,9 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const uncacheable = below ? { ...below, perPassUsd: perPassExtra(toModel.prices, fromModel.prices, sizeWith) } : undefined
   // A deferred edit that changes what the model would be sent moves the session block at the next compaction; unless
   // a change already due (its note travels now) moves it then anyway, and the rewrite is not this edit's to pay.
-  const changesAtCompaction = deferred && (input.with.notes ?? 0) > 0
+  // Nothing to pay then either when the block read again is the same, or when the prompt is under the model's minimum
+  // (nothing of it is cached to be written instead of read; a compaction only makes it shorter).
+  const changesAtCompaction = deferred && (input.with.notes ?? 0) > 0 && input.sameAtCompaction !== true && sizeWithout >= fromModel.minCacheableTokens
   const movedAnyway = (input.without.notes ?? 0) > 0
   const atCompaction = changesAtCompaction && !movedAnyway ? compactionCost(withoutTtls, withoutTtlScale, fromModel.prices, input.sessionBlock) : null
   const compactionPart = atCompaction ? compactionWords(atCompaction) : changesAtCompaction && movedAnyway && input.sessionBlock !== undefined ? COMPACTION_ANYWAY : ''

@@ -97,6 +97,8 @@ interface Candidates {
   readonly alsoApplied?: ReadonlyArray<string>
   /** Index in `system` of the session block. */
   readonly sessionBlock?: number
+  /** Deferred: the session block the next compaction reads is the same with the edit saved as without it. */
+  readonly sameAtCompaction?: boolean
 }
 
 
@@ -276,7 +278,12 @@ async function fileCandidates(
   }
   const noted = files.fileChangeNotes(draft)
   const withEdit = withNotes(current, noted)
-  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, ...relation, sessionBlock: index } : null
+  // What the next compaction reads from disk, with the draft saved and without it: the same block when the edit
+  // changes nothing the block holds (text past a file's cut, say), and then the compaction re-bills nothing for it.
+  const atCompaction = (gathered: GatheredContext) =>
+    sessionBlockText(frozen, freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true }), model, hasher)
+  const sameAtCompaction = atCompaction(draft) === atCompaction(disk)
+  return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, ...relation, sessionBlock: index, sameAtCompaction } : null
 }
 
 /**
@@ -375,6 +382,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     historyReplaced: systemOnly,
     ...(candidates.nextBuilt ? { nextBuilt: true } : {}),
     ...(candidates.sessionBlock !== undefined ? { sessionBlock: candidates.sessionBlock } : {}),
+    ...(candidates.sameAtCompaction ? { sameAtCompaction: true } : {}),
     ...(withScale ? { withScale } : {}),
     ...(withoutScale ? { withoutScale } : {}),
     ...(candidates.historyChanged ? { historyChanged: true } : {}),

@@ -239,6 +239,38 @@ describe('files through the contract', () => {
     expect(summary.passes.find((r) => r.passId === first.id)!.cause).toBe('model_changed')
   })
 
+  it('an edit left for the next compaction past a file\'s cut costs nothing at the compaction: the block it reads is the same', async () => {
+    // Over the instructions budget: the block holds AGENTS.md cut short, and text added at its end is past the cut.
+    writeFileSync(join(root, 'AGENTS.md'), `# Agents\n\n${'Prices are integer cents. '.repeat(2000)}\n`)
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    const opened = await call<{ text: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const price = (text: string) => call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text } })
+    const pastCut = await price(`${opened.text}Keep commits small.\n`)
+    expect(pastCut.atCompaction).toBeUndefined()
+    expect(pastCut.label).not.toMatch(/at the next compaction/)
+    // The same edit where the block holds it is paid for then.
+    const inside = await price(opened.text.replace('# Agents', '# Agents\n\nKeep commits small.'))
+    expect(inside.atCompaction!.tokens).toBeGreaterThan(0)
+  })
+
+  it('an edit left for the next compaction on a model whose minimum is over the whole prompt costs nothing then: nothing is cached', async () => {
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await call(app, 'session.setModel', { sessionId: session.id, model: 'claude-haiku-4-5' })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+    const opened = await call<{ text: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const later = await call<Price>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: false, text: opened.text.replace('# Agents', '# Agents\n\nKeep commits small.') } })
+    const passes = await call<Array<{ usage: { input_tokens: number } }>>(app, 'pass.list', { sessionId: session.id })
+    expect(passes.at(-1)!.usage.input_tokens).toBeLessThan(4096)
+    expect(later.atCompaction).toBeUndefined()
+  })
+
   it('an edit left for the next compaction moves nothing: the next message carries its note, at the price shown', async () => {
     // Keep one step, so that a few turns give the compaction something to summarise.
     mkdirSync(join(root, '.loupe'))
