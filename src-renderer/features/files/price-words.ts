@@ -35,7 +35,8 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
   const delta = now.nextPassUsd !== null && now.withoutEditUsd !== null ? shownDifference(now.nextPassUsd, now.withoutEditUsd) : now.deltaUsd
   const usdPart = delta === null ? '' : signedUsd(delta)
   // Re-billed is what this apply adds to what the next pass writes again anyway: none when that pass already
-  // re-bills the block (another file applied and not sent yet), which "re-bills 0 tokens" would say wrongly.
+  // re-bills the block (its entry expired while the static prefix's lives on, or another file applied and not sent
+  // yet moves it), which "re-bills 0 tokens" would say wrongly.
   const nothingMore = now.movedBlock !== null && now.cacheWarm && now.rebilledTokens === 0
   const split = lossSplit(now, delta)
   // The summary stays one short line beside the choice; the detail below splits the figure into the loss and the rest.
@@ -47,7 +48,7 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
   if (now.movedBlock) {
     detail.push(
       nothingMore
-        ? `Moves ${now.movedBlock.label}, which the next pass writes again anyway (another edit applied and not sent yet, say): applying this one re-bills nothing more.`
+        ? `Moves ${now.movedBlock.label}, which the next pass writes again anyway (its cached copy has expired, or another edit applied and not sent yet moves it): applying this one re-bills nothing more.`
         : now.cacheWarm
           ? `Moves ${now.movedBlock.label}: the next pass writes ${count(now, now.rebilledTokens)} tokens again instead of reading them.`
           : `Moves ${now.movedBlock.label}, but nothing is in the cache to lose now (expired, or under the model's minimum): the next pass writes its prefix either way.`,
