@@ -1,8 +1,8 @@
 /**
  * The shell's layout at the window sizes of a laptop and a small screen (800×600, 1024×768, 1280×800), in Chromium
  * against the browser host: the chat beside the inspector stays wide enough to read and type in (in a window too
- * narrow for both, one shows at a time, decision 0048) and the split the user dragged comes back when the window
- * grows; the Files view keeps its file list readable, the editor usable and the price of an edit in view; no view
+ * narrow for both, or docked below in one too short for both, one shows at a time, decision 0048) and the split the
+ * user dragged comes back when the window grows; the Files view keeps its file list readable, the editor usable and the price of an edit in view; no view
  * scrolls the page sideways; each splitter says its least and greatest size and Home and End reach them. Photographs
  * land in e2e/screenshots/layout-*.png.
  */
@@ -137,6 +137,76 @@ test('chat and inspector: at 800×600 the message box keeps its width and the in
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('chat and inspector docked below: at 800×600 one shows at a time over the whole height, switched by their bars, the keyboard going with it; at 1024×768 both show', async ({ page, host }) => {
+  const dir = project()
+  try {
+    await withAnsweredSession(page, host.url, dir)
+    const inspector = page.getByTestId('inspector')
+    const message = page.getByLabel('Message')
+    await page.getByRole('button', { name: 'Dock below the chat' }).click()
+    await expect(page.getByRole('button', { name: 'Dock beside the chat' })).toBeVisible()
+
+    // Too short for the chat and a useful inspector stacked: the chat shows, the inspector its bar across the
+    // bottom edge.
+    await resize(page, 800, 600)
+    const bar = page.getByRole('button', { name: /^Inspector · 2 passes/ })
+    await expect(bar).toBeVisible()
+    await expect(message).toBeVisible()
+    await expectHorizontalBar(page, bar)
+    await expectNoSidewaysScroll(page)
+    await page.screenshot({ path: `${SHOTS}/layout-below-chat-800x600.png` })
+
+    // Pressed, the inspector takes the whole height, the keyboard on its passes list, and the selected pass's
+    // Request view has room to read the bytes; the chat is its bar across the top edge.
+    await bar.click()
+    await expect(page.getByTestId('passes-list')).toBeFocused()
+    await expect(message).toBeHidden()
+    await expect(page.getByRole('tab', { name: 'Request' })).toHaveAttribute('aria-selected', 'true')
+    await expect.poll(() => heightOf(inspector.locator('.insp-view'))).toBeGreaterThanOrEqual(200)
+    await expect(inspector.locator('.insp-request .monaco-editor')).toBeVisible()
+    const chatBar = page.getByRole('button', { name: /^Chat · what is in this project\?/ })
+    await expectHorizontalBar(page, chatBar)
+    expect((await chatBar.boundingBox())!.y).toBeLessThan((await inspector.boundingBox())!.y)
+    await expectNoSidewaysScroll(page)
+    await page.screenshot({ path: `${SHOTS}/layout-below-inspector-800x600.png` })
+
+    // The chat's bar brings the chat back, the keyboard in its message box.
+    await chatBar.click()
+    await expect(message).toBeFocused()
+    await expect(bar).toBeVisible()
+    // Ctrl+I swaps them as the bars do, the keyboard going with the pane that shows; Hide goes back to the chat.
+    await page.keyboard.press('Control+i')
+    await expect(page.getByTestId('passes-list')).toBeFocused()
+    await expect(message).toBeHidden()
+    await page.keyboard.press('Control+i')
+    await expect(message).toBeFocused()
+    await bar.click()
+    await page.getByRole('button', { name: 'Collapse the inspector' }).click()
+    await expect(message).toBeVisible()
+    await expect(bar).toBeFocused()
+
+    // At 1024×768 both show, stacked, the inspector's splitter there to share the height.
+    await resize(page, 1024, 768)
+    await expect(message).toBeVisible()
+    await expect(page.getByRole('tab', { name: 'Request' })).toBeVisible()
+    await expect(page.getByRole('separator', { name: 'Resize the inspector' })).toBeVisible()
+    await expect(bar).toHaveCount(0)
+    await page.screenshot({ path: `${SHOTS}/layout-below-both-1024x768.png` })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+const heightOf = async (locator: Locator) => (await locator.boundingBox())?.height ?? 0
+
+/** A pane's bar docked below is a strip across the workspace's width, one line high, not a column at its side. */
+async function expectHorizontalBar(page: Page, bar: Locator): Promise<void> {
+  const box = (await bar.boundingBox())!
+  const workspace = (await page.locator('.workspace').boundingBox())!
+  expect(box.height).toBeLessThanOrEqual(40)
+  expect(box.width).toBeGreaterThanOrEqual(workspace.width - 2)
+}
 
 test('files: at 800×600 and 1024×768 the file names are whole, the editor keeps its width and the price of an edit is in view', async ({ page, host }) => {
   const dir = project()

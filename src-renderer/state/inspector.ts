@@ -69,6 +69,20 @@ export const CHAT_BESIDE_MIN_PX = 340
  * about 600 px; a 900 px one about 675.
  */
 export const ONE_AT_A_TIME_BELOW_PX = CHAT_BESIDE_MIN_PX + PANE_MIN_PX
+/** The inspector's own header (its title, scope and dock buttons). */
+export const PANE_HEADER_PX = 37
+/**
+ * The least height of an inspector docked below that is still of use: its header, the passes list at its least and
+ * the list's 5 px splitter, the selected pass's tabs and line (32 px on one line), and 120 px of the request's bytes,
+ * the least its editor is drawn (the view scrolls past its controls to them). 296 px.
+ */
+export const PANE_USEFUL_HEIGHT_PX = PANE_HEADER_PX + LIST_MIN_PX + 5 + 32 + 120
+/**
+ * Docked below the chat in a space shorter than this, the chat's least height leaves the inspector too little to
+ * read a pass in (in an 800×600 window, about 10 px of the request): one shows at a time, as beside in a narrow space
+ * (decision 0048). 636 px: an 800×600 window leaves about 556; a 700 px tall one 656, a 1024×768 one 724.
+ */
+export const ONE_AT_A_TIME_SHORTER_THAN_PX = CHAT_MIN_HEIGHT_PX + PANE_USEFUL_HEIGHT_PX
 
 /** What the session's workspace shows: the chat and the inspector side by side (or stacked), or one of them alone. */
 export type WorkspaceShows = 'both' | 'chat' | 'inspector'
@@ -111,6 +125,8 @@ interface InspectorState {
   readonly layout: InspectorLayout
   /** The width of the space the chat and the inspector share, as last measured; null before it is. */
   readonly workspaceWidth: number | null
+  /** Its height, as last measured; null before it is. */
+  readonly workspaceHeight: number | null
   /** Which of the two shows when only one fits (decision 0048); not remembered: a narrow window opens on the chat. */
   readonly aloneShown: 'chat' | 'inspector'
   /** A file the user asked to open from a provenance label; the Files view opens it and calls fileOpened(). */
@@ -161,7 +177,7 @@ interface InspectorState {
    */
   collapseToggled(): void
   /** The space the chat and the inspector share was measured (the window or the sidebar changed). */
-  workspaceMeasured(width: number): void
+  workspaceMeasured(width: number, height: number): void
   /** The chat is wanted (its bar pressed, the message box asked for): where only one pane fits, it is the one. */
   chatShown(): void
   dockChosen(dock: Dock): void
@@ -172,19 +188,25 @@ interface InspectorState {
 
 const DEFAULT_LAYOUT: InspectorLayout = { dock: 'right', paneSize: 640, paneHeight: 420, collapsed: false, listHeight: 180, contextMap: true }
 
-/** Whether the chat and the inspector beside it are too many for the space they share (decision 0048). */
-function oneAtATime(s: Pick<InspectorState, 'layout' | 'workspaceWidth'>): boolean {
-  return s.layout.dock === 'right' && s.workspaceWidth !== null && s.workspaceWidth < ONE_AT_A_TIME_BELOW_PX
+type WorkspaceSize = Pick<InspectorState, 'layout' | 'workspaceWidth' | 'workspaceHeight'>
+
+/**
+ * Whether the chat and the inspector are too many for the space they share (decision 0048): beside it, too narrow
+ * for both; below it, too short.
+ */
+function oneAtATime(s: WorkspaceSize): boolean {
+  if (s.layout.dock === 'right') return s.workspaceWidth !== null && s.workspaceWidth < ONE_AT_A_TIME_BELOW_PX
+  return s.workspaceHeight !== null && s.workspaceHeight < ONE_AT_A_TIME_SHORTER_THAN_PX
 }
 
 /** What the workspace shows now: both panes, or, where only one fits, the chat or the inspector alone. */
-export function selectWorkspaceShows(s: Pick<InspectorState, 'layout' | 'workspaceWidth' | 'aloneShown'>): WorkspaceShows {
+export function selectWorkspaceShows(s: WorkspaceSize & Pick<InspectorState, 'aloneShown'>): WorkspaceShows {
   if (!oneAtATime(s)) return 'both'
   return s.aloneShown === 'inspector' && !s.layout.collapsed ? 'inspector' : 'chat'
 }
 
 /** Whether the inspector is out of sight: collapsed, or the chat showing alone in its place. */
-export const selectInspectorHidden = (s: Pick<InspectorState, 'layout' | 'workspaceWidth' | 'aloneShown'>): boolean => s.layout.collapsed || selectWorkspaceShows(s) === 'chat'
+export const selectInspectorHidden = (s: WorkspaceSize & Pick<InspectorState, 'aloneShown'>): boolean => s.layout.collapsed || selectWorkspaceShows(s) === 'chat'
 
 /** The newest pass of the session shown: in the whole project's list the last row may be another session's. */
 function newestOfSession(passes: ReadonlyArray<ListedPass>, sessionId: string | null): ListedPass | undefined {
@@ -221,6 +243,7 @@ export const useInspectorStore = create<InspectorState>()(
       requestMode: 'pretty',
       layout: DEFAULT_LAYOUT,
       workspaceWidth: null,
+      workspaceHeight: null,
       aloneShown: 'chat',
       fileRequest: null,
 
@@ -332,15 +355,23 @@ export const useInspectorStore = create<InspectorState>()(
           if (s.layout.collapsed) return { layout: { ...s.layout, collapsed: false }, aloneShown: 'inspector' }
           return { aloneShown: s.aloneShown === 'chat' ? 'inspector' : 'chat' }
         }),
-      workspaceMeasured: (width) =>
+      workspaceMeasured: (width, height) =>
         set((s) => {
-          if (s.workspaceWidth === width) return {}
-          // Narrowed from a split: the chat, what the user was typing in, is the pane that stays.
-          const narrowed = !oneAtATime(s) && oneAtATime({ ...s, workspaceWidth: width })
-          return narrowed ? { workspaceWidth: width, aloneShown: 'chat' } : { workspaceWidth: width }
+          if (s.workspaceWidth === width && s.workspaceHeight === height) return {}
+          const measured = { workspaceWidth: width, workspaceHeight: height }
+          // Narrowed (or made short) from a split: the chat, what the user was typing in, is the pane that stays.
+          const narrowed = !oneAtATime(s) && oneAtATime({ ...s, ...measured })
+          return narrowed ? { ...measured, aloneShown: 'chat' } : measured
         }),
       chatShown: () => (get().aloneShown !== 'chat' ? set({ aloneShown: 'chat' }) : undefined),
-      dockChosen: (dock) => set((s) => ({ layout: { ...s.layout, dock } })),
+      dockChosen: (dock) =>
+        set((s) => {
+          const layout = { ...s.layout, dock }
+          // Docked where only one fits (below in a short window, beside in a narrow one): the inspector is what the
+          // user is arranging (its Dock button, which keeps the keyboard, or the palette's command), so it stays.
+          const split = !oneAtATime(s) && oneAtATime({ ...s, layout })
+          return split ? { layout, aloneShown: 'inspector' } : { layout }
+        }),
       contextMapToggled: () => set((s) => ({ layout: { ...s.layout, contextMap: !s.layout.contextMap } })),
       fileOpenRequested: (path) => set({ fileRequest: { path, at: Date.now() } }),
       fileOpened: () => (get().fileRequest ? set({ fileRequest: null }) : undefined),

@@ -6,7 +6,7 @@
 import { useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useResized } from '../../ui/resize'
 import { useMonaco, type Monaco } from '../../monaco'
-import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_MAX_FRACTION, PANE_MIN_HEIGHT_PX, PANE_MIN_PX, selectWorkspaceShows, useInspectorStore, type InspectorView } from '../../state/inspector'
+import { CHAT_MIN_HEIGHT_PX, CHAT_MIN_PX, LIST_MIN_PX, PANE_HEADER_PX, PANE_MAX_FRACTION, PANE_MIN_HEIGHT_PX, PANE_MIN_PX, selectWorkspaceShows, useInspectorStore, type InspectorView } from '../../state/inspector'
 import { usePassesOf } from './data/passes'
 import type { PassView } from './data/pass-view'
 import { usePassView } from './data/use-pass-view'
@@ -23,8 +23,8 @@ import { Splitter } from './components/Splitter'
 import { onTablistKeyDown, tabStop } from '../../ui/tablist'
 import './inspector.css'
 
-/** The inspector's own header (its title, scope and dock buttons). */
-const HEADER_PX = 37
+/** The chat's bar above the inspector that shows alone docked below (`.chat-expand`, features/shell/Workspace.tsx). */
+const CHAT_BAR_PX = 32
 /** What the selected pass's view needs to be of use: its tabs, the request's controls and breakpoints, 120 px of bytes. */
 const DETAIL_MIN_PX = 300
 
@@ -49,8 +49,9 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const ref = useRef<HTMLElement>(null)
   const space = useSharedSpace(ref)
   const { dock, collapsed } = layout
-  // Where the chat and the pane cannot both keep their width, one shows at a time (decision 0048): the pane is then
-  // its bar while the chat shows, and takes the whole width, with no split to drag, while it shows.
+  // Where the chat and the pane cannot both keep their width (beside) or their height (below), one shows at a time
+  // (decision 0048): the pane is then its bar while the chat shows, and takes the whole space, with no split to
+  // drag, while it shows.
   const shows = useInspectorStore(selectWorkspaceShows)
   // The pane may take most of the space, but the chat keeps room to be read and typed in.
   const limit =
@@ -61,7 +62,9 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
   const store = useInspectorStore.getState
   // The selected pass keeps room for its tabs, controls and some of its bytes: in a short pane (docked below in a
   // small window) the list gives way, down to its minimum, rather than pushing the bytes out of sight.
-  const paneInner = (dock === 'right' ? space.height : paneSize) - HEADER_PX
+  // Beside, or alone below the chat's bar, the pane is as tall as the space; stacked under the chat, as tall as its size.
+  const paneHeight = dock === 'right' ? space.height : shows === 'inspector' ? space.height - CHAT_BAR_PX : paneSize
+  const paneInner = paneHeight - PANE_HEADER_PX
   const rows = count + (hasLive ? 1 : 0)
   const listRoom = Math.max(LIST_MIN_PX, paneInner - DETAIL_MIN_PX)
   const listHeight = Math.min(passesListHeight(rows, layout.listHeight, LIST_MIN_PX), listRoom)
