@@ -314,23 +314,23 @@ export interface PriceCandidatesInput {
   readonly sameAtCompaction?: boolean
   /**
    * The conversation changed since the last pass other than by going on from it (a message taken back): the
-   * candidates hold less than the last request, so where each reads is found by its own keys (lookbackReadPosition),
-   * not by the last request's breakpoints. With it, `withoutScale` and `withScale` are the candidates' own.
+   * candidates hold less than the last request. Read as `ownKeys`, and said in the price (`EditPrice.historyChanged`).
    */
   readonly historyChanged?: boolean
   /**
    * The candidates are not the last request's continuation: a message taken back (`historyChanged`), a switch made
    * since the last pass and not sent yet (the candidates are on that model, at its prices), or a last pass that was a
    * pre-warm, whose 1h markers the next pass does not send. Each read is found by the candidate's own keys
-   * (lookbackReadPosition), and what the next pass writes is priced at the candidates' own TTLs.
+   * (lookbackReadPosition), and what the next pass writes is priced at the candidates' own TTLs. With it,
+   * `withoutScale` and `withScale` are the candidates' own.
    */
   readonly ownKeys?: boolean
   /**
    * Real counts at the positions of `with`'s walk, where its keys are not the last walk's (a model switch: the other
-   * model's own passes pinned its prefixes; a changed history). `scale` when absent.
+   * model's own passes pinned its prefixes; `ownKeys`). `scale` when absent.
    */
   readonly withScale?: TokenScale
-  /** Real counts at the positions of `without`'s walk, where they are not the last walk's (a changed history). */
+  /** Real counts at the positions of `without`'s walk, where they are not the last walk's (`ownKeys`). */
   readonly withoutScale?: TokenScale
 }
 
@@ -378,14 +378,13 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   const ratio = scale.ratio() ?? last.facts.ratio ?? 1
   const sizeOf = (c: EditCandidate): number =>
     c.tokens !== null && last.tokens !== null ? known + c.tokens - last.tokens : known + Math.round((c.walk.estimatedTotal - walk.estimatedTotal) * ratio)
-  const changed = input.historyChanged === true || input.ownKeys === true
+  const ownKeys = input.historyChanged === true || input.ownKeys === true
   const systemOnly = input.historyReplaced === true
-  const readAt = (c: EditCandidate): number => (changed ? lookbackReadPosition(c.walk, state, now) : cachedReadPosition(walk, c.walk, state, now, { systemOnly }))
+  const readAt = (c: EditCandidate): number => (ownKeys ? lookbackReadPosition(c.walk, state, now) : cachedReadPosition(walk, c.walk, state, now, { systemOnly }))
   const pWithout = readAt(input.without)
   const withoutScale = input.withoutScale ?? scale
-  // Where `with` is read by its own keys, its positions are its own walk's.
-  const ownKeys = edit.kind === 'model' || changed
-  const withScale = ownKeys ? (input.withScale ?? scale) : scale
+  // Where `with` is read by its own keys (a switch's always are), its positions are its own walk's.
+  const withScale = edit.kind === 'model' || ownKeys ? (input.withScale ?? scale) : scale
   const pWith = edit.kind === 'model' ? lookbackReadPosition(input.with.walk, state, now, { systemOnly }) : readAt(input.with)
   const readNow = withoutScale.at(pWithout)
   const readWith = withScale.at(pWith)
@@ -399,13 +398,13 @@ export function priceCandidates(input: PriceCandidatesInput): EditPrice {
   // own count up to what it holds (its earlier passes pinned it), and the old model's count of the blocks after it —
   // the messages since, which both count alike. Taking the old model's count of the whole would mix the two counts
   // where a switch back reads.
-  const alignedSwitch = edit.kind === 'model' && !changed && input.with.walk.blocks.length === walk.blocks.length
+  const alignedSwitch = edit.kind === 'model' && !ownKeys && input.with.walk.blocks.length === walk.blocks.length
   const uncountedSwitch = alignedSwitch && (input.with.tokens === null || last.tokens === null)
   const thereAt = (p: number): number => (pWith < 0 ? scale.at(p) : p <= pWith ? withScale.at(p) : withScale.at(pWith) + scale.at(p) - scale.at(pWith))
   const sizeWith = uncountedSwitch ? thereAt(lastBreakpoint) : sizeOf(input.with)
   // The TTLs the next pass writes at: the last request's, or where the candidates are not its continuation, their own.
-  const [withoutTtls, withoutTtlScale] = changed ? [input.without.walk, withoutScale] : [walk, scale]
-  const [withTtls, withTtlScale] = changed ? [input.with.walk, withScale] : [walk, scale]
+  const [withoutTtls, withoutTtlScale] = ownKeys ? [input.without.walk, withoutScale] : [walk, scale]
+  const [withTtls, withTtlScale] = ownKeys ? [input.with.walk, withScale] : [walk, scale]
   const without = nextPassCost(withoutTtls, withoutTtlScale, models(input.without.walk.model).prices, readNow, sizeWithout)
   const below = uncacheableOn(edit, toModel, sizeWith)
   const withEdit = below ? uncachedCost(toModel.prices, sizeWith) : nextPassCost(withTtls, withTtlScale, toModel.prices, readWith, sizeWith)

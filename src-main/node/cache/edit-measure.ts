@@ -19,9 +19,9 @@
  * pricing while the user types counts one new request per draft. When a count fails, the same requests are priced
  * from estimates and the price says so (`exact: false`). After a checkpoint since the last main pass the next pass
  * sends another history: its read stops at the system blocks, and only the figures about them are counted (the
- * re-billed and added tokens; the price as a whole is not exact). After a message taken back since the last pass, the
- * next pass sends less than the last one: the candidates are built from the conversation as it stands, and each read
- * is found by the candidate's own keys.
+ * re-billed and added tokens; the price as a whole is not exact). Where the next pass does not go on from the last
+ * request (a message taken back, a pre-warm as the last pass, a switch not sent yet: `nextBase`), the candidates are
+ * built from the request as the runtime would send it now, and each read is found by the candidate's own keys.
  */
 import {
   CacheState,
@@ -183,19 +183,17 @@ function onModel(request: WireRequest, model: string): WireRequest {
 }
 
 /**
- * The next pass's request where the conversation no longer goes on from the last pass's: a message taken back since
- * then (or another edit of what was sent) took away what the last request's final breakpoint sat on. The next pass
- * then sends less than the last one did, and reads only what it still shares with entries written before. Null
- * where the next request still begins with the last one through its final breakpoint (the usual case: the answer and
- * what follows it go on from there), or when it cannot be built.
+ * Whether the next pass's request still begins with the last one through its final breakpoint (the usual case: the
+ * answer and what follows it go on from there). Not after a message taken back since then (or another edit of what
+ * was sent), which took away what that breakpoint sat on: the next pass then sends less than the last one did, and
+ * reads only what it still shares with entries written before.
  */
-function changedNext(nextRequest: MeasureOptions['nextRequest'], last: LastRequest, hasher: Hasher, models: ModelLookup): WireRequest | null {
-  const next = nextRequest?.() ?? null
+function goesOn(next: WireRequest, last: LastRequest, hasher: Hasher, models: ModelLookup): boolean {
   const end = last.walk.breakpoints.at(-1)
-  if (!next || end === undefined) return null
+  if (end === undefined) return true
   // Its messages alone are compared: a session block frozen again since, or a switch, is what is being priced.
   const walk = walkFor({ ...last.request, messages: next.messages }, hasher, { previous: last.walk, models })
-  return walk.keys[end] === last.walk.keys[end] ? null : next
+  return walk.keys[end] === last.walk.keys[end]
 }
 
 /**
@@ -225,18 +223,20 @@ interface NextBase {
 function nextBase(last: LastRequest, basis: EditBasis, origin: SnapshotOrigin | undefined, sessionModel: string, nextRequest: MeasureOptions['nextRequest'], hasher: Hasher, models: ModelLookup): NextBase {
   const { request } = last
   const historyReplaced = origin !== undefined && checkpointSince(origin, basis)
-  const changed = historyReplaced ? null : changedNext(nextRequest, last, hasher, models)
-  const prewarm = !historyReplaced && changed === null && basis.last.kind === 'keep_warm' ? (nextRequest?.() ?? null) : null
-  const next = historyReplaced ? (nextRequest?.() ?? null) : (changed ?? prewarm)
+  // Built once: the whole prompt rendered, asked for on every price.
+  const built = nextRequest?.() ?? null
+  const historyChanged = !historyReplaced && built !== null && !goesOn(built, last, hasher, models)
+  const prewarm = !historyReplaced && !historyChanged && built !== null && basis.last.kind === 'keep_warm'
+  const next = historyReplaced || historyChanged || prewarm ? built : null
   // A switch made since the last pass: the next pass goes on the model switched to, whose cache is its own.
   const switched = sessionModel !== request.model
-  const built = next ?? request
+  const base = next ?? request
   return {
-    base: switched ? onModel(built, sessionModel) : built,
+    base: switched ? onModel(base, sessionModel) : base,
     historyReplaced,
     nextBuilt: historyReplaced && next !== null,
-    historyChanged: changed !== null,
-    ownKeys: changed !== null || prewarm !== null || switched,
+    historyChanged,
+    ownKeys: historyChanged || prewarm || switched,
   }
 }
 
@@ -271,8 +271,10 @@ async function fileCandidates(
   const waiting = files.fileChangeNotes(disk)
   const without = withNotes(current, waiting)
   if (!without) return null
+  // The session block as applying now, or the next compaction, would read it from the files.
+  const freeze = (gathered: GatheredContext) => freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
   if (edit.applyNow) {
-    const section = freezeSessionSection(draft, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
+    const section = freeze(draft)
     const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
     return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, ...relation, alsoApplied }
   }
@@ -280,8 +282,7 @@ async function fileCandidates(
   const withEdit = withNotes(current, noted)
   // What the next compaction reads from disk, with the draft saved and without it: the same block when the edit
   // changes nothing the block holds (text past a file's cut, say), and then the compaction re-bills nothing for it.
-  const atCompaction = (gathered: GatheredContext) =>
-    sessionBlockText(frozen, freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true }), model, hasher)
+  const atCompaction = (gathered: GatheredContext) => sessionBlockText(frozen, freeze(gathered), model, hasher)
   const sameAtCompaction = atCompaction(draft) === atCompaction(disk)
   return withEdit ? { without, with: withEdit, notesWithout: waiting.length, notesWith: noted.length, ...relation, sessionBlock: index, sameAtCompaction } : null
 }
@@ -330,11 +331,11 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
   const deferred = (edit.kind === 'instruction_file' || edit.kind === 'memory_file') && !edit.applyNow
   const sessionAt = deferred && candidates.sessionBlock !== undefined ? walk.blocks.findIndex((b) => b.area === 'system' && b.index === candidates.sessionBlock) : -1
   const sessionEnds = sessionAt >= 0 ? [sessionAt - 1, sessionAt] : []
-  // A prefix a read ends at, in the request it is a prefix of: the last one's, or after a message taken back the
-  // candidate's own (its reads are found by its keys, and may end at an earlier pass's tail).
+  // A prefix a read ends at, in the request it is a prefix of: the last one's, or where the candidates are not its
+  // continuation, the candidate's own (its reads are found by its keys, and may end at an earlier pass's tail).
   type Prefix = { readonly request: WireRequest; readonly walk: RequestWalk; readonly at: number }
-  const changed = candidates.ownKeys === true
-  const reads: Prefix[] = changed
+  const ownKeys = candidates.ownKeys === true
+  const reads: Prefix[] = ownKeys
     ? [
         { request: candidates.without, walk: withoutWalk, at: lookbackReadPosition(withoutWalk, state, now) },
         ...(edit.kind === 'model' ? [] : [{ request: candidates.with, walk: withWalk, at: lookbackReadPosition(withWalk, state, now) }]),
@@ -366,10 +367,10 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     }
   })
   const scale = new TokenScale({ walk, anchors, realTotal, fallbackRatio })
-  // A switch reads the other model's entries, whose prefixes that model's own passes pinned under its keys; after a
-  // message taken back, the candidates' reads are at their own positions.
-  const withScale = edit.kind === 'model' || changed ? new TokenScale({ walk: withWalk, anchors, realTotal: withTokens, fallbackRatio }) : undefined
-  const withoutScale = changed ? new TokenScale({ walk: withoutWalk, anchors, realTotal: withoutTokens, fallbackRatio }) : undefined
+  // A switch reads the other model's entries, whose prefixes that model's own passes pinned under its keys; where the
+  // candidates are not the last request's continuation, their reads are at their own positions.
+  const withScale = edit.kind === 'model' || ownKeys ? new TokenScale({ walk: withWalk, anchors, realTotal: withTokens, fallbackRatio }) : undefined
+  const withoutScale = ownKeys ? new TokenScale({ walk: withoutWalk, anchors, realTotal: withoutTokens, fallbackRatio }) : undefined
   const price = priceCandidates({
     last: { walk, facts: basis.attribution.facts, tokens: lastTokens },
     scale,
@@ -386,9 +387,9 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(withScale ? { withScale } : {}),
     ...(withoutScale ? { withoutScale } : {}),
     ...(candidates.historyChanged ? { historyChanged: true } : {}),
-    ...(changed ? { ownKeys: true } : {}),
+    ...(ownKeys ? { ownKeys: true } : {}),
   })
-  if (edit.kind === 'model' && !systemOnly && !changed) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
+  if (edit.kind === 'model' && !systemOnly && !ownKeys) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
   return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
 }
 

@@ -15,6 +15,7 @@ import { missLine, passOutcome } from './model/outcome'
 import { DiffView, LiveDiffNote } from './components/DiffView'
 import { PassesList, passesListHeight } from './components/PassesList'
 import { FOCUS_REGION } from '../shell/focus-fallback'
+import { focusPassesList } from './reveal'
 import { RequestView } from './components/RequestView'
 import { LiveRequestNote, LiveResponseView, ResponseView } from './components/ResponseView'
 import { passCountText } from './model/live'
@@ -80,7 +81,7 @@ export function InspectorPane({ sessionId }: { sessionId: string }) {
           onClick={() => {
             // Shown from its own bar: the keyboard goes on in the passes list, where the bar was.
             store().collapseToggled()
-            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="passes-list"]')?.focus())
+            focusPassesList()
           }}
           title="Show the inspector"
         >
