@@ -394,7 +394,11 @@ export const EditPriceSchema = z.object({
   /** Every token figure is a real count (count_tokens, a pass's usage); false for the chars / 4 estimate. */
   exact: z.boolean(),
   label: z.string(),
-  /** Applied now: the other files changed on disk since the session block was read, which go out with the edit. */
+  /**
+   * Applied now: the other files whose text in the session block differs when it is read again from disk, which go
+   * out with the edit: changed on disk since it was read, or cut elsewhere by the instructions budget (the label says
+   * which).
+   */
   alsoApplied: z.array(z.string()).optional(),
   /** A model switch to a model whose minimum cacheable prompt exceeds this session's prompt: it caches none of it. */
   uncacheable: z.object({ model: z.string(), tokens: z.number(), minimum: z.number(), perPassUsd: z.number().nullable() }).optional(),

@@ -54,7 +54,11 @@ export interface EditPrice {
   /** Every token figure is a real count (count_tokens, or a pass's usage), not an estimate. */
   readonly exact: boolean
   readonly label: string
-  /** Applied now: the other files changed on disk since the session block was read, which go out with the edit. */
+  /**
+   * Applied now: the other files whose text in the session block differs when it is read again from disk, which go
+   * out with the edit: changed on disk since it was read, or cut elsewhere by the instructions budget (the label says
+   * which).
+   */
   readonly alsoApplied?: string[]
   /**
    * A switch to a model whose minimum cacheable prompt is more than this session's whole prompt: that model caches

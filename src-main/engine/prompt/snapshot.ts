@@ -95,21 +95,83 @@ export interface FrozenSession {
 }
 
 /**
- * The files whose text differs between two freezes of the session block (changed, added or removed), by the path the
- * block shows, but for `applied`: what reading the block again from disk sends besides the files the user meant to
- * apply.
+ * How a file the session block sends differs between two freezes. `changed`: the file itself — added, removed, or its
+ * text on disk. `cut_shorter` / `cut_longer`: its text on disk is the same, but the instructions budget cuts it
+ * elsewhere, because another file in the budget grew or shrank (budget.ts): what is sent of it changed, not the file.
  */
-export function changedSessionFiles(before: SessionSection, after: SessionSection, applied: ReadonlyArray<string> = []): string[] {
-  const textsByPath = (section: SessionSection): Map<string, string[]> => {
-    const out = new Map<string, string[]>()
-    for (const block of [section.instructions, section.memory]) {
-      for (const part of block.parts) out.set(part.path, [...(out.get(part.path) ?? []), block.text.slice(part.start, part.end)])
-    }
-    return out
+export interface SessionFileChange {
+  readonly path: string
+  readonly kind: 'changed' | 'cut_shorter' | 'cut_longer'
+}
+
+/**
+ * The files whose text differs between two freezes of the session block (changed, added or removed), by the path the
+ * block shows, but for `applied`, each with how it differs: what reading the block again from disk sends besides the
+ * files the user meant to apply.
+ */
+export function sessionFileChanges(before: SessionSection, after: SessionSection, applied: ReadonlyArray<string> = []): SessionFileChange[] {
+  const was = sentByPath(before)
+  const now = sentByPath(after)
+  const changes: SessionFileChange[] = []
+  for (const path of new Set([...was.keys(), ...now.keys()])) {
+    const sentBefore = was.get(path) ?? []
+    const sentAfter = now.get(path) ?? []
+    if (applied.includes(path) || JSON.stringify(sentBefore) === JSON.stringify(sentAfter)) continue
+    const length = (texts: ReadonlyArray<string>) => texts.reduce((n, t) => n + t.length, 0)
+    const cutMoved = sameFileText(before, after, path) && (cutByBudget(before, path) || cutByBudget(after, path))
+    changes.push({ path, kind: !cutMoved ? 'changed' : length(sentAfter) < length(sentBefore) ? 'cut_shorter' : 'cut_longer' })
   }
-  const was = textsByPath(before)
-  const now = textsByPath(after)
-  return [...new Set([...was.keys(), ...now.keys()])].filter((path) => !applied.includes(path) && JSON.stringify(was.get(path) ?? []) !== JSON.stringify(now.get(path) ?? []))
+  return changes
+}
+
+/** The paths of `sessionFileChanges`, however each differs. */
+export function changedSessionFiles(before: SessionSection, after: SessionSection, applied: ReadonlyArray<string> = []): string[] {
+  return sessionFileChanges(before, after, applied).map((c) => c.path)
+}
+
+/**
+ * The other files reading the block again sends, in words for the notice and the price ("AGENTS.md, changed on disk
+ * since the session block was read, and CLAUDE.md, cut shorter by the instructions budget"): a file whose text on
+ * disk is as it was is not said to have changed there, only that less (or more) of it is sent.
+ */
+export function sessionChangeWords(changes: ReadonlyArray<SessionFileChange>): string {
+  const why: ReadonlyArray<[SessionFileChange['kind'], string]> = [
+    ['changed', 'changed on disk since the session block was read'],
+    ['cut_shorter', 'cut shorter by the instructions budget'],
+    ['cut_longer', 'cut longer by the instructions budget'],
+  ]
+  return why
+    .flatMap(([kind, words]) => {
+      const paths = changes.filter((c) => c.kind === kind).map((c) => c.path)
+      return paths.length === 0 ? [] : [`${paths.join(', ')}, ${words}`]
+    })
+    .join(', and ')
+}
+
+/** The text each file shows in the session block, by path (a file imported twice shows twice). */
+function sentByPath(section: SessionSection): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  for (const block of [section.instructions, section.memory]) {
+    for (const part of block.parts) out.set(part.path, [...(out.get(part.path) ?? []), block.text.slice(part.start, part.end)])
+  }
+  return out
+}
+
+/**
+ * Whether `path` is the same instruction file in both freezes — the same text, brought in the same way, not a memory
+ * file — so that what differs in what is sent of it is where the budget cuts it.
+ */
+function sameFileText(before: SessionSection, after: SessionSection, path: string): boolean {
+  const entries = (section: SessionSection) =>
+    section.instructions.entries.filter((e) => e.path === path).map((e) => [e.body, e.importedBy, e.duplicateOf, e.notRead ?? null])
+  const was = entries(before)
+  const inMemory = (section: SessionSection) => section.memory.parts.some((p) => p.path === path)
+  return was.length > 0 && !inMemory(before) && !inMemory(after) && JSON.stringify(was) === JSON.stringify(entries(after))
+}
+
+/** Whether the instructions budget cuts `path` short (or leaves only its name) in this freeze. */
+function cutByBudget(section: SessionSection, path: string): boolean {
+  return section.instructions.parts.some((p) => p.path === path && (p.allocation === 'truncated' || p.allocation === 'omitted'))
 }
 
 /** Everything a new session freezes, from one gathering of the project. */

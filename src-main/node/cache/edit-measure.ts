@@ -36,7 +36,7 @@ import {
   type RequestWalk,
 } from '../../engine/cache'
 import type { ContentBlock, TextBlock, WireMessage, WireRequest } from '../../engine/model/wire'
-import { changedSessionFiles, freezeSessionSection, identityLine, renderNote, sessionBlockText, type ContextNote, type SnapshotOrigin } from '../../engine/prompt'
+import { freezeSessionSection, identityLine, renderNote, sessionBlockText, sessionChangeWords, sessionFileChanges, type ContextNote, type SessionFileChange, type SnapshotOrigin } from '../../engine/prompt'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { Hasher } from '../../engine/ports'
 import { gatherWithDraft, type FileRoots } from '../files'
@@ -91,10 +91,11 @@ interface Candidates {
    */
   readonly ownKeys?: boolean
   /**
-   * Other files changed on disk since the session block was read: applying now reads the block again from disk, so
-   * they go out with the edit.
+   * Other files whose text in the session block differs when it is read again from disk, which applying now does, so
+   * they go out with the edit: changed on disk since the block was read, or cut elsewhere by the instructions budget
+   * because the edit made another file longer or shorter.
    */
-  readonly alsoApplied?: ReadonlyArray<string>
+  readonly alsoApplied?: ReadonlyArray<SessionFileChange>
   /** Index in `system` of the session block. */
   readonly sessionBlock?: number
   /** Deferred: the session block the next compaction reads is the same with the edit saved as without it. */
@@ -275,7 +276,7 @@ async function fileCandidates(
   const freeze = (gathered: GatheredContext) => freezeSessionSection(gathered, { origin: { kind: 'apply_now', entryId: 'pending', paths: [edit.path] }, contextWindowTokens: findModel(model)?.contextWindow ?? 200_000, skills: true })
   if (edit.applyNow) {
     const section = freeze(draft)
-    const alsoApplied = changedSessionFiles(frozen.session, section, [edit.path])
+    const alsoApplied = sessionFileChanges(frozen.session, section, [edit.path])
     return { without, with: withSessionBlock(base, index, sessionBlockText(frozen, section, model, hasher)), notesWithout: waiting.length, notesWith: 0, ...relation, alsoApplied }
   }
   const noted = files.fileChangeNotes(draft)
@@ -390,7 +391,7 @@ export async function priceSessionEditMeasured(store: Store, sessionId: string, 
     ...(ownKeys ? { ownKeys: true } : {}),
   })
   if (edit.kind === 'model' && !systemOnly && !ownKeys) rememberSwitchedPrefix(store, walk, withWalk, scale, lastTokens, withTokens)
-  return withAlsoApplied(price, [...(candidates.alsoApplied ?? [])])
+  return withAlsoApplied(price, candidates.alsoApplied ?? [])
 }
 
 /**
@@ -406,10 +407,14 @@ function rememberSwitchedPrefix(store: Store, walk: RequestWalk, withWalk: Reque
   rememberCountedPrefix(store, withWalk.keys[lastBreakpoint]!, scale.at(lastBreakpoint) + withTokens - lastTokens)
 }
 
-/** The price names every file that applying now sends, not only the one being edited. */
-function withAlsoApplied(price: EditPrice, others: string[]): EditPrice {
-  if (others.length === 0) return price
-  const also = `with ${others.join(', ')}, changed on disk since the session block was read`
+/**
+ * The price names every file that applying now sends, not only the one being edited, and why each is sent otherwise:
+ * one that grew pushes another's budget cut, and that file did not change on disk.
+ */
+function withAlsoApplied(price: EditPrice, changes: ReadonlyArray<SessionFileChange>): EditPrice {
+  if (changes.length === 0) return price
+  const others = changes.map((c) => c.path)
+  const also = `with ${sessionChangeWords(changes)}`
   // "system[1] · session block (project instructions · CLAUDE.md)": the others join the file in its parentheses.
   const moved = price.movedBlock && { ...price.movedBlock, label: price.movedBlock.label.endsWith(')') ? `${price.movedBlock.label.slice(0, -1)}; ${also})` : `${price.movedBlock.label} (${also})` }
   return { ...price, alsoApplied: others, label: `${price.label} (${also})`, movedBlock: moved }

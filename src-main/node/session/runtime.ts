@@ -19,7 +19,7 @@ import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
 import { estimateTokens } from '../../engine/prompt/estimate'
-import { changedSessionFiles, freezeSession, freezeSessionSection, type SessionSection } from '../../engine/prompt/snapshot'
+import { changedSessionFiles, freezeSession, freezeSessionSection, sessionChangeWords, sessionFileChanges, type SessionSection } from '../../engine/prompt/snapshot'
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRule } from '../../engine/tools/permissions'
@@ -820,9 +820,11 @@ export class SessionRuntime {
     const held = new Set([...sessionFilePaths(this.state.frozen.session), ...sessionFilePaths(fresh)])
     const strangers = paths.filter((path) => !held.has(path))
     if (strangers.length > 0) throw new NotASessionFileError(strangers)
-    const others = changedSessionFiles(this.state.frozen.session, fresh, paths)
+    // A file the budget cuts elsewhere because an applied one grew or shrank is sent otherwise, unchanged on disk.
+    const changes = sessionFileChanges(this.state.frozen.session, fresh, paths)
+    const others = changes.map((c) => c.path)
     const names = paths.join(', ')
-    const along = others.length === 0 ? '' : ` with ${others.join(', ')}, changed on disk since the session block was read`
+    const along = others.length === 0 ? '' : ` with ${sessionChangeWords(changes)}`
     const entry = this.deps.store.transaction(() => {
       const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now${along}: the session block was read again from disk, so the next pass re-bills it.` }])
       const session = { ...fresh, origin: { kind: 'apply_now' as const, entryId: notice!.id, paths: [...paths, ...others] } }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { freezeSessionSection, MEMORY_FILE_BUDGET_CHARS, SKILL_DESCRIPTION_MAX_CHARS } from '../../../src-main/engine/prompt'
+import { freezeSessionSection, MEMORY_FILE_BUDGET_CHARS, sessionChangeWords, sessionFileChanges, SKILL_DESCRIPTION_MAX_CHARS } from '../../../src-main/engine/prompt'
 import { gathered } from './fakes'
 
 const origin = { kind: 'session_start' } as const
@@ -119,5 +119,45 @@ describe('skills listing', () => {
   it('is left out when the skills feature is off', () => {
     const g = gathered({ files: { 'a/SKILL.md': skillFile('x', 'y') }, skills: [['a', 'a/SKILL.md']] })
     expect(freezeSessionSection(g, { origin, contextWindowTokens: 200_000, skills: false }).skills.text).toBe('')
+  })
+})
+
+describe('what reading the session block again sends besides the files applied', () => {
+  // A budget of 3,000 characters: the project's AGENTS.md is served first, and the global CLAUDE.md gets what is left.
+  const freeze = (agents: string, claude: string) =>
+    freezeSessionSection(
+      gathered({ files: { 'AGENTS.md': { text: agents }, '~/CLAUDE.md': { text: claude } }, instructions: [['global', '~/CLAUDE.md'], ['project', 'AGENTS.md']] }),
+      { origin, contextWindowTokens: 200_000, skills: false, instructionsBudgetChars: 3_000 },
+    )
+  const claude = Array.from({ length: 400 }, (_, i) => `- rule ${i}`).join('\n')
+  const agents = 'Run the tests.\n'.repeat(40)
+
+  it('names a file whose cut the budget moved as cut shorter or longer, not as changed on disk', () => {
+    const before = freeze(agents, claude)
+    expect(before.instructions.parts.find((p) => p.path === '~/CLAUDE.md')?.allocation).toBe('truncated')
+    // AGENTS.md grows: CLAUDE.md, the same on disk, is cut shorter.
+    const grown = freeze(`${agents}${'Prices are integer cents.\n'.repeat(20)}`, claude)
+    expect(sessionFileChanges(before, grown, ['AGENTS.md'])).toEqual([{ path: '~/CLAUDE.md', kind: 'cut_shorter' }])
+    expect(sessionChangeWords(sessionFileChanges(before, grown, ['AGENTS.md']))).toBe('~/CLAUDE.md, cut shorter by the instructions budget')
+    // And back: it shrinks, and CLAUDE.md is cut longer.
+    expect(sessionFileChanges(grown, before, ['AGENTS.md'])).toEqual([{ path: '~/CLAUDE.md', kind: 'cut_longer' }])
+    // Left for later, AGENTS.md is itself changed on disk; CLAUDE.md only moved.
+    expect(sessionFileChanges(before, grown)).toEqual([
+      { path: '~/CLAUDE.md', kind: 'cut_shorter' },
+      { path: 'AGENTS.md', kind: 'changed' },
+    ])
+  })
+
+  it('names a file changed on disk as changed, cut or not, and says each kind once', () => {
+    const before = freeze(agents, claude)
+    const edited = `- rule first\n${claude}`
+    expect(sessionFileChanges(before, freeze(agents, edited), [])).toEqual([{ path: '~/CLAUDE.md', kind: 'changed' }])
+    expect(
+      sessionChangeWords([
+        { path: 'AGENTS.md', kind: 'changed' },
+        { path: '.loupe/memory.md', kind: 'changed' },
+        { path: '~/CLAUDE.md', kind: 'cut_shorter' },
+      ]),
+    ).toBe('AGENTS.md, .loupe/memory.md, changed on disk since the session block was read, and ~/CLAUDE.md, cut shorter by the instructions budget')
   })
 })

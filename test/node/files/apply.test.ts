@@ -419,6 +419,29 @@ describe('files through the contract', () => {
     expect(attributed.attribution.cause.label).toMatch(/CLAUDE\.md.*AGENTS\.md|AGENTS\.md.*CLAUDE\.md/)
   })
 
+  it('a file whose budget cut an applied edit moved is named as cut shorter, not as changed on disk', async () => {
+    // The global AGENTS.md is served last from the 40,000-character budget for instructions: it is sent cut.
+    mkdirSync(join(dir, '.home'), { recursive: true })
+    writeFileSync(join(dir, '.home/AGENTS.md'), Array.from({ length: 5_000 }, (_, i) => `- house rule ${i}`).join('\n'))
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+
+    // The project's AGENTS.md grows and is applied now: the global file, the same on disk, is cut shorter.
+    const agents = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    const edited = `${agents.text}\n${'Money is never a float. '.repeat(100)}\n`
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const price = await call<Price & { alsoApplied?: string[] }>(app, 'cache.priceEdit', { sessionId: session.id, edit: { kind: 'instruction_file', path: 'AGENTS.md', applyNow: true, text: edited } })
+    expect(price.alsoApplied).toEqual(['~/.home/AGENTS.md'])
+    expect(price.movedBlock!.label).toBe('system[1] · session block (project instructions · AGENTS.md; with ~/.home/AGENTS.md, cut shorter by the instructions budget)')
+
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: agents.sha256 })
+    const applied = await call<{ applied: boolean; entryId: string }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
+    const entries = await call<{ entries: Array<{ id: string; text?: string }> }>(app, 'session.get', { sessionId: session.id })
+    expect(entries.entries.find((e) => e.id === applied.entryId)?.text).toBe('AGENTS.md applied now with ~/.home/AGENTS.md, cut shorter by the instructions budget: the session block was read again from disk, so the next pass re-bills it.')
+  })
+
   it('after a restart, a deferred edit is priced and noted as before, and an edit made while the app was closed reaches the model too', async () => {
     const project = await call<{ id: string }>(app, 'project.open', { path: root })
     const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
