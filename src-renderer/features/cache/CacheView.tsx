@@ -129,7 +129,7 @@ export function CacheView({ sessionId }: { sessionId: string }) {
         <>
           <div className="cache-totals" data-testid="cache-totals">
             <Figure label="Paid" value={usd(paid)} hint={warm ? `every pass of the session, output included, and ${warmCount}: ${usd(warm.usd)}` : 'every pass of the session, output included'} />
-            <Figure label="Saved by the cache" value={usd(saved)} hint={savedHint(saved)} />
+            <Figure label="Saved by the cache" value={usd(saved)} hint={savedHint(saved, warm?.passes ?? 0)} />
             <Figure label="Lost to misses" value={usd(t.missUsd)} hint={`${tok(t.missTokens)} tokens paid for that could have been read`} tone={t.missUsd && t.missUsd > 0 ? 'bad' : ''} />
             <div className="cache-figure wide">
               <span className="cache-figure-label">Cached share of input</span>

@@ -111,7 +111,17 @@ describe('what the cache saved', () => {
     const saved = savedByCache(first, pricesLookup(models))!
     expect(saved).toBeLessThan(0)
     expect(savedHint(saved)).toMatch(/^so far the cache cost more than it saved: writing costs 1\.25×/)
-    expect(savedHint(0.05)).toBe('against sending every input token at the full price')
+    expect(savedHint(0.05)).toBe("the conversation's passes, against sending every input token at the full price")
+  })
+
+  it("counts the conversation's passes alone: a pre-warm's read saved no pass anything, and its cost is in Paid", () => {
+    // A pass, a pre-warm reading its 5,000 tokens back (and writing its 200-token tail for an hour), the pass after it.
+    const prewarm = { ...pass('w', 2, 4.5 * MIN, true), kind: 'keep_warm', usage: { ...usage, cache_creation: { ephemeral_1h_input_tokens: 200 } } } as unknown as PassSummaryView
+    const bars = buildTimeline([pass('a', 1, 0, true), prewarm, pass('b', 3, 9 * MIN, true)], null, []).bars
+    const onePass = (5_000 * 2.7 - 200 * 0.75) / 1_000_000
+    expect(savedByCache(bars, pricesLookup(models))).toBeCloseTo(2 * onePass, 12)
+    expect(savedHint(2 * onePass, 1)).toBe("the conversation's passes, against sending every input token at the full price; not the keep-warm pre-warm: a cost, counted in Paid")
+    expect(savedHint(-0.001, 2)).toMatch(/; not the 2 keep-warm pre-warms: a cost, counted in Paid$/)
   })
 
   it('says nothing (null) for a model the table does not know, nor for a date that is not one', () => {

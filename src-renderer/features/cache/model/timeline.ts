@@ -285,10 +285,16 @@ export function pricesLookup<P>(models: ReadonlyArray<{ id: string; prices: P }>
   return (model) => findModelIn(model, models)?.prices ?? null
 }
 
-/** Dollars the cache saved against sending every input token at the full price, per model's prices. */
+/**
+ * Dollars the cache saved the conversation's passes against sending every input token at the full price, per model's
+ * prices. A keep-warm pre-warm is left out: it is sent only to keep the cache alive, so what it reads saves no pass
+ * anything — without the cache it would not be sent at all — and it is a cost, counted in "Paid". What it keeps warm is
+ * counted where it is read, by the pass after it.
+ */
 export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) => Prices | null): number | null {
   let saved = 0
   for (const b of bars) {
+    if (b.kind === 'keep_warm') continue
     const p = priceOf(b.model)
     if (!p) return null
     // Reads cost less than input; writes cost more (§5.5: 1.25× for 5 minutes, 2× for an hour).
@@ -301,9 +307,10 @@ export function savedByCache(bars: ReadonlyArray<Bar>, priceOf: (model: string) 
 /**
  * What "Saved by the cache" says under its figure. Early in a session the figure is below zero — the first pass
  * writes the prefix at 1.25× the input price and nothing has read it yet — and a bare "−$0.0020 saved" reads as a
- * fault: the line then says why, and what pays it back.
+ * fault: the line then says why, and what pays it back. With pre-warms sent (`prewarms`), it says they are not in it.
  */
-export function savedHint(saved: number | null): string {
-  if (saved !== null && saved < 0) return 'so far the cache cost more than it saved: writing costs 1.25× the input price (2× for 1 hour), and each later pass reads it back at 0.1×'
-  return 'against sending every input token at the full price'
+export function savedHint(saved: number | null, prewarms = 0): string {
+  const apart = prewarms === 0 ? '' : `; not the ${prewarms === 1 ? 'keep-warm pre-warm' : `${prewarms} keep-warm pre-warms`}: a cost, counted in Paid`
+  if (saved !== null && saved < 0) return `so far the cache cost more than it saved: writing costs 1.25× the input price (2× for 1 hour), and each later pass reads it back at 0.1×${apart}`
+  return `the conversation's passes, against sending every input token at the full price${apart}`
 }
