@@ -27,10 +27,30 @@ function asShown(n: number): number {
 }
 
 /**
- * The difference between two amounts shown side by side ("$0.0018 instead of $0.0008"), as a reader works it out from
- * them: each rounded as it is shown, then subtracted. The exact difference, rounded on its own, can be a hundredth of
- * a cent off (+$0.0009), and the sentence would not add up.
+ * The difference between two amounts shown one after the other as a figure and its part ("+$0.0103: $0.0102 the cache
+ * lost, +$0.0001 the rest"), as a reader works it out from them: each rounded as it is shown, then subtracted. The
+ * exact difference, rounded on its own, can be a hundredth of a cent off, and the sentence would not add up.
  */
 export function shownDifference(a: number, b: number): number {
   return asShown(asShown(a) - asShown(b))
+}
+
+/** The most decimals `sideBySide` writes: a millionth of a cent, well below any price's step. */
+const MAX_SIDE_PLACES = 8
+
+/**
+ * Two amounts said side by side with their difference after them ("Next pass $0.0018 instead of $0.0008 (+$0.0010)"),
+ * where the difference is the exact one rounded once — the figure other views give for the same change. Each is
+ * written as usd() writes it when a reader's subtraction of the two, as written, gives that difference; when rounding
+ * each side moves it (a hundredth of a cent below a dollar, a cent above), both are written with as many more decimals
+ * as it takes ("$0.00177 instead of $0.00083 (+$0.0009)"), so the sentence adds up without a figure that disagrees.
+ */
+export function sideBySide(a: number, b: number): readonly [string, string] {
+  const difference = asShown(a - b)
+  if (asShown(asShown(a) - asShown(b)) === difference) return [usd(a), usd(b)]
+  const written = (n: number, places: number) => `${n < 0 ? '−' : ''}$${Math.abs(n).toFixed(places)}`
+  const rounded = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places
+  let places = Math.abs(a) < 1 && Math.abs(b) < 1 ? 5 : 3
+  while (places < MAX_SIDE_PLACES && asShown(rounded(a, places) - rounded(b, places)) !== difference) places++
+  return [written(a, places), written(b, places)]
 }

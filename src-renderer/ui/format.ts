@@ -15,7 +15,7 @@ export function tokens(n: number | null): string {
   return grouped(n)
 }
 
-export { shownDifference, signedUsd, usd } from '../../src-preload/money'
+export { shownDifference, sideBySide, signedUsd, usd } from '../../src-preload/money'
 
 export function ms(n: number | null): string {
   if (n === null) return '—'

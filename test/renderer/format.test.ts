@@ -1,6 +1,6 @@
 /** The shared formats: one amount of money, one count, one time reads the same in every view. */
 import { describe, expect, it } from 'vitest'
-import { clock, dateTime, grouped, oneLine, signedUsd, tokens, usd } from '../../src-renderer/ui/format'
+import { clock, dateTime, grouped, oneLine, sideBySide, signedUsd, tokens, usd } from '../../src-renderer/ui/format'
 
 describe('usd', () => {
   it('writes dollars with two decimals and amounts below a dollar with four', () => {
@@ -28,6 +28,15 @@ describe('usd', () => {
     expect(signedUsd(-0.004)).toBe('−$0.0040')
     expect(signedUsd(0)).toBe('$0')
     expect(signedUsd(null)).toBe('—')
+  })
+
+  it('writes two amounts said with their difference so that they add up to it, with more decimals only where rounding each would not', () => {
+    expect(sideBySide(0.0119, 0.0016)).toEqual(['$0.0119', '$0.0016'])
+    // $0.0018 − $0.0008 reads $0.0010; the difference, rounded once, is $0.0009.
+    expect(sideBySide(0.00177, 0.00083)).toEqual(['$0.00177', '$0.00083'])
+    // From a dollar up usd() writes cents: $3.12 − $3.05 would read $0.07 for a change of $0.0712.
+    expect(sideBySide(3.1234, 3.0522)).toEqual(['$3.1234', '$3.0522'])
+    expect(sideBySide(3.12, 3.05)).toEqual(['$3.12', '$3.05'])
   })
 })
 

@@ -8,7 +8,7 @@
  * file as it is on disk (`base`), both counted the same way. The rest is said separately, as what it is.
  */
 import type { EditPriceView } from '../../state/files'
-import { grouped, shownDifference, signedUsd, usd } from '../../ui/format'
+import { grouped, shownDifference, sideBySide, signedUsd, usd } from '../../ui/format'
 
 /** `≈` before an estimated figure; nothing before a counted one. */
 const about = (price: EditPriceView) => (price.exact ? '' : '≈')
@@ -31,8 +31,10 @@ export function ownTokensNow(now: EditPriceView, base: EditPriceView | null): nu
 }
 
 export function nowWords(now: EditPriceView, base: EditPriceView | null): ChoiceWords {
-  // The difference the sentence below shows its two sides of: the same figure in the summary and in the sentence.
-  const delta = now.nextPassUsd !== null && now.withoutEditUsd !== null ? shownDifference(now.nextPassUsd, now.withoutEditUsd) : now.deltaUsd
+  // The exact difference, rounded once: the figure the Cache view gives the pass after it as lost where the price is
+  // all re-bill, which a difference of two rounded figures can miss by a hundredth of a cent. The sentence below
+  // writes its two sides so that they add up to it.
+  const delta = now.deltaUsd
   const usdPart = delta === null ? '' : signedUsd(delta)
   // Re-billed is what this apply adds to what the next pass writes again anyway: none when that pass already
   // re-bills the block (its entry expired while the static prefix's lives on, or another file applied and not sent
@@ -72,7 +74,8 @@ export function nowWords(now: EditPriceView, base: EditPriceView | null): Choice
     // The loss first, as the Cache view will count it for that pass; the rest is what the lines above say the next
     // pass sends more or less of (the edit, changes on disk, a note dropped), new to the cache and no loss.
     const parts = split ? `: ${split.lost} the cache lost${split.rest ? `, ${split.rest} the rest` : ''}` : ''
-    detail.push(`Next pass ${usd(now.nextPassUsd)} instead of ${usd(now.withoutEditUsd)} (${usdPart}${parts}).`)
+    const [next, without] = sideBySide(now.nextPassUsd, now.withoutEditUsd)
+    detail.push(`Next pass ${next} instead of ${without} (${usdPart}${parts}).`)
   }
   return { summary, detail }
 }

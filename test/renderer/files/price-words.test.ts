@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { appliedNowWords, laterWords, nowWords, ownTokensNow, savedWithoutSessionWords, unappliedWords, withoutSessionWords } from '../../../src-renderer/features/files/price-words'
 import type { EditPriceView } from '../../../src-renderer/state/files'
+import { missLost } from '../../../src-renderer/features/cache/model/timeline'
+import { usd } from '../../../src-renderer/ui/format'
 
 const price = (over: Partial<EditPriceView>): EditPriceView => ({
   movedBlock: { path: 'system[1]', label: 'system[1] · session block (project instructions · AGENTS.md)' },
@@ -21,12 +23,16 @@ const price = (over: Partial<EditPriceView>): EditPriceView => ({
 })
 
 describe('nowWords', () => {
-  it('gives the difference its two sides show, in the summary and in the sentence, so they add up', () => {
-    // The review's case: $0.00177 against $0.00083 shows as $0.0018 and $0.0008; their exact difference rounds to
-    // $0.0009, which the reader's own subtraction contradicts.
-    const words = nowWords(price({ nextPassUsd: 0.00177, withoutEditUsd: 0.00083, deltaUsd: 0.00094 }), null)
-    expect(words.summary).toMatch(/^\+\$0\.0010 · /)
-    expect(words.detail.at(-1)).toBe('Next pass $0.0018 instead of $0.0008 (+$0.0010).')
+  it('rounds its headline once from the exact difference, the loss the Cache view then shows, and writes the sentence so it adds up', () => {
+    // $0.00177 against $0.00083: the exact difference, $0.00094, all of it re-billed, is what the pass after it loses.
+    // Rounded each ($0.0018, $0.0008) and subtracted it would read +$0.0010, where the Cache view says lost $0.0009.
+    const words = nowWords(price({ nextPassUsd: 0.00177, withoutEditUsd: 0.00083, deltaUsd: 0.00094, rebilledUsd: 0.00094 }), null)
+    const cacheViewLoss = missLost({ missUsd: 0.00094, cause: 'changed_block' }, usd)
+    expect(cacheViewLoss).toBe('lost $0.0009')
+    expect(words.summary).toMatch(/^\+\$0\.0009 · /)
+    expect(words.detail.at(-1)).toBe('Next pass $0.00177 instead of $0.00083 (+$0.0009: $0.0009 the cache lost).')
+    // Two sides whose rounding does not move the difference are written as everywhere else.
+    expect(nowWords(price({ nextPassUsd: 0.0035, withoutEditUsd: 0.0016, deltaUsd: 0.0019 }), null).detail.at(-1)).toBe('Next pass $0.0035 instead of $0.0016 (+$0.0019).')
   })
 
   it('states the edit’s own tokens, and the note already due apart from them', () => {
@@ -132,7 +138,7 @@ describe('files the session does not send yet', () => {
 describe('the line after an edit is applied now', () => {
   it('says the next pass writes everything from the session block on again, with the price the panel showed', () => {
     // Not "re-bills the session block": the block is ≈70 tokens, what follows it thousands.
-    expect(appliedNowWords('Saved CLAUDE.md and applied it now', price({ rebilledTokens: 3828, nextPassUsd: 0.0152, withoutEditUsd: 0.0019 }))).toBe(
+    expect(appliedNowWords('Saved CLAUDE.md and applied it now', price({ rebilledTokens: 3828, nextPassUsd: 0.0152, withoutEditUsd: 0.0019, deltaUsd: 0.0133 }))).toBe(
       'Saved CLAUDE.md and applied it now: the next pass sends it, and writes the session block and everything after it again (+$0.0133 · re-bills 3,828 tokens).',
     )
     expect(appliedNowWords('Applied AGENTS.md, CLAUDE.md now', null, 2)).toBe('Applied AGENTS.md, CLAUDE.md now: the next pass sends them, and writes the session block and everything after it again.')
