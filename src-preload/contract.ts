@@ -454,7 +454,7 @@ export const FileNodeSchema = z.object({
 })
 export type FileNodeView = z.infer<typeof FileNodeSchema>
 
-/** system[1]'s tokens shared out over its parts, as the inspector's context map shares them (by characters). */
+/** system[1]'s tokens over its parts, as the inspector's context map gives them: each file its own estimate, the sections' own text the rest. */
 const SessionBlockSharesSchema = z.object({ instructionFiles: z.number(), instructionHeadings: z.number(), memory: z.number(), memoryFiles: z.number(), skills: z.number() })
 
 export const FilesListingSchema = z.object({

@@ -60,7 +60,7 @@ export type { BuildProfile, BuildTool } from './build-profiles'
 export { APP_NAME, identityLine } from './static-sections'
 export type { FeatureFlags } from './static-sections'
 export { sanitizeIdentity, displayPath } from './sanitize'
-export { estimateTokens } from './estimate'
+export { estimateTokens, estimateTokensFromChars } from './estimate'
 
 export { renderNote } from './notes'
 export type { ContextNote, ChangedFileKind } from './notes'

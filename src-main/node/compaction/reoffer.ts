@@ -1,12 +1,13 @@
 /**
  * The files offered back after a compaction (docs/compaction.md "Applying: what happens at a checkpoint"): the few
- * read or changed most recently, whose content the summary replaced, read again as they are now with read_file — at
- * most 5 files, 5,000 tokens each, 50,000 in all. A file over its share is named, not shown. The reads' effects are
- * kept by file: only those of the files the checkpoint finally shows go into the tools' memory (the checkpoint may
- * name a file instead, to make the context shrink), so a later read of the same lines is answered "unchanged" only
- * because they really are in the context.
+ * the model read or changed most recently in the conversation it sees, whose content the summary replaced, read
+ * again as they are now with read_file — at most 5 files, 5,000 tokens each, 50,000 in all. A file over its share is
+ * named, not shown. The reads' effects are kept by file: only those of the files the checkpoint finally shows go into
+ * the tools' memory (the checkpoint may name a file instead, to make the context shrink), so a later read of the same
+ * lines is answered "unchanged" only because they really are in the context.
  */
 import type { Entry } from '../../engine/conversation/entries'
+import { modelView } from '../../engine/conversation/history'
 import type { ReofferedFile } from '../../engine/compaction/head'
 import type { CompactionSettings } from '../../engine/compaction/settings'
 import { estimateTokens } from '../../engine/prompt/estimate'
@@ -33,8 +34,14 @@ function normalise(path: string): string {
  * read answered "unchanged since your last read" shows nothing itself: it points at an earlier read, which this
  * compaction may summarise away, so it does not count as seen (the file is offered again, and the pointer then
  * finds the offered copy before it).
+ *
+ * Only the model's calls in the conversation it sees now count: those from the last checkpoint's view on. A call an
+ * earlier checkpoint summarised had its file offered back then; that offer is the app's, not a use of the file, so a
+ * file nothing has read or changed since is not offered again, and a file once read does not ride along from one
+ * compaction to the next for the rest of the session.
  */
-export function recentFiles(entries: ReadonlyArray<Entry>, keptEntryIds: ReadonlySet<string>, max: number, alreadySent: ReadonlySet<string> = new Set()): string[] {
+export function recentFiles(sessionEntries: ReadonlyArray<Entry>, keptEntryIds: ReadonlySet<string>, max: number, alreadySent: ReadonlySet<string> = new Set()): string[] {
+  const entries = modelView(sessionEntries).entries
   const out: string[] = []
   const skip = new Set<string>(alreadySent)
   const results = new Map<string, Extract<Entry, { kind: 'tool_result' }>>()

@@ -7,6 +7,7 @@
 import { join } from 'node:path'
 import {
   estimateTokens,
+  estimateTokensFromChars,
   freezeSessionSection,
   INSTRUCTIONS_BUDGET_CHARS,
   SECTION_SEPARATOR,
@@ -59,7 +60,10 @@ export interface FileNode {
   readonly skipDetail?: string
   /** Characters on disk (null when the file was not read). */
   readonly chars: number | null
-  /** Estimated tokens this file puts in the session block (0 when it puts nothing). */
+  /**
+   * Estimated tokens this file puts in the session block: its part (heading and text) estimated alone, so a change to
+   * another file leaves it as it is; 0 when it puts nothing.
+   */
   readonly tokens: number
   readonly patterns: ReadonlyArray<string>
   readonly importedBy: string | null
@@ -86,9 +90,10 @@ export interface FilesListing {
    */
   readonly sessionBlockTokens: number
   /**
-   * The session block's tokens shared out as the inspector's context map shares them (by characters): the instruction
+   * The session block's tokens shared out as the inspector's context map shares them (blockBasis): the instruction
    * files, the instructions section's own headings, the memory section whole (its header with its files: the map's
-   * "Memory"), the memory files alone, and the skills list. The rows' figures are shares on the same basis.
+   * "Memory"), the memory files alone, and the skills list. The rows' figures are on the same basis: each file its
+   * own estimate.
    */
   readonly sessionBlock: SessionBlockShares
   readonly budgetChars: number
@@ -115,30 +120,43 @@ export interface SessionBlockFigures {
 }
 
 /**
- * The inspector's basis: the block estimated whole (characters / 4, separators included), then shared out over its
- * sections and files by their characters (renderer/features/inspector/model/context-map.ts). `shareOf` gives a span's
- * share, for the listing's rows.
+ * The inspector's basis (renderer/features/inspector/model/context-map.ts): the block estimated whole (characters / 4,
+ * separators included). Each file part is its own estimate, ceil(its characters / 4), whatever else the block holds;
+ * the rest of the block (the sections' own text: headings, the memory header, the skills list; the separators between
+ * sections; the whole block's round-up) is shared out over the sections' own text by characters. Shared out with the
+ * rest, a file's figure moved a token in the rounding when another file changed the block's size; now it moves only
+ * with its own text, and the parts still make the block's total.
  */
 function blockBasis(section: SessionSection) {
   const sectionTexts = [section.instructions.text, section.memory.text, section.skills.text].filter((t) => t !== '')
   const blockTokens = sectionTexts.length === 0 ? 0 : estimateTokens(sectionTexts.join(SECTION_SEPARATOR))
-  const spanChars = sectionTexts.reduce((sum, t) => sum + t.length, 0)
-  const share = (chars: number) => (spanChars === 0 ? 0 : (chars * blockTokens) / spanChars)
-  return { blockTokens, share }
+  const fileParts = [...section.instructions.parts, ...section.memory.parts]
+  const ownChars = sectionTexts.reduce((sum, t) => sum + t.length, 0) - spanChars(fileParts)
+  // Each part's round-up is under a token, and a section's header alone is some 40 tokens: the rest stays above zero
+  // short of a hundred-odd files in one section. Clamped all the same.
+  const rest = Math.max(0, blockTokens - partsTokens(fileParts))
+  const ownShare = (chars: number) => (ownChars <= 0 ? 0 : (chars * rest) / ownChars)
+  return { blockTokens, ownShare }
 }
+
+type Span = { readonly start: number; readonly end: number }
+const spanChars = (parts: ReadonlyArray<Span>) => parts.reduce((sum, p) => sum + (p.end - p.start), 0)
+/** A file part's figure: its own estimate. */
+const partTokens = (part: Span) => estimateTokensFromChars(part.end - part.start)
+const partsTokens = (parts: ReadonlyArray<Span>) => parts.reduce((sum, p) => sum + partTokens(p), 0)
 
 /** The figures of a session block (frozen or planned): see SessionBlockFigures. */
 export function sessionBlockFigures(section: SessionSection): SessionBlockFigures {
-  const { blockTokens, share } = blockBasis(section)
-  const spans = (parts: ReadonlyArray<{ start: number; end: number }>) => parts.reduce((sum, p) => sum + (p.end - p.start), 0)
+  const { blockTokens, ownShare } = blockBasis(section)
+  const memoryFiles = partsTokens(section.memory.parts)
   return {
     sessionBlockTokens: blockTokens,
     sessionBlock: {
-      instructionFiles: Math.round(share(spans(section.instructions.parts))),
-      instructionHeadings: Math.round(share(section.instructions.text.length - spans(section.instructions.parts))),
-      memory: Math.round(share(section.memory.text.length)),
-      memoryFiles: Math.round(share(spans(section.memory.parts))),
-      skills: Math.round(share(section.skills.text.length)),
+      instructionFiles: partsTokens(section.instructions.parts),
+      instructionHeadings: Math.round(ownShare(section.instructions.text.length - spanChars(section.instructions.parts))),
+      memory: memoryFiles + Math.round(ownShare(section.memory.text.length - spanChars(section.memory.parts))),
+      memoryFiles,
+      skills: Math.round(ownShare(section.skills.text.length)),
     },
     usedChars: section.instructions.text.length,
   }
@@ -164,9 +182,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
   const { entries, parts, pathRules, text } = section.instructions
   const abs = (file: GatheredFile | undefined, path: string) => (file && file.id.startsWith('/') ? file.id : absoluteFor(path, roots))
 
-  // Each row's figure is its share of the block on the inspector's basis (blockBasis).
-  const { share } = blockBasis(section)
-  const shareOf = (start: number, end: number) => Math.round(share(end - start))
+  // Each row's figure is its part's own estimate, on the inspector's basis (blockBasis).
 
   const partOf = (path: string, importedBy: string | null) => {
     const index = entries.findIndex((e) => e.path === path && e.importedBy === importedBy)
@@ -178,7 +194,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file.read.ok) {
       // A file too large to read is still named in the block (engine/prompt/budget.ts notReadText): its line's share.
       const listed = partOf(path, importedBy)
-      return { ...base, ...skipped(file.read, listed !== null), chars: null, tokens: listed ? shareOf(listed.part.start, listed.part.end) : 0, editable: false, children: [] }
+      return { ...base, ...skipped(file.read, listed !== null), chars: null, tokens: listed ? partTokens(listed.part) : 0, editable: false, children: [] }
     }
     const chars = file.read.text.length
     const rule = kind === 'rule' ? pathRules.find((r) => r.path === path) : undefined
@@ -204,7 +220,7 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
       const empty = file.read.text.trim() === ''
       return { ...base, status: empty ? 'empty' : 'skipped', reason: empty ? 'empty: nothing to send' : 'not reached (an import cycle or the depth limit)', chars, tokens: 0, children }
     }
-    const tokens = shareOf(found.part.start, found.part.end)
+    const tokens = partTokens(found.part)
     switch (found.part.allocation) {
       case 'full':
         return { ...base, status: 'included', reason: null, chars, tokens, children }
@@ -277,10 +293,10 @@ export function describe(gathered: GatheredContext, section: SessionSection, roo
     if (!file) continue
     const part = section.memory.parts.find((p) => p.fileId === id)
     const base = { path: file.path, absPath: abs(file, file.path), kind: 'memory' as const, tier: null, importedBy: null, patterns: [], editable: true, children: [] }
-    if (!file.read.ok) memory.push({ ...base, ...skipped(file.read, part !== undefined), chars: null, tokens: part ? shareOf(part.start, part.end) : 0, editable: false })
+    if (!file.read.ok) memory.push({ ...base, ...skipped(file.read, part !== undefined), chars: null, tokens: part ? partTokens(part) : 0, editable: false })
     else if (!part) memory.push({ ...base, status: 'empty', reason: 'empty: nothing to send', chars: file.read.text.length, tokens: 0 })
     else {
-      const tokens = shareOf(part.start, part.end)
+      const tokens = partTokens(part)
       memory.push({ ...base, status: part.allocation === 'truncated' ? 'cut' : 'included', reason: part.allocation === 'truncated' ? 'cut at 8,000 characters: the model is told to read the rest' : null, chars: file.read.text.length, tokens })
     }
   }

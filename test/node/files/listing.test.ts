@@ -144,4 +144,23 @@ describe('listInstructionFiles: the session block on the inspector’s basis', (
     expect(byPath(listing.memory, '.loupe/memory.md')!.tokens).toBe(parts.memoryFiles)
     expect(Math.abs(parts.instructionFiles + parts.instructionHeadings + parts.memory + parts.skills - listing.sessionBlockTokens)).toBeLessThanOrEqual(2)
   })
+
+  it("keeps a file's figure while another file's size changes the block's, and the block's total true", async () => {
+    box.write('CLAUDE.md', `# Project instructions\n\n${'Use TypeScript strict mode everywhere.\n'.repeat(10)}yyyy`)
+    box.write('.loupe/memory.md', '- The user deploys with make ship.\n')
+    const listings = []
+    // AGENTS.md grows a character at a time: the block's size, and its round-up, move with it.
+    for (let extra = 0; extra < 8; extra++) {
+      box.write('AGENTS.md', `Run \`npm test\`.\n${'x'.repeat(extra)}`)
+      listings.push(await list())
+    }
+    expect(new Set(listings.map((l) => byPath(l.instructions, 'CLAUDE.md')!.tokens)).size).toBe(1)
+    expect(new Set(listings.map((l) => byPath(l.memory, '.loupe/memory.md')!.tokens)).size).toBe(1)
+    for (const l of listings) {
+      // The summary's "instruction files" is the rows', and its parts make the block's total.
+      expect(l.sessionBlock.instructionFiles).toBe(byPath(l.instructions, 'CLAUDE.md')!.tokens + byPath(l.instructions, 'AGENTS.md')!.tokens)
+      const parts = l.sessionBlock
+      expect(Math.abs(parts.instructionFiles + parts.instructionHeadings + parts.memory + parts.skills - l.sessionBlockTokens)).toBeLessThanOrEqual(1)
+    }
+  })
 })

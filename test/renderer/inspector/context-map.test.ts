@@ -34,12 +34,15 @@ describe('contextMap', () => {
     expect(Math.abs(sum - total)).toBeLessThanOrEqual(slices.length)
   })
 
-  it('gives an instruction file its share of the session block by its characters', () => {
+  it("gives an instruction file its own estimate, and the sections' own text the rest of the session block", () => {
     const system1 = blocks.find((b) => b.path === 'system[1]')!
     // Spans (provenance): instructions 0..209 holding CLAUDE.md 156..209, memory 211..436 holding
-    // .loupe/memory.md 368..436; 434 characters in spans in all.
-    expect(byKey.get('file:CLAUDE.md')!.tokens).toBe(Math.round((53 * system1.tokens) / 434))
-    expect(byKey.get('instructions')!.tokens).toBe(Math.round((156 * system1.tokens) / 434))
+    // .loupe/memory.md 368..436. The files: ceil(53 / 4) and ceil(68 / 4); the sections' own text, 156 and 157
+    // characters, shares the rest.
+    expect(byKey.get('file:CLAUDE.md')!.tokens).toBe(14)
+    const rest = system1.tokens - 14 - 17
+    expect(byKey.get('instructions')!.tokens).toBe(Math.round((156 * rest) / 313))
+    expect(byKey.get('memory')!.tokens).toBe(17 + Math.round((157 * rest) / 313))
     expect(byKey.get('file:CLAUDE.md')!.file).toBe('CLAUDE.md')
     expect(byKey.get('file:src/CLAUDE.md')!.group).toBe('instructions')
   })
@@ -51,6 +54,32 @@ describe('contextMap', () => {
     expect(map.map((s) => s.key)).toContain('newest')
     expect(map.map((s) => s.key)).toContain('session')
     expect(map.find((s) => s.key === 'newest')!.firstOrdinal).toBe(b.find((x) => x.path === 'messages[0]')!.ordinal)
+  })
+
+  it("keeps a file's slice while another file's size changes the block's", () => {
+    // system[1] with CLAUDE.md (420 characters) and AGENTS.md growing a character at a time: the block's estimate,
+    // and its round-up, move with AGENTS.md alone.
+    const mapWith = (agentsChars: number) => {
+      const header = 150
+      const claude = { start: header + 2, end: header + 2 + 420 }
+      const agents = { start: claude.end + 2, end: claude.end + 2 + agentsChars }
+      const memory = { start: agents.end + 2, end: agents.end + 2 + 180 }
+      const spans = [
+        { section: 'instructions', start: 0, end: agents.end },
+        { section: 'instructions', file: 'CLAUDE.md', ...claude },
+        { section: 'instructions', file: 'AGENTS.md', ...agents },
+        { section: 'memory', ...memory },
+      ]
+      const tokens = Math.ceil(memory.end / 4)
+      const map = contextMap(
+        [{ ordinal: 1, path: 'system[1]', area: 'system', index: 1, label: '', detail: '', files: [], entryIds: [], tokens, breakpoint: null }],
+        [{ ordinal: 1, path: 'system[1]', hash: '', bytes: memory.end, provenance: { kind: 'system', block: 'session', spans }, breakpoint: null }],
+        null,
+      )
+      expect(Math.abs(map.reduce((sum, x) => sum + x.tokens, 0) - tokens)).toBeLessThanOrEqual(1)
+      return map.find((x) => x.key === 'file:CLAUDE.md')!.tokens
+    }
+    expect(new Set(Array.from({ length: 8 }, (_, i) => mapWith(20 + i)))).toEqual(new Set([105]))
   })
 
   it('puts a block without provenance in its area', () => {

@@ -2,9 +2,10 @@
  * The context map: a pass's estimated tokens by where they came from — tools, static rules, each instruction
  * file, memory, skills, the session context, the history by kind, and the newest input — in cache order.
  *
- * A system block's tokens are shared out over its sections and files by their character spans; a message's over
- * its content blocks by their JSON size. The result is an estimate like the block counts it is made from.
+ * A system block's files are each their own estimate, and the rest of its tokens is shared out over its sections by
+ * their character spans; a message's tokens over its content blocks by their JSON size. The result is an estimate like the block counts it is made from.
  */
+import { estimateTokensFromChars } from '../../../ui/estimate'
 import { isRecord, historyLabel, noteLabel, parsePath, sectionLabel, type BlockInfo, type SegmentLike } from './blocks'
 
 export type SliceGroup =
@@ -83,16 +84,30 @@ function addSystem(slices: Slices, block: BlockInfo, provenance: Record<string, 
   // A section span contains the spans of its files: only what the files do not cover is the section's own.
   const parts = spans.map((s) => {
     const section = typeof s.section === 'string' ? s.section : 'section'
-    if (typeof s.file === 'string') return { slice: sectionSlice(section, s.file), chars: lengthOf(s) }
+    if (typeof s.file === 'string') return { slice: sectionSlice(section, s.file), chars: lengthOf(s), isFile: true }
     const inner = spans
       .filter((f) => typeof f.file === 'string' && f.section === section && Number(f.start) >= Number(s.start) && Number(f.end) <= Number(s.end))
       .reduce((sum, f) => sum + lengthOf(f), 0)
-    return { slice: sectionSlice(section, null), chars: Math.max(0, lengthOf(s) - inner) }
+    return { slice: sectionSlice(section, null), chars: Math.max(0, lengthOf(s) - inner), isFile: false }
   })
   const chars = parts.reduce((sum, p) => sum + p.chars, 0)
   if (chars <= 0) return slices.add(fallback, block.tokens, block.ordinal)
-  // The separators between sections belong to no span; sharing the block's tokens over the spans keeps the total.
-  for (const p of parts) slices.add(p.slice, (p.chars * block.tokens) / chars, block.ordinal)
+  // A file is its own estimate, whatever else the block holds: shared out with the rest, its figure moved a token in
+  // the rounding whenever another file changed the block's size. The rest of the block (the sections' own text, the
+  // separators between sections, which belong to no span, and the block's round-up) is shared over the sections'
+  // own text by characters, which keeps the total. The Files view sizes the session block the same way
+  // (src-main/node/files/listing.ts blockBasis).
+  const files = parts.filter((p) => p.isFile)
+  const own = parts.filter((p) => !p.isFile)
+  const filesTokens = files.reduce((sum, p) => sum + estimateTokensFromChars(p.chars), 0)
+  const ownChars = own.reduce((sum, p) => sum + p.chars, 0)
+  const rest = block.tokens - filesTokens
+  if (ownChars <= 0 || rest < 0) {
+    for (const p of parts) slices.add(p.slice, (p.chars * block.tokens) / chars, block.ordinal)
+    return
+  }
+  // In span order: slices of one block keep the order the block has them in.
+  for (const p of parts) slices.add(p.slice, p.isFile ? estimateTokensFromChars(p.chars) : (p.chars * rest) / ownChars, block.ordinal)
 }
 
 function contentSizes(body: Record<string, unknown> | null, index: number): number[] | null {
