@@ -929,3 +929,55 @@ test('a project whose session waits for an approval says so while another projec
     rmSync(other, { recursive: true, force: true })
   }
 })
+
+test('a session written to moves to the top of the list, but not from under the pointer; the selection and the keyboard stay with their sessions', async ({ app, host, project }) => {
+  await openProjectWithSession(app, project)
+  const composer = app.getByLabel('Message')
+  const idOf = (n: number) => sessionButtons(app).nth(n).getAttribute('data-session-id')
+  const order = () => sessionButtons(app).evaluateAll((els) => els.map((el) => el.getAttribute('data-session-id')))
+  const converse = async (text: string) => {
+    const ended = nextTurnEnd(app)
+    await composer.fill(text)
+    await composer.press('Enter')
+    expect(await ended).toBe('end_turn')
+  }
+  await converse('read README.md')
+  const older = await app.locator('section.chat').getAttribute('data-session-id')
+  await app.getByRole('button', { name: '+ New session' }).click()
+  await expect(app.locator('section.chat')).not.toHaveAttribute('data-session-id', older!)
+  await converse('read greet.ts')
+  const newer = await idOf(0)
+  expect(await order()).toEqual([newer, older])
+
+  // The older session, chosen with the pointer, which stays over the list: its turn does not move the rows under it.
+  await sessionButtons(app).nth(1).click()
+  await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', older!)
+  await converse('read greet.ts again')
+  expect(await order()).toEqual([newer, older])
+  await shoot(app, 'order-held-under-pointer', app.getByRole('navigation', { name: 'Projects' }))
+  // Once the pointer leaves, the list is ordered by activity: the session just written to first, still the one open.
+  await app.mouse.move(900, 400)
+  await expect.poll(order).toEqual([older, newer])
+  await expect(sessionButtons(app).nth(0)).toHaveAttribute('aria-current', 'true')
+  await shoot(app, 'order-after-activity', app.getByRole('navigation', { name: 'Projects' }))
+  // As a list read again orders it.
+  await app.reload()
+  await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+  await expect.poll(order).toEqual([older, newer])
+
+  // The keyboard on the top row while another window writes to the session below: the rows change places, the
+  // keyboard stays on its session's row (moving a focused element drops its focus; React gives it back after the
+  // update), and the session shown here stays the one shown.
+  await app.mouse.move(900, 400)
+  await sessionButtons(app).nth(0).focus()
+  await expect(sessionButtons(app).nth(0)).toBeFocused()
+  const written = appEvent(app, 'turn.ended')
+  await written.armed
+  await rpc(host, 'run.start', { sessionId: newer, text: 'read README.md' })
+  await written
+  await expect.poll(order).toEqual([newer, older])
+  await expect(sessionList(app).locator(`button.session[data-session-id="${older}"]`)).toBeFocused()
+  await expect(app.locator('section.chat')).toHaveAttribute('data-session-id', older!)
+  await expect(sessionList(app).locator(`button.session[data-session-id="${older}"]`)).toHaveAttribute('aria-current', 'true')
+  await expect(sessionList(app).locator('button.session[tabindex="0"]')).toHaveAttribute('data-session-id', older!)
+})

@@ -2,7 +2,8 @@
  * Views at the sizes people use them, in Chromium against the browser host and the simulator: the Claude Code
  * sessions panel as a modal dialog (Esc closes it and nothing else, focus in and back out, Tab kept inside), its
  * listing by last activity with whole titles on hover, an imported session's tool calls naming what they did; the
- * inspector at 1000×700, where it gets about 330 px; the compaction settings' number fields while they are typed;
+ * inspector at 1000×700, where it gets about 330 px, and its whole project's list at 1024×768 and 800×600; the
+ * compaction settings' number fields while they are typed;
  * the Files view picking a file it cannot edit; and the Cache view before any pass is answered. Each view changed is photographed at 1000×700 and 1280×800, in
  * light and dark (e2e/screenshots/views-*.png).
  */
@@ -265,13 +266,9 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
       expect(box.x + box.width).toBeLessThanOrEqual(right)
     }
 
-    // The whole project's list keeps the session each pass belongs to (where the model was) and drops the kind.
+    // The whole project's list keeps each pass's kind whole; the session each pass belongs to gives way to it.
     await inspector.getByRole('combobox', { name: 'Which passes' }).selectOption('project')
-    await expect(head.getByText('session', { exact: true })).toBeVisible()
-    await expect(head.getByText('kind', { exact: true })).toBeHidden()
-    await expect(rows.first().locator('.insp-session')).toBeVisible()
-    const badge = (await rows.first().locator('.insp-badge').boundingBox())!
-    expect(badge.x + badge.width).toBeLessThanOrEqual(right)
+    await expectKindKeptSessionGivesWay(inspector, right)
     await page.screenshot({ path: `${SHOTS}/views-inspector-project-1000x700.png` })
     await inspector.getByRole('combobox', { name: 'Which passes' }).selectOption('session')
     await expect(head.getByText('model', { exact: true })).toBeHidden()
@@ -354,6 +351,72 @@ test('inspector at 1000×700: its header, the passes that matter, the pass line 
     expect((await page.locator('.conversation').boundingBox())!.height).toBeGreaterThanOrEqual(150)
     await page.screenshot({ path: `${SHOTS}/views-inspector-below-1000x700.png` })
     await inspector.getByRole('button', { name: 'Dock beside the chat' }).click()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/**
+ * The whole project's passes list in a pane whose right edge is `right`: the kind column shows, each row's kind read
+ * whole; the session column shows too, its full name in the cell's title, cut when the pane has no room for it
+ * (`cut`: true, it must be; false, it must not be; undefined, either); the cache badge ends inside the pane.
+ */
+async function expectKindKeptSessionGivesWay(inspector: Locator, right: number, cut?: boolean): Promise<void> {
+  const head = inspector.locator('.insp-row-head')
+  const rows = inspector.getByTestId('passes-list').getByRole('option')
+  await expect(head.getByText('kind', { exact: true })).toBeVisible()
+  await expect(inspector.locator('.insp-session').first()).toBeVisible()
+  const cells = await rows.evaluateAll((els) =>
+    els.map((row) => {
+      const [kind, session] = [row.children[3] as HTMLElement, row.querySelector<HTMLElement>('.insp-session')!]
+      return { kind: kind.textContent, kindShown: kind.offsetWidth > 0, kindCut: kind.scrollWidth > kind.clientWidth, sessionShown: session.offsetWidth > 0, sessionCut: session.scrollWidth > session.clientWidth, title: session.title }
+    }),
+  )
+  expect(cells.length).toBeGreaterThan(0)
+  for (const cell of cells) {
+    expect(cell).toMatchObject({ kind: 'main', kindShown: true, kindCut: false, sessionShown: true })
+    expect(cell.title).toMatch(/^read \S+ · pass \d+ · /)
+    if (cut !== undefined) expect(cell.sessionCut).toBe(cut)
+  }
+  const badge = (await rows.first().locator('.insp-badge').boundingBox())!
+  expect(badge.x + badge.width).toBeLessThanOrEqual(right)
+}
+
+test("inspector: the whole project's list keeps each pass's kind and lets the session give way, at 800×600 (the inspector alone) and 1024×768 (beside the chat)", async ({ page, host }) => {
+  const dir = project({ 'README.md': '# Greeter\n\nPrints a friendly hello.\n', 'greet.ts': 'export const greet = () => "hello"\n' })
+  try {
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await openApp(page, host.url)
+    await openProjectWithSession(page, dir)
+    // Two sessions, each named by its first message, each with its passes.
+    for (const [i, text] of ['read README.md', 'read greet.ts'].entries()) {
+      if (i > 0) {
+        const before = await page.locator('section.chat').getAttribute('data-session-id')
+        await page.getByRole('button', { name: '+ New session' }).click()
+        await expect(page.locator('section.chat')).not.toHaveAttribute('data-session-id', before!)
+      }
+      const ended = appEvent(page, 'turn.ended')
+      await page.getByLabel('Message').fill(text)
+      await page.getByLabel('Message').press('Enter')
+      await ended
+    }
+    const inspector = page.getByTestId('inspector')
+    await inspector.getByRole('combobox', { name: 'Which passes' }).selectOption('project')
+    await expect(inspector.getByTestId('passes-list').getByRole('option')).toHaveCount(4)
+
+    // Beside the chat the pane is under 440 px, where the list keeps only what matters: the session is cut.
+    let pane = (await inspector.boundingBox())!
+    expect(pane.width).toBeLessThan(440)
+    await expectKindKeptSessionGivesWay(inspector, pane.x + pane.width, true)
+    await page.screenshot({ path: `${SHOTS}/views-inspector-project-1024x768.png` })
+
+    // Alone (the window too narrow for both), it has the room for both columns whole.
+    await page.setViewportSize({ width: 800, height: 600 })
+    await page.locator('.insp-expand').click()
+    await expect(inspector.locator('.insp-row-head')).toBeVisible()
+    pane = (await inspector.boundingBox())!
+    await expectKindKeptSessionGivesWay(inspector, pane.x + pane.width, false)
+    await page.screenshot({ path: `${SHOTS}/views-inspector-project-800x600.png` })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

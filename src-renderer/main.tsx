@@ -70,6 +70,15 @@ client.on('files.changed', (e) => {
 client.on('session.created', (s) => sessions().sessionAppeared(s))
 client.on('session.renamed', (s) => sessions().sessionRenamed(s))
 client.on('session.deleted', (p) => sessionGone(p.sessionId, p.replacedBy))
+// What the store counts as a session's activity, so the list orders as a new one would: entries written (the store
+// moves the session's time with them), and a pass the proxy captured (which writes no entry).
+client.on('entries.appended', (p) => {
+  const last = p.entries.reduce((newest, e) => Math.max(newest, e.at), Number.NEGATIVE_INFINITY)
+  if (last > Number.NEGATIVE_INFINITY) sessions().sessionWrittenTo(p.sessionId, last)
+})
+client.on('pass.completed', (p) => {
+  if (p.pass.source === 'proxy') sessions().sessionWrittenTo(p.sessionId, p.pass.doneAt ?? p.pass.queuedAt)
+})
 
 // The chat store follows the session's events; the store of record is the main process.
 const chat = () => useChatStore.getState()

@@ -2,7 +2,11 @@ import { create } from 'zustand'
 import type { Session } from '../../src-preload/contract'
 
 interface SessionsState {
-  /** Sessions by project id, newest first. */
+  /**
+   * Sessions by project id, most recently active first, as session.list orders them (`updated_at`): a session written
+   * to moves up (sessionWrittenTo). A session made or brought in here is put first, and a rename leaves its row where
+   * it is (decision 0070).
+   */
   readonly byProject: Readonly<Record<string, ReadonlyArray<Session>>>
   readonly selectedId: string | null
   readonly error: string | null
@@ -22,6 +26,11 @@ interface SessionsState {
   sessionCreated(session: Session): void
   /** A session made elsewhere (another window): listed, not selected. */
   sessionAppeared(session: Session): void
+  /**
+   * Something was recorded in a session at `at` (entries appended: a message, an answer, a notice; or a pass the
+   * proxy captured): the store keeps that as its activity, so its row moves up to where a new list would put it.
+   */
+  sessionWrittenTo(sessionId: string, at: number): void
   sessionSelected(id: string | null): void
   renameStarted(id: string): void
   renameEnded(): void
@@ -67,10 +76,22 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
       if (!existing || existing.some((x) => x.id === session.id)) return {}
       return { byProject: { ...s.byProject, [session.projectId]: [session, ...existing] } }
     }),
+  sessionWrittenTo: (sessionId, at) =>
+    set((s) => {
+      for (const [projectId, list] of Object.entries(s.byProject)) {
+        const session = list.find((x) => x.id === sessionId)
+        if (!session) continue
+        // Events of one session arrive in order, but another's may cross them: an older time moves nothing.
+        if (at <= session.updatedAt) return {}
+        return { byProject: { ...s.byProject, [projectId]: movedUp(list, { ...session, updatedAt: at }) } }
+      }
+      return {}
+    }),
   sessionSelected: (id) => set({ selectedId: id }),
   renameStarted: (id) => set({ renamingId: id, error: null }),
   renameEnded: () => set({ renamingId: null }),
-  // The list keeps its order (newest first by creation as listed): a rename does not move the row under the pointer.
+  // A rename is not activity here, though the store's time moves with it: the row just named stays where the user
+  // named it (decision 0070).
   sessionRenamed: (session) =>
     set((s) => ({
       byProject: { ...s.byProject, [session.projectId]: (s.byProject[session.projectId] ?? []).map((x) => (x.id === session.id ? session : x)) },
@@ -101,6 +122,17 @@ export const useSessionsStore = create<SessionsState>()((set) => ({
     }),
   failed: (message, projectId) => set({ error: message, errorProjectId: projectId ?? null }),
 }))
+
+/**
+ * `list` with `session` taken out and put back before the first row less recently active than it (session.list's
+ * order: `updated_at`, then id, both descending). Only that row moves: the others keep their order, so rows a rename
+ * or a creation placed are not shuffled by another session's activity.
+ */
+function movedUp(list: ReadonlyArray<Session>, session: Session): Session[] {
+  const others = list.filter((x) => x.id !== session.id)
+  const after = others.findIndex((x) => x.updatedAt < session.updatedAt || (x.updatedAt === session.updatedAt && x.id < session.id))
+  return after === -1 ? [...others, session] : [...others.slice(0, after), session, ...others.slice(after)]
+}
 
 /**
  * A session and the sessions it started (an imported session's subagents and compaction calls), which the store

@@ -214,6 +214,9 @@ export class CaptureRecorder {
     const split = splitCaptured(requestText, body)
     const summary = store.transaction(() => {
       const sessionId = this.sessionFor(exchange)
+      // The agent's session was active when the exchange ended: session.list puts it first, and the sidebar, hearing
+      // pass.completed, moves it there too (src-renderer/main.tsx).
+      store.sessions.writtenTo(sessionId, exchange.endedAt)
       if (split === null) return store.passes.insert({ ...pass, sessionId })
       const { requestBody: _text, ...rest } = pass
       return store.passes.insertSplit({ ...rest, sessionId }, split)

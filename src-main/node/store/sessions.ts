@@ -95,6 +95,14 @@ export class SessionRepo {
     return this.get(id)
   }
 
+  /**
+   * Something was recorded in the session at `at` without an entry (a pass the proxy captured): it is listed as
+   * active then, as an entry would (EntryRepo.append). A time before the one it has moves nothing.
+   */
+  writtenTo(id: string, at: number): void {
+    statement(this.db, 'UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?').run(at, id)
+  }
+
   /** Deletes the session with its entries and passes (cascade); the caller collects unreferenced blobs. */
   delete(id: string): boolean {
     return statement(this.db, 'DELETE FROM sessions WHERE id = ?').run(id).changes > 0

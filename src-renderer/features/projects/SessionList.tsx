@@ -2,7 +2,8 @@
  * A project's sessions in the sidebar: pick one, rename it in place (double-click, F2, its ✎ or the palette), delete
  * it after a confirmation that names it (Delete, its × or the palette). Sessions another one started (an imported
  * Claude Code session's subagents and compaction calls) are folded under it (nest.ts): its ▸ or Right unfolds them,
- * Left folds them or goes back up to it.
+ * Left folds them or goes back up to it. The most recently active come first, and a session written to moves up, but
+ * not while the pointer is over the list (held-order.ts, decision 0070).
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
@@ -15,6 +16,7 @@ import { deleteSession, renameSession } from '../sessions/actions'
 import { listTabStop, verticalStep } from '../../ui/vertical-list'
 import { useModalFocus } from '../../ui/modal-focus'
 import { nestSessions, type NestedRow } from './nest'
+import { inHeldOrder } from './held-order'
 import { IMPORTED_PREFIX, madeTimes, rowTitle } from './shared-titles'
 import { MAX_NAME_CHARS } from '../../../src-preload/names'
 
@@ -29,7 +31,10 @@ export function SessionList({ projectId }: { projectId: string }) {
   // first); Up, Down, Home and End move between rows, Enter opens one. A long list is not a long walk with Tab.
   const [current, setCurrent] = useState<string | null>(null)
   const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(() => new Set())
-  const rows = nestSessions(sessions ?? [], unfolded, selectedId)
+  // The order the rows had when the pointer came over the list, kept while it is there (held-order.ts).
+  const [held, setHeld] = useState<ReadonlyArray<string> | null>(null)
+  const listed = useMemo(() => inHeldOrder(sessions ?? [], held), [sessions, held])
+  const rows = nestSessions(listed, unfolded, selectedId)
   // Rows listed side by side with one name say when each session was made.
   const made = useMemo(() => madeTimes(sessions ?? []), [sessions])
   const tabStop = listTabStop(rows.map((r) => r.session.id), current, selectedId)
@@ -71,7 +76,7 @@ export function SessionList({ projectId }: { projectId: string }) {
           {error}
         </p>
       )}
-      <ul aria-label="Sessions" onKeyDown={onKeyDown}>
+      <ul aria-label="Sessions" onKeyDown={onKeyDown} onPointerEnter={() => setHeld(listed.map((x) => x.id))} onPointerLeave={() => setHeld(null)}>
         {rows.map((row) => (
           <SessionRow key={row.session.id} row={row} made={made.get(row.session.id) ?? null} selected={row.session.id === selectedId} tabStop={row.session.id === tabStop} markImported={holds === null} onFocused={() => setCurrent(row.session.id)} onFold={fold} />
         ))}

@@ -92,4 +92,41 @@ describe('CaptureRecorder', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it("lists an agent's session first once it sends a pass, as a session written to is", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-recorder-'))
+    const store = openStore(join(dir, 'loupe.db'))
+    try {
+      let now = 1_000
+      const recorder = new CaptureRecorder({ store, clock: { now: () => now }, capturedRoot: join(dir, 'captured'), upstream: 'http://127.0.0.1:1' })
+      const exchange = (client: string, endedAt: number): Exchange => ({
+        method: 'POST',
+        path: '/v1/messages',
+        client,
+        userAgent: null,
+        requestBody: Buffer.from(canonical[0]!, 'utf8'),
+        requestHeaders: {},
+        startedAt: endedAt - 2,
+        firstByteAt: endedAt - 1,
+        endedAt,
+        status: 200,
+        responseHeaders: { 'content-type': 'application/json' },
+        responseBody: Buffer.from(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } })),
+        outcome: 'done',
+        error: null,
+      })
+      const first = recorder.record(exchange('agent-a', 1_002))!.sessionId
+      now = 2_000
+      const second = recorder.record(exchange('agent-b', 2_002))!.sessionId
+      const listed = () => store.sessions.listByProject(recorder.project!).map((s) => s.id)
+      expect(listed()).toEqual([second, first])
+      now = 3_000
+      recorder.record(exchange('agent-a', 3_002))
+      expect(listed()).toEqual([first, second])
+      expect(store.sessions.get(first)!.updatedAt).toBe(3_002)
+    } finally {
+      store.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

@@ -131,3 +131,49 @@ describe("a project's list answering after a session was made", () => {
     expect(store().selectedId).toBe('new')
   })
 })
+
+describe('the sessions list, as sessions are written to', () => {
+  const at = (id: string, updatedAt: number, projectId = 'p1'): Session => ({ ...session(id, `Session ${id}`, projectId), createdAt: updatedAt, updatedAt })
+  const ids = (projectId = 'p1') => store().byProject[projectId]!.map((s) => s.id)
+  beforeEach(() => useSessionsStore.setState({ byProject: { p1: [at('c', 300), at('b', 200), at('a', 100)], p2: [at('x', 50, 'p2')] }, selectedId: 'b', renamingId: null, deletingId: null }))
+
+  it('moves a session written to up to where session.list would list it, leaving the selection alone', () => {
+    store().sessionWrittenTo('a', 400)
+    expect(ids()).toEqual(['a', 'c', 'b'])
+    expect(store().byProject.p1![0]!.updatedAt).toBe(400)
+    store().sessionWrittenTo('b', 250)
+    expect(ids()).toEqual(['a', 'c', 'b'])
+    store().sessionWrittenTo('b', 300)
+    // A tie is ordered as session.list orders it: by id, descending.
+    expect(ids()).toEqual(['a', 'c', 'b'])
+    store().sessionWrittenTo('b', 401)
+    expect(ids()).toEqual(['b', 'a', 'c'])
+    expect(store().selectedId).toBe('b')
+    expect(ids('p2')).toEqual(['x'])
+  })
+
+  it('moves nothing for a time older than the one it has, or a session not listed', () => {
+    const before = store().byProject
+    store().sessionWrittenTo('c', 250)
+    store().sessionWrittenTo('nowhere', 1_000)
+    expect(store().byProject).toBe(before)
+  })
+
+  it('orders as a list read again would, one event at a time', () => {
+    const sessions = [at('c', 300), at('b', 200), at('a', 100), at('d', 150)]
+    useSessionsStore.setState({ byProject: { p1: [...sessions].sort((x, y) => y.updatedAt - x.updatedAt) } })
+    const writes: Array<[string, number]> = [['a', 310], ['d', 320], ['b', 305], ['a', 330]]
+    for (const [id, time] of writes) store().sessionWrittenTo(id, time)
+    const latest = new Map(sessions.map((s) => [s.id, s.updatedAt]))
+    for (const [id, time] of writes) latest.set(id, Math.max(latest.get(id)!, time))
+    const reread = [...latest].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? 1 : -1)).map(([id]) => id)
+    expect(ids()).toEqual(reread)
+  })
+
+  it('keeps a renamed row where it is, and puts a session written to above it', () => {
+    store().sessionRenamed({ ...at('a', 100), title: 'Named', updatedAt: 500 })
+    expect(ids()).toEqual(['c', 'b', 'a'])
+    store().sessionWrittenTo('b', 600)
+    expect(ids()).toEqual(['b', 'c', 'a'])
+  })
+})

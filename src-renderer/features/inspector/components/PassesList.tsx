@@ -136,7 +136,7 @@ export function PassesList({ height }: { height: number }) {
                 {pass ? (
                   <PassRow pass={pass} outcome={outcomes[item.index]!} selected={!liveSelected && pass.id === selectedId} max={max} sessionLabel={labels === null ? null : (labels.get(pass.sessionId) ?? '')} sessionTitle={titles?.get(pass.sessionId) ?? null} index={item.index} count={count} onSelect={select} />
                 ) : live ? (
-                  <LiveRow live={live} selected={liveSelected} sessionLabel={labels === null ? null : (labels.get(live.sessionId) ?? '')} index={item.index} count={count} onSelect={select} />
+                  <LiveRow live={live} selected={liveSelected} sessionLabel={labels === null ? null : (labels.get(live.sessionId) ?? '')} sessionTitle={titles?.get(live.sessionId) ?? null} index={item.index} count={count} onSelect={select} />
                 ) : null}
               </div>
             )
@@ -213,13 +213,20 @@ const PassRow = memo(function PassRow({ pass, outcome, selected, max, sessionLab
   )
 })
 
-function LiveRow({ live, selected, sessionLabel, index, count, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; index: number; count: number; onSelect(index: number): void }) {
+function LiveRow({ live, selected, sessionLabel, sessionTitle, index, count, onSelect }: { live: LivePass; selected: boolean; sessionLabel: string | null; sessionTitle: string | null; index: number; count: number; onSelect(index: number): void }) {
   const chars = liveChars(live)
   return (
     <div className={`insp-row live${selected ? ' selected' : ''}`} role="option" id={rowId('live')} aria-selected={selected} aria-setsize={count} aria-posinset={index + 1} data-live="true" data-kind={live.kind} onClick={() => onSelect(index)}>
       <span className="insp-seq">●</span>
       <span className="muted">{clock(live.startedAt)}</span>
-      {sessionLabel === null ? <span className="insp-model">{shortModel(live.model)}</span> : <span className="insp-session">{sessionLabel}</span>}
+      {sessionLabel === null ? (
+        <span className="insp-model">{shortModel(live.model)}</span>
+      ) : (
+        // Cut short in a narrow pane, as a stored row's is: the title names it in full.
+        <span className="insp-session" title={`${sessionTitle ?? live.sessionId} · ${live.model}`}>
+          {sessionLabel}
+        </span>
+      )}
       {/* A compaction's summary request in flight is labelled as its stored row will be. */}
       <span className="muted" title={live.kind === 'summary' ? "a compaction's summary request" : live.kind}>
         {KIND_LABEL[live.kind] ?? live.kind}
