@@ -116,11 +116,19 @@ const idsOf = (checkpoints: ReadonlyArray<CheckpointRecord>): Set<string> => new
 
 /**
  * The field when the list is read: on the first read of a window that has typed nothing, the focus of the newest dry
- * run waiting (the card the view opens); after that, emptied if a checkpoint made since carries its text.
+ * run (the card the view opens) when it is still waiting; after that, emptied if a checkpoint made since carries its
+ * text. An out-of-date dry run gives nothing: it can no longer be applied, so its focus would only send a paid summary
+ * with a focus the user did not type this time (its card says what it was). A dry run older than a checkpoint is
+ * always out of date, the checkpoint being an entry the model sees (engine/compaction/checkpoint.ts draftStale).
  */
 function focusOnList(s: SessionCompactions, list: RequestOutput<'compaction.list'>): string {
-  if (!s.loaded) return s.focus === '' ? (list.drafts.at(-1)?.focus ?? '') : s.focus
+  if (!s.loaded) return s.focus === '' ? waitingFocus(list.drafts) : s.focus
   return focusAfterCheckpoints(s.focus, idsOf(s.checkpoints), list.checkpoints)
+}
+
+function waitingFocus(drafts: ReadonlyArray<DraftView>): string {
+  const newest = drafts.at(-1)
+  return newest !== undefined && newest.stale !== true ? (newest.focus ?? '') : ''
 }
 
 /** What the view shows in its detail pane: a checkpoint (by entry id) or a draft (by draft id). */
