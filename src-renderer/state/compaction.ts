@@ -270,6 +270,17 @@ export const useCompactionStore = create<CompactionState>()((set) => {
   }
 })
 
+/**
+ * How many edited dry-run summaries this window holds that exist nowhere else, for the leave-page question (decision
+ * 0072): the edits to a dry run still listed, waiting or out of date (its text is still the user's, offered to copy),
+ * and the edits kept to copy after the dry run was applied elsewhere without them. An edit whose dry run is gone
+ * (discarded, here or in another window; a restart of the main process) is shown nowhere, so staying would keep nothing.
+ */
+export function editedSummaryCount(s: Pick<CompactionState, 'bySession' | 'summaryEdits' | 'lostEdit'>): number {
+  const listed = new Set(Object.values(s.bySession).flatMap((session) => session.drafts.map((d) => d.draftId)))
+  return Object.keys(s.summaryEdits).filter((draftId) => listed.has(draftId)).length + (s.lostEdit === null ? 0 : 1)
+}
+
 export function selectCompactions(sessionId: string) {
   return (s: CompactionState): SessionCompactions => s.bySession[sessionId] ?? EMPTY
 }
