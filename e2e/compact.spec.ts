@@ -229,6 +229,73 @@ test('compaction view: a dry run the conversation moved past says so before Appl
   }
 })
 
+/**
+ * A reload of the page: the kind of dialog it asked with, answered Stay (the page is kept), or "reloaded" when it
+ * asked nothing. Stay cancels the reload, whose promise then waits for a load that never comes: the dialog settles it.
+ */
+function reloadAsked(app: Page): Promise<string> {
+  const asked = new Promise<string>((resolve) =>
+    app.once('dialog', (dialog) => {
+      resolve(dialog.type())
+      void dialog.dismiss()
+    }),
+  )
+  const reloaded = app.reload().then(
+    () => 'reloaded',
+    () => asked,
+  )
+  return Promise.race([asked, reloaded])
+}
+
+test("compaction view: a reload with a dry run's summary edited asks first, out of date too; reloaded, the out-of-date dry run's focus is not the field's; discarded, nothing asks", async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    await openProjectWithSession(app, dir)
+    const { draft } = await readNotesThenDryRun(app)
+    const editor = app.getByTestId('summary-editor')
+    await editor.locator('.view-lines').click()
+    await app.keyboard.press('Control+Home')
+    await app.keyboard.type('KEEP MY EDIT ')
+    await expect(draft.getByTestId('apply-draft')).toHaveText('Apply with my edits')
+
+    // The edit exists only in this page: a reload asks first, and staying keeps it.
+    expect(await reloadAsked(app)).toBe('beforeunload')
+    await expect(editor).toContainText('KEEP MY EDIT')
+
+    // Out of date, the dry run can no longer be applied, but the text is still the user's, offered to copy.
+    await app.keyboard.press('Alt+1')
+    const ended = appEvent(app, 'turn.ended')
+    await app.getByLabel('Message').fill('read notes0.md')
+    await app.getByLabel('Message').press('Enter')
+    await ended
+    await app.keyboard.press('Alt+2')
+    await expect(app.getByTestId('draft-card')).toContainText('out of date')
+    await expect(editor).toContainText('KEEP MY EDIT')
+    expect(await reloadAsked(app)).toBe('beforeunload')
+    await expect(editor).toContainText('KEEP MY EDIT')
+
+    // Left, the edit is gone; the dry run reopens out of date, and its focus stays on its card, not in the field,
+    // where Compact now would send it with a paid summary.
+    app.once('dialog', (dialog) => void dialog.accept())
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await app.keyboard.press('Alt+2')
+    await expect(app.getByTestId('draft-card')).toContainText('out of date')
+    await expect(draft.getByTestId('draft-sizes')).toContainText('focus “the pagination decisions”')
+    await expect(app.getByLabel('Compaction focus')).toHaveValue('')
+    await app.screenshot({ path: 'e2e/screenshots/compaction-dry-run-stale-reloaded.png' })
+
+    // Discarded, nothing of the user's is left: the reload goes ahead without a question.
+    await draft.getByRole('button', { name: 'Discard' }).click()
+    await expect(app.getByTestId('draft-card')).toHaveCount(0)
+    expect(await reloadAsked(app)).toBe('reloaded')
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('chat: during a /compact, only the progress card claims Esc, and Esc cancels the compaction', async ({ page }) => {
   await withSlowCompactionHost(page, async () => {
     const composer = page.getByLabel('Message')

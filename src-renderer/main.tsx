@@ -18,14 +18,16 @@ import { connectSettingsEvents } from './features/settings/events'
 import { loadSettings } from './features/settings/actions'
 import { useSettingsStore } from './state/settings'
 import { unsavedCount, useFilesStore } from './state/files'
+import { editedSummaryCount, useCompactionStore } from './state/compaction'
 import { reloadListing } from './features/files/actions'
 import { runEnded } from './features/chat/actions'
 import { sessionGone } from './features/sessions/actions'
 
-// Unsaved edits in the Files view live only in this page: closing or reloading it asks first (the Electron host asks
-// through its own dialog, src-main/electron/main.ts).
+// Unsaved edits in the Files view and edited dry-run summaries live only in this page: closing or reloading it asks
+// first (decisions 0012 and 0072; the Electron host asks through its own dialog, src-main/electron/main.ts). A
+// message draft does not ask: it is cheap to retype.
 window.addEventListener('beforeunload', (event) => {
-  if (unsavedCount(useFilesStore.getState()) > 0) event.preventDefault()
+  if (unsavedCount(useFilesStore.getState()) + editedSummaryCount(useCompactionStore.getState()) > 0) event.preventDefault()
 })
 
 // The theme remembered from last time, before the first paint (the main process's copy arrives with settings.get).

@@ -71,8 +71,9 @@ function createWindow(): BrowserWindow {
     if (url.startsWith('https://')) void shell.openExternal(url)
     return { action: 'deny' }
   })
-  // The renderer asks before it is closed or reloaded with unsaved edits in the Files view (its beforeunload);
-  // Chromium's own prompt does not show in Electron, so the question is asked here, and leaving is the user's call.
+  // The renderer asks before it is closed or reloaded with unsaved edits in the Files view or an edited dry-run
+  // summary not applied (its beforeunload); Chromium's own prompt does not show in Electron, so the question is asked
+  // here, and leaving is the user's call. The renderer does not say which it holds, so the dialog names both.
   win.webContents.on('will-prevent-unload', (event) => {
     const choice = dialog.showMessageBoxSync(win, {
       type: 'question',
@@ -80,8 +81,8 @@ function createWindow(): BrowserWindow {
       defaultId: 1,
       cancelId: 1,
       title: 'Unsaved edits',
-      message: 'Some instruction or memory files have edits that are not saved.',
-      detail: 'Leave and the edits are lost. Stay to save or revert them in the Files view.',
+      message: "This window holds edits that are not saved: to instruction or memory files, or to a dry run's summary.",
+      detail: 'Leave and the edits are lost. Stay to save or revert them in the Files view, or to apply or copy the summary in the Compaction view.',
     })
     if (choice === 0) event.preventDefault()
   })

@@ -116,11 +116,19 @@ const idsOf = (checkpoints: ReadonlyArray<CheckpointRecord>): Set<string> => new
 
 /**
  * The field when the list is read: on the first read of a window that has typed nothing, the focus of the newest dry
- * run waiting (the card the view opens); after that, emptied if a checkpoint made since carries its text.
+ * run (the card the view opens) when it is still waiting; after that, emptied if a checkpoint made since carries its
+ * text. An out-of-date dry run gives nothing: it can no longer be applied, so its focus would only send a paid summary
+ * with a focus the user did not type this time (its card says what it was). A dry run older than a checkpoint is
+ * always out of date, the checkpoint being an entry the model sees (engine/compaction/checkpoint.ts draftStale).
  */
 function focusOnList(s: SessionCompactions, list: RequestOutput<'compaction.list'>): string {
-  if (!s.loaded) return s.focus === '' ? (list.drafts.at(-1)?.focus ?? '') : s.focus
+  if (!s.loaded) return s.focus === '' ? waitingFocus(list.drafts) : s.focus
   return focusAfterCheckpoints(s.focus, idsOf(s.checkpoints), list.checkpoints)
+}
+
+function waitingFocus(drafts: ReadonlyArray<DraftView>): string {
+  const newest = drafts.at(-1)
+  return newest !== undefined && newest.stale !== true ? (newest.focus ?? '') : ''
 }
 
 /** What the view shows in its detail pane: a checkpoint (by entry id) or a draft (by draft id). */
@@ -261,6 +269,17 @@ export const useCompactionStore = create<CompactionState>()((set) => {
     focusTyped: (sessionId, text) => update(sessionId, () => ({ focus: text })),
   }
 })
+
+/**
+ * How many edited dry-run summaries this window holds that exist nowhere else, for the leave-page question (decision
+ * 0072): the edits to a dry run still listed, waiting or out of date (its text is still the user's, offered to copy),
+ * and the edits kept to copy after the dry run was applied elsewhere without them. An edit whose dry run is gone
+ * (discarded, here or in another window; a restart of the main process) is shown nowhere, so staying would keep nothing.
+ */
+export function editedSummaryCount(s: Pick<CompactionState, 'bySession' | 'summaryEdits' | 'lostEdit'>): number {
+  const listed = new Set(Object.values(s.bySession).flatMap((session) => session.drafts.map((d) => d.draftId)))
+  return Object.keys(s.summaryEdits).filter((draftId) => listed.has(draftId)).length + (s.lostEdit === null ? 0 : 1)
+}
 
 export function selectCompactions(sessionId: string) {
   return (s: CompactionState): SessionCompactions => s.bySession[sessionId] ?? EMPTY

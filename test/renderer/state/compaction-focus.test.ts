@@ -10,7 +10,7 @@ const store = () => useCompactionStore.getState()
 const focus = (sessionId: string) => selectCompactions(sessionId)(store()).focus
 const checkpoint = (id: string, focus: string | null) => ({ id, kind: 'checkpoint', seq: 9, at: 0, focus }) as unknown as EntryView
 const record = (id: string, focus: string | null) => ({ checkpoint: checkpoint(id, focus), realTokensAfter: null, context: { before: { tokens: 1, measured: true, passSeq: null }, after: { tokens: 1, measured: false, passSeq: null, addedSince: 0 } }, passes: [] })
-const list = (checkpoints: ReturnType<typeof record>[], drafts: Array<{ draftId: string; focus: string | null }> = []) =>
+const list = (checkpoints: ReturnType<typeof record>[], drafts: Array<{ draftId: string; focus: string | null; stale?: boolean }> = []) =>
   ({ checkpoints, drafts: drafts as unknown as DraftView[], live: null }) as unknown as RequestOutput<'compaction.list'>
 
 describe('the compaction focus field', () => {
@@ -51,5 +51,17 @@ describe('the compaction focus field', () => {
     store().focusTyped('s2', 'typed first')
     store().listLoaded('s2', list([], [{ draftId: 'd1', focus: 'the price.ts edit' }]), [])
     expect(focus('s2')).toBe('typed first')
+  })
+
+  it('a window that opens on an out-of-date dry run, older than the latest checkpoint, leaves the field empty', () => {
+    // A dry run with one focus, a message (it is out of date), then Compact now with another focus; the window reloads.
+    store().listLoaded('s1', list([record('c1', 'the CLAUDE.md wording')], [{ draftId: 'd1', focus: 'the verbose flag', stale: true }]), [])
+    expect(focus('s1')).toBe('')
+    // Out of date with no checkpoint since (only a message): its focus is on its card, not in the field.
+    store().listLoaded('s2', list([], [{ draftId: 'd1', focus: 'the verbose flag', stale: true }]), [])
+    expect(focus('s2')).toBe('')
+    // A new dry run after it is waiting: its focus is the field's.
+    store().listLoaded('s3', list([], [{ draftId: 'd1', focus: 'the verbose flag', stale: true }, { draftId: 'd2', focus: 'the parser', stale: false }]), [])
+    expect(focus('s3')).toBe('the parser')
   })
 })
