@@ -380,6 +380,9 @@ async function expectKindKeptSessionGivesWay(inspector: Locator, right: number, 
   }
   const badge = (await rows.first().locator('.insp-badge').boundingBox())!
   expect(badge.x + badge.width).toBeLessThanOrEqual(right)
+  // Each head stands over its column, a list too short to scroll or not.
+  const lefts = async (row: Locator) => row.evaluate((el) => [...el.children].map((cell) => Math.round(cell.getBoundingClientRect().left)))
+  expect(await lefts(head)).toEqual(await lefts(rows.first()))
 }
 
 test("inspector: the whole project's list keeps each pass's kind and lets the session give way, at 800×600 (the inspector alone) and 1024×768 (beside the chat)", async ({ page, host }) => {

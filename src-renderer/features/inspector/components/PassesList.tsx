@@ -2,7 +2,7 @@
  * Every pass of the session (or the project), virtualised: only the rows on screen exist in the DOM, so the list
  * scrolls the same at 5 or 5,000 passes. The pass in flight is the last row until it is stored.
  */
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useInspectorStore, type ListedPass } from '../../../state/inspector'
 import { sessionLabels, sessionTitles, useSessionsStore } from '../../../state/sessions'
@@ -76,6 +76,8 @@ export function PassesList({ height }: { height: number }) {
   const titles = useMemo(() => (showSession ? sessionTitles(passes, byProject) : null), [passes, byProject, showSession])
   const labels = useMemo(() => (titles === null ? null : sessionLabels([...titles].map(([id, title]) => ({ id, title })))), [titles])
 
+  const gutter = useScrollbarWidth(scrollRef)
+
   const selectedIndex = liveSelected ? passes.length : passes.findIndex((p) => p.id === selectedId)
   // The keyboard moves the selection while the list keeps the focus: a screen reader follows the selected row.
   const activeRowId = liveSelected ? rowId('live') : selectedIndex >= 0 ? rowId(selectedId!) : undefined
@@ -115,7 +117,7 @@ export function PassesList({ height }: { height: number }) {
 
   return (
     <div className="insp-passes" style={{ height }}>
-      <div className="insp-row insp-row-head" aria-hidden="true">
+      <div className="insp-row insp-row-head" aria-hidden="true" style={{ paddingRight: `calc(var(--insp-row-pad) + ${gutter}px)` }}>
         <span>#</span>
         <span>time</span>
         <span>{showSession ? 'session' : 'model'}</span>
@@ -251,4 +253,23 @@ function LiveRow({ live, selected, sessionLabel, sessionTitle, index, count, onS
       <span className="insp-badge running">live</span>
     </div>
   )
+}
+
+/**
+ * The width of `ref`'s vertical scrollbar: none while the list is too short to scroll, the platform's width once it
+ * does, none for overlay scrollbars. The heads' row outside the scrolling box pads its end by it, to stay over the
+ * columns. A scrollbar coming or going changes the box's content area, which the ResizeObserver sees.
+ */
+function useScrollbarWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0)
+  useLayoutEffect(() => {
+    const box = ref.current
+    if (!box) return
+    const measure = () => setWidth(box.offsetWidth - box.clientWidth)
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(box)
+    return () => observer.disconnect()
+  }, [ref])
+  return width
 }
