@@ -1501,3 +1501,34 @@ test("chat: a window left open across a model's end of life names it retired fro
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('chat: an approval read back after a reload waits without the keyboard, so an Enter meant for the page does not answer it', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    const composer = app.getByLabel('Message')
+    await composer.fill('replace "hello" with "goodbye" in greet.ts')
+    await composer.press('Enter')
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    // Asked while the window is open: the card takes the keyboard.
+    await expect(approval.getByRole('button', { name: 'Approve once' })).toBeFocused()
+    await approval.getByRole('button', { name: 'Deny…' }).click()
+    await approval.getByLabel('Reason for denying').fill('not this file')
+
+    await app.reload()
+    await expect(app.locator('html[data-app-ready="true"]')).toHaveCount(1)
+    await expect(approval).toContainText('Edit greet.ts')
+    // The reason was text in the window, gone with it (decision 0012); the card is back with its buttons.
+    await expect(approval.getByRole('button', { name: 'Approve once' })).toBeVisible()
+    // Once the card has been drawn and its effects have run, the keyboard is not on it.
+    await nextFrame(app)
+    const focused = await app.evaluate(() => {
+      const active = document.activeElement
+      return { inCard: active?.closest('.approval') !== null && active !== null, text: active?.textContent?.trim() ?? null, tag: active?.tagName ?? null }
+    })
+    expect(focused.inCard, `focused: <${focused.tag}> ${focused.text}`).toBe(false)
+    await app.screenshot({ path: 'e2e/screenshots/chat-approval-after-reload.png' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -3,11 +3,11 @@
  * features/shell/connection.ts): a host that goes away is said at once, a turn that was running is no longer shown
  * as running, what is asked meanwhile fails with a reason, and a host restarted on the same port (with a new token)
  * is said plainly instead of being retried for ever. A connection that drops while the host runs on is made again,
- * and the page reads what it shows again.
+ * and the page reads what it shows again. A page opened without the host's key says so, not that the host restarted.
  *
  * The page's failed attempts to reconnect are reported by Chromium as console errors; those alone are expected here.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page, WebSocketRoute } from '@playwright/test'
@@ -72,6 +72,15 @@ test('a host that stops is said at once, what is asked meanwhile fails, and a re
     await expect(page.locator('.tool-call[data-tool="edit_file"]')).toHaveAttribute('data-status', 'no-result')
     await page.screenshot({ path: 'e2e/screenshots/connection-refused.png' })
 
+    // Reloaded, the page holds nothing the host said and is refused from its first attempt: it says the restart, and
+    // nothing that would read as a host holding no projects.
+    await page.reload()
+    await expect(page.getByTestId('connection-notice')).toContainText('host was restarted')
+    await expect(page.getByTestId('connection')).toHaveText('disconnected')
+    await expect(page.getByText('No projects yet')).toHaveCount(0)
+    await expect(page.getByRole('tab')).toHaveCount(0)
+    await page.screenshot({ path: 'e2e/screenshots/connection-refused-reloaded.png' })
+
     // Opening the URL it printed is all it takes.
     await openApp(page, second.url)
     await expect(page.getByTestId('connection')).toHaveText('connected')
@@ -121,6 +130,43 @@ test('a connection that drops while the host runs on is made again, and the page
     await expect(page.getByRole('list', { name: 'Sessions' }).getByRole('button')).toHaveCount(1)
   } finally {
     forgetExpectedErrors(pageErrors)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a page opened from a working window\'s address bar, without the key, says so and shows nothing of an empty host', async ({ app, host }) => {
+  const dir = project()
+  const other = await app.context().newPage()
+  try {
+    // A working window, on the Files view (remembered for the next page, as a user's last view is).
+    await app.getByLabel('Folder path').fill(dir)
+    await app.getByRole('button', { name: 'Open folder' }).click()
+    await expect(app.locator('button.project.selected')).toHaveAttribute('title', realpathSync(dir))
+    await app.getByRole('tab', { name: 'Files' }).click()
+    // Its address bar leaves the key out (decision 0001), so that is what a copy of it opens.
+    const addressBar = app.url()
+    expect(addressBar).toBe(`${host.baseUrl}/`)
+
+    await other.goto(addressBar)
+    const notice = other.getByTestId('connection-notice')
+    await expect(notice).toContainText('This page was opened without its access key')
+    await expect(notice).toContainText('open the URL the host printed when it started')
+    await expect(notice).toContainText('duplicate a tab where Loupe is open')
+    await expect(notice).not.toContainText('restarted')
+    await expect(other.getByTestId('connection')).toHaveText('not connected')
+    // Nothing that would read as a host holding nothing: no projects list, no view, no tab chosen.
+    await expect(other.getByText('No projects yet')).toHaveCount(0)
+    await expect(other.getByText('Open a project to begin')).toHaveCount(0)
+    await expect(other.getByRole('tab')).toHaveCount(0)
+    await other.screenshot({ path: 'e2e/screenshots/connection-without-key.png' })
+    // The first window was never affected.
+    await expect(app.getByTestId('connection')).toHaveText('connected')
+
+    // Given the key in the same tab (only the fragment changes), it loads itself again and is let in.
+    await openApp(other, host.url)
+    await expect(other.getByTestId('connection')).toHaveText('connected')
+    await expect(other.getByRole('navigation', { name: 'Projects' }).locator('button.project')).toHaveCount(1)
+  } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 })

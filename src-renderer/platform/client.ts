@@ -14,7 +14,11 @@ import type {
 } from '../../src-preload/contract'
 import { createSocketTransport, type LinkStatus } from './socket-transport'
 
-export type { LinkStatus }
+/**
+ * What `onConnection` tells: the socket transport's statuses, and `keyless`: the page was opened without the host's
+ * key, so it never connects (nothing is tried: the host refuses a connection without it).
+ */
+export type ConnectionStatus = LinkStatus | 'keyless'
 
 export interface LoupeClient {
   request<N extends RequestName>(name: N, input: RequestInput<N>): Promise<Result<RequestOutput<N>>>
@@ -23,7 +27,7 @@ export interface LoupeClient {
    * The connection to the host, when it can change: browser mode's WebSocket drops when the host stops, and is made
    * again (socket-transport.ts). Electron's IPC is part of the app's own process and never drops: nothing is said.
    */
-  onConnection(listener: (status: LinkStatus) => void): () => void
+  onConnection(listener: (status: ConnectionStatus) => void): () => void
 }
 
 function fromBridge(bridge: LoupeBridge): LoupeClient {
@@ -37,7 +41,11 @@ function fromBridge(bridge: LoupeBridge): LoupeClient {
 const TOKEN_KEY = 'loupe.token'
 const TOKEN_IN_FRAGMENT = /(?:^|[#&])token=([A-Za-z0-9_-]+)/
 
-/** The token arrives in the URL fragment (never sent over HTTP); keep it for reloads, then clear it from view. */
+/**
+ * The token arrives in the URL fragment (never sent over HTTP); keep it for reloads (a duplicated tab gets a copy),
+ * then clear it from the address bar, so it stays out of history and shared screens (decision 0001). A copy of the
+ * address bar therefore opens a page without it (decision 0074).
+ */
 function takeToken(): string {
   const match = TOKEN_IN_FRAGMENT.exec(location.hash)
   if (match?.[1]) {
@@ -48,14 +56,37 @@ function takeToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? ''
 }
 
-function fromWebSocket(): LoupeClient {
+/** What a page that has no token asked of the host is answered: it never connects. */
+const WITHOUT_KEY = 'Not connected to Loupe: this page was opened without its access key. Open the URL the host printed when it started (http://127.0.0.1:…/#token=…).'
+
+function fromBrowserHost(): LoupeClient {
   const token = takeToken()
   // The URL a restarted host printed differs from this page's only in its fragment, so opening it in this tab loads
-  // nothing: the page loads itself again to take the new token.
+  // nothing: the page loads itself again to take the new token. So does a page opened without one, given one.
   window.addEventListener('hashchange', () => {
     const fresh = TOKEN_IN_FRAGMENT.exec(location.hash)?.[1]
     if (fresh && fresh !== token) location.reload()
   })
+  return token === '' ? withoutKey() : fromWebSocket(token)
+}
+
+/**
+ * A page with no token (its address typed or copied without the fragment, in a tab that never held one) is not let
+ * in, and nothing it can try changes that: it does not connect, and says so to each listener as it subscribes, so
+ * the app shows why at once rather than a restart it would infer from a refused attempt.
+ */
+function withoutKey(): LoupeClient {
+  return {
+    request: async () => ({ ok: false, error: { code: 'io_error', message: WITHOUT_KEY } }),
+    on: () => () => undefined,
+    onConnection: (listener) => {
+      listener('keyless')
+      return () => undefined
+    },
+  }
+}
+
+function fromWebSocket(token: string): LoupeClient {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc?token=${encodeURIComponent(token)}`
   const transport = createSocketTransport({
     connect(handlers) {
@@ -82,7 +113,7 @@ declare global {
   }
 }
 
-const transport: LoupeClient = window.loupe ? fromBridge(window.loupe) : fromWebSocket()
+const transport: LoupeClient = window.loupe ? fromBridge(window.loupe) : fromBrowserHost()
 const storeLostListeners = new Set<(message: string) => void>()
 
 /**

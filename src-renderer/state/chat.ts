@@ -21,6 +21,11 @@ export interface PendingApproval {
   readonly refreshed?: boolean
   /** The preview it was first asked with (JSON): a file changed back shows that again, and is not "changed". */
   readonly firstPreview?: string
+  /**
+   * Asked while this window was open (`approval.requested`), not read with the session (`session.get`, as a reload
+   * or a reconnection reads it): only a card asked live takes the keyboard (Approval.tsx).
+   */
+  readonly askedLive?: true
 }
 
 export interface SessionChat {
@@ -240,9 +245,9 @@ export const useChatStore = create<ChatState>()((set) => {
         const known = s.approvals.some((a) => a.toolUseId === approval.toolUseId)
         const again = (a: PendingApproval): PendingApproval => {
           const firstPreview = a.firstPreview ?? JSON.stringify(a.request.preview ?? null)
-          return { ...approval, firstPreview, refreshed: JSON.stringify(approval.request.preview ?? null) !== firstPreview }
+          return { ...approval, askedLive: true, firstPreview, refreshed: JSON.stringify(approval.request.preview ?? null) !== firstPreview }
         }
-        const approvals = known ? s.approvals.map((a) => (a.toolUseId === approval.toolUseId ? again(a) : a)) : [...s.approvals, approval]
+        const approvals = known ? s.approvals.map((a) => (a.toolUseId === approval.toolUseId ? again(a) : a)) : [...s.approvals, { ...approval, askedLive: true as const }]
         return { approvals, listedActivity: null }
       }),
     approvalAnswered: (sessionId, toolUseId) => update(sessionId, (s) => ({ approvals: s.approvals.filter((a) => a.toolUseId !== toolUseId), listedActivity: stillRunning(s) })),

@@ -17,12 +17,16 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   // A call the preview says will be refused changes nothing: nothing to allow for the future.
   const rule = request.preview?.refused ? undefined : request.suggestedRules[0]
 
-  // An approval is easy to miss: when it appears, the keyboard goes to it — unless the user is busy elsewhere
+  // An approval is easy to miss: when it is asked, the keyboard goes to it — unless the user is busy elsewhere
   // (mayTakeFocus). To "Approve once" (Enter approves, Tab reaches the others) when the call is an ordinary one. A
   // call the card warns about (a command on the deny list, one that can only be approved once) is not run by a
   // reflexive Enter: the keyboard goes to "Deny…", the safe choice, as a destructive dialog focuses Cancel. Enter
   // there opens the deny form and a second Enter denies; approving takes a deliberate step back to "Approve once"
   // (Shift+Tab, or the pointer), with the warning on screen and read out with the button (aria-describedby).
+  //
+  // Only a card asked while the window is open (askedLive) takes it. One read back with the session, after a reload
+  // or a reconnection, is not one the user saw arrive: the keyboard stays where a fresh page leaves it, so an Enter
+  // meant for the page does not answer the card.
   //
   // The agent waits on the card, so it is shown whole, its buttons in view: the chat goes to its newest (the card)
   // and follows again, so "Jump to latest" is not drawn over the buttons. Before it paints, and before the focus
@@ -31,7 +35,7 @@ export function ApprovalPrompt({ sessionId, approval }: { sessionId: string; app
   const revealNewest = useContext(RevealNewest)
   useLayoutEffect(() => revealNewest(), [])
   useEffect(() => {
-    if (mayTakeFocus()) (request.warning ? denyButton : approveButton).current?.focus({ preventScroll: true })
+    if (approval.askedLive && mayTakeFocus()) (request.warning ? denyButton : approveButton).current?.focus({ preventScroll: true })
   }, [])
 
   // Answered, or gone with the turn (Esc stops it), while it holds the keyboard: the message box takes it.

@@ -1,4 +1,4 @@
-import { connectionLabel, connectionNotice, useAppStore } from '../../state/app'
+import { connectionLabel, connectionNotice, shutOut, useAppStore, type Connection } from '../../state/app'
 import { selectSelectedProject, useProjectsStore } from '../../state/projects'
 import { useSessionsStore } from '../../state/sessions'
 import { useInspectorStore } from '../../state/inspector'
@@ -16,6 +16,7 @@ import { Workspace } from './Workspace'
 export function AppShell() {
   const info = useAppStore((s) => s.info)
   const connection = useAppStore((s) => s.connection)
+  const connectedOnce = useAppStore((s) => s.connectedOnce)
   const storeLost = useAppStore((s) => s.storeLost)
   // The chat and the inspector share one selection: picking a message selects the pass that produced it.
   const selectedPassId = useInspectorStore((s) => s.selectedPassId)
@@ -28,6 +29,7 @@ export function AppShell() {
   // empty state until there is one.
   const chosen = useSettingsStore((s) => s.view)
   const view = chosen === 'settings' || (chosen === 'files' && project) || session ? chosen : 'chat'
+  if (shutOut(connection, connectedOnce)) return <ShutOut connection={connection} />
   return (
     <div className="shell">
       <header className="topbar">
@@ -90,6 +92,32 @@ function EmptyState({ title, hint }: { title: string; hint: string }) {
     <div className="empty-state">
       <h1>{title}</h1>
       <p>{hint}</p>
+    </div>
+  )
+}
+
+/**
+ * A page that never connected and never will: the header and why, nothing else. Its empty stores would otherwise
+ * read as an empty host ("No projects yet", a remembered view's tab selected).
+ */
+function ShutOut({ connection }: { connection: Connection }) {
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">Loupe</span>
+        <span className="topbar-spacer" />
+        <span className={`connection ${connection}`} data-testid="connection">
+          {connectionLabel(connection)}
+        </span>
+      </header>
+      <main className="main-pane">
+        <div className="empty-state shut-out">
+          <h1>Not connected to Loupe</h1>
+          <p role="alert" data-testid="connection-notice">
+            {connectionNotice(connection)}
+          </p>
+        </div>
+      </main>
     </div>
   )
 }

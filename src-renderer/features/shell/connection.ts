@@ -1,9 +1,10 @@
 /**
- * Browser mode's connection, as the app shows it: the header and a banner say when it is lost or refused
- * (AppShell.tsx), a turn that was running is no longer shown as running (nothing of it can be heard until the
- * connection is back, and Stop could not reach it), and once it is back what the page holds is read again. The
- * projects and the selected project's sessions are read again by every `app.ready` (main.tsx), the inspector's
- * passes too (features/inspector/data/passes.ts); this reads each chat the page had loaded.
+ * Browser mode's connection, as the app shows it: the header and a banner say when it is lost or refused, and a page
+ * opened without its key, or refused before it ever connected, shows only why (AppShell.tsx); a turn that was
+ * running is no longer shown as running (nothing of it can be heard until the connection is back, and Stop could
+ * not reach it), and once it is back what the page holds is read again. The projects and the selected project's
+ * sessions are read again by every `app.ready` (main.tsx), the inspector's passes too
+ * (features/inspector/data/passes.ts); this reads each chat the page had loaded.
  */
 import { client } from '../../platform/client'
 import { useAppStore } from '../../state/app'
@@ -17,6 +18,8 @@ export function connectConnectionEvents(): void {
   let reconnecting = false
   client.onConnection((status) => {
     if (status === 'open') return
+    // Never connected, so no chat holds anything to retract.
+    if (status === 'keyless') return useAppStore.getState().openedWithoutKey()
     if (status === 'refused') {
       useAppStore.getState().connectionRefused()
       retractReconnecting()

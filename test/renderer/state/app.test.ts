@@ -1,11 +1,11 @@
 /** The app store's connection, and what the header and the banner say of it (features/shell/AppShell.tsx). */
 import { beforeEach, describe, expect, it } from 'vitest'
-import { connectionLabel, connectionNotice, useAppStore } from '../../../src-renderer/state/app'
+import { connectionLabel, connectionNotice, shutOut, useAppStore } from '../../../src-renderer/state/app'
 
 const store = () => useAppStore.getState()
 
 describe('the connection', () => {
-  beforeEach(() => useAppStore.setState({ connection: 'connecting' }))
+  beforeEach(() => useAppStore.setState({ connection: 'connecting', connectedOnce: false }))
 
   it('is lost, then ready again when the app is', () => {
     store().appReady()
@@ -26,5 +26,25 @@ describe('the connection', () => {
     expect(store().connection).toBe('refused')
     expect(connectionLabel('refused')).toBe('disconnected')
     expect(connectionNotice('refused')).toMatch(/host was restarted.*Open the new URL/)
+  })
+
+  it('a page opened without its key says that, not a restart, and shows nothing but why', () => {
+    store().openedWithoutKey()
+    expect(store().connection).toBe('keyless')
+    expect(connectionLabel('keyless')).toBe('not connected')
+    expect(connectionNotice('keyless')).toMatch(/^This page was opened without its access key.*open the URL the host printed when it started.*duplicate a tab/)
+    expect(connectionNotice('keyless')).not.toMatch(/restart/)
+    expect(shutOut(store().connection, store().connectedOnce)).toBe(true)
+  })
+
+  it('a refused page shows only why when it never connected; once connected, it keeps what it read', () => {
+    store().connectionRefused()
+    expect(shutOut(store().connection, store().connectedOnce)).toBe(true)
+    useAppStore.setState({ connection: 'connecting', connectedOnce: false })
+    store().appReady()
+    store().connectionLost()
+    store().connectionRefused()
+    expect(shutOut(store().connection, store().connectedOnce)).toBe(false)
+    expect(shutOut('lost', false)).toBe(false)
   })
 })

@@ -20,3 +20,17 @@ describe('an approval asked again with a new preview', () => {
     expect(card()[1]).toMatchObject({ toolUseId: 't1', refreshed: false })
   })
 })
+
+describe('an approval asked live and one read with the session', () => {
+  beforeEach(() => store().sessionForgotten('s1'))
+
+  it('marks only the one asked while the window was open, which alone takes the keyboard (Approval.tsx)', () => {
+    store().sessionLoaded({ session: { id: 's1' }, entries: [], running: true, mode: 'build', model: 'm', pendingApprovals: [asked(1)] } as never)
+    expect(card()[0]!.askedLive).toBeUndefined()
+    store().approvalRequested('s1', { toolUseId: 't2', request: { tool: 'bash', summary: 'Run ls', suggestedRules: [] } as never })
+    expect(card().map((a) => [a.toolUseId, a.askedLive ?? false])).toEqual([['t1', false], ['t2', true]])
+    // Read again (a reconnection): nothing read is marked.
+    store().sessionLoaded({ session: { id: 's1' }, entries: [], running: true, mode: 'build', model: 'm', pendingApprovals: [asked(1), { toolUseId: 't2', request: { tool: 'bash', summary: 'Run ls', suggestedRules: [] } as never }] } as never)
+    expect(card().map((a) => a.askedLive ?? false)).toEqual([false, false])
+  })
+})
