@@ -19,7 +19,7 @@ import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
 import { estimateTokens } from '../../engine/prompt/estimate'
-import { changedSessionFiles, freezeSession, freezeSessionSection, sessionChangeWords, sessionFileChanges, type SessionSection } from '../../engine/prompt/snapshot'
+import { changedSessionFiles, fileEditTimes, freezeSession, freezeSessionSection, sessionChangeWords, sessionFileChanges, type SessionSection } from '../../engine/prompt/snapshot'
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRule } from '../../engine/tools/permissions'
@@ -825,9 +825,12 @@ export class SessionRuntime {
     const others = changes.map((c) => c.path)
     const names = paths.join(', ')
     const along = others.length === 0 ? '' : ` with ${sessionChangeWords(changes)}`
+    // The cause of the next pass's miss says when the files were edited, apart from when they were applied: the
+    // files applied and those changed on disk, not those whose budget cut alone moved (their text is as it was).
+    const editedAt = fileEditTimes(gathered, [...paths, ...changes.filter((c) => c.kind === 'changed').map((c) => c.path)])
     const entry = this.deps.store.transaction(() => {
       const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now${along}: the session block was read again from disk, so the next pass re-bills it.` }])
-      const session = { ...fresh, origin: { kind: 'apply_now' as const, entryId: notice!.id, paths: [...paths, ...others] } }
+      const session = { ...fresh, origin: { kind: 'apply_now' as const, entryId: notice!.id, paths: [...paths, ...others], ...(editedAt.length > 0 ? { editedAt } : {}) } }
       this.save({ frozen: { ...this.state.frozen!, session } })
       return notice!
     })

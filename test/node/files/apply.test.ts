@@ -4,7 +4,7 @@
  * changed), its cache miss is attributed to the apply-now, and what it cost is the price shown before, to the
  * token: the billed figures are split with the simulator's own count_tokens over the bytes the passes sent.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -139,6 +139,9 @@ describe('files through the contract', () => {
     const saved = await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
     expect(saved.status).toBe('saved')
     expect(readFileSync(join(root, 'AGENTS.md'), 'utf8')).toBe(edited)
+    // Saved nine minutes before it is applied (the file's time is the disk's, the app's clock is the test's).
+    const savedAt = clock.now() - 9 * 60_000
+    utimesSync(join(root, 'AGENTS.md'), new Date(savedAt), new Date(savedAt))
     const applied = await call<{ applied: boolean; entryId: string }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
     expect(applied.applied).toBe(true)
 
@@ -150,8 +153,9 @@ describe('files through the contract', () => {
     const attributed = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: passes[2]!.id })
     const a = attributed.attribution
     expect(a.cause.kind).toBe('changed_block')
-    expect(a.cause.label).toContain('AGENTS.md edited')
-    expect(a.cause.label).toContain('applied now by the user')
+    // When the file was saved, and when it was applied: the apply time is not called the edit time.
+    const hhmm = (at: number) => `${String(new Date(at).getHours()).padStart(2, '0')}:${String(new Date(at).getMinutes()).padStart(2, '0')}`
+    expect(a.cause.label).toBe(`system[1] · project instructions · AGENTS.md edited at ${hhmm(savedAt)}, applied now by the user at ${hhmm(savedAt + 9 * 60_000)}`)
 
     // Tokens: what the previous pass left cached and the next one could no longer read — the price, exactly.
     const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
