@@ -479,6 +479,15 @@ export type FilesListingView = z.infer<typeof FilesListingSchema>
 export const SessionBlockFiguresSchema = z.object({ sessionBlockTokens: z.number(), sessionBlock: SessionBlockSharesSchema, usedChars: z.number() })
 export type SessionBlockFiguresView = z.infer<typeof SessionBlockFiguresSchema>
 
+/**
+ * A file the session block would send otherwise, read again from disk, and how: `changed`, its text on disk is not
+ * what the session read; `cut_shorter` or `cut_longer`, its text is as it was, and only where the instructions budget
+ * cuts it moved (another file grew or shrank). files.unapplied lists them (src-main/engine/prompt/snapshot.ts
+ * sessionFileChanges).
+ */
+export const UnappliedFileSchema = z.object({ path: z.string(), kind: z.enum(['changed', 'cut_shorter', 'cut_longer']) })
+export type UnappliedFileView = z.infer<typeof UnappliedFileSchema>
+
 /** `startingText`: for a file the listing offers to create that does not exist yet, the text the view's draft starts with. */
 export const OpenedFileSchema = z.object({ path: z.string(), absPath: z.string(), text: z.string(), exists: z.boolean(), sha256: z.string().nullable(), startingText: z.string().optional() })
 export type OpenedFileView = z.infer<typeof OpenedFileSchema>
@@ -923,8 +932,8 @@ export const requests = {
   ),
   'files.unapplied': request(
     z.object({ sessionId: Id }).strict(),
-    z.object({ paths: z.array(z.string()), sent: SessionBlockFiguresSchema.optional() }),
-    "The session's instruction and memory files whose text on disk its session block does not hold yet (an edit saved for the next compaction or while a turn ran, a change made outside Loupe): what files.apply would send now. Empty before the first pass. With any listed, `sent`: the session block the session sends meanwhile, sized as files.list sizes the one the files on disk make. `unsupported` for an imported or captured session.",
+    z.object({ paths: z.array(z.string()), changes: z.array(UnappliedFileSchema).optional(), sent: SessionBlockFiguresSchema.optional() }),
+    "The session's instruction and memory files whose text on disk its session block does not hold yet (an edit saved for the next compaction or while a turn ran, a change made outside Loupe), and those the block would send cut otherwise by the instructions budget because another of them changed: what files.apply would send now. Empty before the first pass. With any listed, `changes`: the same files in the same order, each with how it differs (absent from older hosts: read every file as `changed`), and `sent`: the session block the session sends meanwhile, sized as files.list sizes the one the files on disk make. `unsupported` for an imported or captured session.",
   ),
   'settings.get': request(
     z.object({ projectId: Id.optional() }).strict(),

@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import type { FilesListingView, OpenedFileView, RequestOutput, SessionBlockFiguresView } from '../../src-preload/contract'
+import type { FilesListingView, OpenedFileView, RequestOutput, SessionBlockFiguresView, UnappliedFileView } from '../../src-preload/contract'
 
 export type EditPriceView = NonNullable<RequestOutput<'cache.priceEdit'>>
 export type ApplyChoice = 'now' | 'later'
@@ -56,6 +56,11 @@ export type SaveState =
 export interface Unapplied {
   readonly sessionId: string
   readonly paths: ReadonlyArray<string>
+  /**
+   * How each of `paths` differs (files.unapplied `changes`): a file whose budget cut alone moved is not said to differ
+   * on disk. Absent from an older host: every file is then said to differ.
+   */
+  readonly changes?: ReadonlyArray<UnappliedFileView>
   readonly price: EditPriceView | null
   /**
    * The session block the session sends meanwhile, sized as the listing sizes the files on disk (files.unapplied

@@ -117,9 +117,11 @@ export interface BreakpointView {
  * prefix's tokens, as the switch's question did). 15: that pass says every pass pays in full only when its own prompt
  * is under the minimum too; when it is over (a compaction left the tools and system alone), its tail was written.
  * 16: the last block ends TOKENS_AFTER_LAST_BLOCK before the request's total, so a prompt 1–3 tokens over the minimum
- * is predicted to write nothing, as the service wrote nothing, instead of an "unexplained" miss).
+ * is predicted to write nothing, as the service wrote nothing, instead of an "unexplained" miss). 17: an edit applied
+ * now is named with when it was applied, and with when each file was edited where that was recorded, instead of
+ * calling the apply time the edit time.
  */
-export const ATTRIBUTION_VERSION = 16
+export const ATTRIBUTION_VERSION = 17
 
 export interface PassAttribution {
   readonly version: typeof ATTRIBUTION_VERSION

@@ -1,9 +1,9 @@
 /**
  * Why a pass read less than the best possible hit, as a tagged union with a line of text for each case. The text
- * names the first changed block and what produced it ("system[1] · project instructions · AGENTS.md changed, applied
- * now by the user at 14:02"), or the rule that stopped the read ("cache expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)").
+ * names the first changed block and what produced it ("system[1] · project instructions · AGENTS.md edited at 13:55,
+ * applied now by the user at 14:02"), or the rule that stopped the read ("cache expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)").
  */
-import type { SnapshotOrigin } from '../prompt/snapshot'
+import type { FileEditTime, SnapshotOrigin } from '../prompt/snapshot'
 import type { SectionPrint } from './context'
 import type { CacheArea } from './walk'
 import { TAKE_BACK_SOURCE } from '../conversation/take-back'
@@ -30,6 +30,7 @@ export type ChangedWhat =
       readonly block: 'static' | 'session' | null
       readonly sections: ReadonlyArray<Omit<SectionPrint, 'sha256'>>
       readonly origin: SnapshotOrigin | null
+      /** When the origin's entry was written: for an apply-now, when the user applied it (not when a file was edited). */
       readonly originAt: number | null
     }
   | { readonly kind: 'message'; readonly historyKind: string | null; readonly entryIds: ReadonlyArray<string>; readonly editedBy: EntryDescription | null }
@@ -117,8 +118,7 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
       const origin = what.origin
       if (origin?.kind === 'apply_now') {
         const names = sectionWords(what.sections.filter((s) => s.part === null).length ? what.sections.filter((s) => s.part === null) : what.sections.map((s) => ({ section: s.section, part: null })))
-        const files = origin.paths.length ? list(origin.paths) : 'a file'
-        return `${path} · ${names || block} · ${files} edited${at}, applied now by the user`
+        return `${path} · ${names || block} · ${appliedEditWords(origin, what.originAt, clock)}`
       }
       if (origin?.kind === 'checkpoint') return `${path} · ${what.sections.length ? sectionWords(what.sections) : block} · re-frozen at the compaction checkpoint${at}`
       return `${path} · ${what.sections.length ? sectionWords(what.sections) : block} changed`
@@ -135,6 +135,40 @@ export function changedBlockLabel(path: string, what: ChangedWhat, clock: (at: n
         ? 'system · request settings changed (speed), which re-keys every system and message block'
         : 'messages · request settings changed (tool_choice, thinking, effort or images), which re-keys every message block'
   }
+}
+
+/** An apply-now's edit times, as stored: a plan summary read back from the store is not trusted to hold them. */
+function editTimes(origin: { readonly editedAt?: unknown }): FileEditTime[] {
+  if (!Array.isArray(origin.editedAt)) return []
+  return origin.editedAt.filter((e): e is FileEditTime => typeof e === 'object' && e !== null && typeof (e as FileEditTime).path === 'string' && Number.isFinite((e as FileEditTime).at))
+}
+
+/**
+ * The files of an apply-now, when they were edited and when the user applied them ("AGENTS.md edited at 20:43,
+ * CLAUDE.md at 20:50, applied now by the user at 20:52"). The apply time is never called an edit time: a file whose
+ * edit time was not recorded (its budget cut alone moved, or the block was frozen before edit times were kept) is
+ * named as applied, and when none was recorded the apply time is all the line says.
+ */
+function appliedEditWords(origin: Extract<SnapshotOrigin, { kind: 'apply_now' }>, appliedAt: number | null, clock: (at: number) => string): string {
+  const applied = `applied now by the user${appliedAt !== null ? ` at ${clock(appliedAt)}` : ''}`
+  if (origin.paths.length === 0) return `a file ${applied}`
+  const times = new Map(editTimes(origin).map((e) => [e.path, e.at]))
+  const timed = origin.paths.filter((p) => times.has(p))
+  if (timed.length === 0) return `${list(origin.paths)} ${applied}`
+  const untimed = origin.paths.filter((p) => !times.has(p))
+  const along = untimed.length > 0 ? ` with ${list(untimed)}` : ''
+  const clocks = timed.map((p) => clock(times.get(p)!))
+  if (appliedAt !== null && clocks.every((c) => c === clock(appliedAt))) return `${list(timed)} edited and ${applied}${along}`
+  if (timed.length > 3) return `${list(timed)} last edited at ${clock(Math.max(...timed.map((p) => times.get(p)!)))}, ${applied}${along}`
+  // Files edited in the same minute share their time: "AGENTS.md, CLAUDE.md edited at 20:43".
+  const groups: Array<{ paths: string[]; clock: string }> = []
+  timed.forEach((p, i) => {
+    const same = groups.find((g) => g.clock === clocks[i])
+    if (same) same.paths.push(p)
+    else groups.push({ paths: [p], clock: clocks[i]! })
+  })
+  const edited = groups.map((g, i) => `${g.paths.join(', ')}${i === 0 ? ' edited' : ''} at ${g.clock}`).join(', ')
+  return `${edited}, ${applied}${along}`
 }
 
 /**

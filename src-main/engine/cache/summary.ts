@@ -6,7 +6,7 @@
 import type { PassAttribution } from './attribute'
 import type { MissCauseKind } from './causes'
 import type { ModelLookup } from './pricing'
-import { usd } from '../../../src-preload/money'
+import { TTL_MS } from './state'
 import { whatIfKeepAlive, whatIfStaticTtl1h, type WhatIf } from './what-if'
 
 export interface SessionCacheTotals {
@@ -123,6 +123,7 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
   }
   const inputTotal = read + write5m + write1h + uncached
   // The what-ifs replay the conversation alone, as if nothing had been sent in its gaps: they price the alternatives.
+  // The keep-alive's is told which gaps the pre-warms bridged, so it offers as a saving only what they did not.
   const facts = attributions.map((a) => a.facts)
   const compactionCalls = new Set(attributions.filter((a) => a.compactionCall).map((a) => a.passId))
   return {
@@ -146,16 +147,31 @@ export function summarizeSession(all: ReadonlyArray<PassAttribution>, models: Mo
     byCause: [...causes].map(([kind, c]) => ({ kind, ...c })).sort((a, b) => b.tokens - a.tokens),
     agreement: { compared, agreed, rate: compared > 0 ? agreed / compared : null, unexplained },
     diagnosticsDisagreements: disagreements,
-    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: keepAliveAsRun(whatIfKeepAlive(facts, models, compactionCalls), keepWarm) },
+    whatIfs: { staticTtl1h: whatIfStaticTtl1h(facts, models), keepAlive: whatIfKeepAlive(facts, models, compactionCalls, { gaps: gapsKeptWarm(all), prewarms: keepWarm.passes, usd: keepWarm.usd }) },
   }
 }
 
 /**
- * The keep-alive what-if replays the conversation without its pre-warms. When keep-warm was on, its saving is one the
- * session already had: the note says so, and what the pre-warms cost, instead of offering it as a change to make.
+ * The idle gaps a pre-warm bridged, by the conversation pass that starts each, as the Cache view's timeline marks them
+ * "kept warm" (src-renderer/features/cache/model/timeline.ts): a pre-warm that got a response was sent in the gap, the
+ * pass that ends it came within the hour the pre-warm's entry lives, and its read did not expire. A gap with no
+ * pre-warm, or whose pass after it still expired, was not kept warm, whatever else keep-warm did in the session.
  */
-function keepAliveAsRun(whatIf: WhatIf, keepWarm: KeepWarmTotals): WhatIf {
-  if (keepWarm.passes === 0) return whatIf
-  const sent = `${keepWarm.passes} pre-warm${keepWarm.passes === 1 ? '' : 's'}${keepWarm.usd === null ? '' : ` (${usd(keepWarm.usd)})`}`
-  return { ...whatIf, note: `keep-warm was on and sent ${sent}; replayed without them, ${whatIf.note}` }
+function gapsKeptWarm(all: ReadonlyArray<PassAttribution>): Set<string> {
+  const kept = new Set<string>()
+  const answered = all.filter((a) => a.facts.attempts.length > 0).sort((a, b) => a.facts.startedAt - b.facts.startedAt || a.facts.seq - b.facts.seq)
+  let last: PassAttribution | null = null
+  let prewarm: PassAttribution | null = null
+  for (const a of answered) {
+    if (a.keepWarm) {
+      prewarm = a
+      continue
+    }
+    // A compaction's summary request neither ends the gap nor is the pass it is measured from (what-if.ts).
+    if (a.compactionCall) continue
+    if (last && prewarm && a.facts.startedAt - last.facts.startedAt > TTL_MS['5m'] && a.facts.startedAt - prewarm.facts.startedAt <= TTL_MS['1h'] && a.cause.kind !== 'ttl_expired') kept.add(last.passId)
+    last = a
+    prewarm = null
+  }
+  return kept
 }

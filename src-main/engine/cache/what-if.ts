@@ -27,14 +27,29 @@ export interface WhatIf {
   readonly note: string
 }
 
+interface KeepAlivePolicy {
+  readonly intervalMs: number
+  readonly maxGapMs: number
+  /**
+   * The gaps a keep-warm pre-warm bridged as the session ran, by the conversation pass that starts each: they are
+   * bridged free of charge (what the pre-warms cost is counted from their own usage) and left out of the counts, so
+   * the replay prices only what a keep-alive would add.
+   */
+  readonly keptWarm: ReadonlySet<string>
+  /** Bridge those gaps alone: the session as keep-warm left it. */
+  readonly keptWarmOnly: boolean
+}
+
 interface Policy {
   readonly ttl: (bp: PassCacheFacts['breakpoints'][number]) => CacheTtl
-  readonly keepAlive: { readonly intervalMs: number; readonly maxGapMs: number } | null
+  readonly keepAlive: KeepAlivePolicy | null
 }
 
 interface Replay {
   readonly usd: number
+  /** The keep-alive requests priced (none in a gap kept warm). */
   readonly pings: number
+  /** The gaps those requests bridged. */
   readonly bridgedGaps: number
 }
 
@@ -59,20 +74,23 @@ function replay(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, polic
     const now = f.startedAt
     if (policy.keepAlive && last) {
       const gap = now - last.startedAt
+      // A gap a pre-warm bridged is bridged whatever its length: its 1h entry outlived it, as the pass after it read.
+      const keptWarm = policy.keepAlive.keptWarm.has(last.passId)
       // The keep-alive re-reads the previous pass's prefix every interval through a gap the 5m entries would not
       // survive, as long as the gap is one it is set to bridge.
-      if (gap > TTL_MS['5m'] && gap <= policy.keepAlive.maxGapMs) {
+      if (gap > TTL_MS['5m'] && (keptWarm || (!policy.keepAlive.keptWarmOnly && gap <= policy.keepAlive.maxGapMs))) {
         const lastModel = models(last.model)
         const prefix = Math.max(0, ...last.breakpoints.filter((b) => b.tokens >= lastModel.minCacheableTokens).map((b) => b.tokens))
-        if (!bridged) bridgedGaps++
+        if (!bridged && !keptWarm) bridgedGaps++
         bridged = true
         for (let t = nextPing; t < now; t += policy.keepAlive.intervalMs) {
           nextPing = t + policy.keepAlive.intervalMs
-          pings++
           for (const bp of last.breakpoints) {
             const e = entries.get(bp.key)
             if (e && e.expiresAt > t) e.expiresAt = Math.max(e.expiresAt, t + e.ttlMs)
           }
+          if (keptWarm) continue
+          pings++
           if (lastModel.prices) {
             usd += inputCost({ read: prefix, write1h: 0, write5m: 0, uncached: KEEPALIVE_INPUT_TOKENS, total: prefix + KEEPALIVE_INPUT_TOKENS }, lastModel.prices)
             usd += outputCost(KEEPALIVE_OUTPUT_TOKENS, lastModel.prices)
@@ -126,21 +144,53 @@ export function whatIfStaticTtl1h(facts: ReadonlyArray<PassCacheFacts>, models: 
   }
 }
 
+/** What keep-warm did in a session: its pre-warms, and the idle gaps they bridged (summary.ts finds them). */
+export interface KeptWarm {
+  /** The conversation passes whose following idle gap a pre-warm bridged: the pass after it read on. */
+  readonly gaps: ReadonlySet<string>
+  readonly prewarms: number
+  /** What every pre-warm cost, null when a price is unknown. */
+  readonly usd: number | null
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+const NO_KEEP_WARM: KeptWarm = { gaps: new Set(), prewarms: 0, usd: 0 }
+
 /**
  * A keep-alive every 4.5 minutes through each idle gap of up to 1h between the conversation's passes (`sideRequests`:
  * the passes that are not, a compaction's summary requests).
+ *
+ * With keep-warm on (`keptWarm`), the gaps its pre-warms bridged are a saving the session had, and the others one
+ * still to be had: the figures (baseline, what-if, delta) are the latter's alone — the session with the bridged gaps
+ * kept, against a keep-alive through the rest too — and the note says both parts apart. Calling the whole replay
+ * without the pre-warms a saving already had would count the gaps that expired, which the same session lists as
+ * misses.
  */
-export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, sideRequests: ReadonlySet<string> = new Set()): WhatIf {
-  const base = replay(facts, models, asSent, sideRequests)
-  const alt = replay(facts, models, { ...asSent, keepAlive: { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs: TTL_MS['1h'] } }, sideRequests)
+export function whatIfKeepAlive(facts: ReadonlyArray<PassCacheFacts>, models: ModelLookup, sideRequests: ReadonlySet<string> = new Set(), keptWarm: KeptWarm = NO_KEEP_WARM): WhatIf {
+  const keepAlive = { intervalMs: KEEPALIVE_INTERVAL_MS, maxGapMs: TTL_MS['1h'], keptWarm: keptWarm.gaps }
+  const base = replay(facts, models, { ...asSent, keepAlive: { ...keepAlive, keptWarmOnly: true } }, sideRequests)
+  const alt = replay(facts, models, { ...asSent, keepAlive: { ...keepAlive, keptWarmOnly: false } }, sideRequests)
   const delta = alt.usd - base.usd
-  return {
-    baselineUsd: base.usd,
-    whatIfUsd: alt.usd,
-    deltaUsd: delta,
-    note:
+  const figures = { baselineUsd: base.usd, whatIfUsd: alt.usd, deltaUsd: delta }
+  if (keptWarm.prewarms === 0) {
+    const note =
       alt.bridgedGaps === 0
         ? 'no idle gap longer than the keep-alive interval: nothing to bridge'
-        : `${alt.pings} request${alt.pings === 1 ? '' : 's'} through ${alt.bridgedGaps} idle gap${alt.bridgedGaps === 1 ? '' : 's'}: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}${delta <= 0 ? '' : ' more'}`,
+        : `${plural(alt.pings, 'request')} through ${plural(alt.bridgedGaps, 'idle gap')}: ${delta <= 0 ? 'saves' : 'costs'} ${usd(Math.abs(delta))}${delta <= 0 ? '' : ' more'}`
+    return { ...figures, note }
   }
+  const sent = `${plural(keptWarm.prewarms, 'pre-warm')}${keptWarm.usd === null ? '' : ` (${usd(keptWarm.usd)})`}`
+  let had = `keep-warm sent ${sent}, which bridged no idle gap`
+  if (keptWarm.gaps.size > 0) {
+    // What the bridged gaps would have cost had they expired; the pre-warms' own cost is the figure before it.
+    const kept = replay(facts, models, asSent, sideRequests).usd - base.usd
+    const them = keptWarm.gaps.size === 1 ? 'that gap' : 'those gaps'
+    had = `keep-warm sent ${sent}, which bridged ${plural(keptWarm.gaps.size, 'idle gap')}: without ${keptWarm.prewarms === 1 ? 'it' : 'them'}, ${them} would have cost ${usd(Math.abs(kept))} ${kept >= 0 ? 'more' : 'less'}`
+  }
+  const gaps = alt.bridgedGaps
+  const rest =
+    gaps === 0
+      ? 'no other idle gap to bridge'
+      : `${plural(gaps, 'idle gap')} ${gaps === 1 ? 'was' : 'were'} not kept warm: a keep-alive through ${gaps === 1 ? 'it' : 'them'}, ${plural(alt.pings, 'request')}, would have ${delta <= 0 ? 'saved' : 'cost'} ${usd(Math.abs(delta))}${delta <= 0 ? '' : ' more'}`
+  return { ...figures, note: `${had}; ${rest}` }
 }

@@ -28,6 +28,11 @@ export type FileRead =
       readonly bytes: number
       /** True when invalid UTF-8 sequences were replaced with U+FFFD (a note says so). */
       readonly replacedInvalidUtf8: boolean
+      /**
+       * When the file last changed on disk (its mtime), when known: an apply-now records it as the file's edit time.
+       * A draft not saved yet has none.
+       */
+      readonly modifiedMs?: number
     }
   | { readonly ok: false; readonly reason: SkipReason; readonly detail: string }
 

@@ -43,8 +43,8 @@ export type {
 } from './gathered'
 export { MAX_INSTRUCTION_FILE_BYTES } from './gathered'
 
-export { freezeSession, changedSessionFiles, sessionFileChanges, sessionChangeWords, freezeSessionSection, projectStatics, resolveInstructions, INSTRUCTIONS_HEADER } from './snapshot'
-export type { FrozenSession, SessionSection, SessionFileChange, ProjectStatics, SnapshotOrigin, FreezeOptions, ResolvedInstructions } from './snapshot'
+export { freezeSession, changedSessionFiles, fileEditTimes, sessionFileChanges, sessionChangeWords, freezeSessionSection, projectStatics, resolveInstructions, INSTRUCTIONS_HEADER } from './snapshot'
+export type { FrozenSession, SessionSection, SessionFileChange, FileEditTime, ProjectStatics, SnapshotOrigin, FreezeOptions, ResolvedInstructions } from './snapshot'
 export { freezeSessionContext, renderSessionContext, LISTING_CAP } from './session-context'
 export type { FrozenSessionContext } from './session-context'
 export { INSTRUCTIONS_BUDGET_CHARS } from './budget'

@@ -27,7 +27,17 @@ export const INSTRUCTIONS_HEADER =
 export type SnapshotOrigin =
   | { readonly kind: 'session_start' }
   | { readonly kind: 'checkpoint'; readonly entryId: string }
-  | { readonly kind: 'apply_now'; readonly entryId: string; readonly paths: ReadonlyArray<string> }
+  /**
+   * `editedAt`: when each file applied, or changed on disk and sent with them, last changed there, as far as known
+   * (fileEditTimes); absent from session blocks frozen before it was recorded.
+   */
+  | { readonly kind: 'apply_now'; readonly entryId: string; readonly paths: ReadonlyArray<string>; readonly editedAt?: ReadonlyArray<FileEditTime> }
+
+/** When a file of the session block last changed on disk, by the path the block shows. */
+export interface FileEditTime {
+  readonly path: string
+  readonly at: number
+}
 
 export interface ResolvedInstructions extends BudgetedText {
   readonly entries: ReadonlyArray<InstructionEntry>
@@ -122,6 +132,20 @@ export function sessionFileChanges(before: SessionSection, after: SessionSection
     changes.push({ path, kind: !cutMoved ? 'changed' : length(sentAfter) < length(sentBefore) ? 'cut_shorter' : 'cut_longer' })
   }
   return changes
+}
+
+/**
+ * When each of `paths` (as the session block shows them) last changed on disk, from `gathered`: the file an
+ * instruction path names (a CLAUDE.md linked to AGENTS.md shows AGENTS.md's text), else the file shown at that path.
+ * A path whose time is not known is left out: the apply time is then all a cause can say of it.
+ */
+export function fileEditTimes(gathered: GatheredContext, paths: ReadonlyArray<string>): FileEditTime[] {
+  const files = Object.values(gathered.files)
+  return paths.flatMap((path) => {
+    const fileId = gathered.instructions.find((i) => i.path === path)?.fileId
+    const file = (fileId !== undefined ? gathered.files[fileId] : undefined) ?? files.find((f) => f.path === path)
+    return file?.read.ok && file.read.modifiedMs !== undefined ? [{ path, at: file.read.modifiedMs }] : []
+  })
 }
 
 /** The paths of `sessionFileChanges`, however each differs. */

@@ -85,7 +85,7 @@ export class FileTable {
           located.size > MAX_INSTRUCTION_FILE_BYTES
             ? { ok: false, reason: 'too_large', detail: `${located.size} bytes` }
             : await readLocated(located.realPath, this.io)
-        return { located, read }
+        return { located, read: read.ok && located.modifiedMs !== null ? { ...read, modifiedMs: located.modifiedMs } : read }
       })()
       this.fetched.set(key, pending)
     }

@@ -18,7 +18,8 @@ import { MAX_INSTRUCTION_FILE_BYTES } from '../../engine/prompt/gathered'
 export interface FileAccess {
   realpath(path: string): Promise<string>
   lstat(path: string): Promise<{ isSymbolicLink(): boolean }>
-  stat(path: string): Promise<{ isFile(): boolean; size: number }>
+  /** `mtimeMs`: when the file last changed; a file that is not on disk (a draft) has none. */
+  stat(path: string): Promise<{ isFile(): boolean; size: number; mtimeMs?: number }>
   /** Reads at most `maxBytes` bytes from the start of the file. */
   readHead(path: string, maxBytes: number): Promise<Uint8Array>
 }
@@ -66,7 +67,7 @@ export type Located =
   | { readonly kind: 'outside'; readonly realPath: string }
   /** A dangling link or an I/O error while resolving. */
   | { readonly kind: 'unreadable'; readonly detail: string }
-  | { readonly kind: 'file'; readonly realPath: string; readonly size: number }
+  | { readonly kind: 'file'; readonly realPath: string; readonly size: number; readonly modifiedMs: number | null }
 
 function errorCode(err: unknown): string {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'EUNKNOWN'
@@ -98,7 +99,7 @@ export async function locate(absPath: string, allowedRoots: ReadonlyArray<string
   try {
     const info = await io.stat(realPath)
     if (!info.isFile()) return { kind: 'not_a_file', realPath }
-    return { kind: 'file', realPath, size: info.size }
+    return { kind: 'file', realPath, size: info.size, modifiedMs: info.mtimeMs ?? null }
   } catch (err) {
     return { kind: 'unreadable', detail: errorCode(err) }
   }

@@ -19,7 +19,7 @@ import type { HistoryMessage } from '../../engine/prompt/input'
 import { buildPromptPlan, renderRequest, type ExtraSection, type PromptPlan } from '../../engine/prompt'
 import type { ContextNote } from '../../engine/prompt/notes'
 import { estimateTokens } from '../../engine/prompt/estimate'
-import { changedSessionFiles, freezeSession, freezeSessionSection, sessionChangeWords, sessionFileChanges, type SessionSection } from '../../engine/prompt/snapshot'
+import { fileEditTimes, freezeSession, freezeSessionSection, sessionChangeWords, sessionFileChanges, type SessionFileChange, type SessionSection } from '../../engine/prompt/snapshot'
 import { diffSignatures, fileSignatures, type FileSignatures } from '../../engine/prompt/changes'
 import type { GatheredContext } from '../../engine/prompt/gathered'
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRule } from '../../engine/tools/permissions'
@@ -825,9 +825,12 @@ export class SessionRuntime {
     const others = changes.map((c) => c.path)
     const names = paths.join(', ')
     const along = others.length === 0 ? '' : ` with ${sessionChangeWords(changes)}`
+    // The cause of the next pass's miss says when the files were edited, apart from when they were applied: the
+    // files applied and those changed on disk, not those whose budget cut alone moved (their text is as it was).
+    const editedAt = fileEditTimes(gathered, [...paths, ...changes.filter((c) => c.kind === 'changed').map((c) => c.path)])
     const entry = this.deps.store.transaction(() => {
       const [notice] = this.sessionLog.append([{ kind: 'notice', source: 'instructions', level: 'info', text: `${names} applied now${along}: the session block was read again from disk, so the next pass re-bills it.` }])
-      const session = { ...fresh, origin: { kind: 'apply_now' as const, entryId: notice!.id, paths: [...paths, ...others] } }
+      const session = { ...fresh, origin: { kind: 'apply_now' as const, entryId: notice!.id, paths: [...paths, ...others], ...(editedAt.length > 0 ? { editedAt } : {}) } }
       this.save({ frozen: { ...this.state.frozen!, session } })
       return notice!
     })
@@ -843,14 +846,16 @@ export class SessionRuntime {
    * compaction, one saved while a turn ran, or a change made outside Loupe. They are what applyInstructionEdits would
    * send (it reads the whole block again from disk), compared the same way it names them. None before the first pass:
    * the first pass reads the files as they are. `sent`: the session block the session sends meanwhile (the frozen
-   * one), the one the paths were compared with; null before the first pass.
+   * one), the one the paths were compared with; null before the first pass. `changes`: each path with how it differs,
+   * so a file whose budget cut alone moved is not said to differ on disk.
    */
-  async unappliedInstructionFiles(): Promise<{ paths: string[]; sent: SessionSection | null }> {
-    if (!this.state.frozen) return { paths: [], sent: null }
+  async unappliedInstructionFiles(): Promise<{ paths: string[]; changes: SessionFileChange[]; sent: SessionSection | null }> {
+    if (!this.state.frozen) return { paths: [], changes: [], sent: null }
     const gathered = await this.gather()
     const frozen = this.state.frozen
-    if (!frozen) return { paths: [], sent: null }
-    return { paths: changedSessionFiles(frozen.session, this.sessionSectionFromDisk(gathered, [])), sent: frozen.session }
+    if (!frozen) return { paths: [], changes: [], sent: null }
+    const changes = sessionFileChanges(frozen.session, this.sessionSectionFromDisk(gathered, []))
+    return { paths: changes.map((c) => c.path), changes, sent: frozen.session }
   }
 
   /** The session block as freezing it now from `gathered` would make it, as an apply-now of `paths`. */

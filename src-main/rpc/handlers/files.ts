@@ -54,9 +54,10 @@ export function filesHandlers(services: Services): Pick<Handlers, 'files.list' |
     'files.unapplied': async ({ sessionId }) => {
       const runtime = requireRuntime(services, sessionId)
       requireLoupeSession(services, sessionId)
-      const { paths, sent } = await runtime.unappliedInstructionFiles()
+      const { paths, changes, sent } = await runtime.unappliedInstructionFiles()
+      if (paths.length === 0) return { paths }
       // What the session sends meanwhile, sized as the listing sizes the files on disk: only when they differ.
-      return paths.length > 0 && sent ? { paths, sent: sessionBlockFigures(sent) } : { paths }
+      return { paths, changes, ...(sent ? { sent: sessionBlockFigures(sent) } : {}) }
     },
     'files.apply': async ({ sessionId, paths }) => {
       const runtime = requireRuntime(services, sessionId)

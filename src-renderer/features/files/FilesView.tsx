@@ -176,7 +176,7 @@ function UnappliedBar({ projectId, session: shown }: { projectId: string; sessio
     }
   }, [sessionId, busy, projectId])
   if (!unapplied) return null
-  const words = unappliedWords(unapplied.paths, unapplied.price, busy)
+  const words = unappliedWords(unapplied.paths, unapplied.price, busy, unapplied.changes)
   const apply = () => {
     setApplying(true)
     void applyUnappliedNow(projectId).finally(() => setApplying(false))

@@ -333,7 +333,7 @@ export async function loadUnapplied(sessionId: string, projectId: string): Promi
     return useFilesStore.getState().unappliedFound(null, result.ok ? sessionId : undefined)
   }
   const paths = result.value.paths
-  const sent = result.value.sent ? { sent: result.value.sent } : {}
+  const sent = { ...(result.value.sent ? { sent: result.value.sent } : {}), ...(result.value.changes ? { changes: result.value.changes } : {}) }
   const disk = await readUnapplied(sessionId, projectId, paths)
   if (asked !== newestUnapplied) return
   // The same files as before, unchanged on disk, keep their price while it is asked again: the bar does not flicker

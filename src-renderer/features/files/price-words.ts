@@ -7,6 +7,7 @@
  * line), so the edit's own effect is told apart: the apply-now price of the draft minus the apply-now price of the
  * file as it is on disk (`base`), both counted the same way. The rest is said separately, as what it is.
  */
+import type { UnappliedFileView } from '../../../src-preload/contract'
 import type { EditPriceView } from '../../state/files'
 import { grouped, shownDifference, sideBySide, signedUsd, usd } from '../../ui/format'
 
@@ -142,11 +143,20 @@ export function savedWithoutSessionWords(path: string, loupeSessions: number): s
  * The bar of files the session does not send as they are on disk (`unapplied`): which, why it matters, and what
  * applying them now costs. Applying reads the whole session block again from disk, so it re-bills the block: the
  * price is that of the block, whatever the number of files. `busy`: a turn or a compaction is running, and applying
- * waits for it.
+ * waits for it. `changes`: how each file differs; a file whose text on disk is as the session read it, cut otherwise
+ * only because another grew or shrank, is said to be sent cut, not to differ on disk (a path without one differs).
  */
-export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceView | null, busy: boolean): { readonly what: string; readonly cost: string; readonly why: string } {
+export function unappliedWords(paths: ReadonlyArray<string>, price: EditPriceView | null, busy: boolean, changes: ReadonlyArray<UnappliedFileView> = []): { readonly what: string; readonly cost: string; readonly why: string } {
   const one = paths.length === 1
-  const what = `${paths.join(', ')} ${one ? 'differs' : 'differ'} on disk from what the session sends.`
+  const kindOf = (path: string) => changes.find((c) => c.path === path)?.kind ?? 'changed'
+  const of = (kind: UnappliedFileView['kind']) => paths.filter((p) => kindOf(p) === kind)
+  const differ = of('changed')
+  const parts = [
+    ...(differ.length > 0 ? [`${differ.join(', ')} ${differ.length === 1 ? 'differs' : 'differ'} on disk from what the session sends`] : []),
+    ...(of('cut_shorter').length > 0 ? [`${of('cut_shorter').join(', ')} would be sent cut shorter by the instructions budget`] : []),
+    ...(of('cut_longer').length > 0 ? [`${of('cut_longer').join(', ')} would be sent cut longer by the instructions budget`] : []),
+  ]
+  const what = `${parts.join('; ')}.`
   // Against leaving the files for the next compaction, which is what the session does otherwise (and which may cost
   // a note that a file changed): so the figure can differ from the draft's, priced against not saving it at all.
   const why = `The session keeps the text it read until its next compaction. Applying now reads the session block again from disk${price && !busy ? `; the price is against leaving ${one ? 'it' : 'them'} for the next compaction` : ''}.`

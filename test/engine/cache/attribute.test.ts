@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { attribute, EMPTY_CONTEXT, walkRequest, type PassContext } from '../../../src-main/engine/cache'
+import { changedBlockLabel, utcClock } from '../../../src-main/engine/cache/causes'
+import type { SnapshotOrigin } from '../../../src-main/engine/prompt'
 import type { WireMessage } from '../../../src-main/engine/model/wire'
 import { assistant, endOf, hasher, modelsWith, request, runSession, SONNET, text, tool, usageFor, user } from './helpers'
 
@@ -210,7 +212,7 @@ describe('attribute: outcomes and causes', () => {
     expect(out[1]!.cause.label).toBe('tools · the tool list changed (removed bash)')
   })
 
-  it('an instruction file applied now: partial hit up to the static block, and the edit named with its time', () => {
+  it('an instruction file applied now: partial hit up to the static block, and the edit named with when it was applied', () => {
     const base: PassContext = { system: ['static', 'session'], messages: null, sessionOrigin: { kind: 'session_start' }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a' }, { section: 'project_instructions', part: null, sha256: 'b' }] }
     const edited: PassContext = { ...base, sessionOrigin: { kind: 'apply_now', entryId: 'ent_edit', paths: ['AGENTS.md'] }, fingerprints: [{ section: 'project_instructions', part: 'AGENTS.md', sha256: 'a2' }, { section: 'project_instructions', part: null, sha256: 'b2' }] }
     const two = (text2: string) => ({ ...loupe([u0()]), system: [{ type: 'text' as const, text: SYSTEM, cache_control: { type: 'ephemeral' as const } }, { type: 'text' as const, text: text2, cache_control: { type: 'ephemeral' as const } }] })
@@ -225,8 +227,37 @@ describe('attribute: outcomes and causes', () => {
     )
     expect(out[1]!.outcome).toBe('partial')
     expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]', area: 'system' })
-    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md edited at 14:02 UTC, applied now by the user')
+    // The block was frozen without the file's edit time (as before it was recorded): 14:02 is when it was applied,
+    // and is not called the edit time.
+    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md applied now by the user at 14:02 UTC')
     expect(out[1]!.diagnostics.ours).toBe('system_changed')
+  })
+
+  describe('an apply-now names when each file was edited, apart from when it was applied', () => {
+    const at = (h: number, m: number) => Date.UTC(2026, 10, 29, h, m, 20)
+    const label = (origin: Record<string, unknown>, appliedAt: number | null = at(20, 52)) =>
+      changedBlockLabel('system[1]', { kind: 'system', block: 'session', sections: [{ section: 'project_instructions', part: null }], origin: origin as SnapshotOrigin, originAt: appliedAt }, utcClock)
+    const applied = (editedAt?: unknown, paths = ['AGENTS.md', 'CLAUDE.md']) => ({ kind: 'apply_now', entryId: 'ent_edit', paths, ...(editedAt === undefined ? {} : { editedAt }) })
+
+    it('each file at its own time, and the apply time as the apply time', () => {
+      expect(label(applied([{ path: 'AGENTS.md', at: at(20, 43) }, { path: 'CLAUDE.md', at: at(20, 50) }]))).toBe(
+        'system[1] · project instructions · AGENTS.md edited at 20:43 UTC, CLAUDE.md at 20:50 UTC, applied now by the user at 20:52 UTC',
+      )
+      // Edited in the same minute: one time for both.
+      expect(label(applied([{ path: 'AGENTS.md', at: at(20, 43) }, { path: 'CLAUDE.md', at: at(20, 43) }]))).toBe('system[1] · project instructions · AGENTS.md, CLAUDE.md edited at 20:43 UTC, applied now by the user at 20:52 UTC')
+      // Edited the minute it was applied: the time is said once.
+      expect(label(applied([{ path: 'AGENTS.md', at: at(20, 52) }], ['AGENTS.md']))).toBe('system[1] · project instructions · AGENTS.md edited and applied now by the user at 20:52 UTC')
+    })
+
+    it('a file without an edit time (its budget cut alone moved) is named as sent along, with no time of its own', () => {
+      expect(label(applied([{ path: 'AGENTS.md', at: at(20, 43) }]))).toBe('system[1] · project instructions · AGENTS.md edited at 20:43 UTC, applied now by the user at 20:52 UTC with CLAUDE.md')
+    })
+
+    it('a stored cause without edit times, or with ones it cannot read, says only when the files were applied', () => {
+      expect(label(applied())).toBe('system[1] · project instructions · AGENTS.md, CLAUDE.md applied now by the user at 20:52 UTC')
+      expect(label(applied([{ path: 'AGENTS.md', at: 'yesterday' }, null]))).toBe('system[1] · project instructions · AGENTS.md, CLAUDE.md applied now by the user at 20:52 UTC')
+      expect(label(applied(), null)).toBe('system[1] · project instructions · AGENTS.md, CLAUDE.md applied now by the user')
+    })
   })
 
   it("an instruction file applied now loses what the previous pass had cached after it, not the edit's own new text", () => {
@@ -275,7 +306,7 @@ describe('attribute: outcomes and causes', () => {
     )
     expect(out[1]!.outcome).toBe('miss')
     expect(out[1]!.cause).toMatchObject({ kind: 'changed_block', path: 'system[1]' })
-    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md edited at 14:02 UTC, applied now by the user; the prefix before it was not read either: cache expired: idle 6 m 40 s, longer than the 5 m an entry is kept (TTL)')
+    expect(out[1]!.cause.label).toBe('system[1] · project instructions · AGENTS.md applied now by the user at 14:02 UTC; the prefix before it was not read either: cache expired: idle 6 m 40 s, longer than the 5 m an entry is kept (TTL)')
   })
 
   it('a context edit of an earlier message is named with the extension that made it', () => {

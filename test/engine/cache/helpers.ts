@@ -95,6 +95,8 @@ export interface SessionPass {
   readonly apiDiagnosis?: CacheMissReason | null
   /** The user stopped it. */
   readonly stoppedByUser?: boolean
+  /** A keep-warm pre-warm: attributed like any pass, but never the one a later pass is compared with. */
+  readonly keepWarm?: boolean
 }
 
 /** Attributes `passes` in order, as one session. */
@@ -116,6 +118,7 @@ export function runSession(passes: ReadonlyArray<SessionPass>, options: { models
         usage: p.readPosition === null ? null : usageFor(walk, p.readPosition, { minCacheable: options.minCacheable ?? models(p.request.model).minCacheableTokens }),
         ...(p.apiDiagnosis !== undefined ? { apiDiagnosis: p.apiDiagnosis } : {}),
         ...(p.stoppedByUser ? { stoppedByUser: true } : {}),
+        ...(p.keepWarm ? { keepWarm: true } : {}),
       },
       walk,
       context,
@@ -126,8 +129,8 @@ export function runSession(passes: ReadonlyArray<SessionPass>, options: { models
     })
     out.push(result)
     facts.push(result.facts)
-    // As the node adapter does: a pass that got no response is never the one a later pass is compared with.
-    if (result.facts.attempts.length > 0) previous = { facts: result.facts, walk, context }
+    // As the node adapter does: a pass that got no response, or a pre-warm, is never the one a later pass is compared with.
+    if (result.facts.attempts.length > 0 && !p.keepWarm) previous = { facts: result.facts, walk, context }
   })
   return out
 }

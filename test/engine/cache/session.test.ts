@@ -53,6 +53,63 @@ describe('what-ifs', () => {
 })
 
 describe('summarizeSession', () => {
+  describe('keep-alive what-if after keep-warm', () => {
+    const a2 = assistant(text('answer two', 60))
+    const third = loupe([u0(false), a1, u2, a2, user(text('third', 40, '5m'))])
+    // The pre-warm after the first pass: the history through its answer, the answer marked 1h, a placeholder after it.
+    const prewarm = request([u0(false), assistant(text('answer one', 60, '1h')), user(text('placeholder', 5))], { system: SYSTEM, systemTtl: '1h', tools: [tool('read')] })
+    const wp = walkRequest(prewarm, hasher)
+    const w3 = walkRequest(third, hasher)
+    const gapMs = 8 * 60_000
+
+    /** A pause bridged by a pre-warm, then (keep-warm turned off) one that expired. */
+    function keptThenExpired() {
+      return runSession([
+        { request: first, at: 0, readPosition: -1 },
+        { request: prewarm, at: 4.5 * 60_000, readPosition: endOf(wp, 0), keepWarm: true },
+        { request: second, at: 12 * 60_000, readPosition: endOf(w2, 1) },
+        // Only the pre-warm's 1h entry, through the first answer, outlived the second pause.
+        { request: third, at: 12 * 60_000 + gapMs, readPosition: endOf(w3, 1) },
+      ])
+    }
+
+    it('offers as a saving to be had only the gap no pre-warm bridged, and says apart the one the session had', () => {
+      const out = keptThenExpired()
+      expect(out.map((a) => a.cause.kind)).toEqual(['cold', 'none', 'none', 'ttl_expired'])
+      const s = summarizeSession(out, modelsWith())
+      const w = s.whatIfs.keepAlive
+      // Through the second gap alone: one request re-reading what the second pass left, then a read instead of a write.
+      const prefix = Math.max(...out[2]!.facts.breakpoints.map((b) => b.tokens))
+      const ping = prefix * 0.3 + 10 * 3 + 1 * 15
+      expect(w.deltaUsd).toBeCloseTo((ping + prefix * (0.3 - 3.75)) / 1e6, 9)
+      const prewarmUsd = s.keepWarm.usd!
+      expect(w.note).toMatch(
+        new RegExp(
+          `^keep-warm sent 1 pre-warm \\(\\$${prewarmUsd.toFixed(4)}\\), which bridged 1 idle gap: without it, that gap would have cost \\$\\d+\\.\\d{4} more; ` +
+            `1 idle gap was not kept warm: a keep-alive through it, 1 request, would have saved \\$${Math.abs(w.deltaUsd).toFixed(4)}$`,
+        ),
+      )
+    })
+
+    it('has nothing more to offer when the pre-warms bridged every gap', () => {
+      const s = summarizeSession(keptThenExpired().slice(0, 3), modelsWith())
+      expect(s.whatIfs.keepAlive.deltaUsd).toBe(0)
+      expect(s.whatIfs.keepAlive.note).toMatch(/^keep-warm sent 1 pre-warm \(\$\d+\.\d{4}\), which bridged 1 idle gap: without it, that gap would have cost \$\d+\.\d{4} more; no other idle gap to bridge$/)
+    })
+
+    it('calls no gap bridged when the pass after the pre-warm still expired', () => {
+      const out = runSession([
+        { request: first, at: 0, readPosition: -1 },
+        { request: prewarm, at: 4.5 * 60_000, readPosition: endOf(wp, 0), keepWarm: true },
+        // Back after the pre-warm's hour: everything had expired.
+        { request: second, at: 70 * 60_000, readPosition: -1 },
+      ])
+      expect(out[2]!.cause.kind).toBe('ttl_expired')
+      const note = summarizeSession(out, modelsWith()).whatIfs.keepAlive.note
+      expect(note).toMatch(/^keep-warm sent 1 pre-warm \(\$\d+\.\d{4}\), which bridged no idle gap; /)
+    })
+  })
+
   it('adds up the session against its limit, by cause, with the agreement rate', () => {
     const third = loupe([u0(false), a1, u2, assistant(text('answer two', 60)), user(text('third', 40, '5m'))])
     const out = runSession([

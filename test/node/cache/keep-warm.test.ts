@@ -96,7 +96,7 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     // The session's figures: the conversation's share without the pre-warm, the pre-warm counted apart.
     const summary = await call<{ totals: { passes: number; cachedShare: number; limitShare: number }; keepWarm: { passes: number; read: number; write1h: number; usd: number }; agreement: { unexplained: number; compared: number; agreed: number }; passes: Array<{ cause: string }>; whatIfs: { keepAlive: { note: string } } }>(app, 'session.cacheSummary', { sessionId })
     // The keep-alive what-if is no saving to offer: the session had it, and the note says so and what it cost.
-    expect(summary.whatIfs.keepAlive.note).toMatch(/^keep-warm was on and sent 1 pre-warm \(\$\d+\.\d+\); replayed without them, /)
+    expect(summary.whatIfs.keepAlive.note).toMatch(/^keep-warm sent 1 pre-warm \(\$\d+\.\d+\), which bridged 1 idle gap: without it, that gap would have cost \$\d+\.\d+ more; no other idle gap to bridge$/)
     expect(summary.totals.passes).toBe(passes().filter((p) => p.kind === 'main').length)
     expect(summary.keepWarm).toMatchObject({ passes: 1, read: warmUsage.cache_read_input_tokens, write1h: warmUsage.cache_creation_input_tokens })
     expect(summary.keepWarm.usd).toBeCloseTo(warm.costUsd!, 10)
@@ -190,6 +190,25 @@ describe('the session runtime keeps the cache warm through idle gaps', () => {
     const warm = passes().filter((p) => p.kind === 'keep_warm')
     expect(warm).toHaveLength(1)
     expect(warm[0]!.queuedAt).toBe(last.attempts.at(-1)!.startedAt + KEEP_WARM_DELAY_MS)
+  })
+
+  it('with keep-warm turned off after a bridged pause, offers the pause that then expired as a saving still to be had', async () => {
+    await turn('read README.md')
+    await scheduler.advanceTo(passes().at(-1)!.attempts.at(-1)!.startedAt + 10 * 60_000, settle)
+    expect(passes().at(-1)!.kind).toBe('keep_warm')
+    await turn('read AGENTS.md')
+    await call(app, 'settings.set', { app: { keepCacheWarm: false } })
+    await scheduler.advanceTo(passes().at(-1)!.attempts.at(-1)!.startedAt + 320_000, settle)
+    await turn('list the root')
+    const expired = passes().filter((p) => p.kind === 'main' && (p.attribution as PassAttribution).cause.kind === 'ttl_expired')
+    expect(expired).toHaveLength(1)
+    const summary = await call<{ keepWarm: { passes: number }; whatIfs: { keepAlive: { note: string; deltaUsd: number } } }>(app, 'session.cacheSummary', { sessionId })
+    expect(summary.keepWarm.passes).toBe(1)
+    // The pre-warm's gap is the saving the session had; the one that expired is what a keep-alive would still save.
+    expect(summary.whatIfs.keepAlive.note).toMatch(
+      /^keep-warm sent 1 pre-warm \(\$\d+\.\d+\), which bridged 1 idle gap: without it, that gap would have cost \$\d+\.\d+ more; 1 idle gap was not kept warm: a keep-alive through it, 1 request, would have saved \$\d+\.\d+$/,
+    )
+    expect(summary.whatIfs.keepAlive.deltaUsd).toBeLessThan(0)
   })
 
   it('sends nothing when the setting is off, and the pass after the gap misses', async () => {

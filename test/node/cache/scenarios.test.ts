@@ -31,7 +31,7 @@ describe('cache scenarios against the simulator', () => {
 
   it('names what produced each change', () => {
     const labels = new Map(suite.scenarios.map((s) => [s.name, s.checks.map((c) => c.attribution.cause.label)]))
-    expect(labels.get('instructions_applied_now')![2]).toMatch(/^system\[1\] · project instructions · AGENTS\.md edited at \d\d:\d\d, applied now by the user$/)
+    expect(labels.get('instructions_applied_now')![2]).toMatch(/^system\[1\] · project instructions · AGENTS\.md applied now by the user at \d\d:\d\d$/)
     expect(labels.get('tools_changed')![2]).toBe('tools · the tool list changed (removed glob)')
     expect(labels.get('model_switch')![2]).toBe('model changed: claude-sonnet-4-6 → claude-opus-4-8 (the cache is per model)')
     expect(labels.get('ttl_expired')![2]).toBe('cache expired: idle 6 m 10 s, longer than the 5 m an entry is kept (TTL)')

@@ -4,7 +4,7 @@
  * changed), its cache miss is attributed to the apply-now, and what it cost is the price shown before, to the
  * token: the billed figures are split with the simulator's own count_tokens over the bytes the passes sent.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -13,6 +13,7 @@ import { createApp, type App } from '../../../src-main/node/app'
 import { createModelClient } from '../../../src-main/node/model/client'
 import { findModel } from '../../../src-main/node/model/models'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/index'
+import { requests } from '../../../src-preload/contract'
 import { call, turnEnded } from '../../support/app'
 import { manualClock } from '../cache/harness'
 
@@ -139,6 +140,9 @@ describe('files through the contract', () => {
     const saved = await call<{ status: string }>(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: edited, baseSha256: opened.sha256 })
     expect(saved.status).toBe('saved')
     expect(readFileSync(join(root, 'AGENTS.md'), 'utf8')).toBe(edited)
+    // Saved nine minutes before it is applied (the file's time is the disk's, the app's clock is the test's).
+    const savedAt = clock.now() - 9 * 60_000
+    utimesSync(join(root, 'AGENTS.md'), new Date(savedAt), new Date(savedAt))
     const applied = await call<{ applied: boolean; entryId: string }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
     expect(applied.applied).toBe(true)
 
@@ -150,8 +154,9 @@ describe('files through the contract', () => {
     const attributed = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: passes[2]!.id })
     const a = attributed.attribution
     expect(a.cause.kind).toBe('changed_block')
-    expect(a.cause.label).toContain('AGENTS.md edited')
-    expect(a.cause.label).toContain('applied now by the user')
+    // When the file was saved, and when it was applied: the apply time is not called the edit time.
+    const hhmm = (at: number) => `${String(new Date(at).getHours()).padStart(2, '0')}:${String(new Date(at).getMinutes()).padStart(2, '0')}`
+    expect(a.cause.label).toBe(`system[1] · project instructions · AGENTS.md edited at ${hhmm(savedAt)}, applied now by the user at ${hhmm(savedAt + 9 * 60_000)}`)
 
     // Tokens: what the previous pass left cached and the next one could no longer read — the price, exactly.
     const prev = await call<StoredPass>(app, 'pass.get', { passId: passes[1]!.id })
@@ -440,6 +445,40 @@ describe('files through the contract', () => {
     const applied = await call<{ applied: boolean; entryId: string }>(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
     const entries = await call<{ entries: Array<{ id: string; text?: string }> }>(app, 'session.get', { sessionId: session.id })
     expect(entries.entries.find((e) => e.id === applied.entryId)?.text).toBe('AGENTS.md applied now with ~/.home/AGENTS.md, cut shorter by the instructions budget: the session block was read again from disk, so the next pass re-bills it.')
+  })
+
+  it('lists a file whose budget cut a saved edit moved as cut shorter, not as differing on disk, until it is applied', async () => {
+    // The global AGENTS.md is served last from the 40,000-character budget for instructions: it is sent cut.
+    mkdirSync(join(dir, '.home'), { recursive: true })
+    writeFileSync(join(dir, '.home/AGENTS.md'), Array.from({ length: 5_000 }, (_, i) => `- house rule ${i}`).join('\n'))
+    const project = await call<{ id: string }>(app, 'project.open', { path: root })
+    const session = await call<{ id: string }>(app, 'session.create', { projectId: project.id })
+    await turn(session.id, 'read README.md')
+    clock.advance(20_000)
+
+    // The project's AGENTS.md grows, saved for the next compaction: the global file, the same on disk, would be cut shorter.
+    const agents = await call<{ text: string; sha256: string }>(app, 'files.read', { projectId: project.id, path: 'AGENTS.md' })
+    await call(app, 'files.save', { projectId: project.id, path: 'AGENTS.md', text: `${agents.text}\n${'Money is never a float. '.repeat(100)}\n`, baseSha256: agents.sha256 })
+    const savedAt = clock.now() - 3 * 60_000
+    utimesSync(join(root, 'AGENTS.md'), new Date(savedAt), new Date(savedAt))
+    const waiting = await call<unknown>(app, 'files.unapplied', { sessionId: session.id })
+    // The answer is the contract's, kinds and all.
+    const parsed = requests['files.unapplied'].output.parse(waiting)
+    expect(parsed.changes).toEqual([
+      { path: '~/.home/AGENTS.md', kind: 'cut_shorter' },
+      { path: 'AGENTS.md', kind: 'changed' },
+    ])
+    expect(parsed.paths).toEqual(parsed.changes!.map((c) => c.path))
+
+    // Applied: the next pass's cause gives the saved file's edit time, and names the cut file without one.
+    await call(app, 'files.apply', { sessionId: session.id, paths: ['AGENTS.md'] })
+    expect(await call(app, 'files.unapplied', { sessionId: session.id })).toEqual({ paths: [] })
+    await turn(session.id, 'list the root')
+    await call(app, 'session.cacheSummary', { sessionId: session.id })
+    const passes = await call<Array<{ id: string }>>(app, 'pass.list', { sessionId: session.id })
+    const attributed = await call<{ attribution: PassAttribution }>(app, 'pass.get', { passId: passes[2]!.id })
+    const hhmm = (at: number) => `${String(new Date(at).getHours()).padStart(2, '0')}:${String(new Date(at).getMinutes()).padStart(2, '0')}`
+    expect(attributed.attribution.cause.label).toMatch(new RegExp(` · AGENTS\\.md edited at ${hhmm(savedAt)}, applied now by the user at ${hhmm(clock.now())} with ~/\\.home/AGENTS\\.md$`))
   })
 
   it('after a restart, a deferred edit is priced and noted as before, and an edit made while the app was closed reaches the model too', async () => {

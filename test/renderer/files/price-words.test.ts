@@ -125,6 +125,19 @@ describe('files the session does not send yet', () => {
     expect(unappliedWords(['AGENTS.md'], warm, true).cost).toBe('Applying now waits for the session to be idle.')
   })
 
+  it('says a file whose budget cut alone moved is sent cut, not that it differs on disk', () => {
+    // AGENTS.md was saved longer; CLAUDE.md is as it was, but the instructions budget now cuts it shorter.
+    const changes = [
+      { path: 'AGENTS.md', kind: 'changed' as const },
+      { path: 'CLAUDE.md', kind: 'cut_shorter' as const },
+    ]
+    expect(unappliedWords(['AGENTS.md', 'CLAUDE.md'], null, false, changes).what).toBe('AGENTS.md differs on disk from what the session sends; CLAUDE.md would be sent cut shorter by the instructions budget.')
+    // Shrunk instead: the other file is sent longer.
+    expect(unappliedWords(['AGENTS.md', 'CLAUDE.md', 'src/CLAUDE.md'], null, false, [{ path: 'AGENTS.md', kind: 'changed' }, { path: 'CLAUDE.md', kind: 'cut_longer' }, { path: 'src/CLAUDE.md', kind: 'cut_longer' }]).what).toBe(
+      'AGENTS.md differs on disk from what the session sends; CLAUDE.md, src/CLAUDE.md would be sent cut longer by the instructions budget.',
+    )
+  })
+
   it('says an apply adds nothing to re-bill when the next pass already re-bills the session block, not "re-bills 0 tokens"', () => {
     // CLAUDE.md applied and not sent yet: applying AGENTS.md as well changes the price a little and re-bills no more.
     const already = price({ movedBlock: { path: 'system[1]', label: 'system[1] · session block' }, rebilledTokens: 0, cacheWarm: true, nextPassUsd: 0.0101, withoutEditUsd: 0.0103, deltaUsd: -0.0002 })

@@ -108,4 +108,22 @@ describe('the files a session does not send yet', () => {
     }
     expect(store().unapplied?.sessionId).toBe('s2')
   })
+
+  it('keeps how each file differs, for the bar to say which one was only cut otherwise', async () => {
+    const changes = [
+      { path: 'CLAUDE.md', kind: 'changed' },
+      { path: 'AGENTS.md', kind: 'cut_shorter' },
+    ]
+    const loading = loadUnapplied('s1', 'a')
+    answer('files.unapplied', { sessionId: 's1' }, { paths: ['CLAUDE.md', 'AGENTS.md'], changes })
+    await settle()
+    answer('files.read', { path: 'CLAUDE.md' }, file('a', 'CLAUDE.md'))
+    answer('files.read', { path: 'AGENTS.md' }, file('a', 'AGENTS.md'))
+    await settle()
+    answer('session.cacheSummary', { sessionId: 's1' }, {})
+    await settle()
+    answer('cache.priceEdit', { sessionId: 's1' }, price)
+    await loading
+    expect(store().unapplied).toEqual({ sessionId: 's1', paths: ['CLAUDE.md', 'AGENTS.md'], changes, price })
+  })
 })
