@@ -625,6 +625,54 @@ slowTest('chat: an approval asked for while the user had scrolled up is brought 
   }
 })
 
+test('chat: content that shrinks under the followed newest and grows again before the next frame leaves the chat following; only the user scrolls it away', async ({ app }) => {
+  const dir = fixtureProject()
+  try {
+    await openProjectWithSession(app, dir)
+    await app.getByLabel('Permission mode').selectOption('build')
+    const composer = app.getByLabel('Message')
+    const scroll = app.locator('.chat-scroll')
+    const jump = app.getByRole('button', { name: 'Jump to latest' })
+    const asked = appEvent(app, 'approval.requested')
+    await composer.fill(`${tallMessage()}\nreplace "hello" with "goodbye" in greet.ts`)
+    await composer.press('Enter')
+    await asked
+    const approval = app.getByRole('group', { name: 'Approval needed' })
+    await expect(approval.getByRole('button', { name: 'Approve once' })).toBeFocused()
+    await expect.poll(() => gapToBottom(scroll)).toBeLessThanOrEqual(1)
+    await expect(jump).toHaveCount(0)
+
+    // The card goes (answered in another window) and a layout is read before the next frame: the browser clamps the
+    // view to the shorter content's end. What comes next (the call's row and result) is written before that frame
+    // reports the clamp. Here the card itself comes back, as tall as what would have been written.
+    const clampedBy = await scroll.evaluate((box) => {
+      const card = box.querySelector<HTMLElement>('.approval')!
+      const before = box.scrollTop
+      card.style.display = 'none'
+      const clamped = box.scrollTop
+      card.style.display = ''
+      return before - clamped
+    })
+    expect(clampedBy).toBeGreaterThan(100)
+    await nextFrame(app)
+    await nextFrame(app)
+    await expect(jump).toHaveCount(0)
+    expect(await gapToBottom(scroll)).toBeLessThanOrEqual(1)
+
+    // Page Up from the card's button is the user's: the chat stops following and stays where it was put.
+    await app.keyboard.press('PageUp')
+    await expect(jump).toBeVisible()
+    await expect.poll(() => gapToBottom(scroll)).toBeGreaterThan(100)
+    await app.screenshot({ path: 'e2e/screenshots/chat-page-up-from-approval.png' })
+    const ended = appEvent(app, 'turn.ended')
+    await approval.getByRole('button', { name: 'Approve once' }).click()
+    await ended
+    expect(readFileSync(join(dir, 'greet.ts'), 'utf8')).toContain('goodbye')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 slowTest('chat: an answer is formatted as it streams in: a code block shows as one before the turn ends, and stays one', async ({ page, host }) => {
   test.setTimeout(120_000)
   const dir = fixtureProject()

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
-import { appEvent, expect, onSlowHostAfter, openProjectWithSession, placeholderFits, test } from './fixtures'
+import type { Locator, Page } from '@playwright/test'
+import { appEvent, expect, nextFrame, onSlowHostAfter, openProjectWithSession, placeholderFits, test } from './fixtures'
 
 /** A session that read notes0–2.md, shown on a host whose simulator streams slowly (onSlowHostAfter). */
 async function withSlowCompactionHost(page: Page, look: () => Promise<void>): Promise<void> {
@@ -380,6 +380,84 @@ test("inspector: a /compact's summary request is a live row, kind summary, while
     await expect(stored).toHaveAttribute('aria-selected', 'true')
     await expect(inspector.getByTestId('pass-count')).toHaveText(`${passes + 1} passes`)
   })
+})
+
+/**
+ * Each + / − sign of the history diff that shows (not one under a removed block's margin, drawn over it), against the
+ * text of its line: how far it stands from the text, whether its glyph fits the box it is given, and how far it
+ * stands from a marked message's bar on the same line.
+ */
+function diffSigns(diff: Locator) {
+  return diff.evaluate((root) => {
+    const side = (el: Element) => el.closest('.original-in-monaco-diff-editor, .modified-in-monaco-diff-editor')
+    const inRowOf = (r: DOMRect) => (t: DOMRect) => t.top < r.bottom - 1 && t.bottom > r.top + 1
+    // The text drawn, one box per line on screen (a wrapped line takes two).
+    const texts: Array<{ side: Element | null; box: DOMRect }> = []
+    for (const line of root.querySelectorAll('.view-line')) {
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.trim()) continue
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        for (const box of range.getClientRects()) texts.push({ side: side(line), box })
+      }
+    }
+    const bars = [...root.querySelectorAll('[class*="cmp-line-"][class*="-gutter"]')].map((bar) => ({ side: side(bar), box: bar.getBoundingClientRect(), width: parseFloat(getComputedStyle(bar).borderLeftWidth) }))
+    return [...root.querySelectorAll<HTMLElement>('.insert-sign, .delete-sign')].flatMap((sign) => {
+      const box = sign.getBoundingClientRect()
+      if (box.width === 0 || document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) !== sign) return []
+      const inRow = inRowOf(box)
+      const line = texts.filter((t) => t.side === side(sign) && inRow(t.box) && t.box.right > box.left)
+      if (line.length === 0) return []
+      const bar = bars.find((b) => b.side === side(sign) && inRow(b.box))
+      return [{ toText: Math.min(...line.map((t) => t.box.left)) - box.right, fits: sign.scrollWidth <= sign.clientWidth, fromBar: bar ? box.left - (bar.box.left + bar.width) : null }]
+    })
+  })
+}
+
+/** The headers ("── user · … ──") of the diff in view that wrap onto a second line. */
+function wrappedHeadersInView(diff: Locator) {
+  return diff.evaluate((root) => {
+    const view = root.getBoundingClientRect()
+    return [...root.querySelectorAll('.view-line')].filter((line) => {
+      const text = line.textContent?.trim() ?? ''
+      const box = line.getBoundingClientRect()
+      if (!text.startsWith('──') || box.top < view.top || box.bottom > view.bottom) return false
+      // The editor draws each line on screen of a wrapped one as a line of its own; a removed block shown inline
+      // draws the wrapped line whole.
+      const range = document.createRange()
+      range.selectNodeContents(line)
+      return !text.endsWith('──') || new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1
+    }).length
+  })
+}
+
+test("compaction view: the diff's + / − signs stand in a gutter of their own, clear of the text and of a marked message's bar, a wrapped header's lines too", async ({ app }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-compact-'))
+  for (let i = 0; i < 3; i++) writeFileSync(join(dir, `notes${i}.md`), `# Notes ${i}\n\n` + `Decision ${i}: the API returns JSON with cursor pagination. `.repeat(60))
+  try {
+    await openProjectWithSession(app, dir)
+    const { draft } = await readNotesThenDryRun(app)
+    const diff = draft.getByTestId('history-diff')
+    // 1280×800 and 800×600, as the view is checked elsewhere, and narrower, where the headers wrap.
+    for (const [width, height] of [[1280, 800], [800, 600], [600, 600]] as const) {
+      await app.setViewportSize({ width, height })
+      await diff.scrollIntoViewIfNeeded()
+      await nextFrame(app)
+      const at = `at ${width}×${height}`
+      if (width === 600) expect(await wrappedHeadersInView(diff), `wrapped headers ${at}`).toBeGreaterThan(0)
+      const signs = await diffSigns(diff)
+      expect(signs.length, `signs in view ${at}`).toBeGreaterThan(5)
+      for (const sign of signs) {
+        expect(sign.toText, `a sign's room before the text ${at}`).toBeGreaterThanOrEqual(4)
+        expect(sign.fits, `a sign's glyph in its box ${at}`).toBe(true)
+        if (sign.fromBar !== null) expect(sign.fromBar, `a sign's room after the bar ${at}`).toBeGreaterThanOrEqual(1)
+      }
+      await diff.screenshot({ path: `e2e/screenshots/compaction-diff-signs-${width}x${height}.png` })
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test.describe('at 1000×700', () => {

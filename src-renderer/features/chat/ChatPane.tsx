@@ -17,7 +17,7 @@ import { ModelSwitch } from './ModelSwitch'
 import { retiredModelNote } from './model-choice'
 import { useModelDay } from './use-model-day'
 import { conversationPoint } from './switch-question'
-import { RevealNewest, useFollowNewest } from './follow'
+import { RevealNewest, useFollowNewest, UserMovesView } from './follow'
 import { enabledMessageBox, useMessageBoxAfterRemoval } from './focus'
 import { composerPlaceholder, heldWords, stopLabel } from './composer-text'
 import { commandButtonLabel, mistypedCommand, mistypedWords, type MistypedCommand } from './mistyped-command'
@@ -68,7 +68,7 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
   // The newest stays in view as the conversation grows, and when the inspector moves or hides (the chat's height
   // changes under it) — while the user is at the bottom. Scrolled up, the view stays put and "Jump to latest" goes
   // back; sending a message goes back too.
-  const { following, jumpToLatest } = useFollowNewest(scroller, content)
+  const { following, jumpToLatest, userMovesView } = useFollowNewest(scroller, content)
   const jump = (e: MouseEvent<HTMLButtonElement>) => {
     const fromKeyboard = document.activeElement === e.currentTarget
     jumpToLatest()
@@ -120,7 +120,9 @@ export function ChatPane({ sessionId, title, origin, continued, parentSessionId 
             </div>
           )}
           <RevealNewest.Provider value={jumpToLatest}>
-            <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+            <UserMovesView.Provider value={userMovesView}>
+              <Conversation sessionId={sessionId} chat={chat} selectedPassId={selectedPassId} onSelectPass={onSelectPass} passSources={passSources} source={source} continued={continued} />
+            </UserMovesView.Provider>
           </RevealNewest.Provider>
         </div>
       </div>

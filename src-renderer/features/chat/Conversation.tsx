@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
+import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
 import type { EntryView } from '../../../src-preload/contract'
 import { useChatStore, type SessionChat } from '../../state/chat'
 import { useInspectorStore } from '../../state/inspector'
@@ -12,6 +12,7 @@ import { ANSWERS_SELECTOR, drawEntryInPlace } from './ConversationEntry'
 import { answerTabStop, entryContext, entryFacts, type EntryContext } from './entry-context'
 import { conversationParts, partDrawsSame } from './parts'
 import { holdOnScreen } from './hold-place'
+import { UserMovesView } from './follow'
 import { chatStatus } from './status'
 import { grouped } from '../../ui/format'
 import './conversation.css'
@@ -65,9 +66,12 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
   // the focus in view with the entries it added just below it.
   const conversation = useRef<HTMLDivElement>(null)
   const held = useRef<{ readonly putBack: () => void; readonly button: HTMLElement | null } | null>(null)
+  // The moves below are the user's: what they asked to see, where they keep reading (follow.ts).
+  const userMovesView = useContext(UserMovesView)
   useLayoutEffect(() => {
     const step = held.current
     held.current = null
+    if (step) userMovesView()
     step?.putBack()
     // The last of them shown, the button goes: the keyboard goes on from the first answer, at the top.
     if (step?.button && !step.button.isConnected) conversation.current?.querySelector<HTMLElement>(ANSWERS_SELECTOR)?.focus()
@@ -104,6 +108,7 @@ export function Conversation({ sessionId, chat, selectedPassId, onSelectPass, pa
     // itself would fill the view): the fold's line is brought into view instead, and opens on a click.
     const fold = message.closest('.taken-back')
     const closed = fold?.querySelector('details')?.open === false
+    userMovesView()
     ;(closed ? fold!.querySelector('summary')! : message).scrollIntoView({ block: 'nearest' })
   }, [selectedPassId, shownFrom])
   // One Tab stop for the answers (the chosen one, else the newest); Up and Down move between them (AssistantMessage).

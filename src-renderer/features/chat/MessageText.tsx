@@ -1,6 +1,7 @@
-import { Fragment, memo, useMemo, useRef, useState, type ReactNode } from 'react'
+import { Fragment, memo, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
 import { parseMarkdown, parseUserText, type Inline, type TableNode, type UserPart } from './markup'
 import { foldLongText, unfoldLabel } from './long-text'
+import { UserMovesView } from './follow'
 import './message-text.css'
 
 /**
@@ -186,10 +187,16 @@ function UserText({ text }: { text: string }) {
   const folded = useMemo(() => foldLongText(text), [text])
   const [open, setOpen] = useState(false)
   const self = useRef<HTMLDivElement>(null)
+  // The move back to the message is the user's, who folded it (follow.ts).
+  const userMovesView = useContext(UserMovesView)
   if (!folded) return <div className="user-text">{text}</div>
   const toggle = () => {
     setOpen(!open)
-    if (open) requestAnimationFrame(() => self.current?.scrollIntoView({ block: 'nearest' }))
+    if (open)
+      requestAnimationFrame(() => {
+        userMovesView()
+        self.current?.scrollIntoView({ block: 'nearest' })
+      })
   }
   return (
     <div ref={self} className="user-text-folding">

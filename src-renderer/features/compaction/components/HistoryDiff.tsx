@@ -4,6 +4,12 @@ import type { Monaco } from '../../../monaco'
 import { setDiffTexts, useDiffEditor } from '../../../monaco/diff-editor'
 import type { HistoryText, Mark } from '../model/history-text'
 
+/**
+ * The gutter between the line numbers and the text: a marked message's bar at its left, the diff's + / − sign (11 px)
+ * past it, and 6 px of room between the sign and the text (compaction.css), on every line a wrapped header takes.
+ */
+const DECORATIONS_PX = 22
+
 const MARK_CLASS: Readonly<Record<Mark, string>> = {
   summarised: 'cmp-line-summarised',
   trimmed: 'cmp-line-trimmed',
@@ -23,6 +29,7 @@ export function HistoryDiff({ monaco: m, before, after, pairKey }: { monaco: Mon
     wordWrap: 'on',
     diffWordWrap: 'on',
     hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 8, revealLineCount: 20 },
+    lineDecorationsWidth: DECORATIONS_PX,
   })
   const [ready, setReady] = useState<string | null>(null)
 
